@@ -1,0 +1,34 @@
+"""oddsim: combat odds for Axis & Allies-style dice battles, exact and Monte Carlo."""
+
+from oddsim.battle import Battle
+from oddsim.errors import (
+    BattleError,
+    ForceError,
+    OddsimError,
+    OrderOfLossError,
+    RulesetError,
+    TooLargeError,
+)
+from oddsim.exact import solve
+from oddsim.forces import Force, parse_force
+from oddsim.result import BattleResult, Survivors
+from oddsim.rules import Ruleset, builtin_names, load_ruleset
+
+__all__ = [
+    "Battle",
+    "BattleError",
+    "BattleResult",
+    "Force",
+    "ForceError",
+    "OddsimError",
+    "OrderOfLossError",
+    "Ruleset",
+    "RulesetError",
+    "Survivors",
+    "TooLargeError",
+    "builtin_names",
+    "load_ruleset",
+    "parse_force",
+    "solve",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,25 @@
+"""The exceptions oddsim raises: one base class, one subclass per kind of bad input."""
+
+
+class OddsimError(Exception):
+    """Base class of every error oddsim raises on bad input; its message is one line."""
+
+
+class RulesetError(OddsimError):
+    """An unknown edition, or a ruleset file that cannot be read or is invalid."""
+
+
+class ForceError(OddsimError):
+    """An army that cannot be parsed: unknown unit, bad count, empty army."""
+
+
+class BattleError(OddsimError):
+    """A battle that cannot be fought: a unit in the wrong kind of battle, bad options."""
+
+
+class OrderOfLossError(OddsimError):
+    """An order of loss that names an unknown unit or is otherwise malformed."""
+
+
+class TooLargeError(OddsimError):
+    """A battle too large for the method asked for."""

@@ -1,0 +1,191 @@
+"""Validated public wrapper of the exact engine: lower the battle, run the DP, build the result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from oddsim.battle import Battle
+from oddsim.dice import add_dice
+from oddsim.errors import TooLargeError
+from oddsim.exact import _kernel as k
+from oddsim.lowering import LoweredBattle, SideArrays, lower
+from oddsim.result import BattleResult, describe_units, survivor_table
+
+MAX_JOINT_STATES = 4_000_000
+"""Largest number of joint casualty states the exact engine accepts (about 100 MB of work)."""
+MAX_TABLE_ENTRIES = 40_000_000
+"""Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
+PRUNE = 1e-16
+"""Joint states reached with less probability than this are dropped (reported as truncated)."""
+
+
+@dataclass(frozen=True)
+class _SideLayout:
+    """How one side's order of loss is split into classes for the DP."""
+
+    class_len: np.ndarray
+    class_slots: np.ndarray
+    slot_unit: np.ndarray
+    slot_kill: np.ndarray
+
+    @property
+    def n_states(self) -> int:
+        return int(np.prod(self.class_len + 1))
+
+
+def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker: bool) -> _SideLayout:
+    """Split a side's loss slots into air / sub / other only where the enemy's hits tell them
+    apart: enemy subs or AA (air split), enemy aircraft that need a destroyer to hit subs."""
+    enemy_has = lambda mask: bool(np.any(enemy.count[mask] > 0))  # noqa: E731
+    split_air = enemy_has(low.is_sub) or (is_attacker and enemy_has(low.is_aa))
+    split_sub = low.air_needs_destroyer and enemy_has(low.is_air)
+    units = np.repeat(side.step_unit, side.step_count)
+    kills = np.repeat(side.step_kill, side.step_count)
+    classes = np.full(units.shape, k.OTHER, dtype=np.int64)
+    if split_air:
+        classes[low.is_air[units]] = k.AIR
+    if split_sub:
+        classes[low.is_sub[units]] = k.SUB
+    class_len = np.array([np.sum(classes == c) for c in range(k.N_CLASSES)], dtype=np.int64)
+    class_slots = np.zeros((k.N_CLASSES, max(1, int(class_len.max()))), dtype=np.int64)
+    for c in range(k.N_CLASSES):
+        positions = np.flatnonzero(classes == c)
+        class_slots[c, : len(positions)] = positions
+    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64))
+
+
+def estimate_states(battle: Battle) -> int:
+    """Number of joint casualty states the exact engine would visit at most."""
+    low = lower(battle)
+    a = _layout(low, low.attacker, low.defender, True)
+    d = _layout(low, low.defender, low.attacker, False)
+    return a.n_states * d.n_states
+
+
+def solve(battle: Battle) -> BattleResult:
+    """Exact outcome distribution of the battle (fought to the end)."""
+    low = lower(battle)
+    a = _layout(low, low.attacker, low.defender, True)
+    d = _layout(low, low.defender, low.attacker, False)
+    joint = a.n_states * d.n_states
+    if joint > MAX_JOINT_STATES:
+        raise TooLargeError(
+            f"battle too large for the exact engine: {joint:,} casualty states, the limit is "
+            f"{MAX_JOINT_STATES:,}; use --method mc (or auto)")
+    tables = []
+    for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
+        max_dice = int(side.count.sum())
+        if layout.n_states * k.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
+            raise TooLargeError(
+                f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
+                f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
+        tables.append(k.side_tables(
+            layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill, side.count,
+            side.value, low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land,
+            low.defenceless, low.support_supporter, low.support_supported, low.support_per,
+            low.support_value, low.support_side, side.support_side, max_dice))
+    (a_stride, a_alive, a_ipc, a_flags, a_dist, a_lo, a_hi) = tables[0]
+    (d_stride, d_alive, d_ipc, d_flags, d_dist, d_lo, d_hi) = tables[1]
+
+    start = np.zeros(joint)
+    aa = _aa_distribution(low, battle)
+    if aa is None:
+        start[0] = 1.0
+    else:
+        k.pre_battle_aa(a_stride, a.class_len, a.class_slots, a.n_states, aa, 0, len(aa) - 1,
+                        start, d.n_states)
+    final, outcome, rounds, pruned = k.solve_kernel(
+        a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi,
+        d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi,
+        start, low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, PRUNE)
+    return _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, outcome,
+                   rounds, pruned)
+
+
+def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
+    """Hit distribution of the AA fire before the first round, or None when there is none."""
+    if battle.sea:
+        return None
+    guns = int(low.defender.count[low.is_aa].sum())
+    aircraft = int(low.attacker.count[low.is_air].sum())
+    if guns == 0 or aircraft == 0:
+        return None
+    dice = min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
+    dist = np.zeros(dice + 1)
+    dist[0] = 1.0
+    add_dice(dist, 1, dice, low.aa_hit, np.zeros(dice + 2))
+    return dist
+
+
+def _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, outcome, rounds,
+            pruned) -> BattleResult:
+    nd = d.n_states
+    codes = outcome.astype(np.int64)
+    mass = {code: float(final[codes == code].sum())
+            for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE)}
+    a_total = int((low.attacker.count * low.cost).sum())
+    d_total = int((low.defender.count * low.cost).sum())
+    names = [u.name for u in battle.rules.units]
+    a_surv: dict[str, list] = {}
+    d_surv: dict[str, list] = {}
+    a_lost = d_lost = take = 0.0
+    for j in np.flatnonzero(final):
+        p = float(final[j])
+        ia, idd = divmod(int(j), nd)
+        code = codes[j]
+        a_dead = code in (k.DEFENDER_WINS, k.DRAW)
+        d_dead = code in (k.ATTACKER_WINS, k.DRAW)
+        a_lost += p * (a_total if a_dead else a_ipc[ia])
+        d_lost += p * (d_total if d_dead else d_ipc[idd])
+        if code == k.ATTACKER_WINS and not battle.sea and a_flags[ia, 5]:
+            take += p
+        _add_survivors(a_surv, None if a_dead else ia, a, a_alive, low.attacker, low, names, p)
+        _add_survivors(d_surv, None if d_dead else idd, d, d_alive, low.defender, low, names, p)
+    return BattleResult(
+        battle=battle.describe(),
+        method="exact",
+        attacker_win=mass[k.ATTACKER_WINS],
+        defender_win=mass[k.DEFENDER_WINS],
+        draw=mass[k.DRAW],
+        stalemate=mass[k.STALEMATE],
+        takes_territory=None if battle.sea else take,
+        attacker_ipc_lost=a_lost,
+        defender_ipc_lost=d_lost,
+        expected_rounds=float(rounds),
+        attacker_survivors=survivor_table({u: tuple(v) for u, v in a_surv.items()}),
+        defender_survivors=survivor_table({u: tuple(v) for u, v in d_surv.items()}),
+        truncated_mass=float(pruned),
+    )
+
+
+def _add_survivors(table, state, layout, alive, side, low, names, p) -> None:
+    if state is None:
+        key, count, ipc = "none", 0, 0
+    else:
+        units = alive[state] * low_combatant(low, side)
+        damaged = _damaged(state, layout, side, units)
+        key = describe_units(names, units, damaged)
+        count, ipc = int(units.sum()), int((units * low.cost).sum())
+    row = table.setdefault(key, [count, ipc, 0.0])
+    row[2] += p
+
+
+def low_combatant(low, side) -> np.ndarray:
+    """Units that take part in combat rounds (a non-casualty AA gun does not survive as such)."""
+    in_steps = np.zeros(len(low.cost), dtype=np.int64)
+    in_steps[side.step_unit] = 1
+    return in_steps
+
+
+def _damaged(state, layout, side, units) -> np.ndarray:
+    counts = np.zeros(k.N_CLASSES, dtype=np.int64)
+    stride = np.cumprod(np.concatenate(([1], layout.class_len[:-1] + 1)))
+    k.decode(state, stride, layout.class_len, counts)
+    damage_taken = np.zeros(len(units), dtype=np.int64)
+    for c in range(k.N_CLASSES):
+        for slot in layout.class_slots[c, : counts[c]]:
+            if layout.slot_kill[slot] == 0:
+                damage_taken[layout.slot_unit[slot]] += 1
+    return np.minimum(units, side.damaged + damage_taken)

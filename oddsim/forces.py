@@ -1,0 +1,155 @@
+"""Armies: parse ``"3 inf, 2 art, 1 damaged bb"`` or ``{"inf": 3}`` into unit counts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from oddsim.errors import ForceError
+from oddsim.rules import Ruleset
+
+MAX_UNITS_PER_SIDE = 1000
+"""The largest army oddsim accepts; bigger ones are surely a typo."""
+
+_DAMAGED_WORDS = ("damaged", "dmg")
+_EMPTY_WORDS = ("none", "nothing", "empty", "-")
+_NUMBER = re.compile(r"^[+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?$")
+_GLUED = re.compile(r"^([0-9]+)([a-zA-Z].*)$")  # "3inf"
+
+
+@dataclass(frozen=True)
+class Force:
+    """One side's units: counts by canonical unit name, and how many of them are already damaged."""
+
+    counts: tuple[tuple[str, int], ...]
+    damaged: tuple[tuple[str, int], ...] = ()
+
+    def count(self, name: str) -> int:
+        return dict(self.counts).get(name, 0)
+
+    def damaged_count(self, name: str) -> int:
+        return dict(self.damaged).get(name, 0)
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.counts)
+
+    def is_empty(self) -> bool:
+        return self.total == 0
+
+    def describe(self) -> str:
+        """A readable form that parses back to the same force, e.g. ``3 infantry, 1 damaged battleship``."""
+        parts = []
+        damaged = dict(self.damaged)
+        for name, n in self.counts:
+            whole = n - damaged.get(name, 0)
+            if whole:
+                parts.append(f"{whole} {name}")
+            if damaged.get(name):
+                parts.append(f"{damaged[name]} damaged {name}")
+        return ", ".join(parts) if parts else "none"
+
+
+def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,
+                side: str = "army") -> Force:
+    """Parse an army for this ruleset; raises ForceError naming the bad token."""
+    if isinstance(spec, Force):
+        return _normalise(dict(spec.counts), dict(spec.damaged), rules, side)
+    if spec is None:
+        return Force(())
+    if isinstance(spec, Mapping):
+        entries = []
+        for key, value in spec.items():
+            if not isinstance(key, str):
+                raise ForceError(f"{side}: unit names must be strings, not {key!r}")
+            entries.append((key, value))
+    elif isinstance(spec, str):
+        entries = _split(spec, side)
+    else:
+        raise ForceError(f"{side}: expected a string like '3 inf, 1 arm' or a mapping, "
+                         f"not {type(spec).__name__}")
+    counts: dict[str, int] = {}
+    damaged: dict[str, int] = {}
+    for token, raw_count in entries:
+        count = _count(raw_count, token, side)
+        words = token.strip().split(maxsplit=1)
+        is_damaged = len(words) == 2 and words[0].lower() in _DAMAGED_WORDS
+        unit_token = words[1] if is_damaged else token
+        name = rules.resolve_name(unit_token)
+        if name is None:
+            known = ", ".join(u.name for u in rules.units)
+            raise ForceError(f"{side}: unknown unit '{unit_token.strip()}' in {rules.name} "
+                             f"(known: {known})")
+        counts[name] = counts.get(name, 0) + count
+        if is_damaged:
+            if rules.unit(name).hits < 2:
+                raise ForceError(f"{side}: '{name}' has one hit in {rules.name}, so it cannot "
+                                 f"be entered as damaged")
+            damaged[name] = damaged.get(name, 0) + count
+    return _normalise(counts, damaged, rules, side)
+
+
+def _split(text: str, side: str) -> list[tuple[str, object]]:
+    stripped = text.strip()
+    if stripped.lower() in _EMPTY_WORDS:
+        return []
+    entries = []
+    for part in re.split(r"[,;]", stripped):
+        words = part.split(maxsplit=1)
+        if not words:
+            continue
+        glued = _GLUED.match(words[0])
+        if glued and len(words) == 1:
+            entries.append((glued.group(2), glued.group(1)))
+        elif _NUMBER.match(words[0]):
+            if len(words) == 1:
+                raise ForceError(f"{side}: '{part.strip()}' has a count but no unit: write e.g. "
+                                 f"'{words[0]} inf'")
+            entries.append((words[1], words[0]))
+        elif words[0].startswith(("-", "+")) or words[0][0].isdigit():
+            raise ForceError(f"{side}: count '{words[0]}' is not a whole number: write e.g. '3 inf'")
+        else:
+            entries.append((part.strip(), 1))
+    if not entries:
+        raise ForceError(f"{side}: the army is empty: list units like '3 inf, 1 arm' "
+                         f"(or 'none' for an undefended territory)")
+    return entries
+
+
+def _count(raw: object, token: str, side: str) -> int:
+    if isinstance(raw, bool):
+        raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
+    if isinstance(raw, str):
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ForceError(f"{side}: count '{raw}' of '{token}' is not a number") from None
+        if value != int(value) or "." in raw or "e" in raw.lower():
+            raise ForceError(f"{side}: count '{raw}' of '{token}' must be a whole number")
+        raw = int(value)
+    if isinstance(raw, float):
+        if raw != int(raw):
+            raise ForceError(f"{side}: count {raw} of '{token}' must be a whole number")
+        raw = int(raw)
+    if not isinstance(raw, int):
+        raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
+    if raw < 0:
+        raise ForceError(f"{side}: count {raw} of '{token}' is negative: counts start at 0")
+    if raw > MAX_UNITS_PER_SIDE:
+        raise ForceError(f"{side}: {raw} '{token}' is too many: at most {MAX_UNITS_PER_SIDE} "
+                         f"units per side")
+    return raw
+
+
+def _normalise(counts: dict[str, int], damaged: dict[str, int], rules: Ruleset,
+               side: str) -> Force:
+    total = sum(counts.values())
+    if total > MAX_UNITS_PER_SIDE:
+        raise ForceError(f"{side}: {total} units is too many: at most {MAX_UNITS_PER_SIDE} "
+                         f"units per side")
+    order = [u.name for u in rules.units]
+    return Force(
+        counts=tuple((n, counts[n]) for n in order if counts.get(n)),
+        damaged=tuple((n, damaged[n]) for n in order if damaged.get(n)),
+    )

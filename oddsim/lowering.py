@@ -1,0 +1,114 @@
+"""Lower a Battle into flat NumPy arrays: the spec both engines read, and nothing of their logic."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from oddsim.battle import Battle
+from oddsim.order_of_loss import LossKind, LossStep
+from oddsim.rules import AADice, AirHitsSubs, Domain, Ruleset, SubFirstStrike
+
+
+@dataclass(frozen=True)
+class SideArrays:
+    """One side: units at the start and its order of loss, as arrays indexed by unit type."""
+
+    count: np.ndarray  # int64[n_types]: units at the start
+    damaged: np.ndarray  # int64[n_types]: of those, already damaged two-hit units
+    value: np.ndarray  # int64[n_types]: hit value in combat rounds (attack or defense)
+    step_unit: np.ndarray  # int64[n_steps]: unit type of each loss step
+    step_kill: np.ndarray  # int64[n_steps]: 1 = the step removes units, 0 = it damages them
+    step_count: np.ndarray  # int64[n_steps]: casualties the step can take
+    support_side: int  # which support rules act for this side: 0 attack, 1 defense
+
+
+@dataclass(frozen=True)
+class LoweredBattle:
+    """Unit table, rule flags and both sides, all plain arrays and scalars."""
+
+    cost: np.ndarray  # int64[n_types]
+    is_air: np.ndarray  # bool[n_types]
+    is_land: np.ndarray
+    is_sub: np.ndarray
+    is_destroyer: np.ndarray
+    is_aa: np.ndarray
+    defenceless: np.ndarray  # never fires in combat rounds; a side of only these is destroyed
+    # support rules: supporter/supported masks [n_rules, n_types], per-supporter count, value, side
+    support_supporter: np.ndarray
+    support_supported: np.ndarray
+    support_per: np.ndarray
+    support_value: np.ndarray
+    support_side: np.ndarray
+    attacker_subs_first: bool  # attacking subs strike first when the defender has no destroyer
+    defender_subs_first: bool
+    air_needs_destroyer: bool  # aircraft hit subs only with a destroyer on their side
+    aa_per_gun: bool  # dice = min(per_gun * guns, aircraft), else one die per aircraft
+    aa_dice_per_gun: int
+    aa_hit: int
+    attacker: SideArrays
+    defender: SideArrays
+
+    @property
+    def n_types(self) -> int:
+        return len(self.cost)
+
+
+def lower(battle: Battle) -> LoweredBattle:
+    """The arrays for this battle; both engines start from these."""
+    rules: Ruleset = battle.rules
+    units = rules.units
+    n = len(units)
+    names = [u.name for u in units]
+
+    def mask(predicate) -> np.ndarray:
+        return np.array([bool(predicate(u)) for u in units], dtype=np.bool_)
+
+    supporter = np.zeros((len(rules.support), n), dtype=np.bool_)
+    supported = np.zeros((len(rules.support), n), dtype=np.bool_)
+    for r, rule in enumerate(rules.support):
+        for name in rule.supporters:
+            supporter[r, names.index(name)] = True
+        for name in rule.supported:
+            supported[r, names.index(name)] = True
+    c = rules.combat
+    return LoweredBattle(
+        cost=np.array([u.cost for u in units], dtype=np.int64),
+        is_air=mask(lambda u: u.domain is Domain.AIR),
+        is_land=mask(lambda u: u.domain is Domain.LAND),
+        is_sub=mask(lambda u: u.submarine),
+        is_destroyer=mask(lambda u: u.destroyer),
+        is_aa=mask(lambda u: u.aa),
+        defenceless=mask(lambda u: u.defenceless),
+        support_supporter=supporter,
+        support_supported=supported,
+        support_per=np.array([r.per_supporter for r in rules.support], dtype=np.int64),
+        support_value=np.array([r.value for r in rules.support], dtype=np.int64),
+        support_side=np.array([0 if r.side == "attack" else 1 for r in rules.support],
+                              dtype=np.int64),
+        attacker_subs_first=c.sub_first_strike in (SubFirstStrike.ATTACKER, SubFirstStrike.BOTH),
+        defender_subs_first=c.sub_first_strike is SubFirstStrike.BOTH,
+        air_needs_destroyer=c.air_hits_subs is AirHitsSubs.WITH_DESTROYER,
+        aa_per_gun=c.aa_dice is AADice.PER_GUN,
+        aa_dice_per_gun=c.aa_dice_per_gun,
+        aa_hit=c.aa_hit,
+        attacker=_side(battle, battle.attacker_steps, attacking=True),
+        defender=_side(battle, battle.defender_steps, attacking=False),
+    )
+
+
+def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideArrays:
+    units = battle.rules.units
+    force = battle.attacker if attacking else battle.defender
+    index = {u.name: i for i, u in enumerate(units)}
+    return SideArrays(
+        count=np.array([force.count(u.name) for u in units], dtype=np.int64),
+        damaged=np.array([force.damaged_count(u.name) for u in units], dtype=np.int64),
+        value=np.array([(u.attack if attacking else u.defense) if not u.defenceless else 0
+                        for u in units], dtype=np.int64),
+        step_unit=np.array([index[s.unit] for s in steps], dtype=np.int64),
+        step_kill=np.array([s.kind is LossKind.KILL for s in steps], dtype=np.int64),
+        step_count=np.array([s.count for s in steps], dtype=np.int64),
+        support_side=0 if attacking else 1,
+    )

@@ -1,0 +1,106 @@
+"""Order of loss: which unit each side gives up when it takes a hit.
+
+A side's order is a list of steps ``(unit, kind, count)``: ``damage`` steps take the free hit of
+a two-hit unit, ``kill`` steps remove units. Both engines read the same steps; a hit that a unit
+cannot take (an AA hit on a tank, a submarine's hit on a fighter) skips to the next step that can.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from oddsim.errors import OrderOfLossError
+from oddsim.forces import Force
+from oddsim.rules import Domain, Ruleset
+
+
+class LossKind(enum.Enum):
+    DAMAGE = "damage"  # the first hit on a two-hit unit: it fights on at full value
+    KILL = "kill"
+
+
+@dataclass(frozen=True)
+class LossStep:
+    """``count`` casualties of one unit type, of one kind, taken in turn."""
+
+    unit: str
+    kind: LossKind
+    count: int
+
+
+def parse_unit_list(spec: str | list[str] | tuple[str, ...] | None, rules: Ruleset,
+                    side: str) -> tuple[str, ...] | None:
+    """Parse ``"inf,art,arm"`` into canonical names; unknown names raise OrderOfLossError."""
+    if spec is None:
+        return None
+    tokens = spec.split(",") if isinstance(spec, str) else list(spec)
+    names: list[str] = []
+    for token in tokens:
+        if not isinstance(token, str):
+            raise OrderOfLossError(f"order of loss for the {side}: {token!r} is not a unit name")
+        if not token.strip():
+            continue
+        name = rules.resolve_name(token)
+        if name is None:
+            known = ", ".join(u.name for u in rules.units)
+            raise OrderOfLossError(f"order of loss for the {side}: unknown unit '{token.strip()}' "
+                                   f"in {rules.name} (known: {known})")
+        if name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+def default_priority(rules: Ruleset, attacking: bool) -> list[str]:
+    """Cheapest first; ties go to the unit that fights worse on this side, then by name."""
+    def key(unit):
+        value = unit.attack if attacking else unit.defense
+        return (unit.cost, value, unit.name)
+    return [u.name for u in sorted(rules.units, key=key)]
+
+
+def casualty_order(force: Force, rules: Ruleset, attacking: bool,
+                   explicit: tuple[str, ...] | None = None, keep_land: int = 0) -> tuple[LossStep, ...]:
+    """The side's loss steps: free hits first, then the order (explicit names first, the rest in
+    default order), defenceless units that are chosen last at the very end, and the attacker's
+    last ``keep_land`` land units just before them. Non-combatant units take no hits."""
+    priority = list(explicit or ())
+    priority += [name for name in default_priority(rules, attacking) if name not in priority]
+    present = [name for name in priority
+               if force.count(name) and rules.unit(name).combatant]
+
+    damage = [LossStep(name, LossKind.DAMAGE, force.count(name) - force.damaged_count(name))
+              for name in present if rules.unit(name).hits == 2]
+    kills = [LossStep(name, LossKind.KILL, force.count(name))
+             for name in present if not rules.unit(name).casualty_last]
+    last = [LossStep(name, LossKind.KILL, force.count(name))
+            for name in present if rules.unit(name).casualty_last]
+    kept = _take_last_land(kills, rules, keep_land)
+    steps = [s for s in damage + kills + kept + last if s.count > 0]
+    return tuple(_merge_adjacent(steps))
+
+
+def _take_last_land(kills: list[LossStep], rules: Ruleset, keep: int) -> list[LossStep]:
+    """Remove the last ``keep`` land casualties from ``kills`` (in place); return them in order."""
+    kept: list[LossStep] = []
+    for position in range(len(kills) - 1, -1, -1):
+        if keep <= 0:
+            break
+        step = kills[position]
+        if rules.unit(step.unit).domain is not Domain.LAND:
+            continue
+        moved = min(keep, step.count)
+        kills[position] = LossStep(step.unit, step.kind, step.count - moved)
+        kept.insert(0, LossStep(step.unit, step.kind, moved))
+        keep -= moved
+    return kept
+
+
+def _merge_adjacent(steps: list[LossStep]) -> list[LossStep]:
+    merged: list[LossStep] = []
+    for step in steps:
+        if merged and merged[-1].unit == step.unit and merged[-1].kind == step.kind:
+            merged[-1] = LossStep(step.unit, step.kind, merged[-1].count + step.count)
+        else:
+            merged.append(step)
+    return merged

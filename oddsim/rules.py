@@ -1,0 +1,321 @@
+"""Rulesets as data: unit stats and special-rule flags, read from TOML files.
+
+Engines never branch on an edition's name; they read the flags here. The five editions ship
+in ``oddsim/rulesets``; a user's own file in the same format loads through ``load_ruleset``.
+"""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from oddsim.errors import RulesetError
+
+MAX_UNIT_TYPES = 32
+
+
+class Domain(enum.Enum):
+    """Where a unit fights: a land unit in land battles, a sea unit at sea, aircraft in both."""
+
+    LAND = "land"
+    AIR = "air"
+    SEA = "sea"
+
+
+class SubFirstStrike(enum.Enum):
+    """Which sides' submarines fire before the rest each round, when the enemy has no destroyer."""
+
+    NONE = "none"
+    ATTACKER = "attacker"
+    BOTH = "both"
+
+
+class AirHitsSubs(enum.Enum):
+    """Whether aircraft may hit submarines."""
+
+    ALWAYS = "always"
+    WITH_DESTROYER = "with_destroyer"
+
+
+class AADice(enum.Enum):
+    """How many AA dice are rolled before the first round."""
+
+    PER_AIRCRAFT = "per_aircraft"  # one gun fires, one die per attacking aircraft
+    PER_GUN = "per_gun"  # each gun fires up to aa_dice_per_gun dice, one per aircraft at most
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """One kind of unit with its numbers and the special roles it plays in combat."""
+
+    name: str
+    cost: int
+    attack: int
+    defense: int
+    move: int
+    hits: int
+    domain: Domain
+    aliases: tuple[str, ...] = ()
+    submarine: bool = False
+    destroyer: bool = False
+    aa: bool = False
+    can_attack: bool = True
+    defenceless: bool = False
+    casualty_last: bool = False
+    combatant: bool = True
+
+    @property
+    def is_air(self) -> bool:
+        return self.domain is Domain.AIR
+
+
+@dataclass(frozen=True)
+class SupportRule:
+    """Each supporter raises ``per_supporter`` supported units to ``value`` on one side (attack)."""
+
+    supporters: tuple[str, ...]
+    supported: tuple[str, ...]
+    per_supporter: int
+    value: int
+    side: str
+
+
+@dataclass(frozen=True)
+class CombatRules:
+    """The edition's special combat rules, as flags."""
+
+    sub_first_strike: SubFirstStrike
+    air_hits_subs: AirHitsSubs
+    aa_dice: AADice
+    aa_dice_per_gun: int
+    aa_hit: int
+
+
+@dataclass(frozen=True)
+class BombardRules:
+    """Shore bombardment in an amphibious assault (used from issue 3 on)."""
+
+    units: tuple[tuple[str, int], ...]
+    casualties_fire_back: bool
+    one_per_landed_unit: bool
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """An edition's units and combat rules."""
+
+    name: str
+    title: str
+    units: tuple[UnitType, ...]
+    combat: CombatRules
+    bombard: BombardRules
+    support: tuple[SupportRule, ...] = ()
+    source: str = field(default="", compare=False)
+
+    def unit_index(self, name: str) -> int:
+        """Index of the unit with this canonical name."""
+        for index, unit in enumerate(self.units):
+            if unit.name == name:
+                return index
+        raise RulesetError(f"{self.name} has no unit '{name}'")
+
+    def unit(self, name: str) -> UnitType:
+        return self.units[self.unit_index(name)]
+
+    def resolve_name(self, token: str) -> str | None:
+        """The canonical unit name for a user's token (name or alias, any case), or None."""
+        key = token.strip().lower().replace("-", "_").replace(" ", "_")
+        for unit in self.units:
+            if key == unit.name or key in unit.aliases:
+                return unit.name
+        if key.endswith("s") and key[:-1]:  # plurals: "tanks", "fighters", "battleships"
+            return self.resolve_name(key[:-1])
+        return None
+
+
+def builtin_names() -> list[str]:
+    """Names of the editions shipped with oddsim."""
+    folder = resources.files("oddsim.rulesets")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
+    """Load an edition by name (``"1942-2e"``) or a user's ruleset file by path."""
+    if isinstance(name_or_path, Ruleset):
+        return name_or_path
+    text = str(name_or_path)
+    if text in builtin_names():
+        return _load_builtin(text)
+    path = Path(text)
+    if path.suffix.lower() == ".toml" or path.exists():
+        return _load_file(path)
+    raise RulesetError(
+        f"unknown edition '{text}': use one of {', '.join(builtin_names())} or a path to a .toml file"
+    )
+
+
+@lru_cache(maxsize=None)
+def _load_builtin(name: str) -> Ruleset:
+    source = resources.files("oddsim.rulesets").joinpath(f"{name}.toml")
+    return parse_ruleset(tomllib.loads(source.read_text(encoding="utf-8")), origin=name)
+
+
+def _load_file(path: Path) -> Ruleset:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesetError(f"cannot read ruleset file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RulesetError(f"ruleset file {path} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(f"ruleset file {path} is not valid TOML: {exc}") from None
+    return parse_ruleset(data, origin=str(path))
+
+
+class _Fields:
+    """Reads typed fields from one TOML table, naming the field in every error."""
+
+    def __init__(self, table: object, where: str, origin: str) -> None:
+        if not isinstance(table, dict):
+            raise RulesetError(f"ruleset {origin}: '{where}' must be a table")
+        self.table, self.where, self.origin = table, where, origin
+
+    def _fail(self, key: str, what: str) -> RulesetError:
+        return RulesetError(f"ruleset {self.origin}: field '{self.where}.{key}' {what}")
+
+    def get(self, key: str, kind: type, default: object = ..., low: int | None = None,
+            high: int | None = None) -> object:
+        if key not in self.table:
+            if default is ...:
+                raise self._fail(key, "is missing")
+            return default
+        value = self.table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self._fail(key, f"must be an integer, not {value!r}")
+        if kind is not int and not isinstance(value, kind):
+            raise self._fail(key, f"must be a {kind.__name__}, not {value!r}")
+        if low is not None and value < low or high is not None and value > high:
+            raise self._fail(key, f"must be between {low} and {high}, not {value}")
+        return value
+
+    def choice(self, key: str, enum_type: type[enum.Enum], default: object = ...) -> enum.Enum:
+        value = self.get(key, str, default)
+        try:
+            return enum_type(value)
+        except ValueError:
+            allowed = " | ".join(member.value for member in enum_type)
+            raise self._fail(key, f"must be one of {allowed}, not {value!r}") from None
+
+    def names(self, key: str, default: object = ...) -> tuple[str, ...]:
+        value = self.get(key, list, default)
+        if not all(isinstance(item, str) for item in value):
+            raise self._fail(key, "must be a list of unit names")
+        return tuple(value)
+
+    def check_known(self, allowed: set[str]) -> None:
+        unknown = sorted(set(self.table) - allowed)
+        if unknown:
+            raise self._fail(unknown[0], f"is not a known field (known: {', '.join(sorted(allowed))})")
+
+
+_UNIT_FLAGS = ("submarine", "destroyer", "aa", "can_attack", "defenceless", "casualty_last",
+               "combatant")
+
+
+def parse_ruleset(data: dict, origin: str) -> Ruleset:
+    """Validate a parsed TOML document and build the Ruleset; errors name the bad field."""
+    top = _Fields(data, "", origin)
+    top.where = "ruleset"
+    top.check_known({"name", "title", "combat", "bombard", "support", "units", "source"})
+    name = top.get("name", str)
+    title = top.get("title", str, default=name)
+    units_table = _Fields(top.get("units", dict), "units", origin)
+    if not units_table.table:
+        raise RulesetError(f"ruleset {origin}: field 'units' must define at least one unit")
+    if len(units_table.table) > MAX_UNIT_TYPES:
+        raise RulesetError(f"ruleset {origin}: at most {MAX_UNIT_TYPES} unit types are supported")
+    units = []
+    for unit_name, unit_data in units_table.table.items():
+        f = _Fields(unit_data, f"units.{unit_name}", origin)
+        f.check_known({"cost", "attack", "defense", "move", "hits", "domain", "aliases",
+                       *_UNIT_FLAGS})
+        flags = {flag: f.get(flag, bool, default=(flag in ("can_attack", "combatant")))
+                 for flag in _UNIT_FLAGS}
+        units.append(UnitType(
+            name=unit_name,
+            cost=f.get("cost", int, low=0, high=10_000),
+            attack=f.get("attack", int, low=0, high=6),
+            defense=f.get("defense", int, low=0, high=6),
+            move=f.get("move", int, default=1, low=0, high=100),
+            hits=f.get("hits", int, default=1, low=1, high=2),
+            domain=f.choice("domain", Domain),
+            aliases=tuple(a.lower() for a in f.names("aliases", default=[])),
+            **flags,
+        ))
+    _check_aliases(units, origin)
+    known = {u.name for u in units}
+
+    c = _Fields(top.get("combat", dict, default={}), "combat", origin)
+    c.check_known({"sub_first_strike", "air_hits_subs", "aa_dice", "aa_dice_per_gun", "aa_hit"})
+    combat = CombatRules(
+        sub_first_strike=c.choice("sub_first_strike", SubFirstStrike, default="none"),
+        air_hits_subs=c.choice("air_hits_subs", AirHitsSubs, default="always"),
+        aa_dice=c.choice("aa_dice", AADice, default="per_aircraft"),
+        aa_dice_per_gun=c.get("aa_dice_per_gun", int, default=3, low=1, high=100),
+        aa_hit=c.get("aa_hit", int, default=1, low=0, high=6),
+    )
+
+    b = _Fields(top.get("bombard", dict, default={}), "bombard", origin)
+    b.check_known({"units", "casualties_fire_back", "one_per_landed_unit"})
+    bombard_units = _Fields(b.get("units", dict, default={}), "bombard.units", origin)
+    for ship in bombard_units.table:
+        bombard_units.get(ship, int, low=1, high=6)
+        _check_name(ship, known, "bombard.units", origin)
+    bombard = BombardRules(
+        units=tuple(bombard_units.table.items()),
+        casualties_fire_back=b.get("casualties_fire_back", bool, default=True),
+        one_per_landed_unit=b.get("one_per_landed_unit", bool, default=False),
+    )
+
+    supports = []
+    raw_support = top.get("support", list, default=[])
+    for position, item in enumerate(raw_support):
+        s = _Fields(item, f"support[{position}]", origin)
+        s.check_known({"supporters", "supported", "per_supporter", "value", "side"})
+        rule = SupportRule(
+            supporters=s.names("supporters"),
+            supported=s.names("supported"),
+            per_supporter=s.get("per_supporter", int, default=1, low=1, high=100),
+            value=s.get("value", int, low=1, high=6),
+            side=s.get("side", str, default="attack"),
+        )
+        if rule.side not in ("attack", "defense"):
+            raise RulesetError(f"ruleset {origin}: field 'support[{position}].side' must be "
+                               f"attack or defense, not {rule.side!r}")
+        for unit_name in (*rule.supporters, *rule.supported):
+            _check_name(unit_name, known, f"support[{position}]", origin)
+        supports.append(rule)
+
+    return Ruleset(name=name, title=title, units=tuple(units), combat=combat, bombard=bombard,
+                   support=tuple(supports), source=origin)
+
+
+def _check_name(name: str, known: set[str], where: str, origin: str) -> None:
+    if name not in known:
+        raise RulesetError(f"ruleset {origin}: field '{where}' names unknown unit '{name}'")
+
+
+def _check_aliases(units: list[UnitType], origin: str) -> None:
+    seen: dict[str, str] = {}
+    for unit in units:
+        for key in (unit.name, *unit.aliases):
+            if key in seen and seen[key] != unit.name:
+                raise RulesetError(f"ruleset {origin}: alias '{key}' is used by both "
+                                   f"'{seen[key]}' and '{unit.name}'")
+            seen[key] = unit.name
