@@ -131,26 +131,27 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, value
 
 
 @jit
-def apply_hits(state, stride, class_len, class_slots, sub_hits, air_hits, general_hits, counts):
-    """The target side's state after typed hits: submarine hits first (not on aircraft), then
-    restricted air hits (not on subs), then general hits, each on the first unit that can take it."""
-    decode(state, stride, class_len, counts)
-    for kind in range(3):
-        hits = sub_hits if kind == 0 else (air_hits if kind == 1 else general_hits)
-        for _ in range(hits):
-            best_class = -1
-            best_pos = 1 << 60
-            for c in range(N_CLASSES):
-                if (kind == 0 and c == AIR) or (kind == 1 and c == SUB):
-                    continue
-                if counts[c] < class_len[c]:
-                    pos = class_slots[c, counts[c]]
-                    if pos < best_pos:
-                        best_pos = pos
-                        best_class = c
-            if best_class < 0:
-                break
-            counts[best_class] += 1
+def _hit_one(counts, class_len, class_slots, kind):
+    """Take one hit of ``kind`` (0 submarine: not aircraft, 1 restricted air: not subs,
+    2 general) on the first unit in the order of loss that can take it; False if none can."""
+    best_class = -1
+    best_pos = 1 << 60
+    for c in range(N_CLASSES):
+        if (kind == 0 and c == AIR) or (kind == 1 and c == SUB):
+            continue
+        if counts[c] < class_len[c]:
+            pos = class_slots[c, counts[c]]
+            if pos < best_pos:
+                best_pos = pos
+                best_class = c
+    if best_class < 0:
+        return False
+    counts[best_class] += 1
+    return True
+
+
+@jit
+def _encode(counts, stride):
     result = 0
     for c in range(N_CLASSES):
         result += counts[c] * stride[c]
@@ -159,35 +160,47 @@ def apply_hits(state, stride, class_len, class_slots, sub_hits, air_hits, genera
 
 @jit
 def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_restricted,
-                         others_fire, stride, class_len, class_slots, prob, touched, counts):
-    """Distribution of the target's next state under one side's fire; fills prob/touched and
-    returns how many states were touched."""
+                         others_fire, stride, class_len, class_slots, prob, touched, work):
+    """Distribution of the target's next state under one side's fire: submarine hits first,
+    then restricted air hits, then general hits, each taken in the order of loss. Fills
+    ``prob``/``touched`` and returns how many states were touched. States are built one hit at
+    a time, so a hit count costs one step, not a replay."""
     n_touched = 0
-    s_lo, s_hi = 0, 0
-    if subs_fire:
-        s_lo, s_hi = fire_lo[G_SUB], fire_hi[G_SUB]
-    a_lo, a_hi = 0, 0
-    g_lo, g_hi = 0, 0
-    g_group = G_OTHER
-    if others_fire:
-        if air_restricted:
-            a_lo, a_hi = fire_lo[G_AIR], fire_hi[G_AIR]
-        else:
-            g_group = G_AIR_OTHER
-        g_lo, g_hi = fire_lo[g_group], fire_hi[g_group]
-    for sh in range(s_lo, s_hi + 1):
+    s_hi = fire_hi[G_SUB] if subs_fire else 0
+    a_hi = fire_hi[G_AIR] if (others_fire and air_restricted) else 0
+    g_group = G_OTHER if air_restricted else G_AIR_OTHER
+    g_lo = fire_lo[g_group] if others_fire else 0
+    g_hi = fire_hi[g_group] if others_fire else 0
+    s_counts = work[0]
+    a_counts = work[1]
+    g_counts = work[2]
+    decode(target, stride, class_len, s_counts)
+    s_more = True
+    for sh in range(s_hi + 1):
+        if sh > 0:
+            s_more = s_more and _hit_one(s_counts, class_len, class_slots, 0)
         ps = fire_dist[G_SUB, sh] if subs_fire else 1.0
         if ps == 0.0:
             continue
-        for ah in range(a_lo, a_hi + 1):
+        a_counts[:] = s_counts
+        a_more = True
+        for ah in range(a_hi + 1):
+            if ah > 0:
+                a_more = a_more and _hit_one(a_counts, class_len, class_slots, 1)
             pa = ps * (fire_dist[G_AIR, ah] if (others_fire and air_restricted) else 1.0)
             if pa == 0.0:
                 continue
-            for gh in range(g_lo, g_hi + 1):
+            g_counts[:] = a_counts
+            g_more = True
+            for gh in range(g_hi + 1):
+                if gh > 0:
+                    g_more = g_more and _hit_one(g_counts, class_len, class_slots, 2)
+                if gh < g_lo:
+                    continue
                 p = pa * (fire_dist[g_group, gh] if others_fire else 1.0)
                 if p == 0.0:
                     continue
-                nxt = apply_hits(target, stride, class_len, class_slots, sh, ah, gh, counts)
+                nxt = _encode(g_counts, stride)
                 if prob[nxt] == 0.0:
                     touched[n_touched] = nxt
                     n_touched += 1
@@ -217,9 +230,11 @@ def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_
     d_touched = np.zeros(nd, dtype=np.int64)
     a1_idx = np.zeros(na, dtype=np.int64)
     a1_p = np.zeros(na)
+    a2_idx = np.zeros(na, dtype=np.int64)
+    a2_p = np.zeros(na)
     d1_idx = np.zeros(nd, dtype=np.int64)
     d1_p = np.zeros(nd)
-    counts = np.zeros(N_CLASSES, dtype=np.int64)
+    counts = np.zeros((3, N_CLASSES), dtype=np.int64)
     for ia in range(na):
         for idd in range(nd):
             j = ia * nd + idd
@@ -249,16 +264,8 @@ def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_
                                         d_touched, counts)
             stay1 = a_prob[ia] * d_prob[idd]
             # keep the phase-1 distributions aside: phase 2 reuses the buffers
-            n1_a = na_t
-            for t in range(na_t):
-                a1_idx[t] = a_touched[t]
-                a1_p[t] = a_prob[a_touched[t]]
-                a_prob[a_touched[t]] = 0.0
-            n1_d = nd_t
-            for t in range(nd_t):
-                d1_idx[t] = d_touched[t]
-                d1_p[t] = d_prob[d_touched[t]]
-                d_prob[d_touched[t]] = 0.0
+            n1_a = _compact(a_prob, a_touched, na_t, a1_idx, a1_p)
+            n1_d = _compact(d_prob, d_touched, nd_t, d1_idx, d1_p)
             # phase 2: everything that has not fired yet
             na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_first,
                                         air_needs_destroyer and not d_dd, True, a_stride,
@@ -270,26 +277,50 @@ def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_
             x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
             x_after_first = m2 + stay1 * x_round
             rounds += x_round
-            # spread phase-1 moves into x2, phase-2 moves into x1
-            for s in range(na_t):
-                ta = a_touched[s]
-                pa = a_prob[ta]
-                a_prob[ta] = 0.0
-                for t in range(nd_t):
-                    td = d_touched[t]
-                    if ta == ia and td == idd:
-                        continue
-                    x1[ta * nd + td] += x_after_first * pa * d_prob[td]
+            # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
+            # lands on this state's own slot, which is never read again, so it needs no branch.
+            n2_a = _compact(a_prob, a_touched, na_t, a2_idx, a2_p)
+            _spread(x1, nd, x_after_first, a2_idx, a2_p, n2_a, d_touched, d_prob, nd_t)
             for t in range(nd_t):
                 d_prob[d_touched[t]] = 0.0
-            for s in range(n1_a):
-                ta = a1_idx[s]
-                for t in range(n1_d):
-                    td = d1_idx[t]
-                    if ta == ia and td == idd:
-                        continue
-                    x2[ta * nd + td] += x_round * a1_p[s] * d1_p[t]
+            for t in range(n1_d):
+                d_prob[d1_idx[t]] = d1_p[t]
+            _spread(x2, nd, x_round, a1_idx, a1_p, n1_a, d1_idx, d_prob, n1_d)
+            for t in range(n1_d):
+                d_prob[d1_idx[t]] = 0.0
     return final, outcome, rounds, pruned
+
+
+@jit
+def _compact(dense, touched, n, idx, p):
+    """Copy the touched entries of a dense distribution into (idx, p) and clear them."""
+    for t in range(n):
+        idx[t] = touched[t]
+        p[t] = dense[touched[t]]
+        dense[touched[t]] = 0.0
+    return n
+
+
+@jit
+def _spread(dest, nd, mass, a_idx, a_p, n_a, d_idx, d_dense, n_d):
+    """dest[a, d] += mass * P(a) * P(d): an outer product, over a dense run of defender states
+    where the touched ones are close together (so the inner loop vectorises)."""
+    d_min = nd
+    d_max = -1
+    for t in range(n_d):
+        d_min = min(d_min, d_idx[t])
+        d_max = max(d_max, d_idx[t])
+    dense = d_max - d_min + 1 <= 4 * n_d
+    for s in range(n_a):
+        c = mass * a_p[s]
+        base = a_idx[s] * nd
+        if dense:
+            for td in range(d_min, d_max + 1):
+                dest[base + td] += c * d_dense[td]
+        else:
+            for t in range(n_d):
+                td = d_idx[t]
+                dest[base + td] += c * d_dense[td]
 
 
 @jit

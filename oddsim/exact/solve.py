@@ -121,58 +121,53 @@ def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
 
 def _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, outcome, rounds,
             pruned) -> BattleResult:
-    nd = d.n_states
-    codes = outcome.astype(np.int64)
-    mass = {code: float(final[codes == code].sum())
-            for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE)}
+    mass = final.reshape(a.n_states, d.n_states)
+    codes = outcome.reshape(a.n_states, d.n_states)
+    by_code = {code: float(mass[codes == code].sum())
+               for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE)}
+    a_dead = (codes == k.DEFENDER_WINS) | (codes == k.DRAW)
+    d_dead = (codes == k.ATTACKER_WINS) | (codes == k.DRAW)
+    a_left = np.where(a_dead, 0.0, mass).sum(axis=1)  # P(battle ends with attacker in state i)
+    d_left = np.where(d_dead, 0.0, mass).sum(axis=0)
     a_total = int((low.attacker.count * low.cost).sum())
     d_total = int((low.defender.count * low.cost).sum())
+    a_none = float(mass[a_dead].sum())
+    d_none = float(mass[d_dead].sum())
+    take = 0.0
+    if not battle.sea:
+        wins = np.where(codes == k.ATTACKER_WINS, mass, 0.0).sum(axis=1)
+        take = float(wins[a_flags[:, 5] == 1].sum())
     names = [u.name for u in battle.rules.units]
-    a_surv: dict[str, list] = {}
-    d_surv: dict[str, list] = {}
-    a_lost = d_lost = take = 0.0
-    for j in np.flatnonzero(final):
-        p = float(final[j])
-        ia, idd = divmod(int(j), nd)
-        code = codes[j]
-        a_dead = code in (k.DEFENDER_WINS, k.DRAW)
-        d_dead = code in (k.ATTACKER_WINS, k.DRAW)
-        a_lost += p * (a_total if a_dead else a_ipc[ia])
-        d_lost += p * (d_total if d_dead else d_ipc[idd])
-        if code == k.ATTACKER_WINS and not battle.sea and a_flags[ia, 5]:
-            take += p
-        _add_survivors(a_surv, None if a_dead else ia, a, a_alive, low.attacker, low, names, p)
-        _add_survivors(d_surv, None if d_dead else idd, d, d_alive, low.defender, low, names, p)
     return BattleResult(
         battle=battle.describe(),
         method="exact",
-        attacker_win=mass[k.ATTACKER_WINS],
-        defender_win=mass[k.DEFENDER_WINS],
-        draw=mass[k.DRAW],
-        stalemate=mass[k.STALEMATE],
+        attacker_win=by_code[k.ATTACKER_WINS],
+        defender_win=by_code[k.DEFENDER_WINS],
+        draw=by_code[k.DRAW],
+        stalemate=by_code[k.STALEMATE],
         takes_territory=None if battle.sea else take,
-        attacker_ipc_lost=a_lost,
-        defender_ipc_lost=d_lost,
+        attacker_ipc_lost=a_none * a_total + float(a_left @ a_ipc),
+        defender_ipc_lost=d_none * d_total + float(d_left @ d_ipc),
         expected_rounds=float(rounds),
-        attacker_survivors=survivor_table({u: tuple(v) for u, v in a_surv.items()}),
-        defender_survivors=survivor_table({u: tuple(v) for u, v in d_surv.items()}),
+        attacker_survivors=_survivors(a_left, a_none, a, a_alive, low.attacker, low, names),
+        defender_survivors=_survivors(d_left, d_none, d, d_alive, low.defender, low, names),
         truncated_mass=float(pruned),
     )
 
 
-def _add_survivors(table, state, layout, alive, side, low, names, p) -> None:
-    if state is None:
-        key, count, ipc = "none", 0, 0
-    else:
-        units = alive[state] * low_combatant(low, side)
-        damaged = _damaged(state, layout, side, units)
-        key = describe_units(names, units, damaged)
-        count, ipc = int(units.sum()), int((units * low.cost).sum())
-    row = table.setdefault(key, [count, ipc, 0.0])
-    row[2] += p
+def _survivors(left, none, layout, alive, side, low, names):
+    """Group the side's end states by the units they leave."""
+    table: dict[str, list] = {"none": [0, 0, none]}
+    combatant = _combatant(low, side)
+    for state in np.flatnonzero(left):
+        units = alive[state] * combatant
+        key = describe_units(names, units, _damaged(state, layout, side, units))
+        row = table.setdefault(key, [int(units.sum()), int((units * low.cost).sum()), 0.0])
+        row[2] += float(left[state])
+    return survivor_table({key: tuple(row) for key, row in table.items()})
 
 
-def low_combatant(low, side) -> np.ndarray:
+def _combatant(low, side) -> np.ndarray:
     """Units that take part in combat rounds (a non-casualty AA gun does not survive as such)."""
     in_steps = np.zeros(len(low.cost), dtype=np.int64)
     in_steps[side.step_unit] = 1

@@ -1,0 +1,139 @@
+"""The ``oddsim`` command line: parse arguments, make one API call, print. Nothing else lives here."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from oddsim.errors import OddsimError
+
+EXIT_BAD_INPUT = 2
+# click >= 8.2 raises this for a bare group; older versions print the help themselves
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+class _Cli(click.Group):
+    """A click group whose errors, ours and click's, end in one line on stderr and exit 2."""
+
+    def main(self, *args, **kwargs):  # noqa: D401 - click entry point
+        kwargs["standalone_mode"] = False
+        try:
+            result = super().main(*args, **kwargs)
+        except OddsimError as exc:
+            _fail(str(exc))
+        except click.exceptions.Abort:
+            click.echo("oddsim: stopped", err=True)
+            sys.exit(130)
+        except _NO_ARGS_IS_HELP as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+            sys.exit(0)
+        except click.ClickException as exc:
+            _fail(exc.format_message())
+        if isinstance(result, int) and result:
+            sys.exit(result)
+        sys.exit(0)
+
+
+def _fail(message: str) -> None:
+    line = " ".join(message.split())
+    click.echo(f"oddsim: error: {line}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="oddsim")
+def cli() -> None:
+    """Combat odds for Axis & Allies-style battles: exact and Monte Carlo."""
+
+
+@cli.command()
+@click.option("--rules", "rules", default="1942-2e", show_default=True,
+              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+@click.option("-a", "--attacker", required=True, help='Attacking army, e.g. "3 inf, 1 art, 2 arm".')
+@click.option("-d", "--defender", required=True,
+              help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
+@click.option("--sea", is_flag=True, help="A sea battle (default: land).")
+@click.option("--ool-attacker", default=None, help="Attacker's order of loss, e.g. inf,art,arm,ftr.")
+@click.option("--ool-defender", default=None, help="Defender's order of loss.")
+@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Keep the attacker's last N land units until everything else is lost.")
+@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+              show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
+@click.option("--runs", type=click.IntRange(min=1), default=None,
+              help="Monte Carlo runs (default 1,000,000 with --method mc).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
+           seed, quiet, as_json) -> None:
+    """Odds of one battle."""
+    from oddsim.api import run_battle
+    from oddsim.battle import Battle
+
+    if not defender.strip():
+        raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
+    spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
+                  ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
+    result = run_battle(spec, method=method, runs=runs, seed=seed,
+                        progress=not quiet and not as_json)
+    click.echo(result.to_json() if as_json else result.to_table())
+
+
+@cli.group()
+def rules() -> None:
+    """List the editions and show their units."""
+
+
+@rules.command("list")
+def rules_list() -> None:
+    """The editions shipped with oddsim."""
+    from oddsim.rules import builtin_names, load_ruleset
+
+    for name in builtin_names():
+        click.echo(f"{name:16s} {load_ruleset(name).title}")
+
+
+@rules.command("show")
+@click.argument("name")
+def rules_show(name: str) -> None:
+    """Unit table and special rules of an edition (name or .toml path)."""
+    from oddsim.rules import load_ruleset
+
+    click.echo(describe_ruleset(load_ruleset(name)))
+
+
+def describe_ruleset(ruleset) -> str:
+    """Readable unit table and rule flags."""
+    lines = [f"{ruleset.name}: {ruleset.title}", ""]
+    lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
+                 f"{'domain':6s} roles")
+    for u in ruleset.units:
+        roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last")
+                 if getattr(u, flag)]
+        if not u.combatant:
+            roles.append("not a casualty")
+        if not u.can_attack:
+            roles.append("cannot attack")
+        lines.append(f"{u.name:16s} {u.cost:4d} {u.attack:4d} {u.defense:4d} {u.move:4d} "
+                     f"{u.hits:4d}  {u.domain.value:6s} {', '.join(roles)}")
+    c = ruleset.combat
+    lines += ["", f"subs strike first: {c.sub_first_strike.value}; aircraft hit subs: "
+              f"{c.air_hits_subs.value}; AA dice: {c.aa_dice.value}"
+              + (f" ({c.aa_dice_per_gun} per gun)" if c.aa_dice.value == "per_gun" else "")
+              + f", hit on {c.aa_hit}"]
+    for rule in ruleset.support:
+        lines.append(f"support: each {'/'.join(rule.supporters)} raises {rule.per_supporter} "
+                     f"{'/'.join(rule.supported)} to {rule.value} on {rule.side}")
+    if ruleset.bombard.units:
+        ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
+        lines.append(f"bombard: {ships}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":
+    main()
