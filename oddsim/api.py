@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from oddsim.battle import Battle
 from oddsim.errors import BattleError
-from oddsim.exact import estimate_states, solve
+from oddsim.exact import estimate_work, solve
+from oddsim.exact.solve import MAX_JOINT_STATES
 from oddsim.result import BattleResult
 
-AUTO_EXACT_STATES = 1_000_000
-"""``method="auto"`` solves exactly up to this many joint casualty states (well under a second)."""
+AUTO_EXACT_WORK = 500_000_000
+"""``method="auto"`` solves exactly up to this much estimated work (about half a second)."""
 DEFAULT_RUNS = 1_000_000
 
 
@@ -20,7 +21,8 @@ def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
     if runs is not None and method == "exact":
         raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
     if method == "auto":
-        method = "exact" if estimate_states(battle) <= AUTO_EXACT_STATES else "mc"
+        joint, work = estimate_work(battle)
+        method = "exact" if joint <= MAX_JOINT_STATES and work <= AUTO_EXACT_WORK else "mc"
     if method == "exact":
         return solve(battle)
     from oddsim.montecarlo import simulate

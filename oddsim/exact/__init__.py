@@ -1,5 +1,5 @@
 """The exact engine: dynamic programming over casualty states."""
 
-from oddsim.exact.solve import estimate_states, solve
+from oddsim.exact.solve import estimate_work, solve
 
-__all__ = ["estimate_states", "solve"]
+__all__ = ["estimate_work", "solve"]

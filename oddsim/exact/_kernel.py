@@ -212,10 +212,12 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
 def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_hi,
                  d_class_len, d_class_slots, d_stride, d_flags, d_dist, d_lo, d_hi,
                  start_mass, attacker_subs_first, defender_subs_first, air_needs_destroyer,
-                 prune):
+                 defender_holds, prune):
     """Run the DP from ``start_mass`` (joint states after the pre-battle phase, flattened as
     a * n_defender + d). Returns terminal mass per joint state with its outcome code, the
-    expected number of rounds, and the mass pruned away as negligible."""
+    expected number of rounds, and the mass pruned away as negligible. ``defender_holds``: the
+    defender has units that take no hits (a non-casualty AA gun), so it keeps the territory when
+    both armies are destroyed."""
     na = a_flags.shape[0]
     nd = d_flags.shape[0]
     x1 = start_mass.copy()  # mass arriving at the start of a round
@@ -246,7 +248,7 @@ def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_
                 pruned += m1 + m2
                 continue
             code = _outcome(a_flags[ia], d_flags[idd], a_dist[ia], d_dist[idd],
-                            air_needs_destroyer)
+                            air_needs_destroyer, defender_holds)
             if code != ONGOING:
                 final[j] = m1 + m2
                 outcome[j] = code
@@ -344,15 +346,16 @@ def _can_hit(fire_dist, fire_flags, target_flags, air_needs_destroyer):
 
 
 @jit
-def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer):
+def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
     a_left = a_flags[0] > 0
     d_left = d_flags[0] > 0
     if not a_left and not d_left:
-        return DRAW
+        return DEFENDER_WINS if defender_holds else DRAW
     if not d_left:
         return ATTACKER_WINS
     if not a_left:
         return DEFENDER_WINS
+    # a side with only defenceless units left loses them to an enemy that can fight
     a_weak = a_flags[1] == 1
     d_weak = d_flags[1] == 1
     if a_weak and d_weak:

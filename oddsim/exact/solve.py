@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +15,9 @@ from oddsim.lowering import LoweredBattle, SideArrays, lower
 from oddsim.result import BattleResult, describe_units, survivor_table
 
 MAX_JOINT_STATES = 4_000_000
-"""Largest number of joint casualty states the exact engine accepts (about 100 MB of work)."""
+"""Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
+MAX_WORK = 10_000_000_000
+"""Largest estimated work (states x hit spread of each side), about ten seconds."""
 MAX_TABLE_ENTRIES = 40_000_000
 """Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
 PRUNE = 1e-16
@@ -56,12 +59,25 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64))
 
 
-def estimate_states(battle: Battle) -> int:
-    """Number of joint casualty states the exact engine would visit at most."""
+def _hit_spread(dice: int) -> float:
+    """How many hit counts of ``dice`` dice carry weight: about 16 standard deviations, at most
+    every count."""
+    return min(dice + 1.0, 8.0 * math.sqrt(dice) + 1.0)
+
+
+def estimate_work(battle: Battle) -> tuple[int, float]:
+    """(joint casualty states, estimated work) of solving ``battle`` exactly. On this kind of
+    machine one unit of work is about a nanosecond."""
     low = lower(battle)
     a = _layout(low, low.attacker, low.defender, True)
     d = _layout(low, low.defender, low.attacker, False)
-    return a.n_states * d.n_states
+    return _work(low, a, d)
+
+
+def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
+    joint = a.n_states * d.n_states
+    spread = _hit_spread(int(low.attacker.count.sum())) * _hit_spread(int(low.defender.count.sum()))
+    return joint, joint * spread
 
 
 def solve(battle: Battle) -> BattleResult:
@@ -69,11 +85,12 @@ def solve(battle: Battle) -> BattleResult:
     low = lower(battle)
     a = _layout(low, low.attacker, low.defender, True)
     d = _layout(low, low.defender, low.attacker, False)
-    joint = a.n_states * d.n_states
-    if joint > MAX_JOINT_STATES:
+    joint, work = _work(low, a, d)
+    if joint > MAX_JOINT_STATES or work > MAX_WORK:
         raise TooLargeError(
-            f"battle too large for the exact engine: {joint:,} casualty states, the limit is "
-            f"{MAX_JOINT_STATES:,}; use --method mc (or auto)")
+            f"battle too large for the exact engine: {joint:,} casualty states and about "
+            f"{work / 1e9:,.0f} s of work, the limit is {MAX_JOINT_STATES:,} states and "
+            f"{MAX_WORK / 1e9:,.0f} s; use --method mc (or auto)")
     tables = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
         max_dice = int(side.count.sum())
@@ -99,7 +116,8 @@ def solve(battle: Battle) -> BattleResult:
     final, outcome, rounds, pruned = k.solve_kernel(
         a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi,
         d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi,
-        start, low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, PRUNE)
+        start, low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer,
+        bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0))), PRUNE)
     return _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, outcome,
                    rounds, pruned)
 
@@ -129,8 +147,9 @@ def _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, o
     d_dead = (codes == k.ATTACKER_WINS) | (codes == k.DRAW)
     a_left = np.where(a_dead, 0.0, mass).sum(axis=1)  # P(battle ends with attacker in state i)
     d_left = np.where(d_dead, 0.0, mass).sum(axis=0)
-    a_total = int((low.attacker.count * low.cost).sum())
-    d_total = int((low.defender.count * low.cost).sum())
+    # a side destroyed loses what it fought with; a non-casualty AA gun is captured, not lost
+    a_total = int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum())
+    d_total = int((low.defender.count * low.cost * _combatant(low, low.defender)).sum())
     a_none = float(mass[a_dead].sum())
     d_none = float(mass[d_dead].sum())
     take = 0.0

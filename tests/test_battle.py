@@ -1,0 +1,41 @@
+"""Battle validation: a battle is checked once, and every problem is a specific error."""
+
+import pytest
+
+import oddsim
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(attacker="2 sub", defender="1 inf"), oddsim.BattleError,
+     "submarine cannot fight in a land battle"),
+    (dict(attacker="2 inf", defender="1 dd", sea=True), oddsim.BattleError,
+     "infantry cannot fight in a sea battle"),
+    (dict(attacker="1 aa", defender="1 inf"), oddsim.BattleError, "aa_gun cannot attack"),
+    (dict(attacker="none", defender="1 inf"), oddsim.BattleError, "the army is empty"),
+    (dict(attacker="1 inf", defender="1 inf", keep_land=-1), oddsim.BattleError, "keep_land"),
+    (dict(attacker="1 dd", defender="1 dd", sea=True, keep_land=1), oddsim.BattleError,
+     "land battles only"),
+    (dict(attacker="1 inf", defender="1 inf", ool_attacker="inf,zeppelin"),
+     oddsim.OrderOfLossError, "unknown unit 'zeppelin'"),
+    (dict(attacker="1 inf", defender="1 inf", rules="axis-and-allies-1914"),
+     oddsim.RulesetError, "unknown edition"),
+])
+def test_bad_battles(kwargs, error, message):
+    kwargs.setdefault("rules", "1942-2e")
+    with pytest.raises(error, match=message):
+        oddsim.Battle(**kwargs)
+    assert issubclass(error, oddsim.OddsimError)
+
+
+def test_battle_is_a_normalised_value():
+    a = oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 tank", defender={"infantry": 2})
+    b = oddsim.Battle(rules="1942-2e", attacker={"arm": 1, "inf": 3}, defender="2 inf")
+    assert a == b and hash(a) == hash(b)
+    assert a.describe() == "1942-2e land battle: 3 infantry, 1 armor attack 2 infantry"
+
+
+def test_too_large_for_exact_refuses_fast():
+    big = oddsim.Battle(rules="1942-2e", attacker="400 inf, 300 art, 200 arm, 50 ftr",
+                        defender="500 inf, 300 arm, 150 ftr")
+    with pytest.raises(oddsim.TooLargeError, match="limit"):
+        oddsim.solve(big)

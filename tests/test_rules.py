@@ -1,0 +1,96 @@
+"""Rulesets: the shipped editions match RULES.md, and bad files fail naming the field."""
+
+import pytest
+
+import oddsim
+from oddsim.rules import AADice, AirHitsSubs, SubFirstStrike, load_ruleset
+
+EDITIONS = ["europe-1999", "revised", "anniversary", "1942-2e", "global-1940-2e"]
+
+# (edition, unit, cost, attack, defense, move, hits) straight from RULES.md section 2
+TABLE = [
+    ("europe-1999", "armor", 5, 3, 2, 2, 1),
+    ("europe-1999", "fighter", 12, 3, 4, 4, 1),
+    ("europe-1999", "destroyer", 12, 3, 3, 2, 1),
+    ("europe-1999", "carrier", 18, 1, 3, 2, 1),
+    ("revised", "armor", 5, 3, 3, 2, 1),
+    ("revised", "bomber", 15, 4, 1, 6, 1),
+    ("revised", "transport", 8, 0, 1, 2, 1),
+    ("anniversary", "aa_gun", 6, 0, 0, 1, 1),
+    ("anniversary", "submarine", 6, 2, 1, 2, 1),
+    ("anniversary", "cruiser", 12, 3, 3, 2, 1),
+    ("1942-2e", "armor", 6, 3, 3, 2, 1),
+    ("1942-2e", "battleship", 20, 4, 4, 2, 2),
+    ("global-1940-2e", "mech_infantry", 4, 1, 2, 2, 1),
+    ("global-1940-2e", "tactical_bomber", 11, 3, 3, 4, 1),
+    ("global-1940-2e", "carrier", 16, 0, 2, 2, 2),
+]
+
+
+def test_the_five_editions_ship():
+    assert set(EDITIONS) <= set(oddsim.builtin_names())
+
+
+@pytest.mark.parametrize("edition, unit, cost, attack, defense, move, hits", TABLE)
+def test_unit_numbers_match_rules_md(edition, unit, cost, attack, defense, move, hits):
+    u = load_ruleset(edition).unit(unit)
+    assert (u.cost, u.attack, u.defense, u.move, u.hits) == (cost, attack, defense, move, hits)
+
+
+def test_special_rule_flags_match_rules_md():
+    europe, revised, g42 = (load_ruleset(n) for n in ("europe-1999", "revised", "1942-2e"))
+    assert europe.combat.sub_first_strike is SubFirstStrike.ATTACKER
+    assert revised.combat.air_hits_subs is AirHitsSubs.ALWAYS
+    assert g42.combat.aa_dice is AADice.PER_GUN and g42.combat.aa_dice_per_gun == 3
+    assert not load_ruleset("anniversary").unit("aa_gun").combatant
+    assert g42.unit("aa_gun").combatant and g42.unit("transport").casualty_last
+    assert not revised.unit("transport").defenceless
+    assert "mech_infantry" in load_ruleset("global-1940-2e").support[0].supported
+
+
+def test_unknown_edition_names_the_choices():
+    with pytest.raises(oddsim.RulesetError, match="unknown edition 'classic'.*1942-2e"):
+        load_ruleset("classic")
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "house.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_user_file_loads_like_an_edition(tmp_path):
+    text = (oddsim.rules.resources.files("oddsim.rulesets") / "1942-2e.toml").read_text()
+    path = _write(tmp_path, text.replace('name = "1942-2e"', 'name = "house"')
+                  .replace("[units.armor]\ncost = 6", "[units.armor]\ncost = 5"))
+    rules = load_ruleset(path)
+    assert rules.name == "house" and rules.unit("armor").cost == 5
+    result = oddsim.solve(oddsim.Battle(rules=path, attacker="1 arm", defender="1 inf"))
+    assert result.attacker_win == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name = 'x'\n[units.inf]\ncost = 'three'\nattack=1\ndefense=2\ndomain='land'",
+     "units.inf.cost' must be an integer"),
+    ("name = 'x'\n[units.inf]\ncost = 3\nattack=9\ndefense=2\ndomain='land'",
+     "units.inf.attack' must be between 0 and 6"),
+    ("name = 'x'\n[units.inf]\ncost = 3\nattack=1\ndefense=2\ndomain='moon'",
+     "units.inf.domain' must be one of land | air | sea"),
+    ("name = 'x'\n[units.inf]\ncost = 3\nattack=1\ndefense=2\ndomain='land'\nspeed=3",
+     "units.inf.speed' is not a known field"),
+    ("name = 'x'\n[combat]\nsub_first_strike='always'\n[units.inf]\ncost=3\nattack=1\n"
+     "defense=2\ndomain='land'", "combat.sub_first_strike' must be one of none | attacker | both"),
+    ("name = 'x'\n[[support]]\nsupporters=['art']\nsupported=['inf']\nvalue=2\n[units.inf]\n"
+     "cost=3\nattack=1\ndefense=2\ndomain='land'", "support\\[0\\]' names unknown unit 'art'"),
+    ("title = 'x'\n[units.inf]\ncost=3\nattack=1\ndefense=2\ndomain='land'",
+     "'ruleset.name' is missing"),
+    ("name = 'x'\n[units.inf\ncost=3", "not valid TOML"),
+])
+def test_broken_ruleset_files_name_the_field(tmp_path, text, message):
+    with pytest.raises(oddsim.RulesetError, match=message):
+        load_ruleset(_write(tmp_path, text))
+
+
+def test_unreadable_ruleset_file(tmp_path):
+    with pytest.raises(oddsim.RulesetError, match="cannot read ruleset file"):
+        load_ruleset(str(tmp_path / "missing.toml"))
