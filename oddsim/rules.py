@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -158,7 +158,7 @@ def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_builtin(name: str) -> Ruleset:
     source = resources.files("oddsim.rulesets").joinpath(f"{name}.toml")
     return parse_ruleset(tomllib.loads(source.read_text(encoding="utf-8")), origin=name)

@@ -8,7 +8,7 @@ self-loop is divided out.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 
 def hit(value: int) -> Fraction:
@@ -22,7 +22,7 @@ def duel(attack: int, defense: int, attacker_hp: int = 1, defender_hp: int = 1,
     "none", "attacker" or "defender": who fires first each round (casualties do not fire back)."""
     pa, pd = hit(attack), hit(defense)
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(ha: int, hd: int) -> tuple[Fraction, Fraction, Fraction]:
         if ha == 0 and hd == 0:
             return (Fraction(0), Fraction(0), Fraction(1))

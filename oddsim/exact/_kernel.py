@@ -32,16 +32,19 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 
 @jit
-def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, value, cost,
+def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start_damaged,
+                value, cost,
                 is_air, is_sub, is_dd, is_land, defenceless, sup_supporter, sup_supported,
                 sup_per, sup_value, sup_side, side, max_dice):
-    """Per state of one side: units alive, IPC lost, flags, and hit distributions per group."""
+    """Per state of one side: units alive (and how many of them damaged), IPC lost, flags, and
+    hit distributions per group."""
     n_types = start_count.shape[0]
     stride = np.ones(N_CLASSES, dtype=np.int64)
     for c in range(1, N_CLASSES):
         stride[c] = stride[c - 1] * (class_len[c - 1] + 1)
     n_states = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
     alive = np.zeros((n_states, n_types), dtype=np.int64)
+    damaged = np.zeros((n_states, n_types), dtype=np.int64)
     ipc_lost = np.zeros(n_states, dtype=np.int64)
     # flags: 0 slots left, 1 only defenceless left, 2 has destroyer, 3 has non-air, 4 has non-sub,
     # 5 has land unit, 6 has air unit
@@ -65,7 +68,12 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, value
                 if slot_kill[k] == 1:
                     alive[s, slot_unit[k]] -= 1
                     ipc_lost[s] += cost[slot_unit[k]]
+                else:
+                    damaged[s, slot_unit[k]] += 1
             left += class_len[c] - counts[c]
+        for u in range(n_types):
+            # free hits come before any kill of the type, so the killed ones were damaged
+            damaged[s, u] = min(alive[s, u], start_damaged[u] + damaged[s, u])
         flags[s, 0] = left
         only_defenceless = 1
         for u in range(n_types):
@@ -127,7 +135,7 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, value
             dist[s, g, b] += tail
             lo[s, g] = a
             hi[s, g] = b
-    return stride, alive, ipc_lost, flags, dist, lo, hi
+    return stride, alive, damaged, ipc_lost, flags, dist, lo, hi
 
 
 @jit
@@ -166,11 +174,26 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
     ``prob``/``touched`` and returns how many states were touched. States are built one hit at
     a time, so a hit count costs one step, not a replay."""
     n_touched = 0
+    if class_len[SUB] == 0:
+        air_restricted = False  # no submarine apart from the rest: air hits are general here
     s_hi = fire_hi[G_SUB] if subs_fire else 0
     a_hi = fire_hi[G_AIR] if (others_fire and air_restricted) else 0
     g_group = G_OTHER if air_restricted else G_AIR_OTHER
     g_lo = fire_lo[g_group] if others_fire else 0
     g_hi = fire_hi[g_group] if others_fire else 0
+    if s_hi == 0 and a_hi == 0 and class_len[AIR] == 0 and class_len[SUB] == 0:
+        # one class and general hits only: the k-th hit count moves k steps along the order
+        left = class_len[OTHER] - target // stride[OTHER]
+        for gh in range(g_lo, g_hi + 1):
+            p = fire_dist[g_group, gh] if others_fire else 1.0
+            if p == 0.0:
+                continue
+            nxt = target + min(gh, left) * stride[OTHER]
+            if prob[nxt] == 0.0:
+                touched[n_touched] = nxt
+                n_touched += 1
+            prob[nxt] += p
+        return n_touched
     s_counts = work[0]
     a_counts = work[1]
     g_counts = work[2]
@@ -257,17 +280,23 @@ def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_
             d_dd = d_flags[idd, 2] == 1
             a_first = attacker_subs_first and not d_dd
             d_first = defender_subs_first and not a_dd
-            # phase 1: first-strike submarines of either side
-            na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], d_first, False,
-                                        False, a_stride, a_class_len, a_class_slots, a_prob,
-                                        a_touched, counts)
-            nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], a_first, False,
-                                        False, d_stride, d_class_len, d_class_slots, d_prob,
-                                        d_touched, counts)
-            stay1 = a_prob[ia] * d_prob[idd]
-            # keep the phase-1 distributions aside: phase 2 reuses the buffers
-            n1_a = _compact(a_prob, a_touched, na_t, a1_idx, a1_p)
-            n1_d = _compact(d_prob, d_touched, nd_t, d1_idx, d1_p)
+            # phase 1: first-strike submarines of either side (kept aside: phase 2 reuses the
+            # buffers); skipped when no sub strikes first
+            a_first = a_first and a_dist[ia, G_SUB, 0] < 1.0
+            d_first = d_first and d_dist[idd, G_SUB, 0] < 1.0
+            n1_a = 0
+            n1_d = 0
+            stay1 = 1.0
+            if a_first or d_first:
+                na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], d_first,
+                                            False, False, a_stride, a_class_len, a_class_slots,
+                                            a_prob, a_touched, counts)
+                nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], a_first,
+                                            False, False, d_stride, d_class_len, d_class_slots,
+                                            d_prob, d_touched, counts)
+                stay1 = a_prob[ia] * d_prob[idd]
+                n1_a = _compact(a_prob, a_touched, na_t, a1_idx, a1_p)
+                n1_d = _compact(d_prob, d_touched, nd_t, d1_idx, d1_p)
             # phase 2: everything that has not fired yet
             na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_first,
                                         air_needs_destroyer and not d_dd, True, a_stride,
@@ -282,12 +311,13 @@ def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
             # lands on this state's own slot, which is never read again, so it needs no branch.
             n2_a = _compact(a_prob, a_touched, na_t, a2_idx, a2_p)
-            _spread(x1, nd, x_after_first, a2_idx, a2_p, n2_a, d_touched, d_prob, nd_t)
+            pruned += _spread(x1, nd, x_after_first, a2_idx, a2_p, n2_a, d_touched, d_prob, nd_t,
+                              prune)
             for t in range(nd_t):
                 d_prob[d_touched[t]] = 0.0
             for t in range(n1_d):
                 d_prob[d1_idx[t]] = d1_p[t]
-            _spread(x2, nd, x_round, a1_idx, a1_p, n1_a, d1_idx, d_prob, n1_d)
+            pruned += _spread(x2, nd, x_round, a1_idx, a1_p, n1_a, d1_idx, d_prob, n1_d, prune)
             for t in range(n1_d):
                 d_prob[d1_idx[t]] = 0.0
     return final, outcome, rounds, pruned
@@ -304,25 +334,42 @@ def _compact(dense, touched, n, idx, p):
 
 
 @jit
-def _spread(dest, nd, mass, a_idx, a_p, n_a, d_idx, d_dense, n_d):
+def _spread(dest, nd, mass, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
     """dest[a, d] += mass * P(a) * P(d): an outer product, over a dense run of defender states
-    where the touched ones are close together (so the inner loop vectorises)."""
+    where the touched ones are close together (so the inner loop vectorises). Moves that would
+    carry less than ``eps`` are dropped; returns the mass dropped."""
     d_min = nd
     d_max = -1
+    d_dropped = 0.0
     for t in range(n_d):
-        d_min = min(d_min, d_idx[t])
-        d_max = max(d_max, d_idx[t])
-    dense = d_max - d_min + 1 <= 4 * n_d
+        td = d_idx[t]
+        if mass * d_dense[td] < eps:
+            d_dropped += d_dense[td]
+            continue
+        d_min = min(d_min, td)
+        d_max = max(d_max, td)
+    width = d_max - d_min + 1
+    dense = width <= 4 * n_d
+    # slices indexed from 0 let Numba drop its negative-index checks and vectorise the loop
+    source = d_dense[max(d_min, 0): max(d_min, 0) + max(width, 0)]
+    dropped = 0.0
     for s in range(n_a):
         c = mass * a_p[s]
+        if c < eps:
+            dropped += c
+            continue
+        dropped += c * d_dropped
         base = a_idx[s] * nd
         if dense:
-            for td in range(d_min, d_max + 1):
-                dest[base + td] += c * d_dense[td]
+            row = dest[base + d_min: base + d_min + width]
+            for k in range(width):
+                row[k] += c * source[k]
         else:
             for t in range(n_d):
                 td = d_idx[t]
-                dest[base + td] += c * d_dense[td]
+                if mass * d_dense[td] >= eps:
+                    dest[base + td] += c * d_dense[td]
+    return dropped
 
 
 @jit

@@ -20,8 +20,9 @@ MAX_WORK = 10_000_000_000
 """Largest estimated work (states x hit spread of each side), about ten seconds."""
 MAX_TABLE_ENTRIES = 40_000_000
 """Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
-PRUNE = 1e-16
-"""Joint states reached with less probability than this are dropped (reported as truncated)."""
+PRUNE = 1e-18
+"""Moves carrying less probability than this, and states reached with less, are dropped; their
+total is reported as ``truncated_mass`` (typically below 1e-13)."""
 
 
 @dataclass(frozen=True)
@@ -100,11 +101,11 @@ def solve(battle: Battle) -> BattleResult:
                 f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
         tables.append(k.side_tables(
             layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill, side.count,
-            side.value, low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land,
+            side.damaged, side.value, low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land,
             low.defenceless, low.support_supporter, low.support_supported, low.support_per,
             low.support_value, low.support_side, side.support_side, max_dice))
-    (a_stride, a_alive, a_ipc, a_flags, a_dist, a_lo, a_hi) = tables[0]
-    (d_stride, d_alive, d_ipc, d_flags, d_dist, d_lo, d_hi) = tables[1]
+    (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi) = tables[0]
+    (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi) = tables[1]
 
     start = np.zeros(joint)
     aa = _aa_distribution(low, battle)
@@ -118,8 +119,8 @@ def solve(battle: Battle) -> BattleResult:
         d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi,
         start, low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer,
         bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0))), PRUNE)
-    return _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, outcome,
-                   rounds, pruned)
+    return _result(battle, low, a, d, (a_alive, a_damaged), (d_alive, d_damaged), a_ipc, d_ipc,
+                   a_flags, final, outcome, rounds, pruned)
 
 
 def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
@@ -137,7 +138,7 @@ def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
     return dist
 
 
-def _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, outcome, rounds,
+def _result(battle, low, a, d, a_tables, d_tables, a_ipc, d_ipc, a_flags, final, outcome, rounds,
             pruned) -> BattleResult:
     mass = final.reshape(a.n_states, d.n_states)
     codes = outcome.reshape(a.n_states, d.n_states)
@@ -168,21 +169,25 @@ def _result(battle, low, a, d, a_alive, d_alive, a_ipc, d_ipc, a_flags, final, o
         attacker_ipc_lost=a_none * a_total + float(a_left @ a_ipc),
         defender_ipc_lost=d_none * d_total + float(d_left @ d_ipc),
         expected_rounds=float(rounds),
-        attacker_survivors=_survivors(a_left, a_none, a, a_alive, low.attacker, low, names),
-        defender_survivors=_survivors(d_left, d_none, d, d_alive, low.defender, low, names),
+        attacker_survivors=_survivors(a_left, a_none, a_tables, low.attacker, low, names),
+        defender_survivors=_survivors(d_left, d_none, d_tables, low.defender, low, names),
         truncated_mass=float(pruned),
     )
 
 
-def _survivors(left, none, layout, alive, side, low, names):
+def _survivors(left, none, tables, side, low, names):
     """Group the side's end states by the units they leave."""
+    alive, damaged = tables
     table: dict[str, list] = {"none": [0, 0, none]}
-    combatant = _combatant(low, side)
-    for state in np.flatnonzero(left):
-        units = alive[state] * combatant
-        key = describe_units(names, units, _damaged(state, layout, side, units))
-        row = table.setdefault(key, [int(units.sum()), int((units * low.cost).sum()), 0.0])
-        row[2] += float(left[state])
+    states = np.flatnonzero(left)
+    units = alive[states] * _combatant(low, side)
+    hurt = np.minimum(damaged[states], units)
+    counts = units.sum(axis=1).tolist()
+    ipcs = (units @ low.cost).tolist()
+    for row, row_hurt, count, ipc, p in zip(units.tolist(), hurt.tolist(), counts, ipcs,
+                                            left[states].tolist(), strict=True):
+        key = describe_units(names, row, row_hurt)
+        table.setdefault(key, [count, ipc, 0.0])[2] += p
     return survivor_table({key: tuple(row) for key, row in table.items()})
 
 
@@ -191,15 +196,3 @@ def _combatant(low, side) -> np.ndarray:
     in_steps = np.zeros(len(low.cost), dtype=np.int64)
     in_steps[side.step_unit] = 1
     return in_steps
-
-
-def _damaged(state, layout, side, units) -> np.ndarray:
-    counts = np.zeros(k.N_CLASSES, dtype=np.int64)
-    stride = np.cumprod(np.concatenate(([1], layout.class_len[:-1] + 1)))
-    k.decode(state, stride, layout.class_len, counts)
-    damage_taken = np.zeros(len(units), dtype=np.int64)
-    for c in range(k.N_CLASSES):
-        for slot in layout.class_slots[c, : counts[c]]:
-            if layout.slot_kill[slot] == 0:
-                damage_taken[layout.slot_unit[slot]] += 1
-    return np.minimum(units, side.damaged + damage_taken)
