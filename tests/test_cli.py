@@ -1,0 +1,77 @@
+"""The command line: real battles, JSON, and one clear line with exit status 2 on bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from oddsim.cli import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_battle_prints_a_readable_summary():
+    result = run("battle", "--rules", "1942-2e", "-a", "1 bmb", "-d", "1 bb", "--sea")
+    assert result.exit_code == 0
+    lines = [" ".join(line.split()) for line in result.output.splitlines()]
+    assert "attacker wins 6.25%" in lines  # 1/16, DESIGN.md golden value
+    assert "defender wins 81.25%" in lines
+    assert "method: exact" in result.output
+
+
+def test_battle_json_has_every_key():
+    result = run("battle", "-a", "1 arm, 1 bmb", "-d", "1 arm, 1 ftr", "--ool-attacker", "arm",
+                 "--ool-defender", "arm,ftr", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    for key in ("attacker_win", "defender_win", "draw", "stalemate", "takes_territory",
+                "attacker_ipc_lost", "defender_ipc_lost", "tuv_swing", "expected_rounds",
+                "attacker_survivors", "defender_survivors"):
+        assert key in data
+    assert data["attacker_win"] == pytest.approx(127 / 340, abs=1e-12)
+    total = data["attacker_win"] + data["defender_win"] + data["draw"] + data["stalemate"]
+    assert total == pytest.approx(1.0, abs=1e-9)
+
+
+def test_rules_list_and_show():
+    listing = run("rules", "list")
+    assert listing.exit_code == 0
+    for name in ("europe-1999", "revised", "anniversary", "1942-2e", "global-1940-2e"):
+        assert name in listing.output
+    table = run("rules", "show", "global-1940-2e")
+    assert table.exit_code == 0
+    assert "tactical_bomber" in table.output and "mech_infantry" in table.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["battle", "-a", "3 knights", "-d", "1 inf"], "unknown unit 'knights'"),
+    (["battle", "-a", "-3 inf", "-d", "1 inf"], "negative"),
+    (["battle", "-a", "2.5 inf", "-d", "1 inf"], "whole number"),
+    (["battle", "-a", "100000 inf", "-d", "1 inf"], "too many"),
+    (["battle", "-a", "3 inf", "-d", ""], "the army is empty"),
+    (["battle", "-a", "2 sub", "-d", "1 inf"], "cannot fight in a land battle"),
+    (["battle", "-a", "2 inf", "-d", "1 dd", "--sea"], "cannot fight in a sea battle"),
+    (["battle", "--rules", "chess", "-a", "1 inf", "-d", "1 inf"], "unknown edition"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--ool-attacker", "inf,dragon"], "unknown unit 'dragon'"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--keep-land", "-2"], "--keep-land"),
+    (["battle", "-a", "400 inf, 300 art, 200 arm", "-d", "500 inf, 300 arm, 150 ftr",
+      "--method", "exact"], "too large for the exact engine"),
+    (["battle", "-a", "1 inf"], "Missing option"),
+    (["rules", "show", "nope"], "unknown edition"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("oddsim: error: ")
+    assert message in lines[0]
+
+
+def test_broken_ruleset_file_is_one_line(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text("name = 'x'\n[units.inf]\ncost = -1\nattack = 1\ndefense = 2\ndomain = 'land'\n")
+    result = run("battle", "--rules", str(path), "-a", "1 inf", "-d", "1 inf")
+    assert result.exit_code == 2
+    assert "units.inf.cost" in result.output and len(result.output.strip().splitlines()) == 1
