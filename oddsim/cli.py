@@ -80,6 +80,33 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     click.echo(result.to_json() if as_json else result.to_table())
 
 
+@cli.command()
+@click.option("--rules", "rules", default="1942-2e", show_default=True, help="Edition or ruleset file.")
+@click.option("--bombers", type=int, default=0, help="Strategic bombers.")
+@click.option("--tac-bombers", type=int, default=0, help="Tactical bombers (global-1940-2e, bases).")
+@click.option("--escorts", type=int, default=0, help="Escorting fighters (editions with air battles).")
+@click.option("--interceptors", type=int, default=0, help="Intercepting fighters.")
+@click.option("--territory-value", type=int, default=None, help="IPC value of the territory.")
+@click.option("--facility", type=click.Choice(["major", "minor", "air_base", "naval_base"]), default=None,
+              help="Target facility, where the edition caps damage by facility.")
+@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")
+@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
+@click.option("--runs", type=click.IntRange(min=1), default=1_000_000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
+         defender_tech, method, runs, seed, as_json) -> None:
+    """Strategic bombing raid: AA fire, air battle, damage distribution."""
+    from oddsim.raid import Raid, simulate_raid, solve_raid
+
+    spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
+                interceptors=interceptors, territory_value=territory_value, facility=facility,
+                attacker_tech=attacker_tech, defender_tech=defender_tech)
+    result = solve_raid(spec) if method == "exact" else simulate_raid(spec, runs=runs, seed=seed)
+    click.echo(result.to_json() if as_json else result.to_table())
+
+
 @cli.group()
 def rules() -> None:
     """List the editions and show their units."""

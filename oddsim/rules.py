@@ -104,6 +104,52 @@ class BombardRules:
     one_per_landed_unit: bool
 
 
+class RaidCap(enum.Enum):
+    """What limits the damage of a strategic bombing raid."""
+
+    TERRITORY = "territory"  # the territory's IPC value
+    DOUBLE_TERRITORY = "double_territory"  # twice the territory's value
+    FACILITY = "facility"  # a fixed cap per kind of facility (facility_caps)
+
+
+@dataclass(frozen=True)
+class RaidRules:
+    """Strategic bombing raids: damage dice per bomber and the cap."""
+
+    damage_dice: int = 1
+    damage_bonus: int = 0  # added to each strategic bomber's damage
+    tactical_bonus: int = 0  # added to each tactical bomber's damage
+    cap: RaidCap = RaidCap.TERRITORY
+    facility_caps: tuple[tuple[str, int], ...] = ()
+    tactical_targets: tuple[str, ...] = ()  # facilities tactical bombers may raid
+    air_battle: bool = False  # escorts and interceptors fight one round first
+    escort_hit: int = 1
+    interceptor_hit: int = 2
+
+
+@dataclass(frozen=True)
+class TechRule:
+    """A technology's effect on combat numbers, for the side that has it."""
+
+    name: str
+    attack: tuple[tuple[str, int], ...] = ()  # unit -> new attack value
+    defense: tuple[tuple[str, int], ...] = ()  # unit -> new defense value
+    attack_dice: tuple[tuple[str, int], ...] = ()  # unit -> dice it rolls on attack
+    attack_dice_rule: str = "all"  # all dice count, or only the best one ("best")
+    aa_hit: int | None = None  # AA guns of this side hit on this or less
+    per_supporter: tuple[tuple[str, int], ...] = ()  # supporter -> units it supports
+    support: tuple[SupportRule, ...] = ()  # extra support rules
+    bombard: tuple[tuple[str, int], ...] = ()  # extra bombarding ships and values
+    raid_dice: int | None = None
+    raid_rule: str = "sum"  # raid dice summed, or the best one ("best")
+    raid_bonus: int = 0
+
+
+TECH_NAMES = ("jets", "super-subs", "heavy-bombers", "radar", "improved-artillery",
+              "combined-bombardment", "improved-mech-infantry")
+"""Technologies RULES.md names; an edition's file defines those it has."""
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """An edition's units and combat rules."""
@@ -114,7 +160,18 @@ class Ruleset:
     combat: CombatRules
     bombard: BombardRules
     support: tuple[SupportRule, ...] = ()
+    raid: RaidRules = RaidRules()
+    tech: tuple[TechRule, ...] = ()
     source: str = field(default="", compare=False)
+
+    def technology(self, name: str) -> TechRule:
+        """The edition's technology of this name; RulesetError naming the ones it has."""
+        key = name.strip().lower().replace("_", "-")
+        for rule in self.tech:
+            if rule.name == key:
+                return rule
+        have = ", ".join(rule.name for rule in self.tech) or "none"
+        raise RulesetError(f"technology '{name}' is not in {self.name} (it has: {have})")
 
     def unit_index(self, name: str) -> int:
         """Index of the unit with this canonical name."""
@@ -232,7 +289,8 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     """Validate a parsed TOML document and build the Ruleset; errors name the bad field."""
     top = _Fields(data, "", origin)
     top.where = "ruleset"
-    top.check_known({"name", "title", "combat", "bombard", "support", "units", "source"})
+    top.check_known({"name", "title", "combat", "bombard", "support", "units", "source", "raid",
+                     "tech"})
     name = top.get("name", str)
     title = top.get("title", str, default=name)
     units_table = _Fields(top.get("units", dict), "units", origin)
@@ -283,10 +341,18 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
         one_per_landed_unit=b.get("one_per_landed_unit", bool, default=False),
     )
 
-    supports = []
-    raw_support = top.get("support", list, default=[])
-    for position, item in enumerate(raw_support):
-        s = _Fields(item, f"support[{position}]", origin)
+    supports = _support_rules(top.get("support", list, default=[]), "support", known, origin)
+    raid = _raid_rules(top.get("raid", dict, default={}), origin)
+    tech_table = _Fields(top.get("tech", dict, default={}), "tech", origin)
+    tech = tuple(_tech_rule(name, table, known, origin) for name, table in tech_table.table.items())
+    return Ruleset(name=name, title=title, units=tuple(units), combat=combat, bombard=bombard,
+                   support=supports, raid=raid, tech=tech, source=origin)
+
+
+def _support_rules(raw: list, where: str, known: set[str], origin: str) -> tuple[SupportRule, ...]:
+    rules = []
+    for position, item in enumerate(raw):
+        s = _Fields(item, f"{where}[{position}]", origin)
         s.check_known({"supporters", "supported", "per_supporter", "value", "side"})
         rule = SupportRule(
             supporters=s.names("supporters"),
@@ -296,14 +362,74 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
             side=s.get("side", str, default="attack"),
         )
         if rule.side not in ("attack", "defense"):
-            raise RulesetError(f"ruleset {origin}: field 'support[{position}].side' must be "
+            raise RulesetError(f"ruleset {origin}: field '{where}[{position}].side' must be "
                                f"attack or defense, not {rule.side!r}")
         for unit_name in (*rule.supporters, *rule.supported):
-            _check_name(unit_name, known, f"support[{position}]", origin)
-        supports.append(rule)
+            _check_name(unit_name, known, f"{where}[{position}]", origin)
+        rules.append(rule)
+    return tuple(rules)
 
-    return Ruleset(name=name, title=title, units=tuple(units), combat=combat, bombard=bombard,
-                   support=tuple(supports), source=origin)
+
+def _unit_values(f: _Fields, key: str, known: set[str], low: int, high: int) -> tuple:
+    table = _Fields(f.get(key, dict, default={}), f"{f.where}.{key}", f.origin)
+    for unit_name in table.table:
+        _check_name(unit_name, known, table.where, f.origin)
+        table.get(unit_name, int, low=low, high=high)
+    return tuple(table.table.items())
+
+
+def _raid_rules(table: dict, origin: str) -> RaidRules:
+    f = _Fields(table, "raid", origin)
+    f.check_known({"damage_dice", "damage_bonus", "tactical_bonus", "cap", "facility_caps",
+                   "tactical_targets", "air_battle", "escort_hit", "interceptor_hit"})
+    caps = _Fields(f.get("facility_caps", dict, default={}), "raid.facility_caps", origin)
+    for facility in caps.table:
+        caps.get(facility, int, low=0, high=1000)
+    rules = RaidRules(
+        damage_dice=f.get("damage_dice", int, default=1, low=1, high=10),
+        damage_bonus=f.get("damage_bonus", int, default=0, low=0, high=100),
+        tactical_bonus=f.get("tactical_bonus", int, default=0, low=0, high=100),
+        cap=f.choice("cap", RaidCap, default="territory"),
+        facility_caps=tuple(caps.table.items()),
+        tactical_targets=f.names("tactical_targets", default=[]),
+        air_battle=f.get("air_battle", bool, default=False),
+        escort_hit=f.get("escort_hit", int, default=1, low=0, high=6),
+        interceptor_hit=f.get("interceptor_hit", int, default=2, low=0, high=6),
+    )
+    if rules.cap is RaidCap.FACILITY and not rules.facility_caps:
+        raise RulesetError(f"ruleset {origin}: field 'raid.facility_caps' is needed when "
+                           f"raid.cap is facility")
+    return rules
+
+
+def _tech_rule(name: str, table: object, known: set[str], origin: str) -> TechRule:
+    if name not in TECH_NAMES:
+        raise RulesetError(f"ruleset {origin}: field 'tech.{name}' is not a known technology "
+                           f"(known: {', '.join(TECH_NAMES)})")
+    f = _Fields(table, f"tech.{name}", origin)
+    f.check_known({"attack", "defense", "attack_dice", "attack_dice_rule", "aa_hit",
+                   "per_supporter", "support", "bombard", "raid_dice", "raid_rule", "raid_bonus"})
+    rule = TechRule(
+        name=name,
+        attack=_unit_values(f, "attack", known, 0, 6),
+        defense=_unit_values(f, "defense", known, 0, 6),
+        attack_dice=_unit_values(f, "attack_dice", known, 1, 6),
+        attack_dice_rule=f.get("attack_dice_rule", str, default="all"),
+        aa_hit=f.get("aa_hit", int, default=None, low=0, high=6),
+        per_supporter=_unit_values(f, "per_supporter", known, 1, 100),
+        support=_support_rules(f.get("support", list, default=[]), f"tech.{name}.support", known,
+                               origin),
+        bombard=_unit_values(f, "bombard", known, 1, 6),
+        raid_dice=f.get("raid_dice", int, default=None, low=1, high=10),
+        raid_rule=f.get("raid_rule", str, default="sum"),
+        raid_bonus=f.get("raid_bonus", int, default=0, low=0, high=100),
+    )
+    for key, value in (("attack_dice_rule", rule.attack_dice_rule), ("raid_rule", rule.raid_rule)):
+        allowed = ("all", "best") if key == "attack_dice_rule" else ("sum", "best")
+        if value not in allowed:
+            raise RulesetError(f"ruleset {origin}: field 'tech.{name}.{key}' must be "
+                               f"{' or '.join(allowed)}, not {value!r}")
+    return rule
 
 
 def _check_name(name: str, known: set[str], where: str, origin: str) -> None:

@@ -1,0 +1,274 @@
+"""Strategic bombing raids: the air battle (where the edition has one), AA fire, and damage.
+
+Sequence: escorts and interceptors fight one round (global-1940-2e: every attacking aircraft
+hits on ``escort_hit``, interceptors on ``interceptor_hit``; the attacker loses escorts first,
+then tactical bombers, then strategic bombers, cheapest first); AA then fires one die per
+surviving bomber (tactical bombers first among the losses); each survivor rolls its damage and
+the total is capped by the edition's rule. ``solve_raid`` enumerates this exactly;
+``simulate_raid`` samples it (NumPy, one generator seeded from ``seed``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from oddsim.errors import BattleError
+from oddsim.rules import RaidCap, Ruleset, load_ruleset
+
+MAX_AIRCRAFT = 200
+FACILITIES = ("major", "minor", "air_base", "naval_base")
+
+
+@dataclass(frozen=True)
+class Raid:
+    """One raid, validated: the edition, the aircraft on each side, the target."""
+
+    rules: Ruleset | str
+    bombers: int = 0
+    tactical_bombers: int = 0
+    escorts: int = 0
+    interceptors: int = 0
+    territory_value: int | None = None
+    facility: str | None = None
+    attacker_tech: tuple[str, ...] = ()
+    defender_tech: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        rules = load_ruleset(self.rules)
+        object.__setattr__(self, "rules", rules)
+        for name in ("bombers", "tactical_bombers", "escorts", "interceptors"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AIRCRAFT:
+                raise BattleError(f"{name.replace('_', ' ')} must be a whole number from 0 to "
+                                  f"{MAX_AIRCRAFT}, not {value!r}")
+        if self.bombers + self.tactical_bombers == 0:
+            raise BattleError("a raid needs at least one bomber (--bombers N)")
+        raid = rules.raid
+        if (self.escorts or self.interceptors) and not raid.air_battle:
+            raise BattleError(f"escorts and interceptors fight only where the edition has an air "
+                              f"battle; {rules.name} has none: drop --escorts/--interceptors")
+        for unit in ("bomber", "fighter") + (("tactical_bomber",) if self.tactical_bombers else ()):
+            if rules.resolve_name(unit) is None:
+                raise BattleError(f"{rules.name} has no {unit.replace('_', ' ')}")
+        if raid.cap is RaidCap.FACILITY:
+            caps = dict(raid.facility_caps)
+            if self.facility not in caps:
+                raise BattleError(f"{rules.name} caps raid damage by facility: give --facility "
+                                  f"{' | '.join(caps)}")
+            if self.tactical_bombers and self.facility not in raid.tactical_targets:
+                raise BattleError(f"tactical bombers may raid only {', '.join(raid.tactical_targets)}"
+                                  f", not {self.facility}")
+        else:
+            if self.facility is not None:
+                raise BattleError(f"{rules.name} caps raid damage by territory value: drop "
+                                  f"--facility and give --territory-value")
+            if self.tactical_bombers:
+                raise BattleError(f"tactical bombers do not raid in {rules.name}")
+            tv = self.territory_value
+            if isinstance(tv, bool) or not isinstance(tv, int) or not 0 <= tv <= 1000:
+                raise BattleError(f"territory value must be a whole number from 0 to 1000, not {tv!r}")
+        object.__setattr__(self, "attacker_tech", _techs(rules, self.attacker_tech))
+        object.__setattr__(self, "defender_tech", _techs(rules, self.defender_tech))
+
+    @property
+    def cap(self) -> int:
+        raid = self.rules.raid
+        if raid.cap is RaidCap.FACILITY:
+            return dict(raid.facility_caps)[self.facility]
+        return self.territory_value * (2 if raid.cap is RaidCap.DOUBLE_TERRITORY else 1)
+
+    @property
+    def aa_hit(self) -> int:
+        hit = self.rules.combat.aa_hit
+        for name in self.defender_tech:
+            tech = self.rules.technology(name)
+            hit = tech.aa_hit if tech.aa_hit is not None else hit
+        return hit
+
+    def bomber_damage(self) -> np.ndarray:
+        """Distribution of one strategic bomber's damage (index = IPCs)."""
+        raid = self.rules.raid
+        dice, rule, bonus = raid.damage_dice, "sum", raid.damage_bonus
+        for name in self.attacker_tech:
+            tech = self.rules.technology(name)
+            if tech.raid_dice is not None:
+                dice, rule = tech.raid_dice, tech.raid_rule
+                bonus += tech.raid_bonus
+        return _shift(_dice_total(dice, rule), bonus)
+
+    def tactical_damage(self) -> np.ndarray:
+        return _shift(_dice_total(1, "sum"), self.rules.raid.tactical_bonus)
+
+    def describe(self) -> str:
+        target = self.facility or f"territory worth {self.territory_value}"
+        parts = [f"{self.bombers} bomber"] + ([f"{self.tactical_bombers} tactical bomber"]
+                                              if self.tactical_bombers else [])
+        if self.escorts:
+            parts.append(f"{self.escorts} escort")
+        against = f" against {self.interceptors} interceptor" if self.interceptors else ""
+        return f"{self.rules.name} raid: {', '.join(parts)}{against} on {target} (cap {self.cap})"
+
+
+@dataclass(frozen=True)
+class RaidResult:
+    """Damage distribution, aircraft lost and the IPC swing of a raid."""
+
+    raid: str
+    method: str
+    damage: dict[int, float]  # IPCs of damage -> probability
+    expected_damage: float
+    bombers_lost: float  # expected strategic + tactical bombers lost (air battle and AA)
+    escorts_lost: float
+    interceptors_lost: float
+    ipc_swing: float  # damage + interceptors' cost - attacking aircraft's cost, expected
+    runs: int | None = None
+    std_error: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["damage"] = {str(k): v for k, v in self.damage.items()}
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def to_table(self) -> str:
+        method = "exact" if self.method == "exact" else f"Monte Carlo, {self.runs:,} runs"
+        lines = [self.raid, f"method: {method}",
+                 f"expected damage {self.expected_damage:.3f} IPCs; bombers lost {self.bombers_lost:.3f}; "
+                 f"escorts lost {self.escorts_lost:.3f}; interceptors lost {self.interceptors_lost:.3f}",
+                 f"expected IPC swing for the attacker: {self.ipc_swing:+.3f}", "damage distribution:"]
+        for damage, p in sorted(self.damage.items()):
+            lines.append(f"  {damage:4d}  {100 * p:6.2f}%")
+        return "\n".join(lines)
+
+
+def _techs(rules: Ruleset, names) -> tuple[str, ...]:
+    names = tuple(names.split(",")) if isinstance(names, str) else tuple(names or ())
+    return tuple(rules.technology(n).name for n in names if n.strip())
+
+
+def _dice_total(dice: int, rule: str) -> np.ndarray:
+    """Distribution of ``dice`` d6 summed, or of the best of them."""
+    if rule == "best":
+        faces = np.arange(7)
+        cdf = np.where(faces == 0, 0.0, (faces / 6.0) ** dice)
+        return np.diff(cdf, prepend=0.0)
+    dist = np.array([1.0])
+    for _ in range(dice):
+        dist = np.convolve(dist, np.r_[0.0, np.full(6, 1 / 6)])
+    return dist
+
+
+def _shift(dist: np.ndarray, bonus: int) -> np.ndarray:
+    return np.r_[np.zeros(bonus), dist]
+
+
+def _binomial(n: int, p: float) -> np.ndarray:
+    from scipy.stats import binom
+
+    return binom.pmf(np.arange(n + 1), n, p)
+
+
+def solve_raid(raid: Raid) -> RaidResult:
+    """Exact distribution of the raid's damage and losses."""
+    rules = raid.rules
+    r = rules.raid
+    attackers = raid.escorts + raid.tactical_bombers + raid.bombers
+    damage = np.zeros(1)
+    lost_bombers = lost_tactical = lost_escorts = lost_interceptors = 0.0
+    air_battle = r.air_battle and (raid.escorts or raid.interceptors)
+    hits_on_interceptors = _binomial(attackers if air_battle else 0, r.escort_hit / 6)
+    hits_on_attackers = _binomial(raid.interceptors if air_battle else 0, r.interceptor_hit / 6)
+    per_bomber, per_tactical = raid.bomber_damage(), raid.tactical_damage()
+    for h_i, p_i in enumerate(hits_on_interceptors):
+        lost_interceptors += p_i * min(h_i, raid.interceptors)
+    for h_a, p_a in enumerate(hits_on_attackers):
+        escorts_left = max(0, raid.escorts - h_a)
+        spill = max(0, h_a - raid.escorts)
+        tactical_left = max(0, raid.tactical_bombers - spill)
+        bombers_left = max(0, raid.bombers - max(0, spill - raid.tactical_bombers))
+        lost_escorts += p_a * (raid.escorts - escorts_left)
+        survivors = tactical_left + bombers_left
+        for aa_hits, p_aa in enumerate(_binomial(survivors, raid.aa_hit / 6)):
+            p = p_a * p_aa
+            tactical = max(0, tactical_left - aa_hits)
+            bombers = max(0, bombers_left - max(0, aa_hits - tactical_left))
+            lost_bombers += p * (raid.bombers - bombers)
+            lost_tactical += p * (raid.tactical_bombers - tactical)
+            dist = np.array([1.0])
+            for _ in range(bombers):
+                dist = np.convolve(dist, per_bomber)
+            for _ in range(tactical):
+                dist = np.convolve(dist, per_tactical)
+            capped = _cap(dist, raid.cap)
+            if len(capped) > len(damage):
+                damage = np.r_[damage, np.zeros(len(capped) - len(damage))]
+            damage[: len(capped)] += p * capped
+    return _result(raid, "exact", damage, lost_bombers, lost_tactical, lost_escorts,
+                   lost_interceptors)
+
+
+def _cap(dist: np.ndarray, cap: int) -> np.ndarray:
+    if len(dist) <= cap + 1:
+        return dist
+    capped = dist[: cap + 1].copy()
+    capped[cap] += dist[cap + 1:].sum()
+    return capped
+
+
+def _result(raid, method, damage, bombers, tactical, escorts, interceptors, runs=None,
+            std_error=None):
+    """The result from expected losses; the swing prices each kind of aircraft at its cost."""
+    fighter = raid.rules.unit("fighter").cost
+    tac_cost = raid.rules.unit("tactical_bomber").cost if raid.tactical_bombers else 0
+    expected = float(np.dot(np.arange(len(damage)), damage))
+    swing = (expected + (interceptors - escorts) * fighter - bombers * raid.rules.unit("bomber").cost
+             - tactical * tac_cost)
+    return RaidResult(
+        raid=raid.describe(), method=method,
+        damage={int(k): float(p) for k, p in enumerate(damage) if p > 0},
+        expected_damage=expected, bombers_lost=float(bombers + tactical), escorts_lost=float(escorts),
+        interceptors_lost=float(interceptors), ipc_swing=float(swing), runs=runs,
+        std_error=std_error or {})
+
+
+def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> RaidResult:
+    """Monte Carlo estimate of the raid, die by die, with standard errors."""
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= 10**8:
+        raise BattleError(f"runs must be a whole number from 1 to 100,000,000, not {runs!r}")
+    rng = np.random.default_rng(seed)
+    r = raid.rules.raid
+    air_battle = r.air_battle and (raid.escorts or raid.interceptors)
+    attackers = raid.escorts + raid.tactical_bombers + raid.bombers
+    on_interceptors = rng.binomial(attackers, r.escort_hit / 6, runs) if air_battle else np.zeros(runs, int)
+    on_attackers = rng.binomial(raid.interceptors, r.interceptor_hit / 6, runs) if air_battle \
+        else np.zeros(runs, int)
+    interceptors_lost = np.minimum(on_interceptors, raid.interceptors)
+    escorts_lost = np.minimum(on_attackers, raid.escorts)
+    spill = on_attackers - escorts_lost
+    tactical = raid.tactical_bombers - np.minimum(spill, raid.tactical_bombers)
+    bombers = raid.bombers - np.minimum(np.maximum(spill - raid.tactical_bombers, 0), raid.bombers)
+    aa = rng.binomial(tactical + bombers, raid.aa_hit / 6)
+    tac_hit = np.minimum(aa, tactical)
+    tactical = tactical - tac_hit
+    bombers = bombers - np.minimum(aa - tac_hit, bombers)
+    per_bomber, per_tactical = raid.bomber_damage(), raid.tactical_damage()
+    total = np.zeros(runs, dtype=np.int64)
+    for count, dist in ((bombers, per_bomber), (tactical, per_tactical)):
+        for k in range(int(count.max(initial=0))):
+            rolls = rng.choice(len(dist), size=runs, p=dist / dist.sum())
+            total += np.where(count > k, rolls, 0)
+    total = np.minimum(total, raid.cap)
+    damage = np.bincount(total, minlength=raid.cap + 1) / runs
+    lost = raid.bombers + raid.tactical_bombers - tactical - bombers
+    result = _result(raid, "mc", damage, (raid.bombers - bombers).mean(),
+                     (raid.tactical_bombers - tactical).mean(), escorts_lost.mean(),
+                     interceptors_lost.mean(), runs=runs)
+    se = {name: float(values.std(ddof=1) / np.sqrt(runs)) if runs > 1 else 0.0
+          for name, values in (("expected_damage", total), ("bombers_lost", lost),
+                               ("escorts_lost", escorts_lost), ("interceptors_lost", interceptors_lost))}
+    return RaidResult(**{**asdict(result), "std_error": se})

@@ -1,0 +1,95 @@
+"""Strategic bombing raids against hand-derived expectations, exact vs Monte Carlo, and errors."""
+
+from fractions import Fraction as F
+
+import pytest
+from click.testing import CliRunner
+
+import oddsim
+from oddsim.cli import cli
+from oddsim.raid import Raid, simulate_raid, solve_raid
+
+TOL = 1e-12
+
+
+def test_one_bomber_1942():
+    # AA hits on 1: damage 0 with 1/6, else 1d6 (cap 2 x 10 is never reached)
+    result = solve_raid(Raid("1942-2e", bombers=1, territory_value=10))
+    assert result.damage[0] == pytest.approx(1 / 6, abs=TOL)
+    for k in range(1, 7):
+        assert result.damage[k] == pytest.approx(5 / 36, abs=TOL)
+    assert result.expected_damage == pytest.approx(float(F(5, 6) * F(7, 2)), abs=TOL)
+    assert result.bombers_lost == pytest.approx(1 / 6, abs=TOL)
+    assert result.ipc_swing == pytest.approx(35 / 12 - 12 / 6, abs=TOL)
+
+
+def test_damage_is_capped():
+    # 1942-2e: cap 2 x 2 = 4; min(d6, 4) averages 18/6
+    assert solve_raid(Raid("1942-2e", bombers=1, territory_value=2)).expected_damage == \
+        pytest.approx(5 / 6 * 3, abs=TOL)
+    # revised: cap = territory value
+    assert solve_raid(Raid("revised", bombers=1, territory_value=2)).expected_damage == \
+        pytest.approx(5 / 6 * 11 / 6, abs=TOL)
+
+
+def test_heavy_bombers():
+    # revised: 2d6 summed; anniversary: best of two d6, plus 1 (E[max] = 161/36)
+    revised = solve_raid(Raid("revised", bombers=1, territory_value=20, attacker_tech=("heavy-bombers",)))
+    assert revised.expected_damage == pytest.approx(5 / 6 * 7, abs=TOL)
+    aa50 = solve_raid(Raid("anniversary", bombers=1, territory_value=20, attacker_tech=("heavy-bombers",)))
+    assert aa50.expected_damage == pytest.approx(float(F(5, 6) * (F(161, 36) + 1)), abs=TOL)
+
+
+def test_radar_makes_aa_hit_on_two():
+    result = solve_raid(Raid("anniversary", bombers=1, territory_value=10, defender_tech=("radar",)))
+    assert result.expected_damage == pytest.approx(4 / 6 * 3.5, abs=TOL)
+
+
+def test_global_air_battle():
+    # 1 bomber against 1 interceptor: the bomber hits on 1, the interceptor on 2; then AA on 1;
+    # damage 1d6 + 2 on a major complex (cap 20)
+    result = solve_raid(Raid("global-1940-2e", bombers=1, interceptors=1, facility="major"))
+    assert result.expected_damage == pytest.approx(float(F(2, 3) * F(5, 6) * F(11, 2)), abs=TOL)
+    assert result.interceptors_lost == pytest.approx(1 / 6, abs=TOL)
+    assert result.bombers_lost == pytest.approx(float(F(1, 3) + F(2, 3) * F(1, 6)), abs=TOL)
+    # escorts are lost before bombers
+    escorted = solve_raid(Raid("global-1940-2e", bombers=1, escorts=1, interceptors=1, facility="major"))
+    assert escorted.escorts_lost == pytest.approx(1 / 3, abs=TOL)
+    assert escorted.bombers_lost == pytest.approx(1 / 6, abs=TOL)  # AA only
+
+
+@pytest.mark.parametrize("raid", [
+    Raid("1942-2e", bombers=4, territory_value=3),
+    Raid("revised", bombers=3, territory_value=8, attacker_tech=("heavy-bombers",)),
+    Raid("global-1940-2e", bombers=3, tactical_bombers=2, escorts=2, interceptors=3, facility="air_base",
+         defender_tech=("radar",)),
+])
+def test_monte_carlo_agrees_with_exact(raid):
+    exact = solve_raid(raid)
+    mc = simulate_raid(raid, runs=200_000, seed=7)
+    for key in ("expected_damage", "bombers_lost", "escorts_lost", "interceptors_lost"):
+        se = max(mc.std_error[key], 1e-9)
+        assert abs(getattr(mc, key) - getattr(exact, key)) < 4.5 * se + 1e-12
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(rules="1942-2e", bombers=1, escorts=1, territory_value=5), "has none"),
+    (dict(rules="1942-2e", bombers=0, territory_value=5), "at least one bomber"),
+    (dict(rules="1942-2e", bombers=-1, territory_value=5), "whole number"),
+    (dict(rules="1942-2e", bombers=1), "territory value"),
+    (dict(rules="global-1940-2e", bombers=1), "--facility"),
+    (dict(rules="global-1940-2e", bombers=1, tactical_bombers=1, facility="major"), "tactical bombers"),
+    (dict(rules="1942-2e", bombers=1, territory_value=5, defender_tech=("radar",)), "not in 1942-2e"),
+])
+def test_bad_raids(kwargs, message):
+    with pytest.raises(oddsim.OddsimError, match=message):
+        Raid(**kwargs)
+
+
+def test_raid_cli():
+    ok = CliRunner().invoke(cli, ["raid", "--rules", "1942-2e", "--bombers", "1", "--territory-value", "10",
+                                  "--json"])
+    assert ok.exit_code == 0 and '"expected_damage": 2.91666' in ok.output
+    bad = CliRunner().invoke(cli, ["raid", "--rules", "1942-2e", "--bombers", "1", "--escorts", "2",
+                                   "--territory-value", "10"])
+    assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
