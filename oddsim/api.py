@@ -7,6 +7,7 @@ from oddsim.errors import BattleError
 from oddsim.exact import estimate_work, solve
 from oddsim.exact.solve import MAX_JOINT_STATES
 from oddsim.result import BattleResult
+from oddsim.waves import Wave, WaveResult, fight_waves
 
 AUTO_EXACT_WORK = 500_000_000
 """``method="auto"`` solves exactly up to this much estimated work (about half a second)."""
@@ -21,10 +22,37 @@ def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
     if runs is not None and method == "exact":
         raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
     if method == "auto":
-        joint, work = estimate_work(battle)
-        method = "exact" if joint <= MAX_JOINT_STATES and work <= AUTO_EXACT_WORK else "mc"
+        method = "exact" if _exact_is_cheap(battle) else "mc"
     if method == "exact":
         return solve(battle)
     from oddsim.montecarlo import simulate
 
     return simulate(battle, runs=runs or DEFAULT_RUNS, seed=seed, progress=progress)
+
+
+def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | None = None,
+              seed: int | None = None) -> WaveResult:
+    """Odds of ``battle`` followed by later ``waves`` (``oddsim.waves.Wave``) against what is left.
+
+    Monte Carlo gives each later battle its share of ``runs``; every sub-battle gets its own seed
+    derived from ``seed`` and its position, so a seed fixes the whole answer."""
+    counter = iter(range(1, 1 << 62))
+
+    def run(spec: Battle, share: float) -> BattleResult:
+        index = next(counter)
+        if method == "exact" or (method == "auto" and _exact_is_cheap(spec)):
+            return solve(spec)
+        total = runs or DEFAULT_RUNS
+        sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
+        from oddsim.montecarlo import simulate
+
+        return simulate(spec, runs=max(1, round(share * total)), seed=sub_seed)
+
+    if method not in ("auto", "exact", "mc"):
+        raise BattleError(f"unknown method '{method}': use exact, mc or auto")
+    return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves], run)
+
+
+def _exact_is_cheap(battle: Battle) -> bool:
+    joint, work = estimate_work(battle)
+    return joint <= MAX_JOINT_STATES and work <= AUTO_EXACT_WORK

@@ -63,18 +63,28 @@ def cli() -> None:
 @click.option("--runs", type=click.IntRange(min=1), default=None,
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
+@click.option("--wave", "waves", multiple=True,
+              help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, quiet, as_json) -> None:
-    """Odds of one battle."""
-    from oddsim.api import run_battle
+           seed, waves, quiet, as_json) -> None:
+    """Odds of one battle (and of later waves with --wave)."""
+    import json
+
+    from oddsim.api import run_battle, run_waves
     from oddsim.battle import Battle
+    from oddsim.waves import Wave
 
     if not defender.strip():
         raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
+    if waves:
+        later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
+        total = run_waves(spec, later, method=method, runs=runs, seed=seed)
+        click.echo(json.dumps(total.to_dict(), indent=2) if as_json else total.to_table())
+        return
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
     click.echo(result.to_json() if as_json else result.to_table())

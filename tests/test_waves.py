@@ -1,0 +1,48 @@
+"""Second waves against hand-derived odds: wave 2 fights what wave 1 left."""
+
+from fractions import Fraction as F
+
+import pytest
+from click.testing import CliRunner
+from oracle import duel
+
+import oddsim
+from oddsim.api import run_waves
+from oddsim.cli import cli
+from oddsim.waves import Wave
+
+TOL = 1e-12
+
+
+def test_two_waves_exact():
+    first = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
+    total = run_waves(first, [Wave(attacker="1 arm")], method="exact")
+    w1 = duel(1, 2)  # 1/4, 5/8, 1/8
+    w2 = duel(3, 2)  # 1/2, 1/4, 1/4
+    holds = w1[1] * w2[1]
+    # taken: wave 1 wins (1/4); wave 1 draws and the tank walks in (1/8); wave 2 wins
+    taken = w1[0] + w1[2] + w1[1] * w2[0]
+    assert total.defender_win == pytest.approx(float(holds), abs=TOL)
+    assert total.attacker_win == pytest.approx(float(1 - holds), abs=TOL)
+    assert total.takes_territory == pytest.approx(float(taken), abs=TOL)
+    assert total.waves[1]["fights"] == pytest.approx(float(w1[1]), abs=TOL)
+    # IPC: wave 1 loses the infantry unless it wins; wave 2 loses the tank when it loses/draws
+    attacker = 3 * (w1[1] + w1[2]) + 6 * w1[1] * (w2[1] + w2[2])
+    assert total.attacker_ipc_lost == pytest.approx(float(attacker), abs=TOL)
+
+
+def test_damaged_units_carry_into_the_next_wave():
+    first = oddsim.Battle(rules="1942-2e", attacker="1 bmb", defender="1 bb", sea=True)
+    total = run_waves(first, [Wave(attacker="1 bmb")], method="exact")
+    # wave 1: the first round that changes anything leaves (damaged bb, bomber dead) 1/2,
+    # (fresh bb, bomber dead) 1/4, (damaged bb, bomber alive) 1/4, and from there the damaged bb
+    # survives 1/4: the defender keeps a fresh bb 1/4 and a damaged one 1/2 + 1/16 = 9/16
+    hold_fresh = F(1, 4) * F(13, 16)  # wave 2 against a fresh bb: the golden 13/16
+    hold_damaged = F(9, 16) * duel(4, 4)[1]
+    assert total.defender_win == pytest.approx(float(hold_fresh + hold_damaged), abs=TOL)
+
+
+def test_waves_from_the_cli():
+    result = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 arm"])
+    assert result.exit_code == 0
+    assert "total: defender destroyed 84.38%" in result.output  # 27/32
