@@ -11,6 +11,21 @@ from oddsim.order_of_loss import LossStep, casualty_order, parse_unit_list
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
 ArmySpec = str | Mapping[str, int] | Force | None
+DICE_MODES = ("standard", "lowluck")
+
+
+def _tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -> tuple[str, ...]:
+    """Canonical technology names, each checked against the edition."""
+    tokens = spec.split(",") if isinstance(spec, str) else list(spec or ())
+    names: list[str] = []
+    for token in tokens:
+        if not isinstance(token, str):
+            raise BattleError(f"technology names must be strings, not {token!r}")
+        if token.strip():
+            name = rules.technology(token).name
+            if name not in names:
+                names.append(name)
+    return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -20,6 +35,8 @@ class Battle:
     ``Battle(rules="1942-2e", attacker="3 inf, 1 art", defender="2 inf")``. An empty defender
     (``None``, ``"none"`` or ``{}``) is an undefended territory or sea zone; an empty attacker is
     an error. ``keep_land`` keeps the attacker's last N land units until everything else is lost.
+    ``attacker_tech``/``defender_tech`` name technologies of the edition (``"jets,radar"``);
+    ``dice`` is ``"standard"`` or ``"lowluck"``.
     """
 
     rules: Ruleset | str
@@ -29,6 +46,9 @@ class Battle:
     ool_attacker: str | tuple[str, ...] | None = None
     ool_defender: str | tuple[str, ...] | None = None
     keep_land: int = 0
+    attacker_tech: str | tuple[str, ...] = ()
+    defender_tech: str | tuple[str, ...] = ()
+    dice: str = "standard"
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -55,6 +75,15 @@ class Battle:
             raise BattleError("keep_land applies to land battles only: drop it for a sea battle")
         set_(self, "ool_attacker", parse_unit_list(self.ool_attacker, rules, "attacker"))
         set_(self, "ool_defender", parse_unit_list(self.ool_defender, rules, "defender"))
+        set_(self, "attacker_tech", _tech_names(self.attacker_tech, rules))
+        set_(self, "defender_tech", _tech_names(self.defender_tech, rules))
+        if self.dice not in DICE_MODES:
+            raise BattleError(f"unknown dice mode '{self.dice}': use {' or '.join(DICE_MODES)}")
+        if self.dice == "lowluck":
+            for name in self.attacker_tech:
+                if rules.technology(name).attack_dice_rule == "best" and rules.technology(name).attack_dice:
+                    raise BattleError(f"{name} ('best of two dice') has no Low Luck form in "
+                                      f"{rules.name}: use --dice standard")
         set_(self, "attacker_steps",
              casualty_order(attacker, rules, True, self.ool_attacker, self.keep_land))
         set_(self, "defender_steps", casualty_order(defender, rules, False, self.ool_defender))
@@ -75,5 +104,10 @@ class Battle:
 
     def describe(self) -> str:
         kind = "sea" if self.sea else "land"
+        extras = [f"{side} tech {', '.join(techs)}" for side, techs in
+                  (("attacker", self.attacker_tech), ("defender", self.defender_tech)) if techs]
+        if self.dice != "standard":
+            extras.append("low luck")
+        suffix = f" ({'; '.join(extras)})" if extras else ""
         return (f"{self.rules.name} {kind} battle: {self.attacker.describe()} "
-                f"attack {self.defender.describe()}")
+                f"attack {self.defender.describe()}{suffix}")

@@ -10,9 +10,8 @@ DIE_FACES = 6
 
 
 @jit
-def binomial_pmf(dice: int, value: int, out: np.ndarray) -> None:
-    """Write P(k hits) for ``dice`` dice that hit on ``value`` or less into ``out[:dice + 1]``."""
-    p = value / DIE_FACES
+def binomial_pmf(dice: int, p: float, out: np.ndarray) -> None:
+    """Write P(k hits) for ``dice`` dice that each hit with chance ``p`` into ``out[:dice + 1]``."""
     out[: dice + 1] = 0.0
     if dice == 0 or p <= 0.0:
         out[0] = 1.0
@@ -28,13 +27,32 @@ def binomial_pmf(dice: int, value: int, out: np.ndarray) -> None:
 
 
 @jit
-def add_dice(dist: np.ndarray, size: int, dice: int, value: int, scratch: np.ndarray) -> int:
-    """Convolve ``dist[:size]`` (a hit distribution) with ``dice`` dice at ``value``, in place;
-    returns the new size. ``scratch`` needs room for ``size + dice`` entries."""
+def hit_chance(value: int, dice: int, best_of: bool) -> float:
+    """Chance that one unit scores a hit: one die at ``value``, or the best of ``dice`` dice."""
+    p = value / DIE_FACES
+    return 1.0 - (1.0 - p) ** dice if best_of else p
+
+
+@jit
+def low_luck_pmf(total: int, out: np.ndarray) -> int:
+    """Low Luck hits of a group with ``total`` strength: ``total // 6`` sure hits, plus one more
+    with chance ``(total % 6) / 6``. Writes ``out[:size]`` and returns size."""
+    sure = total // DIE_FACES
+    extra = total % DIE_FACES
+    out[: sure + 2] = 0.0
+    out[sure] = 1.0 - extra / DIE_FACES
+    out[sure + 1] = extra / DIE_FACES
+    return sure + 2
+
+
+@jit
+def add_dice(dist: np.ndarray, size: int, dice: int, p: float, scratch: np.ndarray) -> int:
+    """Convolve ``dist[:size]`` (a hit distribution) with ``dice`` dice that each hit with chance
+    ``p``, in place; returns the new size. ``scratch`` needs room for ``size + dice`` entries."""
     if dice == 0:
         return size
     pmf = np.empty(dice + 1)
-    binomial_pmf(dice, value, pmf)
+    binomial_pmf(dice, p, pmf)
     new_size = size + dice
     scratch[:new_size] = 0.0
     for i in range(size):

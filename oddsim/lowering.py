@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from oddsim.battle import Battle
 from oddsim.order_of_loss import LossKind, LossStep
-from oddsim.rules import AADice, AirHitsSubs, Domain, Ruleset, SubFirstStrike
+from oddsim.rules import AADice, AirHitsSubs, Domain, Ruleset, SubFirstStrike, SupportRule
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,8 @@ class SideArrays:
     count: np.ndarray  # int64[n_types]: units at the start
     damaged: np.ndarray  # int64[n_types]: of those, already damaged two-hit units
     value: np.ndarray  # int64[n_types]: hit value in combat rounds (attack or defense)
+    dice: np.ndarray  # int64[n_types]: dice each unit rolls in combat rounds (heavy bombers: 2)
+    best_of: np.ndarray  # bool[n_types]: only the best of those dice counts (one hit at most)
     step_unit: np.ndarray  # int64[n_steps]: unit type of each loss step
     step_kill: np.ndarray  # int64[n_steps]: 1 = the step removes units, 0 = it damages them
     step_count: np.ndarray  # int64[n_steps]: casualties the step can take
@@ -46,7 +48,8 @@ class LoweredBattle:
     air_needs_destroyer: bool  # aircraft hit subs only with a destroyer on their side
     aa_per_gun: bool  # dice = min(per_gun * guns, aircraft), else one die per aircraft
     aa_dice_per_gun: int
-    aa_hit: int
+    aa_hit: int  # with the defender's technology (radar)
+    low_luck: bool  # hits = total strength // 6, plus one with chance (total % 6) / 6
     attacker: SideArrays
     defender: SideArrays
 
@@ -65,14 +68,21 @@ def lower(battle: Battle) -> LoweredBattle:
     def mask(predicate) -> np.ndarray:
         return np.array([bool(predicate(u)) for u in units], dtype=np.bool_)
 
-    supporter = np.zeros((len(rules.support), n), dtype=np.bool_)
-    supported = np.zeros((len(rules.support), n), dtype=np.bool_)
-    for r, rule in enumerate(rules.support):
+    # support rows per side: the edition's rules for that side's role, changed by its technology
+    support_rows = [(side, rule) for side, techs in ((0, battle.attacker_tech), (1, battle.defender_tech))
+                    for rule in _support_for(rules, techs, "attack" if side == 0 else "defense")]
+    supporter = np.zeros((len(support_rows), n), dtype=np.bool_)
+    supported = np.zeros((len(support_rows), n), dtype=np.bool_)
+    for r, (_, rule) in enumerate(support_rows):
         for name in rule.supporters:
             supporter[r, names.index(name)] = True
         for name in rule.supported:
             supported[r, names.index(name)] = True
     c = rules.combat
+    aa_hit = c.aa_hit
+    for tech in battle.defender_tech:
+        found = rules.technology(tech).aa_hit
+        aa_hit = found if found is not None else aa_hit
     return LoweredBattle(
         cost=np.array([u.cost for u in units], dtype=np.int64),
         is_air=mask(lambda u: u.domain is Domain.AIR),
@@ -83,30 +93,59 @@ def lower(battle: Battle) -> LoweredBattle:
         defenceless=mask(lambda u: u.defenceless),
         support_supporter=supporter,
         support_supported=supported,
-        support_per=np.array([r.per_supporter for r in rules.support], dtype=np.int64),
-        support_value=np.array([r.value for r in rules.support], dtype=np.int64),
-        support_side=np.array([0 if r.side == "attack" else 1 for r in rules.support],
-                              dtype=np.int64),
+        support_per=np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
+        support_value=np.array([r.value for _, r in support_rows], dtype=np.int64),
+        support_side=np.array([side for side, _ in support_rows], dtype=np.int64),
         attacker_subs_first=c.sub_first_strike in (SubFirstStrike.ATTACKER, SubFirstStrike.BOTH),
         defender_subs_first=c.sub_first_strike is SubFirstStrike.BOTH,
         air_needs_destroyer=c.air_hits_subs is AirHitsSubs.WITH_DESTROYER,
         aa_per_gun=c.aa_dice is AADice.PER_GUN,
         aa_dice_per_gun=c.aa_dice_per_gun,
-        aa_hit=c.aa_hit,
+        aa_hit=aa_hit,
+        low_luck=battle.dice == "lowluck",
         attacker=_side(battle, battle.attacker_steps, attacking=True),
         defender=_side(battle, battle.defender_steps, attacking=False),
     )
 
 
+def _support_for(rules: Ruleset, techs: tuple[str, ...], role: str) -> list[SupportRule]:
+    """The support rules acting for a side in this role, with its technologies applied."""
+    per_supporter: dict[str, int] = {}
+    extra: list[SupportRule] = []
+    for name in techs:
+        tech = rules.technology(name)
+        per_supporter.update(dict(tech.per_supporter))
+        extra.extend(tech.support)
+    result = []
+    for rule in (*rules.support, *extra):
+        if rule.side != role:
+            continue
+        boost = max((per_supporter.get(s, 0) for s in rule.supporters), default=0)
+        result.append(replace(rule, per_supporter=max(rule.per_supporter, boost)))
+    return result
+
+
 def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideArrays:
-    units = battle.rules.units
+    rules = battle.rules
+    units = rules.units
     force = battle.attacker if attacking else battle.defender
     index = {u.name: i for i, u in enumerate(units)}
+    value = {u.name: (u.attack if attacking else u.defense) for u in units}
+    dice = {u.name: 1 for u in units}
+    best_of: set[str] = set()
+    for name in battle.attacker_tech if attacking else battle.defender_tech:
+        tech = rules.technology(name)
+        value.update(dict(tech.attack if attacking else tech.defense))
+        if attacking:
+            dice.update(dict(tech.attack_dice))
+            if tech.attack_dice_rule == "best":
+                best_of.update(unit for unit, _ in tech.attack_dice)
     return SideArrays(
         count=np.array([force.count(u.name) for u in units], dtype=np.int64),
         damaged=np.array([force.damaged_count(u.name) for u in units], dtype=np.int64),
-        value=np.array([(u.attack if attacking else u.defense) if not u.defenceless else 0
-                        for u in units], dtype=np.int64),
+        value=np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
+        dice=np.array([dice[u.name] for u in units], dtype=np.int64),
+        best_of=np.array([u.name in best_of for u in units], dtype=np.bool_),
         step_unit=np.array([index[s.unit] for s in steps], dtype=np.int64),
         step_kill=np.array([s.kind is LossKind.KILL for s in steps], dtype=np.int64),
         step_count=np.array([s.count for s in steps], dtype=np.int64),

@@ -109,6 +109,5 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     """The battle with a later wave's attacker and options."""
-    return Battle(rules=battle.rules, attacker=wave.attacker, defender=battle.defender, sea=battle.sea,
-                  ool_attacker=wave.ool_attacker, ool_defender=battle.ool_defender,
-                  keep_land=wave.keep_land)
+    return replace(battle, attacker=wave.attacker, ool_attacker=wave.ool_attacker,
+                   keep_land=wave.keep_land)

@@ -20,7 +20,12 @@ def duel(attack: int, defense: int, attacker_hp: int = 1, defender_hp: int = 1,
          first: str = "none") -> tuple[Fraction, Fraction, Fraction]:
     """(attacker wins, defender wins, draw) of one unit against one unit; ``first`` is
     "none", "attacker" or "defender": who fires first each round (casualties do not fire back)."""
-    pa, pd = hit(attack), hit(defense)
+    return duel_p(hit(attack), hit(defense), attacker_hp, defender_hp, first)
+
+
+def duel_p(pa: Fraction, pd: Fraction, attacker_hp: int = 1, defender_hp: int = 1,
+           first: str = "none") -> tuple[Fraction, Fraction, Fraction]:
+    """``duel`` with each side's chance to score a hit in a round given directly."""
 
     @cache
     def value(ha: int, hd: int) -> tuple[Fraction, Fraction, Fraction]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from oddsim._jit import jit
-from oddsim.dice import add_dice
+from oddsim.dice import add_dice, hit_chance, low_luck_pmf
 
 AIR, SUB, OTHER = 0, 1, 2
 N_CLASSES = 3
@@ -33,7 +33,7 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 @jit
 def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start_damaged,
-                value, cost,
+                value, dice_per_unit, best_of, low_luck, cost,
                 is_air, is_sub, is_dd, is_land, defenceless, sup_supporter, sup_supported,
                 sup_per, sup_value, sup_side, side, max_dice):
     """Per state of one side: units alive (and how many of them damaged), IPC lost, flags, and
@@ -47,14 +47,13 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
     damaged = np.zeros((n_states, n_types), dtype=np.int64)
     ipc_lost = np.zeros(n_states, dtype=np.int64)
     # flags: 0 slots left, 1 only defenceless left, 2 has destroyer, 3 has non-air, 4 has non-sub,
-    # 5 has land unit, 6 has air unit
-    flags = np.zeros((n_states, 7), dtype=np.int64)
+    # 5 has land unit, 6 has air unit, 7 has submarine
+    flags = np.zeros((n_states, 8), dtype=np.int64)
     dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
     scratch = np.zeros(2 * max_dice + 2)
-    dice = np.zeros((N_GROUPS, 7), dtype=np.int64)
     boosted = np.zeros(n_types, dtype=np.int64)
     boost_value = np.zeros(n_types, dtype=np.int64)
     for s in range(n_states):
@@ -90,9 +89,10 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
                     flags[s, 5] = 1
                 if is_air[u]:
                     flags[s, 6] = 1
+                if is_sub[u]:
+                    flags[s, 7] = 1
         flags[s, 1] = only_defenceless if left > 0 else 0
         # dice by group and value, with support
-        dice[:, :] = 0
         boosted[:] = 0
         for r in range(sup_per.shape[0]):
             if sup_side[r] != side:
@@ -107,21 +107,34 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
                     boosted[u] += take
                     boost_value[u] = sup_value[r]
                     capacity -= take
+        size_of = np.ones(N_GROUPS, dtype=np.int64)
+        strength = np.zeros(N_GROUPS, dtype=np.int64)
+        for g in range(N_GROUPS):
+            dist[s, g, :] = 0.0
+            dist[s, g, 0] = 1.0
         for u in range(n_types):
             if alive[s, u] == 0 or defenceless[u]:
                 continue
             g = G_SUB if is_sub[u] else (G_AIR if is_air[u] else G_OTHER)
-            dice[g, value[u]] += alive[s, u] - boosted[u]
-            if boosted[u] > 0:
-                dice[g, boost_value[u]] += boosted[u]
+            for portion in range(2):
+                n = alive[s, u] - boosted[u] if portion == 0 else boosted[u]
+                v = value[u] if portion == 0 else boost_value[u]
+                if n == 0 or v == 0:
+                    continue
+                strength[g] += n * dice_per_unit[u] * v
+                if g != G_SUB:
+                    strength[G_AIR_OTHER] += n * dice_per_unit[u] * v
+                rolls = n if best_of[u] else n * dice_per_unit[u]
+                p = hit_chance(v, dice_per_unit[u], best_of[u])
+                size_of[g] = add_dice(dist[s, g], size_of[g], rolls, p, scratch)
+                if g != G_SUB:
+                    size_of[G_AIR_OTHER] = add_dice(dist[s, G_AIR_OTHER], size_of[G_AIR_OTHER], rolls,
+                                                    p, scratch)
         for g in range(N_GROUPS):
-            size = 1
-            dist[s, g, 0] = 1.0
-            for v in range(1, 7):
-                n_dice = dice[g, v]
-                if g == G_AIR_OTHER:
-                    n_dice = dice[G_AIR, v] + dice[G_OTHER, v]
-                size = add_dice(dist[s, g], size, n_dice, v, scratch)
+            if low_luck:
+                dist[s, g, :] = 0.0
+                size_of[g] = low_luck_pmf(strength[g], dist[s, g])
+            size = size_of[g]
             a, b = 0, size - 1
             tail = 0.0
             while a < b and tail + dist[s, g, a] < TAIL:
@@ -298,11 +311,14 @@ def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_
                 n1_a = _compact(a_prob, a_touched, na_t, a1_idx, a1_p)
                 n1_d = _compact(d_prob, d_touched, nd_t, d1_idx, d1_p)
             # phase 2: everything that has not fired yet
+            # aircraft fire apart from the rest only while they cannot hit subs that are there
             na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_first,
-                                        air_needs_destroyer and not d_dd, True, a_stride,
+                                        air_needs_destroyer and not d_dd and a_flags[ia, 7] == 1,
+                                        True, a_stride,
                                         a_class_len, a_class_slots, a_prob, a_touched, counts)
             nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_first,
-                                        air_needs_destroyer and not a_dd, True, d_stride,
+                                        air_needs_destroyer and not a_dd and d_flags[idd, 7] == 1,
+                                        True, d_stride,
                                         d_class_len, d_class_slots, d_prob, d_touched, counts)
             stay2 = a_prob[ia] * d_prob[idd]
             x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)

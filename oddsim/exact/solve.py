@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oddsim.battle import Battle
-from oddsim.dice import add_dice
+from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import TooLargeError
 from oddsim.exact import _kernel as k
 from oddsim.lowering import LoweredBattle, SideArrays, lower
@@ -94,16 +94,17 @@ def solve(battle: Battle) -> BattleResult:
             f"{MAX_WORK / 1e9:,.0f} s; use --method mc (or auto)")
     tables = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
-        max_dice = int(side.count.sum())
+        max_dice = int((side.count * side.dice).sum()) + 1  # + 1: a Low Luck bonus hit
         if layout.n_states * k.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
             raise TooLargeError(
                 f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
                 f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
         tables.append(k.side_tables(
             layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill, side.count,
-            side.damaged, side.value, low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land,
-            low.defenceless, low.support_supporter, low.support_supported, low.support_per,
-            low.support_value, low.support_side, side.support_side, max_dice))
+            side.damaged, side.value, side.dice, side.best_of, low.low_luck, low.cost, low.is_air,
+            low.is_sub, low.is_destroyer, low.is_land, low.defenceless, low.support_supporter,
+            low.support_supported, low.support_per, low.support_value, low.support_side,
+            side.support_side, max_dice))
     (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi) = tables[0]
     (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi) = tables[1]
 
@@ -132,10 +133,13 @@ def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
     if guns == 0 or aircraft == 0:
         return None
     dice = min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
-    dist = np.zeros(dice + 1)
+    dist = np.zeros(dice + 2)
+    if low.low_luck:
+        size = low_luck_pmf(dice * low.aa_hit, dist)
+        return dist[:size]
     dist[0] = 1.0
-    add_dice(dist, 1, dice, low.aa_hit, np.zeros(dice + 2))
-    return dist
+    add_dice(dist, 1, dice, low.aa_hit / 6, np.zeros(dice + 2))
+    return dist[: dice + 1]
 
 
 def _result(battle, low, a, d, a_tables, d_tables, a_ipc, d_ipc, a_flags, final, outcome, rounds,
