@@ -63,12 +63,16 @@ def cli() -> None:
 @click.option("--runs", type=click.IntRange(min=1), default=None,
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
+@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
+@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
+              show_default=True, help="Dice mode: standard, or Low Luck.")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, waves, quiet, as_json) -> None:
+           seed, attacker_tech, defender_tech, dice, waves, quiet, as_json) -> None:
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
@@ -79,7 +83,8 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     if not defender.strip():
         raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
-                  ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
+                  ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
+                  attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
     if waves:
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
@@ -166,6 +171,16 @@ def describe_ruleset(ruleset) -> str:
         ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
         lines.append(f"bombard: {ships}")
     return "\n".join(lines)
+
+
+def _register_subcommands() -> None:
+    """Commands that live with their own feature package."""
+    from oddsim.trench.cli import trench
+
+    cli.add_command(trench)
+
+
+_register_subcommands()
 
 
 def main() -> None:

@@ -1,0 +1,64 @@
+"""Benchmark of oddsim.trench: exact solve, Monte Carlo, advice. Run: python benchmarks/trench.py
+
+Prints the best of a few repeats for each step (the first call, which loads or compiles the
+Numba kernels, is timed apart).
+"""
+
+from __future__ import annotations
+
+import time
+
+from oddsim.trench import (
+    Commitment,
+    Hand,
+    TrenchBattle,
+    advise,
+    simulate_trench,
+    solve_trench,
+)
+
+BATTLE = TrenchBattle((5, 4, 3), (4, 4, 4), 1917, (2, 0, 1), (0, 0, 3), points=2)
+
+
+def best_of(repeats: int, step) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    start = time.perf_counter()
+    solve_trench(BATTLE)
+    simulate_trench(BATTLE, runs=1000, seed=0)
+    advise(Hand((5,)), Commitment((4, None, None)), year=1917)
+    print(f"first calls (load or compile kernels)    {time.perf_counter() - start:8.3f} s")
+    steps = [
+        ("exact, optimal, both-first", 20, lambda: solve_trench(BATTLE)),
+        ("exact, optimal, attacker-first", 20,
+         lambda: solve_trench(BATTLE, roll_order="attacker-first")),
+        ("exact, greedy", 20, lambda: solve_trench(BATTLE, policy="greedy")),
+        ("Monte Carlo, 1,000,000 runs", 3,
+         lambda: simulate_trench(BATTLE, runs=1_000_000, seed=1)),
+        ("Monte Carlo, 10,000,000 runs", 2,
+         lambda: simulate_trench(BATTLE, runs=10_000_000, seed=1)),
+        ("advise 6 armies + 3 supports vs committed", 1,
+         lambda: advise(Hand((6, 5, 4, 3, 2, 1), (3, 2, 1)), Commitment((4, 4, 4), (0, 0, 3)),
+                        year=1917, points=2)),
+        ("advise 6+3 vs defender hand 5+3", 1,
+         lambda: advise(Hand((6, 5, 4, 3, 2, 1), (3, 2, 1)), Hand((5, 4, 4, 3, 2), (3, 2, 1)),
+                        year=1915, points=2)),
+        ("advise at sea, 9 fleets vs hand of 7", 1,
+         lambda: advise(Hand((6, 5, 5, 4, 3, 3, 2, 2, 1)), Hand((5, 4, 4, 3, 2, 2, 1)),
+                        year=1916, points=2, sea=True)),
+    ]
+    for name, repeats, step in steps:
+        seconds = best_of(repeats, step)
+        unit = f"{1000 * seconds:8.2f} ms" if seconds < 1 else f"{seconds:8.3f} s "
+        print(f"{name:40s} {unit}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""What happens on the fronts for every pair of placements, and how a side ranks the results.
+
+For attacker placement ``a`` and defender placement ``d`` each front's total is card + support
++ dice. The higher total wins the front (equal: nobody); a front won by 4 or more destroys the
+loser's card there, if it has one. The side with more fronts wins the battle; equal is a draw.
+
+A front therefore ends in one of five classes (``FrontClass``), and a pair of placements in one
+of 5**3 = 125 class triples, its *code* ``c1 + 5 c2 + 25 c3``. Everything else (fronts won,
+cards lost, points, the ranking key) is a small table indexed by code.
+
+Placements are ranked by one integer key, larger is better for the attacker and worse for the
+defender (the game is zero-sum). The key compares, in order:
+
+1. the attacker wins the battle (the issue's objective: the attacker plays to win, the defender
+   to stop it);
+2. the victory-point swing, attacker's points minus the defender's (a crushing victory is worth
+   one more point; a draw gives the defender exactly 1);
+3. fewer attacker cards destroyed;
+4. more defender cards destroyed;
+5. the front margin, fronts won by the attacker minus fronts won by the defender;
+6. more fronts won by the attacker (fewer fronts left tied).
+
+Placements that still tie are taken in catalogue order (see ``artillery.Placements``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+
+import numpy as np
+
+from oddsim._jit import jit
+from oddsim.trench.model import TrenchBattle
+
+DESTROY_MARGIN = 4  # a front won by this much or more destroys the loser's card
+N_CODES = 125
+N_COMPONENTS = 6
+# number of values of each key component, most significant first
+COMPONENT_RANGE = np.array([2, 5, 4, 4, 7, 4], dtype=np.int64)
+# battle outcome categories, worst to best for the attacker
+DEFENDER_CRUSH, DEFENDER_WIN, DRAW, ATTACKER_WIN, ATTACKER_CRUSH = range(5)
+
+
+class FrontClass(IntEnum):
+    """How one front ends, worst to best for the attacker."""
+
+    ATTACKER_CARD_DESTROYED = 0  # defender won it by 4 or more and the attacker had a card
+    DEFENDER_WON = 1
+    TIED = 2
+    ATTACKER_WON = 3
+    DEFENDER_CARD_DESTROYED = 4  # attacker won it by 4 or more and the defender had a card
+
+
+def victory_points(category: np.ndarray, points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Points scored by the attacker and by the defender for each outcome category."""
+    attacker = np.choose(category, [0, 0, 0, points, points + 1])
+    defender = np.choose(category, [points + 1, points, 1, 0, 0])
+    return attacker, defender
+
+
+def category_of(attacker_fronts: np.ndarray, defender_fronts: np.ndarray) -> np.ndarray:
+    """Outcome category from fronts won by each side (a draw when they won as many)."""
+    return np.select(
+        [attacker_fronts == 3, attacker_fronts > defender_fronts,
+         attacker_fronts == defender_fronts, defender_fronts == 3],
+        [ATTACKER_CRUSH, ATTACKER_WIN, DRAW, DEFENDER_CRUSH], DEFENDER_WIN)
+
+
+def swing_rank(points: int) -> np.ndarray:
+    """Dense rank of the victory-point swing of each category (ties share a rank)."""
+    attacker, defender = victory_points(np.arange(5), points)
+    _, rank = np.unique(attacker - defender, return_inverse=True)
+    return rank.astype(np.int64)
+
+
+def combine(components: np.ndarray, ranges: np.ndarray) -> np.ndarray:
+    """One integer per row of ``components`` that orders rows lexicographically."""
+    key = np.zeros(components.shape[:-1], dtype=np.int64)
+    for c in range(components.shape[-1]):
+        key = key * ranges[c] + components[..., c]
+    return key
+
+
+@dataclass(frozen=True)
+class CodeTables:
+    """Per code (see module docstring): fronts won, cards destroyed (bit ``f`` for front
+    ``f + 1``), the six key components and the key.
+
+    ``components`` hold the victory-point swing itself (to be summed over rolls, where only
+    the points are right); ``key`` ranks one outcome, using the swing's rank.
+    """
+
+    attacker_fronts: np.ndarray
+    defender_fronts: np.ndarray
+    attacker_lost: np.ndarray
+    defender_lost: np.ndarray
+    components: np.ndarray
+    key: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def code_tables(points: int) -> CodeTables:
+    """The per-code tables of a battle worth ``points``."""
+    triples = np.array(list(itertools.product(range(5), repeat=3)))[:, ::-1]  # code order
+    won = (triples >= FrontClass.ATTACKER_WON).sum(axis=1)
+    lost = (triples <= FrontClass.DEFENDER_WON).sum(axis=1)
+    bits = np.array([1, 2, 4])
+    attacker_lost = (triples == FrontClass.ATTACKER_CARD_DESTROYED) @ bits
+    defender_lost = (triples == FrontClass.DEFENDER_CARD_DESTROYED) @ bits
+    category = category_of(won, lost)
+    attacker_vp, defender_vp = victory_points(category, points)
+    components = np.stack([
+        (won > lost).astype(np.int64),
+        attacker_vp - defender_vp,
+        3 - (triples == FrontClass.ATTACKER_CARD_DESTROYED).sum(axis=1),
+        (triples == FrontClass.DEFENDER_CARD_DESTROYED).sum(axis=1),
+        won - lost + 3,
+        won,
+    ], axis=-1).astype(np.int64)
+    ranked = components.copy()
+    ranked[:, 1] = swing_rank(points)[category]
+    tables = [np.ascontiguousarray(t, dtype=np.int64) for t in (
+        won, lost, attacker_lost, defender_lost, components, combine(ranked, COMPONENT_RANGE))]
+    for table in tables:
+        table.setflags(write=False)
+    return CodeTables(*tables)
+
+
+@dataclass(frozen=True)
+class PairOutcomes:
+    """``code[a, d]`` for every pair of catalogue placements, its ``key``, and the tables."""
+
+    code: np.ndarray
+    key: np.ndarray
+    tables: CodeTables
+
+
+def pair_outcomes(battle: TrenchBattle, attacker_vectors: np.ndarray,
+                  defender_vectors: np.ndarray) -> PairOutcomes:
+    """Resolve the three fronts for every pair of placements in the two catalogues."""
+    code = np.empty((attacker_vectors.shape[0], defender_vectors.shape[0]), dtype=np.int64)
+    key = np.empty_like(code)
+    tables = code_tables(battle.points)
+    _pair_codes(np.array(battle.base_totals("attacker"), dtype=np.int64) + attacker_vectors,
+                np.array(battle.base_totals("defender"), dtype=np.int64) + defender_vectors,
+                np.array(battle.has_card("attacker")), np.array(battle.has_card("defender")),
+                tables.key, code, key)
+    return PairOutcomes(code, key, tables)
+
+
+@jit
+def _pair_codes(attacker_total, defender_total, attacker_card, defender_card, key_of_code,
+                code, key):
+    """``code[a, d]`` and ``key[a, d]`` from per-placement front totals (n x 3), card flags."""
+    for a in range(attacker_total.shape[0]):
+        for d in range(defender_total.shape[0]):
+            value = 0
+            scale = 1
+            for f in range(3):
+                lead = attacker_total[a, f] - defender_total[d, f]
+                if lead >= DESTROY_MARGIN and defender_card[f]:
+                    front = 4
+                elif lead > 0:
+                    front = 3
+                elif lead == 0:
+                    front = 2
+                elif lead <= -DESTROY_MARGIN and attacker_card[f]:
+                    front = 0
+                else:
+                    front = 1
+                value += front * scale
+                scale *= 5
+            code[a, d] = value
+            key[a, d] = key_of_code[value]
