@@ -12,6 +12,53 @@ from oddsim.rules import Domain, Ruleset, load_ruleset
 
 ArmySpec = str | Mapping[str, int] | Force | None
 DICE_MODES = ("standard", "lowluck")
+MAX_RETREAT_ROUND = 100
+
+
+@dataclass(frozen=True)
+class RetreatPolicy:
+    """When the attacker retreats, checked at the end of every round (any rule that fires is
+    enough): after round ``after_round``; when it has ``units_left`` units or fewer; when its
+    exact chance to win by fighting on falls below ``below_win``; when the next round would kill
+    one of its aircraft with more than ``aircraft_risk`` chance. All its units retreat together
+    and the defender keeps the territory."""
+
+    after_round: int | None = None
+    units_left: int | None = None
+    below_win: float | None = None
+    aircraft_risk: float | None = None
+
+    def __post_init__(self) -> None:
+        for name, low, high in (("after_round", 1, MAX_RETREAT_ROUND),
+                                ("units_left", 0, MAX_UNITS_PER_SIDE)):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not low <= value <= high):
+                raise BattleError(f"retreat {name.replace('_', ' ')} must be a whole number from "
+                                  f"{low} to {high}, not {value!r}")
+        for name in ("below_win", "aircraft_risk"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not 0.0 <= value <= 1.0):
+                raise BattleError(f"retreat {name.replace('_', ' ')} must be a probability between "
+                                  f"0 and 1, not {value!r}")
+
+    @property
+    def active(self) -> bool:
+        return any(v is not None for v in (self.after_round, self.units_left, self.below_win,
+                                           self.aircraft_risk))
+
+    def describe(self) -> str:
+        parts = []
+        if self.after_round is not None:
+            parts.append(f"after round {self.after_round}")
+        if self.units_left is not None:
+            parts.append(f"at {self.units_left} units or fewer")
+        if self.below_win is not None:
+            parts.append(f"below {100 * self.below_win:g}% to win")
+        if self.aircraft_risk is not None:
+            parts.append(f"when an aircraft is lost with more than {100 * self.aircraft_risk:g}%")
+        return "retreat " + ", ".join(parts)
 
 
 def _tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -> tuple[str, ...]:
@@ -49,6 +96,7 @@ class Battle:
     attacker_tech: str | tuple[str, ...] = ()
     defender_tech: str | tuple[str, ...] = ()
     dice: str = "standard"
+    retreat: RetreatPolicy | Mapping[str, object] | None = None
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -75,6 +123,16 @@ class Battle:
             raise BattleError("keep_land applies to land battles only: drop it for a sea battle")
         set_(self, "ool_attacker", parse_unit_list(self.ool_attacker, rules, "attacker"))
         set_(self, "ool_defender", parse_unit_list(self.ool_defender, rules, "defender"))
+        retreat = self.retreat
+        if isinstance(retreat, Mapping):
+            unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
+            if unknown:
+                raise BattleError(f"unknown retreat option '{sorted(unknown)[0]}': use after_round, "
+                                  f"units_left, below_win or aircraft_risk")
+            retreat = RetreatPolicy(**retreat)
+        if retreat is not None and not isinstance(retreat, RetreatPolicy):
+            raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
+        set_(self, "retreat", retreat if retreat is not None and retreat.active else None)
         set_(self, "attacker_tech", _tech_names(self.attacker_tech, rules))
         set_(self, "defender_tech", _tech_names(self.defender_tech, rules))
         if self.dice not in DICE_MODES:
@@ -108,6 +166,8 @@ class Battle:
                   (("attacker", self.attacker_tech), ("defender", self.defender_tech)) if techs]
         if self.dice != "standard":
             extras.append("low luck")
+        if self.retreat is not None:
+            extras.append(self.retreat.describe())
         suffix = f" ({'; '.join(extras)})" if extras else ""
         return (f"{self.rules.name} {kind} battle: {self.attacker.describe()} "
                 f"attack {self.defender.describe()}{suffix}")

@@ -67,24 +67,37 @@ def cli() -> None:
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
               show_default=True, help="Dice mode: standard, or Low Luck.")
+@click.option("--retreat-after-round", type=int, default=None,
+              help="Attacker retreats after this round if the battle is not over.")
+@click.option("--retreat-units", type=int, default=None,
+              help="Attacker retreats when it has this many units or fewer.")
+@click.option("--retreat-below-win", type=float, default=None,
+              help="Attacker retreats when its exact chance to win falls below this (0..1).")
+@click.option("--retreat-aircraft-risk", type=float, default=None,
+              help="Attacker retreats when the next round would kill an aircraft with more than "
+                   "this chance (0..1).")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, attacker_tech, defender_tech, dice, waves, quiet, as_json) -> None:
+           seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
+           retreat_below_win, retreat_aircraft_risk, waves, quiet, as_json) -> None:
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
     from oddsim.api import run_battle, run_waves
-    from oddsim.battle import Battle
+    from oddsim.battle import Battle, RetreatPolicy
     from oddsim.waves import Wave
 
     if not defender.strip():
         raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
-                  attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
+                  attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
+                  retreat=RetreatPolicy(after_round=retreat_after_round, units_left=retreat_units,
+                                        below_win=retreat_below_win,
+                                        aircraft_risk=retreat_aircraft_risk))
     if waves:
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)

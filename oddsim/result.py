@@ -39,6 +39,8 @@ class BattleResult:
     expected_rounds: float
     attacker_survivors: tuple[Survivors, ...]
     defender_survivors: tuple[Survivors, ...]
+    retreat: float = 0.0  # the attacker retreated (the defender keeps the territory)
+    retreat_round: float | None = None  # expected rounds fought, given a retreat
     runs: int | None = None
     std_error: dict[str, float] = field(default_factory=dict)
     truncated_mass: float = 0.0
@@ -79,6 +81,10 @@ class BattleResult:
         lines.append(f"  draw (both die) {pct('draw', self.draw)}")
         if self.stalemate:
             lines.append(f"  stalemate       {pct('stalemate', self.stalemate)}")
+        if self.retreat:
+            lines.append(f"  retreat         {pct('retreat', self.retreat)}"
+                         + (f" (after {self.retreat_round:.2f} rounds on average)"
+                            if self.retreat_round is not None else ""))
         if self.takes_territory is not None:
             lines.append(f"  takes territory {pct('takes_territory', self.takes_territory)}")
         lines.append(f"expected IPC lost: attacker {self.attacker_ipc_lost:.2f}, "
@@ -91,8 +97,10 @@ class BattleResult:
         return "\n".join(lines)
 
     def check(self) -> float:
-        """How far the four outcome probabilities are from summing to 1."""
-        return math.fabs(self.attacker_win + self.defender_win + self.draw + self.stalemate - 1.0)
+        """How far the outcome probabilities (win, loss, draw, stalemate, retreat) are from
+        summing to 1."""
+        return math.fabs(self.attacker_win + self.defender_win + self.draw + self.stalemate
+                         + self.retreat - 1.0)
 
 
 def describe_units(names: list[str], alive, damaged) -> str:

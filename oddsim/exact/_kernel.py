@@ -22,7 +22,7 @@ N_GROUPS = 4
 TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass kept at the edge)
 
 # outcome codes
-ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE = 0, 1, 2, 3, 4
+ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT = 0, 1, 2, 3, 4, 5
 
 
 @jit
@@ -47,8 +47,8 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
     damaged = np.zeros((n_states, n_types), dtype=np.int64)
     ipc_lost = np.zeros(n_states, dtype=np.int64)
     # flags: 0 slots left, 1 only defenceless left, 2 has destroyer, 3 has non-air, 4 has non-sub,
-    # 5 has land unit, 6 has air unit, 7 has submarine
-    flags = np.zeros((n_states, 8), dtype=np.int64)
+    # 5 has land unit, 6 has air unit, 7 has submarine, 8 units alive
+    flags = np.zeros((n_states, 9), dtype=np.int64)
     dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
@@ -92,6 +92,8 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
                 if is_sub[u]:
                     flags[s, 7] = 1
         flags[s, 1] = only_defenceless if left > 0 else 0
+        for u in range(n_types):
+            flags[s, 8] += alive[s, u]
         # dice by group and value, with support
         boosted[:] = 0
         for r in range(sup_per.shape[0]):
@@ -245,98 +247,316 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
 
 
 @jit
-def solve_kernel(a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_hi,
-                 d_class_len, d_class_slots, d_stride, d_flags, d_dist, d_lo, d_hi,
-                 start_mass, attacker_subs_first, defender_subs_first, air_needs_destroyer,
-                 defender_holds, prune):
-    """Run the DP from ``start_mass`` (joint states after the pre-battle phase, flattened as
-    a * n_defender + d). Returns terminal mass per joint state with its outcome code, the
-    expected number of rounds, and the mass pruned away as negligible. ``defender_holds``: the
-    defender has units that take no hits (a non-casualty AA gun), so it keeps the territory when
-    both armies are destroyed."""
-    na = a_flags.shape[0]
-    nd = d_flags.shape[0]
-    x1 = start_mass.copy()  # mass arriving at the start of a round
-    x2 = np.zeros(na * nd)  # mass arriving after the first-strike phase
-    final = np.zeros(na * nd)
-    outcome = np.zeros(na * nd, dtype=np.int8)
-    rounds = 0.0
-    pruned = 0.0
+def _buffers(na, nd):
+    """Scratch arrays for ``_round_moves``: dense probabilities, touched lists, compact lists."""
     a_prob = np.zeros(na)
     d_prob = np.zeros(nd)
     a_touched = np.zeros(na, dtype=np.int64)
     d_touched = np.zeros(nd, dtype=np.int64)
-    a1_idx = np.zeros(na, dtype=np.int64)
-    a1_p = np.zeros(na)
-    a2_idx = np.zeros(na, dtype=np.int64)
-    a2_p = np.zeros(na)
-    d1_idx = np.zeros(nd, dtype=np.int64)
-    d1_p = np.zeros(nd)
+    compact_idx = np.zeros((3, max(na, nd)), dtype=np.int64)  # a phase 1, d phase 1, a phase 2
+    compact_p = np.zeros((3, max(na, nd)))
     counts = np.zeros((3, N_CLASSES), dtype=np.int64)
+    return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts
+
+
+@jit
+def _strikes_first(ia, idd, A, D, rules):
+    """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
+    a_first = rules[0] and D[3][idd, 2] == 0 and A[4][ia, G_SUB, 0] < 1.0
+    d_first = rules[1] and A[3][ia, 2] == 0 and D[4][idd, G_SUB, 0] < 1.0
+    return a_first, d_first
+
+
+@jit
+def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
+    """General fire from (ia, idd): everything that has not fired yet (subs that struck first
+    have); aircraft fire apart from the rest only while they cannot hit subs that are there.
+    The attacker's next states go to compact list 2, the defender's stay in the dense buffer
+    (the caller clears it). Returns (n_attacker, n_defender, stay)."""
+    a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_hi = A
+    d_class_len, d_class_slots, d_stride, d_flags, d_dist, d_lo, d_hi = D
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    restricted = rules[2]
+    na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck,
+                                restricted and d_flags[idd, 2] == 0 and a_flags[ia, 7] == 1, True,
+                                a_stride, a_class_len, a_class_slots, a_prob, a_touched, counts)
+    nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck,
+                                restricted and a_flags[ia, 2] == 0 and d_flags[idd, 7] == 1, True,
+                                d_stride, d_class_len, d_class_slots, d_prob, d_touched, counts)
+    stay = a_prob[ia] * d_prob[idd]
+    n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
+    return n_a, nd_t, stay
+
+
+@jit
+def _round_moves(ia, idd, A, D, rules, buf):
+    """Both phases of one round from joint state (ia, idd). Phase 1 (first strike) ends up in the
+    compact lists 0 (attacker) and 1 (defender); phase 2 as ``_general_fire`` leaves it.
+    Returns (n1_a, n1_d, stay1, n2_a, n2_d, stay2)."""
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_first, d_first = _strikes_first(ia, idd, A, D, rules)
+    n1_a = 0
+    n1_d = 0
+    stay1 = 1.0
+    if a_first or d_first:
+        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], d_first, False, False,
+                                    A[2], A[0], A[1], a_prob, a_touched, counts)
+        nd_t = _target_distribution(idd, A[4][ia], A[5][ia], A[6][ia], a_first, False, False,
+                                    D[2], D[0], D[1], d_prob, d_touched, counts)
+        stay1 = a_prob[ia] * d_prob[idd]
+        n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
+        n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
+    n2_a, n2_d, stay2 = _general_fire(ia, idd, A, D, rules, buf, a_first, d_first)
+    return n1_a, n1_d, stay1, n2_a, n2_d, stay2
+
+
+@jit
+def _clear(dense, touched, n):
+    for t in range(n):
+        dense[touched[t]] = 0.0
+
+
+@jit
+def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
+    """Chance that the next round from (ia, idd) kills at least one attacking aircraft. Subs never
+    hit aircraft, so only general fire can: it is weighed over each first-strike outcome."""
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_first, d_first = _strikes_first(ia, idd, A, D, rules)
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+    _clear(d_prob, d_touched, n2_d)
+    first_a = compact_idx[0, :max(n1_a, 1)].copy()
+    first_ap = compact_p[0, :max(n1_a, 1)].copy()
+    first_d = compact_idx[1, :max(n1_d, 1)].copy()
+    first_dp = compact_p[1, :max(n1_d, 1)].copy()
+    if n1_a == 0:  # no first strike: the round starts and ends its first step here
+        first_a[0], first_ap[0], first_d[0], first_dp[0] = ia, 1.0, idd, 1.0
+    keep = 0.0
+    for s in range(first_a.shape[0]):
+        for t in range(first_d.shape[0]):
+            p = first_ap[s] * first_dp[t]
+            if D[3][first_d[t], 0] == 0:  # the defender is gone: nothing fires back
+                keep += p
+                continue
+            m_a, m_d, _ = _general_fire(first_a[s], first_d[t], A, D, rules, buf, a_first, d_first)
+            _clear(d_prob, d_touched, m_d)
+            for u in range(m_a):
+                if air_alive[compact_idx[2, u]] == air_alive[ia]:
+                    keep += p * compact_p[2, u]
+    return 1.0 - keep
+
+
+# retreat policy codes for ``solve_kernel``
+RETREAT_UNITS, RETREAT_WIN, RETREAT_AIR = 0, 1, 2
+
+
+@jit
+def solve_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_alive, win_chance):
+    """Run the DP from ``start_mass`` (joint states after the pre-battle phase, flattened as
+    a * n_defender + d). ``A``/``D`` are each side's tables (class_len, class_slots, stride, flags,
+    dist, lo, hi); ``rules`` = (attacker subs first, defender subs first, aircraft need a
+    destroyer). ``defender_holds``: the defender has units that take no hits (a non-casualty AA
+    gun), so it keeps the territory when both armies are destroyed.
+
+    ``retreat`` = (max units left, min win chance, max aircraft-loss chance): at the end of a
+    round the attacker retreats when it has that many units or fewer (negative: never), when its
+    chance to win by fighting on (``win_chance``, per joint state) is below the threshold, or when
+    the next round would kill one of its ``air_alive`` aircraft with more than that chance.
+    Returns terminal mass and outcome per joint state, the rounds-weighted terminal mass (for
+    expected rounds by outcome), the expected number of rounds, and the mass pruned."""
+    na = A[3].shape[0]
+    nd = D[3].shape[0]
+    x1 = np.zeros(na * nd)  # mass arriving at the end of a round (start of the next)
+    x2 = np.zeros(na * nd)  # mass arriving after the first-strike phase
+    w1 = np.zeros(na * nd)  # the same, weighted by rounds fought so far
+    w2 = np.zeros(na * nd)
+    final = np.zeros(na * nd)
+    final_w = np.zeros(na * nd)
+    outcome = np.zeros(na * nd, dtype=np.int8)
+    rounds = 0.0
+    pruned = 0.0
+    buf = _buffers(na, nd)
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
     for ia in range(na):
         for idd in range(nd):
             j = ia * nd + idd
-            m1 = x1[j]
+            m_start = start_mass[j]
+            m_end = x1[j]
             m2 = x2[j]
-            if m1 + m2 == 0.0:
+            total = m_start + m_end + m2
+            if total == 0.0:
                 continue
-            if m1 + m2 < prune:
-                pruned += m1 + m2
+            if total < prune:
+                pruned += total
                 continue
-            code = _outcome(a_flags[ia], d_flags[idd], a_dist[ia], d_dist[idd],
-                            air_needs_destroyer, defender_holds)
+            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
             if code != ONGOING:
-                final[j] = m1 + m2
+                final[j] = total
+                final_w[j] = w1[j] + w2[j]
                 outcome[j] = code
                 continue
-            a_dd = a_flags[ia, 2] == 1
-            d_dd = d_flags[idd, 2] == 1
-            a_first = attacker_subs_first and not d_dd
-            d_first = defender_subs_first and not a_dd
-            # phase 1: first-strike submarines of either side (kept aside: phase 2 reuses the
-            # buffers); skipped when no sub strikes first
-            a_first = a_first and a_dist[ia, G_SUB, 0] < 1.0
-            d_first = d_first and d_dist[idd, G_SUB, 0] < 1.0
-            n1_a = 0
-            n1_d = 0
-            stay1 = 1.0
-            if a_first or d_first:
-                na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], d_first,
-                                            False, False, a_stride, a_class_len, a_class_slots,
-                                            a_prob, a_touched, counts)
-                nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], a_first,
-                                            False, False, d_stride, d_class_len, d_class_slots,
-                                            d_prob, d_touched, counts)
-                stay1 = a_prob[ia] * d_prob[idd]
-                n1_a = _compact(a_prob, a_touched, na_t, a1_idx, a1_p)
-                n1_d = _compact(d_prob, d_touched, nd_t, d1_idx, d1_p)
-            # phase 2: everything that has not fired yet
-            # aircraft fire apart from the rest only while they cannot hit subs that are there
-            na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_first,
-                                        air_needs_destroyer and not d_dd and a_flags[ia, 7] == 1,
-                                        True, a_stride,
-                                        a_class_len, a_class_slots, a_prob, a_touched, counts)
-            nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_first,
-                                        air_needs_destroyer and not a_dd and d_flags[idd, 7] == 1,
-                                        True, d_stride,
-                                        d_class_len, d_class_slots, d_prob, d_touched, counts)
-            stay2 = a_prob[ia] * d_prob[idd]
-            x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
-            x_after_first = m2 + stay1 * x_round
+            retreats = _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)
+            n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+            if retreats:
+                # mass that reaches the end of a round here leaves the battle; the start mass
+                # (before round 1) and mid-round mass fight the round out first
+                x_round = m_start
+                u_round = m_start
+                x_after_first = m2 + stay1 * x_round
+                u_after_first = w2[j] + stay1 * u_round
+                final[j] = m_end + stay2 * x_after_first
+                final_w[j] = w1[j] + stay2 * u_after_first
+                outcome[j] = RETREAT
+            else:
+                m1 = m_start + m_end
+                x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
+                x_after_first = m2 + stay1 * x_round
+                u_round = (w1[j] + m1 + stay2 * (w2[j] + x_after_first)) / (1.0 - stay1 * stay2)
+                u_after_first = w2[j] + stay1 * u_round
             rounds += x_round
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
             # lands on this state's own slot, which is never read again, so it needs no branch.
-            n2_a = _compact(a_prob, a_touched, na_t, a2_idx, a2_p)
-            pruned += _spread(x1, nd, x_after_first, a2_idx, a2_p, n2_a, d_touched, d_prob, nd_t,
-                              prune)
-            for t in range(nd_t):
-                d_prob[d_touched[t]] = 0.0
+            pruned += _spread(x1, w1, nd, x_after_first, u_after_first, compact_idx[2], compact_p[2],
+                              n2_a, d_touched, d_prob, n2_d, prune)
+            _clear(d_prob, d_touched, n2_d)
             for t in range(n1_d):
-                d_prob[d1_idx[t]] = d1_p[t]
-            pruned += _spread(x2, nd, x_round, a1_idx, a1_p, n1_a, d1_idx, d_prob, n1_d, prune)
+                d_prob[compact_idx[1, t]] = compact_p[1, t]
+            pruned += _spread(x2, w2, nd, x_round, u_round, compact_idx[0], compact_p[0], n1_a,
+                              compact_idx[1], d_prob, n1_d, prune)
+            _clear(d_prob, compact_idx[1], n1_d)
+    return final, outcome, final_w, rounds, pruned
+
+
+@jit
+def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
+    """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd)."""
+    max_units, min_win, max_air_risk = retreat
+    if A[3][ia, 8] <= max_units or win_chance[ia * D[3].shape[0] + idd] < min_win:
+        return True
+    return (max_air_risk < 1.0 and air_alive[ia] > 0
+            and _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive) > max_air_risk)
+
+
+@jit
+def rounds_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_alive, win_chance,
+                  max_rounds):
+    """Like ``solve_kernel`` for an attacker that retreats after ``max_rounds`` rounds at the
+    latest: the DP is swept round by round (no closed form for "nothing changed"). Returns the
+    same tuple as ``solve_kernel``."""
+    na = A[3].shape[0]
+    nd = D[3].shape[0]
+    cur = start_mass.copy()
+    final = np.zeros(na * nd)
+    final_w = np.zeros(na * nd)
+    outcome = np.zeros(na * nd, dtype=np.int8)
+    rounds = 0.0
+    pruned = 0.0
+    w_dummy = np.zeros(na * nd)
+    d2_idx = np.zeros(nd, dtype=np.int64)
+    d2_p = np.zeros(nd)
+    buf = _buffers(na, nd)
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    for fought in range(1, max_rounds + 1):
+        mid = np.zeros(na * nd)
+        nxt = np.zeros(na * nd)
+        for ia in range(na):
+            for idd in range(nd):
+                j = ia * nd + idd
+                if cur[j] == 0.0 and mid[j] == 0.0:
+                    continue
+                code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+                if code != ONGOING:
+                    final[j] += cur[j] + mid[j]
+                    final_w[j] += (fought - 1) * cur[j] + fought * mid[j]
+                    outcome[j] = code
+                    continue
+                if cur[j] + mid[j] < prune:
+                    pruned += cur[j] + mid[j]
+                    continue
+                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+                rounds += cur[j]
+                n2_d = _compact(d_prob, d_touched, n2_d, d2_idx, d2_p)  # set phase 2 aside
+                middle = cur[j] + mid[j]
+                if n1_a:
+                    # phase 1 from the round start; its own share joins the mid-round mass here
+                    for t in range(n1_d):
+                        d_prob[compact_idx[1, t]] = compact_p[1, t]
+                    pruned += _spread(mid, w_dummy, nd, cur[j], 0.0, compact_idx[0], compact_p[0],
+                                      n1_a, compact_idx[1], d_prob, n1_d, prune)
+                    _clear(d_prob, compact_idx[1], n1_d)
+                    middle = mid[j]
+                # phase 2 from all mid-round mass here
+                for t in range(n2_d):
+                    d_prob[d2_idx[t]] = d2_p[t]
+                pruned += _spread(nxt, w_dummy, nd, middle, 0.0, compact_idx[2], compact_p[2], n2_a,
+                                  d2_idx, d_prob, n2_d, prune)
+                _clear(d_prob, d2_idx, n2_d)
+        # end of the round: terminal states wait for the next sweep, the policy may retreat
+        for ia in range(na):
+            for idd in range(nd):
+                j = ia * nd + idd
+                if nxt[j] == 0.0:
+                    continue
+                code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+                if code == ONGOING and (fought == max_rounds or _retreats(
+                        ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)):
+                    final[j] += nxt[j]
+                    final_w[j] += fought * nxt[j]
+                    outcome[j] = RETREAT
+                    nxt[j] = 0.0
+                elif code != ONGOING:
+                    final[j] += nxt[j]
+                    final_w[j] += fought * nxt[j]
+                    outcome[j] = code
+                    nxt[j] = 0.0
+        cur = nxt
+    return final, outcome, final_w, rounds, pruned
+
+
+@jit
+def win_chance_kernel(A, D, rules, defender_holds):
+    """Chance that the attacker wins by fighting to the end, from the start of a round in each
+    joint state: the same moves as ``solve_kernel``, gathered backwards."""
+    na = A[3].shape[0]
+    nd = D[3].shape[0]
+    v1 = np.zeros(na * nd)  # at the start of a round
+    v2 = np.zeros(na * nd)  # after the first-strike phase
+    buf = _buffers(na, nd)
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    for ia in range(na - 1, -1, -1):
+        for idd in range(nd - 1, -1, -1):
+            j = ia * nd + idd
+            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            if code != ONGOING:
+                v1[j] = v2[j] = 1.0 if code == ATTACKER_WINS else 0.0
+                continue
+            n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+            # v1[j] and v2[j] are still 0 here, so the gathers leave out the "no change" move,
+            # which the closed form below accounts for
+            after_second = _gather(v1, nd, compact_idx[2], compact_p[2], n2_a, d_touched, d_prob, n2_d)
+            _clear(d_prob, d_touched, n2_d)
             for t in range(n1_d):
-                d_prob[d1_idx[t]] = 0.0
-    return final, outcome, rounds, pruned
+                d_prob[compact_idx[1, t]] = compact_p[1, t]
+            after_first = _gather(v2, nd, compact_idx[0], compact_p[0], n1_a, compact_idx[1], d_prob,
+                                  n1_d)
+            _clear(d_prob, compact_idx[1], n1_d)
+            if n1_a == 0:  # no first strike: the round goes straight to general fire
+                after_first = 0.0
+            v1[j] = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
+            v2[j] = after_second + stay2 * v1[j]
+    return v1
+
+
+@jit
+def _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
+    """Sum of P(a) * P(d) * values[a, d] over the two distributions."""
+    total = 0.0
+    for s in range(n_a):
+        base = a_idx[s] * nd
+        row = 0.0
+        for t in range(n_d):
+            row += d_dense[d_idx[t]] * values[base + d_idx[t]]
+        total += a_p[s] * row
+    return total
 
 
 @jit
@@ -350,10 +570,11 @@ def _compact(dense, touched, n, idx, p):
 
 
 @jit
-def _spread(dest, nd, mass, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
-    """dest[a, d] += mass * P(a) * P(d): an outer product, over a dense run of defender states
-    where the touched ones are close together (so the inner loop vectorises). Moves that would
-    carry less than ``eps`` are dropped; returns the mass dropped."""
+def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
+    """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): an outer product,
+    over a dense run of defender states where the touched ones are close together (so the inner
+    loop vectorises). Moves that would carry less than ``eps`` are dropped; returns the mass
+    dropped."""
     d_min = nd
     d_max = -1
     d_dropped = 0.0
@@ -371,6 +592,7 @@ def _spread(dest, nd, mass, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
     dropped = 0.0
     for s in range(n_a):
         c = mass * a_p[s]
+        cw = weight * a_p[s]
         if c < eps:
             dropped += c
             continue
@@ -378,13 +600,16 @@ def _spread(dest, nd, mass, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
         base = a_idx[s] * nd
         if dense:
             row = dest[base + d_min: base + d_min + width]
+            row_w = dest_w[base + d_min: base + d_min + width]
             for k in range(width):
                 row[k] += c * source[k]
+                row_w[k] += cw * source[k]
         else:
             for t in range(n_d):
                 td = d_idx[t]
                 if mass * d_dense[td] >= eps:
                     dest[base + td] += c * d_dense[td]
+                    dest_w[base + td] += cw * d_dense[td]
     return dropped
 
 

@@ -115,13 +115,30 @@ def solve(battle: Battle) -> BattleResult:
     else:
         k.pre_battle_aa(a_stride, a.class_len, a.class_slots, a.n_states, aa, 0, len(aa) - 1,
                         start, d.n_states)
-    final, outcome, rounds, pruned = k.solve_kernel(
-        a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi,
-        d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi,
-        start, low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer,
-        bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0))), PRUNE)
+    A = (a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi)  # noqa: N806
+    D = (d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi)  # noqa: N806
+    rules = (low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
+    holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
+    policy = battle.retreat
+    retreat = (-1, -1.0, 1.0)  # never
+    win_chance = np.zeros(1)
+    air_alive = (a_alive * low.is_air).sum(axis=1)
+    if policy is not None:
+        retreat = (-1 if policy.units_left is None else policy.units_left,
+                   -1.0 if policy.below_win is None else float(policy.below_win),
+                   1.0 if policy.aircraft_risk is None else float(policy.aircraft_risk))
+    if policy is not None and policy.below_win is not None:
+        win_chance = k.win_chance_kernel(A, D, rules, holds)
+    else:
+        win_chance = np.ones(joint)
+    if policy is not None and policy.after_round is not None:
+        final, outcome, final_w, rounds, pruned = k.rounds_kernel(
+            A, D, start, rules, holds, PRUNE, retreat, air_alive, win_chance, policy.after_round)
+    else:
+        final, outcome, final_w, rounds, pruned = k.solve_kernel(
+            A, D, start, rules, holds, PRUNE, retreat, air_alive, win_chance)
     return _result(battle, low, a, d, (a_alive, a_damaged), (d_alive, d_damaged), a_ipc, d_ipc,
-                   a_flags, final, outcome, rounds, pruned)
+                   a_flags, final, outcome, final_w, rounds, pruned)
 
 
 def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
@@ -142,12 +159,13 @@ def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
     return dist[: dice + 1]
 
 
-def _result(battle, low, a, d, a_tables, d_tables, a_ipc, d_ipc, a_flags, final, outcome, rounds,
-            pruned) -> BattleResult:
+def _result(battle, low, a, d, a_tables, d_tables, a_ipc, d_ipc, a_flags, final, outcome, final_w,
+            rounds, pruned) -> BattleResult:
     mass = final.reshape(a.n_states, d.n_states)
     codes = outcome.reshape(a.n_states, d.n_states)
     by_code = {code: float(mass[codes == code].sum())
-               for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE)}
+               for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE, k.RETREAT)}
+    retreat_rounds = float(final_w[outcome == k.RETREAT].sum())
     a_dead = (codes == k.DEFENDER_WINS) | (codes == k.DRAW)
     d_dead = (codes == k.ATTACKER_WINS) | (codes == k.DRAW)
     a_left = np.where(a_dead, 0.0, mass).sum(axis=1)  # P(battle ends with attacker in state i)
@@ -169,18 +187,21 @@ def _result(battle, low, a, d, a_tables, d_tables, a_ipc, d_ipc, a_flags, final,
         defender_win=by_code[k.DEFENDER_WINS],
         draw=by_code[k.DRAW],
         stalemate=by_code[k.STALEMATE],
+        retreat=by_code[k.RETREAT],
+        retreat_round=retreat_rounds / by_code[k.RETREAT] if by_code[k.RETREAT] > 0 else None,
         takes_territory=None if battle.sea else take,
         attacker_ipc_lost=a_none * a_total + float(a_left @ a_ipc),
         defender_ipc_lost=d_none * d_total + float(d_left @ d_ipc),
         expected_rounds=float(rounds),
-        attacker_survivors=_survivors(a_left, a_none, a_tables, low.attacker, low, names),
+        attacker_survivors=_survivors(a_left, a_none, a_tables, low.attacker, low, names,
+                                      np.where(codes == k.RETREAT, mass, 0.0).sum(axis=1)),
         defender_survivors=_survivors(d_left, d_none, d_tables, low.defender, low, names),
         truncated_mass=float(pruned),
     )
 
 
-def _survivors(left, none, tables, side, low, names):
-    """Group the side's end states by the units they leave."""
+def _survivors(left, none, tables, side, low, names, retreated=None):
+    """Group the side's end states by the units they leave (those that retreated apart)."""
     alive, damaged = tables
     table: dict[str, list] = {"none": [0, 0, none]}
     states = np.flatnonzero(left)
@@ -188,10 +209,14 @@ def _survivors(left, none, tables, side, low, names):
     hurt = np.minimum(damaged[states], units)
     counts = units.sum(axis=1).tolist()
     ipcs = (units @ low.cost).tolist()
-    for row, row_hurt, count, ipc, p in zip(units.tolist(), hurt.tolist(), counts, ipcs,
-                                            left[states].tolist(), strict=True):
+    gone = np.zeros(len(states)) if retreated is None else retreated[states]
+    for row, row_hurt, count, ipc, p, p_gone in zip(units.tolist(), hurt.tolist(), counts, ipcs,
+                                                    left[states].tolist(), gone.tolist(), strict=True):
         key = describe_units(names, row, row_hurt)
-        table.setdefault(key, [count, ipc, 0.0])[2] += p
+        if p - p_gone > 0:
+            table.setdefault(key, [count, ipc, 0.0])[2] += p - p_gone
+        if p_gone > 0:
+            table.setdefault(f"{key} (retreated)", [count, ipc, 0.0])[2] += p_gone
     return survivor_table({key: tuple(row) for key, row in table.items()})
 
 

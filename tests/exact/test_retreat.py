@@ -1,0 +1,100 @@
+"""Attacker retreat policies in the exact engine, against hand-derived odds."""
+
+from fractions import Fraction as F
+
+import pytest
+
+import oddsim
+from oddsim.battle import RetreatPolicy
+
+TOL = 1e-12
+
+
+def solve(attacker, defender, rules="1942-2e", **retreat):
+    return oddsim.solve(oddsim.Battle(rules=rules, attacker=attacker, defender=defender,
+                                      retreat=retreat))
+
+
+def test_retreat_after_one_round():
+    # 1 inf (hits 1/6) against 1 inf (hits 1/3), one round, then retreat
+    r = solve("1 inf", "1 inf", after_round=1)
+    assert r.attacker_win == pytest.approx(1 / 9, abs=TOL)
+    assert r.defender_win == pytest.approx(5 / 18, abs=TOL)
+    assert r.draw == pytest.approx(1 / 18, abs=TOL)
+    assert r.retreat == pytest.approx(5 / 9, abs=TOL)
+    assert r.retreat_round == pytest.approx(1.0, abs=TOL)
+    assert r.expected_rounds == pytest.approx(1.0, abs=TOL)
+    assert r.check() < 1e-9
+    retreated = {s.units: s.probability for s in r.attacker_survivors}
+    assert retreated["1 infantry (retreated)"] == pytest.approx(5 / 9, abs=TOL)
+
+
+def test_retreat_after_two_rounds():
+    # the same, two rounds: the no-change round repeats with 5/9
+    r = solve("1 inf", "1 inf", after_round=2)
+    assert r.retreat == pytest.approx(25 / 81, abs=TOL)
+    assert r.attacker_win == pytest.approx(1 / 9 + 5 / 9 * 1 / 9, abs=TOL)
+    assert r.retreat_round == pytest.approx(2.0, abs=TOL)
+    assert r.expected_rounds == pytest.approx(1 + 5 / 9, abs=TOL)
+
+
+def test_units_left_policy_matches_round_policy_when_it_always_fires():
+    every = solve("2 inf, 1 arm", "2 inf", units_left=10)
+    first = solve("2 inf, 1 arm", "2 inf", after_round=1)
+    for key in ("attacker_win", "defender_win", "draw", "retreat", "expected_rounds"):
+        assert getattr(every, key) == pytest.approx(getattr(first, key), abs=TOL)
+    never = solve("2 inf, 1 arm", "2 inf", units_left=0)
+    plain = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 inf, 1 arm", defender="2 inf"))
+    assert never.attacker_win == pytest.approx(plain.attacker_win, abs=TOL)
+    assert never.retreat == 0
+
+
+def test_units_left_retreats_when_down_to_one():
+    # 2 inf against 1 inf, retreat at 1 unit left: the attacker fights on only with both
+    r = solve("2 inf", "1 inf", units_left=1)
+    # round from (2 inf): att hit 11/36, def hit 1/3
+    p_hit, p_def = F(11, 36), F(1, 3)
+    stay = (1 - p_hit) * (1 - p_def)
+    win = (p_hit) / (1 - stay)  # whenever the attacker hits, it wins (with or without a loss)
+    retreat = (1 - p_hit) * p_def / (1 - stay)
+    assert r.attacker_win == pytest.approx(float(win), abs=TOL)
+    assert r.retreat == pytest.approx(float(retreat), abs=TOL)
+
+
+def test_retreat_below_win_chance():
+    # 1 tank against 2 inf: win chance 1/7 at the start, 1/2 once one infantry is dead. With a
+    # threshold of 0.4 the tank leaves after any round that left both infantry standing
+    r = solve("1 arm", "2 inf", below_win=0.4)
+    assert r.retreat == pytest.approx(2 / 9, abs=TOL)
+    assert r.attacker_win == pytest.approx(1 / 9, abs=TOL)
+    assert r.draw == pytest.approx(1 / 18, abs=TOL)
+    assert r.defender_win == pytest.approx(11 / 18, abs=TOL)
+    assert oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 arm", defender="2 inf")
+                        ).attacker_win == pytest.approx(1 / 7, abs=TOL)
+
+
+def test_retreat_to_save_aircraft():
+    # 1 inf + 1 ftr (fighter lost last) against 2 inf: while the infantry lives a fighter is lost
+    # only to two hits (1/9); alone it is lost to any hit (5/9 or 1/3): with 0.2 it leaves then
+    r = solve("1 inf, 1 ftr", "2 inf", aircraft_risk=0.2)
+    assert r.retreat > 0
+    for row in r.attacker_survivors:
+        if row.units.endswith("(retreated)"):
+            assert row.units == "1 fighter (retreated)"
+    assert r.check() < 1e-9
+    never = solve("1 inf, 1 ftr", "2 inf", aircraft_risk=1.0)
+    assert never.retreat == 0
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(after_round=0), "after round"),
+    (dict(after_round=-1), "after round"),
+    (dict(units_left=-2), "units left"),
+    (dict(below_win=1.5), "between 0 and 1"),
+    (dict(aircraft_risk=-0.1), "between 0 and 1"),
+])
+def test_bad_retreat_options(kwargs, message):
+    with pytest.raises(oddsim.BattleError, match=message):
+        RetreatPolicy(**kwargs)
+    with pytest.raises(oddsim.BattleError, match=message):
+        oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf", retreat=kwargs)
