@@ -376,6 +376,8 @@ def solve_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_al
     pruned = 0.0
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    # rounds-weighted mass is only needed for the expected round of a retreat
+    track_rounds = retreat[0] >= 0 or retreat[1] > 0.0 or retreat[2] < 1.0
     for ia in range(na):
         for idd in range(nd):
             j = ia * nd + idd
@@ -410,8 +412,11 @@ def solve_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_al
                 m1 = m_start + m_end
                 x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
                 x_after_first = m2 + stay1 * x_round
-                u_round = (w1[j] + m1 + stay2 * (w2[j] + x_after_first)) / (1.0 - stay1 * stay2)
-                u_after_first = w2[j] + stay1 * u_round
+                u_round = 0.0
+                u_after_first = 0.0
+                if track_rounds:
+                    u_round = (w1[j] + m1 + stay2 * (w2[j] + x_after_first)) / (1.0 - stay1 * stay2)
+                    u_after_first = w2[j] + stay1 * u_round
             rounds += x_round
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
             # lands on this state's own slot, which is never read again, so it needs no branch.
@@ -600,10 +605,12 @@ def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d
         base = a_idx[s] * nd
         if dense:
             row = dest[base + d_min: base + d_min + width]
-            row_w = dest_w[base + d_min: base + d_min + width]
             for k in range(width):
                 row[k] += c * source[k]
-                row_w[k] += cw * source[k]
+            if weight != 0.0:
+                row_w = dest_w[base + d_min: base + d_min + width]
+                for k in range(width):
+                    row_w[k] += cw * source[k]
         else:
             for t in range(n_d):
                 td = d_idx[t]
