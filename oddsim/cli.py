@@ -188,8 +188,10 @@ def describe_ruleset(ruleset) -> str:
 
 def _register_subcommands() -> None:
     """Commands that live with their own feature package."""
+    from oddsim.purchase.cli import purchase
     from oddsim.trench.cli import trench
 
+    cli.add_command(purchase)
     cli.add_command(trench)
 
 

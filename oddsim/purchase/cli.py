@@ -1,0 +1,132 @@
+"""``oddsim purchase``: the purchase sweep from the command line (parse, one API call, print).
+
+``python -m oddsim.purchase.cli --budget 42 ...`` runs the same command on its own.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+
+import click
+
+from oddsim.purchase.goals import Goal
+from oddsim.purchase.output import CHUNK_ROWS
+from oddsim.purchase.runner import SweepInterrupted, run_sweep
+from oddsim.purchase.spec import SweepSpec
+from oddsim.purchase.table import PurchaseTable
+
+
+@click.command()
+@click.option("--rules", default="1942-2e", show_default=True,
+              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+@click.option("--budget", type=int, required=True, help="IPCs to spend.")
+@click.option("--units", required=True, help="Unit types to buy, e.g. inf,art,arm,ftr,bmb.")
+@click.option("--max", "caps", multiple=True, metavar="UNIT=N",
+              help="Buy at most N of UNIT (repeatable, or comma-separated: arm=4,ftr=2).")
+@click.option("--existing", default="none", show_default=True,
+              help='The buyer\'s units already there, e.g. "4 inf, 2 arm".')
+@click.option("--against", required=True,
+              help='The other side, e.g. "6 inf, 2 art, 1 ftr" ("none": undefended, take/clear/tuv).')
+@click.option("--goal", type=click.Choice([g.value for g in Goal], case_sensitive=False),
+              default="take", show_default=True,
+              help="take: chance to take the territory; clear: chance to destroy every defender; "
+                   "hold: you defend, chance to keep it; tuv: expected TUV swing.")
+@click.option("--sea", is_flag=True, help="A sea battle (goal take is refused: use clear).")
+@click.option("--ool-attacker", default=None, help="Order of loss of the battle's attacker.")
+@click.option("--ool-defender", default=None, help="Order of loss of the battle's defender.")
+@click.option("--keep-land", type=int, default=0, show_default=True,
+              help="Keep the attacker's last N land units until everything else is lost.")
+@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+              show_default=True, help="Engine per battle; auto is exact when cheap.")
+@click.option("--runs", type=int, default=None, help="Monte Carlo runs per battle (default 100,000).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Sweep seed; each Monte Carlo battle's seed derives from it and the battle.")
+@click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Rows of the ranking to print (0: all).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write rows as they finish to a .csv or .json (JSON Lines) file.")
+@click.option("--resume", is_flag=True, help="Keep the rows already in --out; solve the rest.")
+@click.option("--workers", type=int, default=None, help="Run on a local Dask cluster of N workers.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on an existing Dask cluster.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
+              help="Rows per write to --out.")
+def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attacker, ool_defender,
+             keep_land, method, runs, seed, top, out, resume, workers, scheduler, quiet,
+             chunk_rows) -> None:
+    """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
+    spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
+                           max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
+                           ool_defender=ool_defender, keep_land=keep_land, method=method,
+                           runs=runs, seed=seed)
+    try:
+        with _sigterm_as_interrupt():
+            table = run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
+                              progress=not quiet, chunk_rows=chunk_rows)
+    except SweepInterrupted as stop:
+        click.echo(f"oddsim: {stop}", err=True)
+        raise click.exceptions.Abort() from None
+    click.echo(report(table, spec, top))
+
+
+def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
+    """The summary, the top rows of the ranking, and the Pareto frontier, as text."""
+    goal = spec.goal
+    rows = table.rows
+    mc = [r for r in rows if r.method == "mc"]
+    stats = table.stats
+    lines = [spec.describe()]
+    engines = f"{len(rows) - len(mc):,} exact, {len(mc):,} Monte Carlo"
+    if mc:
+        engines += f" ({spec.runs:,} runs each)"
+    origin = f"{stats.solved:,} solved, {stats.cached:,} from the cache"
+    if stats.resumed:
+        origin += f", {stats.resumed:,} resumed from {stats.out}"
+    lines.append(f"{len(rows):,} purchases: {engines}; {origin}")
+    if stats.out:
+        lines.append(f"rows written to {stats.out}")
+    shown = rows if top == 0 else rows[:top]
+    lines.append("")
+    lines.append(f"{'rank':>5s}  {goal.value:>8s}    {'cost':>4s} {'left':>4s}  {'method':6s} purchase")
+    for rank, row in enumerate(shown, start=1):
+        mark = "*" if table.on_frontier(row) else " "
+        lines.append(f"{rank:5d}  {goal.format(row.value):>8s} {mark}  {row.cost:4d} {row.leftover:4d}  "
+                     f"{row.method:6s} {row.purchase}")
+    lines.append("")
+    lines.append(f"* Pareto frontier, cost vs {goal.label} (cheapest first):")
+    for row in table.frontier():
+        lines.append(f"  {row.cost:4d} IPCs  {goal.format(row.value):>8s}  {row.purchase}")
+    return "\n".join(lines)
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """While a sweep runs, SIGTERM stops it like Ctrl-C, so the finished rows are written."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run ``oddsim purchase`` with oddsim's error handling (one line on stderr, exit 2)."""
+    from oddsim.cli import cli
+
+    cli.add_command(purchase)
+    cli.main(args=["purchase", *(sys.argv[1:] if argv is None else argv)], prog_name="oddsim")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Run a sweep's rows on Dask: a local cluster bound to 127.0.0.1, or an existing scheduler.
+
+Dask is optional (``pip install 'oddsim[dask]'``). Rows are sent in batches, a bounded number at a
+time, each batch solved by ``evaluate_batch`` in a worker process with that process's own cache;
+results are handed back in enumeration order, so the rows are the same, in the same order, as
+an in-process run (Monte Carlo seeds come from the battles, not from the worker). Workers of an
+existing cluster need the same oddsim installed.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from oddsim.purchase.evaluate import Evaluated, evaluate_batch
+from oddsim.purchase.goals import PurchaseError
+from oddsim.purchase.spec import SweepSpec
+
+INSTALL_HINT = "pip install 'oddsim[dask]'"
+LOOPBACK = "127.0.0.1"
+MAX_BATCH_ROWS = 64
+TASKS_IN_FLIGHT_PER_THREAD = 4
+
+
+def require_distributed():
+    """The ``distributed`` module, or a PurchaseError with the install hint."""
+    try:
+        import distributed
+    except ImportError:
+        raise PurchaseError(f"--workers and --scheduler need Dask, which is not installed: "
+                            f"{INSTALL_HINT}") from None
+    return distributed
+
+
+def check_options(workers: int | None, scheduler: str | None) -> None:
+    """Refuse bad or conflicting Dask options, and options given without Dask installed."""
+    if workers is not None and scheduler is not None:
+        raise PurchaseError("give --workers (a local cluster) or --scheduler (an existing one), "
+                            "not both")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise PurchaseError(f"--workers must be a whole number, 1 or more, not {workers!r}")
+    if scheduler is not None and (not isinstance(scheduler, str) or "://" not in scheduler):
+        raise PurchaseError(f"--scheduler must be an address like tcp://HOST:PORT, not {scheduler!r}")
+    if workers is not None or scheduler is not None:
+        require_distributed()
+
+
+@contextmanager
+def dask_client(workers: int | None = None, scheduler: str | None = None):
+    """A Dask client: on a new local cluster of ``workers`` single-threaded worker processes whose
+    every port listens on 127.0.0.1 only (no dashboard), or connected to ``scheduler``. The
+    cluster is closed on exit."""
+    distributed = require_distributed()
+    if scheduler is not None:
+        try:
+            client = distributed.Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise PurchaseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        with client:
+            yield client
+        return
+    # the scheduler always serves a few HTTP routes: on a free loopback port, with no dashboard
+    cluster = distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, host=LOOPBACK, protocol="tcp",
+        dashboard_address=f"{LOOPBACK}:0", scheduler_kwargs={"dashboard": False},
+        worker_dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def dask_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], client,
+              batch_rows: int | None = None) -> Iterator[Evaluated]:
+    """Evaluate ``todo`` on the cluster behind ``client``; yield the rows in ``todo`` order.
+
+    At most a few batches per worker thread are queued at once, so memory and the rows lost to
+    a Ctrl-C (finished out of order, not yet handed back) stay small.
+    """
+    distributed = require_distributed()
+    threads = max(1, sum(client.nthreads().values()))
+    if batch_rows is None:
+        batch_rows = max(1, min(MAX_BATCH_ROWS, len(todo) // (8 * threads)))
+    batches = [list(todo[i:i + batch_rows]) for i in range(0, len(todo), batch_rows)]
+    if not batches:
+        return
+    spec_future = client.scatter(spec, broadcast=True, hash=False)
+    run = uuid.uuid4().hex[:8]
+    number_of: dict[object, int] = {}
+    completed = distributed.as_completed()
+    submitted = 0
+
+    def submit_next() -> None:
+        nonlocal submitted
+        future = client.submit(evaluate_batch, spec_future, batches[submitted], pure=False,
+                               key=f"oddsim-purchase-{run}-{submitted}")
+        number_of[future] = submitted
+        completed.add(future)
+        submitted += 1
+
+    try:
+        while submitted < min(len(batches), TASKS_IN_FLIGHT_PER_THREAD * threads):
+            submit_next()
+        finished: dict[int, list[Evaluated]] = {}
+        next_out = 0
+        for future in completed:
+            finished[number_of.pop(future)] = future.result()
+            if submitted < len(batches):
+                submit_next()
+            while next_out in finished:
+                yield from finished.pop(next_out)
+                next_out += 1
+    finally:
+        for future in list(number_of):
+            future.cancel()

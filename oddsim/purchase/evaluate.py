@@ -1,0 +1,119 @@
+"""Solve the battle of each purchase, once: a cache keyed by the normalised battle.
+
+``Battle`` values are equal (and hash equal) for equal normalised battles, so a battle met twice
+(in one sweep, in sweeps over growing budgets, or in thousands of scenarios sharing armies) is
+solved once per process. Monte Carlo battles get a seed derived from the battle itself and the
+sweep's seed, so a row's figures never depend on which worker, or in which order, solved it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+from oddsim.api import run_battle
+from oddsim.battle import Battle
+from oddsim.purchase.rows import Outcome, PurchaseRow
+from oddsim.purchase.spec import SweepSpec
+
+DEFAULT_CACHE_SIZE = 100_000
+"""Battles a cache keeps, least recently used dropped first: the largest sweep (about 150 MB)."""
+
+
+class BattleCache:
+    """A thread-safe LRU map from (battle, engine settings) to the battle's ``Outcome``."""
+
+    def __init__(self, maxsize: int = DEFAULT_CACHE_SIZE) -> None:
+        self.maxsize = maxsize
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[Hashable, Outcome] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Outcome | None:
+        with self._lock:
+            outcome = self._entries.get(key)
+            if outcome is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._entries.move_to_end(key)
+            return outcome
+
+    def put(self, key: Hashable, outcome: Outcome) -> None:
+        with self._lock:
+            self._entries[key] = outcome
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+PROCESS_CACHE = BattleCache()
+"""The cache sweeps use unless given one; on a Dask worker, the worker process's own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluated:
+    """A finished row, and whether its battle came from the cache rather than an engine."""
+
+    row: PurchaseRow
+    cached: bool
+
+
+def battle_seed(battle: Battle, sweep_seed: int) -> int:
+    """The Monte Carlo seed of one battle: a hash of the sweep's seed and the normalised battle."""
+    text = repr((sweep_seed, battle.rules.name, battle.sea, battle.attacker, battle.defender,
+                 battle.ool_attacker, battle.ool_defender, battle.keep_land))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def solve_battle(battle: Battle, spec: SweepSpec, cache: BattleCache) -> tuple[Outcome, bool]:
+    """The outcome of ``battle`` under the sweep's engine settings, and whether it was cached.
+
+    Raises ``KeyboardInterrupt`` when Monte Carlo was stopped early: a partial estimate is never
+    kept as a row.
+    """
+    key = (battle, spec.method, spec.runs, spec.seed)
+    outcome = cache.get(key)
+    if outcome is not None:
+        return outcome, True
+    result = run_battle(battle, method=spec.method,
+                        runs=None if spec.method == "exact" else spec.runs,
+                        seed=battle_seed(battle, spec.seed))
+    if result.interrupted:
+        raise KeyboardInterrupt
+    outcome = Outcome.from_result(result)
+    cache.put(key, outcome)
+    return outcome, False
+
+
+def evaluate_purchase(spec: SweepSpec, index: int, counts: Sequence[int],
+                      cache: BattleCache = PROCESS_CACHE) -> Evaluated:
+    """Solve the battle after buying ``counts`` and score it by the sweep's goal."""
+    outcome, cached = solve_battle(spec.battle(counts), spec, cache)
+    cost = spec.cost(counts)
+    row = PurchaseRow(
+        index=index, counts=tuple(counts), purchase=spec.describe_purchase(counts), cost=cost,
+        leftover=spec.budget - cost, goal=spec.goal.value, value=spec.goal.value_of(outcome, spec.sea),
+        method=outcome.method, runs=outcome.runs, attacker_win=outcome.attacker_win,
+        defender_win=outcome.defender_win, draw=outcome.draw, stalemate=outcome.stalemate,
+        takes_territory=outcome.takes_territory, attacker_ipc_lost=outcome.attacker_ipc_lost,
+        defender_ipc_lost=outcome.defender_ipc_lost, tuv_swing=outcome.tuv_swing,
+        sweep=spec.fingerprint)
+    return Evaluated(row, cached)
+
+
+def evaluate_batch(spec: SweepSpec, batch: Iterable[tuple[int, tuple[int, ...]]]) -> list[Evaluated]:
+    """Evaluate ``(index, counts)`` pairs in order with this process's cache (a Dask task)."""
+    return [evaluate_purchase(spec, index, counts, PROCESS_CACHE) for index, counts in batch]

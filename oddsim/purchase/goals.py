@@ -1,0 +1,89 @@
+"""What a purchase is bought for, and how a battle's result scores against that goal.
+
+- ``take``: the buyer attacks; the chance to take the territory (win with a land unit left).
+  Land battles only: a sea zone is not taken, so ``take`` with ``sea`` is refused, naming
+  ``clear``.
+- ``clear``: the buyer attacks; the chance to destroy every defender and survive
+  (``attacker_win``). Land or sea.
+- ``hold``: the buyer defends; the chance the defender keeps the territory or zone. On land that
+  is everything but the attacker taking it (``1 - takes_territory``: a draw, or an attacker left
+  with aircraft only, still holds); at sea the defender keeps the zone when it has units left
+  (``defender_win + stalemate``).
+- ``tuv``: the buyer attacks; the expected TUV swing (defender's IPCs lost minus the attacker's).
+
+Higher is better for every goal.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Protocol
+
+from oddsim.errors import OddsimError
+
+
+class PurchaseError(OddsimError):
+    """A purchase sweep that cannot be run as asked: bad budget, unit, cap, goal or output file."""
+
+
+class _Outcome(Protocol):
+    attacker_win: float
+    defender_win: float
+    stalemate: float
+    takes_territory: float | None
+    tuv_swing: float
+
+
+class Goal(enum.Enum):
+    """The goal a sweep ranks purchases by; see the module docstring for each one's meaning."""
+
+    TAKE = "take"
+    CLEAR = "clear"
+    HOLD = "hold"
+    TUV = "tuv"
+
+    @classmethod
+    def parse(cls, text: Goal | str, sea: bool) -> Goal:
+        """The goal named ``text``, checked against the kind of battle."""
+        if isinstance(text, Goal):
+            goal = text
+        else:
+            try:
+                goal = cls(str(text).strip().lower())
+            except ValueError:
+                names = " | ".join(g.value for g in cls)
+                raise PurchaseError(f"unknown goal '{text}': use {names}") from None
+        if goal is Goal.TAKE and sea:
+            raise PurchaseError("goal 'take' makes no sense for a sea battle (there is no territory "
+                                "to take): use --goal clear (destroy every defending unit), hold or tuv")
+        return goal
+
+    @property
+    def buyer_defends(self) -> bool:
+        """Whether the purchase joins the defender (hold) rather than the attacker."""
+        return self is Goal.HOLD
+
+    @property
+    def is_probability(self) -> bool:
+        return self is not Goal.TUV
+
+    @property
+    def label(self) -> str:
+        return {Goal.TAKE: "chance to take", Goal.CLEAR: "chance to clear",
+                Goal.HOLD: "chance to hold", Goal.TUV: "expected TUV swing"}[self]
+
+    def value_of(self, outcome: _Outcome, sea: bool) -> float:
+        """The score of one battle's outcome for this goal (higher is better)."""
+        if self is Goal.TAKE:
+            return float(outcome.takes_territory or 0.0)
+        if self is Goal.CLEAR:
+            return outcome.attacker_win
+        if self is Goal.HOLD:
+            if sea:
+                return outcome.defender_win + outcome.stalemate
+            return 1.0 - float(outcome.takes_territory or 0.0)
+        return outcome.tuv_swing
+
+    def format(self, value: float) -> str:
+        """``"63.21%"`` for a chance, ``"+4.75"`` for a TUV swing."""
+        return f"{100 * value:.2f}%" if self.is_probability else f"{value:+.2f}"

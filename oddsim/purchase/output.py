@@ -1,0 +1,200 @@
+"""Rows on disk: written as they finish, in whole lines, and read back to resume a sweep.
+
+Two formats, chosen by the file's suffix: ``.csv`` (a header line, then one line per row) and
+``.json``/``.jsonl`` (JSON Lines: one JSON object per line, no enclosing list, so the file is
+valid after every chunk). Rows go to the file in chunks; each chunk is one ``write`` of whole
+lines, then ``fsync``. A process killed outright therefore leaves whole lines, except in the rare
+case of a write torn by the kernel, which ``read_rows`` repairs by cutting the trailing partial
+line. Ctrl-C and SIGTERM write the rows already finished before stopping (see ``runner``).
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from oddsim.purchase.goals import PurchaseError
+
+CHUNK_ROWS = 200
+"""A chunk is written once it holds this many rows..."""
+CHUNK_SECONDS = 1.0
+"""...or once this long has passed since the last one, so a kill loses at most a second's rows."""
+
+
+class RowFormat(enum.Enum):
+    CSV = "csv"
+    JSON_LINES = "jsonl"
+
+    @classmethod
+    def for_path(cls, path: Path) -> RowFormat:
+        suffix = path.suffix.lower()
+        if suffix == ".csv":
+            return cls.CSV
+        if suffix in (".json", ".jsonl"):
+            return cls.JSON_LINES
+        raise PurchaseError(f"--out {path}: use a .csv or .json file (JSON Lines), "
+                            f"not '{suffix or 'no suffix'}'")
+
+
+def read_rows(path: Path, columns: Sequence[str]) -> list[dict[str, object]]:
+    """The records already in ``path`` (none if it is missing or empty).
+
+    A trailing partial line (a write cut short) is cut off the file. A header or a whole line
+    that does not hold this sweep's columns is an error: the file belongs to something else.
+    """
+    fmt = RowFormat.for_path(path)
+    if not path.exists():
+        return []
+    _cut_partial_line(path)
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if not lines:
+        return []
+    if fmt is RowFormat.CSV:
+        header = next(csv.reader([lines[0]]))
+        if header != list(columns):
+            raise PurchaseError(f"{path} has other columns than this sweep's: it holds another "
+                                f"sweep; choose another --out")
+        return [dict(zip(columns, values, strict=True)) for values in csv.reader(lines[1:])
+                if _width_ok(values, columns, path)]
+    records = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            raise PurchaseError(f"{path}, line {number}: not valid JSON: the file is damaged") from None
+        if not isinstance(record, dict) or list(record) != list(columns):
+            raise PurchaseError(f"{path}, line {number}: not a row of this sweep: choose another --out")
+        records.append(record)
+    return records
+
+
+def _width_ok(values: list[str], columns: Sequence[str], path: Path) -> bool:
+    if len(values) != len(columns):
+        raise PurchaseError(f"{path}: a line has {len(values)} fields, not {len(columns)}: "
+                            f"the file is damaged")
+    return True
+
+
+def _cut_partial_line(path: Path) -> None:
+    with open(path, "r+b") as f:
+        data = f.read()
+        end = data.rfind(b"\n") + 1
+        if end != len(data):
+            f.truncate(end)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+class RowWriter:
+    """Appends records to a CSV or JSON Lines file in whole-line chunks (see the module doc).
+
+    Use it as a context manager: leaving the block, normally or by an exception (Ctrl-C
+    included), writes the rows still buffered.
+    """
+
+    def __init__(self, path: Path, columns: Sequence[str], chunk_rows: int = CHUNK_ROWS,
+                 chunk_seconds: float = CHUNK_SECONDS) -> None:
+        self.path = Path(path)
+        self.format = RowFormat.for_path(self.path)
+        self.columns = list(columns)
+        self.chunk_rows = chunk_rows
+        self.chunk_seconds = chunk_seconds
+        self.rows_written = 0
+        self._pending: list[str] = []
+        self._last_write = time.monotonic()
+        self._fd: int | None = None
+
+    def __enter__(self) -> RowWriter:
+        new = not self.path.exists()
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:
+            raise PurchaseError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        if os.fstat(self._fd).st_size == 0 and self.format is RowFormat.CSV:
+            self._write(self._line(self.columns))
+        if new:
+            _sync_directory(self.path.parent)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        try:
+            self.commit()
+        finally:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+
+    def add(self, record: dict[str, object]) -> None:
+        """Buffer one finished row; write the chunk when it is big or old enough."""
+        if self.format is RowFormat.CSV:
+            line = self._line(["" if record[key] is None else record[key] for key in self.columns])
+        else:
+            line = json.dumps(record, allow_nan=False) + "\n"
+        self._pending.append(line)
+        if (len(self._pending) >= self.chunk_rows
+                or time.monotonic() - self._last_write >= self.chunk_seconds):
+            self.commit()
+
+    def commit(self) -> None:
+        """Write every buffered row as one chunk of whole lines, and fsync it.
+
+        Ctrl-C and SIGTERM are held back while the chunk is written, so the chunk is never
+        half-written by an interruption, nor written twice.
+        """
+        if self._pending:
+            text, rows = "".join(self._pending), len(self._pending)
+            with _signals_held():
+                self._pending.clear()
+                self._write(text)
+                self.rows_written += rows
+        self._last_write = time.monotonic()
+
+    def _line(self, values: Sequence[object]) -> str:
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerow(values)
+        return buffer.getvalue()
+
+    def _write(self, text: str) -> None:
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            written = os.write(self._fd, data)
+            data = data[written:]
+        os.fsync(self._fd)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Delay SIGINT and SIGTERM (delivered when the block ends) where the platform allows it."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _sync_directory(folder: Path) -> None:
+    """Make a new file's directory entry durable too (ignored where directories can't be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,137 @@
+"""Run a sweep: enumerate the purchases, skip those already in the output file, solve the rest
+in-process or on Dask, write each finished row, and rank them all."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, closing, nullcontext
+from pathlib import Path
+
+from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
+from oddsim.purchase.enumeration import iter_purchases
+from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated, evaluate_purchase
+from oddsim.purchase.goals import Goal, PurchaseError
+from oddsim.purchase.output import CHUNK_ROWS, CHUNK_SECONDS, RowFormat, RowWriter, read_rows
+from oddsim.purchase.progress import SweepProgress
+from oddsim.purchase.rows import PurchaseRow, columns
+from oddsim.purchase.spec import CapsSpec, SweepSpec, UnitsSpec
+from oddsim.purchase.table import PurchaseTable, SweepStats
+from oddsim.rules import Ruleset
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM in the CLI) stopped a sweep; the finished rows are in the file."""
+
+    def __init__(self, message: str, rows_done: int, out: Path | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rows_done = rows_done
+        self.out = out
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: object,
+          goal: Goal | str = "take", existing: object = None, max_counts: CapsSpec = None,
+          sea: bool = False, ool_attacker: object = None, ool_defender: object = None,
+          keep_land: int = 0, method: str = "auto", runs: int | None = None, seed: int = 0,
+          out: str | Path | None = None, resume: bool = False, workers: int | None = None,
+          scheduler: str | None = None, progress: bool = False, cache: BattleCache | None = None,
+          ) -> PurchaseTable:
+    """Every purchase of ``units`` within ``budget`` (each at most its ``max_counts``), added to
+    ``existing``, fought against ``against``, and ranked by ``goal``.
+
+    The buyer attacks for ``take``, ``clear`` and ``tuv`` and defends for ``hold`` (see
+    ``oddsim.purchase.goals``). Each battle is solved by ``method`` (``auto``: exact when cheap,
+    else Monte Carlo with ``runs`` runs and a seed derived from the battle and ``seed``). With
+    ``out`` (``.csv``, or ``.json`` for JSON Lines) rows are written as they finish; ``resume``
+    keeps the rows already there and solves only the rest. ``workers`` runs on a new local
+    Dask cluster, ``scheduler`` on an existing one. Returns the rows ranked, best first.
+    """
+    spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
+                           max_counts=max_counts, sea=sea, ool_attacker=ool_attacker,
+                           ool_defender=ool_defender, keep_land=keep_land, method=method,
+                           runs=runs, seed=seed)
+    return run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
+                     progress=progress, cache=cache)
+
+
+def purchases_of(spec: SweepSpec) -> list[tuple[int, tuple[int, ...]]]:
+    """``(index, counts)`` of every purchase of the sweep, in enumeration order."""
+    counts = (c for c in iter_purchases(spec.costs, spec.caps, spec.budget) if spec.buys_an_army(c))
+    return list(enumerate(counts))
+
+
+def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = False,
+              workers: int | None = None, scheduler: str | None = None, progress: bool = False,
+              cache: BattleCache | None = None, chunk_rows: int = CHUNK_ROWS,
+              chunk_seconds: float = CHUNK_SECONDS) -> PurchaseTable:
+    """Run a validated sweep (see ``sweep``)."""
+    check_options(workers, scheduler)
+    cache = PROCESS_CACHE if cache is None else cache
+    purchases = purchases_of(spec)
+    path = Path(out) if out is not None else None
+    done = _rows_already_written(spec, path, resume, purchases)
+    todo = [(index, counts) for index, counts in purchases if index not in done]
+    fresh: list[PurchaseRow] = []
+    cached = 0
+    writer: RowWriter | None = None
+    with ExitStack() as stack:
+        try:
+            if path is not None:
+                writer = stack.enter_context(RowWriter(path, columns(spec.units), chunk_rows,
+                                                       chunk_seconds))
+            rows = _row_source(spec, todo, cache, workers, scheduler, stack)
+            bar = SweepProgress(len(purchases), already_done=len(done), enabled=progress)
+            stack.callback(bar.close)
+            for evaluated in rows:
+                if writer is not None:
+                    writer.add(evaluated.row.record(spec.units))
+                fresh.append(evaluated.row)
+                cached += evaluated.cached
+                bar.advance()
+        except KeyboardInterrupt:
+            stack.close()  # writes the finished rows before saying so
+            finished = len(done) + (writer.rows_written if writer is not None else len(fresh))
+            saved = f"; {path} holds them: rerun with --resume to finish" if path else ""
+            raise SweepInterrupted(f"stopped after {finished:,} of {len(purchases):,} rows{saved}",
+                                   finished, path) from None
+    stats = SweepStats(resumed=len(done), cached=cached, solved=len(fresh) - cached,
+                       out=str(path) if path else None)
+    return PurchaseTable.from_rows([*done.values(), *fresh], spec.goal, spec.units, stats)
+
+
+def _row_source(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], cache: BattleCache,
+                workers: int | None, scheduler: str | None, stack: ExitStack) -> Iterator[Evaluated]:
+    if workers is None and scheduler is None:
+        return (evaluate_purchase(spec, index, counts, cache) for index, counts in todo)
+    client = stack.enter_context(dask_client(workers, scheduler) if todo else nullcontext())
+    return stack.enter_context(closing(dask_rows(spec, todo, client))) if todo else iter(())
+
+
+def _rows_already_written(spec: SweepSpec, path: Path | None, resume: bool,
+                          purchases: Sequence[tuple[int, tuple[int, ...]]]) -> dict[int, PurchaseRow]:
+    """The rows a resumed sweep keeps, by index; refuses a file of another sweep, and an
+    existing file without ``resume``."""
+    if path is None:
+        if resume:
+            raise PurchaseError("--resume needs --out: the file to resume")
+        return {}
+    if not resume:
+        if path.exists() and path.stat().st_size > 0:
+            raise PurchaseError(f"{path} already exists: add --resume to continue it, or choose "
+                                f"another --out")
+        RowFormat.for_path(path)  # a bad suffix fails now, not after the first chunk
+        return {}
+    done: dict[int, PurchaseRow] = {}
+    for record in read_rows(path, columns(spec.units)):
+        row = PurchaseRow.from_record(record, spec.units)
+        if row.sweep != spec.fingerprint:
+            raise PurchaseError(f"{path} holds rows of another sweep (other rules, armies, goal, "
+                                f"budget, units or engine settings): choose another --out")
+        if not 0 <= row.index < len(purchases) or purchases[row.index][1] != row.counts:
+            raise PurchaseError(f"{path}: row {row.index} ({row.purchase}) is not this sweep's "
+                                f"purchase number {row.index}: the file is damaged")
+        done[row.index] = row
+    return done

@@ -1,0 +1,269 @@
+"""The sweep's question, validated once: edition, budget, units to buy, armies, goal, engine.
+
+Every bad input is found here, before anything is solved, and raised as one clear
+``PurchaseError`` (or the ``ForceError``/``BattleError`` of the army or option at fault).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from oddsim.battle import Battle
+from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
+from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
+from oddsim.purchase.goals import Goal, PurchaseError
+from oddsim.rules import Domain, Ruleset, builtin_names, load_ruleset
+
+DEFAULT_PURCHASE_RUNS = 100_000
+"""Monte Carlo runs per battle in a sweep: fewer than for one battle, as a sweep solves many."""
+METHODS = ("auto", "exact", "mc")
+
+UnitsSpec = str | Sequence[str]
+CapsSpec = str | Mapping[str, int] | None
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """One purchase question; build it with ``SweepSpec.build``, which validates everything.
+
+    ``units`` are canonical unit names in the order given (that order sets the enumeration order
+    and the column order), ``costs`` and ``caps`` line up with them (cap ``None``: no cap).
+    ``existing`` is the buyer's army already there; ``against`` is the other side.
+    """
+
+    rules: Ruleset
+    budget: int
+    units: tuple[str, ...]
+    costs: tuple[int, ...]
+    caps: tuple[int | None, ...]
+    goal: Goal
+    existing: Force
+    against: Force
+    sea: bool = False
+    ool_attacker: tuple[str, ...] | None = None
+    ool_defender: tuple[str, ...] | None = None
+    keep_land: int = 0
+    method: str = "auto"
+    runs: int = DEFAULT_PURCHASE_RUNS
+    seed: int = 0
+
+    @classmethod
+    def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: object,
+              goal: Goal | str = Goal.TAKE, existing: object = None, max_counts: CapsSpec = None,
+              sea: bool = False, ool_attacker: object = None, ool_defender: object = None,
+              keep_land: int = 0, method: str = "auto", runs: int | None = None,
+              seed: int = 0) -> SweepSpec:
+        """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one."""
+        ruleset = load_ruleset(rules)
+        if not isinstance(sea, bool):
+            raise PurchaseError(f"sea must be True or False, not {sea!r}")
+        goal = Goal.parse(goal, sea)
+        budget = _check_budget(budget)
+        names = _parse_units(units, ruleset, sea, goal)
+        caps = _parse_caps(max_counts, ruleset, names)
+        if method not in METHODS:
+            raise PurchaseError(f"unknown method '{method}': use auto, exact or mc")
+        if method == "exact" and runs is not None:
+            raise PurchaseError("--runs applies to Monte Carlo: drop it or use --method auto or mc")
+        runs = _check_whole("runs", DEFAULT_PURCHASE_RUNS if runs is None else runs, low=1)
+        seed = _check_whole("seed", seed, low=0, high=2**63 - 1)
+        existing_force = parse_force(existing, ruleset, "existing")
+        against_force = parse_force(against, ruleset, "against")
+        _check_army(existing_force, "existing", ruleset, sea, attacks=not goal.buyer_defends)
+        _check_army(against_force, "against", ruleset, sea, attacks=goal.buyer_defends)
+        if goal.buyer_defends and against_force.is_empty():
+            raise PurchaseError("against: the attacking army is empty: 'hold' needs an army to "
+                                "hold against")
+        spec = cls(rules=ruleset, budget=budget, units=names,
+                   costs=tuple(ruleset.unit(n).cost for n in names), caps=caps, goal=goal,
+                   existing=existing_force, against=against_force, sea=sea, keep_land=keep_land,
+                   method=method, runs=runs, seed=seed)
+        spec._check_size()
+        probe = spec._probe(ool_attacker, ool_defender)
+        return replace(spec, ool_attacker=probe.ool_attacker, ool_defender=probe.ool_defender)
+
+    def _check_size(self) -> None:
+        count = count_purchases(self.costs, self.caps, self.budget, stop_after=MAX_PURCHASES)
+        if count > MAX_PURCHASES:
+            raise PurchaseError(
+                f"budget {self.budget} over {', '.join(self.units)} gives more than "
+                f"{MAX_PURCHASES:,} purchases, the limit of one sweep: lower the budget, buy fewer "
+                f"unit types, or cap them with --max UNIT=N")
+        if count == 1 and not self.buys_an_army((0,) * len(self.units)):
+            raise PurchaseError(f"budget {self.budget} buys no {' or '.join(self.units)}, and there "
+                                f"is no existing army to attack with: raise the budget")
+        largest = self.existing.total + most_units(self.costs, self.caps, self.budget)
+        if largest > MAX_UNITS_PER_SIDE:
+            raise PurchaseError(
+                f"budget {self.budget} could buy an army of {largest:,} units; at most "
+                f"{MAX_UNITS_PER_SIDE:,} units per side: lower the budget or cap units with --max")
+
+    def _probe(self, ool_attacker: object, ool_defender: object) -> Battle:
+        """A battle of this sweep, built to check the options only a Battle checks."""
+        first = tuple(1 if i == 0 else 0 for i in range(len(self.units)))
+        counts = first if self.existing.is_empty() else (0,) * len(self.units)
+        attacker, defender = self._sides(counts)
+        return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
+                      ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=self.keep_land)
+
+    def _sides(self, counts: Sequence[int]) -> tuple[Force, Force]:
+        buyer = self.army(counts)
+        return (self.against, buyer) if self.goal.buyer_defends else (buyer, self.against)
+
+    def army(self, counts: Sequence[int]) -> Force:
+        """The buyer's army after the purchase: the existing units plus the ones bought."""
+        totals = dict(self.existing.counts)
+        for name, n in zip(self.units, counts, strict=True):
+            if n:
+                totals[name] = totals.get(name, 0) + n
+        return parse_force(Force(tuple(totals.items()), self.existing.damaged), self.rules, "army")
+
+    def battle(self, counts: Sequence[int]) -> Battle:
+        """The battle fought after buying ``counts``."""
+        attacker, defender = self._sides(counts)
+        return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
+                      ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
+                      keep_land=self.keep_land)
+
+    def buys_an_army(self, counts: Sequence[int]) -> bool:
+        """False for the one purchase that leaves an attacking buyer with no units at all."""
+        return self.goal.buyer_defends or not self.existing.is_empty() or any(counts)
+
+    def cost(self, counts: Sequence[int]) -> int:
+        return sum(n * c for n, c in zip(counts, self.costs, strict=True))
+
+    def describe_purchase(self, counts: Sequence[int]) -> str:
+        """``"2 infantry, 1 armor"``, or ``"nothing"``."""
+        parts = [f"{n} {name}" for name, n in zip(self.units, counts, strict=True) if n]
+        return ", ".join(parts) if parts else "nothing"
+
+    def describe(self) -> str:
+        """One line saying what the sweep asks."""
+        kind = "sea" if self.sea else "land"
+        caps = [f"{name} <= {cap}" for name, cap in zip(self.units, self.caps, strict=True)
+                if cap is not None]
+        buyer = ("the purchase" if self.existing.is_empty()
+                 else f"{self.existing.describe()} plus the purchase")
+        action = (f"defend with {buyer} against {self.against.describe()}" if self.goal.buyer_defends
+                  else f"attack {self.against.describe()} with {buyer}")
+        return (f"{self.rules.name} {kind} battle: {action}; buy up to {self.budget} IPCs of "
+                f"{', '.join(self.units)}" + (f" ({', '.join(caps)})" if caps else "")
+                + f"; goal: {self.goal.value} ({self.goal.label})")
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short hash of everything that sets the rows' contents: rows from a file are reused on
+        resume only when their fingerprint is this one."""
+        rules = (self.rules.name, self.rules.units, self.rules.combat, self.rules.bombard,
+                 self.rules.support)
+        parts = (rules, self.budget, self.units, self.caps, self.goal.value, self.existing,
+                 self.against, self.sea, self.ool_attacker, self.ool_defender, self.keep_land,
+                 self.method, self.runs, self.seed)
+        return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
+
+
+def _check_whole(name: str, value: object, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PurchaseError(f"{name} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f"between {low} and {high:,}" if high is not None else f"at least {low}"
+        raise PurchaseError(f"{name} must be {bound}, not {value}")
+    return value
+
+
+def _check_budget(budget: object) -> int:
+    if isinstance(budget, bool) or not isinstance(budget, int):
+        raise PurchaseError(f"budget must be a whole number of IPCs, not {budget!r}")
+    if budget < 0:
+        raise PurchaseError(f"budget {budget} is negative: the budget is the IPCs you can spend, "
+                            f"0 or more")
+    return budget
+
+
+def _parse_units(spec: UnitsSpec, rules: Ruleset, sea: bool, goal: Goal) -> tuple[str, ...]:
+    tokens = spec.split(",") if isinstance(spec, str) else list(spec)
+    names: list[str] = []
+    for token in tokens:
+        if not isinstance(token, str):
+            raise PurchaseError(f"units: {token!r} is not a unit name")
+        if not token.strip():
+            continue
+        name = _resolve_buyable(token.strip(), rules)
+        if name in names:
+            raise PurchaseError(f"units: {name} is listed twice")
+        unit = rules.unit(name)
+        if unit.domain is (Domain.LAND if sea else Domain.SEA):
+            kind = "a sea battle" if sea else "a land battle (add --sea for a sea battle)"
+            raise PurchaseError(f"units: {name} cannot fight in {kind}: drop it from the units")
+        if not goal.buyer_defends and not unit.can_attack:
+            raise PurchaseError(f"units: {name} cannot attack in {rules.name}, and goal "
+                                f"'{goal.value}' buys attackers: drop it from the units")
+        names.append(name)
+    if not names:
+        raise PurchaseError("units: no unit to buy: list them like 'inf,art,arm'")
+    return tuple(names)
+
+
+def _resolve_buyable(token: str, rules: Ruleset) -> str:
+    name = rules.resolve_name(token)
+    if name is None:
+        elsewhere = [edition for edition in builtin_names()
+                     if edition != rules.name and load_ruleset(edition).resolve_name(token)]
+        known = ", ".join(u.name for u in rules.units)
+        if elsewhere:
+            raise PurchaseError(f"units: {rules.name} cannot buy '{token}' (a unit of "
+                                f"{', '.join(elsewhere)}); its units are: {known}")
+        raise PurchaseError(f"units: unknown unit '{token}' in {rules.name} (known: {known})")
+    if rules.unit(name).cost <= 0:
+        raise PurchaseError(f"units: {name} has no price in {rules.name}, so it cannot be bought")
+    return name
+
+
+_CAP = re.compile(r"^\s*([^=]+?)\s*=\s*(\S+)\s*$")
+
+
+def _parse_caps(spec: CapsSpec, rules: Ruleset, names: tuple[str, ...]) -> tuple[int | None, ...]:
+    if spec is None:
+        return (None,) * len(names)
+    if isinstance(spec, str):
+        pairs = []
+        for part in spec.split(","):
+            if not part.strip():
+                continue
+            match = _CAP.match(part)
+            if not match:
+                raise PurchaseError(f"max: '{part.strip()}' is not UNIT=N, e.g. arm=4")
+            pairs.append((match.group(1), match.group(2)))
+    elif isinstance(spec, Mapping):
+        pairs = list(spec.items())
+    else:
+        raise PurchaseError(f"max: expected 'arm=4,ftr=2' or a mapping, not {type(spec).__name__}")
+    caps: dict[str, int] = {}
+    for token, raw in pairs:
+        name = rules.resolve_name(str(token))
+        if name is None or name not in names:
+            raise PurchaseError(f"max: '{token}' is not one of the units bought "
+                                f"({', '.join(names)})")
+        try:
+            value = int(raw) if isinstance(raw, str) else raw
+        except ValueError:
+            value = raw
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise PurchaseError(f"max: the cap of {name} must be a whole number, 0 or more, "
+                                f"not {raw!r}")
+        caps[name] = value
+    return tuple(caps.get(name) for name in names)
+
+
+def _check_army(force: Force, label: str, rules: Ruleset, sea: bool, attacks: bool) -> None:
+    for name, _ in force.counts:
+        unit = rules.unit(name)
+        if unit.domain is (Domain.LAND if sea else Domain.SEA):
+            kind = "a sea battle" if sea else "a land battle (add --sea for a sea battle)"
+            raise PurchaseError(f"{label}: {name} cannot fight in {kind}")
+        if attacks and not unit.can_attack:
+            raise PurchaseError(f"{label}: {name} cannot attack in {rules.name}")
