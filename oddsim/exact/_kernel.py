@@ -666,21 +666,9 @@ def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_hol
 
 
 @jit
-def pre_battle_aa(a_stride, a_class_len, a_class_slots, n_a, aa_dist, aa_lo, aa_hi, out_mass,
-                  nd):
-    """Spread the start state over the attacker's states after AA fire (air-only hits)."""
-    counts = np.zeros(N_CLASSES, dtype=np.int64)
-    for h in range(aa_lo, aa_hi + 1):
-        # AA hits may only take aircraft: they act as "sub hits" mirrored - use the air class only
-        nxt = _apply_air_only(0, a_stride, a_class_len, a_class_slots, h, counts)
-        out_mass[nxt * nd] += aa_dist[h]
-
-
-@jit
-def _apply_air_only(state, stride, class_len, class_slots, hits, counts):
-    decode(state, stride, class_len, counts)
-    counts[AIR] = min(class_len[AIR], counts[AIR] + hits)
-    result = 0
-    for c in range(N_CLASSES):
-        result += counts[c] * stride[c]
-    return result
+def pre_battle_aa(a_stride, a_class_len, aa_dist, out_mass, nd):
+    """Spread the start state over the attacker's states after AA fire: AA hits take only
+    aircraft, which are their own class whenever the defender has AA."""
+    for hits in range(aa_dist.shape[0]):
+        lost = min(a_class_len[AIR], hits)
+        out_mass[lost * a_stride[AIR] * nd] += aa_dist[hits]

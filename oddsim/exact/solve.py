@@ -113,8 +113,7 @@ def solve(battle: Battle) -> BattleResult:
     if aa is None:
         start[0] = 1.0
     else:
-        k.pre_battle_aa(a_stride, a.class_len, a.class_slots, a.n_states, aa, 0, len(aa) - 1,
-                        start, d.n_states)
+        k.pre_battle_aa(a_stride, a.class_len, aa, start, d.n_states)
     A = (a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi)  # noqa: N806
     D = (d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi)  # noqa: N806
     rules = (low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
