@@ -442,6 +442,22 @@ def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
 
 
 @jit
+def retreat_mask_kernel(A, D, rules, defender_holds, retreat, air_alive, win_chance):
+    """Whether the attacker's state-based retreat rules fire at the end of a round, for every
+    joint state that is still being fought (1) or not (0)."""
+    na = A[3].shape[0]
+    nd = D[3].shape[0]
+    mask = np.zeros(na * nd, dtype=np.int8)
+    buf = _buffers(na, nd)
+    for ia in range(na):
+        for idd in range(nd):
+            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            if code == ONGOING and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
+                mask[ia * nd + idd] = 1
+    return mask
+
+
+@jit
 def rounds_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_alive, win_chance,
                   max_rounds):
     """Like ``solve_kernel`` for an attacker that retreats after ``max_rounds`` rounds at the

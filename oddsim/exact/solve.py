@@ -81,8 +81,26 @@ def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, floa
     return joint, joint * spread
 
 
-def solve(battle: Battle) -> BattleResult:
-    """Exact outcome distribution of the battle (fought to the end)."""
+@dataclass(frozen=True)
+class _Prepared:
+    """Everything the kernels need for one battle."""
+
+    low: LoweredBattle
+    a: _SideLayout
+    d: _SideLayout
+    a_tables: tuple
+    d_tables: tuple
+    A: tuple  # noqa: N815 - the attacker's tables as the kernels take them
+    D: tuple  # noqa: N815
+    rules: tuple
+    holds: bool
+    retreat: tuple
+    air_alive: np.ndarray
+    win_chance: np.ndarray
+    start: np.ndarray
+
+
+def _prepare(battle: Battle) -> _Prepared:
     low = lower(battle)
     a = _layout(low, low.attacker, low.defender, True)
     d = _layout(low, low.defender, low.attacker, False)
@@ -107,7 +125,6 @@ def solve(battle: Battle) -> BattleResult:
             side.support_side, max_dice))
     (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi) = tables[0]
     (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi) = tables[1]
-
     start = np.zeros(joint)
     aa = _aa_distribution(low, battle)
     if aa is None:
@@ -120,8 +137,6 @@ def solve(battle: Battle) -> BattleResult:
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
     policy = battle.retreat
     retreat = (-1, -1.0, 1.0)  # never
-    win_chance = np.zeros(1)
-    air_alive = (a_alive * low.is_air).sum(axis=1)
     if policy is not None:
         retreat = (-1 if policy.units_left is None else policy.units_left,
                    -1.0 if policy.below_win is None else float(policy.below_win),
@@ -130,14 +145,66 @@ def solve(battle: Battle) -> BattleResult:
         win_chance = k.win_chance_kernel(A, D, rules, holds)
     else:
         win_chance = np.ones(joint)
+    return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags), (d_alive, d_damaged, d_ipc),
+                     A, D, rules, holds, retreat, (a_alive * low.is_air).sum(axis=1), win_chance,
+                     start)
+
+
+def solve(battle: Battle) -> BattleResult:
+    """Exact outcome distribution of the battle (fought to the end, or to the attacker's
+    retreat)."""
+    p = _prepare(battle)
+    policy = battle.retreat
     if policy is not None and policy.after_round is not None:
         final, outcome, final_w, rounds, pruned = k.rounds_kernel(
-            A, D, start, rules, holds, PRUNE, retreat, air_alive, win_chance, policy.after_round)
+            p.A, p.D, p.start, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,
+            policy.after_round)
     else:
         final, outcome, final_w, rounds, pruned = k.solve_kernel(
-            A, D, start, rules, holds, PRUNE, retreat, air_alive, win_chance)
-    return _result(battle, low, a, d, (a_alive, a_damaged), (d_alive, d_damaged), a_ipc, d_ipc,
-                   a_flags, final, outcome, final_w, rounds, pruned)
+            p.A, p.D, p.start, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance)
+    a_alive, a_damaged, a_ipc, a_flags = p.a_tables
+    d_alive, d_damaged, d_ipc = p.d_tables
+    return _result(battle, p.low, p.a, p.d, (a_alive, a_damaged), (d_alive, d_damaged), a_ipc,
+                   d_ipc, a_flags, final, outcome, final_w, rounds, pruned)
+
+
+@dataclass(frozen=True)
+class RetreatTable:
+    """The attacker's state-based retreat decisions for every joint casualty state, and how to
+    find a state from the units left in each loss step (for the Monte Carlo engine, which rolls
+    its own dice but takes the decisions of "below a win chance" and "aircraft risk" from here).
+
+    A side's state index is sum over its loss steps of (casualties taken in the step) x
+    ``stride`` of the step; the joint index is attacker index x ``n_defender_states`` + defender
+    index."""
+
+    attacker_step_stride: np.ndarray
+    defender_step_stride: np.ndarray
+    n_defender_states: int
+    retreat: np.ndarray  # int8 per joint state
+
+
+def retreat_table(battle: Battle) -> RetreatTable:
+    """The exact engine's retreat decisions for ``battle``'s policy (raises TooLargeError for
+    battles the exact engine cannot take)."""
+    p = _prepare(battle)
+    mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, p.win_chance)
+    return RetreatTable(_step_strides(p.a, p.low.attacker), _step_strides(p.d, p.low.defender),
+                        p.d.n_states, mask)
+
+
+def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
+    """Stride of each loss step in the side's state index: its slots' class stride (a step's
+    slots share one class, and casualties within a class follow the order of loss)."""
+    stride = np.cumprod(np.concatenate(([1], layout.class_len[:-1] + 1)))
+    first_slot = np.concatenate(([0], np.cumsum(side.step_count)[:-1]))
+    step_class = np.zeros(len(side.step_count), dtype=np.int64)
+    for c in range(k.N_CLASSES):
+        slots = layout.class_slots[c, : layout.class_len[c]]
+        for step, first in enumerate(first_slot):
+            if side.step_count[step] and first in slots:
+                step_class[step] = c
+    return stride[step_class].astype(np.int64)
 
 
 def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:

@@ -98,3 +98,21 @@ def test_bad_retreat_options(kwargs, message):
         RetreatPolicy(**kwargs)
     with pytest.raises(oddsim.BattleError, match=message):
         oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf", retreat=kwargs)
+
+
+def test_retreat_table_indexes_states_by_casualties_per_loss_step():
+    from oddsim.exact import retreat_table
+
+    table = retreat_table(oddsim.Battle(rules="1942-2e", attacker="1 arm", defender="2 inf",
+                                        retreat={"below_win": 0.4}))
+    assert table.n_defender_states == 3
+    assert list(table.defender_step_stride) == [1]  # one loss step: 2 infantry
+
+    def decision(tank_lost, infantry_lost):
+        index = tank_lost * table.attacker_step_stride[0] * table.n_defender_states \
+            + infantry_lost * table.defender_step_stride[0]
+        return table.retreat[index]
+
+    assert decision(0, 0) == 1  # win chance 1/7 < 0.4
+    assert decision(0, 1) == 0  # win chance 1/2
+    assert decision(0, 2) == 0 and decision(1, 0) == 0  # battle over: no decision
