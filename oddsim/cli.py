@@ -7,6 +7,7 @@ import sys
 import click
 
 from oddsim.errors import OddsimError
+from oddsim.plot.cli import plot_option, write_battle_chart
 
 EXIT_BAD_INPUT = 2
 # click >= 8.2 raises this for a bare group; older versions print the help themselves
@@ -80,9 +81,10 @@ def cli() -> None:
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@plot_option()
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
-           retreat_below_win, retreat_aircraft_risk, waves, quiet, as_json) -> None:
+           retreat_below_win, retreat_aircraft_risk, waves, quiet, as_json, plot) -> None:
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
@@ -102,10 +104,14 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
         click.echo(json.dumps(total.to_dict(), indent=2) if as_json else total.to_table())
+        if plot:
+            write_battle_chart(total, plot, title=spec.describe() + ", then later waves")
         return
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
     click.echo(result.to_json() if as_json else result.to_table())
+    if plot:
+        write_battle_chart(result, plot)
 
 
 @cli.command()
@@ -188,9 +194,11 @@ def describe_ruleset(ruleset) -> str:
 
 def _register_subcommands() -> None:
     """Commands that live with their own feature package."""
+    from oddsim.plot.cli import chart
     from oddsim.purchase.cli import purchase
     from oddsim.trench.cli import trench
 
+    cli.add_command(chart)
     cli.add_command(purchase)
     cli.add_command(trench)
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import click
 
+from oddsim.plot.cli import plot_option, write_purchase_chart
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
 from oddsim.purchase.runner import SweepInterrupted, run_sweep
@@ -55,9 +56,10 @@ from oddsim.purchase.table import PurchaseTable
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
               help="Rows per write to --out.")
+@plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
 def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attacker, ool_defender,
              keep_land, method, runs, seed, top, out, resume, workers, scheduler, quiet,
-             chunk_rows) -> None:
+             chunk_rows, plot) -> None:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
@@ -71,6 +73,8 @@ def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attac
         click.echo(f"oddsim: {stop}", err=True)
         raise click.exceptions.Abort() from None
     click.echo(report(table, spec, top))
+    if plot:
+        write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
 
 
 def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:

@@ -13,15 +13,14 @@ import sys
 import click
 from click.core import ParameterSource
 
-from oddsim.errors import OddsimError
+from oddsim.plot.cli import plot_option, write_trench_chart
 from oddsim.trench.model import Policy, RollOrder, TrenchError
 
-EXIT_BAD_INPUT = 2
 POLICIES = click.Choice([p.value for p in Policy])
 ROLL_ORDERS = click.Choice([r.value for r in RollOrder])
 BATTLE_OPTIONS = ("attacker", "attacker_support", "defender", "defender_support", "year",
                   "points", "sea", "policy", "defender_policy", "roll_order", "method", "runs",
-                  "seed", "as_json")
+                  "seed", "as_json", "plot")
 
 
 def _common(command):
@@ -61,10 +60,11 @@ def _common(command):
               show_default=True, help="Exact enumeration or Monte Carlo.")
 @click.option("--runs", type=int, default=None, help="Monte Carlo runs (default 1,000,000).")
 @click.option("--seed", type=int, default=None, help="Monte Carlo seed.")
+@plot_option()
 @click.pass_context
 def trench(ctx: click.Context, attacker, attacker_support, defender, defender_support, year,
            points, sea, policy, defender_policy, roll_order, as_json, method, runs,
-           seed) -> None:
+           seed, plot) -> None:
     """The Longest Trench: odds of one battle (or 'advise': how to commit a hand).
 
     Example: oddsim trench --attacker 5,4,3 --attacker-support 2,0,1 --defender 4,4,4
@@ -96,6 +96,8 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
     result = run_trench(battle, method=method, policy=policy, defender_policy=defender_policy,
                         roll_order=roll_order, runs=runs, seed=seed)
     click.echo(result.to_json() if as_json else result.to_table())
+    if plot:
+        write_trench_chart(result, plot)
 
 
 @trench.command("advise")
@@ -147,22 +149,10 @@ def advise_command(attacker_hand, attacker_hand_support, defender, defender_supp
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run ``trench`` on its own, with the same one-line errors and exit status as ``oddsim``."""
-    try:
-        code = trench.main(args=argv, prog_name="oddsim trench", standalone_mode=False)
-    except OddsimError as exc:
-        _fail(str(exc))
-    except click.exceptions.Abort:
-        click.echo("oddsim: stopped", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        _fail(exc.format_message())
-    sys.exit(code if isinstance(code, int) else 0)
+    """Run ``trench`` on its own, through ``oddsim``'s entry point (same errors, same exit codes)."""
+    from oddsim.cli import cli
 
-
-def _fail(message: str) -> None:
-    click.echo(f"oddsim: error: {' '.join(message.split())}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
+    cli.main(args=["trench", *(sys.argv[1:] if argv is None else argv)], prog_name="oddsim")
 
 
 if __name__ == "__main__":

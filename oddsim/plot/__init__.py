@@ -1,0 +1,73 @@
+"""Charts of oddsim results, drawn with matplotlib on figures of their own (no pyplot, no
+window: safe on a headless machine). Each chart function takes a result or a sweep, returns the
+``Figure`` and never shows it; ``save_figure`` writes it as PNG, SVG or PDF.
+
+    >>> import oddsim, oddsim.plot
+    >>> result = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="3 inf, 2 arm",
+    ...                                     defender="4 inf"))
+    >>> fig = oddsim.plot.battle_chart(result)
+    >>> oddsim.plot.save_figure(fig, "odds.png")  # doctest: +SKIP
+
+Names load on first use, so ``import oddsim.plot`` (and the ``oddsim`` command) does not pay for
+importing matplotlib until a chart is drawn.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from oddsim.plot.errors import PlotError
+
+if TYPE_CHECKING:
+    from oddsim.plot.battle_charts import battle_chart, outcome_chart, survivor_chart
+    from oddsim.plot.convergence import ConvergencePoint, convergence_chart, convergence_points
+    from oddsim.plot.pareto import ParetoPoint, pareto_chart, pareto_points
+    from oddsim.plot.ranges import UnitRange, parse_unit_range
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.sweep_charts import heatmap_chart, odds_curve_chart
+    from oddsim.plot.sweeps import (
+        Curve,
+        CurveSweep,
+        HeatmapSweep,
+        SweepPoint,
+        curve_sweep,
+        heatmap_sweep,
+    )
+    from oddsim.plot.trench_charts import trench_chart
+
+_HOMES = {
+    "battle_chart": "battle_charts", "outcome_chart": "battle_charts",
+    "survivor_chart": "battle_charts",
+    "ConvergencePoint": "convergence", "convergence_chart": "convergence",
+    "convergence_points": "convergence",
+    "ParetoPoint": "pareto", "pareto_chart": "pareto", "pareto_points": "pareto",
+    "UnitRange": "ranges", "parse_unit_range": "ranges",
+    "save_figure": "saving",
+    "heatmap_chart": "sweep_charts", "odds_curve_chart": "sweep_charts",
+    "Curve": "sweeps", "CurveSweep": "sweeps", "HeatmapSweep": "sweeps", "SweepPoint": "sweeps",
+    "curve_sweep": "sweeps", "heatmap_sweep": "sweeps",
+    "trench_chart": "trench_charts",
+}
+
+__all__ = [
+    "ConvergencePoint", "Curve", "CurveSweep", "HeatmapSweep", "ParetoPoint", "PlotError",
+    "SweepPoint", "UnitRange", "battle_chart", "convergence_chart", "convergence_points",
+    "curve_sweep", "heatmap_chart", "heatmap_sweep", "odds_curve_chart", "outcome_chart",
+    "pareto_chart", "pareto_points", "parse_unit_range", "save_figure", "survivor_chart",
+    "trench_chart",
+]
+
+
+def __getattr__(name: str):
+    """Import a public name's module the first time the name is used."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'oddsim.plot' has no attribute '{name}'")
+    value = getattr(importlib.import_module(f"oddsim.plot.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})

@@ -1,0 +1,215 @@
+"""Charts of one battle: its outcome odds, and how many units (or IPCs) each side has left.
+
+They read a ``BattleResult`` (exact or Monte Carlo); the outcome chart also reads anything with
+``attacker_win``/``defender_win``/``takes_territory`` (a second-wave ``WaveResult``), skipping
+the figures it lacks. Monte Carlo bars carry 95% error bars (1.96 standard errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from oddsim.plot.errors import PlotError
+from oddsim.plot.style import (
+    OUTCOME_COLOURS,
+    SIDE_COLOURS,
+    method_note,
+    new_figure,
+    percent_axis,
+    percent_label,
+    styled,
+    wrap_title,
+)
+from oddsim.result import Survivors
+
+Z95 = 1.96
+SURVIVOR_MEASURES = ("count", "ipc")
+MAX_LABEL_CHARS = 80
+LISTING_OFFSET_PT = 34
+"""How far below the axes the listing of the most likely survivor sets starts (clears the tick
+labels and the axis label)."""
+PANEL_HEIGHT = 3.0
+LISTING_LINE_HEIGHT = 0.19
+
+
+@dataclass(frozen=True)
+class OutcomeBar:
+    """One bar of the outcome chart: the result field it shows, its label, chance and error."""
+
+    key: str
+    label: str
+    probability: float
+    std_error: float
+
+
+def outcome_bars(result) -> list[OutcomeBar]:
+    """The bars the outcome chart draws, in order: attacker wins, draw, stalemate and retreat
+    (only when they can happen: most battles can end in neither), defender wins, then the chance
+    to take the territory (land battles)."""
+    errors = getattr(result, "std_error", None) or {}
+    wanted = [("attacker_win", "attacker\nwins"), ("draw", "draw\n(both die)"),
+              ("stalemate", "stalemate"), ("retreat", "attacker\nretreats"),
+              ("defender_win", "defender\nwins"), ("takes_territory", "takes\nterritory")]
+    bars = []
+    for key, label in wanted:
+        value = getattr(result, key, None)
+        if value is None or (key in ("stalemate", "retreat") and not value):
+            continue
+        bars.append(OutcomeBar(key, label, float(value), float(errors.get(key) or 0.0)))
+    return bars
+
+
+@styled
+def outcome_chart(result, ax: Axes | None = None, title: str | None = None) -> Figure:
+    """Bars of the outcome probabilities of one battle (in %), the take chance set apart.
+
+    Draws into ``ax`` when given, else into a new 800 x 380 px figure titled with the battle.
+    Returns the figure; never shows it.
+    """
+    owned = ax is None
+    fig, ax = _figure_and_axes(ax, height=3.8)
+    bars = outcome_bars(result)
+    if not bars:
+        raise PlotError("outcome_chart needs a result with attacker_win and defender_win")
+    positions = [i + (0.5 if bar.key == "takes_territory" else 0.0) for i, bar in enumerate(bars)]
+    heights = [100 * bar.probability for bar in bars]
+    errors = [100 * Z95 * bar.std_error for bar in bars]
+    drawn = ax.bar(positions, heights, width=0.7,
+                   color=[OUTCOME_COLOURS[bar.key] for bar in bars],
+                   hatch=["//" if bar.key == "takes_territory" else "" for bar in bars],
+                   edgecolor="white", yerr=errors if any(errors) else None, capsize=4,
+                   ecolor="black")
+    for rect, bar, height, error in zip(drawn, bars, heights, errors, strict=True):
+        ax.annotate(percent_label(bar.probability), (rect.get_x() + rect.get_width() / 2, height + error),
+                    xytext=(0, 3), textcoords="offset points", ha="center", va="bottom")
+    ax.set_xticks(positions, [bar.label for bar in bars])
+    ax.set_ylim(0, 112)
+    percent_axis(ax.yaxis)
+    ax.grid(axis="x", visible=False)
+    ax.set_ylabel("probability (%)")
+    ax.set_xlabel("outcome")
+    ax.set_title(f"Battle outcome ({method_note(result)})")
+    if owned:
+        _figure_title(fig, title if title is not None else getattr(result, "battle", None))
+    return fig
+
+
+@styled
+def survivor_chart(result, by: str = "count", top: int = 3,
+                   sides: Sequence[str] = ("attacker", "defender")) -> Figure:
+    """Each side's survivor distribution: bars of the chance to be left with each number of units
+    (``by="count"``) or IPC value (``by="ipc"``); the ``top`` most likely survivor sets are
+    numbered on their bars and listed. One panel per side, stacked; returns the figure."""
+    _check_survivor_args(by, top, sides)
+    fig = new_figure(height=_survivor_panel_height(top) * len(sides) + 0.4)
+    axes = fig.subplots(len(sides), 1, squeeze=False)[:, 0]
+    for ax, side in zip(axes, sides, strict=True):
+        draw_survivors(ax, result, side, by, top)
+    _figure_title(fig, getattr(result, "battle", None))
+    return fig
+
+
+@styled
+def battle_chart(result, by: str = "count", top: int = 3, title: str | None = None) -> Figure:
+    """The picture of one battle to share: outcome bars above both sides' survivor distributions
+    (a result without survivor tables, such as a ``WaveResult``, gets the outcome bars only)."""
+    has_survivors = bool(getattr(result, "attacker_survivors", None)
+                         or getattr(result, "defender_survivors", None))
+    if not has_survivors:
+        return outcome_chart(result, title=title)
+    _check_survivor_args(by, top, ("attacker", "defender"))
+    panel = _survivor_panel_height(top)
+    fig = new_figure(height=3.6 + 2 * panel + 0.4)
+    outcome_ax, attacker_ax, defender_ax = fig.subplots(3, 1, height_ratios=[3.6, panel, panel])
+    outcome_chart(result, ax=outcome_ax)
+    draw_survivors(attacker_ax, result, "attacker", by, top)
+    draw_survivors(defender_ax, result, "defender", by, top)
+    _figure_title(fig, title if title is not None else getattr(result, "battle", None))
+    return fig
+
+
+def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[int, float]:
+    """Probability of each number of units (or IPC value) left, smallest first."""
+    totals: dict[int, float] = {}
+    for row in survivors:
+        key = row.count if by == "count" else row.ipc
+        totals[key] = totals.get(key, 0.0) + row.probability
+    return dict(sorted(totals.items()))
+
+
+def draw_survivors(ax: Axes, result, side: str, by: str = "count", top: int = 3) -> Axes:
+    """One side's survivor distribution into ``ax`` (see ``survivor_chart``)."""
+    survivors = tuple(getattr(result, f"{side}_survivors", None) or ())
+    if not survivors:
+        raise PlotError(f"the result has no {side} survivor table to draw")
+    totals = survivor_bars(survivors, by)
+    keys = list(totals)
+    gaps = [b - a for a, b in zip(keys, keys[1:], strict=False)]
+    width = 0.8 * min([1, *gaps]) if by == "count" else 0.8 * min(gaps or [1])
+    heights = [100 * p for p in totals.values()]
+    ax.bar(keys, heights, width=width, color=SIDE_COLOURS[side], edgecolor="white")
+    ranked = sorted(survivors, key=lambda s: (-s.probability, s.units))[:top]
+    marks: dict[int, list[str]] = {}
+    for rank, row in enumerate(ranked, start=1):
+        marks.setdefault(row.count if by == "count" else row.ipc, []).append(f"#{rank}")
+    for key, names in marks.items():
+        ax.annotate(",".join(names), (key, 100 * totals[key]), xytext=(0, 3),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=9,
+                    fontweight="bold")
+    if ranked:
+        lines = [f"#{rank}  {100 * row.probability:5.1f}%   {_shorten(row.units)}"
+                 for rank, row in enumerate(ranked, start=1)]
+        # under the axis label, so it never hides a bar however the distribution falls
+        ax.annotate("\n".join(["Most likely survivors:", *lines]), xy=(0, 0),
+                    xycoords="axes fraction", xytext=(0, -LISTING_OFFSET_PT),
+                    textcoords="offset points", ha="left", va="top", fontsize=9,
+                    linespacing=1.35)
+    ax.set_ylim(0, max(heights, default=0.0) * 1.15 + 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    percent_axis(ax.yaxis)
+    ax.grid(axis="x", visible=False)
+    ax.set_ylabel("probability (%)")
+    if by == "count":
+        ax.set_xlabel(f"{side}'s units left (number of units)")
+    else:
+        ax.set_xlabel(f"IPC value of the {side}'s units left (IPCs)")
+    lost = getattr(result, f"{side}_ipc_lost", None)
+    note = f"; expected IPC lost {lost:.1f}" if lost is not None else ""
+    ax.set_title(f"{side.capitalize()} survivors{note}")
+    return ax
+
+
+def _survivor_panel_height(top: int) -> float:
+    """Inches for one survivor panel and its listing of ``top`` survivor sets."""
+    return PANEL_HEIGHT + (LISTING_LINE_HEIGHT * (top + 1) if top else 0.0)
+
+
+def _check_survivor_args(by: str, top: int, sides: Sequence[str]) -> None:
+    if by not in SURVIVOR_MEASURES:
+        raise PlotError(f"survivors by '{by}': use count or ipc")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise PlotError(f"top must be a whole number >= 0, not {top!r}")
+    if not sides or any(side not in SIDE_COLOURS for side in sides):
+        raise PlotError(f"sides must be attacker and/or defender, not {tuple(sides)!r}")
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= MAX_LABEL_CHARS else text[:MAX_LABEL_CHARS - 1] + "…"
+
+
+def _figure_and_axes(ax: Axes | None, height: float) -> tuple[Figure, Axes]:
+    if ax is not None:
+        return ax.figure, ax
+    fig = new_figure(height=height)
+    return fig, fig.add_subplot()
+
+
+def _figure_title(fig: Figure, text: str | None) -> None:
+    """The battle as the title of a figure the chart made itself."""
+    if text:
+        fig.suptitle(wrap_title(text))

@@ -1,0 +1,160 @@
+"""``oddsim chart curve|heatmap``, and the ``--plot FILE`` option other commands share.
+
+Nothing here imports matplotlib until a chart is drawn, so ``oddsim`` starts as fast with the
+plotting commands registered. Errors are ``PlotError`` (an ``OddsimError``): the ``oddsim``
+command prints them as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from oddsim.plot.saving import check_output_path
+
+METRIC_HELP = ("win: the attacker wins; take: it takes the territory (land); hold: the defender "
+               "keeps it.")
+
+
+def _checked_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """Refuse a bad chart file name while parsing, before any battle is fought."""
+    return None if value is None else check_output_path(value)
+
+
+def plot_option(help: str = "Also draw the result to this .png, .svg or .pdf file.") -> Callable:
+    """The ``--plot FILE`` option (``plot`` parameter, a checked ``Path`` or ``None``)."""
+    return click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,
+                        callback=_checked_path, metavar="FILE", help=help)
+
+
+def write_battle_chart(result, path: str | Path, title: str | None = None) -> Path:
+    """Draw one battle's result (outcome and survivors; a ``WaveResult``: the outcome) to
+    ``path``."""
+    from oddsim.plot.battle_charts import battle_chart
+    from oddsim.plot.saving import save_figure
+
+    return save_figure(battle_chart(result, title=title), path)
+
+
+def write_purchase_chart(table, path: str | Path, top: int = 5, title: str | None = None) -> Path:
+    """Draw a purchase sweep's cost-vs-goal scatter, frontier and best ``top`` to ``path``."""
+    from oddsim.plot.pareto import pareto_chart
+    from oddsim.plot.saving import save_figure
+
+    return save_figure(pareto_chart(table, top=top, title=title), path)
+
+
+def write_trench_chart(result, path: str | Path) -> Path:
+    """Draw a Longest Trench result (fronts won, cards lost) to ``path``."""
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.trench_charts import trench_chart
+
+    return save_figure(trench_chart(result), path)
+
+
+def _sweep_options(command: Callable) -> Callable:
+    """Options shared by curve and heatmap: edition, battle kind, engine, output file."""
+    from oddsim.plot.sweeps import DEFAULT_CHART_RUNS
+
+    options = [
+        click.option("--rules", default="1942-2e", show_default=True,
+                     help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file."),
+        click.option("--sea", is_flag=True, help="Sea battles (default: land)."),
+        click.option("--metric", type=click.Choice(["win", "take", "hold"]), default="win",
+                     show_default=True, help=METRIC_HELP),
+        click.option("--ool-attacker", default=None, help="Attacker's order of loss."),
+        click.option("--ool-defender", default=None, help="Defender's order of loss."),
+        click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Keep the attacker's last N land units until everything else is lost."),
+        click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+                     show_default=True, help="Engine per battle; auto is exact when cheap."),
+        click.option("--runs", type=click.IntRange(min=1), default=DEFAULT_CHART_RUNS,
+                     show_default=True, help="Monte Carlo runs per battle."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Monte Carlo seed (battle k of the chart uses seed + k)."),
+        click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+                     callback=_checked_path, metavar="FILE",
+                     help="The chart file: .png, .svg or .pdf."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@click.group("chart", context_settings={"help_option_names": ["-h", "--help"]})
+def chart() -> None:
+    """Charts over many battles: odds curves and heatmaps, saved as PNG, SVG or PDF."""
+
+
+@chart.command("curve")
+@click.option("-a", "--attacker", "attackers", multiple=True, required=True,
+              help='Attacking army, e.g. "2 arm" (repeat for one curve per army).')
+@click.option("-d", "--defender", "defenders", multiple=True, required=True,
+              help='Defending army, e.g. "4 inf, 1 arm" (repeatable too).')
+@click.option("--vary", required=True, metavar="UNIT=LOW..HIGH",
+              help="The unit count to vary, e.g. inf=0..20 (or inf=0..40:2 for every second).")
+@click.option("--side", type=click.Choice(["attacker", "defender"]), default="attacker",
+              show_default=True, help="Whose unit count varies.")
+@_sweep_options
+def curve_command(attackers, defenders, vary, side, rules, sea, metric, ool_attacker,
+                  ool_defender, keep_land, method, runs, seed, out) -> None:
+    """A chance (win, take, hold) as one unit count varies, one curve per army.
+
+    Example: oddsim chart curve -a "2 arm" -a "1 art, 1 arm" -d "4 inf, 1 arm" --vary inf=0..20
+    --out odds.png
+    """
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.sweep_charts import odds_curve_chart
+    from oddsim.plot.sweeps import curve_sweep
+
+    sweep = curve_sweep(rules, attackers, defenders, vary, side=side, metric=metric, sea=sea,
+                        method=method, runs=runs, seed=seed, ool_attacker=ool_attacker,
+                        ool_defender=ool_defender, keep_land=keep_land)
+    path = save_figure(odds_curve_chart(sweep), out)
+    points = [p for c in sweep.curves for p in c.points]
+    click.echo(f"wrote {path}: {len(sweep.curves)} curve(s) of {len(sweep.curves[0].counts)} "
+               f"points ({_engines(points)})")
+
+
+@chart.command("heatmap")
+@click.option("-a", "--attacker", default="none", show_default=True,
+              help='Attacking army besides the varied units, e.g. "1 ftr".')
+@click.option("-d", "--defender", required=True, help='Defending army, e.g. "6 inf, 1 arm".')
+@click.option("--x", "x", required=True, metavar="UNIT=LOW..HIGH",
+              help="Unit count along the x axis, e.g. inf=0..15.")
+@click.option("--y", "y", required=True, metavar="UNIT=LOW..HIGH",
+              help="Unit count along the y axis, e.g. arm=0..10.")
+@click.option("--x-side", type=click.Choice(["attacker", "defender"]), default="attacker",
+              show_default=True, help="Whose unit --x counts.")
+@click.option("--y-side", type=click.Choice(["attacker", "defender"]), default="attacker",
+              show_default=True, help="Whose unit --y counts.")
+@_sweep_options
+def heatmap_command(attacker, defender, x, y, x_side, y_side, rules, sea, metric, ool_attacker,
+                    ool_defender, keep_land, method, runs, seed, out) -> None:
+    """A chance (win, take, hold) over two unit counts.
+
+    Example: oddsim chart heatmap -a "1 ftr" -d "6 inf, 1 arm" --x inf=0..15 --y arm=0..10
+    --out heatmap.png
+    """
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.sweep_charts import heatmap_chart
+    from oddsim.plot.sweeps import heatmap_sweep
+
+    sweep = heatmap_sweep(rules, attacker, defender, x, y, x_side=x_side, y_side=y_side,
+                          metric=metric, sea=sea, method=method, runs=runs, seed=seed,
+                          ool_attacker=ool_attacker, ool_defender=ool_defender,
+                          keep_land=keep_land)
+    path = save_figure(heatmap_chart(sweep), out)
+    points = [p for row in sweep.points for p in row]
+    click.echo(f"wrote {path}: {len(sweep.x_counts)} x {len(sweep.y_counts)} cells "
+               f"({_engines(points)})")
+
+
+def _engines(points) -> str:
+    exact = sum(p.method == "exact" for p in points)
+    mc = sum(p.method == "mc" for p in points)
+    empty = len(points) - exact - mc
+    text = f"{exact} exact, {mc} Monte Carlo"
+    return text + (f", {empty} without an attacker" if empty else "")

@@ -1,0 +1,138 @@
+"""Monte Carlo convergence: an estimate and its 95% band against the number of runs, with the
+exact value as a line; it shows how many runs a wanted precision takes.
+
+``convergence_chart`` takes the points themselves (``(runs, estimate, std_error)`` triples,
+``ConvergencePoint``s or Monte Carlo ``BattleResult``s); ``convergence_points`` makes them by
+simulating a battle once per run count (importing the Monte Carlo engine only then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from oddsim.plot.errors import PlotError
+from oddsim.plot.style import BLACK, BLUE, method_note, new_figure, percent_axis, styled, wrap_title
+
+Z95 = 1.96
+DEFAULT_RUNS = (1_000, 3_000, 10_000, 30_000, 100_000)
+PROBABILITIES = {"attacker_win": "chance the attacker wins",
+                 "defender_win": "chance the defender wins", "draw": "chance of a draw",
+                 "stalemate": "chance of a stalemate",
+                 "takes_territory": "chance the attacker takes the territory"}
+MEANS = {"attacker_ipc_lost": "attacker's expected IPC loss (IPCs)",
+         "defender_ipc_lost": "defender's expected IPC loss (IPCs)",
+         "expected_rounds": "expected number of rounds (rounds)"}
+
+
+@dataclass(frozen=True)
+class ConvergencePoint:
+    """One Monte Carlo estimate: how many runs, the estimate and its standard error."""
+
+    runs: int
+    estimate: float
+    std_error: float
+
+
+def convergence_points(battle, runs: Sequence[int] = DEFAULT_RUNS, metric: str = "attacker_win",
+                       seed: int | None = 0) -> list[ConvergencePoint]:
+    """Simulate ``battle`` once per count in ``runs`` (independent seeds ``seed``, ``seed + 1``,
+    ...) and keep ``metric``'s estimate and standard error from each."""
+    _check_metric(metric)
+    if not runs:
+        raise PlotError("give at least one number of runs")
+    from oddsim.montecarlo import simulate
+
+    points = []
+    for i, n in enumerate(runs):
+        result = simulate(battle, runs=n, seed=None if seed is None else seed + i)
+        points.append(as_point(result, metric))
+    return points
+
+
+def as_point(item, metric: str = "attacker_win") -> ConvergencePoint:
+    """A ``ConvergencePoint`` from a point, a ``(runs, estimate, std_error)`` triple or a Monte
+    Carlo result."""
+    if isinstance(item, ConvergencePoint):
+        return item
+    if hasattr(item, "std_error") and hasattr(item, metric):
+        if not getattr(item, "runs", None):
+            raise PlotError("a convergence point needs a Monte Carlo result (it has no runs)")
+        value = getattr(item, metric)
+        if value is None:
+            raise PlotError(f"the result has no {metric} (a sea battle has no territory)")
+        return ConvergencePoint(int(item.runs), float(value), float(item.std_error.get(metric, 0.0)))
+    try:
+        runs, estimate, error = item
+        return ConvergencePoint(int(runs), float(estimate), float(error))
+    except (TypeError, ValueError):
+        raise PlotError(f"a convergence point must be (runs, estimate, std_error), not "
+                        f"{item!r}") from None
+
+
+@styled
+def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes | None = None,
+                      title: str | None = None) -> Figure:
+    """Estimates of ``metric`` against the number of runs (log scale) with their 95% band
+    (1.96 standard errors); ``exact`` (a number or an exact ``BattleResult``) as a dashed line.
+    Returns the figure; never shows it."""
+    _check_metric(metric)
+    series = sorted((as_point(p, metric) for p in points), key=lambda p: p.runs)
+    if not series:
+        raise PlotError("no convergence point to draw")
+    if any(p.runs < 1 for p in series):
+        raise PlotError("runs must be 1 or more on a log scale")
+    scale = 100.0 if metric in PROBABILITIES else 1.0
+    owned = ax is None
+    if owned:
+        fig = new_figure(height=4.6)
+        ax = fig.add_subplot()
+    fig = ax.figure
+    runs = [p.runs for p in series]
+    estimates = [scale * p.estimate for p in series]
+    band = [scale * Z95 * p.std_error for p in series]
+    ax.fill_between(runs, [e - b for e, b in zip(estimates, band, strict=True)],
+                    [e + b for e, b in zip(estimates, band, strict=True)], color=BLUE, alpha=0.2,
+                    linewidth=0, label="95% confidence band")
+    ax.plot(runs, estimates, marker="o", color=BLUE, linewidth=1.8, label="Monte Carlo estimate")
+    exact_value = _exact_value(exact, metric)
+    if exact_value is not None:
+        shown = f"{scale * exact_value:.2f}" + ("%" if scale == 100 else "")
+        ax.axhline(scale * exact_value, color=BLACK, linestyle="--", linewidth=1.3,
+                   label=f"exact value ({shown})")
+    ax.set_xscale("log")
+    ax.set_xticks(runs, [f"{n:,}" for n in runs])
+    ax.minorticks_off()
+    if scale == 100:
+        percent_axis(ax.yaxis)
+    name = PROBABILITIES.get(metric) or MEANS[metric]
+    ax.set_xlabel("Monte Carlo runs (log scale)")
+    ax.set_ylabel(f"{name} (%)" if scale == 100 else name)
+    ax.set_title(f"Monte Carlo convergence: {name.split(' (')[0]}")
+    ax.legend(loc="best", framealpha=0.9)
+    if owned and title:
+        fig.suptitle(wrap_title(title))
+    return fig
+
+
+def _exact_value(exact, metric: str) -> float | None:
+    if exact is None:
+        return None
+    if hasattr(exact, metric):
+        if method_note(exact) != "exact":
+            raise PlotError("exact= needs an exact result, not a Monte Carlo one")
+        value = getattr(exact, metric)
+        return None if value is None else float(value)
+    try:
+        return float(exact)
+    except (TypeError, ValueError):
+        raise PlotError(f"exact must be a number or an exact result, not {exact!r}") from None
+
+
+def _check_metric(metric: str) -> None:
+    if metric not in PROBABILITIES and metric not in MEANS:
+        names = ", ".join([*PROBABILITIES, *MEANS])
+        raise PlotError(f"unknown metric '{metric}': use one of {names}")

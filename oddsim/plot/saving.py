@@ -1,0 +1,47 @@
+"""Saving a chart: the format comes from the file's extension (.png, .svg or .pdf), and a path
+that cannot be written is refused with one clear line, before any work when checked early."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from oddsim.plot.errors import PlotError
+
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+_NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {}}
+_FIXED_IDS = {"svg.hashsalt": "oddsim"}
+"""No timestamp and fixed element ids in vector files, so a chart saves to the same bytes."""
+
+
+def check_output_path(path: str | os.PathLike) -> Path:
+    """``path`` as a ``Path`` once it has a chart extension and its folder exists and is
+    writable; otherwise a ``PlotError`` saying which."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        found = f"'{path.suffix}'" if path.suffix else "no extension"
+        raise PlotError(f"{path}: a chart is saved as .png, .svg or .pdf, not {found}")
+    if path.is_dir():
+        raise PlotError(f"{path} is a folder: give a file name such as {path / 'odds.png'}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise PlotError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise PlotError(f"{path}: cannot write there (permission denied)")
+    return path
+
+
+def save_figure(fig, path: str | os.PathLike, dpi: float | None = None) -> Path:
+    """Write ``fig`` to ``path`` in the format its extension names; returns the path. PNGs are
+    800 px wide at the default ``dpi`` (the figure's own)."""
+    import matplotlib  # here, not at the top: checking a path must not load matplotlib
+
+    path = check_output_path(path)
+    kind = FORMATS[path.suffix.lower()]
+    try:
+        with matplotlib.rc_context(_FIXED_IDS):
+            fig.savefig(path, format=kind, dpi=dpi or fig.dpi, metadata=_NO_DATE[kind])
+    except OSError as exc:
+        raise PlotError(f"{path}: cannot write the chart ({exc.strerror or exc})") from None
+    return path

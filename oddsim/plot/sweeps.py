@@ -1,0 +1,288 @@
+"""The data behind odds curves and heatmaps: one battle per unit count (or pair of counts).
+
+A sweep takes an army and replaces the count of one unit type by each count of a range (the
+unit is added when the army has none; damaged two-hit units of that type stay as they are).
+Every battle goes through ``oddsim.api.run_battle`` (``method="auto"``: exact when cheap, Monte
+Carlo with ``runs`` runs otherwise), so a sweep mixes engines as a battle's size demands; each
+point records its engine and standard error. An attacker left with no unit at all does not
+attack: it wins and takes nothing, and the defender holds.
+
+Metrics, all chances in 0..1: ``win`` the attacker destroys the defender and survives; ``take``
+the attacker takes the territory (land only); ``hold`` the defender keeps the territory (land:
+it is not taken; sea: the attacker neither wins nor draws).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oddsim.battle import Battle
+from oddsim.forces import Force, parse_force
+from oddsim.plot.errors import PlotError
+from oddsim.plot.ranges import UnitRange, parse_unit_range
+from oddsim.rules import Ruleset, load_ruleset
+
+METRICS = {"win": "chance the attacker wins", "take": "chance the attacker takes the territory",
+           "hold": "chance the defender holds"}
+SIDES = ("attacker", "defender")
+METHODS = ("auto", "exact", "mc")
+DEFAULT_CHART_RUNS = 20_000
+"""Monte Carlo runs per point: a standard error under 0.4 points, finer than a chart shows."""
+MAX_CURVE_POINTS = 101
+MAX_CURVES = 8
+MAX_HEATMAP_CELLS = 441
+"""At most 21 x 21 cells: more would not be readable at 800 px, and would take long."""
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """One battle of a sweep: the metric's chance, its standard error and the engine used
+    (``"none"`` where the attacker had nothing left to attack with)."""
+
+    value: float
+    std_error: float
+    method: str
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One army's curve: the metric at each count of the varied unit."""
+
+    label: str
+    counts: tuple[int, ...]
+    points: tuple[SweepPoint, ...]
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        return tuple(p.value for p in self.points)
+
+    @property
+    def std_errors(self) -> tuple[float, ...]:
+        return tuple(p.std_error for p in self.points)
+
+
+@dataclass(frozen=True)
+class CurveSweep:
+    """Curves of ``metric`` as ``side``'s ``unit`` count varies, one per army given."""
+
+    rules: str
+    sea: bool
+    metric: str
+    side: str
+    unit: str
+    curves: tuple[Curve, ...]
+    against: str
+    """What the curves fight: the army of the side that does not vary, when there is one."""
+
+
+@dataclass(frozen=True)
+class HeatmapSweep:
+    """``metric`` over two unit counts: ``points[i][j]`` has ``y_counts[i]`` and ``x_counts[j]``."""
+
+    rules: str
+    sea: bool
+    metric: str
+    x_side: str
+    x_unit: str
+    x_counts: tuple[int, ...]
+    y_side: str
+    y_unit: str
+    y_counts: tuple[int, ...]
+    points: tuple[tuple[SweepPoint, ...], ...]
+    battle: str
+    """The armies, with the two varied units written as X and Y."""
+
+    @property
+    def values(self) -> tuple[tuple[float, ...], ...]:
+        return tuple(tuple(p.value for p in row) for row in self.points)
+
+
+@dataclass(frozen=True)
+class _Engine:
+    """How each battle of a sweep is fought."""
+
+    method: str
+    runs: int | None
+    seed: int | None
+    options: dict
+
+    def point(self, rules: Ruleset, attacker: dict, defender: dict, sea: bool, metric: str,
+              index: int) -> SweepPoint:
+        from oddsim.api import run_battle
+
+        if not any(attacker.values()):
+            return SweepPoint(1.0 if metric == "hold" else 0.0, 0.0, "none")
+        battle = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, **self.options)
+        seed = None if self.seed is None else self.seed + index
+        result = run_battle(battle, method=self.method,
+                            runs=None if self.method == "exact" else self.runs, seed=seed)
+        return point_of(result, metric, sea)
+
+
+def point_of(result, metric: str, sea: bool) -> SweepPoint:
+    """``metric`` of one ``BattleResult``; Monte Carlo results carry the proportion's standard
+    error."""
+    if metric == "win":
+        value = result.attacker_win
+    elif metric == "take":
+        value = result.takes_territory or 0.0
+    else:
+        value = 1.0 - result.attacker_win - result.draw if sea else 1.0 - (result.takes_territory or 0.0)
+    value = min(max(float(value), 0.0), 1.0)
+    runs = result.runs if result.method == "mc" else None
+    error = math.sqrt(value * (1.0 - value) / runs) if runs else 0.0
+    return SweepPoint(value, error, result.method)
+
+
+def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders: str | Sequence[str],
+                vary: UnitRange | str, side: str = "attacker", metric: str = "win",
+                sea: bool = False, method: str = "auto", runs: int | None = DEFAULT_CHART_RUNS,
+                seed: int | None = 0, **battle_options) -> CurveSweep:
+    """``metric`` at each count of ``vary`` (``"inf=0..20"``) in ``side``'s army: one curve per
+    attacker, and per defender when several are given (every pairing). ``battle_options``
+    (``ool_attacker``, ``ool_defender``, ``keep_land``, ...) go to every ``Battle``."""
+    ruleset = load_ruleset(rules)
+    attackers, defenders = _armies(attackers, "attacker"), _armies(defenders, "defender")
+    _check_choices(side, metric, method, sea)
+    spec = parse_unit_range(vary, "--vary")
+    unit = _unit_name(spec, ruleset, "--vary")
+    counts = spec.counts
+    pairs = [(a, d) for a in attackers for d in defenders]
+    if len(pairs) > MAX_CURVES:
+        raise PlotError(f"{len(pairs)} curves is too many for one chart: at most {MAX_CURVES}")
+    if len(counts) > MAX_CURVE_POINTS:
+        raise PlotError(f"--vary {spec}: {len(counts)} points is too many: at most "
+                        f"{MAX_CURVE_POINTS} (use a step, e.g. {spec.unit}={spec.low}..{spec.high}:"
+                        f"{math.ceil(len(counts) / MAX_CURVE_POINTS) * spec.step})")
+    engine = _engine(method, runs, seed, battle_options)
+    curves = []
+    for a_text, d_text in pairs:
+        attacker = parse_force(a_text, ruleset, "attacker")
+        defender = parse_force(d_text, ruleset, "defender")
+        varied = attacker if side == "attacker" else defender
+        points = []
+        for count in counts:
+            a = _with_count(attacker, unit, count) if side == "attacker" else _mapping(attacker)
+            d = _with_count(defender, unit, count) if side == "defender" else _mapping(defender)
+            points.append(engine.point(ruleset, a, d, sea, metric, len(curves) * len(counts)
+                                       + len(points)))
+        label = _describe_with(varied, {unit: "N"})
+        if side == "attacker" and len(defenders) > 1:
+            label += f" vs {defender.describe()}"
+        if side == "defender" and len(attackers) > 1:
+            label = f"{attacker.describe()} vs {label}"
+        curves.append(Curve(label, counts, tuple(points)))
+    other = defenders if side == "attacker" else attackers
+    against = parse_force(other[0], ruleset).describe() if len(other) == 1 else ""
+    return CurveSweep(ruleset.name, sea, metric, side, unit, tuple(curves), against)
+
+
+def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRange | str,
+                  y: UnitRange | str, x_side: str = "attacker", y_side: str = "attacker",
+                  metric: str = "win", sea: bool = False, method: str = "auto",
+                  runs: int | None = DEFAULT_CHART_RUNS, seed: int | None = 0,
+                  **battle_options) -> HeatmapSweep:
+    """``metric`` for every pair of counts of ``x`` (in ``x_side``'s army) and ``y`` (in
+    ``y_side``'s army), e.g. ``x="inf=0..15", y="arm=0..10"``."""
+    ruleset = load_ruleset(rules)
+    _check_choices(x_side, metric, method, sea)
+    _check_choices(y_side, metric, method, sea)
+    x_spec, y_spec = parse_unit_range(x, "--x"), parse_unit_range(y, "--y")
+    x_unit, y_unit = _unit_name(x_spec, ruleset, "--x"), _unit_name(y_spec, ruleset, "--y")
+    if (x_unit, x_side) == (y_unit, y_side):
+        raise PlotError(f"--x and --y both vary the {x_side}'s {x_unit}: vary two different units "
+                        f"(or one on each side)")
+    cells = len(x_spec.counts) * len(y_spec.counts)
+    if cells > MAX_HEATMAP_CELLS:
+        raise PlotError(f"--x {x_spec} by --y {y_spec} is {cells} cells, too many: at most "
+                        f"{MAX_HEATMAP_CELLS} (e.g. 21 x 21; use a step such as "
+                        f"{x_spec.unit}={x_spec.low}..{x_spec.high}:2)")
+    engine = _engine(method, runs, seed, battle_options)
+    forces = {"attacker": parse_force(attacker, ruleset, "attacker"),
+              "defender": parse_force(defender, ruleset, "defender")}
+    rows = []
+    for y_count in y_spec.counts:
+        row = []
+        for x_count in x_spec.counts:
+            armies = {side: _mapping(force) for side, force in forces.items()}
+            armies[x_side][x_unit] = x_count
+            armies[y_side][y_unit] = y_count
+            row.append(engine.point(ruleset, armies["attacker"], armies["defender"], sea, metric,
+                                    len(rows) * len(x_spec.counts) + len(row)))
+        rows.append(tuple(row))
+    names = {side: _describe_with(forces[side], {u: mark for u, s, mark in
+                                                 ((x_unit, x_side, "X"), (y_unit, y_side, "Y"))
+                                                 if s == side}) for side in SIDES}
+    battle = f"{names['attacker']} attack {names['defender']}"
+    return HeatmapSweep(ruleset.name, sea, metric, x_side, x_unit, x_spec.counts, y_side, y_unit,
+                        y_spec.counts, tuple(rows), battle)
+
+
+def _armies(armies: str | Sequence[str], side: str) -> list[str]:
+    listed = [armies] if isinstance(armies, str) or armies is None else list(armies)
+    if not listed:
+        raise PlotError(f"give at least one {side} army")
+    return ["none" if a is None else a for a in listed]
+
+
+def _check_choices(side: str, metric: str, method: str, sea: bool) -> None:
+    if side not in SIDES:
+        raise PlotError(f"unknown side '{side}': use attacker or defender")
+    if metric not in METRICS:
+        raise PlotError(f"unknown metric '{metric}': use {', '.join(METRICS)}")
+    if method not in METHODS:
+        raise PlotError(f"unknown method '{method}': use {', '.join(METHODS)}")
+    if metric == "take" and sea:
+        raise PlotError("metric 'take' needs a land battle (a sea zone is not taken): use win or "
+                        "hold")
+
+
+def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _Engine:
+    if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
+        raise PlotError(f"runs must be a whole number of 1 or more, not {runs!r}")
+    return _Engine(method, runs, seed, dict(options))
+
+
+def _unit_name(spec: UnitRange, rules: Ruleset, what: str) -> str:
+    name = rules.resolve_name(spec.unit)
+    if name is None:
+        known = ", ".join(u.name for u in rules.units)
+        raise PlotError(f"{what} {spec}: unknown unit '{spec.unit.strip()}' in {rules.name} "
+                        f"(known: {known})")
+    return name
+
+
+def _mapping(force: Force) -> dict[str, int]:
+    """``force`` as a mapping ``Battle`` accepts: whole units by name, damaged ones apart."""
+    damaged = dict(force.damaged)
+    army: dict[str, int] = {}
+    for name, count in force.counts:
+        if count - damaged.get(name, 0):
+            army[name] = count - damaged.get(name, 0)
+        if damaged.get(name):
+            army[f"damaged {name}"] = damaged[name]
+    return army
+
+
+def _with_count(force: Force, unit: str, count: int) -> dict[str, int]:
+    army = _mapping(force)
+    army[unit] = count
+    return army
+
+
+def _describe_with(force: Force, marks: dict[str, str]) -> str:
+    """``force`` in words with each marked unit's count written as its mark (e.g. ``N infantry,
+    2 armor``); a marked unit the army lacks comes first."""
+    parts = [f"{mark} {name}" for name, mark in marks.items() if force.count(name) == 0]
+    damaged = dict(force.damaged)
+    for name, count in force.counts:
+        whole = count - damaged.get(name, 0)
+        if name in marks:
+            parts.append(f"{marks[name]} {name}")
+        elif whole:
+            parts.append(f"{whole} {name}")
+        if damaged.get(name):
+            parts.append(f"{damaged[name]} damaged {name}")
+    return ", ".join(parts) if parts else "none"
