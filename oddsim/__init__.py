@@ -11,6 +11,7 @@ from oddsim.errors import (
 )
 from oddsim.exact import solve
 from oddsim.forces import Force, parse_force
+from oddsim.montecarlo import simulate
 from oddsim.result import BattleResult, Survivors
 from oddsim.rules import Ruleset, builtin_names, load_ruleset
 
@@ -29,6 +30,7 @@ __all__ = [
     "builtin_names",
     "load_ruleset",
     "parse_force",
+    "simulate",
     "solve",
 ]
 __version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""The Monte Carlo engine: a vectorised Numba kernel that fights many battles on unit counts."""
+
+from oddsim.montecarlo.simulate import simulate
+
+__all__ = ["simulate"]

@@ -1,0 +1,339 @@
+"""The battle as the Monte Carlo kernel reads it, and the kernel's survivor keys read back.
+
+``KernelModel.build`` turns a lowered battle into one int64 ``model`` array (the layout is in
+``_kernel``): each side's loss steps, firing lines (units whose rolls hit with the same chance and
+may take the same units), unit types, active support rules and scalars, the battle's rules, the
+binomial alias tables and, for retreat rules that need exact odds, the exact engine's retreat
+decisions. ``SurvivorCodec`` turns a side's survivor key back into the units left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from oddsim.battle import Battle
+from oddsim.errors import BattleError, OddsimError
+from oddsim.lowering import LoweredBattle, SideArrays
+from oddsim.montecarlo import _kernel as k
+from oddsim.montecarlo import _rng
+from oddsim.result import Survivors, describe_units, survivor_table
+
+MAX_EXACT_KEYS = 2**20
+"""Survivor histograms keep every end state while a side has at most this many; beyond it they
+fall back to counting units left (see ``SurvivorCodec``)."""
+
+
+@dataclass(frozen=True)
+class KernelModel:
+    """The battle as the kernel reads it: one int64 ``model`` array holding both sides' tables,
+    the rules and the dice tables behind a header (see ``_kernel``), and each side's layout."""
+
+    model: np.ndarray
+    sides: tuple[SideLayout, SideLayout]
+    key_coarse: bool
+    retreats: bool  # the attacker has a retreat policy: its histogram holds retreated keys too
+
+    @property
+    def n_keys(self) -> tuple[int, int]:
+        """Histogram size per side (a retreating attacker's keys come twice: fought, retreated)."""
+        a, d = (side.n_keys(self.key_coarse) for side in self.sides)
+        return (2 * a if self.retreats else a), d
+
+    @classmethod
+    def build(cls, battle: Battle, low: LoweredBattle) -> KernelModel:
+        flags = (k.AIR * low.is_air + k.SUB * low.is_sub + k.DESTROYER * low.is_destroyer
+                 + k.LAND * low.is_land + k.DEFENCELESS * low.defenceless).astype(np.int64)
+        has_subs = [bool(np.any(low.is_sub[s.step_unit])) for s in (low.attacker, low.defender)]
+        sides = (
+            SideLayout(low, low.attacker, 0, flags, low.attacker_subs_first,
+                       air_restrictable=low.air_needs_destroyer and has_subs[1]),
+            SideLayout(low, low.defender, 1, flags, low.defender_subs_first,
+                       air_restrictable=low.air_needs_destroyer and has_subs[0]))
+        key_coarse = max(side.n_keys(False) for side in sides) > MAX_EXACT_KEYS
+        for side in sides:
+            side.scalars[k.SC_KEYS] = side.n_keys(key_coarse)
+        steps, lines, types, support, scalars = (
+            _stack([side.records[name] for side in sides])
+            for name in ("steps", "lines", "types", "support", "scalars"))
+        aa_dice = _aa_dice(battle, low)
+        chances, row_start, cells = _dice_tables(low, sides, aa_dice)
+        rules = _rules(battle, low, sides, scalars, aa_dice, key_coarse)
+        retreat = _retreat_section(battle, steps.shape[1])
+        header = np.zeros(k.N_HEADER, dtype=np.int64)
+        rows = np.zeros_like(row_start)
+        parts: list[np.ndarray] = [header]
+        for field, table in ((k.H_STEPS, steps), (k.H_LINES, lines), (k.H_TYPES, types),
+                             (k.H_SUPPORT, support), (k.H_SCALARS, scalars), (k.H_RULES, rules),
+                             (k.H_RETREAT, retreat), (None, rows), (None, cells)):
+            if field is not None:
+                header[field] = sum(part.size for part in parts)
+            parts.append(table)
+        if retreat.size == 0:
+            header[k.H_RETREAT] = -1
+        rows_at = sum(part.size for part in parts[:-2])
+        cells_at = rows_at + rows.size
+        rows[...] = np.where(row_start >= 0, cells_at + _rng.CELL_FIELDS * row_start, -1)
+        # each line's alias tables: the row of its hit chance (the lines' records hold keys)
+        row_of = {chance: rows_at + i * rows.shape[1] for i, chance in enumerate(chances)}
+        for row, side in enumerate(sides):
+            for line, chance in enumerate(side.line_chance):
+                lines[row, line, k.L_ROWS] = row_of.get(chance, -1)
+        aa_chance = _rng.hit_chance(low.aa_hit)
+        rules[k.R_AA_ROWS] = row_of.get(aa_chance, -1)
+        header[k.H_STEP_SIDE] = steps[0].size
+        header[k.H_LINE_SIDE] = lines[0].size
+        header[k.H_TYPE_SIDE] = types[0].size
+        header[k.H_SUPPORT_SIDE] = support[0].size
+        header[k.H_SUPPORT_RULE] = support[0, 0].size
+        header[k.H_SCALAR_SIDE] = scalars[0].size
+        (header[k.H_WIDTH], header[k.H_DICE_AT], header[k.H_ALIVE_AT],
+         header[k.H_RAISED_AT]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
+        model = np.concatenate([part.ravel() for part in parts])
+        return cls(model, sides, key_coarse, battle.retreat is not None)
+
+
+def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
+           scalars: np.ndarray, aa_dice: int, key_coarse: bool) -> np.ndarray:
+    """The kernel's rules vector (the AA rows are filled in once the tables are placed)."""
+    rules = np.zeros(k.N_RULES, dtype=np.int64)
+    rules[k.R_AIR_NEEDS_DESTROYER] = low.air_needs_destroyer
+    rules[k.R_AA_DICE] = aa_dice
+    rules[k.R_AA_STRENGTH] = aa_dice * low.aa_hit
+    rules[k.R_DEFENDER_HOLDS] = sides[1].has_non_combatants
+    rules[k.R_LAND_BATTLE] = battle.is_land
+    rules[k.R_KEY_COARSE] = key_coarse
+    rules[k.R_PLAIN] = not np.any(scalars[:, [k.SC_SUB_LINES, k.SC_AIR_LINES]])
+    rules[k.R_NO_STALEMATE] = rules[k.R_PLAIN] and all(side.always_hits for side in sides)
+    rules[k.R_LOW_LUCK] = low.low_luck
+    policy = battle.retreat
+    if policy is not None:
+        rules[k.R_RETREAT_AFTER] = policy.after_round or 0
+    rules[k.R_RETREAT_UNITS] = -1
+    if policy is not None and policy.units_left is not None:
+        rules[k.R_RETREAT_UNITS] = policy.units_left
+    return rules
+
+
+def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
+    """The exact engine's retreat decisions, for the rules that need exact odds (chance to win
+    by fighting on, chance to lose an aircraft next round): defender states, each side's step
+    strides (``step_width`` each), then one decision per joint state. Empty when not needed."""
+    policy = battle.retreat
+    if policy is None or (policy.below_win is None and policy.aircraft_risk is None):
+        return np.zeros(0, dtype=np.int64)
+    from oddsim.exact import retreat_table
+
+    try:
+        table = retreat_table(battle)
+    except OddsimError as error:
+        raise BattleError(f"the Monte Carlo engine takes 'below win' and 'aircraft risk' retreat "
+                          f"decisions from the exact engine, which cannot take this battle: "
+                          f"{error}") from None
+    strides = np.zeros((2, step_width), dtype=np.int64)
+    strides[0, : len(table.attacker_step_stride)] = table.attacker_step_stride
+    strides[1, : len(table.defender_step_stride)] = table.defender_step_stride
+    return np.concatenate(([table.n_defender_states], strides.ravel(),
+                           table.retreat.astype(np.int64)))
+
+
+def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_dice: int):
+    """Binomial tables for every hit chance some roll may use, up to the most rolls it may
+    have: ``(chances, row_start, cells)``. None are needed with Low Luck."""
+    most: dict[float, int] = {}
+    if not low.low_luck:
+        for side in sides:
+            for chance in side.line_chance:
+                most[chance] = max(most.get(chance, 0), side.fighting_rolls)
+        if aa_dice:
+            chance = _rng.hit_chance(low.aa_hit)
+            most[chance] = max(most.get(chance, 0), aa_dice)
+    if any(n > _rng.MAX_DICE for n in most.values()):
+        raise BattleError(f"a side may roll at most {_rng.MAX_DICE} dice at once in the Monte "
+                          f"Carlo engine")
+    chances = sorted(most)
+    row_start, cells = _rng.binomial_tables(np.array(chances, dtype=np.float64),
+                                            np.array([most[c] for c in chances], dtype=np.int64))
+    return chances, row_start, cells
+
+
+def _stack(parts: list[np.ndarray]) -> np.ndarray:
+    """Stack the two sides' tables, padding every axis with zeros to the larger (at least 1)."""
+    shape = [max(1, *(p.shape[axis] for p in parts)) for axis in range(parts[0].ndim)]
+    out = np.zeros((len(parts), *shape), dtype=np.int64)
+    for row, part in enumerate(parts):
+        out[(row, *(slice(0, n) for n in part.shape))] = part
+    return out
+
+
+def _aa_dice(battle: Battle, low: LoweredBattle) -> int:
+    """Dice the defender's AA guns roll before the first round (land battles only)."""
+    guns = int(low.defender.count[low.is_aa].sum())
+    aircraft = int(low.attacker.count[low.is_air].sum())
+    if battle.sea or guns == 0 or aircraft == 0:
+        return 0
+    return min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
+
+
+class SideLayout:
+    """One side in the kernel's terms: its unit types present, firing lines, loss steps, active
+    support rules and survivor-key layout.
+
+    A firing line holds the units of one group (submarines; aircraft, where their hits may be
+    barred from submarines; everything else) whose rolls hit with the same chance: the same
+    value, dice per unit and dice rule (heavy bombers roll two dice, or the best of two).
+    """
+
+    def __init__(self, low: LoweredBattle, side: SideArrays, row: int, flags: np.ndarray,
+                 subs_first: bool, air_restrictable: bool) -> None:
+        self.side = side
+        types = np.flatnonzero(side.count > 0)
+        n_types = len(types)
+        type_flags = flags[types]
+        value = np.clip(side.value[types], 0, _rng.DIE_FACES)
+        dice = side.dice[types]
+        best_of = side.best_of[types]
+        rolls = np.where(best_of, 1, dice)  # rolls per unit: the best of several dice is one
+        group = [k.G_SUB if f & k.SUB else k.G_AIR if f & k.AIR and air_restrictable
+                 else k.G_OTHER for f in type_flags]
+        fires = (type_flags & k.DEFENCELESS) == 0
+        rules, supporter, supported = [], [], []
+        for r in np.flatnonzero(low.support_side == row):
+            helps = low.support_supporter[r][types]
+            helped = low.support_supported[r][types] & fires & (value < low.support_value[r])
+            if helps.any() and helped.any():  # a rule with nobody to act on is left out
+                rules.append(int(r))
+                supporter.append(helps)
+                supported.append(helped)
+        role = np.zeros(n_types, dtype=bool)  # units whose loss changes the support
+        for helps, helped in zip(supporter, supported, strict=True):
+            role |= helps | helped
+
+        def key(t: int, v: int) -> tuple[int, int, int, bool]:
+            return group[t], int(v), int(dice[t]), bool(best_of[t])
+
+        keys = {key(t, value[t]) for t in range(n_types) if fires[t] and (value[t] > 0 or role[t])}
+        keys |= {key(t, low.support_value[r]) for i, r in enumerate(rules)
+                 for t in range(n_types) if supported[i][t]}
+        ordered = sorted(keys)  # by group: submarine lines, then aircraft, then the rest
+        line = {key: i for i, key in enumerate(ordered)}
+        type_line = np.array([line.get(key(t, value[t]), -1) if fires[t] else -1
+                              for t in range(n_types)], dtype=np.int64)
+        support = np.zeros((len(rules), n_types, k.N_SUPPORT_FIELDS), dtype=np.int64)
+        for i, r in enumerate(rules):
+            support[i, :, k.P_SUPPORTER] = supporter[i]
+            support[i, :, k.P_SUPPORTED] = supported[i]
+            support[i, :, k.P_LINE] = [line[key(t, low.support_value[r])] if supported[i][t]
+                                       else 0 for t in range(n_types)]
+        position = {int(t): i for i, t in enumerate(types)}
+        step_type = np.array([position[int(u)] for u in side.step_unit], dtype=np.int64)
+        kill = side.step_kill.astype(np.int64)
+        step_flags = flags[side.step_unit]
+        recount = kill * role[step_type]
+        steps = np.zeros((len(step_type), k.N_STEP_FIELDS), dtype=np.int64)
+        steps[:, k.F_TYPE] = step_type
+        steps[:, k.F_KILL] = kill
+        steps[:, k.F_COUNT] = side.step_count
+        steps[:, k.F_CATEGORY] = step_flags & 3
+        steps[:, k.F_COST] = kill * low.cost[side.step_unit]
+        steps[:, k.F_FIGHTING] = kill * ((step_flags & k.DEFENCELESS) == 0)
+        steps[:, k.F_DESTROYER] = kill * ((step_flags & k.DESTROYER) != 0)
+        steps[:, k.F_LAND] = kill * ((step_flags & k.LAND) != 0)
+        steps[:, k.F_LINE] = np.where((kill == 1) & (recount == 0), type_line[step_type], -1)
+        steps[:, k.F_ROLLS] = rolls[step_type]
+        steps[:, k.F_RECOUNT] = recount
+        lines = np.zeros((len(ordered), k.N_LINE_FIELDS), dtype=np.int64)
+        lines[:, k.L_VALUE] = [v for _, v, _, _ in ordered]  # L_ROWS: set when tables are placed
+        self.line_chance = [_rng.hit_chance(v, n, best) for _, v, n, best in ordered]
+        self.records = {
+            "steps": steps, "lines": lines, "support": support,
+            "types": np.stack([type_line, rolls], axis=1).reshape(n_types, k.N_TYPE_FIELDS),
+        }
+        self.category = steps[:, k.F_CATEGORY]
+        self.category_len = np.array([side.step_count[self.category == c].sum()
+                                      for c in range(k.N_CATEGORIES)], dtype=np.int64)
+        self.key_stride = np.cumprod(np.concatenate(([1], self.category_len[:-1] + 1)))
+        steps[:, k.F_KEY] = self.key_stride[self.category]
+        self.units = int((side.step_count * kill).sum())  # units that can be casualties
+        self.has_non_combatants = self.units < int(side.count.sum())
+        self.fighting_rolls = int((side.count[types] * rolls)[fires].sum())
+        self.always_hits = bool(np.all(value[fires] > 0))  # every unit that fights can hit
+        groups = [g for g, _, _, _ in ordered]
+        scalars = np.zeros(k.N_SCALARS + len(rules), dtype=np.int64)
+        scalars[k.SC_STEPS] = len(step_type)
+        scalars[k.SC_TYPES] = n_types
+        scalars[k.SC_LINES] = len(ordered)
+        scalars[k.SC_SUB_LINES] = groups.count(k.G_SUB)
+        scalars[k.SC_AIR_LINES] = groups.count(k.G_AIR)
+        scalars[k.SC_RULES] = len(rules)
+        scalars[k.SC_SUBS_FIRST] = subs_first and k.G_SUB in groups
+        scalars[k.SC_TOTAL_IPC] = int(steps[:, k.F_COST] @ side.step_count)
+        scalars[k.SC_DEAD_KEY] = int(self.category_len @ self.key_stride)
+        for i, r in enumerate(rules):
+            scalars[k.SC_SUPPORT_PER + i] = low.support_per[r]
+        self.scalars = scalars  # SC_KEYS is set once the key kind is known
+        self.records["scalars"] = scalars
+
+    def n_keys(self, coarse: bool) -> int:
+        """Size of the side's survivor histogram for a battle fought to the end."""
+        return self.units + 1 if coarse else int(np.prod(self.category_len + 1))
+
+
+class SurvivorCodec:
+    """Turns one side's survivor keys back into units left.
+
+    An exact key counts the casualties in each category (land/surface, air, submarine): every
+    kind of hit that may take one unit of a category may take any unit of it, so each category
+    always loses its units in its order of loss and these counts say exactly what is left. A
+    coarse key (battles with more than ``MAX_EXACT_KEYS`` such end states) is the number of
+    units left, described as such, with the mean IPC value of those end states. Keys from
+    ``n_keys`` on are those of a retreated attacker.
+    """
+
+    def __init__(self, low: LoweredBattle, layout: SideLayout, coarse: bool,
+                 names: list[str]) -> None:
+        self.low = low
+        self.side = layout.side
+        self.names = names
+        self.coarse = coarse
+        self.n_keys = layout.n_keys(coarse)
+        self.category_len = layout.category_len
+        self.stride = layout.key_stride
+        self.category = layout.category
+
+    def table(self, hist: np.ndarray, ipc_left: np.ndarray, battles: int
+              ) -> tuple[Survivors, ...]:
+        """The side's survivor rows from its histogram (and IPC sums, for coarse keys)."""
+        entries: dict[str, list] = {}
+        for key in np.flatnonzero(hist):
+            fought = key % self.n_keys
+            units, count, ipc = (self._coarse(fought, ipc_left[key] / hist[key]) if self.coarse
+                                 else self._exact(fought))
+            if key >= self.n_keys:
+                units += " (retreated)"
+            row = entries.setdefault(units, [count, ipc, 0.0])
+            row[2] += hist[key] / battles
+        return survivor_table({units: tuple(row) for units, row in entries.items()})
+
+    def _exact(self, key: int) -> tuple[str, int, int]:
+        lost = (key // self.stride) % (self.category_len + 1)
+        alive = np.zeros(len(self.low.cost), dtype=np.int64)
+        damage = np.zeros(len(self.low.cost), dtype=np.int64)
+        for unit, kill, n, category in zip(self.side.step_unit, self.side.step_kill,
+                                           self.side.step_count, self.category, strict=True):
+            taken = min(n, lost[category])
+            lost[category] -= taken
+            if kill:
+                alive[unit] += n - taken
+            else:
+                damage[unit] += taken
+        damaged = np.minimum(alive, self.side.damaged + damage)
+        text = describe_units(self.names, alive, damaged)
+        return text, int(alive.sum()), int((alive * self.low.cost).sum())
+
+    @staticmethod
+    def _coarse(key: int, mean_ipc: float) -> tuple[str, int, int]:
+        if key == 0:
+            return "none", 0, 0
+        return f"{key} unit{'s' if key > 1 else ''}", int(key), int(round(mean_ipc))

@@ -1,0 +1,219 @@
+"""Validated public wrapper of the Monte Carlo engine: lower the battle, fight it in chunks, report.
+
+Memory stays bounded however many runs are asked for: battles are fought in chunks of at most
+``LARGEST_CHUNK`` by the kernel, which adds them into small per-block tallies and survivor
+histograms; nothing is stored per battle.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from numbers import Integral
+
+import numba
+import numpy as np
+
+from oddsim.battle import Battle
+from oddsim.errors import BattleError
+from oddsim.lowering import LoweredBattle, lower
+from oddsim.montecarlo import _kernel as k
+from oddsim.montecarlo._model import KernelModel, SurvivorCodec
+from oddsim.montecarlo.progress import ProgressBar
+from oddsim.result import BattleResult
+
+MAX_RUNS = 10**10
+FIRST_CHUNK = 2**14
+"""The first chunk is small, so a progress bar (and Ctrl-C) respond quickly; chunks then double."""
+LARGEST_CHUNK = 2**20
+MAX_HISTOGRAM_CELLS = 2**23
+"""Per side, blocks x keys of the histograms is kept under this (64 MiB): huge key spaces get
+fewer blocks, i.e. fewer threads."""
+
+
+def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
+             progress: bool = False) -> BattleResult:
+    """Monte Carlo estimate of ``battle``'s outcome from ``runs`` simulated battles.
+
+    Fights the battle as the README's "How a battle is fought" says, with technology, Low Luck
+    and retreat. The same ``seed`` gives the same result on any number of threads (``None``: a
+    random seed). ``std_error`` holds the standard error of every probability and mean.
+    Survivors are exact end states, unless a side has more than ``_model.MAX_EXACT_KEYS`` of
+    them (huge mixed fleets): then its rows only count units left ("12 units", with the mean
+    IPC value of those ends). With ``progress``, a bar is drawn on stderr when it is a terminal
+    and the run is long. Ctrl-C stops early and returns the battles fought so far
+    (``interrupted=True``).
+    """
+    if not isinstance(battle, Battle):
+        raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
+    runs = _check_runs(runs)
+    seed = _check_seed(seed)
+    low = lower(battle)
+    spec = KernelModel.build(battle, low)
+    n_blocks = max(1, min(numba.get_num_threads(), MAX_HISTOGRAM_CELLS // max(spec.n_keys)))
+    tallies = _Tallies.zeros(n_blocks, spec)
+    bar = ProgressBar(runs, enabled=progress)
+    interrupted = False
+    try:
+        with _interrupt_between_chunks() as stop:
+            for start, size in iter_chunks(runs, FIRST_CHUNK, LARGEST_CHUNK):
+                k.simulate_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
+                tallies.fold()
+                bar.update(tallies.battles)
+                if stop.is_set():
+                    interrupted = True
+                    break
+    except KeyboardInterrupt:
+        tallies.fold()
+        interrupted = True
+        if tallies.battles == 0:
+            raise
+    finally:
+        bar.close()
+    return _result(battle, low, spec, tallies, interrupted)
+
+
+def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUNK
+                ) -> Iterator[tuple[int, int]]:
+    """``(first battle index, battles)`` of each chunk: sizes double from ``first`` up to
+    ``largest``; together they cover ``range(runs)`` exactly once."""
+    start = 0
+    size = first
+    while start < runs:
+        n = min(size, runs - start)
+        yield start, n
+        start += n
+        size = min(2 * size, largest)
+
+
+def _check_runs(runs: object) -> int:
+    if isinstance(runs, bool) or not isinstance(runs, Integral):
+        raise BattleError(f"runs must be a whole number, not {runs!r}")
+    if not 1 <= runs <= MAX_RUNS:
+        raise BattleError(f"runs must be between 1 and {MAX_RUNS:,}, not {runs:,}")
+    return int(runs)
+
+
+def _check_seed(seed: object) -> int:
+    if seed is None:
+        return secrets.randbits(64)
+    if isinstance(seed, bool) or not isinstance(seed, Integral):
+        raise BattleError(f"seed must be a whole number or None, not {seed!r}")
+    if not 0 <= seed < 2**64:
+        raise BattleError(f"seed must be between 0 and 2**64 - 1, not {seed}")
+    return int(seed)
+
+
+@contextmanager
+def _interrupt_between_chunks():
+    """Turn the first Ctrl-C into a flag checked between chunks, so a chunk is never half
+    counted; a second Ctrl-C raises KeyboardInterrupt as usual. Only in the main thread, and
+    only where nobody installed their own handler."""
+    stop = threading.Event()
+    install = (threading.current_thread() is threading.main_thread()
+               and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    if not install:
+        yield stop
+        return
+
+    def on_interrupt(signum, frame):
+        stop.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@dataclass
+class _Tallies:
+    """Kernel outputs (one row per block) and the running totals folded out of them."""
+
+    stats: np.ndarray
+    hist: tuple[np.ndarray, np.ndarray]
+    ipc_left: tuple[np.ndarray, np.ndarray]
+    totals: list[int]
+
+    @classmethod
+    def zeros(cls, n_blocks: int, spec: KernelModel) -> _Tallies:
+        ipc_cols = spec.n_keys if spec.key_coarse else (1, 1)
+        return cls(
+            stats=np.zeros((n_blocks, k.N_STATS), dtype=np.int64),
+            hist=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in spec.n_keys),
+            ipc_left=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in ipc_cols),
+            totals=[0] * k.N_STATS,
+        )
+
+    def arrays(self) -> tuple:
+        return (self.stats, *self.hist, *self.ipc_left)
+
+    def fold(self) -> None:
+        """Move the kernel's per-chunk sums into Python integers (which never overflow)."""
+        chunk = self.stats.sum(axis=0)
+        self.stats[:] = 0
+        for column, amount in enumerate(chunk):
+            self.totals[column] += int(amount)
+
+    @property
+    def battles(self) -> int:
+        return self.totals[k.S_BATTLES]
+
+
+def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tallies,
+            interrupted: bool) -> BattleResult:
+    n = tallies.battles
+    t = tallies.totals
+    share = {name: t[code] / n for name, code in (
+        ("attacker_win", k.ATTACKER_WINS), ("defender_win", k.DEFENDER_WINS), ("draw", k.DRAW),
+        ("stalemate", k.STALEMATE), ("takes_territory", k.S_TAKES), ("retreat", k.RETREAT))}
+    means = {name: (t[total] / n, _standard_error_of_mean(t[total], t[squares], n))
+             for name, total, squares in (
+                 ("attacker_ipc_lost", k.S_ATTACKER_IPC, k.S_ATTACKER_IPC_SQ),
+                 ("defender_ipc_lost", k.S_DEFENDER_IPC, k.S_DEFENDER_IPC_SQ),
+                 ("expected_rounds", k.S_ROUNDS, k.S_ROUNDS_SQ))}
+    std_error = {name: math.sqrt(p * (1.0 - p) / n) for name, p in share.items()}
+    std_error.update({name: se for name, (_, se) in means.items()})
+    if battle.sea:
+        std_error["takes_territory"] = 0.0
+    if battle.retreat is None:
+        del std_error["retreat"]
+    retreats = t[k.RETREAT]
+    names = [u.name for u in battle.rules.units]
+    survivors = [
+        SurvivorCodec(low, layout, spec.key_coarse, names).table(
+            tallies.hist[row].sum(axis=0), tallies.ipc_left[row].sum(axis=0), n)
+        for row, layout in enumerate(spec.sides)]
+    return BattleResult(
+        battle=battle.describe(),
+        method="mc",
+        attacker_win=share["attacker_win"],
+        defender_win=share["defender_win"],
+        draw=share["draw"],
+        stalemate=share["stalemate"],
+        retreat=share["retreat"],
+        retreat_round=t[k.S_RETREAT_ROUNDS] / retreats if retreats else None,
+        takes_territory=None if battle.sea else share["takes_territory"],
+        attacker_ipc_lost=means["attacker_ipc_lost"][0],
+        defender_ipc_lost=means["defender_ipc_lost"][0],
+        expected_rounds=means["expected_rounds"][0],
+        attacker_survivors=survivors[0],
+        defender_survivors=survivors[1],
+        runs=n,
+        std_error=std_error,
+        interrupted=interrupted,
+    )
+
+
+def _standard_error_of_mean(total: int, squares: int, n: int) -> float:
+    """Sample standard error of a mean from exact integer sums (0 for a single run)."""
+    if n < 2:
+        return 0.0
+    variance = (n * squares - total * total) / (n * n * (n - 1))  # exact integers until here
+    return math.sqrt(max(variance, 0.0))
