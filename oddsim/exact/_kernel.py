@@ -54,8 +54,8 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
     hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
     scratch = np.zeros(2 * max_dice + 2)
-    boosted = np.zeros(n_types, dtype=np.int64)
-    boost_value = np.zeros(n_types, dtype=np.int64)
+    boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
+    raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
     for s in range(n_states):
         decode(s, stride, class_len, counts)
         for u in range(n_types):
@@ -96,6 +96,7 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
             flags[s, 8] += alive[s, u]
         # dice by group and value, with support
         boosted[:] = 0
+        raised[:, :] = 0
         for r in range(sup_per.shape[0]):
             if sup_side[r] != side:
                 continue
@@ -107,7 +108,7 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
                 if sup_supported[r, u] and value[u] < sup_value[r] and capacity > 0:
                     take = min(capacity, alive[s, u] - boosted[u])
                     boosted[u] += take
-                    boost_value[u] = sup_value[r]
+                    raised[u, sup_value[r]] += take
                     capacity -= take
         size_of = np.ones(N_GROUPS, dtype=np.int64)
         strength = np.zeros(N_GROUPS, dtype=np.int64)
@@ -118,9 +119,9 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
             if alive[s, u] == 0 or defenceless[u]:
                 continue
             g = G_SUB if is_sub[u] else (G_AIR if is_air[u] else G_OTHER)
-            for portion in range(2):
-                n = alive[s, u] - boosted[u] if portion == 0 else boosted[u]
-                v = value[u] if portion == 0 else boost_value[u]
+            for portion in range(7):  # 0: units at their own value; v: units raised to v
+                n = alive[s, u] - boosted[u] if portion == 0 else raised[u, portion]
+                v = value[u] if portion == 0 else portion
                 if n == 0 or v == 0:
                     continue
                 strength[g] += n * dice_per_unit[u] * v
