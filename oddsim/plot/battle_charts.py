@@ -18,6 +18,7 @@ from oddsim.plot.errors import PlotError
 from oddsim.plot.style import (
     OUTCOME_COLOURS,
     SIDE_COLOURS,
+    Z95,
     method_note,
     new_figure,
     percent_axis,
@@ -27,7 +28,6 @@ from oddsim.plot.style import (
 )
 from oddsim.result import Survivors
 
-Z95 = 1.96
 SURVIVOR_MEASURES = ("count", "ipc")
 MAX_LABEL_CHARS = 80
 LISTING_OFFSET_PT = 34

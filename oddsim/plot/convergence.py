@@ -15,9 +15,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from oddsim.plot.errors import PlotError
-from oddsim.plot.style import BLACK, BLUE, method_note, new_figure, percent_axis, styled, wrap_title
+from oddsim.plot.style import BLACK, BLUE, Z95, method_note, new_figure, percent_axis, styled, wrap_title
 
-Z95 = 1.96
 DEFAULT_RUNS = (1_000, 3_000, 10_000, 30_000, 100_000)
 PROBABILITIES = {"attacker_win": "chance the attacker wins",
                  "defender_win": "chance the defender wins", "draw": "chance of a draw",

@@ -16,6 +16,9 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
+Z95 = 1.96
+"""Standard errors either side of an estimate that make a 95% band."""
+
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#F0E442",
              "#000000")
 """Blue, vermillion, bluish green, orange, sky blue, reddish purple, yellow, black."""

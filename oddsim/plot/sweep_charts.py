@@ -12,6 +12,7 @@ from oddsim.plot.errors import PlotError
 from oddsim.plot.style import (
     OKABE_ITO,
     SEQUENTIAL_COLOURMAP,
+    Z95,
     new_figure,
     percent_axis,
     styled,
@@ -19,7 +20,6 @@ from oddsim.plot.style import (
 )
 from oddsim.plot.sweeps import METRICS, CurveSweep, HeatmapSweep
 
-Z95 = 1.96
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 """One marker per curve as well as one colour, so curves stay apart in greyscale too."""
 MAX_ANNOTATED_COLUMNS = 21

@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 
 from oddsim.plot.style import (
     SIDE_COLOURS,
+    Z95,
     method_note,
     new_figure,
     percent_axis,
@@ -17,7 +18,6 @@ from oddsim.plot.style import (
     wrap_title,
 )
 
-Z95 = 1.96
 SIDES = ("attacker", "defender")
 BAR_WIDTH = 0.38
 
