@@ -75,3 +75,22 @@ def test_broken_ruleset_file_is_one_line(tmp_path):
     result = run("battle", "--rules", str(path), "-a", "1 inf", "-d", "1 inf")
     assert result.exit_code == 2
     assert "units.inf.cost" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_monte_carlo_from_the_cli():
+    result = run("battle", "-a", "1 bmb", "-d", "1 bb", "--sea", "--method", "mc", "--runs", "200000",
+                 "--seed", "3", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["method"] == "mc" and data["runs"] == 200_000
+    se = data["std_error"]["attacker_win"]
+    assert se == pytest.approx((1 / 16 * 15 / 16 / 200_000) ** 0.5, rel=0.05)
+    assert abs(data["attacker_win"] - 1 / 16) < 4.5 * se
+
+
+def test_auto_says_which_engine_it_used():
+    small = run("battle", "-a", "3 inf", "-d", "2 inf")
+    assert "method: exact" in small.output
+    big = run("battle", "-a", "400 inf, 300 arm", "-d", "500 inf, 200 arm", "--runs", "2000", "--seed", "1",
+              "--quiet")
+    assert big.exit_code == 0 and "method: Monte Carlo, 2,000 runs" in big.output

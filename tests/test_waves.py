@@ -46,3 +46,17 @@ def test_waves_from_the_cli():
     result = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 arm"])
     assert result.exit_code == 0
     assert "total: defender destroyed 84.38%" in result.output  # 27/32
+
+
+def test_two_waves_monte_carlo_agrees_with_exact():
+    import math
+
+    first = oddsim.Battle(rules="1942-2e", attacker="2 inf, 1 arm", defender="3 inf, 1 arm")
+    later = [Wave(attacker="1 arm, 1 ftr")]
+    exact = run_waves(first, later, method="exact")
+    runs = 200_000
+    mc = run_waves(first, later, method="mc", runs=runs, seed=5)
+    for key in ("attacker_win", "takes_territory"):
+        p = getattr(exact, key)
+        assert abs(getattr(mc, key) - p) < 4.5 * math.sqrt(p * (1 - p) / runs)
+    assert mc.waves[1]["method"] == "mc"
