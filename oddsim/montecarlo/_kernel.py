@@ -7,6 +7,13 @@ strength) and gives the hits out in the order of loss by kind: submarine hits fi
 aircraft hits that may not take submarines, then all other hits. At the end of a round the
 attacker may retreat. Nothing here knows how the exact engine works.
 
+A plain battle (no submarines, no aircraft barred from hitting them: every hit may take anything)
+takes a fast path chosen once per block (``_fight_plain``): each side's casualties are always the
+next units in its order of loss, so its dice and everything it reports depend only on how many
+it has taken (and on the aircraft AA shot down). The model then holds, per side and casualty
+count, the alias table of the side's total hits (the sum of its lines' binomials, the same
+distribution as rolling each line), so a round is one draw per side and two additions.
+
 For speed the hot helpers (``hot_jit``) never allocate, so they cost no reference counting, and
 take two arrays only: the battle's ``state`` and the battle's ``model``, one int64 array holding
 every table, found through the header below (an array argument is passed as a dozen machine
@@ -23,13 +30,17 @@ from numba import prange
 from oddsim._jit import jit, parallel_jit
 from oddsim.montecarlo._rng import (
     add,
+    alias_hits,
+    battle_words,
     get,
+    hits_of,
     hot_jit,
     low_luck_hits,
     next_word,
     put,
     roll,
     seed_battle,
+    step_words,
 )
 
 # Constants are int64 scalars, not Python ints: Numba compiles a helper once per distinct literal
@@ -51,7 +62,8 @@ H_STEPS, H_STEP_SIDE, H_LINES, H_LINE_SIDE, H_TYPES, H_TYPE_SIDE = np.arange(6)
 H_SUPPORT, H_SUPPORT_SIDE, H_SUPPORT_RULE, H_SCALARS, H_SCALAR_SIDE, H_RULES = np.arange(6, 12)
 H_WIDTH, H_DICE_AT, H_ALIVE_AT, H_RAISED_AT = np.arange(12, 16)
 H_RETREAT = np.int64(16)  # retreat table (-1: none): defender states, step strides, decisions
-N_HEADER = np.int64(17)
+H_PLAIN = np.int64(17)  # the plain battle's tables by casualties (-1: none), see ``_fight_plain``
+N_HEADER = np.int64(18)
 # a loss step's fields
 F_TYPE, F_KILL, F_COUNT, F_CATEGORY, F_COST = np.arange(5)
 F_FIGHTING, F_DESTROYER, F_LAND = np.arange(5, 8)  # 1: a casualty of the step removes such a unit
@@ -97,6 +109,20 @@ N_TALLIES = np.int64(4)
 SIDES_AT = np.int64(2)
 
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT = np.arange(6)  # outcomes
+
+# A plain battle (every hit may take anything) is a chain on each side's casualties so far: after
+# the AA fire they are always the next units in its order of loss, so a side's rolls, strength
+# and all it reports are functions of that count alone (and, for the attacker, of the aircraft AA
+# shot down: one chain per AA hit count). Its section in the model: the defender's chain, the
+# attacker's chains, each a pair (slots, where its records start), then one record per chain and
+# casualty count 0..slots. PL_ROW: where the alias table of the side's hits starts (with Low
+# Luck: its strength); PL_CELLS: its cells; PL_RETREAT: the side's part of the retreat table's
+# index.
+PL_SLOTS, PL_AT = np.arange(2)  # a chain's pair
+PL_DEFENDER, PL_ATTACKER = np.int64([0, 2])  # where the defender's, the attacker's chains start
+PL_ROW, PL_CELLS, PL_FIGHTING, PL_CAN_HIT, PL_COST, PL_KEY, PL_LAND = np.arange(7)
+PL_UNITS, PL_RETREAT = np.arange(7, 9)
+N_PLAIN_FIELDS = np.int64(9)
 
 # stats columns: 0 battles, 1..5 outcome counts (by code), then integer sums
 S_BATTLES, S_TAKES = np.int64([0, 6])
@@ -585,6 +611,174 @@ def _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model):
 
 
 @jit
+def plain_profile(model, s, aa_hits):
+    """Side ``s`` of a plain battle (the attacker: once AA took ``aa_hits`` of its aircraft)
+    after each number of casualties c = 0..slots: its rolls per line ``(slots + 1, lines)`` and
+    its records ``(slots + 1, N_PLAIN_FIELDS)``, PL_ROW holding its strength and PL_CELLS 0 (the
+    caller places the alias tables)."""
+    state = np.zeros(SIDES_AT + 2 * model[H_WIDTH], dtype=np.int64)
+    start_state(state, model)
+    if aa_hits > 0:
+        _take_hits(state, ATTACKER, HIT_AA, aa_hits, model)
+    base = _base(model, s)
+    n = state[base + ST_SLOTS]
+    n_lines = _scalar(model, s, SC_LINES)
+    n_steps = _scalar(model, s, SC_STEPS)
+    steps = _steps_at(model, s)
+    dice = np.zeros((n + 1, n_lines), dtype=np.int64)
+    records = np.zeros((n + 1, N_PLAIN_FIELDS), dtype=np.int64)
+    table = model[H_RETREAT]
+    width = model[H_STEP_SIDE] // N_STEP_FIELDS
+    for c in range(n + 1):
+        if c > 0:
+            _take_any_hits(state, s, ONE, model)
+        for line in range(n_lines):
+            dice[c, line] = state[base + model[H_DICE_AT] + line]
+        record = records[c]
+        record[PL_ROW] = _strength(state, s, 0, n_lines, model)
+        record[PL_FIGHTING] = state[base + ST_FIGHTING]
+        record[PL_CAN_HIT] = _dice(state, s, G_OTHER, model) > 0
+        record[PL_COST], record[PL_LAND] = _losses(state, s, False, model)
+        record[PL_KEY] = _survivor_key(state, s, False, model)
+        for i in range(n_steps):
+            left = state[base + N_TALLIES + i]
+            record[PL_UNITS] += left * model[steps + i * N_STEP_FIELDS + F_KILL]
+            if table >= 0:
+                lost = model[steps + i * N_STEP_FIELDS + F_COUNT] - left
+                record[PL_RETREAT] += lost * model[table + 1 + s * width + i]
+    return dice, records
+
+
+@hot_jit
+def _plain_hits(word, record, low_luck, model):
+    """Hits of a side of a plain battle whose record starts at ``record``, for the random
+    ``word`` (drawn only where it is needed)."""
+    if low_luck:
+        strength = get(model, record + PL_ROW)
+        return low_luck_hits(word, strength) if strength > 0 else 0
+    return alias_hits(word, model, get(model, record + PL_ROW), get(model, record + PL_CELLS))
+
+
+@hot_jit
+def _plain_outcome(a_rec, d_rec, a_left, d_left, model):
+    """``_outcome`` of a plain battle from its sides' records and whether each has slots."""
+    if not a_left or not d_left:
+        if a_left:
+            return ATTACKER_WINS
+        if d_left or _rule(model, R_DEFENDER_HOLDS):
+            return DEFENDER_WINS
+        return DRAW
+    a_weak = get(model, a_rec + PL_FIGHTING) == 0
+    d_weak = get(model, d_rec + PL_FIGHTING) == 0
+    if a_weak or d_weak:
+        if not d_weak:
+            return DEFENDER_WINS
+        return STALEMATE if a_weak else ATTACKER_WINS
+    if _rule(model, R_NO_STALEMATE):
+        return ONGOING
+    if get(model, a_rec + PL_CAN_HIT) == 0 and get(model, d_rec + PL_CAN_HIT) == 0:
+        return STALEMATE
+    return ONGOING
+
+
+@hot_jit
+def _plain_retreats(a_rec, d_rec, rounds, model):
+    """``_retreats`` of a plain battle."""
+    after = _rule(model, R_RETREAT_AFTER)
+    if after > 0 and rounds >= after:
+        return True
+    units = _rule(model, R_RETREAT_UNITS)
+    if units >= 0 and get(model, a_rec + PL_UNITS) <= units:
+        return True
+    table = get(model, H_RETREAT)
+    if table < 0:
+        return False
+    width = get(model, H_STEP_SIDE) // N_STEP_FIELDS
+    index = get(model, a_rec + PL_RETREAT) * get(model, table) + get(model, d_rec + PL_RETREAT)
+    return get(model, table + 1 + 2 * width + index) != 0
+
+
+@hot_jit
+def _fight_plain(seed, index, model):
+    """``_fight`` for a plain battle, on casualty counts: one draw per side and round. Returns
+    (outcome code, rounds, where the attacker's and the defender's final records start); a
+    destroyed side's is the one with all its slots taken."""
+    s0, s1 = battle_words(seed, index)
+    section = get(model, H_PLAIN)
+    low_luck = _rule(model, R_LOW_LUCK) != 0
+    chain = section + PL_ATTACKER
+    aa_dice = _rule(model, R_AA_DICE)
+    if aa_dice > 0:
+        word, s0, s1 = step_words(s0, s1)
+        if low_luck:
+            aa_hits = low_luck_hits(word, _rule(model, R_AA_STRENGTH))
+        else:
+            aa_hits = hits_of(word, model, _rule(model, R_AA_ROWS), aa_dice)
+        chain += 2 * aa_hits
+    a_slots = get(model, chain + PL_SLOTS)
+    a_at = get(model, chain + PL_AT)
+    d_slots = get(model, section + PL_DEFENDER + PL_SLOTS)
+    d_at = get(model, section + PL_DEFENDER + PL_AT)
+    retreat = _rule(model, R_RETREAT_AFTER) > 0 or _rule(model, R_RETREAT_UNITS) >= 0 or get(
+        model, H_RETREAT) >= 0
+    no_stalemate = _rule(model, R_NO_STALEMATE) != 0
+    a_lost = 0
+    d_lost = 0
+    a_rec = a_at
+    d_rec = d_at
+    code = _plain_outcome(a_rec, d_rec, a_slots > 0, d_slots > 0, model)
+    rounds = 0
+    while code == ONGOING:
+        rounds += 1
+        word, s0, s1 = step_words(s0, s1)
+        on_d = _plain_hits(word, a_rec, low_luck, model)
+        word, s0, s1 = step_words(s0, s1)
+        on_a = _plain_hits(word, d_rec, low_luck, model)
+        if on_d + on_a > 0:
+            a_lost = min(a_lost + on_a, a_slots)
+            d_lost = min(d_lost + on_d, d_slots)
+            a_rec = a_at + a_lost * N_PLAIN_FIELDS
+            d_rec = d_at + d_lost * N_PLAIN_FIELDS
+            if not (no_stalemate and a_lost < a_slots and d_lost < d_slots
+                    and get(model, a_rec + PL_FIGHTING) > 0 and get(model, d_rec + PL_FIGHTING) > 0):
+                code = _plain_outcome(a_rec, d_rec, a_lost < a_slots, d_lost < d_slots, model)
+        if retreat and code == ONGOING and _plain_retreats(a_rec, d_rec, rounds, model):
+            code = RETREAT
+    if code == DEFENDER_WINS or code == DRAW:
+        a_rec = a_at + a_slots * N_PLAIN_FIELDS
+    if code == ATTACKER_WINS or code == DRAW:
+        d_rec = d_at + d_slots * N_PLAIN_FIELDS
+    return code, rounds, a_rec, d_rec
+
+
+@hot_jit
+def _record_plain(code, rounds, a_rec, d_rec, counts, hist_a, hist_d, ipc_a, ipc_d, model):
+    """``_record`` for a plain battle from its sides' final records."""
+    add(counts, code, ONE)
+    lost_a = get(model, a_rec + PL_COST)
+    lost_d = get(model, d_rec + PL_COST)
+    if code == ATTACKER_WINS and _rule(model, R_LAND_BATTLE) and get(model, a_rec + PL_LAND) > 0:
+        add(counts, S_TAKES, ONE)
+    if code == RETREAT:
+        add(counts, S_RETREAT_ROUNDS, rounds)
+    add(counts, S_ATTACKER_IPC, lost_a)
+    add(counts, S_ATTACKER_IPC_SQ, lost_a * lost_a)
+    add(counts, S_DEFENDER_IPC, lost_d)
+    add(counts, S_DEFENDER_IPC_SQ, lost_d * lost_d)
+    add(counts, S_ROUNDS, rounds)
+    add(counts, S_ROUNDS_SQ, rounds * rounds)
+    key_a = get(model, a_rec + PL_KEY)
+    if code == RETREAT:
+        key_a += _scalar(model, ATTACKER, SC_KEYS)
+    key_d = get(model, d_rec + PL_KEY)
+    add(hist_a, key_a, ONE)
+    add(hist_d, key_d, ONE)
+    if _rule(model, R_KEY_COARSE):
+        add(ipc_a, key_a, _scalar(model, ATTACKER, SC_TOTAL_IPC) - lost_a)
+        add(ipc_d, key_d, _scalar(model, DEFENDER, SC_TOTAL_IPC) - lost_d)
+
+
+@jit
 def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
     """Fight battles ``first`` to ``last - 1`` and add their results to this block's rows."""
     start = np.zeros(SIDES_AT + 2 * model[H_WIDTH], dtype=np.int64)
@@ -594,6 +788,18 @@ def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
     for index in range(first, last):
         code, rounds = _fight(state, start, seed, index, model)
         _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model)
+    counts[S_BATTLES] = last - first
+    for column in range(N_STATS):
+        stats[column] += counts[column]
+
+
+@jit
+def _run_plain_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
+    """``_run_block`` for a plain battle (the model has its section, see ``_fight_plain``)."""
+    counts = np.zeros(N_STATS, dtype=np.int64)
+    for index in range(first, last):
+        code, rounds, a_rec, d_rec = _fight_plain(seed, index, model)
+        _record_plain(code, rounds, a_rec, d_rec, counts, hist_a, hist_d, ipc_a, ipc_d, model)
     counts[S_BATTLES] = last - first
     for column in range(N_STATS):
         stats[column] += counts[column]
@@ -609,4 +815,8 @@ def simulate_chunk(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, 
     for b in prange(n_blocks):
         lo = first + (b * n_battles) // n_blocks
         hi = first + ((b + 1) * n_battles) // n_blocks
-        _run_block(seed, lo, hi, stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], model)
+        if model[H_PLAIN] >= 0:
+            _run_plain_block(seed, lo, hi, stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b],
+                             model)
+        else:
+            _run_block(seed, lo, hi, stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], model)

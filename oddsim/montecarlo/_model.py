@@ -3,8 +3,9 @@
 ``KernelModel.build`` turns a lowered battle into one int64 ``model`` array (the layout is in
 ``_kernel``): each side's loss steps, firing lines (units whose rolls hit with the same chance and
 may take the same units), unit types, active support rules and scalars, the battle's rules, the
-binomial alias tables and, for retreat rules that need exact odds, the exact engine's retreat
-decisions. ``SurvivorCodec`` turns a side's survivor key back into the units left.
+binomial alias tables, for retreat rules that need exact odds the exact engine's retreat
+decisions and, for plain battles, their tables by casualty count (``_with_plain_section``).
+``SurvivorCodec`` turns a side's survivor key back into the units left.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class KernelModel:
             parts.append(table)
         if retreat.size == 0:
             header[k.H_RETREAT] = -1
+        header[k.H_PLAIN] = -1
         rows_at = sum(part.size for part in parts[:-2])
         cells_at = rows_at + rows.size
         rows[...] = np.where(row_start >= 0, cells_at + _rng.CELL_FIELDS * row_start, -1)
@@ -91,7 +93,50 @@ class KernelModel:
         (header[k.H_WIDTH], header[k.H_DICE_AT], header[k.H_ALIVE_AT],
          header[k.H_RAISED_AT]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
         model = np.concatenate([part.ravel() for part in parts])
+        if rules[k.R_PLAIN]:
+            model = _with_plain_section(model, sides, low.low_luck, aa_dice)
         return cls(model, sides, key_coarse, battle.retreat is not None)
+
+
+MAX_PLAIN_WORK = 2**24
+"""Plain battles are fought on casualty counts (``_kernel._fight_plain``) when their tables cost
+at most this many steps to build (per chain: its records' words, plus its rolls summed over
+casualty counts times its most rolls), which also bounds their memory; bigger ones take the
+general path."""
+
+
+def _with_plain_section(model: np.ndarray, sides: tuple[SideLayout, SideLayout],
+                        low_luck: bool, aa_dice: int) -> np.ndarray:
+    """``model`` with the section of a plain battle: for the defender's chain and the attacker's
+    (one per number of aircraft AA may shoot down) and each number of casualties, the side's
+    hits' alias table (or strength) and what it reports. Unchanged when that is too big."""
+    chains = [(sides[1], k.plain_profile(model, k.DEFENDER, np.int64(0))),
+              (sides[0], k.plain_profile(model, k.ATTACKER, np.int64(0)))]
+    # the attacker's chains after AA hits are no bigger than the one without
+    sizes = [records.size + (0 if low_luck else int(dice.sum()) * max(1, int(dice.sum(axis=1).max())))
+             for _, (dice, records) in chains]
+    if sizes[0] + (aa_dice + 1) * sizes[1] > MAX_PLAIN_WORK:
+        return model
+    chains += [(sides[0], k.plain_profile(model, k.ATTACKER, np.int64(hits)))
+               for hits in range(1, aa_dice + 1)]
+    head = np.zeros((len(chains), 2), dtype=np.int64)
+    at = model.size + head.size
+    for row, (_, (_, records)) in enumerate(chains):
+        head[row] = records.shape[0] - 1, at
+        at += records.size
+    tables = []
+    for side, (dice, records) in chains:
+        if not low_luck:  # PL_ROW held the strength: replace it with the alias table
+            row_start, row_cells, cells = _rng.sum_tables(
+                np.array(side.line_chance, dtype=np.float64), dice)
+            records[:, k.PL_ROW] = at + _rng.CELL_FIELDS * row_start
+            records[:, k.PL_CELLS] = row_cells
+            at += cells.size
+            tables.append(cells.ravel())
+    out = np.concatenate([model, head.ravel(), *(records.ravel() for _, (_, records) in chains),
+                          *tables])
+    out[k.H_PLAIN] = model.size
+    return out
 
 
 def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayout],

@@ -65,17 +65,33 @@ def _mix64(z):
 
 
 @hot_jit
-def seed_battle(state, rng_at, seed, index):
-    """Set the generator in ``state[rng_at:rng_at + 2]`` to the stream of battle ``index`` of
-    ``seed``."""
+def battle_words(seed, index):
+    """The two words of the generator of battle ``index`` of ``seed``."""
     base = _mix64(seed + _GOLDEN)
     step = np.uint64(index) * np.uint64(2)
     s0 = _mix64(base + (step + np.uint64(1)) * _GOLDEN)
     s1 = _mix64(base + (step + np.uint64(2)) * _GOLDEN)
     if s0 == np.uint64(0) and s1 == np.uint64(0):
         s0 = _GOLDEN  # the all-zero state is the one xoroshiro128+ cannot leave
+    return s0, s1
+
+
+@hot_jit
+def seed_battle(state, rng_at, seed, index):
+    """Set the generator in ``state[rng_at:rng_at + 2]`` to the stream of battle ``index`` of
+    ``seed``."""
+    s0, s1 = battle_words(seed, index)
     state[rng_at] = np.int64(s0)
     state[rng_at + 1] = np.int64(s1)
+
+
+@hot_jit
+def step_words(s0, s1):
+    """One step of xoroshiro128+ on its two words held in registers: (output, s0, s1)."""
+    result = s0 + s1
+    s1 ^= s0
+    return (result, ((s0 << np.uint64(24)) | (s0 >> np.uint64(40))) ^ s1 ^ (s1 << np.uint64(16)),
+            (s1 << np.uint64(37)) | (s1 >> np.uint64(27)))
 
 
 @hot_jit
@@ -176,6 +192,64 @@ def hits_of(word, table, row, dice):
     ``binomial_tables`` built them, the caller placed them."""
     draw = np.int64(word >> np.uint64(64 - _FRACTION_BITS)) * (dice + 1)
     cell = get(table, row + dice) + CELL_FIELDS * (draw >> _FRACTION_BITS)
+    return get(table, cell + 1 + np.int64((draw & _FRACTION_MASK) >= get(table, cell)))
+
+
+@jit
+def sum_tables(chances, dice):
+    """Alias tables of the hits of several groups of rolls fired together: row c is the sum of
+    Binomial(dice[c, j], chances[j]) over the groups j. Returns ``(row_start, row_cells,
+    cells)``: row c is the ``row_cells[c]`` cells (CELL_FIELDS each) from ``row_start[c]``,
+    drawn by ``alias_hits``."""
+    n_rows = dice.shape[0]
+    size = 0
+    largest = 0
+    for c in range(n_rows):
+        total = 0
+        for j in range(len(chances)):
+            total += dice[c, j]
+        size += total + 1
+        largest = max(largest, total)
+    row_start = np.zeros(n_rows, dtype=np.int64)
+    row_cells = np.zeros(n_rows, dtype=np.int64)
+    cells = np.zeros((size, CELL_FIELDS), dtype=np.int64)
+    pmf = np.zeros(largest + 1)
+    threshold = np.zeros(largest + 1)
+    scaled = np.zeros(largest + 1)
+    alias = np.zeros(largest + 1, dtype=np.int64)
+    small = np.zeros(largest + 1, dtype=np.int64)
+    large = np.zeros(largest + 1, dtype=np.int64)
+    at = 0
+    for c in range(n_rows):
+        pmf[:] = 0.0
+        pmf[0] = 1.0
+        n = 0
+        for j in range(len(chances)):
+            p = chances[j]
+            q = 1.0 - p
+            for _ in range(dice[c, j]):  # one more die: pmf(k) = q pmf(k) + p pmf(k - 1)
+                n += 1
+                for k in range(n, 0, -1):
+                    pmf[k] = q * pmf[k] + p * pmf[k - 1]
+                pmf[0] = q * pmf[0]
+        row_start[c] = at
+        row_cells[c] = n + 1
+        _alias_row(pmf, n + 1, threshold, alias, scaled, small, large)
+        for j in range(n + 1):
+            cells[at + j, 0] = min(np.int64(threshold[j] * (1 << _FRACTION_BITS)),
+                                   1 << _FRACTION_BITS)
+            cells[at + j, 1] = j
+            cells[at + j, 2] = alias[j]
+        at += n + 1
+    return row_start, row_cells, cells
+
+
+@hot_jit
+def alias_hits(word, table, at, n_cells):
+    """The hit count drawn for the random 64-bit ``word`` from the alias table of ``n_cells``
+    cells that starts at ``table[at]`` (see ``sum_tables``)."""
+    draw = np.int64(word >> np.uint64(64 - _FRACTION_BITS)) * n_cells
+    cell = at + CELL_FIELDS * (draw >> _FRACTION_BITS)
     return get(table, cell + 1 + np.int64((draw & _FRACTION_MASK) >= get(table, cell)))
 
 
