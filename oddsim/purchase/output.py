@@ -174,16 +174,30 @@ class RowWriter:
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """Delay SIGINT and SIGTERM (delivered when the block ends) where the platform allows it."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+    """Hold back Ctrl-C and SIGTERM until the block ends, then act on them as before.
+
+    Python runs signal handlers in the main thread whichever thread the signal reached, so the
+    handlers are swapped for ones that only take note (masking the signal with pthread_sigmask
+    is not enough: with other threads alive, such as Numba's or BLAS's, the process still
+    receives it and Python raises mid-block).
+    """
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    caught: list[int] = []
+    previous = {signum: signal.signal(signum, lambda number, frame: caught.append(number))
+                for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:
+            handler = previous[caught[0]]
+            if callable(handler):
+                handler(caught[0], None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), caught[0])
 
 
 def _sync_directory(folder: Path) -> None:
