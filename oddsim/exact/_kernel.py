@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import jit
+from oddsim._jit import hot_jit, jit
 from oddsim.dice import add_dice, hit_chance, low_luck_pmf
 
 AIR, SUB, OTHER = 0, 1, 2
@@ -25,7 +25,7 @@ TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass k
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT = 0, 1, 2, 3, 4, 5
 
 
-@jit
+@hot_jit
 def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.ndarray) -> None:
     for c in range(N_CLASSES):
         counts[c] = (state // stride[c]) % (class_len[c] + 1)
@@ -154,7 +154,7 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
     return stride, alive, damaged, ipc_lost, flags, dist, lo, hi
 
 
-@jit
+@hot_jit
 def _hit_one(counts, class_len, class_slots, kind):
     """Take one hit of ``kind`` (0 submarine: not aircraft, 1 restricted air: not subs,
     2 general) on the first unit in the order of loss that can take it; False if none can."""
@@ -174,7 +174,7 @@ def _hit_one(counts, class_len, class_slots, kind):
     return True
 
 
-@jit
+@hot_jit
 def _encode(counts, stride):
     result = 0
     for c in range(N_CLASSES):
@@ -182,7 +182,7 @@ def _encode(counts, stride):
     return result
 
 
-@jit
+@hot_jit
 def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_restricted,
                          others_fire, stride, class_len, class_slots, prob, touched, work):
     """Distribution of the target's next state under one side's fire: submarine hits first,
@@ -221,7 +221,8 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
         ps = fire_dist[G_SUB, sh] if subs_fire else 1.0
         if ps == 0.0:
             continue
-        a_counts[:] = s_counts
+        for c in range(N_CLASSES):
+            a_counts[c] = s_counts[c]
         a_more = True
         for ah in range(a_hi + 1):
             if ah > 0:
@@ -229,7 +230,8 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
             pa = ps * (fire_dist[G_AIR, ah] if (others_fire and air_restricted) else 1.0)
             if pa == 0.0:
                 continue
-            g_counts[:] = a_counts
+            for c in range(N_CLASSES):
+                g_counts[c] = a_counts[c]
             g_more = True
             for gh in range(g_hi + 1):
                 if gh > 0:
@@ -260,7 +262,7 @@ def _buffers(na, nd):
     return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts
 
 
-@jit
+@hot_jit
 def _strikes_first(ia, idd, A, D, rules):
     """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
     a_first = rules[0] and D[3][idd, 2] == 0 and A[4][ia, G_SUB, 0] < 1.0
@@ -268,7 +270,7 @@ def _strikes_first(ia, idd, A, D, rules):
     return a_first, d_first
 
 
-@jit
+@hot_jit
 def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     """General fire from (ia, idd): everything that has not fired yet (subs that struck first
     have); aircraft fire apart from the rest only while they cannot hit subs that are there.
@@ -289,7 +291,7 @@ def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     return n_a, nd_t, stay
 
 
-@jit
+@hot_jit
 def _round_moves(ia, idd, A, D, rules, buf):
     """Both phases of one round from joint state (ia, idd). Phase 1 (first strike) ends up in the
     compact lists 0 (attacker) and 1 (defender); phase 2 as ``_general_fire`` leaves it.
@@ -311,7 +313,7 @@ def _round_moves(ia, idd, A, D, rules, buf):
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
 
 
-@jit
+@hot_jit
 def _clear(dense, touched, n):
     for t in range(n):
         dense[touched[t]] = 0.0
@@ -568,7 +570,7 @@ def win_chance_kernel(A, D, rules, defender_holds):
     return v1
 
 
-@jit
+@hot_jit
 def _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
     """Sum of P(a) * P(d) * values[a, d] over the two distributions."""
     total = 0.0
@@ -581,7 +583,7 @@ def _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
     return total
 
 
-@jit
+@hot_jit
 def _compact(dense, touched, n, idx, p):
     """Copy the touched entries of a dense distribution into (idx, p) and clear them."""
     for t in range(n):
@@ -591,7 +593,7 @@ def _compact(dense, touched, n, idx, p):
     return n
 
 
-@jit
+@hot_jit
 def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
     """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): an outer product,
     over a dense run of defender states where the touched ones are close together (so the inner
@@ -637,7 +639,7 @@ def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d
     return dropped
 
 
-@jit
+@hot_jit
 def _can_hit(fire_dist, fire_flags, target_flags, air_needs_destroyer):
     """Whether one side can still hurt the other: some group with a chance to hit and a target."""
     if target_flags[0] == 0:
@@ -657,7 +659,7 @@ def _can_hit(fire_dist, fire_flags, target_flags, air_needs_destroyer):
     return False
 
 
-@jit
+@hot_jit
 def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
     a_left = a_flags[0] > 0
     d_left = d_flags[0] > 0

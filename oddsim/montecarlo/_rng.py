@@ -11,24 +11,13 @@ int64 array next to the battle's other state.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from numba.core.cpu import CPUTargetOptions
 
-from oddsim._jit import jit
+from oddsim._jit import hot_jit, jit
 
 DIE_FACES = 6
 MAX_DICE = 2**12 - 1
 """Most dice one roll may have: a 51-bit random fraction times (dice + 1) must fit in 63 bits."""
-
-if hasattr(CPUTargetOptions, "_nrt"):
-    hot_jit = numba.njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
-    """Decorator for the kernel's hot helpers. They never allocate, so they are compiled without
-    Numba's runtime (its private ``_nrt`` option): passing them arrays then costs no atomic
-    reference counting, which otherwise takes most of a battle's time (a small helper call:
-    12 ns with it, under 1 ns without)."""
-else:  # a Numba without the option: the same results, only slower
-    hot_jit = jit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
