@@ -24,7 +24,7 @@ from oddsim.errors import BattleError
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
-from oddsim.montecarlo.progress import ProgressBar
+from oddsim.progress import ProgressBar
 from oddsim.result import BattleResult
 
 MAX_RUNS = 10**10
@@ -57,7 +57,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     spec = KernelModel.build(battle, low)
     n_blocks = max(1, min(numba.get_num_threads(), MAX_HISTOGRAM_CELLS // max(spec.n_keys)))
     tallies = _Tallies.zeros(n_blocks, spec)
-    bar = ProgressBar(runs, enabled=progress)
+    bar = ProgressBar(runs, enabled=progress, min_seconds=2.0)
     interrupted = False
     try:
         with _interrupt_between_chunks() as stop:

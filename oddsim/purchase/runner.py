@@ -7,12 +7,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, closing, nullcontext
 from pathlib import Path
 
+from oddsim.progress import ProgressBar
 from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
 from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated, evaluate_purchase
 from oddsim.purchase.goals import Goal, PurchaseError
 from oddsim.purchase.output import CHUNK_ROWS, CHUNK_SECONDS, RowFormat, RowWriter, read_rows
-from oddsim.purchase.progress import SweepProgress
 from oddsim.purchase.rows import PurchaseRow, columns
 from oddsim.purchase.spec import CapsSpec, SweepSpec, UnitsSpec
 from oddsim.purchase.table import PurchaseTable, SweepStats
@@ -83,7 +83,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
                 writer = stack.enter_context(RowWriter(path, columns(spec.units), chunk_rows,
                                                        chunk_seconds))
             rows = _row_source(spec, todo, cache, workers, scheduler, stack)
-            bar = SweepProgress(len(purchases), already_done=len(done), enabled=progress)
+            bar = ProgressBar(len(purchases), unit="rows", already_done=len(done), enabled=progress,
+                              width=24, show_percent=False, show_rate=True)
             stack.callback(bar.close)
             for evaluated in rows:
                 if writer is not None:

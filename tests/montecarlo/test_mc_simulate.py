@@ -17,7 +17,7 @@ from oracle import duel
 import oddsim
 from oddsim.errors import BattleError
 from oddsim.montecarlo import _kernel, _model, simulate
-from oddsim.montecarlo.progress import ProgressBar
+from oddsim.progress import ProgressBar
 
 sim = importlib.import_module("oddsim.montecarlo.simulate")  # the module, not the function
 Z = 4.5
@@ -245,21 +245,21 @@ class _Terminal(io.StringIO):
 
 def test_progress_bar_is_drawn_only_for_long_runs_on_a_terminal():
     now = [0.0]
-    quick = ProgressBar(100, stream=_Terminal(), clock=lambda: now[0])
+    quick = ProgressBar(100, min_seconds=2.0, stream=_Terminal(), clock=lambda: now[0])
     now[0] = 0.5
     quick.update(50)  # on course for 1 s: no bar
     quick.close()
     assert quick.stream.getvalue() == ""
     stream = _Terminal()
     now[0] = 0.0
-    slow = ProgressBar(100, stream=stream, clock=lambda: now[0])
+    slow = ProgressBar(100, min_seconds=2.0, stream=stream, clock=lambda: now[0])
     now[0] = 2.0
     slow.update(25)  # on course for 8 s
     slow.close()
     text = stream.getvalue()
     assert text.startswith("\r[") and "25.0%" in text and "25/100 runs" in text
     assert "6s left" in text and text.endswith("\n")
-    piped = ProgressBar(100, stream=io.StringIO(), clock=lambda: now[0])
+    piped = ProgressBar(100, min_seconds=2.0, stream=io.StringIO(), clock=lambda: now[0])
     now[0] = 100.0
     piped.update(1)
     assert piped.stream.getvalue() == ""
