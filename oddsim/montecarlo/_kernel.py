@@ -586,23 +586,28 @@ def _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model):
     """Add a finished battle to the block's tallies and survivor histograms."""
     a_dead = code == DEFENDER_WINS or code == DRAW
     d_dead = code == ATTACKER_WINS or code == DRAW
-    add(counts, code, ONE)
     lost_a, land = _losses(state, ATTACKER, a_dead, model)
     lost_d = _losses(state, DEFENDER, d_dead, model)[0]
+    _tally(code, rounds, lost_a, lost_d, land, _survivor_key(state, ATTACKER, a_dead, model),
+           _survivor_key(state, DEFENDER, d_dead, model), counts, hist_a, hist_d, ipc_a, ipc_d, model)
+
+
+@hot_jit
+def _tally(code, rounds, lost_a, lost_d, land, key_a, key_d, counts, hist_a, hist_d, ipc_a, ipc_d,
+           model):
+    """Add one battle's outcome, losses, rounds and end states (survivor keys) to the tallies."""
+    add(counts, code, ONE)
     if code == ATTACKER_WINS and _rule(model, R_LAND_BATTLE) and land > 0:
         add(counts, S_TAKES, ONE)
     if code == RETREAT:
         add(counts, S_RETREAT_ROUNDS, rounds)
+        key_a += _scalar(model, ATTACKER, SC_KEYS)
     add(counts, S_ATTACKER_IPC, lost_a)
     add(counts, S_ATTACKER_IPC_SQ, lost_a * lost_a)
     add(counts, S_DEFENDER_IPC, lost_d)
     add(counts, S_DEFENDER_IPC_SQ, lost_d * lost_d)
     add(counts, S_ROUNDS, rounds)
     add(counts, S_ROUNDS_SQ, rounds * rounds)
-    key_a = _survivor_key(state, ATTACKER, a_dead, model)
-    if code == RETREAT:
-        key_a += _scalar(model, ATTACKER, SC_KEYS)
-    key_d = _survivor_key(state, DEFENDER, d_dead, model)
     add(hist_a, key_a, ONE)
     add(hist_d, key_d, ONE)
     if _rule(model, R_KEY_COARSE):
@@ -754,28 +759,9 @@ def _fight_plain(seed, index, model):
 @hot_jit
 def _record_plain(code, rounds, a_rec, d_rec, counts, hist_a, hist_d, ipc_a, ipc_d, model):
     """``_record`` for a plain battle from its sides' final records."""
-    add(counts, code, ONE)
-    lost_a = get(model, a_rec + PL_COST)
-    lost_d = get(model, d_rec + PL_COST)
-    if code == ATTACKER_WINS and _rule(model, R_LAND_BATTLE) and get(model, a_rec + PL_LAND) > 0:
-        add(counts, S_TAKES, ONE)
-    if code == RETREAT:
-        add(counts, S_RETREAT_ROUNDS, rounds)
-    add(counts, S_ATTACKER_IPC, lost_a)
-    add(counts, S_ATTACKER_IPC_SQ, lost_a * lost_a)
-    add(counts, S_DEFENDER_IPC, lost_d)
-    add(counts, S_DEFENDER_IPC_SQ, lost_d * lost_d)
-    add(counts, S_ROUNDS, rounds)
-    add(counts, S_ROUNDS_SQ, rounds * rounds)
-    key_a = get(model, a_rec + PL_KEY)
-    if code == RETREAT:
-        key_a += _scalar(model, ATTACKER, SC_KEYS)
-    key_d = get(model, d_rec + PL_KEY)
-    add(hist_a, key_a, ONE)
-    add(hist_d, key_d, ONE)
-    if _rule(model, R_KEY_COARSE):
-        add(ipc_a, key_a, _scalar(model, ATTACKER, SC_TOTAL_IPC) - lost_a)
-        add(ipc_d, key_d, _scalar(model, DEFENDER, SC_TOTAL_IPC) - lost_d)
+    _tally(code, rounds, get(model, a_rec + PL_COST), get(model, d_rec + PL_COST),
+           get(model, a_rec + PL_LAND), get(model, a_rec + PL_KEY), get(model, d_rec + PL_KEY),
+           counts, hist_a, hist_d, ipc_a, ipc_d, model)
 
 
 @jit
