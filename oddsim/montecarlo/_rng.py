@@ -119,31 +119,47 @@ def binomial_tables(chances: np.ndarray, max_dice: np.ndarray):
         size += (max_dice[i] + 1) * (max_dice[i] + 2) // 2
     cells = np.zeros((size, CELL_FIELDS), dtype=np.int64)
     pmf = np.zeros(largest + 1)
-    threshold = np.zeros(largest + 1)
-    scaled = np.zeros(largest + 1)
-    alias = np.zeros(largest + 1, dtype=np.int64)
-    small = np.zeros(largest + 1, dtype=np.int64)
-    large = np.zeros(largest + 1, dtype=np.int64)
+    scratch = _alias_scratch(largest + 1)
     at = 0
     for i in range(len(chances)):
-        p = chances[i]
-        q = 1.0 - p
         pmf[:] = 0.0
         pmf[0] = 1.0
         for n in range(max_dice[i] + 1):
-            if n > 0:  # one more die: pmf_n(k) = q pmf_{n-1}(k) + p pmf_{n-1}(k - 1)
-                for k in range(n, 0, -1):
-                    pmf[k] = q * pmf[k] + p * pmf[k - 1]
-                pmf[0] = q * pmf[0]
+            if n > 0:
+                _add_roll(pmf, n, chances[i])
             row_start[i, n] = at
-            _alias_row(pmf, n + 1, threshold, alias, scaled, small, large)
-            for j in range(n + 1):
-                cells[at + j, 0] = min(np.int64(threshold[j] * (1 << _FRACTION_BITS)),
-                                       1 << _FRACTION_BITS)
-                cells[at + j, 1] = j
-                cells[at + j, 2] = alias[j]
-            at += n + 1
+            at = _write_alias(pmf, n + 1, cells, at, scratch)
     return row_start, cells
+
+
+@jit
+def _alias_scratch(size):
+    """Work arrays for ``_alias_row``: threshold, alias, scaled, small, large."""
+    return (np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size),
+            np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64))
+
+
+@jit
+def _add_roll(pmf, n, p):
+    """Turn ``pmf`` of the hits of n - 1 rolls into that of n rolls, one more hitting with ``p``:
+    pmf_n(k) = (1 - p) pmf_{n-1}(k) + p pmf_{n-1}(k - 1)."""
+    q = 1.0 - p
+    for k in range(n, 0, -1):
+        pmf[k] = q * pmf[k] + p * pmf[k - 1]
+    pmf[0] = q * pmf[0]
+
+
+@jit
+def _write_alias(pmf, n_cells, cells, at, scratch):
+    """Write the alias table of ``pmf[:n_cells]`` into ``cells`` from row ``at``; returns the row
+    after it."""
+    threshold, alias, scaled, small, large = scratch
+    _alias_row(pmf, n_cells, threshold, alias, scaled, small, large)
+    for j in range(n_cells):
+        cells[at + j, 0] = min(np.int64(threshold[j] * (1 << _FRACTION_BITS)), 1 << _FRACTION_BITS)
+        cells[at + j, 1] = j
+        cells[at + j, 2] = alias[j]
+    return at + n_cells
 
 
 @jit
@@ -203,33 +219,19 @@ def sum_tables(chances, dice):
     row_cells = np.zeros(n_rows, dtype=np.int64)
     cells = np.zeros((size, CELL_FIELDS), dtype=np.int64)
     pmf = np.zeros(largest + 1)
-    threshold = np.zeros(largest + 1)
-    scaled = np.zeros(largest + 1)
-    alias = np.zeros(largest + 1, dtype=np.int64)
-    small = np.zeros(largest + 1, dtype=np.int64)
-    large = np.zeros(largest + 1, dtype=np.int64)
+    scratch = _alias_scratch(largest + 1)
     at = 0
     for c in range(n_rows):
         pmf[:] = 0.0
         pmf[0] = 1.0
         n = 0
         for j in range(len(chances)):
-            p = chances[j]
-            q = 1.0 - p
-            for _ in range(dice[c, j]):  # one more die: pmf(k) = q pmf(k) + p pmf(k - 1)
+            for _ in range(dice[c, j]):
                 n += 1
-                for k in range(n, 0, -1):
-                    pmf[k] = q * pmf[k] + p * pmf[k - 1]
-                pmf[0] = q * pmf[0]
+                _add_roll(pmf, n, chances[j])
         row_start[c] = at
         row_cells[c] = n + 1
-        _alias_row(pmf, n + 1, threshold, alias, scaled, small, large)
-        for j in range(n + 1):
-            cells[at + j, 0] = min(np.int64(threshold[j] * (1 << _FRACTION_BITS)),
-                                   1 << _FRACTION_BITS)
-            cells[at + j, 1] = j
-            cells[at + j, 2] = alias[j]
-        at += n + 1
+        at = _write_alias(pmf, n + 1, cells, at, scratch)
     return row_start, row_cells, cells
 
 
