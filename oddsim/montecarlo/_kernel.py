@@ -379,25 +379,30 @@ def _outcome(state, model):
     """The battle's outcome code (ONGOING while it goes on)."""
     ab = _base(model, ATTACKER)
     db = _base(model, DEFENDER)
-    a_left = get(state, ab + ST_SLOTS) > 0
-    d_left = get(state, db + ST_SLOTS) > 0
+    code = _end_by_units(get(state, ab + ST_SLOTS) > 0, get(state, db + ST_SLOTS) > 0,
+                         get(state, ab + ST_FIGHTING) == 0, get(state, db + ST_FIGHTING) == 0, model)
+    if code != ONGOING or _rule(model, R_NO_STALEMATE):
+        return code
+    if not _can_hit(state, ATTACKER, DEFENDER, model) and not _can_hit(state, DEFENDER, ATTACKER,
+                                                                        model):
+        return STALEMATE
+    return ONGOING
+
+
+@hot_jit
+def _end_by_units(a_left, d_left, a_weak, d_weak, model):
+    """The outcome decided by what each side has left (``weak``: only defenceless units), or
+    ONGOING; the stalemate test is the caller's, as it reads its own state."""
     if not a_left or not d_left:
         if a_left:
             return ATTACKER_WINS
         if d_left or _rule(model, R_DEFENDER_HOLDS):
             return DEFENDER_WINS
         return DRAW
-    a_weak = get(state, ab + ST_FIGHTING) == 0  # only defenceless units left
-    d_weak = get(state, db + ST_FIGHTING) == 0
     if a_weak or d_weak:
         if not d_weak:
             return DEFENDER_WINS
         return STALEMATE if a_weak else ATTACKER_WINS
-    if _rule(model, R_NO_STALEMATE):
-        return ONGOING
-    if not _can_hit(state, ATTACKER, DEFENDER, model) and not _can_hit(state, DEFENDER, ATTACKER,
-                                                                        model):
-        return STALEMATE
     return ONGOING
 
 
@@ -667,20 +672,10 @@ def _plain_hits(word, record, low_luck, model):
 @hot_jit
 def _plain_outcome(a_rec, d_rec, a_left, d_left, model):
     """``_outcome`` of a plain battle from its sides' records and whether each has slots."""
-    if not a_left or not d_left:
-        if a_left:
-            return ATTACKER_WINS
-        if d_left or _rule(model, R_DEFENDER_HOLDS):
-            return DEFENDER_WINS
-        return DRAW
-    a_weak = get(model, a_rec + PL_FIGHTING) == 0
-    d_weak = get(model, d_rec + PL_FIGHTING) == 0
-    if a_weak or d_weak:
-        if not d_weak:
-            return DEFENDER_WINS
-        return STALEMATE if a_weak else ATTACKER_WINS
-    if _rule(model, R_NO_STALEMATE):
-        return ONGOING
+    code = _end_by_units(a_left, d_left, get(model, a_rec + PL_FIGHTING) == 0,
+                         get(model, d_rec + PL_FIGHTING) == 0, model)
+    if code != ONGOING or _rule(model, R_NO_STALEMATE):
+        return code
     if get(model, a_rec + PL_CAN_HIT) == 0 and get(model, d_rec + PL_CAN_HIT) == 0:
         return STALEMATE
     return ONGOING

@@ -48,6 +48,7 @@ from oddsim.trench.model import (
     TrenchError,
     check_points,
     check_year,
+    parse_choice,
     parse_fronts,
     parse_hand,
     parse_supports,
@@ -69,11 +70,7 @@ class Objective(Enum):
 
 
 def parse_objective(value: Objective | str) -> Objective:
-    try:
-        return value if isinstance(value, Objective) else Objective(str(value).strip().lower())
-    except ValueError:
-        names = ", ".join(o.value for o in Objective)
-        raise TrenchError(f"unknown objective {value!r}: use one of {names}") from None
+    return parse_choice(Objective, value, "objective")
 
 
 @dataclass(frozen=True)

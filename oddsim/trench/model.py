@@ -44,20 +44,22 @@ class RollOrder(Enum):
     ATTACKER_FIRST = "attacker-first"  # attacker rolls and places; then the defender rolls
 
 
-def parse_policy(value: Policy | str) -> Policy:
+def parse_choice(kind: type[Enum], value: Enum | str, what: str) -> Enum:
+    """``value`` as a member of ``kind`` (names are case-insensitive); TrenchError naming the
+    choices otherwise."""
     try:
-        return value if isinstance(value, Policy) else Policy(str(value).strip().lower())
+        return value if isinstance(value, kind) else kind(str(value).strip().lower())
     except ValueError:
-        names = ", ".join(p.value for p in Policy)
-        raise TrenchError(f"unknown placement policy {value!r}: use one of {names}") from None
+        names = ", ".join(member.value for member in kind)
+        raise TrenchError(f"unknown {what} {value!r}: use one of {names}") from None
+
+
+def parse_policy(value: Policy | str) -> Policy:
+    return parse_choice(Policy, value, "placement policy")
 
 
 def parse_roll_order(value: RollOrder | str) -> RollOrder:
-    try:
-        return value if isinstance(value, RollOrder) else RollOrder(str(value).strip().lower())
-    except ValueError:
-        names = ", ".join(r.value for r in RollOrder)
-        raise TrenchError(f"unknown roll order {value!r}: use one of {names}") from None
+    return parse_choice(RollOrder, value, "roll order")
 
 
 def _parse_int(text: str, what: str) -> int:
