@@ -13,6 +13,9 @@ from oddsim.rules import Domain, Ruleset, load_ruleset
 ArmySpec = str | Mapping[str, int] | Force | None
 DICE_MODES = ("standard", "lowluck")
 MAX_RETREAT_ROUND = 100
+SUBMERGE_POLICIES = ("never", "always", "alone")
+"""When a side's submarines submerge, where the edition lets them (no enemy destroyer): never; at
+the first chance (``always``); or once they are all the side has left that can fire (``alone``)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,12 @@ class Battle:
     an error. ``keep_land`` keeps the attacker's last N land units until everything else is lost.
     ``attacker_tech``/``defender_tech`` name technologies of the edition (``"jets,radar"``);
     ``dice`` is ``"standard"`` or ``"lowluck"``.
+
+    Amphibious assaults and subs: ``landed`` names the attacker's land units that came by sea
+    (they cannot retreat: a retreat takes the others away and they fight on); ``bombard`` the
+    ships that bombard the shore before the first round (the edition's ships and values, at most
+    one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
+    are one of SUBMERGE_POLICIES.
     """
 
     rules: Ruleset | str
@@ -97,6 +106,10 @@ class Battle:
     defender_tech: str | tuple[str, ...] = ()
     dice: str = "standard"
     retreat: RetreatPolicy | Mapping[str, object] | None = None
+    attacker_submerge: str = "never"
+    defender_submerge: str = "never"
+    landed: ArmySpec = None
+    bombard: ArmySpec = None
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -142,9 +155,74 @@ class Battle:
                 if rules.technology(name).attack_dice_rule == "best" and rules.technology(name).attack_dice:
                     raise BattleError(f"{name} ('best of two dice') has no Low Luck form in "
                                       f"{rules.name}: use --dice standard")
+        self._check_submerge()
+        set_(self, "landed", self._parse_landed(attacker))
+        set_(self, "bombard", self._parse_bombard())
         set_(self, "attacker_steps",
-             casualty_order(attacker, rules, True, self.ool_attacker, self.keep_land))
+             casualty_order(attacker, rules, True, self.ool_attacker, self.keep_land, self.landed))
         set_(self, "defender_steps", casualty_order(defender, rules, False, self.ool_defender))
+
+    def _check_submerge(self) -> None:
+        for side, policy, force in (("attacker", self.attacker_submerge, self.attacker),
+                                    ("defender", self.defender_submerge, self.defender)):
+            if policy not in SUBMERGE_POLICIES:
+                raise BattleError(f"unknown {side} submerge policy {policy!r}: use "
+                                  f"{', '.join(SUBMERGE_POLICIES)}")
+            if policy == "never":
+                continue
+            if not self.sea:
+                raise BattleError(f"{side} submerge applies to sea battles: add --sea or drop it")
+            if not any(self.rules.unit(name).submarine for name, _ in force.counts):
+                raise BattleError(f"{side} submerge needs submarines, and the {side} has none: "
+                                  f"drop it or add subs")
+
+    def _parse_landed(self, attacker: Force) -> Force | None:
+        if self.landed is None:
+            return None
+        landed = parse_force(self.landed, self.rules, "landed")
+        if landed.is_empty():
+            return None
+        if self.sea:
+            raise BattleError("landed units fight in a land battle: drop --landed for a sea battle")
+        for name, n in landed.counts:
+            if self.rules.unit(name).domain is not Domain.LAND:
+                raise BattleError(f"landed: {name} is not a land unit: only land units land from "
+                                  f"the sea")
+            if n > attacker.count(name):
+                raise BattleError(f"landed: {n} {name} but the attacker has {attacker.count(name)}: "
+                                  f"landed units are part of the attacker")
+        return landed
+
+    def _parse_bombard(self) -> Force | None:
+        if self.bombard is None:
+            return None
+        ships = parse_force(self.bombard, self.rules, "bombard")
+        if ships.is_empty():
+            return None
+        if self.sea:
+            raise BattleError("bombardment supports a land battle: drop --bombard for a sea battle")
+        values = self.bombard_values()
+        for name, _ in ships.counts:
+            if name not in values:
+                allowed = ", ".join(sorted(values)) or "no ships"
+                raise BattleError(f"bombard: {name} cannot bombard in {self.rules.name} "
+                                  f"(can: {allowed})")
+        landed = 0 if self.landed is None else self.landed.total
+        if landed == 0:
+            raise BattleError("bombardment is part of an amphibious assault: name the attacker's "
+                              "units that came by sea with --landed")
+        if self.rules.bombard.one_per_landed_unit and ships.total > landed:
+            raise BattleError(f"bombard: {ships.total} ships but {landed} landed units: "
+                              f"{self.rules.name} allows one bombarding ship per unit landed "
+                              f"from the sea")
+        return ships
+
+    def bombard_values(self) -> dict[str, int]:
+        """Ships that may bombard in this battle and their values (with the attacker's tech)."""
+        values = dict(self.rules.bombard.units)
+        for name in _tech_names(self.attacker_tech, self.rules):
+            values.update(dict(self.rules.technology(name).bombard))
+        return values
 
     def _check_units(self, force: Force, side: str) -> None:
         wrong = Domain.LAND if self.sea else Domain.SEA
@@ -168,6 +246,13 @@ class Battle:
             extras.append("low luck")
         if self.retreat is not None:
             extras.append(self.retreat.describe())
+        if self.landed is not None:
+            extras.append(f"landed from the sea: {self.landed.describe()}")
+        if self.bombard is not None:
+            extras.append(f"bombarded by {self.bombard.describe()}")
+        for side, policy in (("attacker", self.attacker_submerge), ("defender", self.defender_submerge)):
+            if policy != "never":
+                extras.append(f"{side} subs submerge {'when alone' if policy == 'alone' else 'at once'}")
         suffix = f" ({'; '.join(extras)})" if extras else ""
         return (f"{self.rules.name} {kind} battle: {self.attacker.describe()} "
                 f"attack {self.defender.describe()}{suffix}")

@@ -6,9 +6,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from oddsim.battle import Battle
+from oddsim.battle import SUBMERGE_POLICIES, Battle
 from oddsim.order_of_loss import LossKind, LossStep
-from oddsim.rules import AADice, AirHitsSubs, Domain, Ruleset, SubFirstStrike, SupportRule
+from oddsim.rules import AADice, AirHitsSubs, Domain, Ruleset, SubFirstStrike, SubmergeTiming, SupportRule
+
+SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class SideArrays:
     step_unit: np.ndarray  # int64[n_steps]: unit type of each loss step
     step_kill: np.ndarray  # int64[n_steps]: 1 = the step removes units, 0 = it damages them
     step_count: np.ndarray  # int64[n_steps]: casualties the step can take
+    step_landed: np.ndarray  # int64[n_steps]: 1 = the attacker's units that came by sea
+    submerge: int  # SUBMERGE_NEVER, SUBMERGE_ALWAYS or SUBMERGE_ALONE
     support_side: int  # which support rules act for this side: 0 attack, 1 defense
 
 
@@ -50,6 +54,9 @@ class LoweredBattle:
     aa_dice_per_gun: int
     aa_hit: int  # with the defender's technology (radar)
     low_luck: bool  # hits = total strength // 6, plus one with chance (total % 6) / 6
+    submerge_at_start: bool  # subs submerge at the start of a round (else at its end)
+    bombard_dice: np.ndarray  # int64[7]: bombarding ships' dice that hit on v or less, by v
+    bombard_fire_back: bool  # the defender's bombardment casualties fire in round 1
     attacker: SideArrays
     defender: SideArrays
 
@@ -103,9 +110,21 @@ def lower(battle: Battle) -> LoweredBattle:
         aa_dice_per_gun=c.aa_dice_per_gun,
         aa_hit=aa_hit,
         low_luck=battle.dice == "lowluck",
+        submerge_at_start=c.submerge is SubmergeTiming.START,
+        bombard_dice=_bombard_dice(battle),
+        bombard_fire_back=rules.bombard.casualties_fire_back,
         attacker=_side(battle, battle.attacker_steps, attacking=True),
         defender=_side(battle, battle.defender_steps, attacking=False),
     )
+
+
+def _bombard_dice(battle: Battle) -> np.ndarray:
+    dice = np.zeros(7, dtype=np.int64)
+    if battle.bombard is not None:
+        values = battle.bombard_values()
+        for name, n in battle.bombard.counts:
+            dice[values[name]] += n
+    return dice
 
 
 def _support_for(rules: Ruleset, techs: tuple[str, ...], role: str) -> list[SupportRule]:
@@ -149,5 +168,8 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
         step_unit=np.array([index[s.unit] for s in steps], dtype=np.int64),
         step_kill=np.array([s.kind is LossKind.KILL for s in steps], dtype=np.int64),
         step_count=np.array([s.count for s in steps], dtype=np.int64),
+        step_landed=np.array([s.landed for s in steps], dtype=np.int64),
+        submerge=SUBMERGE_POLICIES.index(
+            battle.attacker_submerge if attacking else battle.defender_submerge),
         support_side=0 if attacking else 1,
     )

@@ -27,6 +27,7 @@ class LossStep:
     unit: str
     kind: LossKind
     count: int
+    landed: bool = False  # the attacker's units that came by sea (they cannot retreat)
 
 
 def parse_unit_list(spec: str | list[str] | tuple[str, ...] | None, rules: Ruleset,
@@ -60,10 +61,13 @@ def default_priority(rules: Ruleset, attacking: bool) -> list[str]:
 
 
 def casualty_order(force: Force, rules: Ruleset, attacking: bool,
-                   explicit: tuple[str, ...] | None = None, keep_land: int = 0) -> tuple[LossStep, ...]:
+                   explicit: tuple[str, ...] | None = None, keep_land: int = 0,
+                   landed: Force | None = None) -> tuple[LossStep, ...]:
     """The side's loss steps: free hits first, then the order (explicit names first, the rest in
     default order), defenceless units that are chosen last at the very end, and the attacker's
-    last ``keep_land`` land units just before them. Non-combatant units take no hits."""
+    last ``keep_land`` land units just before them. Non-combatant units take no hits. Of the
+    units of one type, those ``landed`` from the sea are lost first: they cannot retreat, so
+    they cover the ones that can."""
     priority = list(explicit or ())
     priority += [name for name in default_priority(rules, attacking) if name not in priority]
     present = [name for name in priority
@@ -77,7 +81,23 @@ def casualty_order(force: Force, rules: Ruleset, attacking: bool,
             for name in present if rules.unit(name).casualty_last]
     kept = _take_last_land(kills, rules, keep_land)
     steps = [s for s in damage + kills + kept + last if s.count > 0]
-    return tuple(_merge_adjacent(steps))
+    return tuple(_merge_adjacent(_split_landed(steps, landed)))
+
+
+def _split_landed(steps: list[LossStep], landed: Force | None) -> list[LossStep]:
+    """Each kill step's landed units as a step of their own, just before the rest."""
+    if landed is None or landed.is_empty():
+        return steps
+    quota = {name: landed.count(name) for name, _ in landed.counts}
+    result: list[LossStep] = []
+    for step in steps:
+        take = min(quota.get(step.unit, 0), step.count) if step.kind is LossKind.KILL else 0
+        if take:
+            quota[step.unit] -= take
+            result.append(LossStep(step.unit, step.kind, take, landed=True))
+        if step.count > take:
+            result.append(LossStep(step.unit, step.kind, step.count - take))
+    return result
 
 
 def _take_last_land(kills: list[LossStep], rules: Ruleset, keep: int) -> list[LossStep]:
@@ -99,8 +119,9 @@ def _take_last_land(kills: list[LossStep], rules: Ruleset, keep: int) -> list[Lo
 def _merge_adjacent(steps: list[LossStep]) -> list[LossStep]:
     merged: list[LossStep] = []
     for step in steps:
-        if merged and merged[-1].unit == step.unit and merged[-1].kind == step.kind:
-            merged[-1] = LossStep(step.unit, step.kind, merged[-1].count + step.count)
+        last = merged[-1] if merged else None
+        if last and (last.unit, last.kind, last.landed) == (step.unit, step.kind, step.landed):
+            merged[-1] = LossStep(step.unit, step.kind, last.count + step.count, step.landed)
         else:
             merged.append(step)
     return merged

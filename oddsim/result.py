@@ -115,6 +115,23 @@ def describe_units(names: list[str], alive, damaged) -> str:
     return ", ".join(parts) if parts else "none"
 
 
+def describe_survivors(names: list[str], alive, damaged, departed, verb: str,
+                       retreated: bool = False) -> str:
+    """A side's survivors for the survivor table, the same in both engines: ``alive`` counts
+    every unit left per type, ``departed`` those of them that left the battle early (``verb``:
+    "submerged" subs, or "retreated" units while the landed ones fought on); ``retreated``: the
+    attacker's whole force left (a retreat, or its units in battle died and the departed live)."""
+    units = describe_units(names, alive, damaged)
+    gone = describe_units(names, departed, [0] * len(names))
+    if not retreated:
+        return units if gone == "none" else f"{units} ({gone} {verb})"
+    if gone == "none":
+        return f"{units} (retreated)"
+    if gone == units:
+        return f"{units} ({verb})"
+    return f"{units} ({gone} {verb}, the rest retreated)"
+
+
 def survivor_table(entries: dict[str, tuple[int, int, float]]) -> tuple[Survivors, ...]:
     """Survivors sorted by probability from ``{units: (count, ipc, probability)}``."""
     rows = [Survivors(units, count, ipc, p) for units, (count, ipc, p) in entries.items() if p > 0]

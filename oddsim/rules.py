@@ -48,6 +48,13 @@ class AADice(enum.Enum):
     PER_GUN = "per_gun"  # each gun fires up to aa_dice_per_gun dice, one per aircraft at most
 
 
+class SubmergeTiming(enum.Enum):
+    """When submarines may submerge (leave the battle), always only with no enemy destroyer."""
+
+    START = "start"  # at the start of each round, before any fire (instead of firing)
+    END = "end"  # at the end of each round, after firing
+
+
 @dataclass(frozen=True)
 class UnitType:
     """One kind of unit with its numbers and the special roles it plays in combat."""
@@ -93,6 +100,7 @@ class CombatRules:
     aa_dice: AADice
     aa_dice_per_gun: int
     aa_hit: int
+    submerge: SubmergeTiming = SubmergeTiming.START
 
 
 @dataclass(frozen=True)
@@ -320,13 +328,15 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     known = {u.name for u in units}
 
     c = _Fields(top.get("combat", dict, default={}), "combat", origin)
-    c.check_known({"sub_first_strike", "air_hits_subs", "aa_dice", "aa_dice_per_gun", "aa_hit"})
+    c.check_known({"sub_first_strike", "air_hits_subs", "aa_dice", "aa_dice_per_gun", "aa_hit",
+                   "submerge"})
     combat = CombatRules(
         sub_first_strike=c.choice("sub_first_strike", SubFirstStrike, default="none"),
         air_hits_subs=c.choice("air_hits_subs", AirHitsSubs, default="always"),
         aa_dice=c.choice("aa_dice", AADice, default="per_aircraft"),
         aa_dice_per_gun=c.get("aa_dice_per_gun", int, default=3, low=1, high=100),
         aa_hit=c.get("aa_hit", int, default=1, low=0, high=6),
+        submerge=c.choice("submerge", SubmergeTiming, default="start"),
     )
 
     b = _Fields(top.get("bombard", dict, default={}), "bombard", origin)
