@@ -124,7 +124,9 @@ def describe_survivors(names: list[str], alive, damaged, departed, verb: str,
     units = describe_units(names, alive, damaged)
     gone = describe_units(names, departed, [0] * len(names))
     if not retreated:
-        return units if gone == "none" else f"{units} ({gone} {verb})"
+        if gone == "none":
+            return units
+        return f"{units} ({verb})" if gone == units else f"{units} ({gone} {verb})"
     if gone == "none":
         return f"{units} (retreated)"
     if gone == units:

@@ -1,8 +1,11 @@
 """Private Numba kernels of the exact engine: a DP over casualty states.
 
 A side's state is how many casualties it has taken in each of three classes of its order of
-loss (0 air, 1 submarine, 2 everything else); within a class, units are always lost in order,
-so the counts say exactly which units are left. A joint state is (attacker state, defender
+loss (0 air, 1 submarine or, in land battles, units landed from the sea, 2 everything else);
+within a class, units are always lost in order, so the counts say exactly which units are left.
+A side whose units may leave the battle early (subs that submerge, or all but the landed units
+in a retreat) has a second layer of states, after they left: the leaving classes are frozen
+there (their units survive, outside the battle). A joint state is (attacker state, defender
 state); casualties only grow, so states are visited in index order. Each round has two phases
 (submarine first strike, then general fire); the loop "nothing changed" is solved in closed form.
 """
@@ -21,12 +24,14 @@ G_SUB, G_AIR, G_OTHER, G_AIR_OTHER = 0, 1, 2, 3
 N_GROUPS = 4
 TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass kept at the edge)
 
-# outcome codes
-ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT = 0, 1, 2, 3, 4, 5
+# outcome codes; RETREAT_LEFT: the attacker's units in the battle are gone, those that left live
+ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 0, 1, 2, 3, 4, 5, 6
+N_FLAGS = 11
 
 
 @hot_jit
 def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.ndarray) -> None:
+    """Casualties per class of a state (of either layer)."""
     for c in range(N_CLASSES):
         counts[c] = (state // stride[c]) % (class_len[c] + 1)
 
@@ -35,20 +40,25 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start_damaged,
                 value, dice_per_unit, best_of, low_luck, cost,
                 is_air, is_sub, is_dd, is_land, defenceless, sup_supporter, sup_supported,
-                sup_per, sup_value, sup_side, side, max_dice):
-    """Per state of one side: units alive (and how many of them damaged), IPC lost, flags, and
-    hit distributions per group."""
+                sup_per, sup_value, sup_side, side, max_dice, leave, layers):
+    """Per state of one side: units alive (and how many of them damaged, and how many left the
+    battle early), IPC lost, flags, and hit distributions per group. States of layer 1 (index
+    ``layer_size`` and up) are those after the ``leave`` classes left."""
     n_types = start_count.shape[0]
     stride = np.ones(N_CLASSES, dtype=np.int64)
     for c in range(1, N_CLASSES):
         stride[c] = stride[c - 1] * (class_len[c - 1] + 1)
-    n_states = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
+    layer_size = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
+    n_states = layer_size * layers
     alive = np.zeros((n_states, n_types), dtype=np.int64)
+    departed = np.zeros((n_states, n_types), dtype=np.int64)
+    fighting = np.zeros(n_types, dtype=np.int64)
     damaged = np.zeros((n_states, n_types), dtype=np.int64)
     ipc_lost = np.zeros(n_states, dtype=np.int64)
-    # flags: 0 slots left, 1 only defenceless left, 2 has destroyer, 3 has non-air, 4 has non-sub,
-    # 5 has land unit, 6 has air unit, 7 has submarine, 8 units alive
-    flags = np.zeros((n_states, 9), dtype=np.int64)
+    # flags, of the units in the battle: 0 slots left, 1 only defenceless left, 2 has destroyer,
+    # 3 has non-air, 4 has non-sub, 5 has land unit, 6 has air unit, 7 has submarine, 8 units
+    # alive, 9 units that left the battle early, 10 nothing but subs and defenceless units
+    flags = np.zeros((n_states, N_FLAGS), dtype=np.int64)
     dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
@@ -58,6 +68,7 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
     raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
     for s in range(n_states):
         decode(s, stride, class_len, counts)
+        gone = s >= layer_size
         for u in range(n_types):
             alive[s, u] = start_count[u]
         left = 0
@@ -69,16 +80,26 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
                     ipc_lost[s] += cost[slot_unit[k]]
                 else:
                     damaged[s, slot_unit[k]] += 1
-            left += class_len[c] - counts[c]
+            if gone and leave[c]:
+                for j in range(counts[c], class_len[c]):
+                    k = class_slots[c, j]
+                    departed[s, slot_unit[k]] += slot_kill[k]
+            else:
+                left += class_len[c] - counts[c]
         for u in range(n_types):
             # free hits come before any kill of the type, so the killed ones were damaged
             damaged[s, u] = min(alive[s, u], start_damaged[u] + damaged[s, u])
         flags[s, 0] = left
         only_defenceless = 1
+        only_subs = 1
         for u in range(n_types):
-            if alive[s, u] > 0:
+            fighting[u] = alive[s, u] - departed[s, u]
+            flags[s, 9] += departed[s, u]
+            if fighting[u] > 0:
                 if not defenceless[u]:
                     only_defenceless = 0
+                    if not is_sub[u]:
+                        only_subs = 0
                 if is_dd[u]:
                     flags[s, 2] = 1
                 if not is_air[u]:
@@ -92,8 +113,9 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
                 if is_sub[u]:
                     flags[s, 7] = 1
         flags[s, 1] = only_defenceless if left > 0 else 0
+        flags[s, 10] = only_subs
         for u in range(n_types):
-            flags[s, 8] += alive[s, u]
+            flags[s, 8] += fighting[u]
         # dice by group and value, with support
         boosted[:] = 0
         raised[:, :] = 0
@@ -103,10 +125,10 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
             capacity = 0
             for u in range(n_types):
                 if sup_supporter[r, u]:
-                    capacity += alive[s, u] * sup_per[r]
+                    capacity += fighting[u] * sup_per[r]
             for u in range(n_types):
                 if sup_supported[r, u] and value[u] < sup_value[r] and capacity > 0:
-                    take = min(capacity, alive[s, u] - boosted[u])
+                    take = min(capacity, fighting[u] - boosted[u])
                     boosted[u] += take
                     raised[u, sup_value[r]] += take
                     capacity -= take
@@ -116,11 +138,11 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
             dist[s, g, :] = 0.0
             dist[s, g, 0] = 1.0
         for u in range(n_types):
-            if alive[s, u] == 0 or defenceless[u]:
+            if fighting[u] == 0 or defenceless[u]:
                 continue
             g = G_SUB if is_sub[u] else (G_AIR if is_air[u] else G_OTHER)
             for portion in range(7):  # 0: units at their own value; v: units raised to v
-                n = alive[s, u] - boosted[u] if portion == 0 else raised[u, portion]
+                n = fighting[u] - boosted[u] if portion == 0 else raised[u, portion]
                 v = value[u] if portion == 0 else portion
                 if n == 0 or v == 0:
                     continue
@@ -151,13 +173,14 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
             dist[s, g, b] += tail
             lo[s, g] = a
             hi[s, g] = b
-    return stride, alive, damaged, ipc_lost, flags, dist, lo, hi
+    return stride, alive, damaged, ipc_lost, flags, dist, lo, hi, departed
 
 
 @hot_jit
 def _hit_one(counts, class_len, class_slots, kind):
     """Take one hit of ``kind`` (0 submarine: not aircraft, 1 restricted air: not subs,
-    2 general) on the first unit in the order of loss that can take it; False if none can."""
+    2 general) on the first unit in the order of loss that can take it; False if none can.
+    ``class_len`` is how far each class may go (a class that left the battle: where it is)."""
     best_class = -1
     best_pos = 1 << 60
     for c in range(N_CLASSES):
@@ -184,11 +207,14 @@ def _encode(counts, stride):
 
 @hot_jit
 def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_restricted,
-                         others_fire, stride, class_len, class_slots, prob, touched, work):
+                         others_fire, side, prob, touched, work):
     """Distribution of the target's next state under one side's fire: submarine hits first,
     then restricted air hits, then general hits, each taken in the order of loss. Fills
     ``prob``/``touched`` and returns how many states were touched. States are built one hit at
-    a time, so a hit count costs one step, not a replay."""
+    a time, so a hit count costs one step, not a replay. ``side`` is the target's tables; in its
+    second layer the classes that left the battle take no hits."""
+    class_len, class_slots, stride = side[0], side[1], side[2]
+    leave, layer_size = side[7], side[8]
     n_touched = 0
     if class_len[SUB] == 0:
         air_restricted = False  # no submarine apart from the rest: air hits are general here
@@ -197,7 +223,7 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
     g_group = G_OTHER if air_restricted else G_AIR_OTHER
     g_lo = fire_lo[g_group] if others_fire else 0
     g_hi = fire_hi[g_group] if others_fire else 0
-    if s_hi == 0 and a_hi == 0 and class_len[AIR] == 0 and class_len[SUB] == 0:
+    if s_hi == 0 and a_hi == 0 and class_len[AIR] == 0 and class_len[SUB] == 0 and target < layer_size:
         # one class and general hits only: the k-th hit count moves k steps along the order
         left = class_len[OTHER] - target // stride[OTHER]
         for gh in range(g_lo, g_hi + 1):
@@ -213,11 +239,15 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
     s_counts = work[0]
     a_counts = work[1]
     g_counts = work[2]
+    cap = work[3]
     decode(target, stride, class_len, s_counts)
+    layer = 0 if target < layer_size else layer_size
+    for c in range(N_CLASSES):
+        cap[c] = s_counts[c] if layer > 0 and leave[c] else class_len[c]
     s_more = True
     for sh in range(s_hi + 1):
         if sh > 0:
-            s_more = s_more and _hit_one(s_counts, class_len, class_slots, 0)
+            s_more = s_more and _hit_one(s_counts, cap, class_slots, 0)
         ps = fire_dist[G_SUB, sh] if subs_fire else 1.0
         if ps == 0.0:
             continue
@@ -226,7 +256,7 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
         a_more = True
         for ah in range(a_hi + 1):
             if ah > 0:
-                a_more = a_more and _hit_one(a_counts, class_len, class_slots, 1)
+                a_more = a_more and _hit_one(a_counts, cap, class_slots, 1)
             pa = ps * (fire_dist[G_AIR, ah] if (others_fire and air_restricted) else 1.0)
             if pa == 0.0:
                 continue
@@ -235,13 +265,13 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
             g_more = True
             for gh in range(g_hi + 1):
                 if gh > 0:
-                    g_more = g_more and _hit_one(g_counts, class_len, class_slots, 2)
+                    g_more = g_more and _hit_one(g_counts, cap, class_slots, 2)
                 if gh < g_lo:
                     continue
                 p = pa * (fire_dist[g_group, gh] if others_fire else 1.0)
                 if p == 0.0:
                     continue
-                nxt = _encode(g_counts, stride)
+                nxt = layer + _encode(g_counts, stride)
                 if prob[nxt] == 0.0:
                     touched[n_touched] = nxt
                     n_touched += 1
@@ -258,7 +288,7 @@ def _buffers(na, nd):
     d_touched = np.zeros(nd, dtype=np.int64)
     compact_idx = np.zeros((3, max(na, nd)), dtype=np.int64)  # a phase 1, d phase 1, a phase 2
     compact_p = np.zeros((3, max(na, nd)))
-    counts = np.zeros((3, N_CLASSES), dtype=np.int64)
+    counts = np.zeros((4, N_CLASSES), dtype=np.int64)
     return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts
 
 
@@ -276,16 +306,16 @@ def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     have); aircraft fire apart from the rest only while they cannot hit subs that are there.
     The attacker's next states go to compact list 2, the defender's stay in the dense buffer
     (the caller clears it). Returns (n_attacker, n_defender, stay)."""
-    a_class_len, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_hi = A
-    d_class_len, d_class_slots, d_stride, d_flags, d_dist, d_lo, d_hi = D
+    a_flags, a_dist, a_lo, a_hi = A[3], A[4], A[5], A[6]
+    d_flags, d_dist, d_lo, d_hi = D[3], D[4], D[5], D[6]
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
     restricted = rules[2]
     na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck,
                                 restricted and d_flags[idd, 2] == 0 and a_flags[ia, 7] == 1, True,
-                                a_stride, a_class_len, a_class_slots, a_prob, a_touched, counts)
+                                A, a_prob, a_touched, counts)
     nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck,
                                 restricted and a_flags[ia, 2] == 0 and d_flags[idd, 7] == 1, True,
-                                d_stride, d_class_len, d_class_slots, d_prob, d_touched, counts)
+                                D, d_prob, d_touched, counts)
     stay = a_prob[ia] * d_prob[idd]
     n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
     return n_a, nd_t, stay
@@ -303,9 +333,9 @@ def _round_moves(ia, idd, A, D, rules, buf):
     stay1 = 1.0
     if a_first or d_first:
         na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], d_first, False, False,
-                                    A[2], A[0], A[1], a_prob, a_touched, counts)
+                                    A, a_prob, a_touched, counts)
         nd_t = _target_distribution(idd, A[4][ia], A[5][ia], A[6][ia], a_first, False, False,
-                                    D[2], D[0], D[1], d_prob, d_touched, counts)
+                                    D, d_prob, d_touched, counts)
         stay1 = a_prob[ia] * d_prob[idd]
         n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
         n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
@@ -353,24 +383,29 @@ RETREAT_UNITS, RETREAT_WIN, RETREAT_AIR = 0, 1, 2
 
 
 @jit
-def solve_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_alive, win_chance):
-    """Run the DP from ``start_mass`` (joint states after the pre-battle phase, flattened as
-    a * n_defender + d). ``A``/``D`` are each side's tables (class_len, class_slots, stride, flags,
-    dist, lo, hi); ``rules`` = (attacker subs first, defender subs first, aircraft need a
-    destroyer). ``defender_holds``: the defender has units that take no hits (a non-casualty AA
-    gun), so it keeps the territory when both armies are destroyed.
+def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retreat, air_alive,
+                 win_chance, submerge_to, retreat_to, track_rounds):
+    """Run the DP from ``start_mass`` (joint states before round 1, after the pre-battle phase,
+    flattened as a * n_defender + d) and ``end_mass`` (states at the end of round 1, when the
+    caller fought it). ``A``/``D`` are each side's tables (class_len, class_slots, stride, flags,
+    dist, lo, hi, leave, layer_size); ``rules`` = (attacker subs first, defender subs first,
+    aircraft need a destroyer). ``defender_holds``: the defender has units that take no hits (a
+    non-casualty AA gun), so it keeps the territory when both armies are destroyed.
 
-    ``retreat`` = (max units left, min win chance, max aircraft-loss chance): at the end of a
-    round the attacker retreats when it has that many units or fewer (negative: never), when its
-    chance to win by fighting on (``win_chance``, per joint state) is below the threshold, or when
-    the next round would kill one of its ``air_alive`` aircraft with more than that chance.
-    Returns terminal mass and outcome per joint state, the rounds-weighted terminal mass (for
-    expected rounds by outcome), the expected number of rounds, and the mass pruned."""
+    Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging) when that is
+    not j; else, when the attacker's policy retreats there, to ``retreat_to[j]`` (-1: the battle
+    ends in a retreat; j: no retreat is possible). ``retreat`` = (max units left, min win chance,
+    max aircraft-loss chance): the attacker retreats when it has that many units or fewer
+    (negative: never), when its chance to win by fighting on (``win_chance``, per joint state)
+    is below the threshold, or when the next round would kill one of its ``air_alive`` aircraft
+    with more than that chance. Returns terminal mass and outcome per joint state, the
+    rounds-weighted terminal mass (kept when ``track_rounds``), the expected number of rounds,
+    and the mass pruned."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
-    x1 = np.zeros(na * nd)  # mass arriving at the end of a round (start of the next)
+    x1 = end_mass.copy()  # mass arriving at the end of a round (start of the next)
     x2 = np.zeros(na * nd)  # mass arriving after the first-strike phase
-    w1 = np.zeros(na * nd)  # the same, weighted by rounds fought so far
+    w1 = end_mass.copy()  # the same, weighted by rounds fought so far
     w2 = np.zeros(na * nd)
     final = np.zeros(na * nd)
     final_w = np.zeros(na * nd)
@@ -379,8 +414,7 @@ def solve_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_al
     pruned = 0.0
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    # rounds-weighted mass is only needed for the expected round of a retreat
-    track_rounds = retreat[0] >= 0 or retreat[1] > 0.0 or retreat[2] < 1.0
+    policy = retreat[0] >= 0 or retreat[1] > 0.0 or retreat[2] < 1.0
     for ia in range(na):
         for idd in range(nd):
             j = ia * nd + idd
@@ -399,18 +433,27 @@ def solve_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_al
                 final_w[j] = w1[j] + w2[j]
                 outcome[j] = code
                 continue
-            retreats = _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)
+            target = submerge_to[j]
+            if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
+                                                    win_chance):
+                target = retreat_to[j]
             n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
-            if retreats:
-                # mass that reaches the end of a round here leaves the battle; the start mass
-                # (before round 1) and mid-round mass fight the round out first
+            if target != j:
+                # mass that reaches the end of a round here moves on (or leaves the battle); the
+                # start mass (before round 1) and mid-round mass fight the round out first
                 x_round = m_start
                 u_round = m_start
                 x_after_first = m2 + stay1 * x_round
                 u_after_first = w2[j] + stay1 * u_round
-                final[j] = m_end + stay2 * x_after_first
-                final_w[j] = w1[j] + stay2 * u_after_first
-                outcome[j] = RETREAT
+                leaving = m_end + stay2 * x_after_first
+                leaving_w = w1[j] + stay2 * u_after_first
+                if target < 0:
+                    final[j] = leaving
+                    final_w[j] = leaving_w
+                    outcome[j] = RETREAT
+                else:
+                    x1[target] += leaving
+                    w1[target] += leaving_w
             else:
                 m1 = m_start + m_end
                 x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
@@ -461,11 +504,12 @@ def retreat_mask_kernel(A, D, rules, defender_holds, retreat, air_alive, win_cha
 
 
 @jit
-def rounds_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_alive, win_chance,
-                  max_rounds):
+def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retreat, air_alive,
+                  win_chance, submerge_to, retreat_to, max_rounds):
     """Like ``solve_kernel`` for an attacker that retreats after ``max_rounds`` rounds at the
     latest: the DP is swept round by round (no closed form for "nothing changed"). Returns the
-    same tuple as ``solve_kernel``."""
+    same tuple as ``solve_kernel`` and the mass still fighting after ``max_rounds`` (landed
+    units that could not retreat), at the end of that round, for ``solve_kernel`` to finish."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
     cur = start_mass.copy()
@@ -479,7 +523,14 @@ def rounds_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_a
     d2_p = np.zeros(nd)
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    for fought in range(1, max_rounds + 1):
+    first = 1
+    if end_mass.sum() > 0.0:  # the caller fought round 1
+        nxt = end_mass.copy()
+        _end_of_round(nxt, 1, max_rounds, final, final_w, outcome, A, D, rules, defender_holds, buf,
+                      retreat, air_alive, win_chance, submerge_to, retreat_to)
+        cur += nxt
+        first = 2
+    for fought in range(first, max_rounds + 1):
         mid = np.zeros(na * nd)
         nxt = np.zeros(na * nd)
         for ia in range(na):
@@ -514,32 +565,51 @@ def rounds_kernel(A, D, start_mass, rules, defender_holds, prune, retreat, air_a
                 pruned += _spread(nxt, w_dummy, nd, middle, 0.0, compact_idx[2], compact_p[2], n2_a,
                                   d2_idx, d_prob, n2_d, prune)
                 _clear(d_prob, d2_idx, n2_d)
-        # end of the round: terminal states wait for the next sweep, the policy may retreat
-        for ia in range(na):
-            for idd in range(nd):
-                j = ia * nd + idd
-                if nxt[j] == 0.0:
-                    continue
-                code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
-                if code == ONGOING and (fought == max_rounds or _retreats(
-                        ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)):
-                    final[j] += nxt[j]
-                    final_w[j] += fought * nxt[j]
-                    outcome[j] = RETREAT
-                    nxt[j] = 0.0
-                elif code != ONGOING:
-                    final[j] += nxt[j]
-                    final_w[j] += fought * nxt[j]
-                    outcome[j] = code
-                    nxt[j] = 0.0
+        _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
+                      buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
         cur = nxt
-    return final, outcome, final_w, rounds, pruned
+    return final, outcome, final_w, rounds, pruned, cur
 
 
 @jit
-def win_chance_kernel(A, D, rules, defender_holds):
-    """Chance that the attacker wins by fighting to the end, from the start of a round in each
-    joint state: the same moves as ``solve_kernel``, gathered backwards."""
+def _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds, buf,
+                  retreat, air_alive, win_chance, submerge_to, retreat_to):
+    """Between rounds in ``rounds_kernel``: finished battles are recorded, subs submerge, then the
+    attacker's policy (or the round limit) may retreat. Mass moved to a later state is handled
+    there, later in the same sweep."""
+    na = A[3].shape[0]
+    nd = D[3].shape[0]
+    for ia in range(na):
+        for idd in range(nd):
+            j = ia * nd + idd
+            if nxt[j] == 0.0:
+                continue
+            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            if code != ONGOING:
+                final[j] += nxt[j]
+                final_w[j] += fought * nxt[j]
+                outcome[j] = code
+                nxt[j] = 0.0
+                continue
+            target = submerge_to[j]
+            if target == j and (fought == max_rounds or _retreats(
+                    ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)):
+                target = retreat_to[j]
+            if target < 0:
+                final[j] += nxt[j]
+                final_w[j] += fought * nxt[j]
+                outcome[j] = RETREAT
+                nxt[j] = 0.0
+            elif target != j:
+                nxt[target] += nxt[j]
+                nxt[j] = 0.0
+
+
+@jit
+def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
+    """Chance that the attacker wins by fighting to the end (subs submerging as their policies
+    say), from the start of a round in each joint state: the same moves as ``solve_kernel``,
+    gathered backwards."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
     v1 = np.zeros(na * nd)  # at the start of a round
@@ -565,7 +635,10 @@ def win_chance_kernel(A, D, rules, defender_holds):
             _clear(d_prob, compact_idx[1], n1_d)
             if n1_a == 0:  # no first strike: the round goes straight to general fire
                 after_first = 0.0
-            v1[j] = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
+            if submerge_to[j] != j:
+                v1[j] = v1[submerge_to[j]]
+            else:
+                v1[j] = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
             v2[j] = after_second + stay2 * v1[j]
     return v1
 
@@ -661,6 +734,18 @@ def _can_hit(fire_dist, fire_flags, target_flags, air_needs_destroyer):
 
 @hot_jit
 def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
+    """The outcome code of a joint state (ONGOING while the battle goes on), judged on the
+    units in the battle; units that left it early turn a loss into a retreat."""
+    code = _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds)
+    if (code == DEFENDER_WINS or code == DRAW) and a_flags[9] > 0:
+        return RETREAT_LEFT
+    if code == DRAW and d_flags[9] > 0:
+        return DEFENDER_WINS
+    return code
+
+
+@hot_jit
+def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
     a_left = a_flags[0] > 0
     d_left = d_flags[0] > 0
     if not a_left and not d_left:
@@ -682,6 +767,62 @@ def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_hol
             d_dist, d_flags, a_flags, air_needs_destroyer):
         return STALEMATE
     return ONGOING
+
+
+@jit
+def ongoing_kernel(A, D, rules, defender_holds):
+    """Whether the battle is still being fought in each joint state."""
+    na = A[3].shape[0]
+    nd = D[3].shape[0]
+    result = np.zeros(na * nd, dtype=np.bool_)
+    for ia in range(na):
+        for idd in range(nd):
+            result[ia * nd + idd] = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2],
+                                             defender_holds) == ONGOING
+    return result
+
+
+@jit
+def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
+    """Round 1 of a land battle whose bombardment casualties fire back: the bombardment's hits
+    join the attacker's general fire, the defender fires from its state before it. Returns the
+    start mass that does not fight (a battle already over) and the mass at the end of round 1."""
+    na = A[3].shape[0]
+    nd = D[3].shape[0]
+    left = np.zeros(na * nd)
+    after = np.zeros(na * nd)
+    buf = _buffers(na, nd)
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    width = A[4].shape[2] + bombard_dist.shape[0]
+    fire = np.zeros((N_GROUPS, width))
+    fire_lo = np.zeros(N_GROUPS, dtype=np.int64)
+    fire_hi = np.zeros(N_GROUPS, dtype=np.int64)
+    for g in range(N_GROUPS):
+        fire[g, 0] = 1.0
+    for j in range(na * nd):
+        m = start_mass[j]
+        if m == 0.0:
+            continue
+        ia = j // nd
+        idd = j % nd
+        if _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds) != ONGOING:
+            left[j] += m
+            continue
+        fire[G_AIR_OTHER, :] = 0.0
+        for h in range(A[5][ia, G_AIR_OTHER], A[6][ia, G_AIR_OTHER] + 1):
+            for b in range(bombard_dist.shape[0]):
+                fire[G_AIR_OTHER, h + b] += A[4][ia, G_AIR_OTHER, h] * bombard_dist[b]
+        fire_hi[G_AIR_OTHER] = A[6][ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
+        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], True, False, True, A,
+                                    a_prob, a_touched, counts)
+        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D, d_prob,
+                                    d_touched, counts)
+        for s in range(na_t):
+            for t in range(nd_t):
+                after[a_touched[s] * nd + d_touched[t]] += m * a_prob[a_touched[s]] * d_prob[d_touched[t]]
+        _clear(a_prob, a_touched, na_t)
+        _clear(d_prob, d_touched, nd_t)
+    return left, after
 
 
 @jit

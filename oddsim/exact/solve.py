@@ -11,8 +11,8 @@ from oddsim.battle import Battle
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import TooLargeError
 from oddsim.exact import _kernel as k
-from oddsim.lowering import LoweredBattle, SideArrays, lower
-from oddsim.result import BattleResult, describe_units, survivor_table
+from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
+from oddsim.result import BattleResult, describe_survivors, survivor_table
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -33,31 +33,52 @@ class _SideLayout:
     class_slots: np.ndarray
     slot_unit: np.ndarray
     slot_kill: np.ndarray
+    leave: np.ndarray  # int64 per class: 1 = its units leave the battle together (layer 1)
+
+    @property
+    def layer_size(self) -> int:
+        return int(np.prod(self.class_len + 1))
+
+    @property
+    def layers(self) -> int:
+        return 2 if self.leave.any() else 1
 
     @property
     def n_states(self) -> int:
-        return int(np.prod(self.class_len + 1))
+        return self.layer_size * self.layers
 
 
-def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker: bool) -> _SideLayout:
+def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker: bool,
+            partial_retreat: bool) -> _SideLayout:
     """Split a side's loss slots into air / sub / other only where the enemy's hits tell them
-    apart: enemy subs or AA (air split), enemy aircraft that need a destroyer to hit subs."""
+    apart (enemy subs or AA: air split; enemy aircraft that need a destroyer to hit subs: sub
+    split) or where some of them may leave the battle: subs that may submerge (their class
+    leaves), units landed from the sea when the attacker may retreat (they take the sub class,
+    empty in land battles, and the others leave)."""
     enemy_has = lambda mask: bool(np.any(enemy.count[mask] > 0))  # noqa: E731
     split_air = enemy_has(low.is_sub) or (is_attacker and enemy_has(low.is_aa))
-    split_sub = low.air_needs_destroyer and enemy_has(low.is_air)
+    submerges = side.submerge != 0 and bool(np.any(side.count[low.is_sub] > 0))
+    split_sub = (low.air_needs_destroyer and enemy_has(low.is_air)) or submerges
     units = np.repeat(side.step_unit, side.step_count)
     kills = np.repeat(side.step_kill, side.step_count)
+    landed = np.repeat(side.step_landed, side.step_count).astype(bool)
     classes = np.full(units.shape, k.OTHER, dtype=np.int64)
     if split_air:
         classes[low.is_air[units]] = k.AIR
     if split_sub:
         classes[low.is_sub[units]] = k.SUB
+    leave = np.zeros(k.N_CLASSES, dtype=np.int64)
+    if submerges:
+        leave[k.SUB] = 1
+    elif partial_retreat and landed.any():
+        classes[landed] = k.SUB
+        leave[k.AIR] = leave[k.OTHER] = 1
     class_len = np.array([np.sum(classes == c) for c in range(k.N_CLASSES)], dtype=np.int64)
     class_slots = np.zeros((k.N_CLASSES, max(1, int(class_len.max()))), dtype=np.int64)
     for c in range(k.N_CLASSES):
         positions = np.flatnonzero(classes == c)
         class_slots[c, : len(positions)] = positions
-    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64))
+    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave)
 
 
 def _hit_spread(dice: int) -> float:
@@ -70,9 +91,13 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
     """(joint casualty states, estimated work) of solving ``battle`` exactly. On this kind of
     machine one unit of work is about a nanosecond."""
     low = lower(battle)
-    a = _layout(low, low.attacker, low.defender, True)
-    d = _layout(low, low.defender, low.attacker, False)
-    return _work(low, a, d)
+    return _work(low, *_layouts(battle, low))
+
+
+def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
+    partial = battle.retreat is not None
+    return (_layout(low, low.attacker, low.defender, True, partial),
+            _layout(low, low.defender, low.attacker, False, False))
 
 
 def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
@@ -97,13 +122,16 @@ class _Prepared:
     retreat: tuple
     air_alive: np.ndarray
     win_chance: np.ndarray
-    start: np.ndarray
+    submerge_to: np.ndarray
+    retreat_to: np.ndarray
+    start: np.ndarray  # mass before round 1
+    end: np.ndarray  # mass at the end of round 1, where the pre-battle phase fought it
+    track_rounds: bool
 
 
 def _prepare(battle: Battle) -> _Prepared:
     low = lower(battle)
-    a = _layout(low, low.attacker, low.defender, True)
-    d = _layout(low, low.defender, low.attacker, False)
+    a, d = _layouts(battle, low)
     joint, work = _work(low, a, d)
     if joint > MAX_JOINT_STATES or work > MAX_WORK:
         raise TooLargeError(
@@ -122,19 +150,18 @@ def _prepare(battle: Battle) -> _Prepared:
             side.damaged, side.value, side.dice, side.best_of, low.low_luck, low.cost, low.is_air,
             low.is_sub, low.is_destroyer, low.is_land, low.defenceless, low.support_supporter,
             low.support_supported, low.support_per, low.support_value, low.support_side,
-            side.support_side, max_dice))
-    (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi) = tables[0]
-    (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi) = tables[1]
-    start = np.zeros(joint)
-    aa = _aa_distribution(low, battle)
-    if aa is None:
-        start[0] = 1.0
-    else:
-        k.pre_battle_aa(a_stride, a.class_len, aa, start, d.n_states)
-    A = (a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi)  # noqa: N806
-    D = (d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi)  # noqa: N806
+            side.support_side, max_dice, layout.leave, layout.layers))
+    (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi, a_gone) = tables[0]
+    (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi, d_gone) = tables[1]
+    A = (a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi, a.leave,  # noqa: N806
+         a.layer_size)
+    D = (d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi, d.leave,  # noqa: N806
+         d.layer_size)
     rules = (low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
+    submerge_to = _submerge_moves(low, a, d, a_flags, d_flags)
+    if np.any(submerge_to != np.arange(joint)):  # only battles still being fought move
+        submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds), submerge_to, np.arange(joint))
     policy = battle.retreat
     retreat = (-1, -1.0, 1.0)  # never
     if policy is not None:
@@ -142,30 +169,81 @@ def _prepare(battle: Battle) -> _Prepared:
                    -1.0 if policy.below_win is None else float(policy.below_win),
                    1.0 if policy.aircraft_risk is None else float(policy.aircraft_risk))
     if policy is not None and policy.below_win is not None:
-        win_chance = k.win_chance_kernel(A, D, rules, holds)
+        win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to)
     else:
         win_chance = np.ones(joint)
-    return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags), (d_alive, d_damaged, d_ipc),
-                     A, D, rules, holds, retreat, (a_alive * low.is_air).sum(axis=1), win_chance,
-                     start)
+    start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
+    track = policy is not None or bool(np.any(submerge_to != np.arange(joint)))
+    return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
+                     (d_alive, d_damaged, d_ipc, d_flags, d_gone), A, D, rules, holds, retreat,
+                     ((a_alive - a_gone) * low.is_air).sum(axis=1), win_chance, submerge_to,
+                     _retreat_moves(a, d), start, end, track)
 
 
-def solve(battle: Battle) -> BattleResult:
-    """Exact outcome distribution of the battle (fought to the end, or to the attacker's
-    retreat)."""
-    p = _prepare(battle)
-    policy = battle.retreat
-    if policy is not None and policy.after_round is not None:
-        final, outcome, final_w, rounds, pruned = k.rounds_kernel(
-            p.A, p.D, p.start, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,
-            policy.after_round)
+def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,
+                    d_flags: np.ndarray) -> np.ndarray:
+    """Where each joint state goes between rounds when subs submerge (itself if none do): a
+    side's subs go when its policy says so, they are in the battle, and the enemy has no
+    destroyer in it."""
+    def willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
+        in_first_layer = np.arange(layout.n_states) < layout.layer_size
+        if side.submerge == 0 or not layout.leave[k.SUB]:
+            return np.zeros(layout.n_states, dtype=bool)
+        ready = flags[:, 10] == 1 if side.submerge == SUBMERGE_ALONE else True
+        return in_first_layer & (flags[:, 7] == 1) & ready
+
+    a_goes = willing(low.attacker, a, a_flags)[:, None] & (d_flags[:, 2] == 0)[None, :]
+    d_goes = willing(low.defender, d, d_flags)[None, :] & (a_flags[:, 2] == 0)[:, None]
+    ia = np.arange(a.n_states)[:, None] + a_goes * a.layer_size
+    idd = np.arange(d.n_states)[None, :] + d_goes * d.layer_size
+    return (ia * d.n_states + idd).ravel().astype(np.int64)
+
+
+def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
+    """Where each joint state goes when the attacker retreats: -1, the battle ends; with landed
+    units in the battle, to the state where the others have left; after that, nowhere (itself)."""
+    n = a.n_states
+    to = np.full(n, -1, dtype=np.int64)
+    if a.leave[k.AIR] or a.leave[k.OTHER]:  # landed units stay: the others leave
+        state = np.arange(n)
+        landed_lost = (state // int(np.prod(a.class_len[:k.SUB] + 1))) % (a.class_len[k.SUB] + 1)
+        first_layer = state < a.layer_size
+        to = np.where(first_layer & (landed_lost < a.class_len[k.SUB]), state + a.layer_size, -1)
+        to = np.where(first_layer, to, -2)  # -2: already left, no retreat
+    joint = to[:, None] * d.n_states + np.arange(d.n_states)[None, :]
+    joint = np.where(to[:, None] == -1, -1, joint)
+    own = np.arange(n * d.n_states).reshape(n, d.n_states)
+    return np.where(to[:, None] == -2, own, joint).ravel().astype(np.int64)
+
+
+def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to) -> tuple[np.ndarray, np.ndarray]:
+    """Joint mass before round 1 (after AA fire, a bombardment whose casualties do not fire
+    back, and subs that submerge at once) and, where bombardment casualties fire back, at the
+    end of round 1 instead."""
+    a_start = np.zeros(a.n_states)
+    aa = _aa_distribution(low, battle)
+    if aa is None:
+        a_start[0] = 1.0
     else:
-        final, outcome, final_w, rounds, pruned = k.solve_kernel(
-            p.A, p.D, p.start, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance)
-    a_alive, a_damaged, a_ipc, a_flags = p.a_tables
-    d_alive, d_damaged, d_ipc = p.d_tables
-    return _result(battle, p.low, p.a, p.d, (a_alive, a_damaged), (d_alive, d_damaged), a_ipc,
-                   d_ipc, a_flags, final, outcome, final_w, rounds, pruned)
+        k.pre_battle_aa(A[2], a.class_len, aa, a_start, 1)
+    d_start = np.zeros(d.n_states)
+    bombard = _group_distribution(low.bombard_dice, low.low_luck)
+    if bombard is not None and not low.bombard_fire_back:
+        # the defender of a land battle is one class: its casualties are the first in its order
+        stride = int(np.prod(d.class_len[:k.OTHER] + 1))
+        for hits, p in enumerate(bombard):
+            d_start[min(hits, int(d.class_len[k.OTHER])) * stride] += p
+    else:
+        d_start[0] = 1.0
+    start = np.outer(a_start, d_start).ravel()
+    if low.submerge_at_start:
+        moved = np.zeros_like(start)
+        np.add.at(moved, submerge_to, start)
+        start = moved
+    end = np.zeros_like(start)
+    if bombard is not None and low.bombard_fire_back:
+        start, end = k.bombard_round_kernel(A, D, start, bombard, rules, holds)
+    return start, end
 
 
 @dataclass(frozen=True)
@@ -175,13 +253,16 @@ class RetreatTable:
     its own dice but takes the decisions of "below a win chance" and "aircraft risk" from here).
 
     A side's state index is sum over its loss steps of (casualties taken in the step) x
-    ``stride`` of the step; the joint index is attacker index x ``n_defender_states`` + defender
-    index."""
+    ``stride`` of the step, plus its ``layer_size`` once some of its units left the battle early
+    (submerged, or retreated while the landed units fight on); the joint index is attacker index
+    x ``n_defender_states`` + defender index. Decisions are taken after the subs submerged."""
 
     attacker_step_stride: np.ndarray
     defender_step_stride: np.ndarray
     n_defender_states: int
     retreat: np.ndarray  # int8 per joint state
+    attacker_layer_size: int = 0
+    defender_layer_size: int = 0
 
 
 def retreat_table(battle: Battle) -> RetreatTable:
@@ -190,7 +271,8 @@ def retreat_table(battle: Battle) -> RetreatTable:
     p = _prepare(battle)
     mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, p.win_chance)
     return RetreatTable(_step_strides(p.a, p.low.attacker), _step_strides(p.d, p.low.defender),
-                        p.d.n_states, mask)
+                        p.d.n_states, mask, p.a.layer_size if p.a.layers > 1 else 0,
+                        p.d.layer_size if p.d.layers > 1 else 0)
 
 
 def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
@@ -215,37 +297,95 @@ def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
     aircraft = int(low.attacker.count[low.is_air].sum())
     if guns == 0 or aircraft == 0:
         return None
-    dice = min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
-    dist = np.zeros(dice + 2)
-    if low.low_luck:
-        size = low_luck_pmf(dice * low.aa_hit, dist)
+    dice = np.zeros(7, dtype=np.int64)
+    dice[low.aa_hit] = min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
+    return _group_distribution(dice, low.low_luck)
+
+
+def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray | None:
+    """Hit distribution of a group of dice that fires together (``dice_by_value[v]`` dice that
+    hit on v or less), or None for no dice."""
+    n = int(dice_by_value.sum())
+    if n == 0:
+        return None
+    dist = np.zeros(n + 2)
+    if low_luck:
+        size = low_luck_pmf(int(dice_by_value @ np.arange(len(dice_by_value))), dist)
         return dist[:size]
     dist[0] = 1.0
-    add_dice(dist, 1, dice, low.aa_hit / 6, np.zeros(dice + 2))
-    return dist[: dice + 1]
+    size = 1
+    scratch = np.zeros(n + 2)
+    for value, count in enumerate(dice_by_value.tolist()):
+        if count:
+            size = add_dice(dist, size, count, value / 6, scratch)
+    return dist[: n + 1]
 
 
-def _result(battle, low, a, d, a_tables, d_tables, a_ipc, d_ipc, a_flags, final, outcome, final_w,
-            rounds, pruned) -> BattleResult:
-    mass = final.reshape(a.n_states, d.n_states)
-    codes = outcome.reshape(a.n_states, d.n_states)
+def solve(battle: Battle) -> BattleResult:
+    """Exact outcome distribution of the battle (fought to the end, or to the attacker's
+    retreat)."""
+    p = _prepare(battle)
+    policy = battle.retreat
+    args = (p.A, p.D, p.start, p.end, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,
+            p.submerge_to, p.retreat_to)
+    rounds_done = float(p.end.sum())
+    if policy is not None and policy.after_round is not None:
+        final, outcome, final_w, rounds, pruned, rest = k.rounds_kernel(*args, policy.after_round)
+        if rest.any():  # landed units fight on after the others retreated
+            rest_final, rest_outcome, rest_w, rest_rounds, rest_pruned = k.solve_kernel(
+                p.A, p.D, rest, np.zeros_like(rest), p.rules, p.holds, PRUNE, p.retreat,
+                p.air_alive, p.win_chance, p.submerge_to, p.retreat_to, True)
+            final = final + rest_final
+            final_w = final_w + rest_w + policy.after_round * rest_final
+            outcome = np.where(rest_final > 0, rest_outcome, outcome)
+            rounds += rest_rounds
+            pruned += rest_pruned
+    else:
+        final, outcome, final_w, rounds, pruned = k.solve_kernel(*args, p.track_rounds)
+    return _result(battle, p, final, outcome, final_w, rounds + rounds_done, pruned)
+
+
+def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, pruned) -> BattleResult:
+    low = p.low
+    mass = final.reshape(p.a.n_states, p.d.n_states)
+    codes = outcome.reshape(p.a.n_states, p.d.n_states)
+
+    def where(*wanted: int) -> np.ndarray:
+        return np.where(np.isin(codes, wanted), mass, 0.0)
+
     by_code = {code: float(mass[codes == code].sum())
-               for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE, k.RETREAT)}
-    retreat_rounds = float(final_w[outcome == k.RETREAT].sum())
-    a_dead = (codes == k.DEFENDER_WINS) | (codes == k.DRAW)
-    d_dead = (codes == k.ATTACKER_WINS) | (codes == k.DRAW)
-    a_left = np.where(a_dead, 0.0, mass).sum(axis=1)  # P(battle ends with attacker in state i)
-    d_left = np.where(d_dead, 0.0, mass).sum(axis=0)
-    # a side destroyed loses what it fought with; a non-casualty AA gun is captured, not lost
+               for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE, k.RETREAT,
+                            k.RETREAT_LEFT)}
+    retreat = by_code[k.RETREAT] + by_code[k.RETREAT_LEFT]
+    retreat_rounds = float(final_w[np.isin(outcome, (k.RETREAT, k.RETREAT_LEFT))].sum())
+    a_alive, a_damaged, a_ipc, a_flags, a_gone = p.a_tables
+    d_alive, d_damaged, d_ipc, d_flags, d_gone = p.d_tables
+    # a side destroyed in the battle loses what it fought with but the units that left it early;
+    # a non-casualty AA gun is captured, not lost
     a_total = int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum())
     d_total = int((low.defender.count * low.cost * _combatant(low, low.defender)).sum())
-    a_none = float(mass[a_dead].sum())
-    d_none = float(mass[d_dead].sum())
+    a_fought = where(k.ATTACKER_WINS, k.STALEMATE).sum(axis=1)
+    a_retreated = where(k.RETREAT).sum(axis=1)
+    a_left_early = where(k.RETREAT_LEFT).sum(axis=1)
+    a_none = float(where(k.DEFENDER_WINS, k.DRAW).sum())
+    d_fought = where(k.DEFENDER_WINS, k.STALEMATE, k.RETREAT, k.RETREAT_LEFT).sum(axis=0)
+    d_dead = where(k.ATTACKER_WINS, k.DRAW).sum(axis=0)
+    a_gone_ipc = a_total - a_gone @ low.cost
+    d_gone_ipc = d_total - d_gone @ low.cost
     take = 0.0
     if not battle.sea:
-        wins = np.where(codes == k.ATTACKER_WINS, mass, 0.0).sum(axis=1)
-        take = float(wins[a_flags[:, 5] == 1].sum())
+        take = float(where(k.ATTACKER_WINS).sum(axis=1)[a_flags[:, 5] == 1].sum())
     names = [u.name for u in battle.rules.units]
+    verb = "submerged" if battle.sea else "retreated"
+    a_table: dict[str, list] = {"none": [0, 0, a_none]}
+    _add_survivors(a_table, a_fought, a_alive, a_damaged, a_gone, low, low.attacker, names, verb)
+    _add_survivors(a_table, a_retreated, a_alive, a_damaged, a_gone, low, low.attacker, names, verb,
+                   retreated=True)
+    _add_survivors(a_table, a_left_early, a_gone, 0 * a_gone, a_gone, low, low.attacker, names, verb,
+                   retreated=True)
+    d_table: dict[str, list] = {"none": [0, 0, 0.0]}
+    _add_survivors(d_table, d_fought, d_alive, d_damaged, d_gone, low, low.defender, names, verb)
+    _add_survivors(d_table, d_dead, d_gone, 0 * d_gone, d_gone, low, low.defender, names, verb)
     return BattleResult(
         battle=battle.describe(),
         method="exact",
@@ -253,37 +393,33 @@ def _result(battle, low, a, d, a_tables, d_tables, a_ipc, d_ipc, a_flags, final,
         defender_win=by_code[k.DEFENDER_WINS],
         draw=by_code[k.DRAW],
         stalemate=by_code[k.STALEMATE],
-        retreat=by_code[k.RETREAT],
-        retreat_round=retreat_rounds / by_code[k.RETREAT] if by_code[k.RETREAT] > 0 else None,
+        retreat=retreat,
+        retreat_round=retreat_rounds / retreat if retreat > 0 else None,
         takes_territory=None if battle.sea else take,
-        attacker_ipc_lost=a_none * a_total + float(a_left @ a_ipc),
-        defender_ipc_lost=d_none * d_total + float(d_left @ d_ipc),
+        attacker_ipc_lost=a_none * a_total + float((a_fought + a_retreated) @ a_ipc)
+        + float(a_left_early @ a_gone_ipc),
+        defender_ipc_lost=float(d_fought @ d_ipc) + float(d_dead @ d_gone_ipc),
         expected_rounds=float(rounds),
-        attacker_survivors=_survivors(a_left, a_none, a_tables, low.attacker, low, names,
-                                      np.where(codes == k.RETREAT, mass, 0.0).sum(axis=1)),
-        defender_survivors=_survivors(d_left, d_none, d_tables, low.defender, low, names),
+        attacker_survivors=survivor_table({key: tuple(row) for key, row in a_table.items()}),
+        defender_survivors=survivor_table({key: tuple(row) for key, row in d_table.items()}),
         truncated_mass=float(pruned),
     )
 
 
-def _survivors(left, none, tables, side, low, names, retreated=None):
-    """Group the side's end states by the units they leave (those that retreated apart)."""
-    alive, damaged = tables
-    table: dict[str, list] = {"none": [0, 0, none]}
-    states = np.flatnonzero(left)
+def _add_survivors(table: dict[str, list], probability: np.ndarray, alive: np.ndarray,
+                   damaged: np.ndarray, gone: np.ndarray, low: LoweredBattle, side: SideArrays,
+                   names: list[str], verb: str, retreated: bool = False) -> None:
+    """Add the side's end states (probability per state) to its survivor table, by the units
+    they leave (``alive``) and those of them that left the battle early (``gone``)."""
+    states = np.flatnonzero(probability)
     units = alive[states] * _combatant(low, side)
     hurt = np.minimum(damaged[states], units)
-    counts = units.sum(axis=1).tolist()
-    ipcs = (units @ low.cost).tolist()
-    gone = np.zeros(len(states)) if retreated is None else retreated[states]
-    for row, row_hurt, count, ipc, p, p_gone in zip(units.tolist(), hurt.tolist(), counts, ipcs,
-                                                    left[states].tolist(), gone.tolist(), strict=True):
-        key = describe_units(names, row, row_hurt)
-        if p - p_gone > 0:
-            table.setdefault(key, [count, ipc, 0.0])[2] += p - p_gone
-        if p_gone > 0:
-            table.setdefault(f"{key} (retreated)", [count, ipc, 0.0])[2] += p_gone
-    return survivor_table({key: tuple(row) for key, row in table.items()})
+    departed = gone[states]
+    for row, row_hurt, row_gone, p in zip(units.tolist(), hurt.tolist(), departed.tolist(),
+                                          probability[states].tolist(), strict=True):
+        key = describe_survivors(names, row, row_hurt, row_gone, verb, retreated and sum(row) > 0)
+        entry = table.setdefault(key, [sum(row), int(np.dot(row, low.cost)), 0.0])
+        entry[2] += p
 
 
 def _combatant(low, side) -> np.ndarray:
