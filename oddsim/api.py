@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.battle import Battle
 from oddsim.errors import BattleError
 from oddsim.exact import estimate_work, solve
@@ -17,8 +18,7 @@ DEFAULT_RUNS = 1_000_000
 def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
                seed: int | None = None, progress: bool = False) -> BattleResult:
     """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto")."""
-    if method not in ("auto", "exact", "mc"):
-        raise BattleError(f"unknown method '{method}': use exact, mc or auto")
+    _check_method(method)
     if runs is not None and method == "exact":
         raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
     if method == "auto":
@@ -36,6 +36,29 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
 
     Monte Carlo gives each later battle its share of ``runs``; every sub-battle gets its own seed
     derived from ``seed`` and its position, so a seed fixes the whole answer."""
+    _check_method(method)
+    return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves],
+                       _stage_runner(method, runs, seed))
+
+
+def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None = None,
+                   seed: int | None = None) -> AmphibiousResult:
+    """Odds of an amphibious assault (``oddsim.amphibious.Amphibious``): the sea battle, then one
+    land battle per number of transports that unload. Monte Carlo gives each land battle its
+    share of ``runs`` and its own seed derived from ``seed``."""
+    _check_method(method)
+    return fight_amphibious(assault, _stage_runner(method, runs, seed))
+
+
+def _check_method(method: str) -> None:
+    if method not in ("auto", "exact", "mc"):
+        raise BattleError(f"unknown method '{method}': use exact, mc or auto")
+
+
+def _stage_runner(method: str, runs: int | None, seed: int | None):
+    """``run(battle, share)`` for battles that are stages of a larger one: exact where asked or
+    cheap, else Monte Carlo with the stage's share of ``runs`` and a seed derived from ``seed``
+    and the stage's position, so a seed fixes the whole answer."""
     counter = iter(range(1, 1 << 62))
 
     def run(spec: Battle, share: float) -> BattleResult:
@@ -48,9 +71,7 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
 
         return simulate(spec, runs=max(1, round(share * total)), seed=sub_seed)
 
-    if method not in ("auto", "exact", "mc"):
-        raise BattleError(f"unknown method '{method}': use exact, mc or auto")
-    return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves], run)
+    return run
 
 
 def _exact_is_cheap(battle: Battle) -> bool:

@@ -78,6 +78,14 @@ def _tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) 
     return tuple(names)
 
 
+def bombard_values(rules: Ruleset, attacker_tech: str | tuple[str, ...] = ()) -> dict[str, int]:
+    """Ships that may bombard in the edition and their values, with the attacker's technology."""
+    values = dict(rules.bombard.units)
+    for name in _tech_names(attacker_tech, rules):
+        values.update(dict(rules.technology(name).bombard))
+    return values
+
+
 @dataclass(frozen=True)
 class Battle:
     """One battle, normalised: after construction every field holds its parsed form.
@@ -219,10 +227,7 @@ class Battle:
 
     def bombard_values(self) -> dict[str, int]:
         """Ships that may bombard in this battle and their values (with the attacker's tech)."""
-        values = dict(self.rules.bombard.units)
-        for name in _tech_names(self.attacker_tech, self.rules):
-            values.update(dict(self.rules.technology(name).bombard))
-        return values
+        return bombard_values(self.rules, self.attacker_tech)
 
     def _check_units(self, force: Force, side: str) -> None:
         wrong = Domain.LAND if self.sea else Domain.SEA

@@ -77,6 +77,14 @@ def cli() -> None:
 @click.option("--retreat-aircraft-risk", type=float, default=None,
               help="Attacker retreats when the next round would kill an aircraft with more than "
                    "this chance (0..1).")
+@click.option("--landed", default=None,
+              help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
+@click.option("--bombard", default=None,
+              help='Ships bombarding the shore before round 1, e.g. "1 bb, 1 cruiser" (needs --landed).')
+@click.option("--attacker-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
+              show_default=True, help="When attacking subs submerge (no enemy destroyer).")
+@click.option("--defender-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
+              show_default=True, help="When defending subs submerge (no enemy destroyer).")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -84,12 +92,13 @@ def cli() -> None:
 @plot_option()
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
-           retreat_below_win, retreat_aircraft_risk, waves, quiet, as_json, plot) -> None:
+           retreat_below_win, retreat_aircraft_risk, landed, bombard, attacker_submerge,
+           defender_submerge, waves, quiet, as_json, plot) -> None:
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
     from oddsim.api import run_battle, run_waves
-    from oddsim.battle import Battle, RetreatPolicy
+    from oddsim.battle import Battle
     from oddsim.waves import Wave
 
     if not defender.strip():
@@ -97,9 +106,10 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                  retreat=RetreatPolicy(after_round=retreat_after_round, units_left=retreat_units,
-                                        below_win=retreat_below_win,
-                                        aircraft_risk=retreat_aircraft_risk))
+                  retreat=_retreat_policy(retreat_after_round, retreat_units, retreat_below_win,
+                                          retreat_aircraft_risk),
+                  landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
+                  defender_submerge=defender_submerge)
     if waves:
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
@@ -190,6 +200,57 @@ def describe_ruleset(ruleset) -> str:
         ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
         lines.append(f"bombard: {ships}")
     return "\n".join(lines)
+
+
+@cli.command()
+@click.option("--rules", "rules", default="1942-2e", show_default=True,
+              help="Edition name or a ruleset .toml file.")
+@click.option("--fleet", required=True,
+              help='Attacking ships, transports included, e.g. "1 bb, 2 transport".')
+@click.option("--cargo", required=True, help='Land units on the transports, e.g. "2 inf, 1 art, 1 arm".')
+@click.option("-d", "--defender", required=True, help='Defenders of the territory ("none": undefended).')
+@click.option("--sea-defender", default=None, help="Defending ships in the sea zone (a sea battle first).")
+@click.option("--overland", default=None, help="Land units attacking from adjacent territories.")
+@click.option("--air", default=None, help="Aircraft sent to the land battle.")
+@click.option("--sea-air", default=None, help="Aircraft sent to the sea battle.")
+@click.option("--no-bombard", is_flag=True, help="The fleet does not bombard (it does by default "
+              "when there is no sea battle).")
+@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True)
+@click.option("--runs", type=click.IntRange(min=1), default=None, help="Monte Carlo battles in all.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
+@click.option("--attacker-tech", default="", help="Attacker's technologies.")
+@click.option("--defender-tech", default="", help="Defender's technologies.")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True)
+@click.option("--retreat-after-round", type=int, default=None,
+              help="Land battle: the units that can retreat leave after this round.")
+@click.option("--retreat-units", type=int, default=None,
+              help="Land battle: retreat when this many attacking units or fewer are left.")
+@click.option("--retreat-below-win", type=float, default=None,
+              help="Land battle: retreat when the chance to win falls below this (0..1).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard, method,
+               runs, seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
+               retreat_below_win, as_json) -> None:
+    """Odds of an amphibious assault: sea battle, bombardment, land battle."""
+    import json
+
+    from oddsim.amphibious import Amphibious
+    from oddsim.api import run_amphibious
+
+    policy = _retreat_policy(retreat_after_round, retreat_units, retreat_below_win, None)
+    assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
+                         sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
+                         bombard=not no_bombard, retreat=policy if policy.active else None,
+                         attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
+    result = run_amphibious(assault, method=method, runs=runs, seed=seed)
+    click.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.to_table())
+
+
+def _retreat_policy(after_round, units_left, below_win, aircraft_risk):
+    from oddsim.battle import RetreatPolicy
+
+    return RetreatPolicy(after_round=after_round, units_left=units_left, below_win=below_win,
+                         aircraft_risk=aircraft_risk)
 
 
 def _register_subcommands() -> None:

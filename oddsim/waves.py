@@ -91,8 +91,9 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
             wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
             for row in result.defender_survivors:
-                if row.units != "none":
-                    after[row.units] = after.get(row.units, 0.0) + weight * row.probability
+                units = row.units.partition(" (")[0]  # submerged subs are still there
+                if units != "none":
+                    after[units] = after.get(units, 0.0) + weight * row.probability
             if not battle.sea:
                 taken += weight * (result.takes_territory or 0.0)
                 took = result.takes_territory or 0.0
