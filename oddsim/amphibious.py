@@ -268,7 +268,7 @@ def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
         load = loads[slot % transports]
         if len(load) < CARGO_PER_TRANSPORT:
             load.append(infantry.pop())
-    forces = [Force(tuple((n, load.count(n)) for n in dict.fromkeys(load))) for load in loads]
+    forces = [parse_force({n: load.count(n) for n in load}, rules) for load in loads]
     return tuple(sorted(forces, key=lambda f: _ipc(rules, f)))
 
 

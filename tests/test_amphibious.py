@@ -1,0 +1,103 @@
+"""Amphibious assaults: stages composed as RULES.md says, against odds derived by hand."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import oddsim
+from oddsim.amphibious import Amphibious
+from oddsim.api import run_amphibious
+from oddsim.cli import cli
+
+TOL = 1e-12
+
+
+def test_no_sea_battle_means_the_best_ships_bombard_one_per_landed_unit():
+    assault = Amphibious("1942-2e", fleet="2 bb, 1 cru, 1 dd, 1 trn", cargo="1 inf, 1 arm",
+                         defender="3 inf")
+    land = assault.land_battle(1)
+    assert land.bombard.describe() == "2 battleship"  # 2 landed units: the two best ships
+    result = run_amphibious(assault, method="exact")
+    alone = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "3 inf", landed="1 inf, 1 arm",
+                                       bombard="2 bb"))
+    assert result.sea is None
+    assert result.takes_territory == pytest.approx(alone.takes_territory, abs=TOL)
+    assert result.attacker_ipc_lost == pytest.approx(alone.attacker_ipc_lost, abs=TOL)
+
+
+def test_no_bombardment_after_a_sea_battle_and_cargo_dies_with_its_transport():
+    # 1942-2e sea battle: cruiser (3) and a transport (chosen last, defenceless) against a
+    # destroyer (2). Each round: cruiser hits 1/2, destroyer 1/3. The defender gone -> the
+    # transport unloads; the cruiser gone with the destroyer alive -> the transport is lost.
+    # win = (1/2) / (1 - (1/2)(2/3)) = 3/4. Then 1 inf against 1 inf, no bombardment: 1/4.
+    assault = Amphibious("1942-2e", fleet="1 cru, 1 trn", cargo="1 inf", defender="1 inf",
+                         sea_defender="1 dd")
+    result = run_amphibious(assault, method="exact")
+    assert result.sea.attacker_win == pytest.approx(3 / 4, abs=TOL)
+    assert result.takes_territory == pytest.approx(3 / 4 * 1 / 4, abs=TOL)
+    assert result.cargo_lost == pytest.approx(1 / 4 * 3, abs=TOL)  # the infantry, 3 IPCs
+    landing = {x.transports: x for x in result.landings}
+    assert landing[1].probability == pytest.approx(3 / 4, abs=TOL)
+    assert "bombard" not in landing[1].battle
+
+
+def test_overland_units_attack_even_when_the_sea_battle_is_lost():
+    assault = Amphibious("1942-2e", fleet="1 cru, 1 trn", cargo="1 inf", defender="1 inf",
+                         sea_defender="1 dd", overland="1 arm")
+    result = run_amphibious(assault, method="exact")
+    alone = oddsim.solve(oddsim.Battle("1942-2e", "1 arm", "1 inf"))
+    both = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", landed="1 inf"))
+    assert result.takes_territory == pytest.approx(
+        3 / 4 * both.takes_territory + 1 / 4 * alone.takes_territory, abs=TOL)
+
+
+def test_cargo_is_loaded_one_heavy_unit_per_transport_and_the_cheapest_load_lost_first():
+    assault = Amphibious("1942-2e", fleet="2 trn", cargo="2 inf, 1 art, 1 arm", defender="1 inf")
+    assert [load.describe() for load in assault.loads] == ["1 infantry, 1 artillery",
+                                                           "1 infantry, 1 armor"]
+    assert assault.land_battle(1).landed.describe() == "1 infantry, 1 armor"
+    with pytest.raises(oddsim.BattleError, match="needs 2 transports"):
+        Amphibious("1942-2e", fleet="1 trn", cargo="1 art, 1 arm", defender="1 inf")
+
+
+def test_amphibious_cli_runs_and_reports_json():
+    out = CliRunner().invoke(cli, ["amphibious", "--rules", "1942-2e", "--fleet", "1 cru, 1 trn",
+                                   "--cargo", "1 inf", "-d", "1 inf", "--sea-defender", "1 dd",
+                                   "--method", "exact", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["takes_territory"] == pytest.approx(3 / 16, abs=1e-9)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--fleet", "1 inf", "--cargo", "1 inf", "-d", "1 inf"], "fleet: infantry is not a sea unit"),
+    (["--fleet", "1 trn", "--cargo", "3 inf", "-d", "1 inf"], "needs 2 transports"),
+    (["--fleet", "1 trn", "--cargo", "1 inf", "-d", "1 inf", "--retreat-below-win", "2"],
+     "probability between 0 and 1"),
+])
+def test_amphibious_cli_bad_input_is_one_line_and_exit_2(args, message):
+    out = CliRunner().invoke(cli, ["amphibious", *args])
+    assert out.exit_code == 2
+    assert message in out.output
+    assert len(out.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-a", "1 inf", "-d", "1 inf", "--sea", "--bombard", "1 bb"], "cannot fight in a sea battle"),
+    (["-a", "1 bb", "-d", "1 bb", "--sea", "--bombard", "1 bb"], "drop --bombard for a sea battle"),
+    (["-a", "1 inf", "-d", "1 inf", "--bombard", "1 bb"], "--landed"),
+    (["-a", "1 inf", "-d", "1 inf", "--landed", "1 inf", "--bombard", "2 bb"],
+     "one bombarding ship per unit landed"),
+    (["-a", "1 inf", "-d", "1 inf", "--landed", "2 inf"], "landed: 2 infantry but the attacker has 1"),
+    (["-a", "1 ftr", "-d", "1 inf", "--landed", "1 ftr"], "not a land unit"),
+    (["-a", "1 dd", "-d", "1 dd", "--sea", "--attacker-submerge", "always"], "needs submarines"),
+    (["-a", "1 inf", "-d", "1 inf", "--defender-submerge", "alone"], "applies to sea battles"),
+    (["-a", "1 inf", "-d", "1 inf", "--retreat-below-win", "-0.1"], "between 0 and 1"),
+    (["-a", "1 inf", "-d", "1 inf", "--retreat-after-round", "-1"], "from 1 to 100"),
+])
+def test_battle_cli_rejects_incompatible_options(args, message):
+    out = CliRunner().invoke(cli, ["battle", *args])
+    assert out.exit_code == 2
+    assert message in out.output
+    assert len(out.output.strip().splitlines()) == 1
