@@ -122,6 +122,8 @@ def describe_survivors(names: list[str], alive, damaged, departed, verb: str,
     "submerged" subs, or "retreated" units while the landed ones fought on); ``retreated``: the
     attacker's whole force left (a retreat, or its units in battle died and the departed live)."""
     units = describe_units(names, alive, damaged)
+    if not retreated and not any(departed):
+        return units
     gone = describe_units(names, departed, [0] * len(names))
     if not retreated:
         if gone == "none":

@@ -176,6 +176,12 @@ def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start
     return stride, alive, damaged, ipc_lost, flags, dist, lo, hi, departed
 
 
+def class_info(class_len: np.ndarray, leave: np.ndarray, layer_size: int) -> np.ndarray:
+    """One side's class table for the kernels: class lengths, whether each class leaves the
+    battle in the second layer, and the layer size (one array: fewer arguments to pass)."""
+    return np.concatenate((class_len, leave, [layer_size])).astype(np.int64)
+
+
 @hot_jit
 def _hit_one(counts, class_len, class_slots, kind):
     """Take one hit of ``kind`` (0 submarine: not aircraft, 1 restricted air: not subs,
@@ -207,14 +213,15 @@ def _encode(counts, stride):
 
 @hot_jit
 def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_restricted,
-                         others_fire, side, prob, touched, work):
+                         others_fire, class_info, class_slots, stride, prob, touched, work):
     """Distribution of the target's next state under one side's fire: submarine hits first,
     then restricted air hits, then general hits, each taken in the order of loss. Fills
     ``prob``/``touched`` and returns how many states were touched. States are built one hit at
-    a time, so a hit count costs one step, not a replay. ``side`` is the target's tables; in its
-    second layer the classes that left the battle take no hits."""
-    class_len, class_slots, stride = side[0], side[1], side[2]
-    leave, layer_size = side[7], side[8]
+    a time, so a hit count costs one step, not a replay. ``class_info`` is the target's class
+    lengths, then per class whether it leaves the battle in layer 2, then the layer size (see
+    ``class_info``); in its second layer the classes that left take no hits."""
+    class_len = class_info
+    layer_size = class_info[2 * N_CLASSES]
     n_touched = 0
     if class_len[SUB] == 0:
         air_restricted = False  # no submarine apart from the rest: air hits are general here
@@ -239,11 +246,13 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_res
     s_counts = work[0]
     a_counts = work[1]
     g_counts = work[2]
-    cap = work[3]
     decode(target, stride, class_len, s_counts)
     layer = 0 if target < layer_size else layer_size
-    for c in range(N_CLASSES):
-        cap[c] = s_counts[c] if layer > 0 and leave[c] else class_len[c]
+    cap = class_len  # how far each class may take hits: in layer 2, the classes that left, nowhere
+    if layer > 0:
+        cap = work[3]
+        for c in range(N_CLASSES):
+            cap[c] = s_counts[c] if class_info[N_CLASSES + c] else class_len[c]
     s_more = True
     for sh in range(s_hi + 1):
         if sh > 0:
@@ -312,10 +321,10 @@ def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     restricted = rules[2]
     na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck,
                                 restricted and d_flags[idd, 2] == 0 and a_flags[ia, 7] == 1, True,
-                                A, a_prob, a_touched, counts)
+                                A[0], A[1], A[2], a_prob, a_touched, counts)
     nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck,
                                 restricted and a_flags[ia, 2] == 0 and d_flags[idd, 7] == 1, True,
-                                D, d_prob, d_touched, counts)
+                                D[0], D[1], D[2], d_prob, d_touched, counts)
     stay = a_prob[ia] * d_prob[idd]
     n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
     return n_a, nd_t, stay
@@ -333,9 +342,9 @@ def _round_moves(ia, idd, A, D, rules, buf):
     stay1 = 1.0
     if a_first or d_first:
         na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], d_first, False, False,
-                                    A, a_prob, a_touched, counts)
+                                    A[0], A[1], A[2], a_prob, a_touched, counts)
         nd_t = _target_distribution(idd, A[4][ia], A[5][ia], A[6][ia], a_first, False, False,
-                                    D, d_prob, d_touched, counts)
+                                    D[0], D[1], D[2], d_prob, d_touched, counts)
         stay1 = a_prob[ia] * d_prob[idd]
         n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
         n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
@@ -388,8 +397,8 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
     """Run the DP from ``start_mass`` (joint states before round 1, after the pre-battle phase,
     flattened as a * n_defender + d) and ``end_mass`` (states at the end of round 1, when the
     caller fought it). ``A``/``D`` are each side's tables (class_len, class_slots, stride, flags,
-    dist, lo, hi, leave, layer_size); ``rules`` = (attacker subs first, defender subs first,
-    aircraft need a destroyer). ``defender_holds``: the defender has units that take no hits (a
+    dist, lo, hi; the first made by ``class_info``); ``rules`` = (attacker subs first, defender
+    subs first, aircraft need a destroyer). ``defender_holds``: the defender has units that take no hits (a
     non-casualty AA gun), so it keeps the territory when both armies are destroyed.
 
     Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging) when that is
@@ -813,10 +822,10 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             for b in range(bombard_dist.shape[0]):
                 fire[G_AIR_OTHER, h + b] += A[4][ia, G_AIR_OTHER, h] * bombard_dist[b]
         fire_hi[G_AIR_OTHER] = A[6][ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], True, False, True, A,
-                                    a_prob, a_touched, counts)
-        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D, d_prob,
-                                    d_touched, counts)
+        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], True, False, True, A[0],
+                                    A[1], A[2], a_prob, a_touched, counts)
+        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D[0], D[1], D[2],
+                                    d_prob, d_touched, counts)
         for s in range(na_t):
             for t in range(nd_t):
                 after[a_touched[s] * nd + d_touched[t]] += m * a_prob[a_touched[s]] * d_prob[d_touched[t]]

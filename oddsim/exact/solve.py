@@ -153,15 +153,18 @@ def _prepare(battle: Battle) -> _Prepared:
             side.support_side, max_dice, layout.leave, layout.layers))
     (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi, a_gone) = tables[0]
     (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi, d_gone) = tables[1]
-    A = (a.class_len, a.class_slots, a_stride, a_flags, a_dist, a_lo, a_hi, a.leave,  # noqa: N806
-         a.layer_size)
-    D = (d.class_len, d.class_slots, d_stride, d_flags, d_dist, d_lo, d_hi, d.leave,  # noqa: N806
-         d.layer_size)
+    A = (k.class_info(a.class_len, a.leave, a.layer_size), a.class_slots, a_stride,  # noqa: N806
+         a_flags, a_dist, a_lo, a_hi)
+    D = (k.class_info(d.class_len, d.leave, d.layer_size), d.class_slots, d_stride,  # noqa: N806
+         d_flags, d_dist, d_lo, d_hi)
     rules = (low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
-    submerge_to = _submerge_moves(low, a, d, a_flags, d_flags)
-    if np.any(submerge_to != np.arange(joint)):  # only battles still being fought move
-        submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds), submerge_to, np.arange(joint))
+    stay = np.arange(joint, dtype=np.int64)
+    submerge_to = stay
+    if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
+        # only battles still being fought move
+        submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
+                               _submerge_moves(low, a, d, a_flags, d_flags), stay)
     policy = battle.retreat
     retreat = (-1, -1.0, 1.0)  # never
     if policy is not None:
@@ -173,11 +176,11 @@ def _prepare(battle: Battle) -> _Prepared:
     else:
         win_chance = np.ones(joint)
     start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
-    track = policy is not None or bool(np.any(submerge_to != np.arange(joint)))
+    track = policy is not None or submerge_to is not stay
     return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
                      (d_alive, d_damaged, d_ipc, d_flags, d_gone), A, D, rules, holds, retreat,
                      ((a_alive - a_gone) * low.is_air).sum(axis=1), win_chance, submerge_to,
-                     _retreat_moves(a, d), start, end, track)
+                     stay if policy is None else _retreat_moves(a, d), start, end, track)
 
 
 def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,
@@ -347,34 +350,33 @@ def solve(battle: Battle) -> BattleResult:
 
 def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, pruned) -> BattleResult:
     low = p.low
-    mass = final.reshape(p.a.n_states, p.d.n_states)
-    codes = outcome.reshape(p.a.n_states, p.d.n_states)
-
-    def where(*wanted: int) -> np.ndarray:
-        return np.where(np.isin(codes, wanted), mass, 0.0)
-
-    by_code = {code: float(mass[codes == code].sum())
-               for code in (k.ATTACKER_WINS, k.DEFENDER_WINS, k.DRAW, k.STALEMATE, k.RETREAT,
-                            k.RETREAT_LEFT)}
-    retreat = by_code[k.RETREAT] + by_code[k.RETREAT_LEFT]
-    retreat_rounds = float(final_w[np.isin(outcome, (k.RETREAT, k.RETREAT_LEFT))].sum())
+    na, nd = p.a.n_states, p.d.n_states
+    ends = np.flatnonzero(final)  # the states where battles end: few of all
+    codes = outcome[ends].astype(np.int64)
+    n_codes = k.RETREAT_LEFT + 1
+    # mass by outcome and by each side's end state
+    a_mass = np.bincount(codes * na + ends // nd, final[ends], n_codes * na).reshape(n_codes, na)
+    d_mass = np.bincount(codes * nd + ends % nd, final[ends], n_codes * nd).reshape(n_codes, nd)
+    by_code = a_mass.sum(axis=1)
+    retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
+    retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
     a_alive, a_damaged, a_ipc, a_flags, a_gone = p.a_tables
     d_alive, d_damaged, d_ipc, d_flags, d_gone = p.d_tables
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
     a_total = int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum())
     d_total = int((low.defender.count * low.cost * _combatant(low, low.defender)).sum())
-    a_fought = where(k.ATTACKER_WINS, k.STALEMATE).sum(axis=1)
-    a_retreated = where(k.RETREAT).sum(axis=1)
-    a_left_early = where(k.RETREAT_LEFT).sum(axis=1)
-    a_none = float(where(k.DEFENDER_WINS, k.DRAW).sum())
-    d_fought = where(k.DEFENDER_WINS, k.STALEMATE, k.RETREAT, k.RETREAT_LEFT).sum(axis=0)
-    d_dead = where(k.ATTACKER_WINS, k.DRAW).sum(axis=0)
+    a_fought = a_mass[k.ATTACKER_WINS] + a_mass[k.STALEMATE]
+    a_retreated = a_mass[k.RETREAT]
+    a_left_early = a_mass[k.RETREAT_LEFT]
+    a_none = float(by_code[k.DEFENDER_WINS] + by_code[k.DRAW])
+    d_fought = d_mass[k.DEFENDER_WINS] + d_mass[k.STALEMATE] + d_mass[k.RETREAT] + d_mass[k.RETREAT_LEFT]
+    d_dead = d_mass[k.ATTACKER_WINS] + d_mass[k.DRAW]
     a_gone_ipc = a_total - a_gone @ low.cost
     d_gone_ipc = d_total - d_gone @ low.cost
     take = 0.0
     if not battle.sea:
-        take = float(where(k.ATTACKER_WINS).sum(axis=1)[a_flags[:, 5] == 1].sum())
+        take = float(a_mass[k.ATTACKER_WINS][a_flags[:, 5] == 1].sum())
     names = [u.name for u in battle.rules.units]
     verb = "submerged" if battle.sea else "retreated"
     a_table: dict[str, list] = {"none": [0, 0, a_none]}
@@ -389,10 +391,10 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     return BattleResult(
         battle=battle.describe(),
         method="exact",
-        attacker_win=by_code[k.ATTACKER_WINS],
-        defender_win=by_code[k.DEFENDER_WINS],
-        draw=by_code[k.DRAW],
-        stalemate=by_code[k.STALEMATE],
+        attacker_win=float(by_code[k.ATTACKER_WINS]),
+        defender_win=float(by_code[k.DEFENDER_WINS]),
+        draw=float(by_code[k.DRAW]),
+        stalemate=float(by_code[k.STALEMATE]),
         retreat=retreat,
         retreat_round=retreat_rounds / retreat if retreat > 0 else None,
         takes_territory=None if battle.sea else take,
@@ -412,14 +414,17 @@ def _add_survivors(table: dict[str, list], probability: np.ndarray, alive: np.nd
     """Add the side's end states (probability per state) to its survivor table, by the units
     they leave (``alive``) and those of them that left the battle early (``gone``)."""
     states = np.flatnonzero(probability)
+    if not len(states):
+        return
     units = alive[states] * _combatant(low, side)
     hurt = np.minimum(damaged[states], units)
-    departed = gone[states]
-    for row, row_hurt, row_gone, p in zip(units.tolist(), hurt.tolist(), departed.tolist(),
-                                          probability[states].tolist(), strict=True):
-        key = describe_survivors(names, row, row_hurt, row_gone, verb, retreated and sum(row) > 0)
-        entry = table.setdefault(key, [sum(row), int(np.dot(row, low.cost)), 0.0])
-        entry[2] += p
+    counts = units.sum(axis=1).tolist()
+    ipcs = (units @ low.cost).tolist()
+    for row, row_hurt, row_gone, count, ipc, p in zip(
+            units.tolist(), hurt.tolist(), gone[states].tolist(), counts, ipcs,
+            probability[states].tolist(), strict=True):
+        key = describe_survivors(names, row, row_hurt, row_gone, verb, retreated and count > 0)
+        table.setdefault(key, [count, ipc, 0.0])[2] += p
 
 
 def _combatant(low, side) -> np.ndarray:
