@@ -4,8 +4,12 @@ A battle's state is, per side, the units left in each loss step, the rolls of ea
 (units whose rolls hit with the same chance and may take the same units) and a few tallies.
 Each step of a round rolls every firing line at once (or, with Low Luck, scores each group's
 strength) and gives the hits out in the order of loss by kind: submarine hits first, then
-aircraft hits that may not take submarines, then all other hits. At the end of a round the
-attacker may retreat. Nothing here knows how the exact engine works.
+aircraft hits that may not take submarines, then all other hits. Between rounds (``_boundary``)
+submarines may submerge, then the attacker may retreat. Units that leave the battle early
+(submerged subs; the attacker's units that retreat while its landed units fight on) move from a
+step's units left to its units departed: they survive, but nothing in the battle sees them.
+Bombardment before round 1 is one more group of hits on the defender. Nothing here knows how the
+exact engine works.
 
 A plain battle (no submarines, no aircraft barred from hitting them: every hit may take anything)
 takes a fast path chosen once per block (``_fight_plain``): each side's casualties are always the
@@ -61,9 +65,14 @@ HIT_SUB, HIT_AIR, HIT_ANY, HIT_AA = np.arange(4)  # may take: not air / not subs
 H_STEPS, H_STEP_SIDE, H_LINES, H_LINE_SIDE, H_TYPES, H_TYPE_SIDE = np.arange(6)
 H_SUPPORT, H_SUPPORT_SIDE, H_SUPPORT_RULE, H_SCALARS, H_SCALAR_SIDE, H_RULES = np.arange(6, 12)
 H_WIDTH, H_DICE_AT, H_ALIVE_AT, H_RAISED_AT = np.arange(12, 16)
-H_RETREAT = np.int64(16)  # retreat table (-1: none): defender states, step strides, decisions
+H_RETREAT = np.int64(16)  # retreat table (-1: none), see RT_*
 H_PLAIN = np.int64(17)  # the plain battle's tables by casualties (-1: none), see ``_fight_plain``
-N_HEADER = np.int64(18)
+H_GONE_AT = np.int64(18)  # offset of the units departed per loss step in a side's state
+N_HEADER = np.int64(19)
+# the retreat table: defender states, each side's departed-layer size, then each side's step
+# strides (H_STEP_SIDE / N_STEP_FIELDS each), then one decision per joint state
+RT_DEFENDER_STATES, RT_LAYER = np.int64([0, 1])  # RT_LAYER + s: side s's layer size
+RT_STRIDES = np.int64(3)
 # a loss step's fields
 F_TYPE, F_KILL, F_COUNT, F_CATEGORY, F_COST = np.arange(5)
 F_FIGHTING, F_DESTROYER, F_LAND = np.arange(5, 8)  # 1: a casualty of the step removes such a unit
@@ -71,7 +80,8 @@ F_LINE = np.int64(8)  # the line losing rolls per casualty; -1: none, or the sup
 F_ROLLS = np.int64(9)  # rolls a casualty of the step takes from its line
 F_RECOUNT = np.int64(10)  # 1 where a casualty changes support, so the side's lines are recounted
 F_KEY = np.int64(11)  # what a casualty of the step adds to the side's survivor key
-N_STEP_FIELDS = np.int64(12)
+F_LANDED = np.int64(12)  # 1: the attacker's units that came by sea (they never retreat)
+N_STEP_FIELDS = np.int64(13)
 # a firing line's fields (lines are ordered: submarine, aircraft, other). L_ROWS: where the
 # alias tables of its hit chance start in the model (see ``_rng.roll``); L_VALUE: the value its
 # dice hit on (a roll's strength in Low Luck)
@@ -89,8 +99,10 @@ SC_STEPS, SC_TYPES, SC_LINES, SC_SUB_LINES, SC_AIR_LINES, SC_RULES = np.arange(6
 SC_SUBS_FIRST, SC_TOTAL_IPC = np.arange(6, 8)
 SC_KEYS = np.int64(8)  # survivor keys of the side (a retreated attacker's keys come after them)
 SC_DEAD_KEY = np.int64(9)  # the survivor key of the side destroyed
-SC_SUPPORT_PER = np.int64(10)  # 10..: units each supporter of rule r supports
-N_SCALARS = np.int64(10)
+SC_SUBMERGE = np.int64(10)  # the side's submerge policy (lowering's SUBMERGE_*)
+SC_DEPARTED_KEY = np.int64(11)  # added to the survivor key when the side has units departed
+SC_SUPPORT_PER = np.int64(12)  # 12..: units each supporter of rule r supports
+N_SCALARS = np.int64(12)
 # the battle's rules. R_PLAIN: no submarine or restricted aircraft lines on either side;
 # R_NO_STALEMATE: besides, every unit of either side that is not defenceless can hit, so a side
 # that can fight can always hurt the other. R_RETREAT_*: the attacker's retreat policy (0 / -1:
@@ -98,17 +110,26 @@ N_SCALARS = np.int64(10)
 R_AIR_NEEDS_DESTROYER, R_AA_DICE, R_AA_ROWS, R_DEFENDER_HOLDS, R_LAND_BATTLE = np.arange(5)
 R_KEY_COARSE, R_PLAIN, R_NO_STALEMATE, R_LOW_LUCK, R_AA_STRENGTH = np.arange(5, 10)
 R_RETREAT_AFTER, R_RETREAT_UNITS = np.arange(10, 12)
-N_RULES = np.int64(12)
+# bombardment: its Low Luck strength (0: none), the alias table of its hits (where its cells
+# start, how many), whether the defender's casualties fire back in round 1
+R_BOMBARD_STRENGTH, R_BOMBARD_ROW, R_BOMBARD_CELLS, R_BOMBARD_FIRE_BACK = np.arange(12, 16)
+# R_SUBMERGE: some side's subs may submerge; R_START_BOUNDARY: besides, the boundary between
+# rounds comes once before round 1 too; R_PARTIAL_RETREAT: the attacker has landed units and a
+# retreat policy, so a retreat may leave its landed units fighting on
+R_SUBMERGE, R_START_BOUNDARY, R_PARTIAL_RETREAT = np.arange(16, 19)
+N_RULES = np.int64(19)
 
 # a battle's state: its generator's two words, then the attacker's part, then the defender's.
-# A side's part: tallies, then units left per loss step, rolls per line, and scratch for
-# recounting support (units alive and raised, per type).
+# A side's part: tallies, then units left in the battle per loss step, rolls per line, scratch
+# for recounting support (units alive and raised, per type), and units departed per loss step.
 RNG_AT = np.int64(0)
 ST_SLOTS, ST_FIGHTING, ST_DESTROYERS, ST_HEAD = np.arange(4)  # ST_HEAD: first step not used up
-N_TALLIES = np.int64(4)
+ST_GONE = np.int64(4)  # units departed (submerged, or retreated while the landed fight on)
+N_TALLIES = np.int64(5)
 SIDES_AT = np.int64(2)
 
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT = np.arange(6)  # outcomes
+SUBMERGE_ALWAYS = np.int64(1)  # lowering.SUBMERGE_ALWAYS (0: never, 2: alone)
 
 # A plain battle (every hit may take anything) is a chain on each side's casualties so far: after
 # the AA fire they are always the next units in its order of loss, so a side's rolls, strength
@@ -131,12 +152,14 @@ S_ROUNDS, S_ROUNDS_SQ, S_RETREAT_ROUNDS = np.arange(11, 14)
 N_STATS = np.int64(14)
 
 
-def state_offsets(n_steps: int, n_lines: int, n_types: int) -> tuple[int, int, int, int]:
-    """(width, rolls, alive, raised): a side's part of the state and where its parts start."""
+def state_offsets(n_steps: int, n_lines: int, n_types: int) -> tuple[int, int, int, int, int]:
+    """(width, rolls, alive, raised, departed): a side's part of the state and where its parts
+    start."""
     dice = N_TALLIES + n_steps
     alive = dice + n_lines
     raised = alive + n_types
-    return raised + n_types, dice, alive, raised
+    gone = raised + n_types
+    return gone + n_steps, dice, alive, raised, gone
 
 
 @hot_jit
@@ -460,8 +483,9 @@ def _take_volley(state, s, sub_hits, air_hits, other_hits, model):
 
 
 @hot_jit
-def _round(state, model):
-    """Fight one round with submarines or restricted aircraft; returns the outcome code."""
+def _round(state, bombard, model):
+    """Fight one round with submarines or restricted aircraft, ``bombard`` hits added to the
+    attacker's general hits; returns the outcome code."""
     a_first = _first_strike(state, ATTACKER, model)
     d_first = _first_strike(state, DEFENDER, model)
     if a_first or d_first:
@@ -478,6 +502,7 @@ def _round(state, model):
     # general fire: both sides roll from the same state, then both take their casualties
     sub_d, air_d, any_d = _general_fire(state, ATTACKER, not a_first, model)
     sub_a, air_a, any_a = _general_fire(state, DEFENDER, not d_first, model)
+    any_d += bombard
     _take_volley(state, DEFENDER, sub_d, air_d, any_d, model)
     _take_volley(state, ATTACKER, sub_a, air_a, any_a, model)
     if sub_d + air_d + any_d + sub_a + air_a + any_a == 0:
@@ -502,18 +527,117 @@ def _retreats(state, rounds, model):
     table = get(model, H_RETREAT)
     if table < 0:
         return False
-    # the exact engine's decision for this state: index by casualties per loss step
+    # the exact engine's decision for this state: index by casualties per loss step (departed
+    # units are not casualties), plus the side's layer size when it has units departed
     width = get(model, H_STEP_SIDE) // N_STEP_FIELDS
     index = 0
     for s in range(2):
-        side = 0
-        rem = _base(model, s) + N_TALLIES
-        strides = table + 1 + s * width
+        base = _base(model, s)
+        rem = base + N_TALLIES
+        gone = base + get(model, H_GONE_AT)
+        strides = table + RT_STRIDES + s * width
+        side = get(model, table + RT_LAYER + s) if get(state, base + ST_GONE) > 0 else 0
         for i in range(_scalar(model, s, SC_STEPS)):
-            lost = _step(model, s, i, F_COUNT) - get(state, rem + i)
+            lost = _step(model, s, i, F_COUNT) - get(state, rem + i) - get(state, gone + i)
             side += lost * get(model, strides + i)
-        index = index * get(model, table) + side  # attacker index x defender states + defender
-    return get(model, table + 1 + 2 * width + index) != 0
+        # attacker index x defender states + defender index
+        index = index * get(model, table + RT_DEFENDER_STATES) + side
+    return get(model, table + RT_STRIDES + 2 * width + index) != 0
+
+
+@hot_jit
+def _depart(state, s, retreat, model):
+    """Side ``s``'s units leave the battle and survive: all its subs still in it (they
+    submerge) or, with ``retreat``, all but the landed ones (they retreat while those fight on)."""
+    base = _base(model, s)
+    rem = base + N_TALLIES
+    gone = base + get(model, H_GONE_AT)
+    steps = _steps_at(model, s)
+    n_steps = _scalar(model, s, SC_STEPS)
+    recount = False
+    for i in range(n_steps):
+        step = steps + i * N_STEP_FIELDS
+        if retreat:
+            leaves = get(model, step + F_LANDED) == 0
+        else:
+            leaves = (get(model, step + F_CATEGORY) & SUB) != 0
+        left = get(state, rem + i)
+        if leaves and left > 0:
+            add(state, gone + i, left)
+            add(state, base + ST_GONE, left * get(model, step + F_KILL))
+            recount |= _remove(state, base, i, left, model, steps)
+    head = get(state, base + ST_HEAD)
+    while head < n_steps and get(state, rem + head) == 0:
+        head += 1
+    put(state, base + ST_HEAD, head)
+    if recount:
+        _count_lines(state, s, model)
+
+
+@hot_jit
+def _submerges(state, s, model):
+    """Whether side ``s``'s subs submerge now: it has some in the battle, the enemy has no
+    destroyer in it, and its policy says so (``always``; ``alone``: nothing else of the side
+    in the battle can fire)."""
+    policy = _scalar(model, s, SC_SUBMERGE)
+    if policy == 0 or get(state, _base(model, 1 - s) + ST_DESTROYERS) > 0:
+        return False
+    rem = _base(model, s) + N_TALLIES
+    steps = _steps_at(model, s)
+    subs = others = 0
+    for i in range(_scalar(model, s, SC_STEPS)):
+        step = steps + i * N_STEP_FIELDS
+        left = get(state, rem + i)
+        if get(model, step + F_CATEGORY) & SUB:
+            subs += left * get(model, step + F_KILL)
+        else:
+            others += left * get(model, step + F_FIGHTING)
+    return subs > 0 and (policy == SUBMERGE_ALWAYS or others == 0)
+
+
+@hot_jit
+def _landed_left(state, model):
+    """The attacker's landed units still in the battle."""
+    rem = _base(model, ATTACKER) + N_TALLIES
+    steps = _steps_at(model, ATTACKER)
+    total = 0
+    for i in range(_scalar(model, ATTACKER, SC_STEPS)):
+        step = steps + i * N_STEP_FIELDS
+        total += get(state, rem + i) * get(model, step + F_LANDED) * get(model, step + F_KILL)
+    return total
+
+
+@hot_jit
+def _boundary(state, rounds, retreat, model):
+    """Between rounds (after round ``rounds``; 0: before the first): first the subs submerge,
+    then the battle-end check, then (while ``retreat``: the attacker may still retreat, never
+    before the first round) its retreat rules. A retreat with landed units in the battle takes
+    the others away and leaves those to fight on, with no further retreat. Returns (outcome
+    code, ``retreat`` after)."""
+    code = ONGOING
+    if _rule(model, R_SUBMERGE):
+        a = _submerges(state, ATTACKER, model)
+        d = _submerges(state, DEFENDER, model)
+        if a:
+            _depart(state, ATTACKER, False, model)
+        if d:
+            _depart(state, DEFENDER, False, model)
+        if a or d:
+            code = _outcome(state, model)
+    if retreat and code == ONGOING and _retreats(state, rounds, model):
+        if _rule(model, R_PARTIAL_RETREAT) and _landed_left(state, model) > 0:
+            _depart(state, ATTACKER, True, model)
+            return _outcome(state, model), False
+        return RETREAT, retreat
+    return code, retreat
+
+
+@hot_jit
+def _bombard_hits(word, model):
+    """Hits of the bombardment for the random 64-bit ``word``."""
+    if _rule(model, R_LOW_LUCK):
+        return low_luck_hits(word, _rule(model, R_BOMBARD_STRENGTH))
+    return alias_hits(word, model, _rule(model, R_BOMBARD_ROW), _rule(model, R_BOMBARD_CELLS))
 
 
 @hot_jit
@@ -529,17 +653,26 @@ def _fight(state, start, seed, index, model):
         else:
             hits = roll(state, RNG_AT, model, _rule(model, R_AA_ROWS), aa_dice)
         _take_hits(state, ATTACKER, HIT_AA, hits, model)
+    bombard = 0  # bombardment hits still to be removed (with round 1's)
+    if _rule(model, R_BOMBARD_STRENGTH) > 0:
+        bombard = _bombard_hits(next_word(state, RNG_AT), model)
+        if not _rule(model, R_BOMBARD_FIRE_BACK):
+            _take_any_hits(state, DEFENDER, bombard, model)
+            bombard = 0
     code = _outcome(state, model)
     rounds = 0
     plain = _rule(model, R_PLAIN) != 0
     retreat = _rule(model, R_RETREAT_AFTER) > 0 or _rule(model, R_RETREAT_UNITS) >= 0 or get(
         model, H_RETREAT) >= 0
+    submerge = _rule(model, R_SUBMERGE) != 0
+    if code == ONGOING and _rule(model, R_START_BOUNDARY):  # subs only: no retreat before round 1
+        code = _boundary(state, rounds, False, model)[0]
     a_lines = _scalar(model, ATTACKER, SC_LINES)
     d_lines = _scalar(model, DEFENDER, SC_LINES)
     while code == ONGOING:
         rounds += 1
         if plain:  # every hit may take anything: no submarines, no restricted aircraft
-            on_d = _fire(state, ATTACKER, FIRST_LINE, a_lines, model)
+            on_d = _fire(state, ATTACKER, FIRST_LINE, a_lines, model) + bombard
             on_a = _fire(state, DEFENDER, FIRST_LINE, d_lines, model)
             if on_d > 0:
                 _take_any_hits(state, DEFENDER, on_d, model)
@@ -548,37 +681,52 @@ def _fight(state, start, seed, index, model):
             if on_d + on_a > 0 and not _both_fight_on(state, model):
                 code = _outcome(state, model)
         else:
-            code = _round(state, model)
-        if retreat and code == ONGOING and _retreats(state, rounds, model):
-            code = RETREAT
+            code = _round(state, bombard, model)
+        bombard = 0
+        if (retreat or submerge) and code == ONGOING:
+            code, retreat = _boundary(state, rounds, retreat, model)
     return code, rounds
 
 
 @hot_jit
 def _losses(state, s, dead, model):
-    """IPCs side ``s`` lost, and how many of its land units are left."""
-    if dead:
+    """IPCs side ``s`` lost (``dead``: its units in the battle were destroyed; those departed
+    survive), and how many of its land units are left in the battle."""
+    base = _base(model, s)
+    departed = get(state, base + ST_GONE) > 0
+    if dead and not departed:
         return _scalar(model, s, SC_TOTAL_IPC), 0
-    rem = _base(model, s) + N_TALLIES
+    rem = base + N_TALLIES
+    gone = base + get(model, H_GONE_AT)
     lost = land = 0
     for i in range(_scalar(model, s, SC_STEPS)):
-        left = get(state, rem + i)
+        left = 0 if dead else get(state, rem + i)
+        if departed:
+            left += get(state, gone + i)
         lost += (_step(model, s, i, F_COUNT) - left) * _step(model, s, i, F_COST)
-        land += left * _step(model, s, i, F_LAND)
+        if not dead:
+            land += get(state, rem + i) * _step(model, s, i, F_LAND)
     return lost, land
 
 
 @hot_jit
 def _survivor_key(state, s, dead, model):
-    """Compact code of side ``s``'s end state: its casualties per category in mixed radix (all
-    slots taken when the side is destroyed), or with coarse keys the number of units left."""
+    """Compact code of side ``s``'s end state: its casualties per key category in mixed radix
+    (all slots taken when the side is destroyed), or with coarse keys the number of units left;
+    plus SC_DEPARTED_KEY when some of its units departed (they are not casualties: the
+    departed survivors are the side's subs at sea, its units not landed on land)."""
     coarse = _rule(model, R_KEY_COARSE) != 0
-    if dead:
+    base = _base(model, s)
+    departed = get(state, base + ST_GONE) > 0
+    if dead and not departed:
         return 0 if coarse else _scalar(model, s, SC_DEAD_KEY)
-    rem = _base(model, s) + N_TALLIES
-    key = 0
+    rem = base + N_TALLIES
+    gone = base + get(model, H_GONE_AT)
+    key = _scalar(model, s, SC_DEPARTED_KEY) if departed else 0
     for i in range(_scalar(model, s, SC_STEPS)):
-        left = get(state, rem + i)
+        left = 0 if dead else get(state, rem + i)
+        if departed:
+            left += get(state, gone + i)
         if coarse:
             key += left * _step(model, s, i, F_KILL)
         else:
@@ -588,9 +736,16 @@ def _survivor_key(state, s, dead, model):
 
 @hot_jit
 def _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model):
-    """Add a finished battle to the block's tallies and survivor histograms."""
+    """Add a finished battle to the block's tallies and survivor histograms. ``code`` is the
+    outcome of the units in the battle; with units departed it becomes: the attacker's in the
+    battle destroyed but some departed, a retreat; a draw with only the defender's departed, a
+    defender win."""
     a_dead = code == DEFENDER_WINS or code == DRAW
     d_dead = code == ATTACKER_WINS or code == DRAW
+    if a_dead and get(state, _base(model, ATTACKER) + ST_GONE) > 0:
+        code = RETREAT
+    elif code == DRAW and get(state, _base(model, DEFENDER) + ST_GONE) > 0:
+        code = DEFENDER_WINS
     lost_a, land = _losses(state, ATTACKER, a_dead, model)
     lost_d = _losses(state, DEFENDER, d_dead, model)[0]
     _tally(code, rounds, lost_a, lost_d, land, _survivor_key(state, ATTACKER, a_dead, model),
@@ -655,7 +810,7 @@ def plain_profile(model, s, aa_hits):
             record[PL_UNITS] += left * model[steps + i * N_STEP_FIELDS + F_KILL]
             if table >= 0:
                 lost = model[steps + i * N_STEP_FIELDS + F_COUNT] - left
-                record[PL_RETREAT] += lost * model[table + 1 + s * width + i]
+                record[PL_RETREAT] += lost * model[table + RT_STRIDES + s * width + i]
     return dice, records
 
 
@@ -694,8 +849,9 @@ def _plain_retreats(a_rec, d_rec, rounds, model):
     if table < 0:
         return False
     width = get(model, H_STEP_SIDE) // N_STEP_FIELDS
-    index = get(model, a_rec + PL_RETREAT) * get(model, table) + get(model, d_rec + PL_RETREAT)
-    return get(model, table + 1 + 2 * width + index) != 0
+    index = (get(model, a_rec + PL_RETREAT) * get(model, table + RT_DEFENDER_STATES)
+             + get(model, d_rec + PL_RETREAT))
+    return get(model, table + RT_STRIDES + 2 * width + index) != 0
 
 
 @hot_jit
@@ -724,14 +880,22 @@ def _fight_plain(seed, index, model):
     no_stalemate = _rule(model, R_NO_STALEMATE) != 0
     a_lost = 0
     d_lost = 0
+    bombard = 0  # bombardment hits still to be removed (with round 1's)
+    if _rule(model, R_BOMBARD_STRENGTH) > 0:
+        word, s0, s1 = step_words(s0, s1)
+        bombard = _bombard_hits(word, model)
+        if not _rule(model, R_BOMBARD_FIRE_BACK):
+            d_lost = min(bombard, d_slots)
+            bombard = 0
     a_rec = a_at
-    d_rec = d_at
-    code = _plain_outcome(a_rec, d_rec, a_slots > 0, d_slots > 0, model)
+    d_rec = d_at + d_lost * N_PLAIN_FIELDS
+    code = _plain_outcome(a_rec, d_rec, a_slots > 0, d_lost < d_slots, model)
     rounds = 0
     while code == ONGOING:
         rounds += 1
         word, s0, s1 = step_words(s0, s1)
-        on_d = _plain_hits(word, a_rec, low_luck, model)
+        on_d = _plain_hits(word, a_rec, low_luck, model) + bombard
+        bombard = 0
         word, s0, s1 = step_words(s0, s1)
         on_a = _plain_hits(word, d_rec, low_luck, model)
         if on_d + on_a > 0:

@@ -3,9 +3,10 @@
 ``KernelModel.build`` turns a lowered battle into one int64 ``model`` array (the layout is in
 ``_kernel``): each side's loss steps, firing lines (units whose rolls hit with the same chance and
 may take the same units), unit types, active support rules and scalars, the battle's rules, the
-binomial alias tables, for retreat rules that need exact odds the exact engine's retreat
-decisions and, for plain battles, their tables by casualty count (``_with_plain_section``).
-``SurvivorCodec`` turns a side's survivor key back into the units left.
+binomial alias tables, the bombardment's alias table, for retreat rules that need exact odds the
+exact engine's retreat decisions and, for plain battles, their tables by casualty count
+(``_with_plain_section``). ``SurvivorCodec`` turns a side's survivor key back into the units
+left.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ import numpy as np
 
 from oddsim.battle import Battle
 from oddsim.errors import BattleError, OddsimError
-from oddsim.lowering import LoweredBattle, SideArrays
+from oddsim.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo import _rng
-from oddsim.result import Survivors, describe_units, survivor_table
+from oddsim.result import Survivors, describe_survivors, survivor_table
 
 MAX_EXACT_KEYS = 2**20
 """Survivor histograms keep every end state while a side has at most this many; beyond it they
 fall back to counting units left (see ``SurvivorCodec``)."""
+LANDED_CATEGORY = 4
+"""The survivor-key category of the attacker's landed units (after the kernel's four): apart,
+because after a retreat they go on losing units while the others do not."""
+N_KEY_CATEGORIES = 5
 
 
 @dataclass(frozen=True)
@@ -34,13 +39,14 @@ class KernelModel:
     model: np.ndarray
     sides: tuple[SideLayout, SideLayout]
     key_coarse: bool
-    retreats: bool  # the attacker has a retreat policy: its histogram holds retreated keys too
+    retreats: bool  # the attacker may end in a retreat: its histogram holds retreated keys too
 
     @property
     def n_keys(self) -> tuple[int, int]:
-        """Histogram size per side (a retreating attacker's keys come twice: fought, retreated)."""
-        a, d = (side.n_keys(self.key_coarse) for side in self.sides)
-        return (2 * a if self.retreats else a), d
+        """Histogram size per side: the keys of a battle fought to the end, again for a
+        retreated attacker, and all that again for a side with units departed."""
+        a, d = (side.n_keys(self.key_coarse) * side.layers for side in self.sides)
+        return a, d
 
     @classmethod
     def build(cls, battle: Battle, low: LoweredBattle) -> KernelModel:
@@ -53,23 +59,42 @@ class KernelModel:
             SideLayout(low, low.defender, 1, flags, low.defender_subs_first,
                        air_restrictable=low.air_needs_destroyer and has_subs[0]))
         key_coarse = max(side.n_keys(False) for side in sides) > MAX_EXACT_KEYS
-        for side in sides:
-            side.scalars[k.SC_KEYS] = side.n_keys(key_coarse)
+        # which sides may have units leave the battle early: subs that may submerge, or an
+        # attacker with landed units and a retreat policy (the others retreat, they fight on)
+        submerges = [side.submerge != SUBMERGE_NEVER and bool(np.any(low.is_sub[side.step_unit]))
+                     for side in (low.attacker, low.defender)]
+        partial = battle.retreat is not None and bool(np.any(low.attacker.step_landed))
+        departs = [submerges[0] or partial, submerges[1]]
+        retreats = battle.retreat is not None or departs[0]
+        for row, side in enumerate(sides):
+            base = side.n_keys(key_coarse)
+            side.scalars[k.SC_KEYS] = base
+            side.retreat_key = base if row == 0 and retreats else 0
+            side.departed_key = base * (2 if side.retreat_key else 1) if departs[row] else 0
+            side.scalars[k.SC_DEPARTED_KEY] = side.departed_key
+            side.layers = (2 if side.retreat_key else 1) * (2 if departs[row] else 1)
+            side.verb = "submerged" if battle.sea else "retreated"
         steps, lines, types, support, scalars = (
             _stack([side.records[name] for side in sides])
             for name in ("steps", "lines", "types", "support", "scalars"))
         aa_dice = _aa_dice(battle, low)
         chances, row_start, cells = _dice_tables(low, sides, aa_dice)
         rules = _rules(battle, low, sides, scalars, aa_dice, key_coarse)
+        rules[k.R_SUBMERGE] = any(submerges)
+        rules[k.R_START_BOUNDARY] = rules[k.R_SUBMERGE] and low.submerge_at_start
+        rules[k.R_PARTIAL_RETREAT] = partial
         retreat = _retreat_section(battle, steps.shape[1])
+        bombard = _bombard_table(low)
         header = np.zeros(k.N_HEADER, dtype=np.int64)
         rows = np.zeros_like(row_start)
         parts: list[np.ndarray] = [header]
         for field, table in ((k.H_STEPS, steps), (k.H_LINES, lines), (k.H_TYPES, types),
                              (k.H_SUPPORT, support), (k.H_SCALARS, scalars), (k.H_RULES, rules),
-                             (k.H_RETREAT, retreat), (None, rows), (None, cells)):
+                             (k.H_RETREAT, retreat), (None, bombard), (None, rows), (None, cells)):
             if field is not None:
                 header[field] = sum(part.size for part in parts)
+            if table is bombard:
+                rules[k.R_BOMBARD_ROW] = sum(part.size for part in parts)
             parts.append(table)
         if retreat.size == 0:
             header[k.H_RETREAT] = -1
@@ -90,12 +115,12 @@ class KernelModel:
         header[k.H_SUPPORT_SIDE] = support[0].size
         header[k.H_SUPPORT_RULE] = support[0, 0].size
         header[k.H_SCALAR_SIDE] = scalars[0].size
-        (header[k.H_WIDTH], header[k.H_DICE_AT], header[k.H_ALIVE_AT],
-         header[k.H_RAISED_AT]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
+        (header[k.H_WIDTH], header[k.H_DICE_AT], header[k.H_ALIVE_AT], header[k.H_RAISED_AT],
+         header[k.H_GONE_AT]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
         model = np.concatenate([part.ravel() for part in parts])
-        if rules[k.R_PLAIN]:
+        if rules[k.R_PLAIN] and not partial:  # casualty counts cannot say who retreated
             model = _with_plain_section(model, sides, low.low_luck, aa_dice)
-        return cls(model, sides, key_coarse, battle.retreat is not None)
+        return cls(model, sides, key_coarse, retreats)
 
 
 MAX_PLAIN_WORK = 2**24
@@ -158,13 +183,31 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
     rules[k.R_RETREAT_UNITS] = -1
     if policy is not None and policy.units_left is not None:
         rules[k.R_RETREAT_UNITS] = policy.units_left
+    dice = low.bombard_dice
+    rules[k.R_BOMBARD_STRENGTH] = int(np.arange(len(dice)) @ dice)
+    rules[k.R_BOMBARD_CELLS] = 0 if low.low_luck else int(dice.sum()) + 1
+    rules[k.R_BOMBARD_FIRE_BACK] = low.bombard_fire_back
     return rules
+
+
+def _bombard_table(low: LoweredBattle) -> np.ndarray:
+    """The alias table of the bombardment's hits (the sum of one binomial per die value), its
+    cells' count and Low Luck strength put in the rules by the caller; empty with Low Luck or
+    no bombardment."""
+    dice = low.bombard_dice
+    if low.low_luck or not dice.sum():
+        return np.zeros(0, dtype=np.int64)
+    values = np.flatnonzero(dice)
+    chances = np.array([_rng.hit_chance(int(v)) for v in values], dtype=np.float64)
+    _, _, cells = _rng.sum_tables(chances, dice[values].reshape(1, -1))
+    return cells.ravel()
 
 
 def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
     """The exact engine's retreat decisions, for the rules that need exact odds (chance to win
-    by fighting on, chance to lose an aircraft next round): defender states, each side's step
-    strides (``step_width`` each), then one decision per joint state. Empty when not needed."""
+    by fighting on, chance to lose an aircraft next round): defender states, each side's layer
+    size (added to its index while it has units departed), each side's step strides
+    (``step_width`` each), then one decision per joint state. Empty when not needed."""
     policy = battle.retreat
     if policy is None or (policy.below_win is None and policy.aircraft_risk is None):
         return np.zeros(0, dtype=np.int64)
@@ -179,7 +222,8 @@ def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
     strides = np.zeros((2, step_width), dtype=np.int64)
     strides[0, : len(table.attacker_step_stride)] = table.attacker_step_stride
     strides[1, : len(table.defender_step_stride)] = table.defender_step_stride
-    return np.concatenate(([table.n_defender_states], strides.ravel(),
+    layers = [getattr(table, "attacker_layer_size", 0), getattr(table, "defender_layer_size", 0)]
+    return np.concatenate(([table.n_defender_states], layers, strides.ravel(),
                            table.retreat.astype(np.int64)))
 
 
@@ -288,6 +332,7 @@ class SideLayout:
         steps[:, k.F_LINE] = np.where((kill == 1) & (recount == 0), type_line[step_type], -1)
         steps[:, k.F_ROLLS] = rolls[step_type]
         steps[:, k.F_RECOUNT] = recount
+        steps[:, k.F_LANDED] = side.step_landed
         lines = np.zeros((len(ordered), k.N_LINE_FIELDS), dtype=np.int64)
         lines[:, k.L_VALUE] = [v for _, v, _, _ in ordered]  # L_ROWS: set when tables are placed
         self.line_chance = [_rng.hit_chance(v, n, best) for _, v, n, best in ordered]
@@ -295,9 +340,9 @@ class SideLayout:
             "steps": steps, "lines": lines, "support": support,
             "types": np.stack([type_line, rolls], axis=1).reshape(n_types, k.N_TYPE_FIELDS),
         }
-        self.category = steps[:, k.F_CATEGORY]
+        self.category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, k.F_CATEGORY])
         self.category_len = np.array([side.step_count[self.category == c].sum()
-                                      for c in range(k.N_CATEGORIES)], dtype=np.int64)
+                                      for c in range(N_KEY_CATEGORIES)], dtype=np.int64)
         self.key_stride = np.cumprod(np.concatenate(([1], self.category_len[:-1] + 1)))
         steps[:, k.F_KEY] = self.key_stride[self.category]
         self.units = int((side.step_count * kill).sum())  # units that can be casualties
@@ -315,10 +360,19 @@ class SideLayout:
         scalars[k.SC_SUBS_FIRST] = subs_first and k.G_SUB in groups
         scalars[k.SC_TOTAL_IPC] = int(steps[:, k.F_COST] @ side.step_count)
         scalars[k.SC_DEAD_KEY] = int(self.category_len @ self.key_stride)
+        scalars[k.SC_SUBMERGE] = side.submerge
         for i, r in enumerate(rules):
             scalars[k.SC_SUPPORT_PER + i] = low.support_per[r]
-        self.scalars = scalars  # SC_KEYS is set once the key kind is known
+        self.scalars = scalars  # SC_KEYS, SC_DEPARTED_KEY: set once the key kind is known
         self.records["scalars"] = scalars
+        # the steps whose survivors departed when the side has units departed: its subs, or
+        # (an attacker that retreated while its landed units fought on) its units not landed
+        self.departing = ((flags[side.step_unit] & k.SUB) != 0 if side.submerge != SUBMERGE_NEVER
+                          else side.step_landed == 0)
+        self.retreat_key = 0  # where its retreated keys start (0: none), set by KernelModel
+        self.departed_key = 0  # where its keys with units departed start (0: none)
+        self.layers = 1
+        self.verb = "retreated"
 
     def n_keys(self, coarse: bool) -> int:
         """Size of the side's survivor histogram for a battle fought to the end."""
@@ -328,17 +382,21 @@ class SideLayout:
 class SurvivorCodec:
     """Turns one side's survivor keys back into units left.
 
-    An exact key counts the casualties in each category (land/surface, air, submarine): every
-    kind of hit that may take one unit of a category may take any unit of it, so each category
-    always loses its units in its order of loss and these counts say exactly what is left. A
-    coarse key (battles with more than ``MAX_EXACT_KEYS`` such end states) is the number of
-    units left, described as such, with the mean IPC value of those end states. Keys from
-    ``n_keys`` on are those of a retreated attacker.
+    An exact key counts the casualties in each key category (land/surface, air, submarine, both,
+    and the attacker's landed units): every kind of hit that may take one unit of a category may
+    take any unit of it, and landed units are lost first of their type and alone after a
+    retreat, so each category always loses its units in its order of loss and these counts say
+    exactly what is left. A coarse key (battles with more than ``MAX_EXACT_KEYS`` such end
+    states) is the number of units left, described as such, with the mean IPC value of those
+    end states. Keys from ``layout.retreat_key`` on are those of a retreated attacker, and all
+    keys from ``layout.departed_key`` on those of a side with units departed: its survivors in
+    ``layout.departing`` steps left the battle early.
     """
 
     def __init__(self, low: LoweredBattle, layout: SideLayout, coarse: bool,
                  names: list[str]) -> None:
         self.low = low
+        self.layout = layout
         self.side = layout.side
         self.names = names
         self.coarse = coarse
@@ -351,34 +409,45 @@ class SurvivorCodec:
               ) -> tuple[Survivors, ...]:
         """The side's survivor rows from its histogram (and IPC sums, for coarse keys)."""
         entries: dict[str, list] = {}
+        layout = self.layout
         for key in np.flatnonzero(hist):
-            fought = key % self.n_keys
-            units, count, ipc = (self._coarse(fought, ipc_left[key] / hist[key]) if self.coarse
-                                 else self._exact(fought))
-            if key >= self.n_keys:
-                units += " (retreated)"
+            departed = 0 < layout.departed_key <= key
+            rest = key - layout.departed_key if departed else key
+            retreated = 0 < layout.retreat_key <= rest
+            fought = rest % self.n_keys
+            units, count, ipc = (self._coarse(fought, ipc_left[key] / hist[key], departed,
+                                              retreated) if self.coarse
+                                 else self._exact(fought, departed, retreated))
             row = entries.setdefault(units, [count, ipc, 0.0])
             row[2] += hist[key] / battles
         return survivor_table({units: tuple(row) for units, row in entries.items()})
 
-    def _exact(self, key: int) -> tuple[str, int, int]:
+    def _exact(self, key: int, departed: bool, retreated: bool) -> tuple[str, int, int]:
         lost = (key // self.stride) % (self.category_len + 1)
         alive = np.zeros(len(self.low.cost), dtype=np.int64)
         damage = np.zeros(len(self.low.cost), dtype=np.int64)
-        for unit, kill, n, category in zip(self.side.step_unit, self.side.step_kill,
-                                           self.side.step_count, self.category, strict=True):
+        gone = np.zeros(len(self.low.cost), dtype=np.int64)
+        for unit, kill, n, category, leaves in zip(
+                self.side.step_unit, self.side.step_kill, self.side.step_count, self.category,
+                self.layout.departing, strict=True):
             taken = min(n, lost[category])
             lost[category] -= taken
             if kill:
                 alive[unit] += n - taken
+                if departed and leaves:
+                    gone[unit] += n - taken
             else:
                 damage[unit] += taken
         damaged = np.minimum(alive, self.side.damaged + damage)
-        text = describe_units(self.names, alive, damaged)
+        text = describe_survivors(self.names, alive, damaged, gone, self.layout.verb, retreated)
         return text, int(alive.sum()), int((alive * self.low.cost).sum())
 
-    @staticmethod
-    def _coarse(key: int, mean_ipc: float) -> tuple[str, int, int]:
-        if key == 0:
-            return "none", 0, 0
-        return f"{key} unit{'s' if key > 1 else ''}", int(key), int(round(mean_ipc))
+    def _coarse(self, key: int, mean_ipc: float, departed: bool, retreated: bool
+                ) -> tuple[str, int, int]:
+        text = "none" if key == 0 else f"{key} unit{'s' if key > 1 else ''}"
+        verb = self.layout.verb
+        if departed and not retreated:
+            text += f" (some {verb})"
+        elif retreated:
+            text += " (retreated)" if not departed or verb == "retreated" else f" ({verb} or retreated)"
+        return text, int(key), int(round(mean_ipc))

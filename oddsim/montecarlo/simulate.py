@@ -40,9 +40,10 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
              progress: bool = False) -> BattleResult:
     """Monte Carlo estimate of ``battle``'s outcome from ``runs`` simulated battles.
 
-    Fights the battle as the README's "How a battle is fought" says, with technology, Low Luck
-    and retreat. The same ``seed`` gives the same result on any number of threads (``None``: a
-    random seed). ``std_error`` holds the standard error of every probability and mean.
+    Fights the battle as the README's "How a battle is fought" says, with technology, Low Luck,
+    retreat, bombardment, submerging subs and landed units. The same ``seed`` gives the same
+    result on any number of threads (``None``: a random seed). ``std_error`` holds the standard
+    error of every probability and mean.
     Survivors are exact end states, unless a side has more than ``_model.MAX_EXACT_KEYS`` of
     them (huge mixed fleets): then its rows only count units left ("12 units", with the mean
     IPC value of those ends). With ``progress``, a bar is drawn on stderr when it is a terminal
@@ -182,7 +183,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
     std_error.update({name: se for name, (_, se) in means.items()})
     if battle.sea:
         std_error["takes_territory"] = 0.0
-    if battle.retreat is None:
+    if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
         del std_error["retreat"]
     retreats = t[k.RETREAT]
     names = [u.name for u in battle.rules.units]
