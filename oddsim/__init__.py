@@ -1,6 +1,7 @@
 """oddsim: combat odds for Axis & Allies-style dice battles, exact and Monte Carlo."""
 
-from oddsim.battle import Battle
+from oddsim.amphibious import Amphibious
+from oddsim.battle import Battle, RetreatPolicy
 from oddsim.errors import (
     BattleError,
     ForceError,
@@ -16,6 +17,7 @@ from oddsim.result import BattleResult, Survivors
 from oddsim.rules import Ruleset, builtin_names, load_ruleset
 
 __all__ = [
+    "Amphibious",
     "Battle",
     "BattleError",
     "BattleResult",
@@ -23,6 +25,7 @@ __all__ = [
     "ForceError",
     "OddsimError",
     "OrderOfLossError",
+    "RetreatPolicy",
     "Ruleset",
     "RulesetError",
     "Survivors",

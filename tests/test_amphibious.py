@@ -101,3 +101,20 @@ def test_battle_cli_rejects_incompatible_options(args, message):
     assert out.exit_code == 2
     assert message in out.output
     assert len(out.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("assault", [
+    Amphibious("1942-2e", fleet="1 bb, 1 cru, 2 trn", cargo="2 inf, 1 art, 1 arm", defender="4 inf",
+               overland="1 inf", air="1 ftr"),
+    Amphibious("anniversary", fleet="1 dd, 1 cru, 2 trn", cargo="3 inf, 1 arm", defender="3 inf",
+               sea_defender="1 dd, 1 sub", sea_air="1 bmb", retreat=oddsim.RetreatPolicy(after_round=2)),
+], ids=["bombard", "sea-battle"])
+def test_monte_carlo_assault_agrees_with_the_exact_one(assault):
+    # each stage's estimate has at most the variance of a plain proportion over all runs, and
+    # the sea stage's split adds at most as much again: 4.5 standard errors of twice t(1 - t) / N
+    runs = 400_000
+    exact = run_amphibious(assault, method="exact")
+    sampled = run_amphibious(assault, method="mc", runs=runs, seed=77)
+    for name in ("takes_territory", "defender_destroyed"):
+        t = getattr(exact, name)
+        assert abs(getattr(sampled, name) - t) <= 4.5 * (2 * t * (1 - t) / runs) ** 0.5 + 1e-9, name

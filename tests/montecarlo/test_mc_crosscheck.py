@@ -63,6 +63,28 @@ BATTLES = [
     B("1942-2e", "6 inf, 3 arm", "8 inf", retreat={"after_round": 2}),
     B("1942-2e", "6 inf, 3 arm", "8 inf", retreat={"units_left": 3}),
     B("1942-2e", "4 inf, 2 ftr", "5 inf", retreat={"below_win": 0.3, "aircraft_risk": 0.3}),
+    # shore bombardment (casualties fire back or not), landed units that cannot retreat
+    B("revised", "2 inf, 1 art", "3 inf", landed="2 inf", bombard="2 bb"),
+    B("1942-2e", "3 inf, 1 art, 1 arm, 1 ftr", "4 inf, 1 aa", landed="2 inf, 1 art",
+      bombard="1 bb, 1 cru"),
+    B("europe-1999", "2 inf, 1 arm", "3 inf", landed="2 inf", bombard="1 bb, 1 dd", dice="lowluck"),
+    B("1942-2e", "2 inf, 1 art, 1 arm, 1 ftr", "3 inf, 1 aa", landed="2 inf, 1 art",
+      bombard="1 bb, 1 cru", retreat={"below_win": 0.5}),
+    B("1942-2e", "2 inf, 1 art, 1 arm, 1 ftr", "3 inf, 1 aa", landed="2 inf, 1 art",
+      retreat={"after_round": 2}),
+    B("anniversary", "3 inf, 2 arm", "4 inf", landed="2 inf", retreat={"units_left": 2}),
+    # submerging subs: end of round (revised) and start of round, with retreats
+    B("revised", "2 sub, 1 dd", "2 sub, 1 trn", sea=True, attacker_submerge="always"),
+    B("revised", "2 ftr, 1 bb", "2 sub, 1 dd", sea=True, defender_submerge="alone"),
+    B("anniversary", "2 ftr, 1 cru", "2 sub, 1 dd", sea=True, defender_submerge="alone"),
+    B("1942-2e", "2 sub, 1 cru, 1 trn", "1 cru, 2 sub", sea=True, attacker_submerge="alone",
+      defender_submerge="always"),
+    B("europe-1999", "3 sub, 1 bb", "2 sub, 1 cv, 1 ftr", sea=True, attacker_submerge="alone",
+      defender_submerge="alone"),
+    B("revised", "3 sub, 1 bb", "2 sub, 1 dd", sea=True, attacker_submerge="alone",
+      retreat={"after_round": 2}),
+    B("revised", "3 sub, 1 bb", "2 sub, 1 dd", sea=True, attacker_submerge="alone",
+      retreat={"below_win": 0.4}),
 ]
 PROBABILITIES = ("attacker_win", "defender_win", "draw", "stalemate", "retreat")
 MEANS = ("attacker_ipc_lost", "defender_ipc_lost", "expected_rounds")
