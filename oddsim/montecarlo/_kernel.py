@@ -298,6 +298,16 @@ def _take_hits(state, s, kind, hits, model):
             recount |= _remove(state, base, i, take, model, steps)
             hits -= take
         i += 1
+    _settle(state, s, head, recount, model)
+
+
+@hot_jit
+def _settle(state, s, head, recount, model):
+    """After side ``s`` lost units: move its head past the used-up steps from ``head`` on and,
+    where support changed, recount its lines."""
+    base = _base(model, s)
+    rem = base + N_TALLIES
+    n_steps = _scalar(model, s, SC_STEPS)
     while head < n_steps and get(state, rem + head) == 0:
         head += 1
     put(state, base + ST_HEAD, head)
@@ -566,12 +576,7 @@ def _depart(state, s, retreat, model):
             add(state, gone + i, left)
             add(state, base + ST_GONE, left * get(model, step + F_KILL))
             recount |= _remove(state, base, i, left, model, steps)
-    head = get(state, base + ST_HEAD)
-    while head < n_steps and get(state, rem + head) == 0:
-        head += 1
-    put(state, base + ST_HEAD, head)
-    if recount:
-        _count_lines(state, s, model)
+    _settle(state, s, get(state, base + ST_HEAD), recount, model)
 
 
 @hot_jit

@@ -8,7 +8,6 @@ import importlib
 import math
 from fractions import Fraction as F
 
-import numba
 import pytest
 from oracle import duel
 
@@ -276,25 +275,3 @@ def test_units_left_rule_counts_units_in_the_battle():
 
 
 # --- reproducibility ---------------------------------------------------------------------------
-
-@pytest.fixture
-def threads():
-    before = numba.get_num_threads()
-    yield numba.set_num_threads
-    numba.set_num_threads(before)
-
-
-@pytest.mark.parametrize("battle", [
-    B("1942-2e", "3 inf, 1 art, 2 arm", "4 inf, 1 arm", landed="2 inf", bombard="1 bb, 1 cru",
-      retreat={"after_round": 2}),
-    B("anniversary", "2 sub, 1 dd, 1 ftr", "2 sub, 1 cru, 1 trn", sea=True,
-      attacker_submerge="alone", defender_submerge="always", retreat={"units_left": 1}),
-], ids=["landed and bombardment", "submerging subs"])
-def test_same_seed_same_result_on_one_and_two_threads(battle, threads):
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("needs two threads")
-    threads(1)
-    one = simulate(battle, runs=60_000, seed=7)
-    threads(2)
-    two = simulate(battle, runs=60_000, seed=7)
-    assert one == two

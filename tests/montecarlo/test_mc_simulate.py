@@ -34,7 +34,13 @@ def threads():
     numba.set_num_threads(before)
 
 
-@pytest.mark.parametrize("battle", [LAND, SEA], ids=["land", "sea"])
+@pytest.mark.parametrize("battle", [
+    LAND, SEA,
+    oddsim.Battle("1942-2e", "3 inf, 1 art, 2 arm", "4 inf, 1 arm", landed="2 inf",
+                  bombard="1 bb, 1 cru", retreat={"after_round": 2}),
+    oddsim.Battle("anniversary", "2 sub, 1 dd, 1 ftr", "2 sub, 1 cru, 1 trn", sea=True,
+                  attacker_submerge="alone", defender_submerge="always", retreat={"units_left": 1}),
+], ids=["land", "sea", "landed and bombardment", "submerging subs"])
 def test_same_seed_same_result_on_one_and_two_threads(battle, threads):
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("needs two threads")
