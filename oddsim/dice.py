@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from oddsim._jit import jit
 
 DIE_FACES = 6
+_SMALLEST_LOG = -700.0  # exp(-700) is about 1e-304, still a normal double
 
 
 @jit
@@ -21,9 +24,18 @@ def binomial_pmf(dice: int, p: float, out: np.ndarray) -> None:
         return
     q = 1.0 - p
     ratio = p / q
-    out[0] = q**dice
-    for k in range(dice):
+    # from 0 hits up while q**dice is a normal number; else from the most likely count both ways
+    # (hundreds of dice: q**dice underflows and every term would read 0)
+    mode = 0 if dice * math.log(q) > _SMALLEST_LOG else min(dice, int((dice + 1) * p))
+    out[mode] = math.exp(math.lgamma(dice + 1.0) - math.lgamma(mode + 1.0)
+                         - math.lgamma(dice - mode + 1.0) + mode * math.log(p)
+                         + (dice - mode) * math.log(q)) if mode else q**dice
+    for k in range(mode, dice):
         out[k + 1] = out[k] * (dice - k) / (k + 1) * ratio
+    for k in range(mode, 0, -1):
+        out[k - 1] = out[k] * k / (dice - k + 1) / ratio
+    if mode:  # lgamma is good to about 1e-13: make the terms sum to one
+        out[: dice + 1] /= out[: dice + 1].sum()
 
 
 @jit

@@ -126,3 +126,11 @@ def test_a_state_based_retreat_with_landed_units():
     assert r.attacker_win == pytest.approx(21 / 26, abs=TOL)
     assert r.retreat == pytest.approx(5 / 26, abs=TOL)
     assert survivors(r.attacker_survivors)["1 armor (retreated)"] == pytest.approx(5 / 26, abs=TOL)
+
+
+def test_hundreds_of_dice_do_not_underflow():
+    # (1/3)^1000 is below the smallest double; the distribution must still sum to one
+    r = solve("revised", "2 inf", "1 inf", landed="1 inf", bombard="1000 bb")
+    assert r.attacker_win == pytest.approx(1.0, abs=1e-12)
+    big = oddsim.solve(oddsim.Battle("revised", "700 bb", "1 dd", sea=True))
+    assert big.attacker_win == pytest.approx(1.0, abs=1e-12)
