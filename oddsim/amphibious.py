@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
 from oddsim.errors import BattleError
 from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult
+from oddsim.result import BattleResult, survivor_force
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
 CARGO_PER_TRANSPORT = 2
@@ -73,7 +73,13 @@ class Amphibious:
             set_(self, name, force)
         if self.cargo.is_empty():
             raise BattleError("cargo: an amphibious assault lands at least one unit from the sea")
+        if not isinstance(self.bombard, bool):
+            raise BattleError(f"bombard must be True or False, not {self.bombard!r}")
         set_(self, "loads", _load(self.cargo, self.fleet, rules))
+        # build the stages once now, so bad options fail here and not halfway through a run
+        if self.has_sea_battle:
+            self.sea_battle()
+        self.land_battle(len(self.loads))
 
     @property
     def has_sea_battle(self) -> bool:
@@ -81,14 +87,16 @@ class Amphibious:
 
     def sea_battle(self) -> Battle:
         """The sea battle: the whole fleet (cargo does not fight) and the aircraft sent to sea."""
-        return Battle(self.rules, _join(self.rules, self.fleet, self.sea_air), self.sea_defender,
+        return Battle(self.rules, _join(self.rules, "sea attacker", self.fleet, self.sea_air),
+                      self.sea_defender,
                       sea=True, attacker_tech=self.attacker_tech, defender_tech=self.defender_tech,
                       dice=self.dice)
 
     def land_battle(self, transports: int) -> Battle | None:
         """The land battle once ``transports`` transports unload (None: nobody attacks)."""
-        landed = _join(self.rules, *self.loads[len(self.loads) - transports:]) if transports else None
-        attacker = _join(self.rules, landed or Force(()), self.overland, self.air)
+        landed = _join(self.rules, "cargo", *self.loads[len(self.loads) - transports:]) \
+            if transports else None
+        attacker = _join(self.rules, "land attacker", landed, self.overland, self.air)
         if attacker.is_empty():
             return None
         bombard = None
@@ -174,17 +182,19 @@ class AmphibiousResult:
             lines.append("sea battle: none (no defending ships)")
         else:
             s = self.sea
+            stalemate = f", stalemate {100 * s.stalemate:.2f}%" if s.stalemate > 0 else ""
             lines.append(f"sea battle ({s.method}): attacker wins {100 * s.attacker_win:.2f}%, "
-                         f"defender wins {100 * s.defender_win:.2f}%, IPC lost "
+                         f"defender wins {100 * s.defender_win:.2f}%{stalemate}, IPC lost "
                          f"{s.attacker_ipc_lost:.2f} / {s.defender_ipc_lost:.2f}, cargo lost "
                          f"{self.cargo_lost:.2f}")
         for x in self.landings:
+            unload = f"{x.transports} transport{'' if x.transports == 1 else 's'} unload" \
+                     f"{'s' if x.transports == 1 else ''}"
             if x.result is None:
-                lines.append(f"{100 * x.probability:6.2f}%  {x.transports} transports unload, "
-                             f"nobody attacks")
+                lines.append(f"{100 * x.probability:6.2f}%  {unload}, nobody attacks")
                 continue
             r = x.result
-            lines.append(f"{100 * x.probability:6.2f}%  {x.transports} transports unload: {x.battle} "
+            lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} "
                          f"({r.method}) takes {100 * (r.takes_territory or 0):.2f}%")
         lines.append(f"takes the territory {100 * self.takes_territory:.2f}%, defender destroyed "
                      f"{100 * self.defender_destroyed:.2f}%")
@@ -208,8 +218,8 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
     if assault.has_sea_battle:
         sea = run(assault.sea_battle(), 1.0)
         for row in sea.attacker_survivors:
-            units, _, marker = row.units.partition(" (")
-            left = 0 if units == "none" else parse_force(units, assault.rules).count("transport")
+            left = survivor_force(row.units, assault.rules).count("transport")
+            marker = row.units.partition(" (")[2]
             cargo_lost += row.probability * (total_cargo - assault.cargo_ipc(left))
             if "retreated" not in marker:
                 unloading[left] = unloading.get(left, 0.0) + row.probability
@@ -225,7 +235,7 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
         result = run(spec, p)
         landings.append(Landing(p, left, spec.describe(), result))
         take += p * (result.takes_territory or 0.0)
-        destroyed += p * (result.attacker_win + result.draw)
+        destroyed += p * _wiped_out(result)
         a_lost += p * result.attacker_ipc_lost
         d_lost += p * result.defender_ipc_lost
     # battles that never reach land: overland units and aircraft attack alone, or nobody does
@@ -237,7 +247,7 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
                                 result))
         if result is not None:
             take += no_landing * (result.takes_territory or 0.0)
-            destroyed += no_landing * (result.attacker_win + result.draw)
+            destroyed += no_landing * _wiped_out(result)
             a_lost += no_landing * result.attacker_ipc_lost
             d_lost += no_landing * result.defender_ipc_lost
     return AmphibiousResult(
@@ -248,9 +258,15 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
         defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost)
 
 
+def _wiped_out(result: BattleResult) -> float:
+    """Chance that the defender has nothing left (landed units may win after the others left)."""
+    return sum(row.probability for row in result.defender_survivors if row.units == "none")
+
+
 def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
     """Cargo per transport, cheapest load first: at most one unit that is not infantry per
-    transport, filled up with infantry."""
+    transport, then infantry filling the loads in turn. Packing loads full leaves the empty
+    transports to be lost first."""
     transports = fleet.count("transport")
     units = sorted(((rules.unit(name).cost, name) for name, n in cargo.counts for _ in range(n)),
                    reverse=True)
@@ -258,15 +274,12 @@ def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
     infantry = [name for _, name in units if name == "infantry"]
     if len(heavy) > transports or len(units) > CARGO_PER_TRANSPORT * transports:
         need = max(len(heavy), math.ceil(len(units) / CARGO_PER_TRANSPORT))
-        raise BattleError(f"cargo: {cargo.describe()} needs {need} transports, the fleet has "
-                          f"{transports}: add transports (each carries {CARGO_PER_TRANSPORT} units, "
-                          f"at most one of them not infantry)")
+        raise BattleError(f"cargo: {cargo.describe()} needs {need} transport{'s' * (need > 1)}, "
+                          f"the fleet has {transports}: add transports (each carries "
+                          f"{CARGO_PER_TRANSPORT} units, at most one of them not infantry)")
     loads = [[name] for name in heavy] + [[] for _ in range(transports - len(heavy))]
-    for slot in range(transports * CARGO_PER_TRANSPORT):  # infantry fills the first loads first
-        if not infantry:
-            break
-        load = loads[slot % transports]
-        if len(load) < CARGO_PER_TRANSPORT:
+    for load in loads:
+        while infantry and len(load) < CARGO_PER_TRANSPORT:
             load.append(infantry.pop())
     forces = [parse_force({n: load.count(n) for n in load}, rules) for load in loads]
     return tuple(sorted(forces, key=lambda f: _ipc(rules, f)))
@@ -276,7 +289,7 @@ def _ipc(rules: Ruleset, force: Force) -> int:
     return sum(rules.unit(name).cost * n for name, n in force.counts)
 
 
-def _join(rules: Ruleset, *forces: Force | None) -> Force:
+def _join(rules: Ruleset, side: str, *forces: Force | None) -> Force:
     """One army of several, damaged units kept."""
     counts: dict[str, int] = {}
     damaged: dict[str, int] = {}
@@ -287,4 +300,4 @@ def _join(rules: Ruleset, *forces: Force | None) -> Force:
             counts[name] = counts.get(name, 0) + n
         for name, n in force.damaged:
             damaged[name] = damaged.get(name, 0) + n
-    return parse_force(Force(tuple(counts.items()), tuple(damaged.items())), rules)
+    return parse_force(Force(tuple(counts.items()), tuple(damaged.items())), rules, side)

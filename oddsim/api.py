@@ -18,9 +18,7 @@ DEFAULT_RUNS = 1_000_000
 def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
                seed: int | None = None, progress: bool = False) -> BattleResult:
     """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto")."""
-    _check_method(method)
-    if runs is not None and method == "exact":
-        raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
+    _check_method(method, runs)
     if method == "auto":
         method = "exact" if _exact_is_cheap(battle) else "mc"
     if method == "exact":
@@ -36,7 +34,7 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
 
     Monte Carlo gives each later battle its share of ``runs``; every sub-battle gets its own seed
     derived from ``seed`` and its position, so a seed fixes the whole answer."""
-    _check_method(method)
+    _check_method(method, runs)
     return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves],
                        _stage_runner(method, runs, seed))
 
@@ -46,13 +44,15 @@ def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None =
     """Odds of an amphibious assault (``oddsim.amphibious.Amphibious``): the sea battle, then one
     land battle per number of transports that unload. Monte Carlo gives each land battle its
     share of ``runs`` and its own seed derived from ``seed``."""
-    _check_method(method)
+    _check_method(method, runs)
     return fight_amphibious(assault, _stage_runner(method, runs, seed))
 
 
-def _check_method(method: str) -> None:
+def _check_method(method: str, runs: int | None) -> None:
     if method not in ("auto", "exact", "mc"):
         raise BattleError(f"unknown method '{method}': use exact, mc or auto")
+    if runs is not None and method == "exact":
+        raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
 
 
 def _stage_runner(method: str, runs: int | None, seed: int | None):

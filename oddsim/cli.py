@@ -227,17 +227,20 @@ def describe_ruleset(ruleset) -> str:
               help="Land battle: retreat when this many attacking units or fewer are left.")
 @click.option("--retreat-below-win", type=float, default=None,
               help="Land battle: retreat when the chance to win falls below this (0..1).")
+@click.option("--retreat-aircraft-risk", type=float, default=None,
+              help="Land battle: retreat when the next round kills an aircraft with more than this.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard, method,
                runs, seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
-               retreat_below_win, as_json) -> None:
+               retreat_below_win, retreat_aircraft_risk, as_json) -> None:
     """Odds of an amphibious assault: sea battle, bombardment, land battle."""
     import json
 
     from oddsim.amphibious import Amphibious
     from oddsim.api import run_amphibious
 
-    policy = _retreat_policy(retreat_after_round, retreat_units, retreat_below_win, None)
+    policy = _retreat_policy(retreat_after_round, retreat_units, retreat_below_win,
+                             retreat_aircraft_risk)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
                          bombard=not no_bombard, retreat=policy if policy.active else None,

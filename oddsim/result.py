@@ -6,6 +6,9 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 
+from oddsim.errors import OddsimError, TooLargeError
+from oddsim.forces import Force, parse_force
+
 
 @dataclass(frozen=True)
 class Survivors:
@@ -140,3 +143,14 @@ def survivor_table(entries: dict[str, tuple[int, int, float]]) -> tuple[Survivor
     """Survivors sorted by probability from ``{units: (count, ipc, probability)}``."""
     rows = [Survivors(units, count, ipc, p) for units, (count, ipc, p) in entries.items() if p > 0]
     return tuple(sorted(rows, key=lambda s: (-s.probability, s.units)))
+
+
+def survivor_force(units: str, rules) -> Force:
+    """The army a survivor row describes (what left the battle early included), to fight a
+    later stage with. Rows of very large Monte Carlo battles only count units: TooLargeError."""
+    text = units.partition(" (")[0]
+    try:
+        return parse_force(None if text == "none" else text, rules, "survivors")
+    except OddsimError:
+        raise TooLargeError(f"'{units}': the battle is too large to follow each unit into the next "
+                            f"stage; fight the stages as separate battles") from None

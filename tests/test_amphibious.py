@@ -118,3 +118,39 @@ def test_monte_carlo_assault_agrees_with_the_exact_one(assault):
     for name in ("takes_territory", "defender_destroyed"):
         t = getattr(exact, name)
         assert abs(getattr(sampled, name) - t) <= 4.5 * (2 * t * (1 - t) / runs) ** 0.5 + 1e-9, name
+
+
+def test_defender_destroyed_counts_landed_units_that_win_after_the_others_left():
+    # revised: land battle 1 inf (landed) + 1 arm against 1 inf, retreat after round 1. The
+    # defender dies in round 1 with 7/12; with 5/12 x 2/3 the armor leaves and the lone inf
+    # destroys the defender with 1/4 + 1/8 (a win or both dead: the latter ends as a retreat)
+    assault = Amphibious("revised", fleet="1 trn", cargo="1 inf", defender="1 inf", overland="1 arm",
+                         retreat=oddsim.RetreatPolicy(after_round=1))
+    result = run_amphibious(assault, method="exact")
+    assert result.defender_destroyed == pytest.approx(7 / 12 + 10 / 36 * 3 / 8, abs=TOL)
+
+
+def test_a_sea_battle_too_large_to_follow_each_transport_is_refused(monkeypatch):
+    from oddsim.montecarlo import _model
+
+    monkeypatch.setattr(_model, "MAX_EXACT_KEYS", 1)  # survivor rows only count units
+    assault = Amphibious("1942-2e", fleet="2 cru, 2 trn", cargo="2 inf", defender="1 inf",
+                         sea_defender="2 dd, 1 sub")
+    with pytest.raises(oddsim.TooLargeError, match="too large to follow each unit"):
+        run_amphibious(assault, method="mc", runs=1000, seed=1)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"bombard": "no"}, "bombard must be True or False"),
+    ({"dice": "loaded"}, "unknown dice mode"),
+    ({"attacker_tech": "lasers"}, "lasers"),
+])
+def test_bad_assault_options_fail_when_the_assault_is_made(options, message):
+    with pytest.raises(oddsim.OddsimError, match=message):
+        Amphibious("1942-2e", fleet="1 trn", cargo="1 inf", defender="1 inf", **options)
+
+
+def test_runs_with_the_exact_method_is_an_error():
+    assault = Amphibious("1942-2e", fleet="1 trn", cargo="1 inf", defender="1 inf")
+    with pytest.raises(oddsim.BattleError, match="--runs applies to Monte Carlo"):
+        run_amphibious(assault, method="exact", runs=100)
