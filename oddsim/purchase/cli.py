@@ -66,9 +66,10 @@ def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attac
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
                            runs=runs, seed=seed)
     try:
-        with _sigterm_as_interrupt():
+        with _stop_on_signals() as stop_requested:
             table = run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
-                              progress=not quiet, chunk_rows=chunk_rows)
+                              progress=not quiet, chunk_rows=chunk_rows,
+                              stop_requested=stop_requested)
     except SweepInterrupted as stop:
         click.echo(f"oddsim: {stop}", err=True)
         raise click.exceptions.Abort() from None
@@ -108,20 +109,25 @@ def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
 
 
 @contextmanager
-def _sigterm_as_interrupt():
-    """While a sweep runs, SIGTERM stops it like Ctrl-C, so the finished rows are written."""
+def _stop_on_signals():
+    """While a sweep runs, Ctrl-C and SIGTERM ask it to stop after the row in hand (the finished
+    rows are written); a second one stops at once. Yields the question the sweep asks."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield None
         return
+    asked: list[int] = []
 
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
+    def ask(signum, frame):
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(signum)
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {signum: signal.signal(signum, ask) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield lambda: bool(asked)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def main(argv: list[str] | None = None) -> None:

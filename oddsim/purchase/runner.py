@@ -3,7 +3,7 @@ in-process or on Dask, write each finished row, and rank them all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing, nullcontext
 from pathlib import Path
 
@@ -66,8 +66,12 @@ def purchases_of(spec: SweepSpec) -> list[tuple[int, tuple[int, ...]]]:
 def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = False,
               workers: int | None = None, scheduler: str | None = None, progress: bool = False,
               cache: BattleCache | None = None, chunk_rows: int = CHUNK_ROWS,
-              chunk_seconds: float = CHUNK_SECONDS) -> PurchaseTable:
-    """Run a validated sweep (see ``sweep``)."""
+              chunk_seconds: float = CHUNK_SECONDS,
+              stop_requested: Callable[[], bool] | None = None) -> PurchaseTable:
+    """Run a validated sweep (see ``sweep``). ``stop_requested`` is asked after every row; when
+    it says yes the sweep stops as on Ctrl-C (the command line's signal handlers only set a
+    flag: an exception raised from a handler can land inside a Numba call and come out as a
+    SystemError)."""
     check_options(workers, scheduler)
     cache = PROCESS_CACHE if cache is None else cache
     purchases = purchases_of(spec)
@@ -92,6 +96,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
                 fresh.append(evaluated.row)
                 cached += evaluated.cached
                 bar.advance()
+                if stop_requested is not None and stop_requested():
+                    raise KeyboardInterrupt
         except KeyboardInterrupt:
             stack.close()  # writes the finished rows before saying so
             finished = len(done) + (writer.rows_written if writer is not None else len(fresh))
