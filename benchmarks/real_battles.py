@@ -9,7 +9,7 @@ shown next to the first one for the cost of the layers.
 
 from __future__ import annotations
 
-import time
+from timing import best_of
 
 import oddsim
 from oddsim.api import run_amphibious
@@ -30,24 +30,19 @@ ASSAULT = oddsim.Amphibious("1942-2e", fleet="1 bb, 1 cru, 2 trn", cargo="2 inf,
 RUNS = 1_000_000
 
 
-def best_of(repeats: int, step) -> float:
-    step()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def warm_best_of(repeats: int, step) -> float:
+    step()  # loads the kernels
+    return best_of(repeats, step)
 
 
 def main() -> None:
     print(f"{'battle':52s} {'states':>9s} {'exact ms':>9s} {'MC M/s':>7s}")
     for name, battle in BATTLES.items():
         states, _ = estimate_work(battle)
-        exact = best_of(5, lambda b=battle: oddsim.solve(b))
-        sampled = best_of(2, lambda b=battle: oddsim.simulate(b, runs=RUNS, seed=1))
+        exact = warm_best_of(5, lambda b=battle: oddsim.solve(b))
+        sampled = warm_best_of(2, lambda b=battle: oddsim.simulate(b, runs=RUNS, seed=1))
         print(f"{name:52s} {states:9,d} {1e3 * exact:9.2f} {RUNS / sampled / 1e6:7.2f}")
-    assault = best_of(5, lambda: run_amphibious(ASSAULT, method="exact"))
+    assault = warm_best_of(5, lambda: run_amphibious(ASSAULT, method="exact"))
     print(f"amphibious assault, sea battle then 3 land battles, exact: {1e3 * assault:.2f} ms")
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 
+from timing import best_of
+
 from oddsim.trench import (
     Commitment,
     Hand,
@@ -18,15 +20,6 @@ from oddsim.trench import (
 )
 
 BATTLE = TrenchBattle((5, 4, 3), (4, 4, 4), 1917, (2, 0, 1), (0, 0, 3), points=2)
-
-
-def best_of(repeats: int, step) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
