@@ -48,6 +48,24 @@ def cli() -> None:
     """Combat odds for Axis & Allies-style battles: exact and Monte Carlo."""
 
 
+def _retreat_options(command):
+    """The attacker's retreat options (read back with ``_retreat_policy``)."""
+    options = [
+        click.option("--retreat-after-round", type=int, default=None,
+                     help="Attacker retreats after this round if the battle is not over."),
+        click.option("--retreat-units", type=int, default=None,
+                     help="Attacker retreats when it has this many units or fewer."),
+        click.option("--retreat-below-win", type=float, default=None,
+                     help="Attacker retreats when its exact chance to win falls below this (0..1)."),
+        click.option("--retreat-aircraft-risk", type=float, default=None,
+                     help="Attacker retreats when the next round would kill an aircraft with more "
+                          "than this chance (0..1)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @cli.command()
 @click.option("--rules", "rules", default="1942-2e", show_default=True,
               help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
@@ -68,15 +86,7 @@ def cli() -> None:
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
               show_default=True, help="Dice mode: standard, or Low Luck.")
-@click.option("--retreat-after-round", type=int, default=None,
-              help="Attacker retreats after this round if the battle is not over.")
-@click.option("--retreat-units", type=int, default=None,
-              help="Attacker retreats when it has this many units or fewer.")
-@click.option("--retreat-below-win", type=float, default=None,
-              help="Attacker retreats when its exact chance to win falls below this (0..1).")
-@click.option("--retreat-aircraft-risk", type=float, default=None,
-              help="Attacker retreats when the next round would kill an aircraft with more than "
-                   "this chance (0..1).")
+@_retreat_options
 @click.option("--landed", default=None,
               help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
 @click.option("--bombard", default=None,
@@ -221,19 +231,13 @@ def describe_ruleset(ruleset) -> str:
 @click.option("--attacker-tech", default="", help="Attacker's technologies.")
 @click.option("--defender-tech", default="", help="Defender's technologies.")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True)
-@click.option("--retreat-after-round", type=int, default=None,
-              help="Land battle: the units that can retreat leave after this round.")
-@click.option("--retreat-units", type=int, default=None,
-              help="Land battle: retreat when this many attacking units or fewer are left.")
-@click.option("--retreat-below-win", type=float, default=None,
-              help="Land battle: retreat when the chance to win falls below this (0..1).")
-@click.option("--retreat-aircraft-risk", type=float, default=None,
-              help="Land battle: retreat when the next round kills an aircraft with more than this.")
+@_retreat_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard, method,
                runs, seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
                retreat_below_win, retreat_aircraft_risk, as_json) -> None:
-    """Odds of an amphibious assault: sea battle, bombardment, land battle."""
+    """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
+    apply to the land battle, where the landed units stay)."""
     import json
 
     from oddsim.amphibious import Amphibious
