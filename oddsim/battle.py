@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -18,22 +19,40 @@ SUBMERGE_POLICIES = ("never", "always", "alone")
 the first chance (``always``); or once they are all the side has left that can fire (``alone``)."""
 
 
+BEST_OBJECTIVES = ("tuv", "value")
+"""What the best retreat maximises: the expected TUV swing (defender IPC lost minus attacker IPC
+lost), or that plus ``territory_value`` times the chance the attacker takes the territory."""
+RETREAT_OPTIONS = ("after_round", "units_left", "below_win", "aircraft_risk", "strafe", "best",
+                   "territory_value")
+
+
 @dataclass(frozen=True)
 class RetreatPolicy:
     """When the attacker retreats, checked at the end of every round (any rule that fires is
     enough): after round ``after_round``; when it has ``units_left`` units or fewer; when its
     exact chance to win by fighting on falls below ``below_win``; when the next round would kill
-    one of its aircraft with more than ``aircraft_risk`` chance. All its units retreat together
-    and the defender keeps the territory."""
+    one of its aircraft with more than ``aircraft_risk`` chance; when the defender is down to
+    ``strafe`` units or fewer (a strafe: kill units without taking the territory). All its units
+    retreat together and the defender keeps the territory.
+
+    ``best="tuv"`` replaces those rules by the best retreat: the attacker retreats exactly where
+    retreating gives a higher expected TUV swing than fighting on and acting best afterwards
+    (ties fight on); ``best="value"`` adds ``territory_value`` IPCs to the objective when the
+    attacker takes the territory. The exact engine finds it by dynamic programming over its
+    states (see ``oddsim.exact.best_retreat``)."""
 
     after_round: int | None = None
     units_left: int | None = None
     below_win: float | None = None
     aircraft_risk: float | None = None
+    strafe: int | None = None
+    best: str | None = None
+    territory_value: float | None = None
 
     def __post_init__(self) -> None:
         for name, low, high in (("after_round", 1, MAX_RETREAT_ROUND),
-                                ("units_left", 0, MAX_UNITS_PER_SIDE)):
+                                ("units_left", 0, MAX_UNITS_PER_SIDE),
+                                ("strafe", 0, MAX_UNITS_PER_SIDE)):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or not low <= value <= high):
@@ -45,13 +64,47 @@ class RetreatPolicy:
                                       or not 0.0 <= value <= 1.0):
                 raise BattleError(f"retreat {name.replace('_', ' ')} must be a probability between "
                                   f"0 and 1, not {value!r}")
+        self._check_best()
+
+    def _check_best(self) -> None:
+        value = self.territory_value
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not math.isfinite(value) or value < 0):
+            raise BattleError(f"territory value must be a number of IPCs, 0 or more, not {value!r}")
+        if self.best is None:
+            if value is not None:
+                raise BattleError("territory value is part of the best retreat: add "
+                                  "--retreat-best value, or drop --territory-value")
+            return
+        if self.best not in BEST_OBJECTIVES:
+            raise BattleError(f"unknown best retreat objective {self.best!r}: use "
+                              f"{' or '.join(BEST_OBJECTIVES)}")
+        if self.best == "value" and value is None:
+            raise BattleError("the best retreat by value needs the territory's value: add "
+                              "--territory-value V")
+        if self.best == "tuv" and value is not None:
+            raise BattleError("--territory-value applies to --retreat-best value, not tuv: drop it "
+                              "or use value")
+        rules = [name for name in ("after_round", "units_left", "below_win", "aircraft_risk", "strafe")
+                 if getattr(self, name) is not None]
+        if rules:
+            raise BattleError(f"the best retreat replaces the other retreat rules: drop "
+                              f"--retreat-{rules[0].replace('_', '-')}")
 
     @property
     def active(self) -> bool:
         return any(v is not None for v in (self.after_round, self.units_left, self.below_win,
-                                           self.aircraft_risk))
+                                           self.aircraft_risk, self.strafe, self.best))
+
+    @property
+    def territory_bonus(self) -> float:
+        """IPCs the best retreat's objective adds when the attacker takes the territory."""
+        return float(self.territory_value or 0.0)
 
     def describe(self) -> str:
+        if self.best is not None:
+            return ("best retreat by TUV swing" if self.best == "tuv" else
+                    f"best retreat by TUV swing + {self.territory_bonus:g} IPC territory")
         parts = []
         if self.after_round is not None:
             parts.append(f"after round {self.after_round}")
@@ -61,6 +114,8 @@ class RetreatPolicy:
             parts.append(f"below {100 * self.below_win:g}% to win")
         if self.aircraft_risk is not None:
             parts.append(f"when an aircraft is lost with more than {100 * self.aircraft_risk:g}%")
+        if self.strafe is not None:
+            parts.append(f"when the defender is down to {self.strafe} units or fewer")
         return "retreat " + ", ".join(parts)
 
 
@@ -101,6 +156,10 @@ class Battle:
     ships that bombard the shore before the first round (the edition's ships and values, at most
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
     are one of SUBMERGE_POLICIES.
+
+    ``in_progress``: a battle resumed at a round boundary (the armies are what is left of it), so
+    nothing that happens before round 1 happens again: no AA fire, no bombardment. The attacker's
+    retreat rules apply from the end of the first round fought here.
     """
 
     rules: Ruleset | str
@@ -118,6 +177,7 @@ class Battle:
     defender_submerge: str = "never"
     landed: ArmySpec = None
     bombard: ArmySpec = None
+    in_progress: bool = False
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -127,6 +187,8 @@ class Battle:
         set_(self, "rules", rules)
         if not isinstance(self.sea, bool):
             raise BattleError(f"sea must be True or False, not {self.sea!r}")
+        if not isinstance(self.in_progress, bool):
+            raise BattleError(f"in_progress must be True or False, not {self.in_progress!r}")
         attacker = parse_force(self.attacker, rules, "attacker")
         defender = parse_force(self.defender, rules, "defender")
         if attacker.is_empty():
@@ -146,10 +208,10 @@ class Battle:
         set_(self, "ool_defender", parse_unit_list(self.ool_defender, rules, "defender"))
         retreat = self.retreat
         if isinstance(retreat, Mapping):
-            unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
+            unknown = set(retreat) - set(RETREAT_OPTIONS)
             if unknown:
-                raise BattleError(f"unknown retreat option '{sorted(unknown)[0]}': use after_round, "
-                                  f"units_left, below_win or aircraft_risk")
+                raise BattleError(f"unknown retreat option '{sorted(unknown)[0]}': use "
+                                  f"{', '.join(RETREAT_OPTIONS)}")
             retreat = RetreatPolicy(**retreat)
         if retreat is not None and not isinstance(retreat, RetreatPolicy):
             raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
@@ -215,6 +277,9 @@ class Battle:
                 allowed = ", ".join(sorted(values)) or "no ships"
                 raise BattleError(f"bombard: {name} cannot bombard in {self.rules.name} "
                                   f"(can: {allowed})")
+        if self.in_progress:
+            raise BattleError("bombardment comes before round 1, which a battle in progress has "
+                              "already fought: drop --bombard or --in-progress")
         landed = 0 if self.landed is None else self.landed.total
         if landed == 0:
             raise BattleError("bombardment is part of an amphibious assault: name the attacker's "
@@ -249,6 +314,8 @@ class Battle:
                   (("attacker", self.attacker_tech), ("defender", self.defender_tech)) if techs]
         if self.dice != "standard":
             extras.append("low luck")
+        if self.in_progress:
+            extras.append("in progress")
         if self.retreat is not None:
             extras.append(self.retreat.describe())
         if self.landed is not None:

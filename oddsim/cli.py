@@ -49,7 +49,10 @@ def cli() -> None:
 
 
 def _retreat_options(command):
-    """The attacker's retreat options (read back with ``_retreat_policy``)."""
+    """The attacker's retreat options, handed to the command as one ``retreat`` argument (a
+    ``RetreatPolicy``, or None when no option is given)."""
+    import functools
+
     options = [
         click.option("--retreat-after-round", type=int, default=None,
                      help="Attacker retreats after this round if the battle is not over."),
@@ -60,10 +63,30 @@ def _retreat_options(command):
         click.option("--retreat-aircraft-risk", type=float, default=None,
                      help="Attacker retreats when the next round would kill an aircraft with more "
                           "than this chance (0..1)."),
+        click.option("--retreat-strafe", type=int, default=None,
+                     help="Attacker retreats once the defender is down to this many units or fewer "
+                          "(a strafe)."),
+        click.option("--retreat-best", type=click.Choice(["tuv", "value"]), default=None,
+                     help="The best retreat, computed exactly: maximise the expected TUV swing "
+                          "(tuv), or that plus --territory-value when the territory is taken (value)."),
+        click.option("--territory-value", type=float, default=None,
+                     help="IPCs the territory is worth to the attacker, for --retreat-best value."),
     ]
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        from oddsim.battle import RetreatPolicy
+
+        policy = RetreatPolicy(
+            after_round=kwargs.pop("retreat_after_round"), units_left=kwargs.pop("retreat_units"),
+            below_win=kwargs.pop("retreat_below_win"),
+            aircraft_risk=kwargs.pop("retreat_aircraft_risk"), strafe=kwargs.pop("retreat_strafe"),
+            best=kwargs.pop("retreat_best"), territory_value=kwargs.pop("territory_value"))
+        return command(*args, retreat=policy if policy.active else None, **kwargs)
+
     for option in reversed(options):
-        command = option(command)
-    return command
+        wrapper = option(wrapper)
+    return wrapper
 
 
 @cli.command()
@@ -86,6 +109,8 @@ def _retreat_options(command):
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
               show_default=True, help="Dice mode: standard, or Low Luck.")
+@click.option("--in-progress", is_flag=True,
+              help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
 @_retreat_options
 @click.option("--landed", default=None,
               help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
@@ -101,9 +126,8 @@ def _retreat_options(command):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @plot_option()
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
-           retreat_below_win, retreat_aircraft_risk, landed, bombard, attacker_submerge,
-           defender_submerge, waves, quiet, as_json, plot) -> None:
+           seed, attacker_tech, defender_tech, dice, in_progress, retreat, landed, bombard,
+           attacker_submerge, defender_submerge, waves, quiet, as_json, plot) -> None:
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
@@ -116,10 +140,8 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                  retreat=_retreat_policy(retreat_after_round, retreat_units, retreat_below_win,
-                                          retreat_aircraft_risk),
-                  landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
-                  defender_submerge=defender_submerge)
+                  in_progress=in_progress, retreat=retreat, landed=landed, bombard=bombard,
+                  attacker_submerge=attacker_submerge, defender_submerge=defender_submerge)
     if waves:
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
@@ -234,8 +256,7 @@ def describe_ruleset(ruleset) -> str:
 @_retreat_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard, method,
-               runs, seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
-               retreat_below_win, retreat_aircraft_risk, as_json) -> None:
+               runs, seed, attacker_tech, defender_tech, dice, retreat, as_json) -> None:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
     apply to the land battle, where the landed units stay)."""
     import json
@@ -243,21 +264,12 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
     from oddsim.amphibious import Amphibious
     from oddsim.api import run_amphibious
 
-    policy = _retreat_policy(retreat_after_round, retreat_units, retreat_below_win,
-                             retreat_aircraft_risk)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
-                         bombard=not no_bombard, retreat=policy if policy.active else None,
+                         bombard=not no_bombard, retreat=retreat,
                          attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
     result = run_amphibious(assault, method=method, runs=runs, seed=seed)
     click.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.to_table())
-
-
-def _retreat_policy(after_round, units_left, below_win, aircraft_risk):
-    from oddsim.battle import RetreatPolicy
-
-    return RetreatPolicy(after_round=after_round, units_left=units_left, below_win=below_win,
-                         aircraft_risk=aircraft_risk)
 
 
 def _register_subcommands() -> None:

@@ -293,8 +293,9 @@ def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
 
 
 def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
-    """Hit distribution of the AA fire before the first round, or None when there is none."""
-    if battle.sea:
+    """Hit distribution of the AA fire before the first round, or None when there is none (at
+    sea, and in a battle in progress, which is past it)."""
+    if battle.sea or battle.in_progress:
         return None
     guns = int(low.defender.count[low.is_aa].sum())
     aircraft = int(low.attacker.count[low.is_air].sum())

@@ -257,10 +257,11 @@ def _stack(parts: list[np.ndarray]) -> np.ndarray:
 
 
 def _aa_dice(battle: Battle, low: LoweredBattle) -> int:
-    """Dice the defender's AA guns roll before the first round (land battles only)."""
+    """Dice the defender's AA guns roll before the first round (land battles only; none in a
+    battle in progress, which is past it)."""
     guns = int(low.defender.count[low.is_aa].sum())
     aircraft = int(low.attacker.count[low.is_air].sum())
-    if battle.sea or guns == 0 or aircraft == 0:
+    if battle.sea or battle.in_progress or guns == 0 or aircraft == 0:
         return 0
     return min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
 
