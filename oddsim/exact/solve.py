@@ -175,12 +175,31 @@ def _prepare(battle: Battle) -> _Prepared:
         win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to)
     else:
         win_chance = np.ones(joint)
+    decided = _decided_states(battle, low, a_alive - a_gone, d_alive - d_gone)
+    if decided is not None:
+        # rules decided per state here reach the kernel through its per-state score: a state
+        # scores -1 (below any threshold) where the attacker retreats
+        win_chance = np.where(decided, -1.0, win_chance)
+        if policy.below_win is None:
+            retreat = (retreat[0], 0.5, retreat[2])
     start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or submerge_to is not stay
     return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
                      (d_alive, d_damaged, d_ipc, d_flags, d_gone), A, D, rules, holds, retreat,
                      ((a_alive - a_gone) * low.is_air).sum(axis=1), win_chance, submerge_to,
                      stay if policy is None else _retreat_moves(a, d), start, end, track)
+
+
+def _decided_states(battle: Battle, low: LoweredBattle, a_fighting: np.ndarray,
+                    d_fighting: np.ndarray) -> np.ndarray | None:
+    """Joint states where a retreat rule that only looks at the units in the battle fires (the
+    strafe: the defender down to N units or fewer), or None when the policy has no such rule.
+    ``*_fighting``: units per type in the battle, per side state."""
+    policy = battle.retreat
+    if policy is None or policy.strafe is None:
+        return None
+    d_units = (d_fighting * _combatant(low, low.defender)).sum(axis=1)
+    return np.broadcast_to(d_units <= policy.strafe, (len(a_fighting), len(d_units))).ravel()
 
 
 def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,

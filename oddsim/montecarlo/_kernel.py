@@ -117,7 +117,8 @@ R_BOMBARD_STRENGTH, R_BOMBARD_ROW, R_BOMBARD_CELLS, R_BOMBARD_FIRE_BACK = np.ara
 # rounds comes once before round 1 too; R_PARTIAL_RETREAT: the attacker has landed units and a
 # retreat policy, so a retreat may leave its landed units fighting on
 R_SUBMERGE, R_START_BOUNDARY, R_PARTIAL_RETREAT = np.arange(16, 19)
-N_RULES = np.int64(19)
+R_RETREAT_STRAFE = np.int64(19)  # the attacker retreats at this many defending units or fewer (-1: never)
+N_RULES = np.int64(20)
 
 # a battle's state: its generator's two words, then the attacker's part, then the defender's.
 # A side's part: tallies, then units left in the battle per loss step, rolls per line, scratch
@@ -521,6 +522,13 @@ def _round(state, bombard, model):
 
 
 @hot_jit
+def _has_retreat_rules(model):
+    """Whether the attacker has a retreat policy at all."""
+    return (_rule(model, R_RETREAT_AFTER) > 0 or _rule(model, R_RETREAT_UNITS) >= 0
+            or _rule(model, R_RETREAT_STRAFE) >= 0 or get(model, H_RETREAT) >= 0)
+
+
+@hot_jit
 def _retreats(state, rounds, model):
     """Whether the attacker's policy retreats at the end of round ``rounds``."""
     after = _rule(model, R_RETREAT_AFTER)
@@ -533,6 +541,14 @@ def _retreats(state, rounds, model):
         for i in range(_scalar(model, ATTACKER, SC_STEPS)):
             units += get(state, ab + N_TALLIES + i) * get(model, steps + i * N_STEP_FIELDS + F_KILL)
         if units <= _rule(model, R_RETREAT_UNITS):
+            return True
+    if _rule(model, R_RETREAT_STRAFE) >= 0:
+        db = _base(model, DEFENDER)
+        d_steps = _steps_at(model, DEFENDER)
+        units = 0
+        for i in range(_scalar(model, DEFENDER, SC_STEPS)):
+            units += get(state, db + N_TALLIES + i) * get(model, d_steps + i * N_STEP_FIELDS + F_KILL)
+        if units <= _rule(model, R_RETREAT_STRAFE):
             return True
     table = get(model, H_RETREAT)
     if table < 0:
@@ -667,8 +683,7 @@ def _fight(state, start, seed, index, model):
     code = _outcome(state, model)
     rounds = 0
     plain = _rule(model, R_PLAIN) != 0
-    retreat = _rule(model, R_RETREAT_AFTER) > 0 or _rule(model, R_RETREAT_UNITS) >= 0 or get(
-        model, H_RETREAT) >= 0
+    retreat = _has_retreat_rules(model)
     submerge = _rule(model, R_SUBMERGE) != 0
     if code == ONGOING and _rule(model, R_START_BOUNDARY):  # subs only: no retreat before round 1
         code = _boundary(state, rounds, False, model)[0]
@@ -850,6 +865,9 @@ def _plain_retreats(a_rec, d_rec, rounds, model):
     units = _rule(model, R_RETREAT_UNITS)
     if units >= 0 and get(model, a_rec + PL_UNITS) <= units:
         return True
+    strafe = _rule(model, R_RETREAT_STRAFE)
+    if strafe >= 0 and get(model, d_rec + PL_UNITS) <= strafe:
+        return True
     table = get(model, H_RETREAT)
     if table < 0:
         return False
@@ -880,8 +898,7 @@ def _fight_plain(seed, index, model):
     a_at = get(model, chain + PL_AT)
     d_slots = get(model, section + PL_DEFENDER + PL_SLOTS)
     d_at = get(model, section + PL_DEFENDER + PL_AT)
-    retreat = _rule(model, R_RETREAT_AFTER) > 0 or _rule(model, R_RETREAT_UNITS) >= 0 or get(
-        model, H_RETREAT) >= 0
+    retreat = _has_retreat_rules(model)
     no_stalemate = _rule(model, R_NO_STALEMATE) != 0
     a_lost = 0
     d_lost = 0

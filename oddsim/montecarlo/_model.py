@@ -183,6 +183,9 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
     rules[k.R_RETREAT_UNITS] = -1
     if policy is not None and policy.units_left is not None:
         rules[k.R_RETREAT_UNITS] = policy.units_left
+    rules[k.R_RETREAT_STRAFE] = -1
+    if policy is not None and policy.strafe is not None:
+        rules[k.R_RETREAT_STRAFE] = policy.strafe
     dice = low.bombard_dice
     rules[k.R_BOMBARD_STRENGTH] = int(np.arange(len(dice)) @ dice)
     rules[k.R_BOMBARD_CELLS] = 0 if low.low_luck else int(dice.sum()) + 1
