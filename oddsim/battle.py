@@ -85,11 +85,12 @@ class RetreatPolicy:
         if self.best == "tuv" and value is not None:
             raise BattleError("--territory-value applies to --retreat-best value, not tuv: drop it "
                               "or use value")
-        rules = [name for name in ("after_round", "units_left", "below_win", "aircraft_risk", "strafe")
-                 if getattr(self, name) is not None]
+        flags = {"after_round": "after-round", "units_left": "units", "below_win": "below-win",
+                 "aircraft_risk": "aircraft-risk", "strafe": "strafe"}
+        rules = [name for name in flags if getattr(self, name) is not None]
         if rules:
             raise BattleError(f"the best retreat replaces the other retreat rules: drop "
-                              f"--retreat-{rules[0].replace('_', '-')}")
+                              f"--retreat-{flags[rules[0]]} ({rules[0]})")
 
     @property
     def active(self) -> bool:

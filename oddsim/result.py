@@ -21,6 +21,18 @@ class Survivors:
 
 
 @dataclass(frozen=True)
+class RetreatPlanRow:
+    """One state where the best retreat policy retreats (at the end of a round): the units in
+    the battle on each side, the chance the battle retreats there and the mean round it does.
+    The policy depends only on the units left, so the same row holds whichever round it is."""
+
+    attacker: str
+    defender: str
+    probability: float
+    mean_round: float
+
+
+@dataclass(frozen=True)
 class BattleResult:
     """Outcome probabilities, expected losses and survivor distributions of one battle.
 
@@ -48,6 +60,8 @@ class BattleResult:
     std_error: dict[str, float] = field(default_factory=dict)
     truncated_mass: float = 0.0
     interrupted: bool = False
+    objective: float | None = None  # the best retreat's expected objective (RetreatPolicy.best)
+    retreat_plan: tuple[RetreatPlanRow, ...] | None = None  # where the best retreat retreats
 
     @property
     def tuv_swing(self) -> float:
@@ -97,7 +111,28 @@ class BattleResult:
             lines.append(f"most likely {side} survivors:")
             for s in self.most_likely(side, 3):
                 lines.append(f"  {100 * s.probability:6.2f}%  {s.units}")
+        lines.extend(self._plan_lines())
         return "\n".join(lines)
+
+    def _plan_lines(self, top: int = 10) -> list[str]:
+        """The best retreat's objective and the most likely states where it retreats."""
+        if self.objective is None:
+            return []
+        lines = [f"best retreat: expected objective {self.objective:+.2f}"]
+        if self.objective < 0:
+            lines.append(f"  not attacking is better by {-self.objective:.2f}")
+        plan = self.retreat_plan or ()
+        if not plan:
+            lines.append("  it never retreats: fight to the end")
+            return lines
+        lines.append(f"  retreats in {len(plan)} states (most likely first; the same in every round):")
+        lines.append(f"  {'chance':>8s}  {'round':>5s}  attacker left  |  defender left")
+        for row in plan[:top]:
+            lines.append(f"  {100 * row.probability:7.2f}%  {row.mean_round:5.2f}  {row.attacker}  |  "
+                         f"{row.defender}")
+        if len(plan) > top:
+            lines.append(f"  ... {len(plan) - top} more (see --json)")
+        return lines
 
     def check(self) -> float:
         """How far the outcome probabilities (win, loss, draw, stalemate, retreat) are from

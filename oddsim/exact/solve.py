@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -11,6 +11,7 @@ from oddsim.battle import Battle
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import TooLargeError
 from oddsim.exact import _kernel as k
+from oddsim.exact.best import BestRetreat, best_retreat, retreat_plan
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
 from oddsim.result import BattleResult, describe_survivors, survivor_table
 
@@ -127,6 +128,7 @@ class _Prepared:
     start: np.ndarray  # mass before round 1
     end: np.ndarray  # mass at the end of round 1, where the pre-battle phase fought it
     track_rounds: bool
+    best: BestRetreat | None = None  # the best retreat, when the policy asks for it
 
 
 def _prepare(battle: Battle) -> _Prepared:
@@ -175,19 +177,28 @@ def _prepare(battle: Battle) -> _Prepared:
         win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to)
     else:
         win_chance = np.ones(joint)
-    decided = _decided_states(battle, low, a_alive - a_gone, d_alive - d_gone)
+    start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
+    retreat_to = stay if policy is None else _retreat_moves(a, d)
+    best = None
+    if policy is not None and policy.best is not None:
+        best = best_retreat(policy, low, battle.is_land, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
+                            (d_alive, d_damaged, d_ipc, d_flags, d_gone),
+                            int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum()),
+                            int((low.defender.count * low.cost * _combatant(low, low.defender)).sum()),
+                            A, D, rules, holds, submerge_to, retreat_to, start, end)
+    decided = best.retreat == 1 if best is not None else _decided_states(
+        battle, low, a_alive - a_gone, d_alive - d_gone)
     if decided is not None:
         # rules decided per state here reach the kernel through its per-state score: a state
         # scores -1 (below any threshold) where the attacker retreats
         win_chance = np.where(decided, -1.0, win_chance)
         if policy.below_win is None:
             retreat = (retreat[0], 0.5, retreat[2])
-    start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or submerge_to is not stay
     return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
                      (d_alive, d_damaged, d_ipc, d_flags, d_gone), A, D, rules, holds, retreat,
                      ((a_alive - a_gone) * low.is_air).sum(axis=1), win_chance, submerge_to,
-                     stay if policy is None else _retreat_moves(a, d), start, end, track)
+                     retreat_to, start, end, track, best)
 
 
 def _decided_states(battle: Battle, low: LoweredBattle, a_fighting: np.ndarray,
@@ -365,7 +376,27 @@ def solve(battle: Battle) -> BattleResult:
             pruned += rest_pruned
     else:
         final, outcome, final_w, rounds, pruned = k.solve_kernel(*args, p.track_rounds)
-    return _result(battle, p, final, outcome, final_w, rounds + rounds_done, pruned)
+    result = _result(battle, p, final, outcome, final_w, rounds + rounds_done, pruned)
+    if p.best is None:
+        return result
+    return replace(result, objective=p.best.objective, retreat_plan=_best_plan(battle, p, final, outcome,
+                                                                                final_w))
+
+
+def _best_plan(battle: Battle, p: _Prepared, final, outcome, final_w):
+    """The best retreat's plan from a solve under it: the retreat mass per state. Where landed
+    units fight on after a retreat, that mass moved on; a second solve in which every retreat
+    ends the battle finds where it left."""
+    own = np.arange(len(p.retreat_to))
+    partial = (p.retreat_to >= 0) & (p.retreat_to != own)
+    if partial.any():
+        final, outcome, final_w, _, _ = k.solve_kernel(
+            p.A, p.D, p.start, p.end, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,
+            p.submerge_to, np.where(partial, -1, p.retreat_to), True)
+    retreated = np.where(outcome == k.RETREAT, final, 0.0)
+    names = [u.name for u in battle.rules.units]
+    return retreat_plan(names, p.a_tables, p.d_tables, p.d.n_states, retreated,
+                        final_w)
 
 
 def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, pruned) -> BattleResult:

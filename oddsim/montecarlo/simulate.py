@@ -13,7 +13,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 
 import numba
@@ -76,7 +76,17 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
             raise
     finally:
         bar.close()
-    return _result(battle, low, spec, tallies, interrupted)
+    result = _result(battle, low, spec, tallies, interrupted)
+    return result if battle.retreat is None or battle.retreat.best is None else _with_plan(battle, result)
+
+
+def _with_plan(battle: Battle, result: BattleResult) -> BattleResult:
+    """A best-retreat result with its objective estimated from the battles fought, and the plan
+    of the policy played: the exact engine's (it computed the policy; its chances are exact)."""
+    from oddsim.exact import solve
+
+    bonus = battle.retreat.territory_bonus * (result.takes_territory or 0.0)
+    return replace(result, objective=result.tuv_swing + bonus, retreat_plan=solve(battle).retreat_plan)
 
 
 def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUNK
