@@ -13,32 +13,35 @@ from __future__ import annotations
 import numpy as np
 
 from oddsim._jit import jit
-from oddsim.exact._kernel import ONGOING, _buffers, _clear, _gather, _outcome, _round_moves
+from oddsim.exact._kernel import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    ONGOING,
+    RETREAT_LEFT,
+    _buffers,
+    _clear,
+    _gather,
+    _outcome,
+    _round_moves,
+)
 
 
 @jit
-def outcome_codes_kernel(A, D, rules, defender_holds):
-    """The outcome code of every joint state (``_kernel.ONGOING`` while the battle goes on)."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
-    codes = np.zeros(na * nd, dtype=np.int8)
-    for ia in range(na):
-        for idd in range(nd):
-            codes[ia * nd + idd] = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2],
-                                            defender_holds)
-    return codes
-
-
-@jit
-def best_retreat_kernel(A, D, rules, codes, terminal, submerge_to, retreat_to, retreat_value):
-    """Values of the best retreat policy. ``codes``: outcome per joint state; ``terminal``: the
-    objective where the battle has ended; ``submerge_to``/``retreat_to`` as in
-    ``_kernel.solve_kernel`` (a retreat to -1 ends the battle with ``retreat_value``, to another
-    state leaves the landed units fighting there, to the state itself is impossible).
+def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, live, a_ipc, d_ipc,
+                        a_total, a_dead_ipc, d_dead_ipc, a_takes, territory_bonus):
+    """Values of the best retreat policy, whose objective is the TUV swing (defender IPC lost
+    minus attacker IPC lost) plus ``territory_bonus`` when the attacker takes the territory.
+    Per side state: ``*_ipc`` IPCs lost while the side fights on, ``*_dead_ipc`` once its units
+    in the battle are destroyed (those that left early survive), ``a_takes`` 1 where the attacker
+    has a land unit; ``a_total`` IPCs the attacker fights with. ``submerge_to``/``retreat_to`` as in
+    ``_kernel.solve_kernel``: a retreat to -1 ends the battle, to another state leaves the landed
+    units fighting there, to the state itself is impossible.
 
     Returns (value at the end of a round, where the attacker decides; value at the start of a
     round, which is fought whatever the value of retreating, as round 1 is; 1 where the best
-    policy retreats). Ties fight on."""
+    policy retreats). Ties fight on. Only the ``live`` states are solved (those the battle gets
+    to with a weight the engine does not prune); the others keep the value 0."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
     v_end = np.zeros(na * nd)
@@ -50,8 +53,21 @@ def best_retreat_kernel(A, D, rules, codes, terminal, submerge_to, retreat_to, r
     for ia in range(na - 1, -1, -1):
         for idd in range(nd - 1, -1, -1):
             j = ia * nd + idd
-            if codes[j] != ONGOING:
-                v_end[j] = v_mid[j] = v_start[j] = terminal[j]
+            if not live[j]:
+                continue
+            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            if code != ONGOING:
+                # IPCs lost as the result counts them
+                a_lost = a_ipc[ia]
+                if code == DEFENDER_WINS or code == DRAW:
+                    a_lost = a_total
+                elif code == RETREAT_LEFT:
+                    a_lost = a_dead_ipc[ia]
+                d_lost = d_dead_ipc[idd] if code == ATTACKER_WINS or code == DRAW else d_ipc[idd]
+                value = float(d_lost - a_lost)
+                if code == ATTACKER_WINS and a_takes[ia]:
+                    value += territory_bonus
+                v_end[j] = v_mid[j] = v_start[j] = value
                 continue
             n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
             # the values of this state are still 0, so the gathers leave out "no change"
@@ -71,7 +87,7 @@ def best_retreat_kernel(A, D, rules, codes, terminal, submerge_to, retreat_to, r
                 v_end[j] = fight
                 target = retreat_to[j]
                 if target != j:
-                    leave = retreat_value[j] if target < 0 else v_end[target]
+                    leave = float(d_ipc[idd] - a_ipc[ia]) if target < 0 else v_end[target]
                     if leave > fight:
                         v_end[j] = leave
                         retreat[j] = 1

@@ -393,7 +393,7 @@ RETREAT_UNITS, RETREAT_WIN, RETREAT_AIR = 0, 1, 2
 
 @jit
 def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retreat, air_alive,
-                 win_chance, submerge_to, retreat_to, track_rounds):
+                 win_chance, submerge_to, retreat_to, track_rounds, visited=None):
     """Run the DP from ``start_mass`` (joint states before round 1, after the pre-battle phase,
     flattened as a * n_defender + d) and ``end_mass`` (states at the end of round 1, when the
     caller fought it). ``A``/``D`` are each side's tables (class_len, class_slots, stride, flags,
@@ -409,7 +409,8 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
     is below the threshold, or when the next round would kill one of its ``air_alive`` aircraft
     with more than that chance. Returns terminal mass and outcome per joint state, the
     rounds-weighted terminal mass (kept when ``track_rounds``), the expected number of rounds,
-    and the mass pruned."""
+    and the mass pruned. ``visited``, when given, receives the mass that reaches each state not
+    pruned (the states the battle gets to)."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
     x1 = end_mass.copy()  # mass arriving at the end of a round (start of the next)
@@ -436,6 +437,8 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
             if total < prune:
                 pruned += total
                 continue
+            if visited is not None:
+                visited[j] = total
             code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
             if code != ONGOING:
                 final[j] = total

@@ -16,7 +16,7 @@ import numpy as np
 
 from oddsim.battle import RetreatPolicy
 from oddsim.exact import _kernel as k
-from oddsim.exact._best import best_retreat_kernel, outcome_codes_kernel
+from oddsim.exact._best import best_retreat_kernel
 from oddsim.lowering import LoweredBattle
 from oddsim.result import RetreatPlanRow, describe_units
 
@@ -33,30 +33,36 @@ class BestRetreat:
 def best_retreat(policy: RetreatPolicy, low: LoweredBattle, land_battle: bool, a_tables: tuple,
                  d_tables: tuple, a_total: int, d_total: int, A: tuple, D: tuple,  # noqa: N803
                  rules: tuple, holds: bool, submerge_to: np.ndarray, retreat_to: np.ndarray,
-                 start: np.ndarray, end: np.ndarray) -> BestRetreat:
+                 start: np.ndarray, end: np.ndarray, prune: float) -> BestRetreat:
     """Solve the optimal stopping problem of ``policy``'s objective. ``*_tables`` are each side's
     (alive, damaged, IPC lost, flags, departed) per state; ``*_total`` the IPCs each side fights
     with; ``start``/``end`` the joint mass before round 1 and at the end of round 1 (where the
-    pre-battle phase fought it), as the exact engine's solve uses them."""
-    a_alive, _, a_ipc, a_flags, a_gone = a_tables
-    d_alive, _, d_ipc, _, d_gone = d_tables
-    na, nd = len(a_ipc), len(d_ipc)
-    codes = outcome_codes_kernel(A, D, rules, holds)
-    grid = codes.reshape(na, nd)
-    # IPCs lost where the battle ends, as the result counts them: a side destroyed loses what it
-    # fought with but the units that left the battle early
-    a_left_early = (a_total - a_gone @ low.cost)[:, None]
-    d_left_early = (d_total - d_gone @ low.cost)[None, :]
-    a_lost = np.where((grid == k.DEFENDER_WINS) | (grid == k.DRAW), a_total,
-                      np.where(grid == k.RETREAT_LEFT, a_left_early, a_ipc[:, None]))
-    d_lost = np.where((grid == k.ATTACKER_WINS) | (grid == k.DRAW), d_left_early, d_ipc[None, :])
-    terminal = (d_lost - a_lost).astype(np.float64)
-    if land_battle and policy.territory_bonus:
-        takes = (grid == k.ATTACKER_WINS) & (a_flags[:, 5] == 1)[:, None]
-        terminal += policy.territory_bonus * takes
-    retreat_value = (d_ipc[None, :] - a_ipc[:, None]).astype(np.float64).ravel()
-    v_end, v_start, retreat = best_retreat_kernel(A, D, rules, codes, terminal.ravel(), submerge_to,
-                                                  retreat_to, retreat_value)
+    pre-battle phase fought it), as the exact engine's solve uses them. Only the states the
+    battle reaches when fought to the end (found by a forward sweep) are solved: the policy's
+    battles reach no others, since a retreat only ends some of them earlier."""
+    _, _, a_ipc, a_flags, a_gone = a_tables
+    _, _, d_ipc, _, d_gone = d_tables
+    n = len(start)
+    # the states the battle gets to, fought to the end; after a retreat that leaves the landed
+    # units fighting, also those they get to from there
+    visited = np.zeros(n)
+    own = np.arange(n)
+    never = (-1, -1.0, 1.0)
+    k.solve_kernel(A, D, start, end, rules, holds, prune, never, np.zeros(len(a_ipc)), np.ones(n),
+                   submerge_to, own, False, visited)
+    partial = (retreat_to >= 0) & (retreat_to != own) & (visited > 0.0)
+    if partial.any():
+        after = np.zeros(n)
+        np.add.at(after, retreat_to[partial], visited[partial])
+        k.solve_kernel(A, D, np.zeros(n), after, rules, holds, prune, never, np.zeros(len(a_ipc)),
+                       np.ones(n), submerge_to, own, False, visited)
+    # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
+    a_dead = a_total - a_gone @ low.cost
+    d_dead = d_total - d_gone @ low.cost
+    takes = (a_flags[:, 5] == 1) & land_battle
+    v_end, v_start, retreat = best_retreat_kernel(A, D, rules, holds, submerge_to, retreat_to,
+                                                  visited > 0.0, a_ipc, d_ipc, a_total, a_dead, d_dead,
+                                                  takes, policy.territory_bonus)
     return BestRetreat(float(start @ v_start + end @ v_end), retreat)
 
 
@@ -66,15 +72,15 @@ def retreat_plan(names: list[str], a_tables: tuple, d_tables: tuple, n_defender:
     the battle on each side), with the chance of retreating there and the mean round it happens
     (``mass``/``weighted``: the retreat mass per joint state, and the same weighted by rounds).
     Most likely first."""
-    a_alive, a_damaged, _, _, a_gone = a_tables
-    d_alive, d_damaged, _, _, d_gone = d_tables
-    rows = []
-    for j in np.flatnonzero(mass > 0.0):
-        ia, idd = divmod(int(j), n_defender)
-        a_units = a_alive[ia] - a_gone[ia]
-        d_units = d_alive[idd] - d_gone[idd]
-        rows.append(RetreatPlanRow(
-            attacker=describe_units(names, a_units, np.minimum(a_damaged[ia], a_units)),
-            defender=describe_units(names, d_units, np.minimum(d_damaged[idd], d_units)),
-            probability=float(mass[j]), mean_round=float(weighted[j] / mass[j])))
+    states = np.flatnonzero(mass > 0.0)
+    sides = []
+    for (alive, damaged, _, _, gone), index in ((a_tables, states // n_defender),
+                                                (d_tables, states % n_defender)):
+        described = {}  # each side state is described once
+        for i in np.unique(index).tolist():
+            units = alive[i] - gone[i]
+            described[i] = describe_units(names, units.tolist(), np.minimum(damaged[i], units).tolist())
+        sides.append([described[i] for i in index.tolist()])
+    rows = [RetreatPlanRow(attacker, defender, p, w / p) for attacker, defender, p, w in
+            zip(*sides, mass[states].tolist(), weighted[states].tolist(), strict=True)]
     return tuple(sorted(rows, key=lambda row: (-row.probability, row.attacker, row.defender)))

@@ -185,7 +185,7 @@ def _prepare(battle: Battle) -> _Prepared:
                             (d_alive, d_damaged, d_ipc, d_flags, d_gone),
                             int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum()),
                             int((low.defender.count * low.cost * _combatant(low, low.defender)).sum()),
-                            A, D, rules, holds, submerge_to, retreat_to, start, end)
+                            A, D, rules, holds, submerge_to, retreat_to, start, end, PRUNE)
     decided = best.retreat == 1 if best is not None else _decided_states(
         battle, low, a_alive - a_gone, d_alive - d_gone)
     if decided is not None:
@@ -236,6 +236,8 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     """Where each joint state goes when the attacker retreats: -1, the battle ends; with landed
     units in the battle, to the state where the others have left; after that, nowhere (itself)."""
     n = a.n_states
+    if not (a.leave[k.AIR] or a.leave[k.OTHER]):  # every retreat ends the battle
+        return np.full(n * d.n_states, -1, dtype=np.int64)
     to = np.full(n, -1, dtype=np.int64)
     if a.leave[k.AIR] or a.leave[k.OTHER]:  # landed units stay: the others leave
         state = np.arange(n)
