@@ -122,16 +122,19 @@ def _retreat_options(command):
               show_default=True, help="When defending subs submerge (no enemy destroyer).")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
+@click.option("--counter-attack", "counter", default=None,
+              help='An army that counter-attacks what the attacker takes the territory with, e.g. '
+                   '"6 inf, 2 arm": adds the chance to take it and hold it.')
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @plot_option()
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, in_progress, retreat, landed, bombard,
-           attacker_submerge, defender_submerge, waves, quiet, as_json, plot) -> None:
+           attacker_submerge, defender_submerge, waves, counter, quiet, as_json, plot) -> None:
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
-    from oddsim.api import run_battle, run_waves
+    from oddsim.api import run_battle, run_counter_attack, run_waves
     from oddsim.battle import Battle
     from oddsim.waves import Wave
 
@@ -142,6 +145,16 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
                   in_progress=in_progress, retreat=retreat, landed=landed, bombard=bombard,
                   attacker_submerge=attacker_submerge, defender_submerge=defender_submerge)
+    if counter is not None:
+        if waves:
+            raise OddsimError("--counter-attack follows one battle: drop --wave, or fight the waves "
+                              "first and counter-attack their result as a separate battle")
+        if plot:
+            raise OddsimError("--plot draws one battle: drop it with --counter-attack")
+        outcome = run_counter_attack(spec, counter, method=method, runs=runs, seed=seed,
+                                     ool_counter=ool_defender)
+        click.echo(json.dumps(outcome.to_dict(), indent=2) if as_json else outcome.to_table())
+        return
     if waves:
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
