@@ -122,6 +122,8 @@ def _retreat_options(command):
               show_default=True, help="When defending subs submerge (no enemy destroyer).")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
+@click.option("--wave-plan", type=click.Path(dir_okay=False), default=None,
+              help="A TOML or JSON file of later waves, each with its own options (see README).")
 @click.option("--counter-attack", "counter", default=None,
               help='An army that counter-attacks what the attacker takes the territory with, e.g. '
                    '"6 inf, 2 arm": adds the chance to take it and hold it.')
@@ -130,7 +132,8 @@ def _retreat_options(command):
 @plot_option()
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, in_progress, retreat, landed, bombard,
-           attacker_submerge, defender_submerge, waves, counter, quiet, as_json, plot) -> None:
+           attacker_submerge, defender_submerge, waves, wave_plan, counter, quiet, as_json,
+           plot) -> None:
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
@@ -145,8 +148,13 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
                   in_progress=in_progress, retreat=retreat, landed=landed, bombard=bombard,
                   attacker_submerge=attacker_submerge, defender_submerge=defender_submerge)
+    later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
+    if wave_plan is not None:
+        from oddsim.wave_plan import load_wave_plan
+
+        later += load_wave_plan(wave_plan)
     if counter is not None:
-        if waves:
+        if later:
             raise OddsimError("--counter-attack follows one battle: drop --wave, or fight the waves "
                               "first and counter-attack their result as a separate battle")
         if plot:
@@ -155,8 +163,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                                      ool_counter=ool_defender)
         click.echo(json.dumps(outcome.to_dict(), indent=2) if as_json else outcome.to_table())
         return
-    if waves:
-        later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
+    if later:
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
         click.echo(json.dumps(total.to_dict(), indent=2) if as_json else total.to_table())
         if plot:

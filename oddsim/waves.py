@@ -9,10 +9,12 @@ the later waves sample exactly the earlier waves' outcomes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from oddsim.battle import ArmySpec, Battle
+from oddsim.battle import ArmySpec, Battle, RetreatPolicy
 from oddsim.errors import BattleError
+from oddsim.forces import Force, parse_force
 from oddsim.result import BattleResult, survivor_force
 from oddsim.rules import Domain
 
@@ -21,11 +23,20 @@ MAX_WAVES = 10
 
 @dataclass(frozen=True)
 class Wave:
-    """One later wave: its attacker and its own order-of-loss options."""
+    """One later wave: its attacker and its own options. ``retreat``, ``attacker_submerge``,
+    ``defender_submerge`` and ``dice`` left at None are the first battle's (a wave that must not
+    retreat when the first battle does: ``retreat=RetreatPolicy()``). ``defender_reinforcements``
+    join every defending composition still standing before this wave fights it (a defender
+    already destroyed gets none: the territory is empty or taken)."""
 
     attacker: ArmySpec
     ool_attacker: str | tuple[str, ...] | None = None
     keep_land: int = 0
+    retreat: RetreatPolicy | Mapping[str, object] | None = None
+    attacker_submerge: str | None = None
+    defender_submerge: str | None = None
+    dice: str | None = None
+    defender_reinforcements: ArmySpec = None
 
 
 @dataclass(frozen=True)
@@ -70,12 +81,15 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     if len(waves) + 1 > MAX_WAVES:
         raise BattleError(f"at most {MAX_WAVES} waves, not {len(waves) + 1}")
     battles = [first] + [replace_attacker(first, wave) for wave in waves]
+    reinforcements = [None] + [_reinforcements(first, wave) for wave in waves]
     standing = {first.defender.describe(): 1.0}  # defender compositions still standing
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
     attacker_lost = defender_lost = 0.0
     reports = []
-    for battle in battles:
+    for battle, extra in zip(battles, reinforcements, strict=True):
+        if extra is not None:
+            standing = {_join(defender, extra, battle): weight for defender, weight in standing.items()}
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
         if has_land and not battle.sea:
             taken += destroyed_open
@@ -109,6 +123,36 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
 
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:
-    """The battle with a later wave's attacker and options."""
+    """The battle with a later wave's attacker and options (those it leaves at None: the
+    battle's)."""
+    options = {name: getattr(wave, name) for name in ("retreat", "attacker_submerge",
+                                                       "defender_submerge", "dice")
+               if getattr(wave, name) is not None}
     return replace(battle, attacker=wave.attacker, ool_attacker=wave.ool_attacker,
-                   keep_land=wave.keep_land)
+                   keep_land=wave.keep_land, **options)
+
+
+def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
+    """The wave's defender reinforcements, parsed and checked (None: none)."""
+    if wave.defender_reinforcements is None:
+        return None
+    extra = parse_force(wave.defender_reinforcements, battle.rules, "defender reinforcements")
+    if extra.is_empty():
+        return None
+    replace(battle, defender=extra)  # the units must be able to defend in this battle
+    return extra
+
+
+def _join(defender: str, extra: Force, battle: Battle) -> str:
+    """A defending composition with the reinforcements added."""
+    force = parse_force(defender, battle.rules, "defender")
+    counts = dict(force.counts)
+    for name, n in extra.counts:
+        counts[name] = counts.get(name, 0) + n
+    damaged = dict(force.damaged)
+    for name, n in extra.damaged:
+        damaged[name] = damaged.get(name, 0) + n
+    joined = parse_force({name: n for name, n in counts.items()}, battle.rules, "defender")
+    if damaged:
+        joined = Force(joined.counts, tuple(sorted(damaged.items())))
+    return joined.describe()
