@@ -10,6 +10,10 @@
   with aircraft only, still holds); at sea the defender keeps the zone when it has units left
   (``defender_win + stalemate``).
 - ``tuv``: the buyer attacks; the expected TUV swing (defender's IPCs lost minus the attacker's).
+- ``value``: the buyer attacks and retreats at best (``RetreatPolicy(best="value")``); the
+  expected TUV swing plus the territory's value (``territory_value``) times the chance to take it.
+- ``hold-after``: the buyer attacks; the chance to take the territory and still hold it after
+  the ``counter_attack`` army counter-attacks what took it (``oddsim.counter``). Land only.
 
 Higher is better for every goal.
 """
@@ -32,6 +36,8 @@ class _Outcome(Protocol):
     stalemate: float
     takes_territory: float | None
     tuv_swing: float
+    objective: float | None
+    holds: float | None
 
 
 class Goal(enum.Enum):
@@ -41,6 +47,8 @@ class Goal(enum.Enum):
     CLEAR = "clear"
     HOLD = "hold"
     TUV = "tuv"
+    VALUE = "value"
+    HOLD_AFTER = "hold-after"
 
     @classmethod
     def parse(cls, text: Goal | str, sea: bool) -> Goal:
@@ -53,9 +61,10 @@ class Goal(enum.Enum):
             except ValueError:
                 names = " | ".join(g.value for g in cls)
                 raise PurchaseError(f"unknown goal '{text}': use {names}") from None
-        if goal is Goal.TAKE and sea:
-            raise PurchaseError("goal 'take' makes no sense for a sea battle (there is no territory "
-                                "to take): use --goal clear (destroy every defending unit), hold or tuv")
+        if goal in (Goal.TAKE, Goal.HOLD_AFTER) and sea:
+            raise PurchaseError(f"goal '{goal.value}' makes no sense for a sea battle (there is no "
+                                f"territory to take): use --goal clear (destroy every defending "
+                                f"unit), hold, tuv or value")
         return goal
 
     @property
@@ -65,12 +74,13 @@ class Goal(enum.Enum):
 
     @property
     def is_probability(self) -> bool:
-        return self is not Goal.TUV
+        return self not in (Goal.TUV, Goal.VALUE)
 
     @property
     def label(self) -> str:
         return {Goal.TAKE: "chance to take", Goal.CLEAR: "chance to clear",
-                Goal.HOLD: "chance to hold", Goal.TUV: "expected TUV swing"}[self]
+                Goal.HOLD: "chance to hold", Goal.TUV: "expected TUV swing",
+                Goal.VALUE: "best-retreat value", Goal.HOLD_AFTER: "chance to take and hold"}[self]
 
     def value_of(self, outcome: _Outcome, sea: bool) -> float:
         """The score of one battle's outcome for this goal (higher is better)."""
@@ -82,6 +92,10 @@ class Goal(enum.Enum):
             if sea:
                 return outcome.defender_win + outcome.stalemate
             return 1.0 - float(outcome.takes_territory or 0.0)
+        if self is Goal.VALUE:
+            return float(outcome.objective)
+        if self is Goal.HOLD_AFTER:
+            return float(outcome.holds)
         return outcome.tuv_swing
 
     def format(self, value: float) -> str:
