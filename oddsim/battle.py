@@ -161,6 +161,9 @@ class Battle:
     ``in_progress``: a battle resumed at a round boundary (the armies are what is left of it), so
     nothing that happens before round 1 happens again: no AA fire, no bombardment. The attacker's
     retreat rules apply from the end of the first round fought here.
+
+    ``crash_fighters`` (sea battles): the defender's aircraft that its surviving carriers cannot
+    hold are lost after the battle (see ``oddsim.crash``).
     """
 
     rules: Ruleset | str
@@ -179,6 +182,7 @@ class Battle:
     landed: ArmySpec = None
     bombard: ArmySpec = None
     in_progress: bool = False
+    crash_fighters: bool = False
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -190,6 +194,11 @@ class Battle:
             raise BattleError(f"sea must be True or False, not {self.sea!r}")
         if not isinstance(self.in_progress, bool):
             raise BattleError(f"in_progress must be True or False, not {self.in_progress!r}")
+        if not isinstance(self.crash_fighters, bool):
+            raise BattleError(f"crash_fighters must be True or False, not {self.crash_fighters!r}")
+        if self.crash_fighters and not self.sea:
+            raise BattleError("crash fighters applies to sea battles (fighters over land land "
+                              "there): add --sea or drop --crash-fighters")
         attacker = parse_force(self.attacker, rules, "attacker")
         defender = parse_force(self.defender, rules, "defender")
         if attacker.is_empty():
@@ -317,6 +326,8 @@ class Battle:
             extras.append("low luck")
         if self.in_progress:
             extras.append("in progress")
+        if self.crash_fighters:
+            extras.append("defending aircraft without a carrier crash")
         if self.retreat is not None:
             extras.append(self.retreat.describe())
         if self.landed is not None:

@@ -111,6 +111,8 @@ def _retreat_options(command):
               show_default=True, help="Dice mode: standard, or Low Luck.")
 @click.option("--in-progress", is_flag=True,
               help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
+@click.option("--crash-fighters", is_flag=True,
+              help="Sea battles: the defender's aircraft its surviving carriers cannot hold are lost.")
 @_retreat_options
 @click.option("--landed", default=None,
               help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
@@ -131,7 +133,8 @@ def _retreat_options(command):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @plot_option()
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, attacker_tech, defender_tech, dice, in_progress, retreat, landed, bombard,
+           seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, retreat, landed,
+           bombard,
            attacker_submerge, defender_submerge, waves, wave_plan, counter, quiet, as_json,
            plot) -> None:
     """Odds of one battle (and of later waves with --wave)."""
@@ -146,7 +149,8 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                  in_progress=in_progress, retreat=retreat, landed=landed, bombard=bombard,
+                  in_progress=in_progress, crash_fighters=crash_fighters, retreat=retreat,
+                  landed=landed, bombard=bombard,
                   attacker_submerge=attacker_submerge, defender_submerge=defender_submerge)
     later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
     if wave_plan is not None:

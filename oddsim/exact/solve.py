@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from oddsim.battle import Battle
+from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import TooLargeError
 from oddsim.exact import _kernel as k
@@ -379,6 +380,8 @@ def solve(battle: Battle) -> BattleResult:
     else:
         final, outcome, final_w, rounds, pruned = k.solve_kernel(*args, p.track_rounds)
     result = _result(battle, p, final, outcome, final_w, rounds + rounds_done, pruned)
+    if battle.crash_fighters:
+        result = crash_fighters(result, battle)
     if p.best is None:
         return result
     return replace(result, objective=p.best.objective, retreat_plan=_best_plan(battle, p, final, outcome,

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from oddsim.battle import Battle
+from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
@@ -77,6 +78,8 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     finally:
         bar.close()
     result = _result(battle, low, spec, tallies, interrupted)
+    if battle.crash_fighters:
+        result = crash_fighters(result, battle)
     return result if battle.retreat is None or battle.retreat.best is None else _with_plan(battle, result)
 
 
