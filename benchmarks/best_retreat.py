@@ -2,13 +2,16 @@
 the same battle (the issue's bound: at most 2x), warm, best of a few runs.
 
 Run: python benchmarks/best_retreat.py
-The best retreat is one backward sweep over the states (the policy) plus the forward solve under
-it, sharing the tables; with landed units a second forward solve finds where the plan retreats.
+Times are CPU seconds of this process (time.process_time), the fastest of interleaved runs: on
+a shared machine wall time swings by 2x with the other processes' load.
+The best retreat is a forward sweep marking the states the battle reaches, one backward sweep
+over them (the policy), and the forward solve under it, sharing the tables; with landed units a
+further forward sweep finds where the plan retreats.
 """
 
 from __future__ import annotations
 
-from timing import best_of
+import time
 
 import oddsim
 
@@ -23,6 +26,12 @@ BATTLES = [
 ]
 
 
+def cpu_seconds(step, *args) -> float:
+    start = time.process_time()
+    step(*args)
+    return time.process_time() - start
+
+
 def main() -> None:
     print(f"{'battle':18s} {'plain ms':>9s} {'best ms':>9s} {'ratio':>6s}  objective")
     for name, spec in BATTLES:
@@ -31,9 +40,9 @@ def main() -> None:
         oddsim.solve(plain)  # compile / load the cache
         result = oddsim.solve(best)
         t_plain = t_best = float("inf")
-        for _ in range(7):  # interleaved, so a busy machine slows both alike
-            t_plain = min(t_plain, best_of(3, lambda: oddsim.solve(plain)))  # noqa: B023
-            t_best = min(t_best, best_of(3, lambda: oddsim.solve(best)))  # noqa: B023
+        for _ in range(15):  # interleaved, so a busy machine slows both alike
+            t_plain = min(t_plain, cpu_seconds(oddsim.solve, plain))
+            t_best = min(t_best, cpu_seconds(oddsim.solve, best))
         print(f"{name:18s} {1e3 * t_plain:9.1f} {1e3 * t_best:9.1f} {t_best / t_plain:6.2f}  "
               f"{result.objective:+.2f} (plain TUV swing {oddsim.solve(plain).tuv_swing:+.2f})")
 

@@ -46,16 +46,17 @@ def best_retreat(policy: RetreatPolicy, low: LoweredBattle, land_battle: bool, a
     # the states the battle gets to, fought to the end; after a retreat that leaves the landed
     # units fighting, also those they get to from there
     visited = np.zeros(n)
-    own = np.arange(n)
-    never = (-1, -1.0, 1.0)
-    k.solve_kernel(A, D, start, end, rules, holds, prune, never, np.zeros(len(a_ipc)), np.ones(n),
-                   submerge_to, own, False, visited)
-    partial = (retreat_to >= 0) & (retreat_to != own) & (visited > 0.0)
-    if partial.any():
+    # with no policy the kernel never reads the retreat inputs: placeholders stand for them
+    never, unused = (-1, -1.0, 1.0), np.zeros(1)
+    k.solve_kernel(A, D, start, end, rules, holds, prune, never, unused, unused, submerge_to,
+                   submerge_to, False, visited)
+    if np.any(retreat_to >= 0):  # a retreat may leave landed units fighting in another state
+        own = np.arange(n)
+        partial = (retreat_to >= 0) & (retreat_to != own) & (visited > 0.0)
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
-        k.solve_kernel(A, D, np.zeros(n), after, rules, holds, prune, never, np.zeros(len(a_ipc)),
-                       np.ones(n), submerge_to, own, False, visited)
+        k.solve_kernel(A, D, np.zeros(n), after, rules, holds, prune, never, unused, unused,
+                       submerge_to, submerge_to, False, visited)
     # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
     a_dead = a_total - a_gone @ low.cost
     d_dead = d_total - d_gone @ low.cost
@@ -63,7 +64,8 @@ def best_retreat(policy: RetreatPolicy, low: LoweredBattle, land_battle: bool, a
     v_end, v_start, retreat = best_retreat_kernel(A, D, rules, holds, submerge_to, retreat_to,
                                                   visited > 0.0, a_ipc, d_ipc, a_total, a_dead, d_dead,
                                                   takes, policy.territory_bonus)
-    return BestRetreat(float(start @ v_start + end @ v_end), retreat)
+    # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
+    return BestRetreat(float((start * v_start).sum() + (end * v_end).sum()), retreat)
 
 
 def retreat_plan(names: list[str], a_tables: tuple, d_tables: tuple, n_defender: int,
