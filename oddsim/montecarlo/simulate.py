@@ -42,7 +42,9 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     """Monte Carlo estimate of ``battle``'s outcome from ``runs`` simulated battles.
 
     Fights the battle as the README's "How a battle is fought" says, with technology, Low Luck,
-    retreat, bombardment, submerging subs and landed units. The same ``seed`` gives the same
+    retreat, bombardment, submerging subs and landed units. Retreat rules that need exact odds,
+    and the best retreat, are decisions the exact engine computed: this engine plays its policy
+    table (the one place where the engines share a decision, not a rule). The same ``seed`` gives the same
     result on any number of threads (``None``: a random seed). ``std_error`` holds the standard
     error of every probability and mean.
     Survivors are exact end states, unless a side has more than ``_model.MAX_EXACT_KEYS`` of
