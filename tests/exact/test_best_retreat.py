@@ -121,6 +121,10 @@ def test_the_best_retreat_is_at_least_as_good_as_any_threshold_policy():
            defender_submerge="alone", retreat={"best": "tuv"}),
     Battle(rules="1942-2e", attacker="3 inf, 2 arm", defender="4 inf", landed="3 inf",
            retreat={"best": "tuv"}),
+    Battle(rules="revised", attacker="2 sub, 1 ftr", defender="1 sub, 1 dd", sea=True,
+           attacker_submerge="alone", retreat={"best": "tuv"}),
+    Battle(rules="1942-2e", attacker="3 inf, 1 art, 2 arm, 2 ftr", defender="5 inf, 1 aa", in_progress=True,
+           retreat={"best": "value", "territory_value": 8}),
 ])
 def test_monte_carlo_plays_the_exact_policy(battle):
     exact = solve(battle)
