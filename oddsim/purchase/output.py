@@ -15,13 +15,11 @@ import enum
 import io
 import json
 import os
-import signal
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 
+from oddsim.interrupt import signals_held
 from oddsim.purchase.goals import PurchaseError
 
 CHUNK_ROWS = 200
@@ -153,7 +151,7 @@ class RowWriter:
         """
         if self._pending:
             text, rows = "".join(self._pending), len(self._pending)
-            with _signals_held():
+            with signals_held():
                 self._pending.clear()
                 self._write(text)
                 self.rows_written += rows
@@ -170,34 +168,6 @@ class RowWriter:
             written = os.write(self._fd, data)
             data = data[written:]
         os.fsync(self._fd)
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold back Ctrl-C and SIGTERM until the block ends, then act on them as before.
-
-    Python runs signal handlers in the main thread whichever thread the signal reached, so the
-    handlers are swapped for ones that only take note (masking the signal with pthread_sigmask
-    is not enough: with other threads alive, such as Numba's or BLAS's, the process still
-    receives it and Python raises mid-block).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = {signum: signal.signal(signum, lambda number, frame: caught.append(number))
-                for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        if caught:
-            handler = previous[caught[0]]
-            if callable(handler):
-                handler(caught[0], None)
-            elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), caught[0])
 
 
 def _sync_directory(folder: Path) -> None:
