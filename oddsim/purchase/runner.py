@@ -132,13 +132,21 @@ def _rows_already_written(spec: SweepSpec, path: Path | None, resume: bool,
         RowFormat.for_path(path)  # a bad suffix fails now, not after the first chunk
         return {}
     done: dict[int, PurchaseRow] = {}
-    for record in read_rows(path, columns(spec.units)):
-        row = PurchaseRow.from_record(record, spec.units)
-        if row.sweep != spec.fingerprint:
-            raise PurchaseError(f"{path} holds rows of another sweep (other rules, armies, goal, "
-                                f"budget, units or engine settings): choose another --out")
-        if not 0 <= row.index < len(purchases) or purchases[row.index][1] != row.counts:
-            raise PurchaseError(f"{path}: row {row.index} ({row.purchase}) is not this sweep's "
-                                f"purchase number {row.index}: the file is damaged")
-        done[row.index] = row
+
+    def keep(records: list[dict[str, object]]) -> None:
+        """Every row must be this sweep's, once; checked before the file is touched."""
+        for record in records:
+            row = PurchaseRow.from_record(record, spec.units)
+            if row.sweep != spec.fingerprint:
+                raise PurchaseError(f"{path} holds rows of another sweep (other rules, armies, "
+                                    f"goal, budget, units or engine settings): choose another --out")
+            if not 0 <= row.index < len(purchases) or purchases[row.index][1] != row.counts:
+                raise PurchaseError(f"{path}: row {row.index} ({row.purchase}) is not this sweep's "
+                                    f"purchase number {row.index}: the file is damaged")
+            if row.index in done:
+                raise PurchaseError(f"{path} holds row {row.index} ({row.purchase}) twice: the file "
+                                    f"is damaged; choose another --out")
+            done[row.index] = row
+
+    read_rows(path, columns(spec.units), check=keep)
     return done
