@@ -72,7 +72,13 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
     it says yes the sweep stops as on Ctrl-C (the command line's signal handlers only set a
     flag: an exception raised from a handler can land inside a Numba call and come out as a
     SystemError)."""
+    if not isinstance(spec, SweepSpec):
+        raise PurchaseError(f"run_sweep needs a SweepSpec (see SweepSpec.build), not {type(spec).__name__}")
     check_options(workers, scheduler)
+    if cache is not None and not isinstance(cache, BattleCache):
+        raise PurchaseError(f"cache must be a BattleCache, not {type(cache).__name__}")
+    if out is not None and not isinstance(out, (str, Path)):
+        raise PurchaseError(f"out must be a file path (.csv or .json), not {type(out).__name__}")
     cache = PROCESS_CACHE if cache is None else cache
     purchases = purchases_of(spec)
     path = Path(out) if out is not None else None
