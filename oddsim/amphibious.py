@@ -69,7 +69,8 @@ class Amphibious:
             for unit, _ in force.counts:
                 if rules.unit(unit).domain not in allowed:
                     kinds = " or ".join(d.value for d in allowed)
-                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not a {kinds} unit")
+                    article = "an" if kinds[0] in "aeiou" else "a"
+                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not {article} {kinds} unit")
             set_(self, name, force)
         if self.cargo.is_empty():
             raise BattleError("cargo: an amphibious assault lands at least one unit from the sea")

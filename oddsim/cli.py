@@ -7,10 +7,10 @@ import sys
 import click
 
 from oddsim.errors import OddsimError
+from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_battle_chart
 
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 # click >= 8.2 raises this for a bare group; older versions print the help themselves
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 

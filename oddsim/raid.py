@@ -74,7 +74,7 @@ class Raid:
                 raise BattleError(f"tactical bombers do not raid in {rules.name}")
             tv = self.territory_value
             if tv is None:
-                raise BattleError(f"{rules.name} caps raid damage by the territory's value: give "
+                raise BattleError(f"{rules.name} caps raid damage by the territory value: give "
                                   f"--territory-value N (0 to 1000)")
             if isinstance(tv, bool) or not isinstance(tv, int) or not 0 <= tv <= 1000:
                 raise BattleError(f"territory value must be a whole number from 0 to 1000, not {tv!r}")

@@ -7,6 +7,8 @@ in ``oddsim/rulesets``; a user's own file in the same format loads through ``loa
 from __future__ import annotations
 
 import enum
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -240,7 +242,7 @@ MAX_RULESET_BYTES = 1 << 20
 
 def _load_file(path: Path) -> Ruleset:
     try:
-        if not path.is_file():
+        if not stat.S_ISREG(os.stat(path).st_mode):
             raise RulesetError(f"ruleset {path} is not a regular file: give a .toml file")
         with open(path, "rb") as f:
             data = f.read(MAX_RULESET_BYTES + 1)
