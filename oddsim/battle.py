@@ -150,8 +150,8 @@ class Battle:
         if isinstance(retreat, Mapping):
             unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
             if unknown:
-                raise BattleError(f"unknown retreat option '{sorted(unknown)[0]}': use after_round, "
-                                  f"units_left, below_win or aircraft_risk")
+                raise BattleError(f"unknown retreat option '{sorted(map(str, unknown))[0]}': use "
+                                  f"after_round, units_left, below_win or aircraft_risk")
             retreat = RetreatPolicy(**retreat)
         if retreat is not None and not isinstance(retreat, RetreatPolicy):
             raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
