@@ -93,6 +93,8 @@ def call_interruptibly(function: Callable[..., T], *args: object, background: bo
     worker = threading.Thread(target=target, name="oddsim-solve", daemon=True)
     worker.start()
     while worker.is_alive():
+        if interrupt_requested():  # a Ctrl-C taken as a flag by an enclosing computation
+            raise KeyboardInterrupt
         worker.join(0.05)
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]

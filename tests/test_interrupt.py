@@ -19,7 +19,7 @@ import oddsim.montecarlo
 from oddsim import raid as raid_module
 from oddsim.api import run_waves
 from oddsim.cli import cli
-from oddsim.exact import solve
+from oddsim.interrupt import call_interruptibly
 from oddsim.montecarlo import _kernel as mc_kernel
 from oddsim.trench import TrenchBattle, simulate_trench
 from oddsim.trench import montecarlo as trench_mc
@@ -145,42 +145,68 @@ def test_raid_monte_carlo_stops_on_the_first_ctrl_c(monkeypatch):
     assert data["interrupted"] is True and data["runs"] == 1_000
 
 
-BIG = oddsim.Battle(rules="1942-2e", attacker="60 inf, 30 art, 30 arm, 12 ftr, 8 bmb",
-                    defender="80 inf, 15 art, 15 arm, 12 ftr, 1 aa")
-"""An exact solve of a second or more: Ctrl-C lands while its kernels run."""
-
-
-def ctrl_c_soon():
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+def ctrl_c_soon(delay=0.2):
+    timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     return timer
 
 
-def test_ctrl_c_during_a_long_exact_solve_stops_at_once_without_a_system_error():
-    """Before: KeyboardInterrupt raised as a kernel returned came out as SystemError."""
+def test_a_call_in_the_background_is_left_at_the_first_ctrl_c():
+    release = threading.Event()
     ctrl_c_soon()
     with pytest.raises(KeyboardInterrupt):
-        solve(BIG)
-        time.sleep(30)  # only if the solve beat the signal: then it lands here
-    left = [t for t in threading.enumerate() if t.name == "oddsim-solve"]
-    for thread in left:  # the abandoned solve, still running: it did not hold the caller
-        thread.join()
+        call_interruptibly(release.wait, 60, background=True)
+    release.set()  # the abandoned call ends
 
 
-def test_ctrl_c_during_a_short_exact_solve_waits_for_the_kernel(monkeypatch):
-    monkeypatch.setattr(solve_module, "BACKGROUND_UNITS", 10**9)
+def test_a_call_in_the_foreground_finishes_before_ctrl_c_is_handled():
+    finished = []
+
+    def call():
+        os.kill(os.getpid(), signal.SIGINT)  # lands while the call runs
+        finished.append(True)
+        return 7
+
+    with pytest.raises(KeyboardInterrupt):
+        call_interruptibly(call)
+    assert finished == [True]
+
+
+def test_waves_of_large_exact_stages_stop_on_the_first_ctrl_c(monkeypatch):
+    """The stages share one Ctrl-C flag; a large exact stage runs in the background and is
+    left when the flag is set (the first Ctrl-C only sets it)."""
+    release = threading.Event()
+    monkeypatch.setattr(solve_module, "_solve", lambda battle: release.wait(60))
+    big = oddsim.Battle(rules="1942-2e", attacker="20 inf, 10 arm", defender="30 inf")
     ctrl_c_soon()
     with pytest.raises(KeyboardInterrupt):
-        solve(BIG)
-        time.sleep(30)
+        run_waves(big, ["10 arm"], method="exact")
+    release.set()
 
 
-def test_the_cli_says_interrupted_in_one_line_during_an_exact_solve():
-    ctrl_c_soon()
-    result = invoke("battle", "-a", "60 inf, 30 art, 30 arm, 12 ftr, 8 bmb", "-d",
-                    "80 inf, 15 art, 15 arm, 12 ftr, 1 aa", "--method", "exact")
-    assert result.exit_code == 130
+def test_ctrl_c_during_a_long_exact_solve_is_one_line_not_a_system_error():
+    """Before: a SystemError traceback when Ctrl-C landed as a Numba kernel returned. This
+    solve (a retreat that needs the win chance of every state) takes seconds."""
+    ctrl_c_soon(0.5)
+    result = invoke("battle", "-a", "200 inf, 130 arm, 20 ftr", "-d", "260 inf, 90 art",
+                    "--retreat-below-win", "0.5", "--method", "exact")
+    if result.exit_code == 0:  # this machine solved it before the signal came
+        with pytest.raises(KeyboardInterrupt):
+            time.sleep(60)
+        pytest.skip("the solve finished before Ctrl-C")
+    assert result.exit_code == 130, result.output
     assert result.stderr.strip() == "oddsim: interrupted"
     assert result.stdout == ""
     for thread in [t for t in threading.enumerate() if t.name == "oddsim-solve"]:
         thread.join()
+
+
+def test_a_chart_stops_on_the_first_ctrl_c_and_writes_nothing(monkeypatch, tmp_path):
+    """Before: each point's Monte Carlo took its own Ctrl-C and the chart went on."""
+    chunks = ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    out = tmp_path / "curve.png"
+    result = invoke("chart", "curve", "-a", "2 arm", "-d", "3 inf", "--vary", "inf=0..6",
+                    "--method", "mc", "--runs", "100000", "--seed", "1", "--out", str(out))
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "oddsim: interrupted"
+    assert len(chunks) == 1 and not out.exists()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from oddsim.battle import Battle
 from oddsim.forces import Force, parse_force
+from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError
 from oddsim.plot.ranges import UnitRange, parse_unit_range
@@ -117,8 +118,11 @@ class _Engine:
             return SweepPoint(1.0 if metric == "hold" else 0.0, 0.0, "none")
         battle = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, **self.options)
         seed = None if self.seed is None else (self.seed + index) % (MAX_SEED + 1)
-        result = run_battle(battle, method=self.method,
-                            runs=None if self.method == "exact" else self.runs, seed=seed)
+        with stop_on_interrupt() as stop:
+            result = run_battle(battle, method=self.method,
+                                runs=None if self.method == "exact" else self.runs, seed=seed)
+            if stop.is_set():  # a chart of partial points is no chart: stop the whole sweep
+                raise KeyboardInterrupt
         return point_of(result, metric, sea)
 
 
