@@ -137,7 +137,7 @@ class RaidResult:
     interrupted: bool = False  # Ctrl-C stopped Monte Carlo early: figures from ``runs`` raids
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = {"interrupted": self.interrupted, **asdict(self)}
         data["damage"] = {str(k): v for k, v in self.damage.items()}
         return data
 

@@ -91,6 +91,13 @@ def test_one_battle_in_monte_carlo_exits_130_with_the_partial_result(monkeypatch
     assert result.exit_code == 130
     assert "interrupted" in result.stdout
     assert "Monte Carlo, 16,384 runs" in result.stdout  # the first chunk (FIRST_CHUNK)
+    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    as_json = invoke("battle", "-a", "3 inf, 1 arm", "-d", "4 inf", "--method", "mc", "--runs",
+                     "2000000", "--seed", "1", "--json")
+    assert as_json.exit_code == 130
+    data = json.loads(as_json.stdout)
+    assert next(iter(data)) == "interrupted" and data["interrupted"] is True
+    assert data["runs"] == 16_384
 
 
 def test_amphibious_marks_the_interruption_at_the_top_of_the_json(monkeypatch):
@@ -142,6 +149,7 @@ def test_raid_monte_carlo_stops_on_the_first_ctrl_c(monkeypatch):
                     "--runs", "10000", "--seed", "3", "--json")
     assert result.exit_code == 130
     data = json.loads(result.stdout)
+    assert next(iter(data)) == "interrupted"
     assert data["interrupted"] is True and data["runs"] == 1_000
 
 
