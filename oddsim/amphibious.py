@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
 from oddsim.errors import BattleError
 from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult, survivor_force
+from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
 CARGO_PER_TRANSPORT = 2
@@ -218,10 +218,9 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
     if assault.has_sea_battle:
         sea = run(assault.sea_battle(), 1.0)
         for row in sea.attacker_survivors:
-            left = survivor_force(row.units, assault.rules).count("transport")
-            marker = row.units.partition(" (")[2]
+            left = row.counts.get("transport", 0)
             cargo_lost += row.probability * (total_cargo - assault.cargo_ipc(left))
-            if "retreated" not in marker:
+            if not row.retreated:
                 unloading[left] = unloading.get(left, 0.0) + row.probability
     else:
         unloading[transports] = 1.0
@@ -260,7 +259,7 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
 
 def _wiped_out(result: BattleResult) -> float:
     """Chance that the defender has nothing left (landed units may win after the others left)."""
-    return sum(row.probability for row in result.defender_survivors if row.units == "none")
+    return sum(row.probability for row in result.defender_survivors if not row.counts and not row.other)
 
 
 def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:

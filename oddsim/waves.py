@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError
-from oddsim.result import BattleResult, survivor_force
+from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
 MAX_WAVES = 10
@@ -91,7 +91,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
             wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
             for row in result.defender_survivors:
-                units = survivor_force(row.units, battle.rules).describe()  # submerged subs stay
+                units = row.force(battle.rules).describe()  # submerged subs stay
                 if units != "none":
                     after[units] = after.get(units, 0.0) + weight * row.probability
             if not battle.sea:

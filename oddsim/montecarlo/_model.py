@@ -20,7 +20,7 @@ from oddsim.errors import BattleError, OddsimError
 from oddsim.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo import _rng
-from oddsim.result import Survivors, describe_survivors, survivor_table
+from oddsim.result import Survivors, merge_rows, survivor_row
 
 MAX_EXACT_KEYS = 2**20
 """Survivor histograms keep every end state while a side has at most this many; beyond it they
@@ -407,22 +407,21 @@ class SurvivorCodec:
 
     def table(self, hist: np.ndarray, ipc_left: np.ndarray, battles: int
               ) -> tuple[Survivors, ...]:
-        """The side's survivor rows from its histogram (and IPC sums, for coarse keys)."""
-        entries: dict[str, list] = {}
+        """The side's survivor rows from its histogram (and IPC sums, for coarse keys), each
+        with its binomial standard error."""
+        rows = []
         layout = self.layout
         for key in np.flatnonzero(hist):
             departed = 0 < layout.departed_key <= key
             rest = key - layout.departed_key if departed else key
             retreated = 0 < layout.retreat_key <= rest
             fought = rest % self.n_keys
-            units, count, ipc = (self._coarse(fought, ipc_left[key] / hist[key], departed,
-                                              retreated) if self.coarse
-                                 else self._exact(fought, departed, retreated))
-            row = entries.setdefault(units, [count, ipc, 0.0])
-            row[2] += hist[key] / battles
-        return survivor_table({units: tuple(row) for units, row in entries.items()})
+            p = hist[key] / battles
+            rows.append(self._coarse(fought, ipc_left[key] / hist[key], int(hist[key]), p)
+                        if self.coarse else self._exact(fought, departed, retreated, p))
+        return merge_rows(rows, battles)
 
-    def _exact(self, key: int, departed: bool, retreated: bool) -> tuple[str, int, int]:
+    def _exact(self, key: int, departed: bool, retreated: bool, p: float) -> Survivors:
         lost = (key // self.stride) % (self.category_len + 1)
         alive = np.zeros(len(self.low.cost), dtype=np.int64)
         damage = np.zeros(len(self.low.cost), dtype=np.int64)
@@ -439,15 +438,9 @@ class SurvivorCodec:
             else:
                 damage[unit] += taken
         damaged = np.minimum(alive, self.side.damaged + damage)
-        text = describe_survivors(self.names, alive, damaged, gone, self.layout.verb, retreated)
-        return text, int(alive.sum()), int((alive * self.low.cost).sum())
+        return survivor_row(self.names, alive, damaged, gone, p, int((alive * self.low.cost).sum()),
+                            self.layout.verb, retreated)
 
-    def _coarse(self, key: int, mean_ipc: float, departed: bool, retreated: bool
-                ) -> tuple[str, int, int]:
-        text = "none" if key == 0 else f"{key} unit{'s' if key > 1 else ''}"
-        verb = self.layout.verb
-        if departed and not retreated:
-            text += f" (some {verb})"
-        elif retreated:
-            text += " (retreated)" if not departed or verb == "retreated" else f" ({verb} or retreated)"
-        return text, int(key), int(round(mean_ipc))
+    def _coarse(self, key: int, mean_ipc: float, runs: int, p: float) -> Survivors:
+        """A coarse key: the number of units left, no composition (see ``_kernel``)."""
+        return Survivors({}, p, ipc=float(mean_ipc), other=runs)

@@ -181,6 +181,9 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
                  ("expected_rounds", k.S_ROUNDS, k.S_ROUNDS_SQ))}
     std_error = {name: math.sqrt(p * (1.0 - p) / n) for name, p in share.items()}
     std_error.update({name: se for name, (_, se) in means.items()})
+    # the kernel sums each side's losses apart, not their product: the sum of the two errors
+    # bounds the swing's (Cauchy-Schwarz), which is what is reported
+    std_error["tuv_swing"] = std_error["attacker_ipc_lost"] + std_error["defender_ipc_lost"]
     if battle.sea:
         std_error["takes_territory"] = 0.0
     if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
@@ -209,6 +212,8 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         runs=n,
         std_error=std_error,
         interrupted=interrupted,
+        attacker_ipc_total=int(spec.sides[0].scalars[k.SC_TOTAL_IPC]),
+        defender_ipc_total=int(spec.sides[1].scalars[k.SC_TOTAL_IPC]),
     )
 
 
