@@ -63,6 +63,8 @@ class Survivors:
         if gone == "none":
             return f"{units} (retreated)"
         if gone == units:
+            if self.departed_as == "retreated":  # the landed units stayed, and were destroyed
+                return f"{units} (retreated; the landed units fought on and were destroyed)"
             return f"{units} ({self.departed_as})"
         return f"{units} ({gone} {self.departed_as}, the rest retreated)"
 
