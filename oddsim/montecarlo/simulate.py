@@ -49,8 +49,8 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     Survivors are exact end states; a side with more than ``_model.MAX_EXACT_KEYS`` of them
     (huge mixed fleets) keeps those a pilot run saw one by one and counts the rarer rest in one
     "other end states" row (see ``_choose_kept_states``), so memory stays bounded. With
-    ``progress``, a bar is drawn on stderr when it is a terminal and the run is long. Ctrl-C stops early and returns the battles fought so far
-    (``interrupted=True``).
+    ``progress``, a bar is drawn on stderr when it is a terminal and the run is long. Ctrl-C
+    stops early and returns the battles fought so far (``interrupted=True``).
     """
     if not isinstance(battle, Battle):
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
