@@ -39,7 +39,8 @@ class Amphibious:
     there are any; ``defender``: the territory's defenders; ``overland``: land units attacking
     from adjacent territories; ``air`` / ``sea_air``: aircraft sent to the land / sea battle;
     ``bombard``: whether the fleet's ships bombard when there was no sea battle. The other
-    options are those of ``Battle`` (``retreat`` applies to the land battle)."""
+    options are those of ``Battle`` (``retreat``, the orders of loss and ``keep_land`` apply to
+    the land battle)."""
 
     rules: Ruleset | str
     fleet: ArmySpec
@@ -54,6 +55,9 @@ class Amphibious:
     attacker_tech: str | tuple[str, ...] = ()
     defender_tech: str | tuple[str, ...] = ()
     dice: str = "standard"
+    ool_attacker: str | tuple[str, ...] | None = None
+    ool_defender: str | tuple[str, ...] | None = None
+    keep_land: int = 0
     loads: tuple[Force, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -104,7 +108,9 @@ class Amphibious:
             bombard = self._bombarding_ships(landed.total)
         return Battle(self.rules, attacker, self.defender, landed=landed, bombard=bombard,
                       retreat=self.retreat, attacker_tech=self.attacker_tech,
-                      defender_tech=self.defender_tech, dice=self.dice)
+                      defender_tech=self.defender_tech, dice=self.dice,
+                      ool_attacker=self.ool_attacker,
+                      ool_defender=self.ool_defender, keep_land=self.keep_land)
 
     def _bombarding_ships(self, landed: int) -> Force | None:
         """The fleet's ships that bombard: those that can, best value first, one per landed unit
@@ -118,6 +124,16 @@ class Amphibious:
         for _, name in ships:
             counts[name] = counts.get(name, 0) + 1
         return Force(tuple(counts.items())) if counts else None
+
+    def describe(self) -> str:
+        """The assault in one line, for titles and the text."""
+        parts = [f"{self.fleet.describe()} carrying {self.cargo.describe()}"]
+        for label, force in (("overland", self.overland), ("aircraft", self.air)):
+            if not force.is_empty():
+                parts.append(f"{label} {force.describe()}")
+        sea = "" if not self.has_sea_battle else f" (sea battle against {self.sea_defender.describe()})"
+        return (f"{self.rules.name} amphibious assault: {', '.join(parts)} attack "
+                f"{self.defender.describe()}{sea}")
 
     def cargo_ipc(self, transports: int) -> int:
         """IPCs of the cargo on the ``transports`` transports that survive."""
@@ -148,6 +164,10 @@ class AmphibiousResult:
     defender_ipc_lost_sea: float
     defender_ipc_lost_land: float
     cargo_lost: float  # expected IPCs of cargo lost at sea
+    assault: str = ""  # the assault in words
+
+    def describe(self) -> str:
+        return self.assault or "amphibious assault"
 
     @property
     def attacker_ipc_lost(self) -> float:
@@ -163,6 +183,7 @@ class AmphibiousResult:
 
     def to_dict(self) -> dict:
         return {
+            "assault": self.assault,
             "sea": None if self.sea is None else self.sea.to_dict(),
             "landings": [{"probability": x.probability, "transports": x.transports,
                           "battle": x.battle, "result": None if x.result is None else x.result.to_dict()}
@@ -177,7 +198,7 @@ class AmphibiousResult:
         }
 
     def to_table(self) -> str:
-        lines = []
+        lines = [self.assault] if self.assault else []
         if self.sea is None:
             lines.append("sea battle: none (no defending ships)")
         else:
@@ -254,7 +275,7 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
         attacker_ipc_lost_sea=(0.0 if sea is None else sea.attacker_ipc_lost) + cargo_lost,
         attacker_ipc_lost_land=a_lost,
         defender_ipc_lost_sea=0.0 if sea is None else sea.defender_ipc_lost,
-        defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost)
+        defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost, assault=assault.describe())
 
 
 def _wiped_out(result: BattleResult) -> float:

@@ -46,6 +46,22 @@ def write_purchase_chart(table, path: str | Path, top: int = 5, title: str | Non
     return save_figure(pareto_chart(table, top=top, title=title), path)
 
 
+def write_raid_chart(result, path: str | Path) -> Path:
+    """Draw a raid's damage distribution to ``path``."""
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.stage_charts import raid_chart
+
+    return save_figure(raid_chart(result), path)
+
+
+def write_amphibious_chart(result, path: str | Path) -> Path:
+    """Draw an amphibious assault's landings and the chance to take the territory to ``path``."""
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.stage_charts import amphibious_chart
+
+    return save_figure(amphibious_chart(result), path)
+
+
 def write_trench_chart(result, path: str | Path) -> Path:
     """Draw a Longest Trench result (fronts won, cards lost) to ``path``."""
     from oddsim.plot.saving import save_figure
