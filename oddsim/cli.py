@@ -106,7 +106,7 @@ def _say_where(path, as_json: bool) -> None:
     click.echo(f"wrote {path}", err=as_json)
 
 
-@cli.command(epilog="Units: " + UNITS_HELP)
+@cli.command(epilog=UNITS_HELP)
 @click.option("--rules", "rules", default="1942-2e", show_default=True,
               help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
 @click.option("-a", "--attacker", required=True,
@@ -252,7 +252,7 @@ def describe_ruleset(ruleset) -> str:
     """Readable unit table and rule flags."""
     lines = [f"{ruleset.name}: {ruleset.title}", ""]
     lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
-                 f"{'domain':6s} roles")
+                 f"{'domain':6s} {'abbreviations':24s} roles")
     for u in ruleset.units:
         roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last")
                  if getattr(u, flag)]
@@ -261,7 +261,7 @@ def describe_ruleset(ruleset) -> str:
         if not u.can_attack:
             roles.append("cannot attack")
         lines.append(f"{u.name:16s} {u.cost:4d} {u.attack:4d} {u.defense:4d} {u.move:4d} "
-                     f"{u.hits:4d}  {u.domain.value:6s} {', '.join(roles)}")
+                     f"{u.hits:4d}  {u.domain.value:6s} {', '.join(u.aliases):24s} {', '.join(roles)}")
     c = ruleset.combat
     lines += ["", f"subs strike first: {c.sub_first_strike.value}; aircraft hit subs: "
               f"{c.air_hits_subs.value}; AA dice: {c.aa_dice.value}"
