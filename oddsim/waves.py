@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError
+from oddsim.estimates import percent
 from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
@@ -30,7 +31,10 @@ class Wave:
 
 @dataclass(frozen=True)
 class WaveResult:
-    """Per-wave figures (each weighted over the states it met) and the totals."""
+    """Per-wave figures and the totals. Each wave's ``attacker_win`` and IPC figures are
+    unconditional (weighted over every way the waves before it went, 0 where it never fought);
+    ``fights`` is the chance it reaches the battle, and ``given_it_fights`` holds the same
+    figures given that it does."""
 
     waves: tuple[dict, ...]
     attacker_win: float  # the defender is destroyed by the end
@@ -52,9 +56,16 @@ class WaveResult:
     def to_table(self) -> str:
         lines = []
         for number, wave in enumerate(self.waves, start=1):
-            lines.append(f"wave {number}: {wave['attacker']} ({wave['method']}) — reaches the battle "
-                         f"{100 * wave['fights']:.2f}%, attacker wins {100 * wave['attacker_win']:.2f}%, "
-                         f"IPC lost {wave['attacker_ipc_lost']:.2f} / {wave['defender_ipc_lost']:.2f}")
+            given = wave["given_it_fights"]
+            method = wave["method"] or "nothing left to fight"
+            lines.append(f"wave {number}: {wave['attacker']} ({method}): reaches the battle "
+                         f"{percent(wave['fights'])}")
+            lines.append(f"  attacker wins   {percent(wave['attacker_win'])} unconditional, "
+                         f"{percent(given['attacker_win'])} given it reaches the battle")
+            lines.append(f"  IPC lost (attacker / defender) {wave['attacker_ipc_lost']:.2f} / "
+                         f"{wave['defender_ipc_lost']:.2f} unconditional, "
+                         f"{given['attacker_ipc_lost']:.2f} / {given['defender_ipc_lost']:.2f} given it "
+                         f"reaches the battle")
         lines.append(f"total: defender destroyed {100 * self.attacker_win:.2f}%, holds "
                      f"{100 * self.defender_win:.2f}%"
                      + ("" if self.takes_territory is None
@@ -98,6 +109,9 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                 taken += weight * (result.takes_territory or 0.0)
                 took = result.takes_territory or 0.0
                 destroyed_open += weight * (result.attacker_win + result.draw - took)
+        reached = wave["fights"]
+        wave["given_it_fights"] = {name: wave[name] / reached if reached > 0 else 0.0 for name in
+                                   ("attacker_win", "attacker_ipc_lost", "defender_ipc_lost")}
         attacker_lost += wave["attacker_ipc_lost"]
         defender_lost += wave["defender_ipc_lost"]
         reports.append(wave)

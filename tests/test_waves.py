@@ -60,3 +60,16 @@ def test_two_waves_monte_carlo_agrees_with_exact():
         p = getattr(exact, key)
         assert abs(getattr(mc, key) - p) < 4.5 * math.sqrt(p * (1 - p) / runs)
     assert mc.waves[1]["method"] == "mc"
+
+
+def test_each_wave_reports_figures_unconditional_and_given_it_reaches_the_battle():
+    # 1942-2e: 1 inf attacks 1 inf; the defender survives alone with duel(1, 2)'s defender win,
+    # then 1 armor attacks that 1 inf and wins with 1/2 (see test_result: 1 arm vs 1 inf)
+    _, holds, _ = duel(1, 2)
+    total = run_waves(oddsim.Battle("1942-2e", "1 inf", "1 inf"), ["1 arm"], method="exact")
+    second = total.waves[1]
+    assert second["fights"] == pytest.approx(float(holds), abs=1e-12)
+    assert second["given_it_fights"]["attacker_win"] == pytest.approx(0.5, abs=1e-12)
+    assert second["attacker_win"] == pytest.approx(float(holds * F(1, 2)), abs=1e-12)
+    text = total.to_table()
+    assert "unconditional" in text and "given it reaches the battle" in text

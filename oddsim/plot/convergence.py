@@ -79,6 +79,10 @@ def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes
     (1.96 standard errors); ``exact`` (a number or an exact ``BattleResult``) as a dashed line.
     Returns the figure; never shows it."""
     _check_metric(metric)
+    points = list(points)
+    if title is None:  # name the battle when the points or the exact value are results
+        title = next((r.battle for r in (*points, exact) if isinstance(getattr(r, "battle", None), str)),
+                     None)
     series = sorted((as_point(p, metric) for p in points), key=lambda p: p.runs)
     if not series:
         raise PlotError("no convergence point to draw")
