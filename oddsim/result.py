@@ -286,7 +286,29 @@ def units_left(rows, runs: int | None = None) -> tuple[dict[str, float], dict[st
         for name, n in row.counts.items():
             mean[name] = mean.get(name, 0.0) + row.probability * n
             square[name] = square.get(name, 0.0) + row.probability * n * n
+    order = _unit_order(rows)
+    mean = {name: mean[name] for name in order}
     errors = {}
     if runs:
         errors = {name: math.sqrt(max(square[name] - m * m, 0.0) / runs) for name, m in mean.items()}
     return {name: float(m) for name, m in mean.items()}, errors
+
+
+def _unit_order(rows) -> list[str]:
+    """The unit types of the rows in the edition's order (each row lists its units in it)."""
+    from graphlib import TopologicalSorter
+
+    graph: dict[str, set[str]] = {}
+    for row in rows:
+        names = list(row.counts)
+        for i, name in enumerate(names):
+            graph.setdefault(name, set()).update(names[:i])
+    sorter = TopologicalSorter(graph)
+    sorter.prepare()
+    seen = list(graph)
+    order: list[str] = []
+    while sorter.is_active():
+        ready = sorted(sorter.get_ready(), key=seen.index)
+        order.extend(ready)
+        sorter.done(*ready)
+    return order

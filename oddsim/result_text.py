@@ -42,8 +42,8 @@ def battle_text(result, survivors: int | None = None) -> str:
         lines.append(f"  takes territory {pct('takes_territory')}")
     se = result.std_error
     swing = ("+" if result.tuv_swing >= 0 else "") + number(result.tuv_swing, se.get("tuv_swing"))
-    if se.get("tuv_swing"):
-        swing += " at most"
+    if se.get("tuv_swing"):  # the sum of the two errors, a bound (see montecarlo.simulate)
+        swing = swing.replace(" ± ", ", ± at most ")
     lost = {side: number(getattr(result, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
             for side in SIDES}
     lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
