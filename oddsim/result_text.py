@@ -35,9 +35,10 @@ def battle_text(result, survivors: int | None = None) -> str:
         lines.append(f"  retreat         {pct('retreat')}")
     landed = result.landed_after_retreat
     if landed is not None:
-        lines.append(f"    of which landed units fought on: they won {percent(landed['won'])}, "
-                     f"were destroyed {percent(landed['destroyed'])}, both sides destroyed "
-                     f"{percent(landed['both_destroyed'])}")
+        lines.append(f"  landed units fighting on after the others retreated: won "
+                     f"{percent(landed['won'])} (part of attacker wins), destroyed "
+                     f"{percent(landed['destroyed'])}, both sides destroyed "
+                     f"{percent(landed['both_destroyed'])} (part of retreat)")
     if result.takes_territory is not None:
         lines.append(f"  takes territory {pct('takes_territory')}")
     se = result.std_error
