@@ -75,7 +75,8 @@ def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attac
         raise click.exceptions.Abort() from None
     click.echo(report(table, spec, top))
     if plot:
-        write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
+        path = write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
+        click.echo(f"wrote {path}")
 
 
 def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
