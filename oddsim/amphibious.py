@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
 from oddsim.errors import BattleError
+from oddsim.estimates import number, percent
 from oddsim.forces import Force, parse_force
 from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
@@ -165,6 +166,7 @@ class AmphibiousResult:
     defender_ipc_lost_land: float
     cargo_lost: float  # expected IPCs of cargo lost at sea
     assault: str = ""  # the assault in words
+    std_error: dict[str, float] = field(default_factory=dict)  # where a stage is Monte Carlo
 
     def describe(self) -> str:
         return self.assault or "amphibious assault"
@@ -195,6 +197,7 @@ class AmphibiousResult:
             "defender_ipc_lost_sea": self.defender_ipc_lost_sea,
             "defender_ipc_lost_land": self.defender_ipc_lost_land,
             "cargo_lost": self.cargo_lost, "tuv_swing": self.tuv_swing,
+            "std_error": {k: float(v) for k, v in self.std_error.items()},
         }
 
     def to_table(self) -> str:
@@ -217,11 +220,15 @@ class AmphibiousResult:
             r = x.result
             lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} "
                          f"({r.method}) takes {100 * (r.takes_territory or 0):.2f}%")
-        lines.append(f"takes the territory {100 * self.takes_territory:.2f}%, defender destroyed "
-                     f"{100 * self.defender_destroyed:.2f}%")
-        lines.append(f"expected IPC lost: attacker {self.attacker_ipc_lost:.2f} (sea "
+        se = self.std_error
+        take, wiped = (percent(getattr(self, name), se.get(name))
+                       for name in ("takes_territory", "defender_destroyed"))
+        lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
+                for side in ("attacker", "defender")}
+        lines.append(f"takes the territory {take}, defender destroyed {wiped}")
+        lines.append(f"expected IPC lost: attacker {lost['attacker']} (sea "
                      f"{self.attacker_ipc_lost_sea:.2f}, land {self.attacker_ipc_lost_land:.2f}), "
-                     f"defender {self.defender_ipc_lost:.2f} (TUV swing {self.tuv_swing:+.2f})")
+                     f"defender {lost['defender']} (TUV swing {self.tuv_swing:+.2f})")
         return "\n".join(lines)
 
 
@@ -270,12 +277,61 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
             destroyed += no_landing * _wiped_out(result)
             a_lost += no_landing * result.attacker_ipc_lost
             d_lost += no_landing * result.defender_ipc_lost
+    errors = _std_errors(assault, sea, landings, len(unloading), total_cargo)
     return AmphibiousResult(
+        std_error=errors,
         sea=sea, landings=tuple(landings), takes_territory=take, defender_destroyed=destroyed,
         attacker_ipc_lost_sea=(0.0 if sea is None else sea.attacker_ipc_lost) + cargo_lost,
         attacker_ipc_lost_land=a_lost,
         defender_ipc_lost_sea=0.0 if sea is None else sea.defender_ipc_lost,
         defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost, assault=assault.describe())
+
+
+def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[Landing],
+                unloaded: int, total_cargo: int) -> dict[str, float]:
+    """Standard errors of the assault's figures when a stage is Monte Carlo (else empty). Each
+    figure is a sum over landings of (chance of the landing) x (its land battle's figure): the
+    land battles' errors add as independent runs, and a Monte Carlo sea battle adds the spread
+    of the figure over its end states divided by its runs. The defender's IPC lost sums its sea
+    and land errors (a bound: the runs do not say how its sea losses go with the landings)."""
+    staged = [x for x in landings if x.result is not None]
+    if all(x.result.method == "exact" for x in staged) and (sea is None or sea.method == "exact"):
+        return {}
+    by_left = {x.transports: x for x in landings[:unloaded]}
+
+    def figures(x: Landing | None) -> dict[str, tuple[float, float]]:
+        r = None if x is None else x.result
+        if r is None:
+            return {name: (0.0, 0.0) for name in ("take", "wiped", "a", "d")}
+        none = next((row for row in r.defender_survivors if not row.counts and not row.other), None)
+        return {"take": (r.takes_territory or 0.0, r.std_error.get("takes_territory", 0.0)),
+                "wiped": (_wiped_out(r), 0.0 if none is None else none.std_error),
+                "a": (r.attacker_ipc_lost, r.std_error.get("attacker_ipc_lost", 0.0)),
+                "d": (r.defender_ipc_lost, r.std_error.get("defender_ipc_lost", 0.0))}
+
+    variance = dict.fromkeys(("take", "wiped", "a", "d"), 0.0)
+    for x in landings:
+        for name, (_, error) in figures(x).items():
+            variance[name] += (x.probability * error) ** 2
+    sea_d = 0.0
+    if sea is not None and sea.runs:
+        # each sea end state's expected figure (attacker: with its own losses and cargo lost)
+        per_row = []
+        for row in sea.attacker_survivors:
+            left = row.counts.get("transport", 0)
+            x = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
+            f = {name: value for name, (value, _) in figures(x).items()}
+            f["a"] += (sea.attacker_ipc_total - row.ipc) + total_cargo - assault.cargo_ipc(left)
+            per_row.append((row.probability, f))
+        for name in ("take", "wiped", "a", "d"):
+            mean = sum(p * f[name] for p, f in per_row)
+            spread = sum(p * f[name] ** 2 for p, f in per_row) - mean * mean
+            variance[name] += max(spread, 0.0) / sea.runs
+        sea_d = sea.std_error.get("defender_ipc_lost", 0.0)
+    return {"takes_territory": math.sqrt(variance["take"]),
+            "defender_destroyed": math.sqrt(variance["wiped"]),
+            "attacker_ipc_lost": math.sqrt(variance["a"]),
+            "defender_ipc_lost": sea_d + math.sqrt(variance["d"])}
 
 
 def _wiped_out(result: BattleResult) -> float:

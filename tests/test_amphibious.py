@@ -1,6 +1,7 @@
 """Amphibious assaults: stages composed as RULES.md says, against odds derived by hand."""
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -159,3 +160,21 @@ def test_runs_with_the_exact_method_is_an_error():
     assault = Amphibious("1942-2e", fleet="1 trn", cargo="1 inf", defender="1 inf")
     with pytest.raises(oddsim.BattleError, match="--runs applies to Monte Carlo"):
         run_amphibious(assault, method="exact", runs=100)
+
+
+def test_monte_carlo_assault_figures_carry_their_standard_error():
+    # one landing (2 transports) or none: take = p t, with p from the sea battle's runs and t
+    # from the land battle's share of them; the error adds t^2 p(1-p)/n and p^2 t(1-t)/(p n)
+    assault = Amphibious("1942-2e", fleet="1 dd, 2 trn", cargo="3 inf, 1 arm", defender="3 inf",
+                         sea_defender="1 dd, 1 sub")
+    runs = 100_000
+    exact = run_amphibious(assault, method="exact")
+    mc = run_amphibious(assault, method="mc", runs=runs, seed=11)
+    p = exact.landings[0].probability
+    t = exact.landings[0].result.takes_territory
+    expected = math.sqrt(t * t * p * (1 - p) / runs + p * p * t * (1 - t) / (p * runs))
+    assert mc.std_error["takes_territory"] == pytest.approx(expected, rel=0.05)
+    for name in ("takes_territory", "defender_destroyed", "attacker_ipc_lost", "defender_ipc_lost"):
+        assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * mc.std_error[name], name
+    assert exact.std_error == {}
+    assert "±" in mc.to_table()
