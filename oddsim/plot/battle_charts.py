@@ -134,9 +134,12 @@ def battle_chart(result, by: str = "count", top: int = 3, title: str | None = No
 
 
 def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[int, float]:
-    """Probability of each number of units (or IPC value) left, smallest first."""
+    """Probability of each number of units (or IPC value) left, smallest first (the "other end
+    states" row of a very large Monte Carlo battle has no number of units: left out)."""
     totals: dict[int, float] = {}
     for row in survivors:
+        if row.other:
+            continue
         key = row.count if by == "count" else row.ipc
         totals[key] = totals.get(key, 0.0) + row.probability
     return dict(sorted(totals.items()))
