@@ -212,6 +212,8 @@ class AmphibiousResult:
                          f"{s.attacker_ipc_lost:.2f} / {s.defender_ipc_lost:.2f}, cargo lost "
                          f"{self.cargo_lost:.2f}")
         for x in self.landings:
+            if x.probability <= 0:  # a landing that cannot happen is not printed
+                continue
             unload = f"{x.transports} transport{'' if x.transports == 1 else 's'} unload" \
                      f"{'s' if x.transports == 1 else ''}"
             if x.result is None:
