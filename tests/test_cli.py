@@ -61,6 +61,9 @@ def test_rules_list_and_show():
       "--method", "exact"], "too large for the exact engine"),
     (["battle", "-a", "1 inf"], "Missing option"),
     (["rules", "show", "nope"], "unknown edition"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--survivors", "many"], "neither 'all' nor a number"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 inf", "--survivors", "all"],
+     "--survivors shows one battle's survivors"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)
