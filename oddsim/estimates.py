@@ -42,6 +42,8 @@ def percent(p: float | None, error: float | None = None, interval: tuple[float, 
     0 or 1 keep two significant digits of their distance to it (``"0.0012%"``, ``"99.9988%"``)."""
     if p is None:
         return "—"
+    if abs(1.0 - p) < 1e-12:  # a sum of probabilities that is 1 but for rounding
+        p = 1.0
     value = 100 * p
     if interval is not None:
         lo, hi = (100 * x for x in interval)

@@ -109,6 +109,6 @@ def ipc_loss_table(result, side: str) -> list[str]:
     tail = 1.0
     for lost, p in dist.items():
         if p >= SHOWN_BELOW:
-            out.append(f"  {lost:8g}  {percent(p):>10s}  {percent(min(1.0, tail)):>16s}")
+            out.append(f"  {lost:8.4g}  {percent(p):>10s}  {percent(min(1.0, tail)):>16s}")
         tail -= p
     return out
