@@ -42,7 +42,7 @@ class KernelModel:
 
     model: np.ndarray
     sides: tuple[SideLayout, SideLayout]
-    key_coarse: bool
+    key_coarse: bool  # more than MAX_EXACT_KEYS end states: each side keeps KEPT_SLOTS of them
     retreats: bool  # the attacker may end in a retreat: its histogram holds retreated keys too
 
     @property
