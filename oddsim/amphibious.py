@@ -206,11 +206,14 @@ class AmphibiousResult:
             lines.append("sea battle: none (no defending ships)")
         else:
             s = self.sea
-            stalemate = f", stalemate {100 * s.stalemate:.2f}%" if s.stalemate > 0 else ""
-            lines.append(f"sea battle ({s.method}): attacker wins {100 * s.attacker_win:.2f}%, "
-                         f"defender wins {100 * s.defender_win:.2f}%{stalemate}, IPC lost "
-                         f"{s.attacker_ipc_lost:.2f} / {s.defender_ipc_lost:.2f}, cargo lost "
-                         f"{self.cargo_lost:.2f}")
+            chance = {name: percent(getattr(s, name), s.std_error.get(name))
+                      for name in ("attacker_win", "defender_win", "stalemate")}
+            stalemate = f", stalemate {chance['stalemate']}" if s.stalemate > 0 else ""
+            lines.append(f"sea battle ({_method(s)}): attacker wins {chance['attacker_win']}, "
+                         f"defender wins {chance['defender_win']}{stalemate}, IPC lost "
+                         f"{number(s.attacker_ipc_lost, s.std_error.get('attacker_ipc_lost'))} / "
+                         f"{number(s.defender_ipc_lost, s.std_error.get('defender_ipc_lost'))}, "
+                         f"cargo lost {self.cargo_lost:.2f}")
         for x in self.landings:
             if x.probability <= 0:  # a landing that cannot happen is not printed
                 continue
@@ -220,8 +223,8 @@ class AmphibiousResult:
                 lines.append(f"{100 * x.probability:6.2f}%  {unload}, nobody attacks")
                 continue
             r = x.result
-            lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} "
-                         f"({r.method}) takes {100 * (r.takes_territory or 0):.2f}%")
+            lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} ({_method(r)}) takes "
+                         f"{percent(r.takes_territory or 0.0, r.std_error.get('takes_territory'))}")
         se = self.std_error
         take, wiped = (percent(getattr(self, name), se.get(name))
                        for name in ("takes_territory", "defender_destroyed"))
@@ -334,6 +337,10 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
             "defender_destroyed": math.sqrt(variance["wiped"]),
             "attacker_ipc_lost": math.sqrt(variance["a"]),
             "defender_ipc_lost": sea_d + math.sqrt(variance["d"])}
+
+
+def _method(result: BattleResult) -> str:
+    return "exact" if result.method == "exact" else f"Monte Carlo, {result.runs:,} runs"
 
 
 def _wiped_out(result: BattleResult) -> float:
