@@ -7,6 +7,7 @@ import sys
 import click
 
 from oddsim.errors import OddsimError
+from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_battle_chart
 
 EXIT_BAD_INPUT = 2
@@ -23,9 +24,12 @@ class _Cli(click.Group):
             result = super().main(*args, **kwargs)
         except OddsimError as exc:
             _fail(str(exc))
-        except click.exceptions.Abort:
-            click.echo("oddsim: stopped", err=True)
-            sys.exit(130)
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            _interrupted()
+        except SystemError as exc:  # Ctrl-C that landed as a Numba call returned
+            if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                raise
+            _interrupted()
         except _NO_ARGS_IS_HELP as exc:
             click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
             sys.exit(0)
@@ -34,6 +38,20 @@ class _Cli(click.Group):
         if isinstance(result, int) and result:
             sys.exit(result)
         sys.exit(0)
+
+
+def _interrupted() -> None:
+    click.echo("oddsim: interrupted", err=True)
+    sys.exit(EXIT_INTERRUPTED)
+
+
+def finish(result) -> int:
+    """The exit status of a command that printed ``result``: 130 when Ctrl-C cut it short (the
+    printed figures say "interrupted"), else 0."""
+    if getattr(result, "interrupted", False):
+        click.echo("oddsim: interrupted: the figures above are from the runs done so far", err=True)
+        return EXIT_INTERRUPTED
+    return 0
 
 
 def _fail(message: str) -> None:
@@ -118,13 +136,13 @@ def _say_where(path, as_json: bool) -> None:
               help="Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr "
                    "(default: cheapest first).")
 @click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
-@click.option("--keep-land", type=click.IntRange(min=0, max=1000), default=0, show_default=True,
+@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
-@click.option("--runs", type=click.IntRange(min=1, max=10**10), default=None, metavar="1..10^10",
+@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None,
+@click.option("--seed", type=click.IntRange(min=0), default=None,
               metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
@@ -177,12 +195,13 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
         if plot:
             _say_where(write_battle_chart(total, plot, title=spec.describe() + ", then later waves"),
                        as_json)
-        return
+        return finish(total)
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
     click.echo(result.to_json() if as_json else result.to_table(survivors))
     if plot:
         _say_where(write_battle_chart(result, plot), as_json)
+    return finish(result)
 
 
 @cli.command()
@@ -204,25 +223,26 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True,
               help="Exact enumeration or Monte Carlo.")
-@click.option("--runs", type=click.IntRange(min=1, max=10**8), default=1_000_000, show_default=True,
-              metavar="1..10^8", help="Monte Carlo raids.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None, metavar="0..2^64-1",
+@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
+              help="Monte Carlo raids (default 1,000,000 with --method mc).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")
 @_output_options
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
          defender_tech, method, runs, seed, quiet, as_json, plot) -> None:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
-    from oddsim.raid import Raid, simulate_raid, solve_raid
+    from oddsim.raid import Raid, run_raid
 
     spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
                 interceptors=interceptors, territory_value=territory_value, facility=facility,
                 attacker_tech=attacker_tech, defender_tech=defender_tech)
-    result = solve_raid(spec) if method == "exact" else simulate_raid(spec, runs=runs, seed=seed)
+    result = run_raid(spec, method=method, runs=runs, seed=seed)
     click.echo(result.to_json() if as_json else result.to_table())
     if plot:
         from oddsim.plot.cli import write_raid_chart
 
         _say_where(write_raid_chart(result, plot), as_json)
+    return finish(result)
 
 
 @cli.group()
@@ -293,13 +313,13 @@ def describe_ruleset(ruleset) -> str:
               help="Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr "
                    "(default: cheapest first).")
 @click.option("--ool-defender", default=None, help="Defender's order of loss in the land battle.")
-@click.option("--keep-land", type=click.IntRange(min=0, max=1000), default=0, show_default=True,
+@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True,
               help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
-@click.option("--runs", type=click.IntRange(min=1, max=10**10), default=None, metavar="1..10^10",
+@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
               help="Monte Carlo battles in all (default 1,000,000).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None, metavar="0..2^64-1",
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
@@ -332,6 +352,7 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
         from oddsim.plot.cli import write_amphibious_chart
 
         _say_where(write_amphibious_chart(result, plot), as_json)
+    return finish(result)
 
 
 def _retreat_policy(after_round, units_left, below_win, aircraft_risk):

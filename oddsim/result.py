@@ -227,9 +227,10 @@ class BattleResult:
             for side in ("attacker", "defender"):
                 std_error[f"{side}_units_left"] = self.units_left_std_error(side)
         data = {
+            "interrupted": bool(self.interrupted),  # first, where a reader sees it
             "battle": self.battle, "method": self.method,
             "runs": None if self.runs is None else int(self.runs),
-            "interrupted": bool(self.interrupted), "truncated_mass": float(self.truncated_mass),
+            "truncated_mass": float(self.truncated_mass),
             **{name: number(getattr(self, name)) for name in OUTCOMES},
             "attacker_ipc_lost": float(self.attacker_ipc_lost),
             "defender_ipc_lost": float(self.defender_ipc_lost),

@@ -46,19 +46,20 @@ class WaveResult:
     attacker_ipc_lost: float
     defender_ipc_lost: float
     std_error: dict[str, float] = field(default_factory=dict)
+    interrupted: bool = False  # Ctrl-C cut Monte Carlo stages short: figures from fewer runs
 
     @property
     def tuv_swing(self) -> float:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
     def to_dict(self) -> dict:
-        return {"waves": list(self.waves), "attacker_win": self.attacker_win,
+        return {"interrupted": self.interrupted, "waves": list(self.waves), "attacker_win": self.attacker_win,
                 "defender_win": self.defender_win, "takes_territory": self.takes_territory,
                 "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
                 "tuv_swing": self.tuv_swing, "std_error": dict(self.std_error)}
 
     def to_table(self) -> str:
-        lines = []
+        lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []
         for count, wave in enumerate(self.waves, start=1):
             given = wave["given_it_fights"]
             se = wave.get("std_error", {})
@@ -95,6 +96,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
     attacker_lost = defender_lost = 0.0
+    interrupted = False
     reports = []
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
     runs = 0.0  # Monte Carlo runs in all (0: every battle exact)
@@ -114,6 +116,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             for side in ("attacker", "defender"):
                 square[f"{side}_ipc_lost"] += weight * sum(
                     p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
+            interrupted = interrupted or result.interrupted
             wave["fights"] += weight
             wave["method"] = result.method
             wave["attacker_win"] += weight * result.attacker_win
@@ -138,7 +141,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     holds = sum(standing.values())
     total = WaveResult(waves=tuple(reports), attacker_win=1.0 - holds, defender_win=holds,
                        takes_territory=None if first.sea else taken,
-                       attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost)
+                       attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
+                       interrupted=interrupted)
     return wave_errors(total, squares, round(runs)) if runs else total
 
 
