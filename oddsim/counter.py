@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oddsim.battle import ArmySpec, Battle
-from oddsim.errors import BattleError
+from oddsim.errors import BattleError, TooLargeError
 from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult, survivor_force
+from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
 TAKEN_TOLERANCE = 1e-9
@@ -101,27 +101,21 @@ def staying_forces(result: BattleResult, battle: Battle) -> dict[str, float]:
     """The land units the attacker takes the territory with, by composition, and their chances:
     survivor rows with a land unit still in the battle (not retreated, not departed)."""
     stays: dict[str, float] = {}
+    rules = battle.rules
     for row in result.attacker_survivors:
-        left = _in_battle(row.units, battle)
-        land = Force(tuple((name, n) for name, n in left.counts
-                           if battle.rules.unit(name).domain is Domain.LAND),
-                     tuple((name, n) for name, n in left.damaged
-                           if battle.rules.unit(name).domain is Domain.LAND))
-        if not land.is_empty():
-            key = land.describe()
+        if row.other:
+            raise TooLargeError("the counter-attack needs each composition the attacker may take the "
+                                "territory with, and this battle is too large for them: fight the "
+                                "counter-attack as a separate battle")
+        if row.retreated:
+            continue
+        land = {name: n - row.departed.get(name, 0) for name, n in row.counts.items()
+                if rules.unit(name).domain is Domain.LAND and n - row.departed.get(name, 0) > 0}
+        if land:
+            force = parse_force(Force(tuple(land.items()), tuple((name, min(h, land[name]))
+                                                                 for name, h in row.damaged.items()
+                                                                 if name in land)),
+                                rules, "survivors")
+            key = force.describe()
             stays[key] = stays.get(key, 0.0) + row.probability
     return stays
-
-
-def _in_battle(units: str, battle: Battle) -> Force:
-    """The units of a survivor row still in the battle: none after a retreat, all but the
-    departed ones where some left early ("2 infantry, 1 armor (1 armor retreated)")."""
-    force = survivor_force(units, battle.rules)
-    marker = units.partition(" (")[2].removesuffix(")")
-    if not marker:
-        return force
-    if marker == "retreated" or marker.endswith("the rest retreated"):
-        return Force(())  # the attacker's force retreated (or all of it left early)
-    gone = parse_force(marker.removesuffix(" retreated"), battle.rules, "survivors")
-    counts = {name: n - gone.count(name) for name, n in force.counts}
-    return parse_force({name: n for name, n in counts.items() if n > 0}, battle.rules, "survivors")

@@ -18,7 +18,8 @@ from oddsim.battle import RetreatPolicy
 from oddsim.exact import _kernel as k
 from oddsim.exact._best import best_retreat_kernel
 from oddsim.lowering import LoweredBattle
-from oddsim.result import RetreatPlanRow, describe_units
+from oddsim.names import describe_counts
+from oddsim.result import RetreatPlanRow
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,10 @@ def retreat_plan(names: list[str], a_tables: tuple, d_tables: tuple, n_defender:
         described = {}  # each side state is described once
         for i in np.unique(index).tolist():
             units = alive[i] - gone[i]
-            described[i] = describe_units(names, units.tolist(), np.minimum(damaged[i], units).tolist())
+            left = [(name, n) for name, n in zip(names, units.tolist(), strict=True) if n > 0]
+            hurt = {name: h for name, h in zip(names, np.minimum(damaged[i], units).tolist(), strict=True)
+                    if h > 0}
+            described[i] = describe_counts(left, hurt)
         sides.append([described[i] for i in index.tolist()])
     rows = [RetreatPlanRow(attacker, defender, p, w / p) for attacker, defender, p, w in
             zip(*sides, mass[states].tolist(), weighted[states].tolist(), strict=True)]
