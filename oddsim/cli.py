@@ -225,6 +225,9 @@ def describe_ruleset(ruleset) -> str:
 @click.option("--sea-air", default=None, help="Aircraft sent to the sea battle.")
 @click.option("--no-bombard", is_flag=True, help="The fleet does not bombard (it does by default "
               "when there is no sea battle).")
+@click.option("--sea-battle", type=click.Choice(["fight", "ignore"]), default=None,
+              help="Fight or ignore sea defenders that are only subs/transports, where the edition "
+                   "allows ignoring them (default: ignore there, else fight).")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True)
 @click.option("--runs", type=click.IntRange(min=1), default=None, help="Monte Carlo battles in all.")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
@@ -233,7 +236,8 @@ def describe_ruleset(ruleset) -> str:
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True)
 @_retreat_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard, method,
+def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
+               sea_battle, method,
                runs, seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
                retreat_below_win, retreat_aircraft_risk, as_json) -> None:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
@@ -247,7 +251,8 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
                              retreat_aircraft_risk)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
-                         bombard=not no_bombard, retreat=policy if policy.active else None,
+                         bombard=not no_bombard, sea_battle=sea_battle,
+                         retreat=policy if policy.active else None,
                          attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
     result = run_amphibious(assault, method=method, runs=runs, seed=seed)
     click.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.to_table())
