@@ -148,15 +148,20 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
 @click.option("--runs", type=click.IntRange(min=1), default=1_000_000, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=None)
+@click.option("--aa-gun/--no-aa-gun", default=None,
+              help="Whether an AA gun stands in the territory, where the edition's facilities have "
+                   "no built-in AA (default: it does).")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
+              help="Low Luck: AA and air-battle dice score total // 6 hits, plus one by chance.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
-         defender_tech, method, runs, seed, as_json) -> None:
+         defender_tech, method, runs, seed, aa_gun, dice, as_json) -> None:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
     from oddsim.raid import Raid, simulate_raid, solve_raid
 
     spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
                 interceptors=interceptors, territory_value=territory_value, facility=facility,
-                attacker_tech=attacker_tech, defender_tech=defender_tech)
+                attacker_tech=attacker_tech, defender_tech=defender_tech, aa_gun=aa_gun, dice=dice)
     result = solve_raid(spec) if method == "exact" else simulate_raid(spec, runs=runs, seed=seed)
     click.echo(result.to_json() if as_json else result.to_table())
 
