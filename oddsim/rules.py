@@ -370,6 +370,9 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
         submerge=c.choice("submerge", SubmergeTiming, default="start"),
         aa_casualties=c.choice("aa_casualties", AACasualties, default="attacker_chooses"),
     )
+    if combat.aa_casualties is AACasualties.PER_AIRCRAFT and combat.aa_dice is not AADice.PER_AIRCRAFT:
+        raise RulesetError(f"ruleset {origin}: field 'combat.aa_casualties' per_aircraft needs "
+                           f"combat.aa_dice = per_aircraft (one die rolled at each aircraft)")
 
     b = _Fields(top.get("bombard", dict, default={}), "bombard", origin)
     b.check_known({"units", "casualties_fire_back", "one_per_landed_unit"})

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import TooLargeError
@@ -327,6 +328,9 @@ def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray
 def solve(battle: Battle) -> BattleResult:
     """Exact outcome distribution of the battle (fought to the end, or to the attacker's
     retreat)."""
+    parts = aa_casualties.splits(battle)
+    if parts is not None:  # AA picks its casualties by chance: one battle per outcome
+        return aa_casualties.fight_split(battle, parts, lambda spec, _p, _i: solve(spec))
     p = _prepare(battle)
     policy = battle.retreat
     args = (p.A, p.D, p.start, p.end, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,

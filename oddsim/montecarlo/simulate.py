@@ -19,6 +19,7 @@ from numbers import Integral
 import numba
 import numpy as np
 
+from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.errors import BattleError
 from oddsim.lowering import LoweredBattle, lower
@@ -54,6 +55,11 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
     runs = _check_runs(runs)
     seed = _check_seed(seed)
+    parts = aa_casualties.splits(battle)
+    if parts is not None:  # AA picks its casualties by chance: one battle per outcome, its share of runs
+        return aa_casualties.fight_split(battle, parts, lambda spec, p, i: simulate(
+            spec, runs=max(1, round(p * runs)), seed=(seed * 1_000_003 + i + 1) % (1 << 63),
+            progress=progress))
     low = lower(battle)
     spec = KernelModel.build(battle, low)
     n_blocks = max(1, min(numba.get_num_threads(), MAX_HISTOGRAM_CELLS // max(spec.n_keys)))
