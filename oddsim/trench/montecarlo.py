@@ -32,14 +32,15 @@ def check_seed(seed) -> int:
 
 def mc_counts(prepared: PreparedBattle, runs: int, seed: int) -> TrenchCounts:
     """Outcome counts of ``runs`` sampled battles, the same for any number of threads."""
-    battle = prepared.battle
+    battle, t = prepared.battle, prepared.tables
     offset = np.uint64(splitmix64(np.uint64(seed)))
     counts = simulate_counts(
         offset, np.int64(runs), np.int64(min(N_CHUNKS, runs)), prepared.rolls.of_ordered,
-        prepared.tables.attacker, prepared.tables.defender,
+        t.attacker, t.defender, t.attacker_index, t.defender_index, np.cumsum(t.weight),
         prepared.attacker.vectors, prepared.defender.vectors,
-        np.array(battle.base_totals("attacker"), dtype=np.int64),
-        np.array(battle.base_totals("defender"), dtype=np.int64),
+        np.ascontiguousarray(np.array(battle.cards("attacker"), dtype=np.int64) + t.attacker_support),
+        np.ascontiguousarray(np.array(battle.cards("defender"), dtype=np.int64) + t.defender_support),
         np.array(battle.has_card("attacker"), dtype=np.bool_),
-        np.array(battle.has_card("defender"), dtype=np.bool_)).sum(axis=0)
+        np.array(battle.has_card("defender"), dtype=np.bool_),
+        np.int64(prepared.play.destroy_margin)).sum(axis=0)
     return TrenchCounts.of(counts[:16].reshape(4, 4), counts[16:19], counts[19:22], runs)
