@@ -195,8 +195,8 @@ def describe_ruleset(ruleset) -> str:
     lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
                  f"{'domain':6s} roles")
     for u in ruleset.units:
-        roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last")
-                 if getattr(u, flag)]
+        roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last",
+                                   "transport", "heavy_cargo") if getattr(u, flag)]
         if not u.combatant:
             roles.append("not a casualty")
         if not u.can_attack:
@@ -207,7 +207,12 @@ def describe_ruleset(ruleset) -> str:
     lines += ["", f"subs strike first: {c.sub_first_strike.value}; aircraft hit subs: "
               f"{c.air_hits_subs.value}; AA dice: {c.aa_dice.value}"
               + (f" ({c.aa_dice_per_gun} per gun)" if c.aa_dice.value == "per_gun" else "")
-              + f", hit on {c.aa_hit}"]
+              + f", hit on {c.aa_hit}; AA casualties: {c.aa_casualties.value}"]
+    heavy = ", ".join(u.name for u in ruleset.units if u.heavy_cargo) or "none"
+    lines.append(f"transport: {ruleset.transport.capacity} land units, at most "
+                 f"{ruleset.transport.max_heavy} of {heavy}; may ignore lone subs/transports: "
+                 f"{'yes' if ruleset.amphibious.ignore_subs_and_transports else 'no'}; raid "
+                 f"built-in AA: {'yes' if ruleset.raid.builtin_aa else 'no'}")
     for rule in ruleset.support:
         lines.append(f"support: each {'/'.join(rule.supporters)} raises {rule.per_supporter} "
                      f"{'/'.join(rule.supported)} to {rule.value} on {rule.side}")
