@@ -77,27 +77,36 @@ def _less(x, y) -> bool:
 
 
 @jit
-def _best_answers(a_total, d_total, belief, weight, comps, of_roll, count, a_card, d_card, margin,
-                  out):
+def _expected_by_lead(low, belief, weight, comps, a_card, d_card, margin, out):
+    """``out[x0, x1, x2]``: the weighted sum of the components over the attacker's supports
+    ``belief`` when the attacker's lead before its supports is ``low[f] + x_f`` on front f."""
+    for x0 in range(out.shape[0]):
+        for x1 in range(out.shape[1]):
+            for x2 in range(out.shape[2]):
+                for b in range(belief.shape[0]):
+                    code = (front_class(low[0] + x0 + belief[b, 0], a_card[0], d_card[0], margin)
+                            + 5 * front_class(low[1] + x1 + belief[b, 1], a_card[1], d_card[1],
+                                              margin)
+                            + 25 * front_class(low[2] + x2 + belief[b, 2], a_card[2], d_card[2],
+                                               margin))
+                    for c in range(comps.shape[1]):
+                        out[x0, x1, x2, c] += weight[b] * comps[code, c]
+
+
+@jit
+def _best_answers(a_total, d_total, low, expected, of_roll, count, out):
     """``out[a, r]``: the defender's placement of roll ``r`` with the smallest expected
-    components against attacker placement ``a``, over the attacker's supports ``belief``."""
-    n_c = comps.shape[1]
+    components (``expected``, by the leads before the attacker's supports, see
+    ``_expected_by_lead``) against attacker placement ``a``."""
+    n_c = expected.shape[3]
     best = np.zeros(n_c, dtype=np.int64)
-    cur = np.zeros(n_c, dtype=np.int64)
     for a in range(a_total.shape[0]):
         for r in range(of_roll.shape[0]):
             for j in range(count[r]):
                 d = of_roll[r, j]
-                cur[:] = 0
-                for b in range(belief.shape[0]):
-                    code = 0
-                    scale = 1
-                    for f in range(3):
-                        code += scale * front_class(a_total[a, f] + belief[b, f] - d_total[d, f],
-                                                    a_card[f], d_card[f], margin)
-                        scale *= 5
-                    for c in range(n_c):
-                        cur[c] += weight[b] * comps[code, c]
+                cur = expected[a_total[a, 0] - d_total[d, 0] - low[0],
+                               a_total[a, 1] - d_total[d, 1] - low[1],
+                               a_total[a, 2] - d_total[d, 2] - low[2]]
                 if j == 0 or _less(cur, best):
                     best[:] = cur
                     out[a, r] = d
@@ -205,19 +214,37 @@ class _Builder:
         self.d_has = np.array(battle.has_card("defender"))
         self.comps = code_tables(battle.points).components
         self._answers: dict[tuple, np.ndarray] = {}
+        self._by_lead: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        given = [v for v in battle.defender_support if v != UNKNOWN]
+        self.most_support = max([*given, *(v for v, _ in battle.hidden_support_values)])
 
     def optimal_defender(self, own: tuple[int, ...], belief: list[Combo]) -> np.ndarray:
         """The defender's best answers with its supports ``own`` against ``belief``."""
         key = (own, tuple(belief))
         if key not in self._answers:
             out = np.empty((self.attacker.vectors.shape[0], len(self.rolls)), dtype=np.int64)
-            values, weights = _arrays(belief)
-            _best_answers(self.a_card + self.attacker.vectors,
-                          self.d_card + np.array(own, dtype=np.int64) + self.defender.vectors,
-                          values, weights, self.comps, self.defender.of_roll,
-                          self.defender.count, self.a_has, self.d_has, self.destroy, out)
+            a_total = self.a_card + self.attacker.vectors
+            d_total = self.d_card + np.array(own, dtype=np.int64) + self.defender.vectors
+            low, expected = self._expected(tuple(belief))
+            _best_answers(a_total, d_total, low, expected, self.defender.of_roll,
+                          self.defender.count, out)
             self._answers[key] = out
         return self._answers[key]
+
+    def _expected(self, belief: tuple[Combo, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The defender's expected components by lead (``_expected_by_lead``) over the attacker's
+        supports ``belief``, for every lead any of the defender's support values can give."""
+        if belief not in self._by_lead:
+            values, weights = _arrays(list(belief))
+            a_total = self.a_card + self.attacker.vectors
+            d_total = self.d_card + self.defender.vectors
+            low = a_total.min(axis=0) - d_total.max(axis=0) - self.most_support
+            size = a_total.max(axis=0) - d_total.min(axis=0) - low + 1
+            expected = np.zeros((*size, self.comps.shape[1]), dtype=np.int64)
+            _expected_by_lead(low, values, weights, self.comps, self.a_has, self.d_has,
+                              self.destroy, expected)
+            self._by_lead[belief] = (low, expected)
+        return self._by_lead[belief]
 
     def optimal_attacker(self, own: tuple[int, ...], belief: list[Combo],
                          answers: list[np.ndarray]) -> np.ndarray:
