@@ -48,6 +48,7 @@ from oddsim.trench.outcomes import code_tables, front_class
 
 MAX_ADDED = 4 * DICE_PER_SIDE + 1  # a placement adds at most 3 dice x 4 to one front
 MAX_COMBOS = 20_000  # support-value combinations scored (the product over '?' cards)
+MAX_TOTAL_WEIGHT = 2**53 // 6**6  # counts times 46,656 roll pairs stay exact in a float64
 
 Combo = tuple[tuple[int, int, int], int]  # support values per front, whole-number weight
 
@@ -332,6 +333,10 @@ def policy_tables(battle: TrenchBattle, attacker: Placements, defender: Placemen
     if len(a_scored) * len(d_scored) > MAX_COMBOS:
         raise TrenchError(f"{len(a_scored) * len(d_scored):,} combinations of '?' support values "
                           f"is above {MAX_COMBOS:,}: give fewer '?' or fewer hidden values")
+    total = sum(w for _, w in a_scored) * sum(w for _, w in d_scored)
+    if total > MAX_TOTAL_WEIGHT:
+        raise TrenchError("the hidden support weights multiply past what counts exactly: give "
+                          "smaller weights (e.g. 1:2,2:1 rather than 1:200,2:100)")
     a_tables: list[np.ndarray] = []
     d_tables: list[np.ndarray] = []
     a_index, d_index, weight, a_support, d_support = [], [], [], [], []

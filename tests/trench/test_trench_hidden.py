@@ -56,7 +56,8 @@ def combos(supports, belief, hidden_only):
             for pick in itertools.product(*options)]
 
 
-def oracle(battle, supports_a, supports_d, belief, any_fronts=True, margin=4):
+def oracle(battle, supports_a, supports_d, belief, any_fronts=True, margin=4,
+           attacker_first=False):
     """Joint counts {(attacker fronts, defender fronts): weight} and cards lost, as fractions."""
     a_card = [c or 0 for c in battle.attacker]
     d_card = [c or 0 for c in battle.defender]
@@ -96,21 +97,23 @@ def oracle(battle, supports_a, supports_d, belief, any_fronts=True, margin=4):
                            for sa, w in a_belief]) for d in cands}
         return min(cands, key=lambda d: (value[d], tuple(-x for x in d)))
 
+    rolls = roll_weights(battle.year)
+
     @cache
     def place(a_faces, d_faces, sa):
         cands = spreads(a_faces, a_open)
-        value = {a: total([tuple(w * x for x in components(a, answer(a, d_faces, sd), sa, sd))
-                           for sd, w in d_belief]) for a in cands}
+        seen = [(d_faces, 1)] if not attacker_first else list(rolls.items())
+        value = {a: total([tuple(w * r * x for x in components(a, answer(a, fd, sd), sa, sd))
+                           for sd, w in d_belief for fd, r in seen]) for a in cands}
         return max(cands, key=lambda a: (value[a], a))
 
-    rolls = roll_weights(battle.year)
     joint, lost, weight_sum = Counter(), [[0] * 3, [0] * 3], 0
     for (sa, wa), (sd, wd) in itertools.product(combos(supports_a, belief, False),
                                                 combos(supports_d, belief, False)):
         for (fa, ra), (fd, rd) in itertools.product(rolls.items(), repeat=2):
             w = wa * wd * ra * rd
             weight_sum += w
-            a = place(fa, fd, sa)
+            a = place(fa, None if attacker_first else fd, sa)
             d = answer(a, fd, sd)
             won, lost_fronts, _, _ = fight(a, d, sa, sd)
             joint[won, lost_fronts] += w
@@ -145,6 +148,61 @@ def test_hidden_supports_match_the_oracle(case, any_fronts):
     battle = TrenchBattle(a, d, year, sa, sd, points, hidden_support_values="1:2,3:1")
     result = solve_trench(battle, dice_fronts="any" if any_fronts else "own")
     assert engine(result) == oracle(battle, sa, sd, belief, any_fronts)
+
+
+def test_attacker_first_matches_the_oracle():
+    a, d, year, sa, sd, points = CASES[1]
+    battle = TrenchBattle(a, d, year, sa, sd, points, hidden_support_values="1:2,3:1")
+    result = solve_trench(battle, roll_order="attacker-first")
+    assert engine(result) == oracle(battle, sa, sd, {1: 2, 3: 1}, attacker_first=True)
+
+
+def greedy_oracle(battle, supports_a, supports_d, belief):
+    """Hidden greedy play: a face-down enemy support counts as the belief's mean."""
+    mean = F(sum(v * w for v, w in belief.items()), sum(belief.values()))
+    cards = {"a": [c or 0 for c in battle.attacker], "d": [c or 0 for c in battle.defender]}
+    has = {"a": [c is not None for c in battle.attacker], "d": [c is not None for c in battle.defender]}
+    seen = {"a": [mean if s != 0 else 0 for s in supports_a],
+            "d": [mean if s != 0 else 0 for s in supports_d]}
+
+    def standing(m, own, enemy):
+        if m <= -4 and own:
+            return 0
+        return 1 if m < 0 else 2 if m == 0 else 4 if m >= 4 and enemy else 3
+
+    def greedy(faces, margins, side, other):
+        margins, added = list(margins), [0, 0, 0]
+        for face in faces:
+            best = max(range(3), key=lambda f: (
+                standing(margins[f] + face, has[side][f], has[other][f])
+                - standing(margins[f], has[side][f], has[other][f]), -abs(margins[f]), -f))
+            margins[best] += face
+            added[best] += face
+        return tuple(added)
+
+    rolls = roll_weights(battle.year)
+    joint, weight_sum = Counter(), 0
+    for (sa, wa), (sd, wd) in itertools.product(combos(supports_a, belief, False),
+                                                combos(supports_d, belief, False)):
+        for (fa, ra), (fd, rd) in itertools.product(rolls.items(), repeat=2):
+            w = wa * wd * ra * rd
+            weight_sum += w
+            a_dice = greedy(fa, [cards["a"][f] + sa[f] - cards["d"][f] - seen["d"][f]
+                                 for f in range(3)], "a", "d")
+            d_dice = greedy(fd, [cards["d"][f] + sd[f] - cards["a"][f] - seen["a"][f] - a_dice[f]
+                                 for f in range(3)], "d", "a")
+            leads = [cards["a"][f] + sa[f] + a_dice[f] - cards["d"][f] - sd[f] - d_dice[f]
+                     for f in range(3)]
+            joint[sum(x > 0 for x in leads), sum(x < 0 for x in leads)] += w
+    return {k: F(v, weight_sum) for k, v in joint.items() if v}
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_greedy_with_hidden_supports_matches_the_oracle(case):
+    a, d, year, sa, sd, points = case
+    battle = TrenchBattle(a, d, year, sa, sd, points, hidden_support_values="1:2,3:1")
+    result = solve_trench(battle, policy="greedy")
+    assert engine(result)[0] == greedy_oracle(battle, sa, sd, {1: 2, 3: 1})
 
 
 def test_destroy_margin_five_matches_the_oracle():
@@ -286,3 +344,10 @@ def test_advice_follows_the_hidden_model():
                                       "--information", "full", "--json"])
     assert out.exit_code == 0, out.output
     assert "full supports" in json.loads(out.output)["play"]
+
+
+def test_weights_too_large_to_count_exactly_are_refused():
+    battle = TrenchBattle((1, 1, 1), (1, 1, 1), 1914, ("?", "?", "?"), ("?", "?", "?"),
+                          hidden_support_values="1:1000,2:999,3:998")
+    with pytest.raises(TrenchError, match="smaller weights"):
+        solve_trench(battle)
