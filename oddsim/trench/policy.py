@@ -51,6 +51,7 @@ MAX_COMBOS = 20_000  # support-value combinations scored (the product over '?' c
 MAX_TOTAL_WEIGHT = 2**53 // 6**6  # counts times 46,656 roll pairs stay exact in a float64
 
 Combo = tuple[tuple[int, int, int], int]  # support values per front, whole-number weight
+PerFront = tuple[tuple[tuple[int, int], ...], ...]  # per front: (value, weight) options
 
 
 @dataclass(frozen=True)
@@ -78,20 +79,35 @@ def _less(x, y) -> bool:
 
 
 @jit
-def _expected_by_lead(low, belief, weight, comps, a_card, d_card, margin, out):
-    """``out[x0, x1, x2]``: the weighted sum of the components over the attacker's supports
-    ``belief`` when the attacker's lead before its supports is ``low[f] + x_f`` on front f."""
+def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, margin, out):
+    """``out[x0, x1, x2]``: the weighted sum of the components over the attacker's supports when
+    its lead before them is ``low[f] + x_f`` on front f. Its supports are independent per front:
+    ``values[f, :n_options[f]]`` with ``weights[f, ...]``, so each front's class is tabled first."""
+    size = max(out.shape[0], out.shape[1], out.shape[2])
+    per_front = np.zeros((3, size, 5), dtype=np.int64)
+    for f in range(3):
+        for x in range(out.shape[f]):
+            for o in range(n_options[f]):
+                per_front[f, x, front_class(low[f] + x + values[f, o], a_card[f], d_card[f],
+                                            margin)] += weights[f, o]
     for x0 in range(out.shape[0]):
         for x1 in range(out.shape[1]):
             for x2 in range(out.shape[2]):
-                for b in range(belief.shape[0]):
-                    code = (front_class(low[0] + x0 + belief[b, 0], a_card[0], d_card[0], margin)
-                            + 5 * front_class(low[1] + x1 + belief[b, 1], a_card[1], d_card[1],
-                                              margin)
-                            + 25 * front_class(low[2] + x2 + belief[b, 2], a_card[2], d_card[2],
-                                               margin))
-                    for c in range(comps.shape[1]):
-                        out[x0, x1, x2, c] += weight[b] * comps[code, c]
+                for c0 in range(5):
+                    p0 = per_front[0, x0, c0]
+                    if p0 == 0:
+                        continue
+                    for c1 in range(5):
+                        p1 = per_front[1, x1, c1]
+                        if p1 == 0:
+                            continue
+                        for c2 in range(5):
+                            w = p0 * p1 * per_front[2, x2, c2]
+                            if w == 0:
+                                continue
+                            code = c0 + 5 * c1 + 25 * c2
+                            for c in range(comps.shape[1]):
+                                out[x0, x1, x2, c] += w * comps[code, c]
 
 
 @jit
@@ -100,16 +116,23 @@ def _best_answers(a_total, d_total, low, expected, of_roll, count, out):
     components (``expected``, by the leads before the attacker's supports, see
     ``_expected_by_lead``) against attacker placement ``a``."""
     n_c = expected.shape[3]
-    best = np.zeros(n_c, dtype=np.int64)
     for a in range(a_total.shape[0]):
         for r in range(of_roll.shape[0]):
+            b0 = b1 = b2 = 0
             for j in range(count[r]):
                 d = of_roll[r, j]
-                cur = expected[a_total[a, 0] - d_total[d, 0] - low[0],
-                               a_total[a, 1] - d_total[d, 1] - low[1],
-                               a_total[a, 2] - d_total[d, 2] - low[2]]
-                if j == 0 or _less(cur, best):
-                    best[:] = cur
+                x0 = a_total[a, 0] - d_total[d, 0] - low[0]
+                x1 = a_total[a, 1] - d_total[d, 1] - low[1]
+                x2 = a_total[a, 2] - d_total[d, 2] - low[2]
+                better = j == 0
+                if not better:
+                    for c in range(n_c):
+                        diff = expected[x0, x1, x2, c] - expected[b0, b1, b2, c]
+                        if diff != 0:
+                            better = diff < 0
+                            break
+                if better:
+                    b0, b1, b2 = x0, x1, x2
                     out[a, r] = d
 
 
@@ -219,31 +242,37 @@ class _Builder:
         given = [v for v in battle.defender_support if v != UNKNOWN]
         self.most_support = max([*given, *(v for v, _ in battle.hidden_support_values)])
 
-    def optimal_defender(self, own: tuple[int, ...], belief: list[Combo]) -> np.ndarray:
-        """The defender's best answers with its supports ``own`` against ``belief``."""
-        key = (own, tuple(belief))
+    def optimal_defender(self, own: tuple[int, ...], belief: PerFront) -> np.ndarray:
+        """The defender's best answers with its supports ``own`` against the attacker's supports
+        ``belief`` (independent options per front)."""
+        key = (own, belief)
         if key not in self._answers:
             out = np.empty((self.attacker.vectors.shape[0], len(self.rolls)), dtype=np.int64)
             a_total = self.a_card + self.attacker.vectors
             d_total = self.d_card + np.array(own, dtype=np.int64) + self.defender.vectors
-            low, expected = self._expected(tuple(belief))
+            low, expected = self._expected(belief)
             _best_answers(a_total, d_total, low, expected, self.defender.of_roll,
                           self.defender.count, out)
             self._answers[key] = out
         return self._answers[key]
 
-    def _expected(self, belief: tuple[Combo, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def _expected(self, belief: PerFront) -> tuple[np.ndarray, np.ndarray]:
         """The defender's expected components by lead (``_expected_by_lead``) over the attacker's
         supports ``belief``, for every lead any of the defender's support values can give."""
         if belief not in self._by_lead:
-            values, weights = _arrays(list(belief))
+            width = max(len(options) for options in belief)
+            values = np.zeros((3, width), dtype=np.int64)
+            weights = np.zeros((3, width), dtype=np.int64)
+            for f, options in enumerate(belief):
+                for o, (value, weight) in enumerate(options):
+                    values[f, o], weights[f, o] = value, weight
             a_total = self.a_card + self.attacker.vectors
             d_total = self.d_card + self.defender.vectors
             low = a_total.min(axis=0) - d_total.max(axis=0) - self.most_support
             size = a_total.max(axis=0) - d_total.min(axis=0) - low + 1
             expected = np.zeros((*size, self.comps.shape[1]), dtype=np.int64)
-            _expected_by_lead(low, values, weights, self.comps, self.a_has, self.d_has,
-                              self.destroy, expected)
+            _expected_by_lead(low, values, weights, np.array([len(o) for o in belief]),
+                              self.comps, self.a_has, self.d_has, self.destroy, expected)
             self._by_lead[belief] = (low, expected)
         return self._by_lead[belief]
 
@@ -315,10 +344,16 @@ def scored_supports(battle: TrenchBattle, side: str) -> list[Combo]:
                     for s in getattr(battle, f"{side}_support")])
 
 
-def believed_supports(battle: TrenchBattle, side: str) -> list[Combo]:
-    """The side's supports as the enemy sees them: the belief on each face-down card."""
-    belief = list(battle.hidden_support_values)
-    return _combos([belief if down else [(0, 1)] for down in battle.face_down(side)])
+def believed_supports(battle: TrenchBattle, side: str) -> PerFront:
+    """The side's supports as the enemy sees them, per front: the belief on each face-down
+    card (``_combos`` gives their combinations)."""
+    return tuple(battle.hidden_support_values if down else ((0, 1),)
+                 for down in battle.face_down(side))
+
+
+def _known(values: tuple[int, ...]) -> PerFront:
+    """Supports the enemy sees (full information), per front."""
+    return tuple(((v, 1),) for v in values)
 
 
 def policy_tables(battle: TrenchBattle, attacker: Placements, defender: Placements, rolls: Rolls,
@@ -342,11 +377,11 @@ def policy_tables(battle: TrenchBattle, attacker: Placements, defender: Placemen
     a_index, d_index, weight, a_support, d_support = [], [], [], [], []
     if information is Information.HIDDEN:
         a_belief = believed_supports(battle, "attacker")
-        d_belief = believed_supports(battle, "defender")
+        d_belief = _combos([list(options) for options in believed_supports(battle, "defender")])
         for own, _ in d_scored:
             d_tables.append(build.optimal_defender(own, a_belief)
                             if defender_policy is Policy.OPTIMAL
-                            else build.greedy_defender(own, _mean(a_belief)))
+                            else build.greedy_defender(own, _mean(_combos(list(a_belief)))))
         for own, _ in a_scored:
             if attacker_policy is Policy.OPTIMAL:
                 answers = [build.optimal_defender(s, a_belief) for s, _ in d_belief]
@@ -362,7 +397,7 @@ def policy_tables(battle: TrenchBattle, attacker: Placements, defender: Placemen
             d_support.append(sd)
     else:
         for (sa, wa), (sd, wd) in itertools.product(a_scored, d_scored):
-            best = build.optimal_defender(sd, [(sa, 1)])
+            best = build.optimal_defender(sd, _known(sa))
             if attacker_policy is Policy.OPTIMAL:
                 a_tables.append(build.optimal_attacker(sa, [(sd, 1)], [best]))
             else:
