@@ -98,3 +98,20 @@ def test_per_aircraft_casualties_need_one_die_per_aircraft():
     house = parse_ruleset(data, origin="house")
     rows = _rows(oddsim.solve(oddsim.Battle(house, "1 ftr, 1 bmb", "1 aa")))
     assert rows["1 fighter"] == pytest.approx(5 / 36, abs=TOL)
+
+
+def test_cli_battle_uses_the_editions_aa_casualties():
+    import json
+
+    from click.testing import CliRunner
+
+    from oddsim.cli import cli
+
+    for method in ("exact", "mc"):
+        out = CliRunner().invoke(cli, ["battle", "--rules", "revised", "-a", "1 ftr, 1 bmb", "-d",
+                                       "1 inf, 1 aa", "--method", method, "--seed", "3",
+                                       "--json"] + (["--runs", "36000"] if method == "mc" else []))
+        assert out.exit_code == 0, out.output
+        data = json.loads(out.output)
+        # the fighter alone survives AA only when the bomber alone was hit
+        assert any(row["units"].startswith("1 fighter") for row in data["attacker_survivors"])

@@ -108,7 +108,9 @@ def test_battle_cli_rejects_incompatible_options(args, message):
                overland="1 inf", air="1 ftr"),
     Amphibious("anniversary", fleet="1 dd, 1 cru, 2 trn", cargo="3 inf, 1 arm", defender="3 inf",
                sea_defender="1 dd, 1 sub", sea_air="1 bmb", retreat=oddsim.RetreatPolicy(after_round=2)),
-], ids=["bombard", "sea-battle"])
+    Amphibious("anniversary", fleet="1 bb, 1 cru, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
+               sea_defender="1 sub, 1 trn"),
+], ids=["bombard", "sea-battle", "ignored-subs"])
 def test_monte_carlo_assault_agrees_with_the_exact_one(assault):
     # each stage's estimate has at most the variance of a plain proportion over all runs, and
     # the sea stage's split adds at most as much again: 4.5 standard errors of twice t(1 - t) / N
