@@ -27,11 +27,13 @@ def _check_battle(battle) -> TrenchBattle:
 
 
 def _result(battle: TrenchBattle, play: PlayRules, counts: TrenchCounts, method: str,
-            runs: int | None = None, seed: int | None = None) -> TrenchResult:
+            runs: int | None = None, seed: int | None = None,
+            interrupted: bool = False) -> TrenchResult:
     play_text = play.describe() + _belief_text(battle, play) + ("" if seed is None else f", seed {seed}")
     return TrenchResult.from_counts(
         counts, battle=battle.describe(), method=method, play=play_text, points=battle.points,
-        has_card=PerSide(battle.has_card("attacker"), battle.has_card("defender")), runs=runs)
+        has_card=PerSide(battle.has_card("attacker"), battle.has_card("defender")), runs=runs,
+        interrupted=interrupted)
 
 
 def _belief_text(battle: TrenchBattle, play: PlayRules) -> str:
@@ -73,8 +75,9 @@ def simulate_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
     play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
                         destroy_margin)
     runs, seed = check_runs(runs), check_seed(seed)
-    counts = mc_counts(prepare(battle, play), runs, seed)
-    return _result(battle, play, counts, "mc", runs=runs, seed=seed)
+    counts, interrupted = mc_counts(prepare(battle, play), runs, seed)
+    return _result(battle, play, counts, "mc", runs=counts.total, seed=seed,
+                   interrupted=interrupted)
 
 
 def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str = Policy.OPTIMAL,
@@ -87,6 +90,9 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
     rules = {"information": information, "dice_fronts": dice_fronts,
              "destroy_margin": destroy_margin}
     if method == "exact":
+        if runs is not None:
+            check_runs(runs)
+        check_seed(seed)
         if runs is not None or seed is not None:
             raise TrenchError("runs and seed apply only to the Monte Carlo method (--method mc)")
         return solve_trench(battle, policy, defender_policy, roll_order, **rules)
