@@ -25,7 +25,7 @@ import numpy as np
 from oddsim.battle import Battle
 from oddsim.dice import DIE_FACES
 from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult, Survivors, describe_units, survivor_table
+from oddsim.result import BattleResult, Survivors, row_key, survivor_row
 from oddsim.rules import AACasualties, Domain
 
 MAX_SPLITS = 4096
@@ -104,36 +104,38 @@ def fight_split(battle: Battle, parts: list[Split],
 
 def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -> BattleResult:
     """One result of ``battle`` from the results after each AA outcome, by their probability;
-    None: every attacker was shot down (the defender wins before round 1)."""
+    None: every attacker was shot down (the defender wins before round 1). Monte Carlo standard
+    errors combine as those of a stratified sample: the root of the sum of (share x error)^2."""
     rules = battle.rules
-    fought = [r for _, r, _ in parts if r is not None]
-    first = fought[0] if fought else None
+    fought = [(p, r, lost) for p, r, lost in parts if r is not None]
+    first = fought[0][1] if fought else None
     totals = dict.fromkeys(("attacker_win", "defender_win", "draw", "stalemate", "retreat",
                             "takes_territory", "attacker_ipc_lost", "defender_ipc_lost",
                             "expected_rounds", "truncated_mass"), 0.0)
     retreat_rounds = 0.0
-    attackers: dict[str, list] = {}
-    defenders: dict[str, list] = {}
+    rows: dict[str, dict[tuple, list]] = {"attacker": {}, "defender": {}}
     errors: dict[str, float] = {}
+    attacker_total = defender_total = 0.0
     for p, result, lost in parts:
-        shot_down = sum(rules.unit(name).cost * n for name, n in lost.counts)
+        shot_down = _ipc(rules, lost)
         totals["attacker_ipc_lost"] += p * shot_down
         if result is None:
             totals["defender_win"] += p
-            _add(attackers, Survivors("none", 0, 0, 1.0), p)
-            _add(defenders, _standing_defender(battle), p)
+            _add(rows["attacker"], Survivors(counts={}, probability=1.0), p)
+            _add(rows["defender"], _standing_defender(battle), p)
             continue
+        attacker_total = result.attacker_ipc_total + shot_down
+        defender_total = result.defender_ipc_total
         for name in totals:
             totals[name] += p * (getattr(result, name) or 0.0)
         retreat_rounds += p * result.retreat * (result.retreat_round or 0.0)
-        for row in result.attacker_survivors:
-            _add(attackers, row, p)
-        for row in result.defender_survivors:
-            _add(defenders, row, p)
+        for side in ("attacker", "defender"):
+            for row in getattr(result, f"{side}_survivors"):
+                _add(rows[side], row, p)
         for name, se in result.std_error.items():
             if isinstance(se, float | int):
                 errors[name] = errors.get(name, 0.0) + (p * se) ** 2
-    runs = None if first is None or first.runs is None else sum(r.runs for r in fought)
+    runs = None if first is None or first.runs is None else sum(r.runs for _, r, _ in fought)
     return BattleResult(
         battle=battle.describe(), method=first.method if first else "exact",
         attacker_win=totals["attacker_win"], defender_win=totals["defender_win"],
@@ -141,21 +143,30 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -
         takes_territory=totals["takes_territory"],
         attacker_ipc_lost=totals["attacker_ipc_lost"], defender_ipc_lost=totals["defender_ipc_lost"],
         expected_rounds=totals["expected_rounds"],
-        attacker_survivors=_table(attackers), defender_survivors=_table(defenders),
+        attacker_survivors=_table(rows["attacker"]), defender_survivors=_table(rows["defender"]),
         retreat=totals["retreat"],
         retreat_round=retreat_rounds / totals["retreat"] if totals["retreat"] > 0 else None,
         runs=runs, std_error={name: math.sqrt(v) for name, v in errors.items()},
         truncated_mass=totals["truncated_mass"],
-        interrupted=any(r.interrupted for r in fought))
+        interrupted=any(r.interrupted for _, r, _ in fought),
+        attacker_ipc_total=attacker_total, defender_ipc_total=defender_total)
 
 
-def _add(table: dict[str, list], row: Survivors, p: float) -> None:
-    entry = table.setdefault(row.units, [row.count, row.ipc, 0.0])
-    entry[2] += p * row.probability
+def _ipc(rules, force: Force) -> int:
+    return sum(rules.unit(name).cost * n for name, n in force.counts)
 
 
-def _table(entries: dict[str, list]) -> tuple[Survivors, ...]:
-    return survivor_table({units: (count, ipc, p) for units, (count, ipc, p) in entries.items()})
+def _add(table: dict[tuple, list], row: Survivors, p: float) -> None:
+    """Add ``row`` with weight ``p``: its probability and its variance (Monte Carlo)."""
+    entry = table.setdefault(row_key(row), [row, 0.0, 0.0])
+    entry[1] += p * row.probability
+    entry[2] += (p * row.std_error) ** 2
+
+
+def _table(entries: dict[tuple, list]) -> tuple[Survivors, ...]:
+    rows = [replace(row, probability=p, std_error=math.sqrt(var))
+            for row, p, var in entries.values() if p > 0]
+    return tuple(sorted(rows, key=lambda s: (-s.probability, s.other > 0, s.units)))
 
 
 def _standing_defender(battle: Battle) -> Survivors:
@@ -163,8 +174,8 @@ def _standing_defender(battle: Battle) -> Survivors:
     rules = battle.rules
     counts = dict(battle.defender.counts)
     hurt = dict(battle.defender.damaged)
+    names = [u.name for u in rules.units]
     alive = [counts.get(u.name, 0) if u.combatant else 0 for u in rules.units]
     damaged = [hurt.get(u.name, 0) if u.combatant else 0 for u in rules.units]
     ipc = sum(n * u.cost for n, u in zip(alive, rules.units, strict=True))
-    return Survivors(describe_units([u.name for u in rules.units], alive, damaged), sum(alive),
-                     ipc, 1.0)
+    return survivor_row(names, alive, damaged, [0] * len(names), 1.0, ipc, "retreated")

@@ -42,7 +42,7 @@ def test_radar_and_revised_per_aircraft():
     assert rows["1 fighter"] == pytest.approx(2 / 9, abs=TOL)
     assert rows["none"] == pytest.approx(1 / 9, abs=TOL)
     rows = _rows(oddsim.solve(oddsim.Battle("revised", "2 ftr, 1 bmb", "1 aa")))
-    assert rows["2 fighter"] == pytest.approx(25 / 36 * 1 / 6, abs=TOL)
+    assert rows["2 fighters"] == pytest.approx(25 / 36 * 1 / 6, abs=TOL)
 
 
 def test_a_battle_after_aa_is_the_mixture_of_the_reduced_attackers():
@@ -83,8 +83,8 @@ def test_low_luck_makes_each_type_its_own_group():
     # 3 fighters and 3 bombers: each type's strength is 3 -> one loss with 1/2, independently
     result = oddsim.solve(oddsim.Battle("anniversary", "3 ftr, 3 bmb", "1 aa", dice="lowluck"))
     rows = _rows(result)
-    assert rows["2 fighter, 2 bomber"] == pytest.approx(1 / 4, abs=TOL)
-    assert rows["3 fighter, 2 bomber"] == pytest.approx(1 / 4, abs=TOL)
+    assert rows["2 fighters, 2 bombers"] == pytest.approx(1 / 4, abs=TOL)
+    assert rows["3 fighters, 2 bombers"] == pytest.approx(1 / 4, abs=TOL)
     assert result.attacker_ipc_lost == pytest.approx((10 + 12) / 2, abs=TOL)
 
 
@@ -114,4 +114,4 @@ def test_cli_battle_uses_the_editions_aa_casualties():
         assert out.exit_code == 0, out.output
         data = json.loads(out.output)
         # the fighter alone survives AA only when the bomber alone was hit
-        assert any(row["units"].startswith("1 fighter") for row in data["attacker_survivors"])
+        assert any(row["label"].startswith("1 fighter") for row in data["attacker_survivors"])
