@@ -158,7 +158,9 @@ class Battle:
     (they cannot retreat: a retreat takes the others away and they fight on); ``bombard`` the
     ships that bombard the shore before the first round (the edition's ships and values, at most
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
-    are one of SUBMERGE_POLICIES.
+    are one of SUBMERGE_POLICIES. ``aa_fired``: the defender's AA fire before round 1 was
+    already resolved (a later part of a battle split by ``oddsim.aa_casualties``), so it does not
+    fire again.
 
     ``in_progress``: a battle resumed at a round boundary (the armies are what is left of it), so
     nothing that happens before round 1 happens again: no AA fire, no bombardment. The attacker's
@@ -185,6 +187,7 @@ class Battle:
     bombard: ArmySpec = None
     in_progress: bool = False
     crash_fighters: bool = False
+    aa_fired: bool = False
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -201,6 +204,8 @@ class Battle:
         if self.crash_fighters and not self.sea:
             raise BattleError("crash fighters applies to sea battles (fighters over land land "
                               "there): add --sea or drop --crash-fighters")
+        if not isinstance(self.aa_fired, bool):
+            raise BattleError(f"aa_fired must be True or False, not {self.aa_fired!r}")
         attacker = parse_force(self.attacker, rules, "attacker")
         defender = parse_force(self.defender, rules, "defender")
         if attacker.is_empty():

@@ -38,6 +38,17 @@ def test_in_progress_changes_nothing_without_pre_battle_fire():
     assert resumed.attacker_win == pytest.approx(fresh.attacker_win, abs=1e-12)
 
 
+@pytest.mark.parametrize("engine", [solve, lambda b: simulate(b, runs=100_000, seed=4)])
+def test_no_aa_fire_in_progress_where_aa_picks_its_casualties(engine):
+    # revised: AA hits fall on aircraft by chance (the engines fight each AA outcome apart); in
+    # progress there is none, so the AA gun (not a casualty) changes nothing in the attacker's win
+    battle = Battle(rules="revised", attacker="1 ftr, 1 bmb", defender="1 inf, 1 aa", in_progress=True)
+    without_aa = solve(Battle(rules="revised", attacker="1 ftr, 1 bmb", defender="1 inf"))
+    result = engine(battle)
+    error = result.std_error.get("attacker_win", 0.0)
+    assert abs(result.attacker_win - without_aa.attacker_win) <= 4.5 * error + 1e-12
+
+
 def test_in_progress_with_bombardment_is_an_error():
     with pytest.raises(BattleError, match="in progress"):
         Battle(rules="1942-2e", attacker="2 inf", defender="2 inf", landed="2 inf", bombard="1 bb",

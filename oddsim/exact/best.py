@@ -90,3 +90,16 @@ def retreat_plan(names: list[str], a_tables: tuple, d_tables: tuple, n_defender:
     rows = [RetreatPlanRow(attacker, defender, p, w / p) for attacker, defender, p, w in
             zip(*sides, mass[states].tolist(), weighted[states].tolist(), strict=True)]
     return tuple(sorted(rows, key=lambda row: (-row.probability, row.attacker, row.defender)))
+
+
+def mix_plans(parts: list[tuple[float, object]]) -> tuple[RetreatPlanRow, ...]:
+    """One plan from those of the parts of a battle split by its AA outcomes (``(probability,
+    BattleResult)`` each): the same states add up, their mean rounds weighted."""
+    rows: dict[tuple[str, str], list[float]] = {}
+    for share, result in parts:
+        for row in getattr(result, "retreat_plan", None) or ():
+            entry = rows.setdefault((row.attacker, row.defender), [0.0, 0.0])
+            entry[0] += share * row.probability
+            entry[1] += share * row.probability * row.mean_round
+    plan = [RetreatPlanRow(a, d, p, w / p) for (a, d), (p, w) in rows.items() if p > 0]
+    return tuple(sorted(plan, key=lambda row: (-row.probability, row.attacker, row.defender)))

@@ -7,12 +7,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _kernel as k
-from oddsim.exact.best import BestRetreat, best_retreat, retreat_plan
+from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
 from oddsim.result import BattleResult, Survivors, merge_rows, survivor_row
@@ -370,6 +371,20 @@ def solve(battle: Battle) -> BattleResult:
     ``oddsim.interrupt``)."""
     if not isinstance(battle, Battle):
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
+    parts = aa_casualties.splits(battle)
+    if parts is not None:  # AA picks its casualties by chance: one battle per outcome
+        solved: list[tuple[float, BattleResult]] = []
+
+        def part(spec: Battle, p: float, _i: int) -> BattleResult:
+            solved.append((p, solve(spec)))
+            return solved[-1][1]
+
+        mixed = aa_casualties.fight_split(battle, parts, part)
+        if battle.retreat is None or battle.retreat.best is None:
+            return mixed
+        # each part follows the same state-based policy: the outcomes are the policy's
+        return replace(mixed, objective=mixed.tuv_swing + battle.retreat.territory_bonus
+                       * (mixed.takes_territory or 0.0), retreat_plan=mix_plans(solved))
     large = battle.attacker.total + battle.defender.total >= BACKGROUND_UNITS
     return call_interruptibly(_solve, battle, background=large)
 

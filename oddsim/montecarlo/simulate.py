@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numba
 import numpy as np
 
+from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
@@ -55,6 +56,12 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
     runs = check_runs(runs, BattleError)
     seed = seed_or_random(seed, BattleError)
+    parts = aa_casualties.splits(battle)
+    if parts is not None:  # AA picks its casualties by chance: one battle per outcome, its share of runs
+        with stop_on_interrupt():  # one Ctrl-C stops every part
+            return _finish(battle, aa_casualties.fight_split(battle, parts, lambda spec, p, i: simulate(
+                spec, runs=max(1, round(p * runs)), seed=(seed * 1_000_003 + i + 1) % (1 << 63),
+                progress=progress)))
     low = lower(battle)
     spec = KernelModel.build(battle, low)
     arrays = 2 if spec.key_coarse else 1  # a histogram row, and which end state each slot keeps
@@ -80,15 +87,18 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
             raise
     finally:
         bar.close()
-    result = _result(battle, low, spec, tallies, interrupted)
+    return _finish(battle, _result(battle, low, spec, tallies, interrupted))
+
+
+def _finish(battle: Battle, result: BattleResult) -> BattleResult:
+    """What follows the battle: crashed fighters; with the best retreat, its objective estimated
+    from the battles fought and the plan of the policy played, the exact engine's (it computed
+    the policy; its chances are exact). A part of a battle split by its AA outcomes
+    (``aa_fired``) gets no plan: the whole battle gets it."""
     if battle.crash_fighters:
         result = crash_fighters(result, battle)
-    return result if battle.retreat is None or battle.retreat.best is None else _with_plan(battle, result)
-
-
-def _with_plan(battle: Battle, result: BattleResult) -> BattleResult:
-    """A best-retreat result with its objective estimated from the battles fought, and the plan
-    of the policy played: the exact engine's (it computed the policy; its chances are exact)."""
+    if battle.retreat is None or battle.retreat.best is None or battle.aa_fired:
+        return result
     from oddsim.exact import solve
 
     bonus = battle.retreat.territory_bonus * (result.takes_territory or 0.0)

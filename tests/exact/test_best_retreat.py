@@ -125,11 +125,14 @@ def test_the_best_retreat_is_at_least_as_good_as_any_threshold_policy():
            attacker_submerge="alone", retreat={"best": "tuv"}),
     Battle(rules="1942-2e", attacker="3 inf, 1 art, 2 arm, 2 ftr", defender="5 inf, 1 aa", in_progress=True,
            retreat={"best": "value", "territory_value": 8}),
+    # revised: AA picks its casualties by chance, so the engines fight one battle per AA outcome
+    Battle(rules="revised", attacker="3 inf, 1 ftr, 1 bmb", defender="4 inf, 1 aa", retreat={"best": "tuv"}),
 ])
 def test_monte_carlo_plays_the_exact_policy(battle):
     exact = solve(battle)
     assert exact.tuv_swing + battle.retreat.territory_bonus * (exact.takes_territory or 0.0) == \
         pytest.approx(exact.objective, abs=1e-9)
+    assert sum(row.probability for row in exact.retreat_plan) == pytest.approx(exact.retreat, abs=1e-9)
     mc = simulate(battle, runs=100_000, seed=11)
     for name in ("attacker_win", "defender_win", "retreat"):
         assert abs(getattr(mc, name) - getattr(exact, name)) < 4.5 * mc.std_error[name] + 1e-9, name
