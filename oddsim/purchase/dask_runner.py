@@ -67,8 +67,9 @@ def dask_client(workers: int | None = None, scheduler: str | None = None):
     if scheduler is not None:
         try:
             client = distributed.Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise PurchaseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a bad address, refused, timed out: one line each
+            detail = " ".join(str(exc).split()) or type(exc).__name__
+            raise PurchaseError(f"cannot reach the Dask scheduler at {scheduler}: {detail}") from None
         with client:
             yield client
         return

@@ -181,3 +181,11 @@ def test_a_local_cluster_of_absurdly_many_workers_is_refused():
         result = purchase("--workers", workers)
         assert_refused(result)
         assert "--workers must be a whole number from 1 to" in result.stderr
+
+
+def test_a_scheduler_address_without_a_port_is_one_line():
+    """Before: a ValueError traceback from Dask."""
+    pytest.importorskip("distributed")
+    result = purchase("--scheduler", "tcp://x")
+    assert_refused(result)
+    assert "cannot reach the Dask scheduler at tcp://x" in result.stderr
