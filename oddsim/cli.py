@@ -107,9 +107,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     """Odds of one battle (and of later waves with --wave)."""
     import json
 
-    from oddsim.api import run_battle, run_waves
     from oddsim.battle import Battle
-    from oddsim.waves import Wave
 
     if not defender.strip():
         raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
@@ -120,6 +118,9 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                                           retreat_aircraft_risk),
                   landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
                   defender_submerge=defender_submerge)
+    from oddsim.api import run_battle, run_waves  # the engines: after the input is checked
+    from oddsim.waves import Wave
+
     if waves:
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
@@ -275,6 +276,9 @@ _register_subcommands()
 
 
 def main() -> None:
+    from oddsim._first_run import announce_compiles
+
+    announce_compiles()
     cli()
 
 

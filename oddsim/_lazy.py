@@ -1,0 +1,30 @@
+"""Public names of a package that load on first use (PEP 562), so that importing the package,
+or running ``oddsim --help``, does not import NumPy and Numba until an engine is needed."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+
+def lazy_names(package: str, modules: Mapping[str, Iterable[str]]
+               ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``__getattr__`` and ``__dir__`` for ``package``: ``modules`` maps each module to the public
+    names it defines; a name is imported the first time it is used, then kept."""
+    namespace = sys.modules[package].__dict__
+    homes = {name: module for module, names in modules.items() for name in names}
+
+    def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook's own name
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(home), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:  # noqa: N807
+        return sorted({*namespace, *homes})
+
+    return __getattr__, __dir__
