@@ -19,7 +19,6 @@ from oddsim.errors import BattleError
 from oddsim.rules import RaidCap, Ruleset, load_ruleset
 
 MAX_AIRCRAFT = 200
-FACILITIES = ("major", "minor", "air_base", "naval_base")
 
 
 @dataclass(frozen=True)
