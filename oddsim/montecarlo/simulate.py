@@ -2,7 +2,7 @@
 
 Memory stays bounded however many runs are asked for: battles are fought in chunks of at most
 ``LARGEST_CHUNK`` by the kernel, which adds them into small per-block tallies and survivor
-histograms; nothing is stored per battle.
+histograms; nothing is stored per battle. A chunk's blocks run on threads, one per Numba thread.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import secrets
 import signal
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from numbers import Integral
@@ -61,9 +62,9 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     bar = ProgressBar(runs, enabled=progress, min_seconds=2.0)
     interrupted = False
     try:
-        with _interrupt_between_chunks() as stop:
+        with _interrupt_between_chunks() as stop, _threads(n_blocks) as pool:
             for start, size in iter_chunks(runs, FIRST_CHUNK, LARGEST_CHUNK):
-                k.simulate_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
+                _fight_chunk(pool, np.uint64(seed), start, size, tallies, spec.model)
                 tallies.fold()
                 bar.update(tallies.battles)
                 if stop.is_set():
@@ -90,6 +91,41 @@ def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUN
         yield start, n
         start += n
         size = min(2 * size, largest)
+
+
+def _fight_chunk(pool: ThreadPoolExecutor | None, seed: np.uint64, first: int, n_battles: int,
+                 tallies: _Tallies, model: np.ndarray) -> None:
+    """Fight battles ``first .. first + n_battles - 1`` and add them to the tallies, one block of
+    battles per row, the blocks on ``pool``'s threads (the kernels release the GIL). Only the
+    kernel this battle needs is called, so a first run compiles only that one: the plain battle's
+    or the general one (a parallel kernel choosing at run time compiled both, and Numba's parallel
+    machinery, seconds more)."""
+    kernel = k._run_plain_block if model[k.H_PLAIN] >= 0 else k._run_block
+    arrays = tallies.arrays()
+    n_blocks = len(tallies.stats)
+    bounds = [first + (b * n_battles) // n_blocks for b in range(n_blocks + 1)]
+    blocks = [(seed, bounds[b], bounds[b + 1], *(rows[b] for rows in arrays), model)
+              for b in range(n_blocks)]
+    if pool is None:
+        for block in blocks:
+            kernel(*block)
+        return
+    futures = [pool.submit(kernel, *block) for block in blocks]
+    try:
+        for future in futures:
+            future.result()
+    finally:  # a Ctrl-C while waiting: let the chunk finish, so that it is counted whole
+        wait(futures)
+
+
+@contextmanager
+def _threads(n_blocks: int) -> Iterator[ThreadPoolExecutor | None]:
+    """A pool of one thread per block (none for a single block: it runs on this thread)."""
+    if n_blocks == 1:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=n_blocks, thread_name_prefix="oddsim-mc") as pool:
+        yield pool
 
 
 def _check_runs(runs: object) -> int:
