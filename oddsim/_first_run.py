@@ -2,7 +2,8 @@
 
 ``_jit`` calls ``compiling`` whenever Numba really compiles (a kernel loaded from the cache
 fires nothing), and the command line turns the notice on with ``announce_compiles``. The engine
-is named after the oddsim module that called the kernel; each engine is announced once.
+is named after the oddsim module that called the kernel (or, on a worker thread, the one that
+defines it); each engine is announced once.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ def compiling(dispatcher: Any) -> None:
     """Numba is about to compile ``dispatcher``: announce the engine calling it, once."""
     if not _enabled:
         return
-    caller = _oddsim_caller()
-    if caller is None:  # somebody else's Numba code
+    caller = _oddsim_caller() or getattr(dispatcher.py_func, "__module__", None) or ""
+    if not caller.startswith("oddsim."):  # somebody else's Numba code
         return
     engine = engine_of(caller)
     if engine in _announced:
@@ -52,7 +53,7 @@ def compiling(dispatcher: Any) -> None:
 
 
 def _oddsim_caller() -> str | None:
-    """The innermost oddsim module (other than the jit helpers) on the Python stack."""
+    """The innermost oddsim module (other than the jit helpers) on this thread's Python stack."""
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")

@@ -1,9 +1,12 @@
 """The jit helper: kernels compile once per argument types, cache under a key of their sources,
 and a first run says that it compiles."""
 
+import io
 import os
 import subprocess
 import sys
+import types
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -74,3 +77,23 @@ def test_engine_named_after_the_calling_package():
     assert _first_run.engine_of("oddsim.montecarlo") == "the Monte Carlo engine"
     assert _first_run.engine_of("oddsim.trench.api") == "The Longest Trench engine"
     assert _first_run.engine_of("oddsim.exactly") == _first_run.OTHER
+
+
+def test_a_compile_on_a_worker_thread_is_named_after_the_kernel(monkeypatch):
+    """A kernel first called on a thread of a pool has no oddsim caller on that thread's stack."""
+    stream = io.StringIO()
+    monkeypatch.setattr(_first_run, "_announced", set())
+    monkeypatch.setattr(_first_run, "_enabled", False)
+    monkeypatch.setattr(_first_run, "_stream", None)
+    _first_run.announce_compiles(stream)
+
+    def kernel():
+        pass
+
+    kernel.__module__ = "oddsim.montecarlo._kernel"
+    theirs = types.SimpleNamespace(py_func=_twice_and_thrice.py_func)  # this test module's
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_first_run.compiling, theirs).result()
+        pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
+        pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
+    assert stream.getvalue() == "oddsim: compiling the Monte Carlo engine, first run only...\n"
