@@ -9,6 +9,7 @@ defines it); each engine is announced once.
 from __future__ import annotations
 
 import sys
+from types import FrameType
 from typing import Any, TextIO
 
 ENGINES = {
@@ -54,7 +55,7 @@ def compiling(dispatcher: Any) -> None:
 
 def _oddsim_caller() -> str | None:
     """The innermost oddsim module (other than the jit helpers) on this thread's Python stack."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("oddsim.") and module not in ("oddsim._jit", "oddsim._first_run"):

@@ -20,7 +20,7 @@ from numba.core.registry import CPUDispatcher
 
 from oddsim import _cache_key, _first_run
 
-CACHE_DIR = _cache_key.kernel_cache_dir(config.CACHE_DIR or None)
+CACHE_DIR = _cache_key.kernel_cache_dir(getattr(config, "CACHE_DIR", None) or None)
 """Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
 
 
@@ -45,11 +45,12 @@ def _decorator(cache: bool = True, **options: Any) -> Callable[[Callable[..., An
 
     def decorate(func: Callable[..., Any]) -> Any:
         # Numba reads its cache directory when a function is decorated: ours for our kernels only
-        outer, config.CACHE_DIR = config.CACHE_DIR, str(CACHE_DIR)
+        outer = getattr(config, "CACHE_DIR", "")
+        setattr(config, "CACHE_DIR", str(CACHE_DIR))  # noqa: B010 - set at run time by Numba
         try:
             kernel = compile_with(func)
         finally:
-            config.CACHE_DIR = outer
+            setattr(config, "CACHE_DIR", outer)  # noqa: B010
         if type(kernel) is CPUDispatcher:  # not with NUMBA_DISABLE_JIT, where it is ``func``
             kernel.__class__ = _Kernel
         return kernel
