@@ -12,7 +12,7 @@ import secrets
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from numbers import Integral
@@ -62,9 +62,9 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     bar = ProgressBar(runs, enabled=progress, min_seconds=2.0)
     interrupted = False
     try:
-        with _interrupt_between_chunks() as stop, _threads(n_blocks) as pool:
+        with _interrupt_between_chunks() as stop:
             for start, size in iter_chunks(runs, FIRST_CHUNK, LARGEST_CHUNK):
-                _fight_chunk(pool, np.uint64(seed), start, size, tallies, spec.model)
+                _fight_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
                 tallies.fold()
                 bar.update(tallies.battles)
                 if stop.is_set():
@@ -93,39 +93,25 @@ def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUN
         size = min(2 * size, largest)
 
 
-def _fight_chunk(pool: ThreadPoolExecutor | None, seed: np.uint64, first: int, n_battles: int,
-                 tallies: _Tallies, model: np.ndarray) -> None:
-    """Fight battles ``first .. first + n_battles - 1`` and add them to the tallies, one block of
-    battles per row, the blocks on ``pool``'s threads (the kernels release the GIL). Only the
-    kernel this battle needs is called, so a first run compiles only that one: the plain battle's
-    or the general one (a parallel kernel choosing at run time compiled both, and Numba's parallel
-    machinery, seconds more)."""
+def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray, hist_a: np.ndarray,
+                 hist_d: np.ndarray, ipc_a: np.ndarray, ipc_d: np.ndarray, model: np.ndarray) -> None:
+    """Fight battles ``first .. first + n_battles - 1`` and add them to the per-block rows of the
+    tallies (see ``_kernel.simulate_chunk``), each block on a thread of its own (the kernels
+    release the GIL). Only the kernel this battle needs is called, so a first run compiles only
+    that one, the plain battle's or the general one (the parallel kernel chose at run time, so
+    compiled both, and Numba's parallel machinery: seconds more)."""
     kernel = k._run_plain_block if model[k.H_PLAIN] >= 0 else k._run_block
-    arrays = tallies.arrays()
-    n_blocks = len(tallies.stats)
+    n_blocks = len(stats)
     bounds = [first + (b * n_battles) // n_blocks for b in range(n_blocks + 1)]
-    blocks = [(seed, bounds[b], bounds[b + 1], *(rows[b] for rows in arrays), model)
+    blocks = [(seed, bounds[b], bounds[b + 1], stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], model)
               for b in range(n_blocks)]
-    if pool is None:
-        for block in blocks:
-            kernel(*block)
-        return
-    futures = [pool.submit(kernel, *block) for block in blocks]
-    try:
-        for future in futures:
-            future.result()
-    finally:  # a Ctrl-C while waiting: let the chunk finish, so that it is counted whole
-        wait(futures)
-
-
-@contextmanager
-def _threads(n_blocks: int) -> Iterator[ThreadPoolExecutor | None]:
-    """A pool of one thread per block (none for a single block: it runs on this thread)."""
     if n_blocks == 1:
-        yield None
+        kernel(*blocks[0])
         return
+    # leaving the pool waits for every block, even on Ctrl-C: a chunk is counted whole
     with ThreadPoolExecutor(max_workers=n_blocks, thread_name_prefix="oddsim-mc") as pool:
-        yield pool
+        for future in [pool.submit(kernel, *block) for block in blocks]:
+            future.result()
 
 
 def _check_runs(runs: object) -> int:
