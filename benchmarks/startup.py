@@ -55,9 +55,11 @@ def best(repeats: int, args: list[str], cache: str, check: bool = True) -> Timin
 
 
 def report(name: str, timing: Timing, goal: float, note: str = "") -> None:
-    verdict = "met" if timing.wall < goal else "MISSED"
+    """One line: wall time against the goal; "CPU met" where only a busy machine's clock missed
+    it (the run needed less processor time than the goal)."""
+    verdict = "met" if timing.wall < goal else "CPU met" if timing.cpu < goal else "MISSED"
     print(f"  {name:<40} {timing.wall:7.2f} s  ({timing.cpu:6.2f} s CPU)  goal < {goal:<4} s  "
-          f"{verdict:<6} {note}")
+          f"{verdict:<7} {note}")
 
 
 def figures(repeats: int) -> None:

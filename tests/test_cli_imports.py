@@ -13,10 +13,15 @@ import oddsim
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = """
 import sys
-from oddsim.cli import main
+import oddsim.cli
+
+def exit_now(code):  # the real one ends the process at once
+    raise SystemExit(code)
+
+oddsim.cli._exit_now = exit_now
 sys.argv = ["oddsim", *{args!r}]
 try:
-    main()
+    oddsim.cli.main()
 except SystemExit as stop:
     code = stop.code
 heavy = sorted(m for m in ("numpy", "numba", "matplotlib") if m in sys.modules)
@@ -48,3 +53,14 @@ def test_quick_paths_load_no_engine(args, exit_code):
 def test_one_version_everywhere():
     assert oddsim.__version__ == version("oddsim")
     assert run_cli("--version").stdout.split()[-1] == version("oddsim")
+
+
+def test_the_command_exits_at_once_with_its_output_and_status():
+    listed = subprocess.run([sys.executable, "-m", "oddsim.cli", "rules", "list"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert listed.returncode == 0 and "1942-2e" in listed.stdout and listed.stderr == ""
+    bad = subprocess.run([sys.executable, "-m", "oddsim.cli", "battle", "-a", "3 foo", "-d", "1 inf"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("oddsim: error: attacker: unknown unit 'foo'")
+    assert bad.stderr.count("\n") == 1
