@@ -62,4 +62,9 @@ __all__ = [
     "solve",
 ]
 
-__getattr__, __dir__ = lazy_names(__name__, _HOMES)
+_SUBMODULES = ("api", "plot", "purchase", "raid", "trench", "waves", "amphibious", "estimates", "names",
+               "result", "rules", "forces", "battle")
+"""Submodules reachable as ``oddsim.<name>`` after a bare ``import oddsim``; each is imported on
+first use, so ``import oddsim`` does not import matplotlib or Dask."""
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, _SUBMODULES)

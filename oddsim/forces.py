@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from oddsim.errors import ForceError
-from oddsim.rules import Ruleset
+from oddsim.rules import Ruleset, load_ruleset
 
 MAX_UNITS_PER_SIDE = 1000
 """The largest army oddsim accepts; bigger ones are surely a typo."""
@@ -41,25 +41,23 @@ class Force:
         return self.total == 0
 
     def describe(self) -> str:
-        """A readable form that parses back to the same force, e.g. ``3 infantry, 1 damaged battleship``."""
-        parts = []
-        damaged = dict(self.damaged)
-        for name, n in self.counts:
-            whole = n - damaged.get(name, 0)
-            if whole:
-                parts.append(f"{whole} {name}")
-            if damaged.get(name):
-                parts.append(f"{damaged[name]} damaged {name}")
-        return ", ".join(parts) if parts else "none"
+        """The units as players write them, e.g. ``3 infantry, 2 AA guns, 1 damaged battleship``;
+        it parses back to the same force."""
+        from oddsim.names import describe_counts
+
+        return describe_counts(self.counts, dict(self.damaged))
 
 
-def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,
+def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | str,
                 side: str = "army") -> Force:
-    """Parse an army for this ruleset; raises ForceError naming the bad token.
+    """Parse an army for ``rules`` (a Ruleset or an edition name); raises ForceError naming the
+    bad token.
 
     A ``Force`` built by hand is checked like a string or a mapping: unit names (aliases
     included) are resolved, counts must be whole numbers in range, and damaged units must be
     two-hit units counted among the side's units."""
+    if not isinstance(rules, Ruleset):
+        rules = load_ruleset(rules)
     if isinstance(spec, Force):
         return _parse_built(spec, rules, side)
     if spec is None:
