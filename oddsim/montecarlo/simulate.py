@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -119,14 +120,16 @@ def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUN
 def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray, hist_a: np.ndarray,
                  hist_d: np.ndarray, ipc_a: np.ndarray, ipc_d: np.ndarray, model: np.ndarray) -> None:
     """Fight battles ``first .. first + n_battles - 1`` and add them to the tallies, which have one
-    row per block of battles, each block on a thread of its own (the kernels release the GIL). Only the kernel this battle needs is called, so a first run compiles only
-    that one, the plain battle's or the general one (the parallel kernel chose at run time, so
-    compiled both, and Numba's parallel machinery: seconds more)."""
+    row per block of battles, each block on a thread of its own (the kernels release the GIL).
+    Only the kernel this battle needs is called, so a first run compiles only that one, the plain
+    battle's or the general one (a parallel kernel choosing at run time compiled both, and Numba's
+    parallel machinery: seconds more)."""
     kernel = k._run_plain_block if model[k.H_PLAIN] >= 0 else k._run_block
     n_blocks = len(stats)
     bounds = [first + (b * n_battles) // n_blocks for b in range(n_blocks + 1)]
-    blocks = [(seed, bounds[b], bounds[b + 1], stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], model)
-              for b in range(n_blocks)]
+    blocks: list[tuple[Any, ...]] = [
+        (seed, bounds[b], bounds[b + 1], stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], model)
+        for b in range(n_blocks)]
     if n_blocks == 1:
         kernel(*blocks[0])
         return
@@ -155,7 +158,7 @@ class _Tallies:
             totals=[0] * k.N_STATS,
         )
 
-    def arrays(self) -> tuple:
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (self.stats, *self.hist, *self.ipc_left)
 
     def fold(self) -> None:
