@@ -16,7 +16,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from oddsim.errors import BattleError
-from oddsim.rules import RaidCap, Ruleset, load_ruleset
+from oddsim.result import Method
+from oddsim.rules import RaidCap, RaidDiceRule, Ruleset, load_ruleset
 
 MAX_AIRCRAFT = 200
 FACILITIES = ("major", "minor", "air_base", "naval_base")
@@ -91,7 +92,7 @@ class Raid:
     def bomber_damage(self) -> np.ndarray:
         """Distribution of one strategic bomber's damage (index = IPCs)."""
         raid = self.rules.raid
-        dice, rule, bonus = raid.damage_dice, "sum", raid.damage_bonus
+        dice, rule, bonus = raid.damage_dice, RaidDiceRule.SUM, raid.damage_bonus
         for name in self.attacker_tech:
             tech = self.rules.technology(name)
             if tech.raid_dice is not None:
@@ -100,7 +101,7 @@ class Raid:
         return _shift(_dice_total(dice, rule), bonus)
 
     def tactical_damage(self) -> np.ndarray:
-        return _shift(_dice_total(1, "sum"), self.rules.raid.tactical_bonus)
+        return _shift(_dice_total(1, RaidDiceRule.SUM), self.rules.raid.tactical_bonus)
 
     def describe(self) -> str:
         target = self.facility or f"territory worth {self.territory_value}"
@@ -117,7 +118,7 @@ class RaidResult:
     """Damage distribution, aircraft lost and the IPC swing of a raid."""
 
     raid: str
-    method: str
+    method: Method
     damage: dict[int, float]  # IPCs of damage -> probability
     expected_damage: float
     bombers_lost: float  # expected strategic + tactical bombers lost (air battle and AA)
@@ -151,9 +152,9 @@ def _techs(rules: Ruleset, names) -> tuple[str, ...]:
     return tuple(rules.technology(n).name for n in names if n.strip())
 
 
-def _dice_total(dice: int, rule: str) -> np.ndarray:
+def _dice_total(dice: int, rule: RaidDiceRule) -> np.ndarray:
     """Distribution of ``dice`` d6 summed, or of the best of them."""
-    if rule == "best":
+    if rule is RaidDiceRule.BEST:
         faces = np.arange(7)
         cdf = np.where(faces == 0, 0.0, (faces / 6.0) ** dice)
         return np.diff(cdf, prepend=0.0)
@@ -208,7 +209,7 @@ def solve_raid(raid: Raid) -> RaidResult:
             if len(capped) > len(damage):
                 damage = np.r_[damage, np.zeros(len(capped) - len(damage))]
             damage[: len(capped)] += p * capped
-    return _result(raid, "exact", damage, lost_bombers, lost_tactical, lost_escorts,
+    return _result(raid, Method.EXACT, damage, lost_bombers, lost_tactical, lost_escorts,
                    lost_interceptors)
 
 
@@ -265,7 +266,7 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
     total = np.minimum(total, raid.cap)
     damage = np.bincount(total, minlength=raid.cap + 1) / runs
     lost = raid.bombers + raid.tactical_bombers - tactical - bombers
-    result = _result(raid, "mc", damage, (raid.bombers - bombers).mean(),
+    result = _result(raid, Method.MC, damage, (raid.bombers - bombers).mean(),
                      (raid.tactical_bombers - tactical).mean(), escorts_lost.mean(),
                      interceptors_lost.mean(), runs=runs)
     se = {name: float(values.std(ddof=1) / np.sqrt(runs)) if runs > 1 else 0.0

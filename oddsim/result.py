@@ -5,9 +5,18 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 
 from oddsim.errors import OddsimError, TooLargeError
 from oddsim.forces import Force, parse_force
+
+
+class Method(StrEnum):
+    """How a result was found: solved exactly, or estimated by Monte Carlo (its JSON form is the
+    string, ``"exact"`` or ``"mc"``)."""
+
+    EXACT = "exact"
+    MC = "mc"
 
 
 @dataclass(frozen=True)
@@ -24,14 +33,15 @@ class Survivors:
 class BattleResult:
     """Outcome probabilities, expected losses and survivor distributions of one battle.
 
-    ``method`` is ``"exact"`` or ``"mc"``. Monte Carlo results also carry ``runs`` and the
-    standard error of every probability and mean in ``std_error`` (exact results: all zero).
+    ``method`` is ``Method.EXACT`` or ``Method.MC`` (equal to ``"exact"`` and ``"mc"``). Monte
+    Carlo results also carry ``runs`` and the standard error of every probability and mean in
+    ``std_error`` (exact results: all zero).
     ``takes_territory`` is the chance the attacker wins with a land unit left (land battles;
     ``None`` at sea). ``tuv_swing`` is defender IPCs lost minus attacker IPCs lost.
     """
 
     battle: str
-    method: str
+    method: Method
     attacker_win: float
     defender_win: float
     draw: float

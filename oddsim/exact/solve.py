@@ -12,7 +12,7 @@ from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import TooLargeError
 from oddsim.exact import _kernel as k
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
-from oddsim.result import BattleResult, describe_survivors, survivor_table
+from oddsim.result import BattleResult, Method, describe_survivors, survivor_table
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -390,7 +390,7 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     _add_survivors(d_table, d_dead, d_gone, 0 * d_gone, d_gone, low, low.defender, names, verb)
     return BattleResult(
         battle=battle.describe(),
-        method="exact",
+        method=Method.EXACT,
         attacker_win=float(by_code[k.ATTACKER_WINS]),
         defender_win=float(by_code[k.DEFENDER_WINS]),
         draw=float(by_code[k.DRAW]),

@@ -25,7 +25,7 @@ from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
 from oddsim.progress import ProgressBar
-from oddsim.result import BattleResult
+from oddsim.result import BattleResult, Method
 
 MAX_RUNS = 10**10
 FIRST_CHUNK = 2**14
@@ -193,7 +193,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         for row, layout in enumerate(spec.sides)]
     return BattleResult(
         battle=battle.describe(),
-        method="mc",
+        method=Method.MC,
         attacker_win=share["attacker_win"],
         defender_win=share["defender_win"],
         draw=share["draw"],
