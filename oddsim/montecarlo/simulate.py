@@ -23,6 +23,15 @@ from oddsim.battle import Battle
 from oddsim.errors import BattleError
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
+from oddsim.montecarlo._layout import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    RETREAT,
+    STALEMATE,
+    STATS,
+    STATS_WIDTH,
+)
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
 from oddsim.progress import ProgressBar
 from oddsim.result import BattleResult, Method
@@ -146,10 +155,10 @@ class _Tallies:
     def zeros(cls, n_blocks: int, spec: KernelModel) -> _Tallies:
         ipc_cols = spec.n_keys if spec.key_coarse else (1, 1)
         return cls(
-            stats=np.zeros((n_blocks, k.N_STATS), dtype=np.int64),
+            stats=np.zeros((n_blocks, STATS_WIDTH), dtype=np.int64),
             hist=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in spec.n_keys),
             ipc_left=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in ipc_cols),
-            totals=[0] * k.N_STATS,
+            totals=[0] * STATS_WIDTH,
         )
 
     def arrays(self) -> tuple:
@@ -164,7 +173,7 @@ class _Tallies:
 
     @property
     def battles(self) -> int:
-        return self.totals[k.S_BATTLES]
+        return self.totals[STATS.battles]
 
 
 def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tallies,
@@ -172,20 +181,20 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
     n = tallies.battles
     t = tallies.totals
     share = {name: t[code] / n for name, code in (
-        ("attacker_win", k.ATTACKER_WINS), ("defender_win", k.DEFENDER_WINS), ("draw", k.DRAW),
-        ("stalemate", k.STALEMATE), ("takes_territory", k.S_TAKES), ("retreat", k.RETREAT))}
+        ("attacker_win", ATTACKER_WINS), ("defender_win", DEFENDER_WINS), ("draw", DRAW),
+        ("stalemate", STALEMATE), ("takes_territory", STATS.takes), ("retreat", RETREAT))}
     means = {name: (t[total] / n, _standard_error_of_mean(t[total], t[squares], n))
              for name, total, squares in (
-                 ("attacker_ipc_lost", k.S_ATTACKER_IPC, k.S_ATTACKER_IPC_SQ),
-                 ("defender_ipc_lost", k.S_DEFENDER_IPC, k.S_DEFENDER_IPC_SQ),
-                 ("expected_rounds", k.S_ROUNDS, k.S_ROUNDS_SQ))}
+                 ("attacker_ipc_lost", STATS.attacker_ipc, STATS.attacker_ipc_sq),
+                 ("defender_ipc_lost", STATS.defender_ipc, STATS.defender_ipc_sq),
+                 ("expected_rounds", STATS.rounds, STATS.rounds_sq))}
     std_error = {name: math.sqrt(p * (1.0 - p) / n) for name, p in share.items()}
     std_error.update({name: se for name, (_, se) in means.items()})
     if battle.sea:
         std_error["takes_territory"] = 0.0
     if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
         del std_error["retreat"]
-    retreats = t[k.RETREAT]
+    retreats = t[RETREAT]
     names = [u.name for u in battle.rules.units]
     survivors = [
         SurvivorCodec(low, layout, spec.key_coarse, names).table(
@@ -199,7 +208,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         draw=share["draw"],
         stalemate=share["stalemate"],
         retreat=share["retreat"],
-        retreat_round=t[k.S_RETREAT_ROUNDS] / retreats if retreats else None,
+        retreat_round=t[STATS.retreat_rounds] / retreats if retreats else None,
         takes_territory=None if battle.sea else share["takes_territory"],
         attacker_ipc_lost=means["attacker_ipc_lost"][0],
         defender_ipc_lost=means["defender_ipc_lost"][0],
