@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
+from oddsim.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, bombard_values
 from oddsim.errors import BattleError
 from oddsim.forces import Force, parse_force
 from oddsim.result import BattleResult, survivor_force
@@ -41,20 +42,27 @@ class Amphibious:
     ``bombard``: whether the fleet's ships bombard when there was no sea battle. The other
     options are those of ``Battle`` (``retreat`` applies to the land battle)."""
 
-    rules: Ruleset | str
-    fleet: ArmySpec
-    cargo: ArmySpec
-    defender: ArmySpec
-    sea_defender: ArmySpec = None
-    overland: ArmySpec = None
-    air: ArmySpec = None
-    sea_air: ArmySpec = None
+    rules: Ruleset  # fields hold their parsed forms; the constructor takes any accepted one
+    fleet: Force
+    cargo: Force
+    defender: Force
+    sea_defender: Force = Force(())
+    overland: Force = Force(())
+    air: Force = Force(())
+    sea_air: Force = Force(())
     bombard: bool = True
     retreat: RetreatPolicy | None = None
-    attacker_tech: str | tuple[str, ...] = ()
-    defender_tech: str | tuple[str, ...] = ()
-    dice: str = "standard"
+    attacker_tech: TechSpec = ()
+    defender_tech: TechSpec = ()
+    dice: Dice | str = Dice.STANDARD
     loads: tuple[Force, ...] = field(init=False, compare=False, repr=False)
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, rules: Ruleset | str, fleet: ArmySpec, cargo: ArmySpec,
+                     defender: ArmySpec, sea_defender: ArmySpec = None, overland: ArmySpec = None,
+                     air: ArmySpec = None, sea_air: ArmySpec = None, bombard: bool = True,
+                     retreat: RetreatPolicy | None = None, attacker_tech: TechSpec = (),
+                     defender_tech: TechSpec = (), dice: Dice | str = Dice.STANDARD) -> None: ...
 
     def __post_init__(self) -> None:
         rules = load_ruleset(self.rules)
@@ -242,14 +250,14 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
     no_landing = max(0.0, 1.0 - sum(unloading.values()))
     if no_landing > 0.0:
         spec = assault.land_battle(0)
-        result = None if spec is None else run(spec, no_landing)
+        alone = None if spec is None else run(spec, no_landing)
         landings.append(Landing(no_landing, 0, "nobody attacks" if spec is None else spec.describe(),
-                                result))
-        if result is not None:
-            take += no_landing * (result.takes_territory or 0.0)
-            destroyed += no_landing * _wiped_out(result)
-            a_lost += no_landing * result.attacker_ipc_lost
-            d_lost += no_landing * result.defender_ipc_lost
+                                alone))
+        if alone is not None:
+            take += no_landing * (alone.takes_territory or 0.0)
+            destroyed += no_landing * _wiped_out(alone)
+            a_lost += no_landing * alone.attacker_ipc_lost
+            d_lost += no_landing * alone.defender_ipc_lost
     return AmphibiousResult(
         sea=sea, landings=tuple(landings), takes_territory=take, defender_destroyed=destroyed,
         attacker_ipc_lost_sea=(0.0 if sea is None else sea.attacker_ipc_lost) + cargo_lost,

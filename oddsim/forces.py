@@ -58,6 +58,7 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,
         return _normalise(dict(spec.counts), dict(spec.damaged), rules, side)
     if spec is None:
         return Force(())
+    entries: list[tuple[str, object]]
     if isinstance(spec, Mapping):
         entries = []
         for key, value in spec.items():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,7 +28,7 @@ FACILITIES = ("major", "minor", "air_base", "naval_base")
 class Raid:
     """One raid, validated: the edition, the aircraft on each side, the target."""
 
-    rules: Ruleset | str
+    rules: Ruleset  # the constructor also takes an edition's name or a ruleset file's path
     bombers: int = 0
     tactical_bombers: int = 0
     escorts: int = 0
@@ -36,6 +37,12 @@ class Raid:
     facility: str | None = None
     attacker_tech: tuple[str, ...] = ()
     defender_tech: tuple[str, ...] = ()
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, rules: Ruleset | str, bombers: int = 0, tactical_bombers: int = 0,
+                     escorts: int = 0, interceptors: int = 0, territory_value: int | None = None,
+                     facility: str | None = None, attacker_tech: str | tuple[str, ...] = (),
+                     defender_tech: str | tuple[str, ...] = ()) -> None: ...
 
     def __post_init__(self) -> None:
         rules = load_ruleset(self.rules)
@@ -78,8 +85,8 @@ class Raid:
     def cap(self) -> int:
         raid = self.rules.raid
         if raid.cap is RaidCap.FACILITY:
-            return dict(raid.facility_caps)[self.facility]
-        return self.territory_value * (2 if raid.cap is RaidCap.DOUBLE_TERRITORY else 1)
+            return dict(raid.facility_caps)[str(self.facility)]  # checked when built
+        return int(self.territory_value or 0) * (2 if raid.cap is RaidCap.DOUBLE_TERRITORY else 1)
 
     @property
     def aa_hit(self) -> int:

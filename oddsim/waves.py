@@ -10,9 +10,12 @@ the later waves sample exactly the earlier waves' outcomes.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError
+from oddsim.forces import parse_force
+from oddsim.order_of_loss import parse_unit_list
 from oddsim.result import BattleResult, survivor_force
 from oddsim.rules import Domain
 
@@ -80,11 +83,12 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         if has_land and not battle.sea:
             taken += destroyed_open
             destroyed_open = 0.0
-        wave = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
+        wave: dict[str, Any] = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
                 "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
         after: dict[str, float] = {}
         for defender, weight in standing.items():
-            result: BattleResult = run(replace(battle, defender=defender), weight)
+            result: BattleResult = run(replace(battle, defender=parse_force(defender, battle.rules)),
+                                       weight)
             wave["fights"] += weight
             wave["method"] = result.method
             wave["attacker_win"] += weight * result.attacker_win
@@ -110,5 +114,6 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     """The battle with a later wave's attacker and options."""
-    return replace(battle, attacker=wave.attacker, ool_attacker=wave.ool_attacker,
+    return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
+                   ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
                    keep_land=wave.keep_land)

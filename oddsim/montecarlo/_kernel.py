@@ -88,8 +88,9 @@ FIRST_LINE = np.int64(0)
 
 # unit flag bits; the low two bits are the unit's category for typed hits and survivor keys
 # (0 land/surface, 1 air, 2 submarine, 3 both air and submarine)
-AIR, SUB, DESTROYER, LAND, DEFENCELESS = np.int64([1, 2, 4, 8, 16])
-NOT_AIR, NOT_SUB, SUBS = np.int64([0b0101, 0b0011, 0b1100])  # sets of categories, one bit each
+AIR, SUB, DESTROYER, LAND, DEFENCELESS = np.array([1, 2, 4, 8, 16], dtype=np.int64)
+# sets of categories, one bit each
+NOT_AIR, NOT_SUB, SUBS = np.array([0b0101, 0b0011, 0b1100], dtype=np.int64)
 
 G_SUB, G_AIR, G_OTHER = np.arange(3)  # firing-line groups, in the order lines are stored
 HIT_SUB, HIT_AIR, HIT_AA = np.arange(3)  # hits that may take: not air / not subs / air only
@@ -206,7 +207,7 @@ def start_state(state, model):
     for s in range(2):
         base = _base(model, s)
         for i in range(_scalar(model, s, SCALARS.steps)):
-            n = _step(model, s, i, STEP.count)
+            n = _step(model, s, i, STEP.size)
             put(state, base + TALLY_WIDTH + i, n)
             add(state, base + TALLY.slots, n)
             add(state, base + TALLY.fighting, n * _step(model, s, i, STEP.fighting))
@@ -500,7 +501,7 @@ def _retreats(state, rounds, model):
         departed = get(state, base + TALLY.gone) > 0
         side = get(model, table + RETREAT_TABLE.attacker_layer + s) if departed else 0
         for i in range(_scalar(model, s, SCALARS.steps)):
-            lost = _step(model, s, i, STEP.count) - get(state, rem + i) - get(state, gone + i)
+            lost = _step(model, s, i, STEP.size) - get(state, rem + i) - get(state, gone + i)
             side += lost * get(model, strides + i)
         # attacker index x defender states + defender index
         index = index * get(model, table + RETREAT_TABLE.defender_states) + side
@@ -660,7 +661,7 @@ def _losses(state, s, dead, model):
         left = 0 if dead else get(state, rem + i)
         if departed:
             left += get(state, gone + i)
-        lost += (_step(model, s, i, STEP.count) - left) * _step(model, s, i, STEP.cost)
+        lost += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.cost)
         if not dead:
             land += get(state, rem + i) * _step(model, s, i, STEP.land)
     return lost, land
@@ -687,7 +688,7 @@ def _survivor_key(state, s, dead, model):
         if coarse:
             key += left * _step(model, s, i, STEP.kill)
         else:
-            key += (_step(model, s, i, STEP.count) - left) * _step(model, s, i, STEP.key)
+            key += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.key)
     return key
 
 
@@ -766,7 +767,7 @@ def plain_profile(model, s, aa_hits):
             left = state[base + TALLY_WIDTH + i]
             record[PLAIN.units] += left * model[steps + i * STEP_WIDTH + STEP.kill]
             if table >= 0:
-                lost = model[steps + i * STEP_WIDTH + STEP.count] - left
+                lost = model[steps + i * STEP_WIDTH + STEP.size] - left
                 record[PLAIN.retreat] += lost * model[table + RETREAT_TABLE_WIDTH + s * width + i]
     return dice, records
 

@@ -59,7 +59,7 @@ class Step(NamedTuple):
 
     type: int  # the unit type (index among the side's types present)
     kill: int  # 1: a casualty removes a unit; 0: it damages a two-hit unit
-    count: int  # units in the step
+    size: int  # units in the step
     category: int  # the unit's category for typed hits (the low two flag bits)
     cost: int  # IPCs a casualty of the step loses (0 for a damage step)
     fighting: int  # 1: a casualty removes a unit that can fire

@@ -293,7 +293,8 @@ def _stack(parts: list[np.ndarray]) -> np.ndarray:
     shape = [max(1, *(p.shape[axis] for p in parts)) for axis in range(parts[0].ndim)]
     out = np.zeros((len(parts), *shape), dtype=np.int64)
     for row, part in enumerate(parts):
-        out[(row, *(slice(0, n) for n in part.shape))] = part
+        index: tuple[int | slice, ...] = (row, *(slice(0, n) for n in part.shape))
+        out[index] = part
     return out
 
 
@@ -354,11 +355,11 @@ class SideLayout:
         rules: list[int] = []
         supporter: list[np.ndarray] = []
         supported: list[np.ndarray] = []
-        for r in np.flatnonzero(low.support_side == row):
+        for r in map(int, np.flatnonzero(low.support_side == row)):
             helps = low.support_supporter[r][types]
             helped = low.support_supported[r][types] & fires & (value < low.support_value[r])
             if helps.any() and helped.any():  # a rule with nobody to act on is left out
-                rules.append(int(r))
+                rules.append(r)
                 supporter.append(helps)
                 supported.append(helped)
         role = np.zeros(n_types, dtype=bool)  # units whose loss changes the support
@@ -389,7 +390,7 @@ class SideLayout:
         steps = np.zeros((len(step_type), STEP_WIDTH), dtype=np.int64)
         steps[:, STEP.type] = step_type
         steps[:, STEP.kill] = kill
-        steps[:, STEP.count] = side.step_count
+        steps[:, STEP.size] = side.step_count
         steps[:, STEP.category] = step_flags & 3
         steps[:, STEP.cost] = kill * low.cost[side.step_unit]
         steps[:, STEP.fighting] = kill * ((step_flags & k.DEFENCELESS) == 0)
@@ -482,7 +483,7 @@ class SurvivorCodec:
         """The side's survivor rows from its histogram (and IPC sums, for coarse keys)."""
         entries: dict[str, list] = {}
         layout = self.layout
-        for key in np.flatnonzero(hist):
+        for key in map(int, np.flatnonzero(hist)):
             departed = 0 < layout.departed_key <= key
             rest = key - layout.departed_key if departed else key
             retreated = 0 < layout.retreat_key <= rest

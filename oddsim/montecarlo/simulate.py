@@ -104,6 +104,7 @@ def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUN
 def _check_runs(runs: object) -> int:
     if isinstance(runs, bool) or not isinstance(runs, Integral):
         raise BattleError(f"runs must be a whole number, not {runs!r}")
+    runs = int(runs)
     if not 1 <= runs <= MAX_RUNS:
         raise BattleError(f"runs must be between 1 and {MAX_RUNS:,}, not {runs:,}")
     return int(runs)
@@ -114,6 +115,7 @@ def _check_seed(seed: object) -> int:
         return secrets.randbits(64)
     if isinstance(seed, bool) or not isinstance(seed, Integral):
         raise BattleError(f"seed must be a whole number or None, not {seed!r}")
+    seed = int(seed)
     if not 0 <= seed < 2**64:
         raise BattleError(f"seed must be between 0 and 2**64 - 1, not {seed}")
     return int(seed)
@@ -147,21 +149,24 @@ class _Tallies:
     """Kernel outputs (one row per block) and the running totals folded out of them."""
 
     stats: np.ndarray
-    hist: tuple[np.ndarray, np.ndarray]
+    hist: tuple[np.ndarray, np.ndarray]  # per side
     ipc_left: tuple[np.ndarray, np.ndarray]
     totals: list[int]
 
     @classmethod
     def zeros(cls, n_blocks: int, spec: KernelModel) -> _Tallies:
-        ipc_cols = spec.n_keys if spec.key_coarse else (1, 1)
+        a_ipc, d_ipc = spec.n_keys if spec.key_coarse else (1, 1)
+        a_keys, d_keys = spec.n_keys
         return cls(
             stats=np.zeros((n_blocks, STATS_WIDTH), dtype=np.int64),
-            hist=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in spec.n_keys),
-            ipc_left=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in ipc_cols),
+            hist=(np.zeros((n_blocks, a_keys), dtype=np.int64),
+                  np.zeros((n_blocks, d_keys), dtype=np.int64)),
+            ipc_left=(np.zeros((n_blocks, a_ipc), dtype=np.int64),
+                      np.zeros((n_blocks, d_ipc), dtype=np.int64)),
             totals=[0] * STATS_WIDTH,
         )
 
-    def arrays(self) -> tuple:
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (self.stats, *self.hist, *self.ipc_left)
 
     def fold(self) -> None:

@@ -18,7 +18,7 @@ def test_land_battle_with_support_and_aa():
     info = describe_model(Battle(rules="1942-2e", attacker="3 inf, 1 art, 1 ftr",
                                  defender="2 inf, 1 aa"))
     attacker, defender, rules = info["attacker"], info["defender"], info["rules"]
-    assert [(s["unit"], s["count"]) for s in attacker["steps"]] == [
+    assert [(s["unit"], s["size"]) for s in attacker["steps"]] == [
         ("infantry", 3), ("artillery", 1), ("fighter", 1)]  # the cheapest first
     assert [line["value"] for line in attacker["lines"]] == [1, 2, 3]
     assert [s["cost"] for s in attacker["steps"]] == [3, 4, 10]
