@@ -19,6 +19,7 @@ from oddsim.plot.style import (
     OUTCOME_COLOURS,
     SIDE_COLOURS,
     Z95,
+    figure_of,
     method_note,
     new_figure,
     percent_axis,
@@ -204,7 +205,7 @@ def _shorten(text: str) -> str:
 
 def _figure_and_axes(ax: Axes | None, height: float) -> tuple[Figure, Axes]:
     if ax is not None:
-        return ax.figure, ax
+        return figure_of(ax), ax
     fig = new_figure(height=height)
     return fig, fig.add_subplot()
 

@@ -157,12 +157,12 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
                         f"{MAX_CURVE_POINTS} (use a step, e.g. {spec.unit}={spec.low}..{spec.high}:"
                         f"{math.ceil(len(counts) / MAX_CURVE_POINTS) * spec.step})")
     engine = _engine(method, runs, seed, battle_options)
-    curves = []
+    curves: list[Curve] = []
     for a_text, d_text in pairs:
         attacker = parse_force(a_text, ruleset, "attacker")
         defender = parse_force(d_text, ruleset, "defender")
         varied = attacker if side == "attacker" else defender
-        points = []
+        points: list[SweepPoint] = []
         for count in counts:
             a = _with_count(attacker, unit, count) if side == "attacker" else _mapping(attacker)
             d = _with_count(defender, unit, count) if side == "defender" else _mapping(defender)
@@ -202,9 +202,9 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
     engine = _engine(method, runs, seed, battle_options)
     forces = {"attacker": parse_force(attacker, ruleset, "attacker"),
               "defender": parse_force(defender, ruleset, "defender")}
-    rows = []
+    rows: list[tuple[SweepPoint, ...]] = []
     for y_count in y_spec.counts:
-        row = []
+        row: list[SweepPoint] = []
         for x_count in x_spec.counts:
             armies = {side: _mapping(force) for side, force in forces.items()}
             armies[x_side][x_unit] = x_count
