@@ -165,11 +165,14 @@ class RowWriter:
         return buffer.getvalue()
 
     def _write(self, text: str) -> None:
+        fd = self._fd
+        if fd is None:
+            raise RuntimeError("the row file is not open")
         data = memoryview(text.encode("utf-8"))
         while data:
-            written = os.write(self._fd, data)
+            written = os.write(fd, data)
             data = data[written:]
-        os.fsync(self._fd)
+        os.fsync(fd)
 
 
 @contextmanager
@@ -184,8 +187,8 @@ def _signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    caught: list[int] = []
-    previous = {signum: signal.signal(signum, lambda number, frame: caught.append(number))
+    caught: list[signal.Signals] = []
+    previous = {signum: signal.signal(signum, lambda number, frame: caught.append(signal.Signals(number)))
                 for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield

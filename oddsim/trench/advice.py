@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -94,6 +95,10 @@ class Commitment:
 
     cards: Fronts
     support: Supports = (0, 0, 0)
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, cards: str | Sequence[int | None],
+                     support: str | Sequence[int] = (0, 0, 0)) -> None: ...
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", parse_fronts(self.cards, "cards"))
@@ -356,6 +361,7 @@ def _search(solver: _Solver, options: list[Commitment], answers: list[Commitment
             if floor is not None and worst[0] < floor:
                 cut = True
                 break
+        assert worst is not None and worst_answer is not None  # order is never empty
         order.remove(worst_answer)
         order.insert(0, worst_answer)
         if cut:

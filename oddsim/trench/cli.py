@@ -137,7 +137,7 @@ def advise_command(attacker_hand, attacker_hand_support, defender, defender_supp
     if not hand.armies:
         raise TrenchError("--attacker-hand: the hand has no army card to commit")
     if defender is not None:
-        against = Commitment(parse_fronts(defender, "defender"),
+        against: Commitment | Hand = Commitment(parse_fronts(defender, "defender"),
                              parse_supports(defender_support or (0, 0, 0), "defender support"))
     else:
         against = Hand(parse_hand(defender_hand, "--defender-hand"),

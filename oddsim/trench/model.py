@@ -12,6 +12,7 @@ import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 from oddsim.errors import OddsimError
 
@@ -44,7 +45,10 @@ class RollOrder(Enum):
     ATTACKER_FIRST = "attacker-first"  # attacker rolls and places; then the defender rolls
 
 
-def parse_choice(kind: type[Enum], value: Enum | str, what: str) -> Enum:
+E = TypeVar("E", bound=Enum)
+
+
+def parse_choice(kind: type[E], value: E | str, what: str) -> E:
     """``value`` as a member of ``kind`` (names are case-insensitive); TrenchError naming the
     choices otherwise."""
     try:
@@ -99,7 +103,7 @@ def _three(value: str | Sequence, what: str) -> list:
 
 def parse_fronts(value: str | Sequence, what: str) -> Fronts:
     """Three army (fleet) strengths from ``"5,-,3"`` or ``[5, None, 3]``; ``-`` is no card."""
-    cards = []
+    cards: list[int | None] = []
     for i, raw in enumerate(_three(value, what), start=1):
         if raw is None or (isinstance(raw, str) and raw.strip().lower() in NO_CARD_MARKS):
             cards.append(None)
@@ -195,7 +199,7 @@ class TrenchBattle:
         """Card plus support per front, before artillery (0 where the side has no card)."""
         cards = getattr(self, side)
         support = getattr(self, f"{side}_support")
-        return tuple((c or 0) + s for c, s in zip(cards, support, strict=True))  # type: ignore
+        return tuple((c or 0) + s for c, s in zip(cards, support, strict=True))
 
     def describe(self) -> str:
         """One line, e.g. ``1917 land, 2 VP: attacker 5+2 | - | 3+1 vs defender 4 | 4 | 4+3``."""

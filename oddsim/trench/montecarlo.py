@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from oddsim.trench._kernel import simulate_counts, splitmix64
@@ -24,7 +26,7 @@ def check_runs(runs) -> int:
 
 def check_seed(seed) -> int:
     if seed is None:
-        return int(np.random.SeedSequence().entropy % 2**63)
+        return int(cast(int, np.random.SeedSequence().entropy) % 2**63)  # an int when none is given
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise TrenchError(f"seed must be a whole number >= 0, got {seed!r}")
     return int(seed) % 2**64

@@ -66,9 +66,9 @@ def optimal_attacker(outcomes: PairOutcomes, attacker: Placements, rolls: Rolls,
         return chosen
     components = outcomes.tables.components[answered]  # (nA, n_rolls, 6)
     expected = np.ascontiguousarray(np.einsum("arc,r->ac", components, rolls.weight))
-    chosen = np.empty(n_rolls, dtype=np.int64)
-    _lexicographically_largest(expected, attacker.of_roll, attacker.count, chosen)
-    return np.repeat(chosen[:, None], n_rolls, axis=1)
+    per_roll = np.empty(n_rolls, dtype=np.int64)
+    _lexicographically_largest(expected, attacker.of_roll, attacker.count, per_roll)
+    return np.repeat(per_roll[:, None], n_rolls, axis=1)
 
 
 @jit
@@ -206,6 +206,7 @@ def policy_tables(battle: TrenchBattle, outcomes: PairOutcomes, attacker: Placem
     if Policy.OPTIMAL in (attacker_policy, defender_policy):
         best_answer = optimal_defender(outcomes, defender)
     if attacker_policy is Policy.OPTIMAL:
+        assert best_answer is not None
         attacker_table = optimal_attacker(outcomes, attacker, rolls, best_answer, order)
     else:
         attacker_table = greedy_attacker(battle, attacker, rolls)
