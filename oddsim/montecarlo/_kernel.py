@@ -20,10 +20,10 @@ distribution as rolling each line), so a round is one draw per side and two addi
 
 For speed the hot helpers (``hot_jit``) never allocate, so they cost no reference counting, and
 take two arrays only: the battle's ``state`` and the battle's ``model``, one int64 array holding
-every table, found through the header below (an array argument is passed as a dozen machine
-words, so a long argument list costs more than the work). Battles are split over threads in
-blocks and seeded by their global index; results are integer sums, so they are the same for any
-number of threads or chunks.
+every table, found through its header (``_layout.Header``; an array argument is passed as a
+dozen machine words, so a long argument list costs more than the work). Battles are split over
+threads in blocks and seeded by their global index; results are integer sums, so they are the
+same for any number of threads or chunks.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """The battle as the Monte Carlo kernel reads it, and the kernel's survivor keys read back.
 
-``KernelModel.build`` turns a lowered battle into one int64 ``model`` array (the layout is in
-``_kernel``): each side's loss steps, firing lines (units whose rolls hit with the same chance and
-may take the same units), unit types, active support rules and scalars, the battle's rules, the
-binomial alias tables, the bombardment's alias table, for retreat rules that need exact odds the
-exact engine's retreat decisions and, for plain battles, their tables by casualty count
-(``_with_plain_section``). ``SurvivorCodec`` turns a side's survivor key back into the units
-left.
+``KernelModel.build`` turns a lowered battle into one int64 ``model`` array (its records are
+declared in ``_layout``): each side's loss steps, firing lines (units whose rolls hit with the
+same chance and may take the same units), unit types, active support rules and scalars, the
+battle's rules, the binomial alias tables, the bombardment's alias table, for retreat rules that
+need exact odds the exact engine's retreat decisions and, for plain battles, their tables by
+casualty count (``_with_plain_section``). ``SurvivorCodec`` turns a side's survivor key back
+into the units left; ``describe_model`` unpacks a model into named records, for debugging.
 """
 
 from __future__ import annotations
