@@ -85,8 +85,10 @@ class RetreatPolicy:
         return "retreat " + ", ".join(parts)
 
 
-def _tech_names(spec: TechSpec, rules: Ruleset) -> tuple[str, ...]:
+def tech_names(spec: TechSpec, rules: Ruleset) -> tuple[str, ...]:
     """Canonical technology names, each checked against the edition."""
+    if spec is not None and not isinstance(spec, (str, list, tuple)):
+        raise BattleError(f"technologies must be names like 'jets,radar', not {type(spec).__name__}")
     tokens = spec.split(",") if isinstance(spec, str) else list(spec or ())
     names: list[str] = []
     for token in tokens:
@@ -112,8 +114,8 @@ def _retreat_policy(retreat: RetreatPolicy | Mapping[str, object] | None) -> Ret
     if isinstance(retreat, Mapping):
         unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
         if unknown:
-            raise BattleError(f"unknown retreat option '{sorted(unknown)[0]}': use after_round, "
-                              f"units_left, below_win or aircraft_risk")
+            raise BattleError(f"unknown retreat option '{sorted(map(str, unknown))[0]}': use "
+                              f"after_round, units_left, below_win or aircraft_risk")
         retreat = RetreatPolicy(**retreat)  # type: ignore[arg-type]  # its __post_init__ checks
     if retreat is not None and not isinstance(retreat, RetreatPolicy):
         raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
@@ -123,7 +125,7 @@ def _retreat_policy(retreat: RetreatPolicy | Mapping[str, object] | None) -> Ret
 def bombard_values(rules: Ruleset, attacker_tech: TechSpec = ()) -> dict[str, int]:
     """Ships that may bombard in the edition and their values, with the attacker's technology."""
     values = dict(rules.bombard.units)
-    for name in _tech_names(attacker_tech, rules):
+    for name in tech_names(attacker_tech, rules):
         values.update(dict(rules.technology(name).bombard))
     return values
 
@@ -198,8 +200,8 @@ class Battle:
         set_(self, "ool_attacker", parse_unit_list(ool_attacker, parsed, "attacker"))
         set_(self, "ool_defender", parse_unit_list(ool_defender, parsed, "defender"))
         set_(self, "retreat", _retreat_policy(retreat))
-        set_(self, "attacker_tech", _tech_names(attacker_tech, parsed))
-        set_(self, "defender_tech", _tech_names(defender_tech, parsed))
+        set_(self, "attacker_tech", tech_names(attacker_tech, parsed))
+        set_(self, "defender_tech", tech_names(defender_tech, parsed))
         set_(self, "dice", _dice_mode(dice))
         if self.dice is Dice.LOW_LUCK:
             for name in self.attacker_tech:

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import click
 
+from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_purchase_chart
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
@@ -59,7 +60,7 @@ from oddsim.purchase.table import PurchaseTable
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
 def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attacker, ool_defender,
              keep_land, method, runs, seed, top, out, resume, workers, scheduler, quiet,
-             chunk_rows, plot) -> None:
+             chunk_rows, plot) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
@@ -71,11 +72,12 @@ def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attac
                               progress=not quiet, chunk_rows=chunk_rows,
                               stop_requested=stop_requested)
     except SweepInterrupted as stop:
-        click.echo(f"oddsim: {stop}", err=True)
-        raise click.exceptions.Abort() from None
+        click.echo(f"oddsim: interrupted: {stop}", err=True)
+        return EXIT_INTERRUPTED
     click.echo(report(table, spec, top))
     if plot:
         write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
+    return 0
 
 
 def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:

@@ -64,7 +64,7 @@ def _common(command):
 @click.pass_context
 def trench(ctx: click.Context, attacker, attacker_support, defender, defender_support, year,
            points, sea, policy, defender_policy, roll_order, as_json, method, runs,
-           seed, plot) -> None:
+           seed, plot) -> int | None:
     """The Longest Trench: odds of one battle (or 'advise': how to commit a hand).
 
     Example: oddsim trench --attacker 5,4,3 --attacker-support 2,0,1 --defender 4,4,4
@@ -98,6 +98,9 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
     click.echo(result.to_json() if as_json else result.to_table())
     if plot:
         write_trench_chart(result, plot)
+    from oddsim.cli import finish
+
+    return finish(result)
 
 
 @trench.command("advise")
