@@ -77,10 +77,10 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
             flags = ", ".join("--" + n.replace("_", "-").replace("as-json", "json")
                               for n in given)
             raise TrenchError(f"{flags}: give options after '{ctx.invoked_subcommand}'")
-        return
+        return None
     if not given:
         click.echo(ctx.get_help())
-        return
+        return None
     missing = [flag for flag, value in (("--attacker", attacker), ("--defender", defender),
                                         ("--year", year)) if value is None]
     if missing:
