@@ -95,49 +95,63 @@ class KernelModel:
             scalars[row, SCALARS.keys] = side.n_keys(key_coarse)
             scalars[row, SCALARS.departed_key] = side.departed_key
         aa_dice = _aa_dice(battle, low)
-        chances, row_start, cells = _dice_tables(low, sides, aa_dice)
         rules = _rules(battle, low, sides, scalars, aa_dice, key_coarse)
         rules[RULES.submerge] = any(submerges)
         rules[RULES.start_boundary] = rules[RULES.submerge] and low.submerge_at_start
         rules[RULES.partial_retreat] = partial
-        retreat = _retreat_section(battle, steps.shape[1])
-        bombard = _bombard_table(low)
-        header = np.zeros(HEADER_WIDTH, dtype=np.int64)
-        rows = np.zeros_like(row_start)
-        parts: list[np.ndarray] = [header]
-        for field, table in ((HEADER.steps, steps), (HEADER.lines, lines), (HEADER.types, types),
-                             (HEADER.support, support), (HEADER.scalars, scalars), (HEADER.rules, rules),
-                             (HEADER.retreat, retreat), (None, bombard), (None, rows), (None, cells)):
-            if field is not None:
-                header[field] = sum(part.size for part in parts)
-            if table is bombard:
-                rules[RULES.bombard_row] = sum(part.size for part in parts)
-            parts.append(table)
-        if retreat.size == 0:
-            header[HEADER.retreat] = -1
-        header[HEADER.plain] = -1
-        rows_at = sum(part.size for part in parts[:-2])
-        cells_at = rows_at + rows.size
-        rows[...] = np.where(row_start >= 0, cells_at + _rng.CELL_FIELDS * row_start, -1)
-        # each line's alias tables: the row of its hit chance (the lines' records hold keys)
-        row_of = {chance: rows_at + i * rows.shape[1] for i, chance in enumerate(chances)}
-        for row, side in enumerate(sides):
-            for line, chance in enumerate(side.line_chance):
-                lines[row, line, LINE.rows] = row_of.get(chance, -1)
-        aa_chance = _rng.hit_chance(low.aa_hit)
-        rules[RULES.aa_rows] = row_of.get(aa_chance, -1)
-        header[HEADER.step_side] = steps[0].size
-        header[HEADER.line_side] = lines[0].size
-        header[HEADER.type_side] = types[0].size
-        header[HEADER.support_side] = support[0].size
-        header[HEADER.support_rule] = support[0, 0].size
-        header[HEADER.scalar_side] = scalars[0].size
-        (header[HEADER.width], header[HEADER.dice_at], header[HEADER.alive_at], header[HEADER.raised_at],
-         header[HEADER.gone_at]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
-        model = np.concatenate([part.ravel() for part in parts])
-        if rules[RULES.plain] and not partial:  # casualty counts cannot say who retreated
+        tables = (steps, lines, types, support, scalars, rules, _retreat_section(battle, steps.shape[1]),
+                  _bombard_table(low))
+        # a plain battle draws its hits from its own section (casualty counts cannot say who
+        # retreated, so not with a partial retreat): its lines need no binomial tables, unless
+        # that section is too big and it takes the general path after all
+        plain = bool(rules[RULES.plain]) and not partial
+        model = _pack(low, sides, tables, aa_dice, line_tables=not plain)
+        if plain:
             model = _with_plain_section(model, sides, low.low_luck, aa_dice)
+            if model[HEADER.plain] < 0:
+                model = _pack(low, sides, tables, aa_dice, line_tables=True)
         return cls(model, sides, key_coarse, retreats)
+
+
+def _pack(low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
+          tables: tuple[np.ndarray, ...], aa_dice: int, line_tables: bool) -> np.ndarray:
+    """The model: the header, then the stacked ``tables`` (steps, lines, types, support,
+    scalars, rules, retreat table, bombardment), then the binomial alias tables: of every line's
+    hit chance with ``line_tables``, else only the AA dice's (all a plain battle rolls)."""
+    steps, lines, types, support, scalars, rules, retreat, bombard = (t.copy() for t in tables)
+    chances, row_start, cells = _dice_tables(low, sides, aa_dice, line_tables)
+    header = np.zeros(HEADER_WIDTH, dtype=np.int64)
+    rows = np.zeros_like(row_start)
+    parts: list[np.ndarray] = [header]
+    for field, table in ((HEADER.steps, steps), (HEADER.lines, lines), (HEADER.types, types),
+                         (HEADER.support, support), (HEADER.scalars, scalars), (HEADER.rules, rules),
+                         (HEADER.retreat, retreat), (None, bombard), (None, rows), (None, cells)):
+        if field is not None:
+            header[field] = sum(part.size for part in parts)
+        if table is bombard:
+            rules[RULES.bombard_row] = sum(part.size for part in parts)
+        parts.append(table)
+    if retreat.size == 0:
+        header[HEADER.retreat] = -1
+    header[HEADER.plain] = -1
+    rows_at = sum(part.size for part in parts[:-2])
+    cells_at = rows_at + rows.size
+    rows[...] = np.where(row_start >= 0, cells_at + _rng.CELL_FIELDS * row_start, -1)
+    # each line's alias tables: the row of its hit chance (the lines' records hold keys)
+    row_of = {chance: rows_at + i * rows.shape[1] for i, chance in enumerate(chances)}
+    for row, side in enumerate(sides):
+        for line, chance in enumerate(side.line_chance):
+            lines[row, line, LINE.rows] = row_of.get(chance, -1)
+    rules[RULES.aa_rows] = row_of.get(_rng.hit_chance(low.aa_hit), -1)
+    header[HEADER.step_side] = steps[0].size
+    header[HEADER.line_side] = lines[0].size
+    header[HEADER.type_side] = types[0].size
+    header[HEADER.support_side] = support[0].size
+    header[HEADER.support_rule] = support[0, 0].size
+    header[HEADER.scalar_side] = scalars[0].size
+    (header[HEADER.width], header[HEADER.dice_at], header[HEADER.alive_at], header[HEADER.raised_at],
+     header[HEADER.gone_at]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
+    return np.concatenate([part.ravel() for part in parts])
 
 
 def describe_model(model: KernelModel | Battle) -> dict[str, Any]:
@@ -268,9 +282,12 @@ def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
                            table.retreat.astype(np.int64)))
 
 
-def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_dice: int):
+def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_dice: int,
+                 line_tables: bool = True) -> tuple[list[float], np.ndarray, np.ndarray]:
     """Binomial tables for every hit chance some roll may use, up to the most rolls it may
-    have: ``(chances, row_start, cells)``. None are needed with Low Luck."""
+    have: ``(chances, row_start, cells)``; without ``line_tables``, only the AA dice's table
+    for its number of dice (built as a sum table, the same cells, so a plain battle never
+    compiles ``binomial_tables``). None are needed with Low Luck."""
     most: dict[float, int] = {}
     if not low.low_luck:
         for side in sides:
@@ -282,6 +299,14 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
     if any(n > _rng.MAX_DICE for n in most.values()):
         raise BattleError(f"a side may roll at most {_rng.MAX_DICE} dice at once in the Monte "
                           f"Carlo engine")
+    if not line_tables:
+        if low.low_luck or not aa_dice:
+            return [], np.full((1, 1), -1, dtype=np.int64), np.zeros((0, _rng.CELL_FIELDS), dtype=np.int64)
+        chance = _rng.hit_chance(low.aa_hit)
+        row_start = np.full((1, aa_dice + 1), -1, dtype=np.int64)
+        starts, _, cells = _rng.sum_tables(np.array([chance]), np.array([[aa_dice]], dtype=np.int64))
+        row_start[0, aa_dice] = starts[0]
+        return [chance], row_start, cells
     chances = sorted(most)
     row_start, cells = _rng.binomial_tables(np.array(chances, dtype=np.float64),
                                             np.array([most[c] for c in chances], dtype=np.int64))

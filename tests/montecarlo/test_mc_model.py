@@ -39,6 +39,10 @@ def test_land_battle_with_support_and_aa():
     # a plain battle: the defender's chain (3 casualty slots), then the attacker's without and
     # with its fighter shot down by AA
     assert [chain["slots"] for chain in info["plain_chains"]] == [3, 5, 4]
+    # ... so its lines need no binomial tables; only the AA dice (hitting on 1) have one, which
+    # the lines of value 1 point at too
+    rows = {line["value"]: line["rows"] for line in attacker["lines"] + defender["lines"]}
+    assert rows == {1: rules["aa_rows"], 2: -1, 3: -1} and rules["aa_rows"] >= HEADER_WIDTH
     header = info["header"]
     assert header["steps"] == HEADER_WIDTH  # the first table follows the header
     assert header["step_side"] == 3 * STEP_WIDTH  # padded to the longer side
@@ -57,6 +61,7 @@ def test_sea_battle_with_subs_and_restricted_aircraft():
     assert scalars["keys"] == 2 * 2  # one submarine slot, one air slot
     assert scalars["submerge"] == 2  # lowering.SUBMERGE_ALONE
     assert info["rules"]["plain"] == 0 and "plain_chains" not in info
+    assert all(line["rows"] >= HEADER_WIDTH for line in info["attacker"]["lines"])  # it rolls them
     assert info["rules"]["submerge"] == 1
     assert "retreat" in info  # "below win" takes the exact engine's retreat decisions
 
