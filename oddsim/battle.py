@@ -145,7 +145,9 @@ class Battle:
     (they cannot retreat: a retreat takes the others away and they fight on); ``bombard`` the
     ships that bombard the shore before the first round (the edition's ships and values, at most
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
-    are a ``Submerge`` (or its string: ``"never"``, ``"always"``, ``"alone"``).
+    are a ``Submerge`` (or its string: ``"never"``, ``"always"``, ``"alone"``). ``aa_fired``: the
+    defender's AA fire before round 1 was already resolved (a later part of a battle split by
+    ``oddsim.aa_casualties``), so it does not fire again.
     """
 
     rules: Ruleset
@@ -163,6 +165,7 @@ class Battle:
     defender_submerge: Submerge
     landed: Force | None
     bombard: Force | None
+    aa_fired: bool
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -174,13 +177,16 @@ class Battle:
                  retreat: RetreatPolicy | Mapping[str, object] | None = None,
                  attacker_submerge: Submerge | str = Submerge.NEVER,
                  defender_submerge: Submerge | str = Submerge.NEVER,
-                 landed: ArmySpec = None, bombard: ArmySpec = None) -> None:
+                 landed: ArmySpec = None, bombard: ArmySpec = None, aa_fired: bool = False) -> None:
         set_ = object.__setattr__  # frozen: fields are set once, here
         parsed = load_ruleset(rules)
         set_(self, "rules", parsed)
         if not isinstance(sea, bool):
             raise BattleError(f"sea must be True or False, not {sea!r}")
         set_(self, "sea", sea)
+        if not isinstance(aa_fired, bool):
+            raise BattleError(f"aa_fired must be True or False, not {aa_fired!r}")
+        set_(self, "aa_fired", aa_fired)
         attacking = parse_force(attacker, parsed, "attacker")
         defending = parse_force(defender, parsed, "defender")
         if attacking.is_empty():
