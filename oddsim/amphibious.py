@@ -353,8 +353,8 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
     land battles' errors add as independent runs, and a Monte Carlo sea battle adds the spread
     of the figure over its end states divided by its runs. The defender's IPC lost sums its sea
     and land errors (a bound: the runs do not say how its sea losses go with the landings)."""
-    staged = [x for x in landings if x.result is not None]
-    if all(x.result.method == "exact" for x in staged) and (sea is None or sea.method == "exact"):
+    staged = [x.result for x in landings if x.result is not None]
+    if all(r.method == "exact" for r in staged) and (sea is None or sea.method == "exact"):
         return {}
     by_left = {x.transports: x for x in landings[:unloaded]}
 
@@ -378,8 +378,8 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
         per_row = []
         for row in sea.attacker_survivors:
             left = _carriers(assault.rules, row.counts)
-            x = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
-            f = {name: value for name, (value, _) in figures(x).items()}
+            reached = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
+            f = {name: value for name, (value, _) in figures(reached).items()}
             f["a"] += (sea.attacker_ipc_total - row.ipc) + total_cargo - assault.cargo_ipc(left)
             per_row.append((row.probability, f))
         for name in ("take", "wiped", "a", "d"):

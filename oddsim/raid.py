@@ -61,7 +61,8 @@ class Raid:
         def __init__(self, rules: Ruleset | str, bombers: int = 0, tactical_bombers: int = 0,
                      escorts: int = 0, interceptors: int = 0, territory_value: int | None = None,
                      facility: str | None = None, attacker_tech: str | tuple[str, ...] = (),
-                     defender_tech: str | tuple[str, ...] = ()) -> None: ...
+                     defender_tech: str | tuple[str, ...] = (), aa_gun: bool | None = None,
+                     dice: str = "standard") -> None: ...
 
     def __post_init__(self) -> None:
         rules = load_ruleset(self.rules)

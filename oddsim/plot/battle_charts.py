@@ -134,10 +134,10 @@ def battle_chart(result, by: str = "count", top: int = 3, title: str | None = No
     return fig
 
 
-def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[int, float]:
+def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[float, float]:
     """Probability of each number of units (or IPC value) left, smallest first (the "other end
     states" row of a very large Monte Carlo battle has no number of units: left out)."""
-    totals: dict[int, float] = {}
+    totals: dict[float, float] = {}  # units left (an int) or IPC value left
     for row in survivors:
         if row.other:
             continue
@@ -161,7 +161,7 @@ def draw_survivors(ax: Axes, result, side: str, by: str = "count", top: int = 3)
     ax.bar(keys, heights, width=width, color=SIDE_COLOURS[side], edgecolor="white", linewidth=0.5)
     ranked = [row for row in sorted(survivors, key=lambda s: (-s.probability, s.units))
               if not row.other][:top]
-    marks: dict[int, list[str]] = {}
+    marks: dict[float, list[str]] = {}
     for rank, row in enumerate(ranked, start=1):
         marks.setdefault(row.count if by == "count" else row.ipc, []).append(f"#{rank}")
     near = max(span / 25, 1e-9)  # marks closer than this along the axis would overlap

@@ -72,7 +72,7 @@ def value_decimals(values: list[float], percent: bool) -> int:
     scale = 100.0 if percent else 1.0
     first = 1 if percent else 2
     for places in range(first, 7):
-        texts = {}
+        texts: dict[str, float] = {}
         clash = False
         for v in values:
             text = f"{scale * v:.{places}f}"

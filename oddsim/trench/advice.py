@@ -280,9 +280,9 @@ class _Solver:
         the counts; larger is better for the attacker."""
         joint = np.array(counts.joint, dtype=np.int64)
         n = counts.total
-        win, swing = int((joint * self.wins).sum()), int((joint * self.swing).sum())
-        lost = -sum(counts.destroyed.attacker)
-        win, swing, lost = Fraction(win, n), Fraction(swing, n), Fraction(lost, n)
+        wins, swings = int((joint * self.wins).sum()), int((joint * self.swing).sum())
+        losses = -sum(counts.destroyed.attacker)
+        win, swing, lost = Fraction(wins, n), Fraction(swings, n), Fraction(losses, n)
         return (win, swing, lost) if objective is Objective.WIN else (swing, win, lost)
 
     def result(self, attacker: Commitment, defender: Commitment) -> TrenchResult:

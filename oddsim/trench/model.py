@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from oddsim.errors import OddsimError
 
@@ -108,6 +108,7 @@ def check_destroy_margin(value) -> int:
 def parse_belief(value: str | Sequence | dict, what: str = "hidden support values") -> Belief:
     """A belief about a face-down support card: ``"1,2,3"`` (equally likely), ``"1:2,3:1"``
     (value:weight, whole-number weights), ``[1, 2, 3]``, ``{1: 2, 3: 1}`` or ``[(1, 2), (3, 1)]``."""
+    items: list[tuple[Any, Any]]  # (value, weight) as given, checked below
     if isinstance(value, dict):
         items = list(value.items())
     else:
@@ -123,14 +124,14 @@ def parse_belief(value: str | Sequence | dict, what: str = "hidden support value
     if not items:
         raise TrenchError(f"{what}: give at least one value, e.g. 1,2,3")
     belief: dict[int, int] = {}
-    for v, w in items:
+    for v, given in items:
         card = _strength(v, what)
-        if isinstance(w, str):
-            w = _parse_int(w, f"{what}, weight of {card}")
-        if isinstance(w, bool) or not isinstance(w, numbers.Integral) or not 1 <= w <= MAX_WEIGHT:
-            raise TrenchError(f"{what}: weight {w!r} of {card} must be a whole number from 1 to "
-                              f"{MAX_WEIGHT}")
-        belief[card] = belief.get(card, 0) + int(w)
+        weight = _parse_int(given, f"{what}, weight of {card}") if isinstance(given, str) else given
+        if (isinstance(weight, bool) or not isinstance(weight, numbers.Integral)
+                or not 1 <= int(weight) <= MAX_WEIGHT):
+            raise TrenchError(f"{what}: weight {weight!r} of {card} must be a whole number from 1 "
+                              f"to {MAX_WEIGHT}")
+        belief[card] = belief.get(card, 0) + int(weight)
     if len(belief) > MAX_BELIEF_VALUES:
         raise TrenchError(f"{what}: at most {MAX_BELIEF_VALUES} distinct values")
     return tuple(sorted(belief.items()))
@@ -245,7 +246,15 @@ class TrenchBattle:
     defender_support: Supports = (0, 0, 0)
     points: int = 1
     sea: bool = False
-    hidden_support_values: Belief | str | Sequence | dict = DEFAULT_BELIEF
+    hidden_support_values: Belief = DEFAULT_BELIEF
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, attacker: str | Sequence, defender: str | Sequence, year: int,
+                     attacker_support: str | Sequence = (0, 0, 0),
+                     defender_support: str | Sequence = (0, 0, 0), points: int = 1,
+                     sea: bool = False,
+                     hidden_support_values: Belief | str | Sequence | dict = DEFAULT_BELIEF,
+                     ) -> None: ...
 
     def __post_init__(self) -> None:
         slot = "fleet in the support slot" if self.sea else "support"
