@@ -12,11 +12,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy
 from oddsim.errors import BattleError
 from oddsim.estimates import number, percent
 from oddsim.forces import Force, parse_force
+from oddsim.order_of_loss import parse_unit_list
 from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
@@ -119,12 +121,13 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         if has_land and not battle.sea:
             taken += destroyed_open
             destroyed_open = 0.0
-        wave = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
+        wave: dict[str, Any] = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
                 "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
         after: dict[str, float] = {}
         square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
         for defender, weight in standing.items():
-            result: BattleResult = run(replace(battle, defender=defender), weight)
+            result: BattleResult = run(replace(battle, defender=parse_force(defender, battle.rules)),
+                                       weight)
             if result.runs:
                 runs = max(runs, result.runs / weight)
             for side in ("attacker", "defender"):
@@ -200,7 +203,8 @@ def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     options = {name: getattr(wave, name) for name in ("retreat", "attacker_submerge",
                                                        "defender_submerge", "dice")
                if getattr(wave, name) is not None}
-    return replace(battle, attacker=wave.attacker, ool_attacker=wave.ool_attacker,
+    return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
+                   ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
                    keep_land=wave.keep_land, **options)
 
 

@@ -10,6 +10,7 @@ engine computed: the one place where the engines share a decision rather than a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +20,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact._best import best_retreat_kernel
 from oddsim.lowering import LoweredBattle
 from oddsim.names import describe_counts
-from oddsim.result import RetreatPlanRow
+from oddsim.result import BattleResult, RetreatPlanRow
 
 
 @dataclass(frozen=True)
@@ -92,12 +93,12 @@ def retreat_plan(names: list[str], a_tables: tuple, d_tables: tuple, n_defender:
     return tuple(sorted(rows, key=lambda row: (-row.probability, row.attacker, row.defender)))
 
 
-def mix_plans(parts: list[tuple[float, object]]) -> tuple[RetreatPlanRow, ...]:
+def mix_plans(parts: Sequence[tuple[float, BattleResult]]) -> tuple[RetreatPlanRow, ...]:
     """One plan from those of the parts of a battle split by its AA outcomes (``(probability,
     BattleResult)`` each): the same states add up, their mean rounds weighted."""
     rows: dict[tuple[str, str], list[float]] = {}
     for share, result in parts:
-        for row in getattr(result, "retreat_plan", None) or ():
+        for row in result.retreat_plan or ():
             entry = rows.setdefault((row.attacker, row.defender), [0.0, 0.0])
             entry[0] += share * row.probability
             entry[1] += share * row.probability * row.mean_round

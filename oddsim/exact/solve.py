@@ -16,7 +16,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
-from oddsim.result import BattleResult, Survivors, merge_rows, survivor_row
+from oddsim.result import BattleResult, Method, Survivors, merge_rows, survivor_row
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -195,7 +195,7 @@ def _prepare(battle: Battle) -> _Prepared:
         # rules decided per state here reach the kernel through its per-state score: a state
         # scores -1 (below any threshold) where the attacker retreats
         win_chance = np.where(decided, -1.0, win_chance)
-        if policy.below_win is None:
+        if policy is not None and policy.below_win is None:
             retreat = (retreat[0], 0.5, retreat[2])
     track = policy is not None or submerge_to is not stay
     return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
@@ -475,7 +475,7 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     _add_survivors(d_rows, d_dead, d_gone, 0 * d_gone, d_gone, low, low.defender, names, verb)
     return BattleResult(
         battle=battle.describe(),
-        method="exact",
+        method=Method.EXACT,
         attacker_win=float(by_code[k.ATTACKER_WINS]),
         defender_win=float(by_code[k.DEFENDER_WINS]),
         draw=float(by_code[k.DRAW]),

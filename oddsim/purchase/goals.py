@@ -31,13 +31,20 @@ class PurchaseError(OddsimError):
 
 
 class _Outcome(Protocol):
-    attacker_win: float
-    defender_win: float
-    stalemate: float
-    takes_territory: float | None
-    tuv_swing: float
-    objective: float | None
-    holds: float | None
+    @property
+    def attacker_win(self) -> float: ...
+    @property
+    def defender_win(self) -> float: ...
+    @property
+    def stalemate(self) -> float: ...
+    @property
+    def takes_territory(self) -> float | None: ...
+    @property
+    def tuv_swing(self) -> float: ...
+    @property
+    def objective(self) -> float | None: ...
+    @property
+    def holds(self) -> float | None: ...
 
 
 class Goal(enum.Enum):
@@ -93,9 +100,9 @@ class Goal(enum.Enum):
                 return outcome.defender_win + outcome.stalemate
             return 1.0 - float(outcome.takes_territory or 0.0)
         if self is Goal.VALUE:
-            return float(outcome.objective)
+            return float(outcome.objective or 0.0)  # a value sweep's battles always carry it
         if self is Goal.HOLD_AFTER:
-            return float(outcome.holds)
+            return float(outcome.holds or 0.0)  # a hold-after sweep's battles always carry it
         return outcome.tuv_swing
 
     def format(self, value: float) -> str:

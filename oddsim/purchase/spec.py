@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from oddsim.battle import Battle, RetreatPolicy
+from oddsim.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.limits import check_runs, check_seed
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
@@ -55,12 +55,12 @@ class SweepSpec:
     counter_attack: Force | None = None  # goal hold-after: the army that counter-attacks
 
     @classmethod
-    def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: object,
-              goal: Goal | str = Goal.TAKE, existing: object = None, max_counts: CapsSpec = None,
-              sea: bool = False, ool_attacker: object = None, ool_defender: object = None,
+    def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec,
+              goal: Goal | str = Goal.TAKE, existing: ArmySpec = None, max_counts: CapsSpec = None,
+              sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
               seed: int = 0, territory_value: float | None = None,
-              counter_attack: object = None) -> SweepSpec:
+              counter_attack: ArmySpec = None) -> SweepSpec:
         """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one."""
         ruleset = load_ruleset(rules)
         if not isinstance(sea, bool):
@@ -111,7 +111,7 @@ class SweepSpec:
                 f"budget {self.budget} could buy an army of {largest:,} units; at most "
                 f"{MAX_UNITS_PER_SIDE:,} units per side: lower the budget or cap units with --max")
 
-    def _probe(self, ool_attacker: object, ool_defender: object) -> Battle:
+    def _probe(self, ool_attacker: UnitListSpec, ool_defender: UnitListSpec) -> Battle:
         """A battle of this sweep, built to check the options only a Battle checks."""
         first = tuple(1 if i == 0 else 0 for i in range(len(self.units)))
         counts = first if self.existing.is_empty() else (0,) * len(self.units)
@@ -182,16 +182,17 @@ class SweepSpec:
         resume only when their fingerprint is this one."""
         rules = (self.rules.name, self.rules.units, self.rules.combat, self.rules.bombard,
                  self.rules.support)
-        parts = (rules, self.budget, self.units, self.caps, self.goal.value, self.existing,
-                 self.against, self.sea, self.ool_attacker, self.ool_defender, self.keep_land,
-                 self.method, self.runs, self.seed)
+        parts: tuple[object, ...] = (
+            rules, self.budget, self.units, self.caps, self.goal.value, self.existing, self.against,
+            self.sea, self.ool_attacker, self.ool_defender, self.keep_land, self.method, self.runs,
+            self.seed)
         if self.goal in (Goal.VALUE, Goal.HOLD_AFTER):  # older sweeps keep their fingerprints
             parts += (self.territory_value, self.counter_attack)
         return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
 
 
-def _goal_options(goal: Goal, rules: Ruleset, territory_value: object,
-                  counter_attack: object) -> tuple[float | None, Force | None]:
+def _goal_options(goal: Goal, rules: Ruleset, territory_value: float | None,
+                  counter_attack: ArmySpec) -> tuple[float | None, Force | None]:
     """The territory value (goal value) and counter-attacking army (goal hold-after), checked:
     each belongs to its goal only."""
     if goal is Goal.VALUE:
