@@ -12,174 +12,51 @@ state); casualties only grow, so states are visited in index order. Each round h
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from oddsim._jit import hot_jit, jit
-from oddsim.dice import add_dice, hit_chance, low_luck_pmf
+from oddsim.exact._tables import (
+    AIR,
+    F_DEPARTED,
+    F_DESTROYER,
+    F_NON_AIR,
+    F_NON_SUB,
+    F_ONLY_DEFENCELESS,
+    F_SLOTS_LEFT,
+    F_SUB,
+    F_UNITS,
+    G_AIR,
+    G_AIR_OTHER,
+    G_OTHER,
+    G_SUB,
+    N_CLASSES,
+    N_GROUPS,
+    OTHER,
+    SUB,
+    decode,
+)
 
-AIR, SUB, OTHER = 0, 1, 2
-N_CLASSES = 3
-# hit groups: who fired the dice, which decides what they may hit
-G_SUB, G_AIR, G_OTHER, G_AIR_OTHER = 0, 1, 2, 3
-N_GROUPS = 4
-TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass kept at the edge)
+
+class Rules(NamedTuple):
+    """The edition's rules the DP reads."""
+
+    attacker_subs_first: bool  # attacking subs strike first when the defender has no destroyer
+    defender_subs_first: bool
+    air_needs_destroyer: bool  # aircraft hit subs only with a destroyer on their side
+
+
+class RetreatRule(NamedTuple):
+    """The attacker's state-based retreat policy (each part off by default)."""
+
+    max_units: int  # retreat with this many units left or fewer (negative: never)
+    min_win: float  # retreat when the chance to win by fighting on is below this
+    max_air_risk: float  # retreat when the next round kills an aircraft with more than this chance
+
 
 # outcome codes; RETREAT_LEFT: the attacker's units in the battle are gone, those that left live
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 0, 1, 2, 3, 4, 5, 6
-N_FLAGS = 11
-
-
-@hot_jit
-def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.ndarray) -> None:
-    """Casualties per class of a state (of either layer)."""
-    for c in range(N_CLASSES):
-        counts[c] = (state // stride[c]) % (class_len[c] + 1)
-
-
-@jit
-def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start_damaged,
-                value, dice_per_unit, best_of, low_luck, cost,
-                is_air, is_sub, is_dd, is_land, defenceless, sup_supporter, sup_supported,
-                sup_per, sup_value, sup_side, side, max_dice, leave, layers):
-    """Per state of one side: units alive (and how many of them damaged, and how many left the
-    battle early), IPC lost, flags, and hit distributions per group. States of layer 1 (index
-    ``layer_size`` and up) are those after the ``leave`` classes left."""
-    n_types = start_count.shape[0]
-    stride = np.ones(N_CLASSES, dtype=np.int64)
-    for c in range(1, N_CLASSES):
-        stride[c] = stride[c - 1] * (class_len[c - 1] + 1)
-    layer_size = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
-    n_states = layer_size * layers
-    alive = np.zeros((n_states, n_types), dtype=np.int64)
-    departed = np.zeros((n_states, n_types), dtype=np.int64)
-    fighting = np.zeros(n_types, dtype=np.int64)
-    damaged = np.zeros((n_states, n_types), dtype=np.int64)
-    ipc_lost = np.zeros(n_states, dtype=np.int64)
-    # flags, of the units in the battle: 0 slots left, 1 only defenceless left, 2 has destroyer,
-    # 3 has non-air, 4 has non-sub, 5 has land unit, 6 has air unit, 7 has submarine, 8 units
-    # alive, 9 units that left the battle early, 10 nothing but subs and defenceless units
-    flags = np.zeros((n_states, N_FLAGS), dtype=np.int64)
-    dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
-    lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
-    hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
-    counts = np.zeros(N_CLASSES, dtype=np.int64)
-    scratch = np.zeros(2 * max_dice + 2)
-    boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
-    raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
-    for s in range(n_states):
-        decode(s, stride, class_len, counts)
-        gone = s >= layer_size
-        for u in range(n_types):
-            alive[s, u] = start_count[u]
-        left = 0
-        for c in range(N_CLASSES):
-            for j in range(counts[c]):
-                k = class_slots[c, j]
-                if slot_kill[k] == 1:
-                    alive[s, slot_unit[k]] -= 1
-                    ipc_lost[s] += cost[slot_unit[k]]
-                else:
-                    damaged[s, slot_unit[k]] += 1
-            if gone and leave[c]:
-                for j in range(counts[c], class_len[c]):
-                    k = class_slots[c, j]
-                    departed[s, slot_unit[k]] += slot_kill[k]
-            else:
-                left += class_len[c] - counts[c]
-        for u in range(n_types):
-            # free hits come before any kill of the type, so the killed ones were damaged
-            damaged[s, u] = min(alive[s, u], start_damaged[u] + damaged[s, u])
-        flags[s, 0] = left
-        only_defenceless = 1
-        only_subs = 1
-        for u in range(n_types):
-            fighting[u] = alive[s, u] - departed[s, u]
-            flags[s, 9] += departed[s, u]
-            if fighting[u] > 0:
-                if not defenceless[u]:
-                    only_defenceless = 0
-                    if not is_sub[u]:
-                        only_subs = 0
-                if is_dd[u]:
-                    flags[s, 2] = 1
-                if not is_air[u]:
-                    flags[s, 3] = 1
-                if not is_sub[u]:
-                    flags[s, 4] = 1
-                if is_land[u]:
-                    flags[s, 5] = 1
-                if is_air[u]:
-                    flags[s, 6] = 1
-                if is_sub[u]:
-                    flags[s, 7] = 1
-        flags[s, 1] = only_defenceless if left > 0 else 0
-        flags[s, 10] = only_subs
-        for u in range(n_types):
-            flags[s, 8] += fighting[u]
-        # dice by group and value, with support
-        boosted[:] = 0
-        raised[:, :] = 0
-        for r in range(sup_per.shape[0]):
-            if sup_side[r] != side:
-                continue
-            capacity = 0
-            for u in range(n_types):
-                if sup_supporter[r, u]:
-                    capacity += fighting[u] * sup_per[r]
-            for u in range(n_types):
-                if sup_supported[r, u] and value[u] < sup_value[r] and capacity > 0:
-                    take = min(capacity, fighting[u] - boosted[u])
-                    boosted[u] += take
-                    raised[u, sup_value[r]] += take
-                    capacity -= take
-        size_of = np.ones(N_GROUPS, dtype=np.int64)
-        strength = np.zeros(N_GROUPS, dtype=np.int64)
-        for g in range(N_GROUPS):
-            dist[s, g, :] = 0.0
-            dist[s, g, 0] = 1.0
-        for u in range(n_types):
-            if fighting[u] == 0 or defenceless[u]:
-                continue
-            g = G_SUB if is_sub[u] else (G_AIR if is_air[u] else G_OTHER)
-            for portion in range(7):  # 0: units at their own value; v: units raised to v
-                n = fighting[u] - boosted[u] if portion == 0 else raised[u, portion]
-                v = value[u] if portion == 0 else portion
-                if n == 0 or v == 0:
-                    continue
-                strength[g] += n * dice_per_unit[u] * v
-                if g != G_SUB:
-                    strength[G_AIR_OTHER] += n * dice_per_unit[u] * v
-                rolls = n if best_of[u] else n * dice_per_unit[u]
-                p = hit_chance(v, dice_per_unit[u], best_of[u])
-                size_of[g] = add_dice(dist[s, g], size_of[g], rolls, p, scratch)
-                if g != G_SUB:
-                    size_of[G_AIR_OTHER] = add_dice(dist[s, G_AIR_OTHER], size_of[G_AIR_OTHER], rolls,
-                                                    p, scratch)
-        for g in range(N_GROUPS):
-            if low_luck:
-                dist[s, g, :] = 0.0
-                size_of[g] = low_luck_pmf(strength[g], dist[s, g])
-            size = size_of[g]
-            a, b = 0, size - 1
-            tail = 0.0
-            while a < b and tail + dist[s, g, a] < TAIL:
-                tail += dist[s, g, a]
-                a += 1
-            dist[s, g, a] += tail
-            tail = 0.0
-            while b > a and tail + dist[s, g, b] < TAIL:
-                tail += dist[s, g, b]
-                b -= 1
-            dist[s, g, b] += tail
-            lo[s, g] = a
-            hi[s, g] = b
-    return stride, alive, damaged, ipc_lost, flags, dist, lo, hi, departed
-
-
-def class_info(class_len: np.ndarray, leave: np.ndarray, layer_size: int) -> np.ndarray:
-    """One side's class table for the kernels: class lengths, whether each class leaves the
-    battle in the second layer, and the layer size (one array: fewer arguments to pass)."""
-    return np.concatenate((class_len, leave, [layer_size])).astype(np.int64)
 
 
 @hot_jit
@@ -304,8 +181,8 @@ def _buffers(na, nd):
 @hot_jit
 def _strikes_first(ia, idd, A, D, rules):
     """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
-    a_first = rules[0] and D[3][idd, 2] == 0 and A[4][ia, G_SUB, 0] < 1.0
-    d_first = rules[1] and A[3][ia, 2] == 0 and D[4][idd, G_SUB, 0] < 1.0
+    a_first = rules.attacker_subs_first and D.flags[idd, F_DESTROYER] == 0 and A.dist[ia, G_SUB, 0] < 1.0
+    d_first = rules.defender_subs_first and A.flags[ia, F_DESTROYER] == 0 and D.dist[idd, G_SUB, 0] < 1.0
     return a_first, d_first
 
 
@@ -315,16 +192,17 @@ def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     have); aircraft fire apart from the rest only while they cannot hit subs that are there.
     The attacker's next states go to compact list 2, the defender's stay in the dense buffer
     (the caller clears it). Returns (n_attacker, n_defender, stay)."""
-    a_flags, a_dist, a_lo, a_hi = A[3], A[4], A[5], A[6]
-    d_flags, d_dist, d_lo, d_hi = D[3], D[4], D[5], D[6]
+    a_flags, a_dist, a_lo, a_hi = A.flags, A.dist, A.lo, A.hi
+    d_flags, d_dist, d_lo, d_hi = D.flags, D.dist, D.lo, D.hi
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    restricted = rules[2]
-    na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck,
-                                restricted and d_flags[idd, 2] == 0 and a_flags[ia, 7] == 1, True,
-                                A[0], A[1], A[2], a_prob, a_touched, counts)
-    nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck,
-                                restricted and a_flags[ia, 2] == 0 and d_flags[idd, 7] == 1, True,
-                                D[0], D[1], D[2], d_prob, d_touched, counts)
+    restricted = rules.air_needs_destroyer
+    # a side's aircraft fire apart when they cannot hit the enemy's subs (no destroyer of its own)
+    d_air_apart = restricted and d_flags[idd, F_DESTROYER] == 0 and a_flags[ia, F_SUB] == 1
+    a_air_apart = restricted and a_flags[ia, F_DESTROYER] == 0 and d_flags[idd, F_SUB] == 1
+    na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck, d_air_apart, True,
+                                A.class_info, A.class_slots, A.stride, a_prob, a_touched, counts)
+    nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck, a_air_apart, True,
+                                D.class_info, D.class_slots, D.stride, d_prob, d_touched, counts)
     stay = a_prob[ia] * d_prob[idd]
     n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
     return n_a, nd_t, stay
@@ -341,10 +219,10 @@ def _round_moves(ia, idd, A, D, rules, buf):
     n1_d = 0
     stay1 = 1.0
     if a_first or d_first:
-        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], d_first, False, False,
-                                    A[0], A[1], A[2], a_prob, a_touched, counts)
-        nd_t = _target_distribution(idd, A[4][ia], A[5][ia], A[6][ia], a_first, False, False,
-                                    D[0], D[1], D[2], d_prob, d_touched, counts)
+        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], d_first, False, False,
+                                    A.class_info, A.class_slots, A.stride, a_prob, a_touched, counts)
+        nd_t = _target_distribution(idd, A.dist[ia], A.lo[ia], A.hi[ia], a_first, False, False,
+                                    D.class_info, D.class_slots, D.stride, d_prob, d_touched, counts)
         stay1 = a_prob[ia] * d_prob[idd]
         n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
         n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
@@ -376,7 +254,7 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     for s in range(first_a.shape[0]):
         for t in range(first_d.shape[0]):
             p = first_ap[s] * first_dp[t]
-            if D[3][first_d[t], 0] == 0:  # the defender is gone: nothing fires back
+            if D.flags[first_d[t], F_SLOTS_LEFT] == 0:  # the defender is gone: nothing fires back
                 keep += p
                 continue
             m_a, m_d, _ = _general_fire(first_a[s], first_d[t], A, D, rules, buf, a_first, d_first)
@@ -410,8 +288,8 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
     with more than that chance. Returns terminal mass and outcome per joint state, the
     rounds-weighted terminal mass (kept when ``track_rounds``), the expected number of rounds,
     and the mass pruned."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     x1 = end_mass.copy()  # mass arriving at the end of a round (start of the next)
     x2 = np.zeros(na * nd)  # mass arriving after the first-strike phase
     w1 = end_mass.copy()  # the same, weighted by rounds fought so far
@@ -423,7 +301,7 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
     pruned = 0.0
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    policy = retreat[0] >= 0 or retreat[1] > 0.0 or retreat[2] < 1.0
+    policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
     for ia in range(na):
         for idd in range(nd):
             j = ia * nd + idd
@@ -436,7 +314,7 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
             if total < prune:
                 pruned += total
                 continue
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 final[j] = total
                 final_w[j] = w1[j] + w2[j]
@@ -490,7 +368,7 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
 def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
     """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd)."""
     max_units, min_win, max_air_risk = retreat
-    if A[3][ia, 8] <= max_units or win_chance[ia * D[3].shape[0] + idd] < min_win:
+    if A.flags[ia, F_UNITS] <= max_units or win_chance[ia * D.flags.shape[0] + idd] < min_win:
         return True
     return (max_air_risk < 1.0 and air_alive[ia] > 0
             and _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive) > max_air_risk)
@@ -500,13 +378,13 @@ def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
 def retreat_mask_kernel(A, D, rules, defender_holds, retreat, air_alive, win_chance):
     """Whether the attacker's state-based retreat rules fire at the end of a round, for every
     joint state that is still being fought (1) or not (0)."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     mask = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
     for ia in range(na):
         for idd in range(nd):
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code == ONGOING and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
                 mask[ia * nd + idd] = 1
     return mask
@@ -519,8 +397,8 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     latest: the DP is swept round by round (no closed form for "nothing changed"). Returns the
     same tuple as ``solve_kernel`` and the mass still fighting after ``max_rounds`` (landed
     units that could not retreat), at the end of that round, for ``solve_kernel`` to finish."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     cur = start_mass.copy()
     final = np.zeros(na * nd)
     final_w = np.zeros(na * nd)
@@ -547,7 +425,7 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 j = ia * nd + idd
                 if cur[j] == 0.0 and mid[j] == 0.0:
                     continue
-                code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+                code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
                 if code != ONGOING:
                     final[j] += cur[j] + mid[j]
                     final_w[j] += (fought - 1) * cur[j] + fought * mid[j]
@@ -586,14 +464,14 @@ def _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules,
     """Between rounds in ``rounds_kernel``: finished battles are recorded, subs submerge, then the
     attacker's policy (or the round limit) may retreat. Mass moved to a later state is handled
     there, later in the same sweep."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     for ia in range(na):
         for idd in range(nd):
             j = ia * nd + idd
             if nxt[j] == 0.0:
                 continue
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 final[j] += nxt[j]
                 final_w[j] += fought * nxt[j]
@@ -619,8 +497,8 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
     """Chance that the attacker wins by fighting to the end (subs submerging as their policies
     say), from the start of a round in each joint state: the same moves as ``solve_kernel``,
     gathered backwards."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     v1 = np.zeros(na * nd)  # at the start of a round
     v2 = np.zeros(na * nd)  # after the first-strike phase
     buf = _buffers(na, nd)
@@ -628,7 +506,7 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
     for ia in range(na - 1, -1, -1):
         for idd in range(nd - 1, -1, -1):
             j = ia * nd + idd
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 v1[j] = v2[j] = 1.0 if code == ATTACKER_WINS else 0.0
                 continue
@@ -724,21 +602,28 @@ def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d
 @hot_jit
 def _can_hit(fire_dist, fire_flags, target_flags, air_needs_destroyer):
     """Whether one side can still hurt the other: some group with a chance to hit and a target."""
-    if target_flags[0] == 0:
+    if target_flags[F_SLOTS_LEFT] == 0:
         return False
     subs = fire_dist[G_SUB, 0] < 1.0
     air = fire_dist[G_AIR, 0] < 1.0
     other = fire_dist[G_OTHER, 0] < 1.0
     if other:
         return True
-    if subs and target_flags[3] == 1:
+    if subs and target_flags[F_NON_AIR] == 1:
         return True
     if air:
-        if not air_needs_destroyer or fire_flags[2] == 1:
+        if not air_needs_destroyer or fire_flags[F_DESTROYER] == 1:
             return True
-        if target_flags[4] == 1:
+        if target_flags[F_NON_SUB] == 1:
             return True
     return False
+
+
+@hot_jit
+def _joint_outcome(ia, idd, A, D, rules, defender_holds):
+    """The outcome code of joint state (ia, idd)."""
+    return _outcome(A.flags[ia], D.flags[idd], A.dist[ia], D.dist[idd], rules.air_needs_destroyer,
+                    defender_holds)
 
 
 @hot_jit
@@ -746,17 +631,17 @@ def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_hol
     """The outcome code of a joint state (ONGOING while the battle goes on), judged on the
     units in the battle; units that left it early turn a loss into a retreat."""
     code = _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds)
-    if (code == DEFENDER_WINS or code == DRAW) and a_flags[9] > 0:
+    if (code == DEFENDER_WINS or code == DRAW) and a_flags[F_DEPARTED] > 0:
         return RETREAT_LEFT
-    if code == DRAW and d_flags[9] > 0:
+    if code == DRAW and d_flags[F_DEPARTED] > 0:
         return DEFENDER_WINS
     return code
 
 
 @hot_jit
 def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
-    a_left = a_flags[0] > 0
-    d_left = d_flags[0] > 0
+    a_left = a_flags[F_SLOTS_LEFT] > 0
+    d_left = d_flags[F_SLOTS_LEFT] > 0
     if not a_left and not d_left:
         return DEFENDER_WINS if defender_holds else DRAW
     if not d_left:
@@ -764,8 +649,8 @@ def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defen
     if not a_left:
         return DEFENDER_WINS
     # a side with only defenceless units left loses them to an enemy that can fight
-    a_weak = a_flags[1] == 1
-    d_weak = d_flags[1] == 1
+    a_weak = a_flags[F_ONLY_DEFENCELESS] == 1
+    d_weak = d_flags[F_ONLY_DEFENCELESS] == 1
     if a_weak and d_weak:
         return STALEMATE
     if d_weak:
@@ -781,13 +666,12 @@ def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defen
 @jit
 def ongoing_kernel(A, D, rules, defender_holds):
     """Whether the battle is still being fought in each joint state."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     result = np.zeros(na * nd, dtype=np.bool_)
     for ia in range(na):
         for idd in range(nd):
-            result[ia * nd + idd] = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2],
-                                             defender_holds) == ONGOING
+            result[ia * nd + idd] = _joint_outcome(ia, idd, A, D, rules, defender_holds) == ONGOING
     return result
 
 
@@ -796,13 +680,13 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
     """Round 1 of a land battle whose bombardment casualties fire back: the bombardment's hits
     join the attacker's general fire, the defender fires from its state before it. Returns the
     start mass that does not fight (a battle already over) and the mass at the end of round 1."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     left = np.zeros(na * nd)
     after = np.zeros(na * nd)
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    width = A[4].shape[2] + bombard_dist.shape[0]
+    width = A.dist.shape[2] + bombard_dist.shape[0]
     fire = np.zeros((N_GROUPS, width))
     fire_lo = np.zeros(N_GROUPS, dtype=np.int64)
     fire_hi = np.zeros(N_GROUPS, dtype=np.int64)
@@ -814,18 +698,18 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             continue
         ia = j // nd
         idd = j % nd
-        if _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds) != ONGOING:
+        if _joint_outcome(ia, idd, A, D, rules, defender_holds) != ONGOING:
             left[j] += m
             continue
         fire[G_AIR_OTHER, :] = 0.0
-        for h in range(A[5][ia, G_AIR_OTHER], A[6][ia, G_AIR_OTHER] + 1):
+        for h in range(A.lo[ia, G_AIR_OTHER], A.hi[ia, G_AIR_OTHER] + 1):
             for b in range(bombard_dist.shape[0]):
-                fire[G_AIR_OTHER, h + b] += A[4][ia, G_AIR_OTHER, h] * bombard_dist[b]
-        fire_hi[G_AIR_OTHER] = A[6][ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], True, False, True, A[0],
-                                    A[1], A[2], a_prob, a_touched, counts)
-        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D[0], D[1], D[2],
-                                    d_prob, d_touched, counts)
+                fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
+        fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
+        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True, A.class_info,
+                                    A.class_slots, A.stride, a_prob, a_touched, counts)
+        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D.class_info,
+                                    D.class_slots, D.stride, d_prob, d_touched, counts)
         for s in range(na_t):
             for t in range(nd_t):
                 after[a_touched[s] * nd + d_touched[t]] += m * a_prob[a_touched[s]] * d_prob[d_touched[t]]

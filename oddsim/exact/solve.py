@@ -11,6 +11,7 @@ from oddsim.battle import Battle
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import TooLargeError
 from oddsim.exact import _kernel as k
+from oddsim.exact import _tables as t
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
 from oddsim.result import BattleResult, describe_survivors, survivor_table
 
@@ -62,20 +63,20 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     units = np.repeat(side.step_unit, side.step_count)
     kills = np.repeat(side.step_kill, side.step_count)
     landed = np.repeat(side.step_landed, side.step_count).astype(bool)
-    classes = np.full(units.shape, k.OTHER, dtype=np.int64)
+    classes = np.full(units.shape, t.OTHER, dtype=np.int64)
     if split_air:
-        classes[low.is_air[units]] = k.AIR
+        classes[low.is_air[units]] = t.AIR
     if split_sub:
-        classes[low.is_sub[units]] = k.SUB
-    leave = np.zeros(k.N_CLASSES, dtype=np.int64)
+        classes[low.is_sub[units]] = t.SUB
+    leave = np.zeros(t.N_CLASSES, dtype=np.int64)
     if submerges:
-        leave[k.SUB] = 1
+        leave[t.SUB] = 1
     elif partial_retreat and landed.any():
-        classes[landed] = k.SUB
-        leave[k.AIR] = leave[k.OTHER] = 1
-    class_len = np.array([np.sum(classes == c) for c in range(k.N_CLASSES)], dtype=np.int64)
-    class_slots = np.zeros((k.N_CLASSES, max(1, int(class_len.max()))), dtype=np.int64)
-    for c in range(k.N_CLASSES):
+        classes[landed] = t.SUB
+        leave[t.AIR] = leave[t.OTHER] = 1
+    class_len = np.array([np.sum(classes == c) for c in range(t.N_CLASSES)], dtype=np.int64)
+    class_slots = np.zeros((t.N_CLASSES, max(1, int(class_len.max()))), dtype=np.int64)
+    for c in range(t.N_CLASSES):
         positions = np.flatnonzero(classes == c)
         class_slots[c, : len(positions)] = positions
     return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave)
@@ -113,13 +114,13 @@ class _Prepared:
     low: LoweredBattle
     a: _SideLayout
     d: _SideLayout
-    a_tables: tuple
-    d_tables: tuple
-    A: tuple  # noqa: N815 - the attacker's tables as the kernels take them
-    D: tuple  # noqa: N815
-    rules: tuple
+    a_counts: t.SideCounts
+    d_counts: t.SideCounts
+    A: t.SideTables  # noqa: N815 - the attacker's tables as the kernels take them
+    D: t.SideTables  # noqa: N815
+    rules: k.Rules
     holds: bool
-    retreat: tuple
+    retreat: k.RetreatRule
     air_alive: np.ndarray
     win_chance: np.ndarray
     submerge_to: np.ndarray
@@ -138,37 +139,33 @@ def _prepare(battle: Battle) -> _Prepared:
             f"battle too large for the exact engine: {joint:,} casualty states and about "
             f"{work / 1e9:,.0f} s of work, the limit is {MAX_JOINT_STATES:,} states and "
             f"{MAX_WORK / 1e9:,.0f} s; use --method mc (or auto)")
-    tables = []
+    types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
+    support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
+                        low.support_side)
+    built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
         max_dice = int((side.count * side.dice).sum()) + 1  # + 1: a Low Luck bonus hit
-        if layout.n_states * k.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
+        if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
             raise TooLargeError(
                 f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
                 f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
-        tables.append(k.side_tables(
-            layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill, side.count,
-            side.damaged, side.value, side.dice, side.best_of, low.low_luck, low.cost, low.is_air,
-            low.is_sub, low.is_destroyer, low.is_land, low.defenceless, low.support_supporter,
-            low.support_supported, low.support_per, low.support_value, low.support_side,
-            side.support_side, max_dice, layout.leave, layout.layers))
-    (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi, a_gone) = tables[0]
-    (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi, d_gone) = tables[1]
-    A = (k.class_info(a.class_len, a.leave, a.layer_size), a.class_slots, a_stride,  # noqa: N806
-         a_flags, a_dist, a_lo, a_hi)
-    D = (k.class_info(d.class_len, d.leave, d.layer_size), d.class_slots, d_stride,  # noqa: N806
-         d_flags, d_dist, d_lo, d_hi)
-    rules = (low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
+        classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
+                            layout.leave, layout.layers)
+        dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
+        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
+    (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
+    rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
     stay = np.arange(joint, dtype=np.int64)
     submerge_to = stay
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
         # only battles still being fought move
         submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
-                               _submerge_moves(low, a, d, a_flags, d_flags), stay)
+                               _submerge_moves(low, a, d, A.flags, D.flags), stay)
     policy = battle.retreat
-    retreat = (-1, -1.0, 1.0)  # never
+    retreat = k.RetreatRule(-1, -1.0, 1.0)  # never
     if policy is not None:
-        retreat = (-1 if policy.units_left is None else policy.units_left,
+        retreat = k.RetreatRule(-1 if policy.units_left is None else policy.units_left,
                    -1.0 if policy.below_win is None else float(policy.below_win),
                    1.0 if policy.aircraft_risk is None else float(policy.aircraft_risk))
     if policy is not None and policy.below_win is not None:
@@ -177,9 +174,8 @@ def _prepare(battle: Battle) -> _Prepared:
         win_chance = np.ones(joint)
     start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or submerge_to is not stay
-    return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
-                     (d_alive, d_damaged, d_ipc, d_flags, d_gone), A, D, rules, holds, retreat,
-                     ((a_alive - a_gone) * low.is_air).sum(axis=1), win_chance, submerge_to,
+    return _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat,
+                     ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1), win_chance, submerge_to,
                      stay if policy is None else _retreat_moves(a, d), start, end, track)
 
 
@@ -190,13 +186,13 @@ def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags:
     destroyer in it."""
     def willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
         in_first_layer = np.arange(layout.n_states) < layout.layer_size
-        if side.submerge == 0 or not layout.leave[k.SUB]:
+        if side.submerge == 0 or not layout.leave[t.SUB]:
             return np.zeros(layout.n_states, dtype=bool)
-        ready = flags[:, 10] == 1 if side.submerge == SUBMERGE_ALONE else True
-        return in_first_layer & (flags[:, 7] == 1) & ready
+        ready = flags[:, t.F_ONLY_SUBS] == 1 if side.submerge == SUBMERGE_ALONE else True
+        return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
 
-    a_goes = willing(low.attacker, a, a_flags)[:, None] & (d_flags[:, 2] == 0)[None, :]
-    d_goes = willing(low.defender, d, d_flags)[None, :] & (a_flags[:, 2] == 0)[:, None]
+    a_goes = willing(low.attacker, a, a_flags)[:, None] & (d_flags[:, t.F_DESTROYER] == 0)[None, :]
+    d_goes = willing(low.defender, d, d_flags)[None, :] & (a_flags[:, t.F_DESTROYER] == 0)[:, None]
     ia = np.arange(a.n_states)[:, None] + a_goes * a.layer_size
     idd = np.arange(d.n_states)[None, :] + d_goes * d.layer_size
     return (ia * d.n_states + idd).ravel().astype(np.int64)
@@ -207,11 +203,11 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     units in the battle, to the state where the others have left; after that, nowhere (itself)."""
     n = a.n_states
     to = np.full(n, -1, dtype=np.int64)
-    if a.leave[k.AIR] or a.leave[k.OTHER]:  # landed units stay: the others leave
+    if a.leave[t.AIR] or a.leave[t.OTHER]:  # landed units stay: the others leave
         state = np.arange(n)
-        landed_lost = (state // int(np.prod(a.class_len[:k.SUB] + 1))) % (a.class_len[k.SUB] + 1)
+        landed_lost = (state // int(np.prod(a.class_len[:t.SUB] + 1))) % (a.class_len[t.SUB] + 1)
         first_layer = state < a.layer_size
-        to = np.where(first_layer & (landed_lost < a.class_len[k.SUB]), state + a.layer_size, -1)
+        to = np.where(first_layer & (landed_lost < a.class_len[t.SUB]), state + a.layer_size, -1)
         to = np.where(first_layer, to, -2)  # -2: already left, no retreat
     joint = to[:, None] * d.n_states + np.arange(d.n_states)[None, :]
     joint = np.where(to[:, None] == -1, -1, joint)
@@ -228,14 +224,14 @@ def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to) -> tuple[np.
     if aa is None:
         a_start[0] = 1.0
     else:
-        k.pre_battle_aa(A[2], a.class_len, aa, a_start, 1)
+        k.pre_battle_aa(A.stride, a.class_len, aa, a_start, 1)
     d_start = np.zeros(d.n_states)
     bombard = _group_distribution(low.bombard_dice, low.low_luck)
     if bombard is not None and not low.bombard_fire_back:
         # the defender of a land battle is one class: its casualties are the first in its order
-        stride = int(np.prod(d.class_len[:k.OTHER] + 1))
+        stride = int(np.prod(d.class_len[:t.OTHER] + 1))
         for hits, p in enumerate(bombard):
-            d_start[min(hits, int(d.class_len[k.OTHER])) * stride] += p
+            d_start[min(hits, int(d.class_len[t.OTHER])) * stride] += p
     else:
         d_start[0] = 1.0
     start = np.outer(a_start, d_start).ravel()
@@ -284,7 +280,7 @@ def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
     stride = np.cumprod(np.concatenate(([1], layout.class_len[:-1] + 1)))
     first_slot = np.concatenate(([0], np.cumsum(side.step_count)[:-1]))
     step_class = np.zeros(len(side.step_count), dtype=np.int64)
-    for c in range(k.N_CLASSES):
+    for c in range(t.N_CLASSES):
         slots = layout.class_slots[c, : layout.class_len[c]]
         for step, first in enumerate(first_slot):
             if side.step_count[step] and first in slots:
@@ -360,8 +356,8 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     by_code = a_mass.sum(axis=1)
     retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
     retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
-    a_alive, a_damaged, a_ipc, a_flags, a_gone = p.a_tables
-    d_alive, d_damaged, d_ipc, d_flags, d_gone = p.d_tables
+    a_alive, a_damaged, a_gone, a_ipc = p.a_counts
+    d_alive, d_damaged, d_gone, d_ipc = p.d_counts
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
     a_total = int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum())
@@ -376,7 +372,7 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     d_gone_ipc = d_total - d_gone @ low.cost
     take = 0.0
     if not battle.sea:
-        take = float(a_mass[k.ATTACKER_WINS][a_flags[:, 5] == 1].sum())
+        take = float(a_mass[k.ATTACKER_WINS][p.A.flags[:, t.F_LAND] == 1].sum())
     names = [u.name for u in battle.rules.units]
     verb = "submerged" if battle.sea else "retreated"
     a_table: dict[str, list] = {"none": [0, 0, a_none]}
