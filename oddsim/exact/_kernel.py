@@ -31,11 +31,13 @@ from oddsim.exact._tables import (
     G_AIR_OTHER,
     G_OTHER,
     G_SUB,
+    H_AIR,
+    H_ANY,
+    H_SUB,
     N_CLASSES,
     N_GROUPS,
     OTHER,
     SUB,
-    decode,
 )
 
 
@@ -60,109 +62,84 @@ ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 
 
 
 @hot_jit
-def _hit_one(counts, class_len, class_slots, kind):
-    """Take one hit of ``kind`` (0 submarine: not aircraft, 1 restricted air: not subs,
-    2 general) on the first unit in the order of loss that can take it; False if none can.
-    ``class_len`` is how far each class may go (a class that left the battle: where it is)."""
-    best_class = -1
-    best_pos = 1 << 60
-    for c in range(N_CLASSES):
-        if (kind == 0 and c == AIR) or (kind == 1 and c == SUB):
-            continue
-        if counts[c] < class_len[c]:
-            pos = class_slots[c, counts[c]]
-            if pos < best_pos:
-                best_pos = pos
-                best_class = c
-    if best_class < 0:
-        return False
-    counts[best_class] += 1
-    return True
-
-
-@hot_jit
-def _encode(counts, stride):
-    result = 0
-    for c in range(N_CLASSES):
-        result += counts[c] * stride[c]
-    return result
-
-
-@hot_jit
-def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_restricted,
-                         others_fire, class_info, class_slots, stride, prob, touched, work):
+def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apart, others_fire,
+                         side, prob, touched):
     """Distribution of the target's next state under one side's fire: submarine hits first,
-    then restricted air hits, then general hits, each taken in the order of loss. Fills
-    ``prob``/``touched`` and returns how many states were touched. States are built one hit at
-    a time, so a hit count costs one step, not a replay. ``class_info`` is the target's class
-    lengths, then per class whether it leaves the battle in layer 2, then the layer size (see
-    ``class_info``); in its second layer the classes that left take no hits."""
-    class_len = class_info
-    layer_size = class_info[2 * N_CLASSES]
-    n_touched = 0
-    if class_len[SUB] == 0:
-        air_restricted = False  # no submarine apart from the rest: air hits are general here
+    then hits of aircraft that fire apart, then general hits, each taken in the order of loss
+    (``side.next_hit``). Fills ``prob``/``touched`` and returns how many states were touched.
+    Once the target cannot take more hits of a kind, the rest of that hit distribution's tail
+    lands on the state reached."""
+    next_hit = side.next_hit
+    if side.class_info[SUB] == 0:
+        air_apart = False  # no submarine apart from the rest: air hits are general here
     s_hi = fire_hi[G_SUB] if subs_fire else 0
-    a_hi = fire_hi[G_AIR] if (others_fire and air_restricted) else 0
-    g_group = G_OTHER if air_restricted else G_AIR_OTHER
+    air_fires = others_fire and air_apart
+    a_hi = fire_hi[G_AIR] if air_fires else 0
+    g_group = G_OTHER if air_apart else G_AIR_OTHER
     g_lo = fire_lo[g_group] if others_fire else 0
     g_hi = fire_hi[g_group] if others_fire else 0
-    if s_hi == 0 and a_hi == 0 and class_len[AIR] == 0 and class_len[SUB] == 0 and target < layer_size:
+    n_touched = 0
+    info = side.class_info
+    if s_hi == 0 and a_hi == 0 and info[AIR] == 0 and info[SUB] == 0 and target < info[2 * N_CLASSES]:
         # one class and general hits only: the k-th hit count moves k steps along the order
-        left = class_len[OTHER] - target // stride[OTHER]
+        step = side.stride[OTHER]
+        left = info[OTHER] - target // step
         for gh in range(g_lo, g_hi + 1):
             p = fire_dist[g_group, gh] if others_fire else 1.0
             if p == 0.0:
                 continue
-            nxt = target + min(gh, left) * stride[OTHER]
+            nxt = target + min(gh, left) * step
             if prob[nxt] == 0.0:
                 touched[n_touched] = nxt
                 n_touched += 1
             prob[nxt] += p
         return n_touched
-    s_counts = work[0]
-    a_counts = work[1]
-    g_counts = work[2]
-    decode(target, stride, class_len, s_counts)
-    layer = 0 if target < layer_size else layer_size
-    cap = class_len  # how far each class may take hits: in layer 2, the classes that left, nowhere
-    if layer > 0:
-        cap = work[3]
-        for c in range(N_CLASSES):
-            cap[c] = s_counts[c] if class_info[N_CLASSES + c] else class_len[c]
-    s_more = True
+    s_state = target
     for sh in range(s_hi + 1):
         if sh > 0:
-            s_more = s_more and _hit_one(s_counts, cap, class_slots, 0)
-        ps = fire_dist[G_SUB, sh] if subs_fire else 1.0
-        if ps == 0.0:
-            continue
-        for c in range(N_CLASSES):
-            a_counts[c] = s_counts[c]
-        a_more = True
-        for ah in range(a_hi + 1):
-            if ah > 0:
-                a_more = a_more and _hit_one(a_counts, cap, class_slots, 1)
-            pa = ps * (fire_dist[G_AIR, ah] if (others_fire and air_restricted) else 1.0)
-            if pa == 0.0:
-                continue
-            for c in range(N_CLASSES):
-                g_counts[c] = a_counts[c]
-            g_more = True
-            for gh in range(g_hi + 1):
-                if gh > 0:
-                    g_more = g_more and _hit_one(g_counts, cap, class_slots, 2)
-                if gh < g_lo:
-                    continue
-                p = pa * (fire_dist[g_group, gh] if others_fire else 1.0)
-                if p == 0.0:
-                    continue
-                nxt = layer + _encode(g_counts, stride)
-                if prob[nxt] == 0.0:
-                    touched[n_touched] = nxt
-                    n_touched += 1
-                prob[nxt] += p
+            s_state = next_hit[s_state, H_SUB]
+        s_last = sh == s_hi or next_hit[s_state, H_SUB] == s_state
+        ps = _tail(fire_dist[G_SUB], sh, s_hi, s_last) if subs_fire else 1.0
+        if ps != 0.0:
+            a_state = s_state
+            for ah in range(a_hi + 1):
+                if ah > 0:
+                    a_state = next_hit[a_state, H_AIR]
+                a_last = ah == a_hi or next_hit[a_state, H_AIR] == a_state
+                pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, a_last) if air_fires else 1.0)
+                if pa != 0.0:
+                    g_state = a_state
+                    for gh in range(g_hi + 1):
+                        if gh > 0:
+                            g_state = next_hit[g_state, H_ANY]
+                        g_last = gh == g_hi or next_hit[g_state, H_ANY] == g_state
+                        if gh < g_lo and not g_last:
+                            continue
+                        p = pa * (_tail(fire_dist[g_group], max(gh, g_lo), g_hi, g_last) if others_fire
+                                  else 1.0)
+                        if p != 0.0:
+                            if prob[g_state] == 0.0:
+                                touched[n_touched] = g_state
+                                n_touched += 1
+                            prob[g_state] += p
+                        if g_last:
+                            break
+                if a_last:
+                    break
+        if s_last:
+            break
     return n_touched
+
+
+@hot_jit
+def _tail(dist, h, hi, whole):
+    """dist[h], or when ``whole`` the sum of dist[h..hi]."""
+    if not whole:
+        return dist[h]
+    total = 0.0
+    for i in range(h, hi + 1):
+        total += dist[i]
+    return total
 
 
 @jit
@@ -174,8 +151,7 @@ def _buffers(na, nd):
     d_touched = np.zeros(nd, dtype=np.int64)
     compact_idx = np.zeros((3, max(na, nd)), dtype=np.int64)  # a phase 1, d phase 1, a phase 2
     compact_p = np.zeros((3, max(na, nd)))
-    counts = np.zeros((4, N_CLASSES), dtype=np.int64)
-    return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts
+    return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p
 
 
 @hot_jit
@@ -194,15 +170,15 @@ def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     (the caller clears it). Returns (n_attacker, n_defender, stay)."""
     a_flags, a_dist, a_lo, a_hi = A.flags, A.dist, A.lo, A.hi
     d_flags, d_dist, d_lo, d_hi = D.flags, D.dist, D.lo, D.hi
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     restricted = rules.air_needs_destroyer
     # a side's aircraft fire apart when they cannot hit the enemy's subs (no destroyer of its own)
     d_air_apart = restricted and d_flags[idd, F_DESTROYER] == 0 and a_flags[ia, F_SUB] == 1
     a_air_apart = restricted and a_flags[ia, F_DESTROYER] == 0 and d_flags[idd, F_SUB] == 1
     na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck, d_air_apart, True,
-                                A.class_info, A.class_slots, A.stride, a_prob, a_touched, counts)
+                                A, a_prob, a_touched)
     nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck, a_air_apart, True,
-                                D.class_info, D.class_slots, D.stride, d_prob, d_touched, counts)
+                                D, d_prob, d_touched)
     stay = a_prob[ia] * d_prob[idd]
     n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
     return n_a, nd_t, stay
@@ -213,16 +189,16 @@ def _round_moves(ia, idd, A, D, rules, buf):
     """Both phases of one round from joint state (ia, idd). Phase 1 (first strike) ends up in the
     compact lists 0 (attacker) and 1 (defender); phase 2 as ``_general_fire`` leaves it.
     Returns (n1_a, n1_d, stay1, n2_a, n2_d, stay2)."""
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
     n1_a = 0
     n1_d = 0
     stay1 = 1.0
     if a_first or d_first:
         na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], d_first, False, False,
-                                    A.class_info, A.class_slots, A.stride, a_prob, a_touched, counts)
+                                    A, a_prob, a_touched)
         nd_t = _target_distribution(idd, A.dist[ia], A.lo[ia], A.hi[ia], a_first, False, False,
-                                    D.class_info, D.class_slots, D.stride, d_prob, d_touched, counts)
+                                    D, d_prob, d_touched)
         stay1 = a_prob[ia] * d_prob[idd]
         n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
         n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
@@ -240,7 +216,7 @@ def _clear(dense, touched, n):
 def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     """Chance that the next round from (ia, idd) kills at least one attacking aircraft. Subs never
     hit aircraft, so only general fire can: it is weighed over each first-strike outcome."""
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
     n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
     _clear(d_prob, d_touched, n2_d)
@@ -265,82 +241,109 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     return 1.0 - keep
 
 
-# retreat policy codes for ``solve_kernel``
-RETREAT_UNITS, RETREAT_WIN, RETREAT_AIR = 0, 1, 2
+class Work(NamedTuple):
+    """The DP's joint arrays (index a * n_defender + d), made zeroed by the caller so that pages
+    of states never reached are never touched; ``track``/``first_strikes`` off: length 1."""
+
+    x1: np.ndarray  # mass arriving at the start of a round; once a state is visited, its final mass
+    x2: np.ndarray  # mass arriving after the first-strike phase (used when subs strike first)
+    w1: np.ndarray  # x1 weighted by rounds fought so far; once visited, the final weighted mass
+    w2: np.ndarray  # x2 weighted the same way
+    outcome: np.ndarray  # int8: the outcome code of each state where the battle ended
+    row_lo: np.ndarray  # int64[n_attacker]: first defender state with mass in the attacker's row
+    row_hi: np.ndarray  # int64[n_attacker]: last one
 
 
 @jit
-def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retreat, air_alive,
+def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat, air_alive,
                  win_chance, submerge_to, retreat_to, track_rounds):
-    """Run the DP from ``start_mass`` (joint states before round 1, after the pre-battle phase,
-    flattened as a * n_defender + d) and ``end_mass`` (states at the end of round 1, when the
-    caller fought it). ``A``/``D`` are each side's tables (class_len, class_slots, stride, flags,
-    dist, lo, hi; the first made by ``class_info``); ``rules`` = (attacker subs first, defender
-    subs first, aircraft need a destroyer). ``defender_holds``: the defender has units that take no hits (a
-    non-casualty AA gun), so it keeps the territory when both armies are destroyed.
+    """Run the DP from the mass before round 1 (``start_val`` at joint states ``start_idx``,
+    increasing, after the pre-battle phase) and ``work.x1`` (mass at the end of round 1, when the
+    caller fought it). ``A``/``D`` are each side's ``SideTables``. ``defender_holds``: the
+    defender has units that take no hits (a non-casualty AA gun), so it keeps the territory when
+    both armies are destroyed.
 
-    Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging) when that is
-    not j; else, when the attacker's policy retreats there, to ``retreat_to[j]`` (-1: the battle
-    ends in a retreat; j: no retreat is possible). ``retreat`` = (max units left, min win chance,
-    max aircraft-loss chance): the attacker retreats when it has that many units or fewer
-    (negative: never), when its chance to win by fighting on (``win_chance``, per joint state)
-    is below the threshold, or when the next round would kill one of its ``air_alive`` aircraft
-    with more than that chance. Returns terminal mass and outcome per joint state, the
-    rounds-weighted terminal mass (kept when ``track_rounds``), the expected number of rounds,
-    and the mass pruned."""
+    Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging; an empty array:
+    nothing submerges) when that is not j; else, when the attacker's ``retreat`` policy retreats
+    there, to ``retreat_to[j]`` (-1: the battle ends in a retreat; j: no retreat is possible): it
+    retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
+    (``win_chance``, per joint state) is below ``min_win``, or when the next round would kill one
+    of its ``air_alive`` aircraft with more than ``max_air_risk`` chance. Fills ``work.x1`` with
+    the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``) and
+    ``work.outcome``; returns the states where battles ended (increasing), the expected number of
+    rounds, and the mass pruned."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
-    x1 = end_mass.copy()  # mass arriving at the end of a round (start of the next)
-    x2 = np.zeros(na * nd)  # mass arriving after the first-strike phase
-    w1 = end_mass.copy()  # the same, weighted by rounds fought so far
-    w2 = np.zeros(na * nd)
-    final = np.zeros(na * nd)
-    final_w = np.zeros(na * nd)
-    outcome = np.zeros(na * nd, dtype=np.int8)
+    x1, x2, w1, w2, outcome, row_lo, row_hi = work
+    first_strikes = x2.shape[0] > 1
+    ends = np.empty(64, dtype=np.int64)
+    n_ends = 0
     rounds = 0.0
     pruned = 0.0
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
+    moves = submerge_to.shape[0] > 0
+    next_start = 0
+    for t in range(start_idx.shape[0]):
+        _widen(row_lo, row_hi, start_idx[t] // nd, start_idx[t] % nd, start_idx[t] % nd)
     for ia in range(na):
-        for idd in range(nd):
+        for idd in range(row_lo[ia], nd):
+            if idd > row_hi[ia]:  # (the row's range grows as mass moves along it)
+                break
             j = ia * nd + idd
-            m_start = start_mass[j]
+            m_start = 0.0
+            if next_start < start_idx.shape[0] and start_idx[next_start] == j:
+                m_start = start_val[next_start]
+                next_start += 1
             m_end = x1[j]
-            m2 = x2[j]
+            m2 = x2[j] if first_strikes else 0.0
             total = m_start + m_end + m2
             if total == 0.0:
                 continue
+            x1[j] = 0.0  # from here on the state's final mass
+            u1 = u2 = 0.0
+            if track_rounds:
+                u1 = w1[j]
+                u2 = w2[j] if first_strikes else 0.0
+                w1[j] = 0.0
             if total < prune:
                 pruned += total
                 continue
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
-                final[j] = total
-                final_w[j] = w1[j] + w2[j]
+                x1[j] = total
+                if track_rounds:
+                    w1[j] = u1 + u2
                 outcome[j] = code
+                ends, n_ends = _append(ends, n_ends, j)
                 continue
-            target = submerge_to[j]
+            target = submerge_to[j] if moves else j
             if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
                                                     win_chance):
                 target = retreat_to[j]
             n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+            final = 0.0
+            final_w = 0.0
             if target != j:
                 # mass that reaches the end of a round here moves on (or leaves the battle); the
                 # start mass (before round 1) and mid-round mass fight the round out first
                 x_round = m_start
                 u_round = m_start
                 x_after_first = m2 + stay1 * x_round
-                u_after_first = w2[j] + stay1 * u_round
+                u_after_first = u2 + stay1 * u_round
                 leaving = m_end + stay2 * x_after_first
-                leaving_w = w1[j] + stay2 * u_after_first
+                leaving_w = u1 + stay2 * u_after_first
                 if target < 0:
-                    final[j] = leaving
-                    final_w[j] = leaving_w
+                    final = leaving
+                    final_w = leaving_w
                     outcome[j] = RETREAT
+                    ends, n_ends = _append(ends, n_ends, j)
                 else:
                     x1[target] += leaving
-                    w1[target] += leaving_w
+                    if track_rounds:
+                        w1[target] += leaving_w
+                    _widen(row_lo, row_hi, target // nd, target % nd, target % nd)
             else:
                 m1 = m_start + m_end
                 x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
@@ -348,27 +351,53 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
                 u_round = 0.0
                 u_after_first = 0.0
                 if track_rounds:
-                    u_round = (w1[j] + m1 + stay2 * (w2[j] + x_after_first)) / (1.0 - stay1 * stay2)
-                    u_after_first = w2[j] + stay1 * u_round
+                    u_round = (u1 + m1 + stay2 * (u2 + x_after_first)) / (1.0 - stay1 * stay2)
+                    u_after_first = u2 + stay1 * u_round
             rounds += x_round
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
-            # lands on this state's own slot, which is never read again, so it needs no branch.
+            # lands on this state's own slot, which is set to its final mass after.
             pruned += _spread(x1, w1, nd, x_after_first, u_after_first, compact_idx[2], compact_p[2],
-                              n2_a, d_touched, d_prob, n2_d, prune)
+                              n2_a, d_touched, d_prob, n2_d, prune, row_lo, row_hi)
             _clear(d_prob, d_touched, n2_d)
-            for t in range(n1_d):
-                d_prob[compact_idx[1, t]] = compact_p[1, t]
-            pruned += _spread(x2, w2, nd, x_round, u_round, compact_idx[0], compact_p[0], n1_a,
-                              compact_idx[1], d_prob, n1_d, prune)
-            _clear(d_prob, compact_idx[1], n1_d)
-    return final, outcome, final_w, rounds, pruned
+            if n1_a:
+                for t in range(n1_d):
+                    d_prob[compact_idx[1, t]] = compact_p[1, t]
+                pruned += _spread(x2, w2, nd, x_round, u_round, compact_idx[0], compact_p[0], n1_a,
+                                  compact_idx[1], d_prob, n1_d, prune, row_lo, row_hi)
+                _clear(d_prob, compact_idx[1], n1_d)
+            x1[j] = final
+            if track_rounds:
+                w1[j] = final_w
+    return ends[:n_ends], rounds, pruned
+
+
+@jit
+def _append(values, n, value):
+    """values[n] = value, doubling the array when it is full; returns (array, n + 1)."""
+    if n == values.shape[0]:
+        bigger = np.empty(2 * n, dtype=values.dtype)
+        bigger[:n] = values
+        values = bigger
+    values[n] = value
+    return values, n + 1
+
+
+@hot_jit
+def _widen(row_lo, row_hi, row, lo, hi):
+    """Make the attacker row's range of defender states with mass cover lo..hi."""
+    if lo < row_lo[row]:
+        row_lo[row] = lo
+    if hi > row_hi[row]:
+        row_hi[row] = hi
 
 
 @jit
 def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
     """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd)."""
     max_units, min_win, max_air_risk = retreat
-    if A.flags[ia, F_UNITS] <= max_units or win_chance[ia * D.flags.shape[0] + idd] < min_win:
+    if A.flags[ia, F_UNITS] <= max_units:
+        return True
+    if min_win > 0.0 and win_chance[ia * D.flags.shape[0] + idd] < min_win:  # (else no table)
         return True
     return (max_air_risk < 1.0 and air_alive[ia] > 0
             and _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive) > max_air_risk)
@@ -405,11 +434,13 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     outcome = np.zeros(na * nd, dtype=np.int8)
     rounds = 0.0
     pruned = 0.0
-    w_dummy = np.zeros(na * nd)
+    w_dummy = np.zeros(1)  # weights are not tracked here (weight 0: never written)
+    lo_dummy = np.zeros(na, dtype=np.int64)  # every state is swept here: no row ranges
+    hi_dummy = np.zeros(na, dtype=np.int64)
     d2_idx = np.zeros(nd, dtype=np.int64)
     d2_p = np.zeros(nd)
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     first = 1
     if end_mass.sum() > 0.0:  # the caller fought round 1
         nxt = end_mass.copy()
@@ -443,14 +474,14 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                     for t in range(n1_d):
                         d_prob[compact_idx[1, t]] = compact_p[1, t]
                     pruned += _spread(mid, w_dummy, nd, cur[j], 0.0, compact_idx[0], compact_p[0],
-                                      n1_a, compact_idx[1], d_prob, n1_d, prune)
+                                      n1_a, compact_idx[1], d_prob, n1_d, prune, lo_dummy, hi_dummy)
                     _clear(d_prob, compact_idx[1], n1_d)
                     middle = mid[j]
                 # phase 2 from all mid-round mass here
                 for t in range(n2_d):
                     d_prob[d2_idx[t]] = d2_p[t]
                 pruned += _spread(nxt, w_dummy, nd, middle, 0.0, compact_idx[2], compact_p[2], n2_a,
-                                  d2_idx, d_prob, n2_d, prune)
+                                  d2_idx, d_prob, n2_d, prune, lo_dummy, hi_dummy)
                 _clear(d_prob, d2_idx, n2_d)
         _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
                       buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
@@ -478,7 +509,7 @@ def _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules,
                 outcome[j] = code
                 nxt[j] = 0.0
                 continue
-            target = submerge_to[j]
+            target = submerge_to[j] if submerge_to.shape[0] else j
             if target == j and (fought == max_rounds or _retreats(
                     ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)):
                 target = retreat_to[j]
@@ -502,7 +533,7 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
     v1 = np.zeros(na * nd)  # at the start of a round
     v2 = np.zeros(na * nd)  # after the first-strike phase
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     for ia in range(na - 1, -1, -1):
         for idd in range(nd - 1, -1, -1):
             j = ia * nd + idd
@@ -522,7 +553,7 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
             _clear(d_prob, compact_idx[1], n1_d)
             if n1_a == 0:  # no first strike: the round goes straight to general fire
                 after_first = 0.0
-            if submerge_to[j] != j:
+            if submerge_to.shape[0] and submerge_to[j] != j:
                 v1[j] = v1[submerge_to[j]]
             else:
                 v1[j] = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
@@ -554,11 +585,11 @@ def _compact(dense, touched, n, idx, p):
 
 
 @hot_jit
-def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
+def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps, row_lo, row_hi):
     """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): an outer product,
     over a dense run of defender states where the touched ones are close together (so the inner
     loop vectorises). Moves that would carry less than ``eps`` are dropped; returns the mass
-    dropped."""
+    dropped. ``row_lo``/``row_hi`` are widened to cover what was written."""
     d_min = nd
     d_max = -1
     d_dropped = 0.0
@@ -595,7 +626,12 @@ def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d
                 td = d_idx[t]
                 if mass * d_dense[td] >= eps:
                     dest[base + td] += c * d_dense[td]
-                    dest_w[base + td] += cw * d_dense[td]
+                    if weight != 0.0:
+                        dest_w[base + td] += cw * d_dense[td]
+    if d_max >= 0:
+        for s in range(n_a):
+            if mass * a_p[s] >= eps:
+                _widen(row_lo, row_hi, a_idx[s], d_min, d_max)
     return dropped
 
 
@@ -685,7 +721,7 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
     left = np.zeros(na * nd)
     after = np.zeros(na * nd)
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     width = A.dist.shape[2] + bombard_dist.shape[0]
     fire = np.zeros((N_GROUPS, width))
     fire_lo = np.zeros(N_GROUPS, dtype=np.int64)
@@ -706,10 +742,9 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             for b in range(bombard_dist.shape[0]):
                 fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
         fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True, A.class_info,
-                                    A.class_slots, A.stride, a_prob, a_touched, counts)
-        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D.class_info,
-                                    D.class_slots, D.stride, d_prob, d_touched, counts)
+        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True, A, a_prob,
+                                    a_touched)
+        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D, d_prob, d_touched)
         for s in range(na_t):
             for t in range(nd_t):
                 after[a_touched[s] * nd + d_touched[t]] += m * a_prob[a_touched[s]] * d_prob[d_touched[t]]

@@ -20,6 +20,10 @@ N_CLASSES = 3
 # hit groups: who fired the dice, which decides what they may hit
 G_SUB, G_AIR, G_OTHER, G_AIR_OTHER = 0, 1, 2, 3
 N_GROUPS = 4
+# hit kinds, by what they may hit: a submarine's hit (no aircraft), a hit of aircraft that fire
+# apart because they cannot hit submarines (no submarine), any hit
+H_SUB, H_AIR, H_ANY = 0, 1, 2
+N_HIT_KINDS = 3
 TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass kept at the edge)
 
 # columns of a side's flag table, about the units still in the battle (not those that left it)
@@ -101,6 +105,7 @@ class SideTables(NamedTuple):
     dist: np.ndarray  # float[states, N_GROUPS, dice + 1]: hit distribution per group
     lo: np.ndarray  # int64[states, N_GROUPS]: first hit count with weight (lighter tails cut)
     hi: np.ndarray  # int64[states, N_GROUPS]: last hit count with weight
+    next_hit: np.ndarray  # int64[states, N_HIT_KINDS]: the state after one more hit (itself: none)
 
 
 @hot_jit
@@ -118,7 +123,8 @@ def side_tables(classes, dice, types, support, low_luck, max_dice):
     fighting = counts.alive - counts.departed
     flags = side_flags(fighting, counts.departed, slots_left, types)
     dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice)
-    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi), counts
+    next_hit = hit_moves(classes, stride, class_info[2 * N_CLASSES], flags.shape[0])
+    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts
 
 
 @jit
@@ -170,6 +176,48 @@ def count_units(classes, start_count, start_damaged, cost):
 
 
 @jit
+def hit_moves(classes, stride, layer_size, n_states):
+    """Per state and hit kind, the state after one more hit of that kind: it takes the first
+    unit in the order of loss that can take it (itself when none can). In the second layer the
+    classes that left the battle take no hits."""
+    next_hit = np.zeros((n_states, N_HIT_KINDS), dtype=np.int64)
+    counts = np.zeros(N_CLASSES, dtype=np.int64)
+    cap = np.zeros(N_CLASSES, dtype=np.int64)  # how far each class may take hits
+    for s in range(n_states):
+        layer = 0 if s < layer_size else layer_size
+        for kind in range(N_HIT_KINDS):
+            decode(s, stride, classes.length, counts)
+            for c in range(N_CLASSES):
+                cap[c] = counts[c] if layer > 0 and classes.leave[c] else classes.length[c]
+            next_hit[s, kind] = s
+            if _hit_one(counts, cap, classes.slots, kind):
+                next_hit[s, kind] = layer
+                for c in range(N_CLASSES):
+                    next_hit[s, kind] += counts[c] * stride[c]
+    return next_hit
+
+
+@jit
+def _hit_one(counts, cap, class_slots, kind):
+    """Take one hit of ``kind`` on the first unit in the order of loss that can take it; False
+    if none can. ``cap`` is how far each class may go."""
+    best_class = -1
+    best_pos = 1 << 60
+    for c in range(N_CLASSES):
+        if (kind == H_SUB and c == AIR) or (kind == H_AIR and c == SUB):
+            continue
+        if counts[c] < cap[c]:
+            pos = class_slots[c, counts[c]]
+            if pos < best_pos:
+                best_pos = pos
+                best_class = c
+    if best_class < 0:
+        return False
+    counts[best_class] += 1
+    return True
+
+
+@jit
 def side_flags(fighting, departed, slots_left, types):
     """The ``F_`` flags of every state, from the units in the battle (``fighting``, per state and
     type), those that left it, and the loss slots left."""
@@ -209,7 +257,7 @@ def side_flags(fighting, departed, slots_left, types):
 def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
     """Per state, the distribution of hits the units in the battle score in a combat round, per
     group (``G_``), with support applied; tails lighter than ``TAIL`` are folded into the last
-    hit count kept, whose range is ``lo``..``hi``."""
+    hit count kept (the counts cut read 0), whose range is ``lo``..``hi``."""
     n_states, n_types = fighting.shape
     dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
@@ -273,17 +321,19 @@ def _apply_support(fighting, dice, support, boosted, raised):
 
 @jit
 def _cut_tails(dist, size):
-    """Fold each tail of ``dist[:size]`` lighter than ``TAIL`` into the nearest hit count kept;
-    returns the range kept."""
+    """Fold each tail of ``dist[:size]`` lighter than ``TAIL`` into the nearest hit count kept
+    (the counts cut read 0); returns the range kept."""
     a, b = 0, size - 1
     tail = 0.0
     while a < b and tail + dist[a] < TAIL:
         tail += dist[a]
+        dist[a] = 0.0
         a += 1
     dist[a] += tail
     tail = 0.0
     while b > a and tail + dist[b] < TAIL:
         tail += dist[b]
+        dist[b] = 0.0
         b -= 1
     dist[b] += tail
     return a, b

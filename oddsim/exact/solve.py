@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -21,6 +22,10 @@ MAX_WORK = 10_000_000_000
 """Largest estimated work (states x hit spread of each side), about ten seconds."""
 MAX_TABLE_ENTRIES = 40_000_000
 """Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
+NO_MOVES = np.zeros(0, dtype=np.int64)
+"""``submerge_to``/``retreat_to`` of a battle where nothing submerges / the attacker never retreats."""
+_ONE_START = np.zeros(1, dtype=np.int64)
+_ONE_MASS = np.ones(1)
 PRUNE = 1e-18
 """Moves carrying less probability than this, and states reached with less, are dropped; their
 total is reported as ``truncated_mass`` (typically below 1e-13)."""
@@ -35,14 +40,8 @@ class _SideLayout:
     slot_unit: np.ndarray
     slot_kill: np.ndarray
     leave: np.ndarray  # int64 per class: 1 = its units leave the battle together (layer 1)
-
-    @property
-    def layer_size(self) -> int:
-        return int(np.prod(self.class_len + 1))
-
-    @property
-    def layers(self) -> int:
-        return 2 if self.leave.any() else 1
+    layer_size: int  # states per layer: product of (class length + 1)
+    layers: int  # 2 when some classes may leave the battle (``leave``), else 1
 
     @property
     def n_states(self) -> int:
@@ -56,9 +55,9 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     split) or where some of them may leave the battle: subs that may submerge (their class
     leaves), units landed from the sea when the attacker may retreat (they take the sub class,
     empty in land battles, and the others leave)."""
-    enemy_has = lambda mask: bool(np.any(enemy.count[mask] > 0))  # noqa: E731
+    enemy_has = lambda mask: bool(enemy.count[mask].any())  # noqa: E731
     split_air = enemy_has(low.is_sub) or (is_attacker and enemy_has(low.is_aa))
-    submerges = side.submerge != 0 and bool(np.any(side.count[low.is_sub] > 0))
+    submerges = side.submerge != 0 and bool(side.count[low.is_sub].any())
     split_sub = (low.air_needs_destroyer and enemy_has(low.is_air)) or submerges
     units = np.repeat(side.step_unit, side.step_count)
     kills = np.repeat(side.step_kill, side.step_count)
@@ -74,12 +73,17 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     elif partial_retreat and landed.any():
         classes[landed] = t.SUB
         leave[t.AIR] = leave[t.OTHER] = 1
-    class_len = np.array([np.sum(classes == c) for c in range(t.N_CLASSES)], dtype=np.int64)
-    class_slots = np.zeros((t.N_CLASSES, max(1, int(class_len.max()))), dtype=np.int64)
-    for c in range(t.N_CLASSES):
-        positions = np.flatnonzero(classes == c)
-        class_slots[c, : len(positions)] = positions
-    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave)
+    class_len = np.bincount(classes, minlength=t.N_CLASSES)
+    lengths = class_len.tolist()
+    class_slots = np.zeros((t.N_CLASSES, max(1, max(lengths))), dtype=np.int64)
+    order = np.argsort(classes, kind="stable")  # slot positions, class by class
+    first = 0
+    for c, n in enumerate(lengths):
+        class_slots[c, :n] = order[first:first + n]
+        first += n
+    layer_size = (lengths[0] + 1) * (lengths[1] + 1) * (lengths[2] + 1)
+    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave,
+                       layer_size, 2 if leave.any() else 1)
 
 
 def _hit_spread(dice: int) -> float:
@@ -123,11 +127,32 @@ class _Prepared:
     retreat: k.RetreatRule
     air_alive: np.ndarray
     win_chance: np.ndarray
-    submerge_to: np.ndarray
-    retreat_to: np.ndarray
-    start: np.ndarray  # mass before round 1
-    end: np.ndarray  # mass at the end of round 1, where the pre-battle phase fought it
+    submerge_to: np.ndarray  # empty: nothing submerges
+    retreat_to: np.ndarray  # empty: no retreat policy
+    start_idx: np.ndarray  # joint states with mass before round 1, increasing
+    start_val: np.ndarray  # their mass
+    end: np.ndarray | None  # mass at the end of round 1, where the pre-battle phase fought it
     track_rounds: bool
+
+    @property
+    def joint(self) -> int:
+        return self.a.n_states * self.d.n_states
+
+    def work(self, end: np.ndarray | None) -> k.Work:
+        """Zeroed joint arrays for ``solve_kernel`` (NumPy's zeros: pages of states never reached
+        are never touched), with ``end`` (the mass at the end of round 1) in them."""
+        na, nd = self.a.n_states, self.d.n_states
+        first_strikes = bool(
+            self.rules.attacker_subs_first and (self.A.dist[:, t.G_SUB, 0] < 1.0).any()
+            or self.rules.defender_subs_first and (self.D.dist[:, t.G_SUB, 0] < 1.0).any())
+        joint, track = self.joint, self.track_rounds
+        x1 = np.zeros(joint) if end is None else end.copy()
+        w1 = (np.zeros(joint) if end is None else end.copy()) if track else np.zeros(1)
+        row_lo = np.full(na, nd if end is None else 0, dtype=np.int64)
+        row_hi = np.full(na, -1 if end is None else nd - 1, dtype=np.int64)
+        return k.Work(x1, np.zeros(joint if first_strikes else 1), w1,
+                      np.zeros(joint if first_strikes and track else 1), np.zeros(joint, dtype=np.int8),
+                      row_lo, row_hi)
 
 
 def _prepare(battle: Battle) -> _Prepared:
@@ -156,12 +181,11 @@ def _prepare(battle: Battle) -> _Prepared:
     (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
-    stay = np.arange(joint, dtype=np.int64)
-    submerge_to = stay
+    submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
         # only battles still being fought move
         submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
-                               _submerge_moves(low, a, d, A.flags, D.flags), stay)
+                               _submerge_moves(low, a, d, A.flags, D.flags), np.arange(joint))
     policy = battle.retreat
     retreat = k.RetreatRule(-1, -1.0, 1.0)  # never
     if policy is not None:
@@ -171,12 +195,12 @@ def _prepare(battle: Battle) -> _Prepared:
     if policy is not None and policy.below_win is not None:
         win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to)
     else:
-        win_chance = np.ones(joint)
-    start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
-    track = policy is not None or submerge_to is not stay
+        win_chance = np.zeros(0)  # not needed
+    start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
+    track = policy is not None or len(submerge_to) > 0
     return _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat,
                      ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1), win_chance, submerge_to,
-                     stay if policy is None else _retreat_moves(a, d), start, end, track)
+                     NO_MOVES if policy is None else _retreat_moves(a, d), start_idx, start_val, end, track)
 
 
 def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,
@@ -215,18 +239,22 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     return np.where(to[:, None] == -2, own, joint).ravel().astype(np.int64)
 
 
-def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to) -> tuple[np.ndarray, np.ndarray]:
+def _start_mass(battle, low, a, d, A, D, rules, holds,
+                submerge_to) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Joint mass before round 1 (after AA fire, a bombardment whose casualties do not fire
-    back, and subs that submerge at once) and, where bombardment casualties fire back, at the
-    end of round 1 instead."""
-    a_start = np.zeros(a.n_states)
+    back, and subs that submerge at once), as the states that have some (increasing) and their
+    mass; and, where bombardment casualties fire back, the mass at the end of round 1 (a joint
+    array; else None)."""
     aa = _aa_distribution(low, battle)
+    bombard = _group_distribution(low.bombard_dice, low.low_luck)
+    if aa is None and bombard is None and not (low.submerge_at_start and len(submerge_to)):
+        return _ONE_START, _ONE_MASS, None  # both sides whole: one state
+    a_start = np.zeros(a.n_states)
     if aa is None:
         a_start[0] = 1.0
     else:
         k.pre_battle_aa(A.stride, a.class_len, aa, a_start, 1)
     d_start = np.zeros(d.n_states)
-    bombard = _group_distribution(low.bombard_dice, low.low_luck)
     if bombard is not None and not low.bombard_fire_back:
         # the defender of a land battle is one class: its casualties are the first in its order
         stride = int(np.prod(d.class_len[:t.OTHER] + 1))
@@ -234,15 +262,21 @@ def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to) -> tuple[np.
             d_start[min(hits, int(d.class_len[t.OTHER])) * stride] += p
     else:
         d_start[0] = 1.0
-    start = np.outer(a_start, d_start).ravel()
-    if low.submerge_at_start:
-        moved = np.zeros_like(start)
-        np.add.at(moved, submerge_to, start)
-        start = moved
-    end = np.zeros_like(start)
+    a_on = np.flatnonzero(a_start)
+    d_on = np.flatnonzero(d_start)
+    idx = (a_on[:, None] * d.n_states + d_on[None, :]).ravel()
+    val = np.outer(a_start[a_on], d_start[d_on]).ravel()
+    if low.submerge_at_start and len(submerge_to):
+        idx = submerge_to[idx]
+    idx, where = np.unique(idx, return_inverse=True)  # increasing, and mass moved together summed
+    val = np.bincount(where.ravel(), val, len(idx))
     if bombard is not None and low.bombard_fire_back:
-        start, end = k.bombard_round_kernel(A, D, start, bombard, rules, holds)
-    return start, end
+        start = np.zeros(a.n_states * d.n_states)
+        start[idx] = val
+        left, end = k.bombard_round_kernel(A, D, start, bombard, rules, holds)
+        idx = np.flatnonzero(left)
+        return idx, left[idx], end
+    return idx, val, None
 
 
 @dataclass(frozen=True)
@@ -325,29 +359,39 @@ def solve(battle: Battle) -> BattleResult:
     retreat)."""
     p = _prepare(battle)
     policy = battle.retreat
-    args = (p.A, p.D, p.start, p.end, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,
-            p.submerge_to, p.retreat_to)
-    rounds_done = float(p.end.sum())
+    rest_args = (p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance, p.submerge_to, p.retreat_to)
+    rounds_done = 0.0 if p.end is None else float(p.end.sum())
     if policy is not None and policy.after_round is not None:
-        final, outcome, final_w, rounds, pruned, rest = k.rounds_kernel(*args, policy.after_round)
+        start = np.zeros(p.joint)
+        start[p.start_idx] = p.start_val
+        end = np.zeros(p.joint) if p.end is None else p.end
+        final, outcome, final_w, rounds, pruned, rest = k.rounds_kernel(p.A, p.D, start, end, *rest_args,
+                                                                        policy.after_round)
         if rest.any():  # landed units fight on after the others retreated
-            rest_final, rest_outcome, rest_w, rest_rounds, rest_pruned = k.solve_kernel(
-                p.A, p.D, rest, np.zeros_like(rest), p.rules, p.holds, PRUNE, p.retreat,
-                p.air_alive, p.win_chance, p.submerge_to, p.retreat_to, True)
-            final = final + rest_final
-            final_w = final_w + rest_w + policy.after_round * rest_final
-            outcome = np.where(rest_final > 0, rest_outcome, outcome)
+            rest_idx = np.flatnonzero(rest)
+            work = p.work(None)
+            _, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work, *rest_args,
+                                                         True)
+            final = final + work.x1
+            final_w = final_w + work.w1 + policy.after_round * work.x1
+            outcome = np.where(work.x1 > 0, work.outcome, outcome)
             rounds += rest_rounds
             pruned += rest_pruned
+        ends = np.flatnonzero(final)
     else:
-        final, outcome, final_w, rounds, pruned = k.solve_kernel(*args, p.track_rounds)
-    return _result(battle, p, final, outcome, final_w, rounds + rounds_done, pruned)
+        work = p.work(p.end)
+        ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
+                                              p.track_rounds)
+        final, outcome, final_w = work.x1, work.outcome, work.w1
+        ends = ends[final[ends] != 0.0]
+    return _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
 
 
-def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, pruned) -> BattleResult:
+def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
+    """The result from the terminal mass ``final`` at the states ``ends`` (its nonzero entries),
+    their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     low = p.low
     na, nd = p.a.n_states, p.d.n_states
-    ends = np.flatnonzero(final)  # the states where battles end: few of all
     codes = outcome[ends].astype(np.int64)
     n_codes = k.RETREAT_LEFT + 1
     # mass by outcome and by each side's end state
@@ -355,7 +399,9 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     d_mass = np.bincount(codes * nd + ends % nd, final[ends], n_codes * nd).reshape(n_codes, nd)
     by_code = a_mass.sum(axis=1)
     retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
-    retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
+    retreat_rounds = 0.0
+    if retreat > 0:
+        retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
     a_alive, a_damaged, a_gone, a_ipc = p.a_counts
     d_alive, d_damaged, d_gone, d_ipc = p.d_counts
     # a side destroyed in the battle loses what it fought with but the units that left it early;
@@ -416,11 +462,21 @@ def _add_survivors(table: dict[str, list], probability: np.ndarray, alive: np.nd
     hurt = np.minimum(damaged[states], units)
     counts = units.sum(axis=1).tolist()
     ipcs = (units @ low.cost).tolist()
+    names_key = tuple(names)
     for row, row_hurt, row_gone, count, ipc, p in zip(
             units.tolist(), hurt.tolist(), gone[states].tolist(), counts, ipcs,
             probability[states].tolist(), strict=True):
-        key = describe_survivors(names, row, row_hurt, row_gone, verb, retreated and count > 0)
+        key = _describe(names_key, tuple(row), tuple(row_hurt), tuple(row_gone), verb,
+                        retreated and count > 0)
         table.setdefault(key, [count, ipc, 0.0])[2] += p
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _describe(names: tuple[str, ...], alive: tuple[int, ...], damaged: tuple[int, ...],
+              departed: tuple[int, ...], verb: str, retreated: bool) -> str:
+    """``describe_survivors``, remembered: battles solved again (a purchase sweep, a warm web
+    app) end in many of the same unit sets, and formatting them was most of a small solve."""
+    return describe_survivors(list(names), alive, damaged, departed, verb, retreated)
 
 
 def _combatant(low, side) -> np.ndarray:
