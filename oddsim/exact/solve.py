@@ -245,7 +245,7 @@ def _start_mass(battle, low, a, d, A, D, rules, holds,
     back, and subs that submerge at once), as the states that have some (increasing) and their
     mass; and, where bombardment casualties fire back, the mass at the end of round 1 (a joint
     array; else None)."""
-    aa = _aa_distribution(low, battle)
+    aa = _aa_distribution(low)
     bombard = _group_distribution(low.bombard_dice, low.low_luck)
     if aa is None and bombard is None and not (low.submerge_at_start and len(submerge_to)):
         return _ONE_START, _ONE_MASS, None  # both sides whole: one state
@@ -322,16 +322,12 @@ def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
     return stride[step_class].astype(np.int64)
 
 
-def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
+def _aa_distribution(low: LoweredBattle) -> np.ndarray | None:
     """Hit distribution of the AA fire before the first round, or None when there is none."""
-    if battle.sea:
-        return None
-    guns = int(low.defender.count[low.is_aa].sum())
-    aircraft = int(low.attacker.count[low.is_air].sum())
-    if guns == 0 or aircraft == 0:
+    if low.aa_dice == 0:
         return None
     dice = np.zeros(7, dtype=np.int64)
-    dice[low.aa_hit] = min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
+    dice[low.aa_hit] = low.aa_dice
     return _group_distribution(dice, low.low_luck)
 
 
