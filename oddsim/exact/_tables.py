@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._jit import hot_jit, jit
+from oddsim._jit import hot_jit, inline_jit, jit
 from oddsim.dice import add_dice, hit_chance, low_luck_pmf
 
 AIR, SUB, OTHER = 0, 1, 2
@@ -127,7 +127,7 @@ def side_tables(classes, dice, types, support, low_luck, max_dice):
     return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts
 
 
-@jit
+@inline_jit
 def count_units(classes, start_count, start_damaged, cost):
     """Per state: the units left, damaged and departed, IPC lost, and loss slots left in the
     battle. Also the class strides and the class table the kernels read (``SideTables``)."""
@@ -138,8 +138,9 @@ def count_units(classes, start_count, start_damaged, cost):
         stride[c] = stride[c - 1] * (class_len[c - 1] + 1)
     layer_size = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
     class_info = np.zeros(2 * N_CLASSES + 1, dtype=np.int64)
-    class_info[:N_CLASSES] = class_len
-    class_info[N_CLASSES:2 * N_CLASSES] = classes.leave
+    for c in range(N_CLASSES):  # (loops: an array slice assignment costs seconds to compile)
+        class_info[c] = class_len[c]
+        class_info[N_CLASSES + c] = classes.leave[c]
     class_info[2 * N_CLASSES] = layer_size
     n_states = layer_size * classes.layers
     alive = np.zeros((n_states, n_types), dtype=np.int64)
@@ -175,7 +176,7 @@ def count_units(classes, start_count, start_damaged, cost):
     return stride, class_info, SideCounts(alive, damaged, departed, ipc_lost), slots_left
 
 
-@jit
+@inline_jit
 def hit_moves(classes, stride, layer_size, n_states):
     """Per state and hit kind, the state after one more hit of that kind: it takes the first
     unit in the order of loss that can take it (itself when none can). In the second layer the
@@ -197,7 +198,7 @@ def hit_moves(classes, stride, layer_size, n_states):
     return next_hit
 
 
-@jit
+@inline_jit
 def _hit_one(counts, cap, class_slots, kind):
     """Take one hit of ``kind`` on the first unit in the order of loss that can take it; False
     if none can. ``cap`` is how far each class may go."""
@@ -217,7 +218,7 @@ def _hit_one(counts, cap, class_slots, kind):
     return True
 
 
-@jit
+@inline_jit
 def side_flags(fighting, departed, slots_left, types):
     """The ``F_`` flags of every state, from the units in the battle (``fighting``, per state and
     type), those that left it, and the loss slots left."""
@@ -253,7 +254,7 @@ def side_flags(fighting, departed, slots_left, types):
     return flags
 
 
-@jit
+@inline_jit
 def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
     """Per state, the distribution of hits the units in the battle score in a combat round, per
     group (``G_``), with support applied; tails lighter than ``TAIL`` are folded into the last
@@ -269,9 +270,9 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
     strength = np.zeros(N_GROUPS, dtype=np.int64)
     for s in range(n_states):
         _apply_support(fighting[s], dice, support, boosted, raised)
-        size_of[:] = 1
-        strength[:] = 0
         for g in range(N_GROUPS):
+            size_of[g] = 1
+            strength[g] = 0
             dist[s, g, 0] = 1.0
         for u in range(n_types):
             if fighting[s, u] == 0 or types.defenceless[u]:
@@ -299,7 +300,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
     return dist, lo, hi
 
 
-@jit
+@inline_jit
 def _apply_support(fighting, dice, support, boosted, raised):
     """How many units of each type the side's support rules raise, and to which value."""
     boosted[:] = 0
@@ -319,7 +320,7 @@ def _apply_support(fighting, dice, support, boosted, raised):
                 capacity -= take
 
 
-@jit
+@inline_jit
 def _cut_tails(dist, size):
     """Fold each tail of ``dist[:size]`` lighter than ``TAIL`` into the nearest hit count kept
     (the counts cut read 0); returns the range kept."""
