@@ -7,8 +7,14 @@ unit where the edition says so). Then the land battle: what the surviving transp
 the units that attack overland and the aircraft sent to land; units landed from the sea cannot
 retreat, the others may (see ``Battle.landed``).
 
-Choices where the rules leave the attacker a choice: cargo is loaded with at most one unit that
-is not infantry per transport (two units each), the most valuable loads first, and when
+Where only submarines and/or transports defend the sea zone and the edition lets the attacker
+ignore them (``[amphibious] ignore_subs_and_transports``), ``sea_battle`` says whether it fights
+them (``"fight"``) or not (``"ignore"``, the default there): then there is no sea battle and
+the ships may bombard.
+
+Choices where the rules leave the attacker a choice: cargo is loaded by the edition's
+``[transport]`` rule (``capacity`` units per transport, at most ``max_heavy`` of them flagged
+``heavy_cargo``), heavy units spread one per transport first, most valuable first, and when
 transports are lost the attacker gives up the ones with the cheapest cargo. Cargo lands only
 when the attacker did not retreat from the sea battle (a sea battle lost leaves no transport).
 Each land battle (one per number of surviving transports) is solved by the method asked for.
@@ -17,17 +23,17 @@ Each land battle (one per number of surviving transports) is solved by the metho
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
 from oddsim.errors import BattleError
+from oddsim.estimates import number, percent
 from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult, survivor_force
+from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
-CARGO_PER_TRANSPORT = 2
-"""Units a transport carries, of which at most one is not infantry."""
+SEA_BATTLE_CHOICES = ("fight", "ignore")
 
 
 @dataclass(frozen=True)
@@ -38,8 +44,11 @@ class Amphibious:
     ``sea_defender``: defending ships (and aircraft) in the sea zone, a sea battle is fought when
     there are any; ``defender``: the territory's defenders; ``overland``: land units attacking
     from adjacent territories; ``air`` / ``sea_air``: aircraft sent to the land / sea battle;
-    ``bombard``: whether the fleet's ships bombard when there was no sea battle. The other
-    options are those of ``Battle`` (``retreat`` applies to the land battle)."""
+    ``bombard``: whether the fleet's ships bombard when there was no sea battle;
+    ``sea_battle``: ``"fight"`` or ``"ignore"`` the sea defenders where they are only submarines
+    and/or transports and the edition allows ignoring them (``None``: ignore there, else fight).
+    The other options are those of ``Battle`` (``retreat``, the orders of loss and
+    ``keep_land`` apply to the land battle)."""
 
     rules: Ruleset | str
     fleet: ArmySpec
@@ -50,10 +59,14 @@ class Amphibious:
     air: ArmySpec = None
     sea_air: ArmySpec = None
     bombard: bool = True
+    sea_battle: str | None = None
     retreat: RetreatPolicy | None = None
     attacker_tech: str | tuple[str, ...] = ()
     defender_tech: str | tuple[str, ...] = ()
     dice: str = "standard"
+    ool_attacker: str | tuple[str, ...] | None = None
+    ool_defender: str | tuple[str, ...] | None = None
+    keep_land: int = 0
     loads: tuple[Force, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -69,23 +82,50 @@ class Amphibious:
             for unit, _ in force.counts:
                 if rules.unit(unit).domain not in allowed:
                     kinds = " or ".join(d.value for d in allowed)
-                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not a {kinds} unit")
+                    article = "an" if kinds[0] in "aeiou" else "a"
+                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not {article} {kinds} unit")
             set_(self, name, force)
         if self.cargo.is_empty():
             raise BattleError("cargo: an amphibious assault lands at least one unit from the sea")
         if not isinstance(self.bombard, bool):
             raise BattleError(f"bombard must be True or False, not {self.bombard!r}")
+        set_(self, "sea_battle", self._sea_battle_choice())
+        if self.sea_battle == "ignore" and not self.sea_air.is_empty():
+            raise BattleError("sea air: the sea defenders are ignored, so there is no sea battle "
+                              "for these aircraft: send them with --air, or give --sea-battle fight")
         set_(self, "loads", _load(self.cargo, self.fleet, rules))
         # build the stages once now, so bad options fail here and not halfway through a run
         if self.has_sea_battle:
-            self.sea_battle()
+            self.sea_stage()
         self.land_battle(len(self.loads))
+
+    def _sea_battle_choice(self) -> str:
+        """``fight`` or ``ignore``, checked against the edition and the sea defenders."""
+        choice = self.sea_battle
+        if choice is not None and choice not in SEA_BATTLE_CHOICES:
+            raise BattleError(f"sea battle must be fight or ignore, not {choice!r}")
+        rules = self.rules
+        if self.sea_defender.is_empty():
+            if choice == "fight":
+                raise BattleError("--sea-battle fight: there is no --sea-defender to fight")
+            return "ignore"
+        others = [name for name, _ in self.sea_defender.counts
+                  if not (rules.unit(name).submarine or rules.unit(name).transport)]
+        may_ignore = rules.amphibious.ignore_subs_and_transports and not others
+        if choice == "ignore" and not may_ignore:
+            why = (f"{rules.name} does not let the attacker ignore defending ships"
+                   if not rules.amphibious.ignore_subs_and_transports
+                   else f"only submarines and transports may be ignored, not {', '.join(others)}")
+            raise BattleError(f"--sea-battle ignore: {why}; use --sea-battle fight")
+        if choice is None:
+            return "ignore" if may_ignore else "fight"
+        return choice
 
     @property
     def has_sea_battle(self) -> bool:
-        return not self.sea_defender.is_empty()
+        return self.sea_battle == "fight"
 
-    def sea_battle(self) -> Battle:
+    def sea_stage(self) -> Battle:
         """The sea battle: the whole fleet (cargo does not fight) and the aircraft sent to sea."""
         return Battle(self.rules, _join(self.rules, "sea attacker", self.fleet, self.sea_air),
                       self.sea_defender,
@@ -104,7 +144,9 @@ class Amphibious:
             bombard = self._bombarding_ships(landed.total)
         return Battle(self.rules, attacker, self.defender, landed=landed, bombard=bombard,
                       retreat=self.retreat, attacker_tech=self.attacker_tech,
-                      defender_tech=self.defender_tech, dice=self.dice)
+                      defender_tech=self.defender_tech, dice=self.dice,
+                      ool_attacker=self.ool_attacker,
+                      ool_defender=self.ool_defender, keep_land=self.keep_land)
 
     def _bombarding_ships(self, landed: int) -> Force | None:
         """The fleet's ships that bombard: those that can, best value first, one per landed unit
@@ -118,6 +160,16 @@ class Amphibious:
         for _, name in ships:
             counts[name] = counts.get(name, 0) + 1
         return Force(tuple(counts.items())) if counts else None
+
+    def describe(self) -> str:
+        """The assault in one line, for titles and the text."""
+        parts = [f"{self.fleet.describe()} carrying {self.cargo.describe()}"]
+        for label, force in (("overland", self.overland), ("aircraft", self.air)):
+            if not force.is_empty():
+                parts.append(f"{label} {force.describe()}")
+        sea = "" if not self.has_sea_battle else f" (sea battle against {self.sea_defender.describe()})"
+        return (f"{self.rules.name} amphibious assault: {', '.join(parts)} attack "
+                f"{self.defender.describe()}{sea}")
 
     def cargo_ipc(self, transports: int) -> int:
         """IPCs of the cargo on the ``transports`` transports that survive."""
@@ -148,6 +200,11 @@ class AmphibiousResult:
     defender_ipc_lost_sea: float
     defender_ipc_lost_land: float
     cargo_lost: float  # expected IPCs of cargo lost at sea
+    assault: str = ""  # the assault in words
+    std_error: dict[str, float] = field(default_factory=dict)  # where a stage is Monte Carlo
+
+    def describe(self) -> str:
+        return self.assault or "amphibious assault"
 
     @property
     def attacker_ipc_lost(self) -> float:
@@ -161,8 +218,16 @@ class AmphibiousResult:
     def tuv_swing(self) -> float:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
+    @property
+    def interrupted(self) -> bool:
+        """Ctrl-C cut a Monte Carlo stage short: its figures come from fewer runs."""
+        stages = [self.sea] + [x.result for x in self.landings]
+        return any(stage is not None and stage.interrupted for stage in stages)
+
     def to_dict(self) -> dict:
         return {
+            "interrupted": self.interrupted,
+            "assault": self.assault,
             "sea": None if self.sea is None else self.sea.to_dict(),
             "landings": [{"probability": x.probability, "transports": x.transports,
                           "battle": x.battle, "result": None if x.result is None else x.result.to_dict()}
@@ -174,33 +239,45 @@ class AmphibiousResult:
             "defender_ipc_lost_sea": self.defender_ipc_lost_sea,
             "defender_ipc_lost_land": self.defender_ipc_lost_land,
             "cargo_lost": self.cargo_lost, "tuv_swing": self.tuv_swing,
+            "std_error": {k: float(v) for k, v in self.std_error.items()},
         }
 
     def to_table(self) -> str:
-        lines = []
+        lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []
+        if self.assault:
+            lines.append(self.assault)
         if self.sea is None:
-            lines.append("sea battle: none (no defending ships)")
+            lines.append("sea battle: none (no defending ships, or only subs/transports, ignored)")
         else:
             s = self.sea
-            stalemate = f", stalemate {100 * s.stalemate:.2f}%" if s.stalemate > 0 else ""
-            lines.append(f"sea battle ({s.method}): attacker wins {100 * s.attacker_win:.2f}%, "
-                         f"defender wins {100 * s.defender_win:.2f}%{stalemate}, IPC lost "
-                         f"{s.attacker_ipc_lost:.2f} / {s.defender_ipc_lost:.2f}, cargo lost "
-                         f"{self.cargo_lost:.2f}")
+            chance = {name: percent(getattr(s, name), s.std_error.get(name))
+                      for name in ("attacker_win", "defender_win", "stalemate")}
+            stalemate = f", stalemate {chance['stalemate']}" if s.stalemate > 0 else ""
+            lines.append(f"sea battle ({_method(s)}): attacker wins {chance['attacker_win']}, "
+                         f"defender wins {chance['defender_win']}{stalemate}, IPC lost "
+                         f"{number(s.attacker_ipc_lost, s.std_error.get('attacker_ipc_lost'))} / "
+                         f"{number(s.defender_ipc_lost, s.std_error.get('defender_ipc_lost'))}, "
+                         f"cargo lost {self.cargo_lost:.2f}")
         for x in self.landings:
+            if x.probability <= 0:  # a landing that cannot happen is not printed
+                continue
             unload = f"{x.transports} transport{'' if x.transports == 1 else 's'} unload" \
                      f"{'s' if x.transports == 1 else ''}"
             if x.result is None:
                 lines.append(f"{100 * x.probability:6.2f}%  {unload}, nobody attacks")
                 continue
             r = x.result
-            lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} "
-                         f"({r.method}) takes {100 * (r.takes_territory or 0):.2f}%")
-        lines.append(f"takes the territory {100 * self.takes_territory:.2f}%, defender destroyed "
-                     f"{100 * self.defender_destroyed:.2f}%")
-        lines.append(f"expected IPC lost: attacker {self.attacker_ipc_lost:.2f} (sea "
+            lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} ({_method(r)}) takes "
+                         f"{percent(r.takes_territory or 0.0, r.std_error.get('takes_territory'))}")
+        se = self.std_error
+        take, wiped = (percent(getattr(self, name), se.get(name))
+                       for name in ("takes_territory", "defender_destroyed"))
+        lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
+                for side in ("attacker", "defender")}
+        lines.append(f"takes the territory {take}, defender destroyed {wiped}")
+        lines.append(f"expected IPC lost: attacker {lost['attacker']} (sea "
                      f"{self.attacker_ipc_lost_sea:.2f}, land {self.attacker_ipc_lost_land:.2f}), "
-                     f"defender {self.defender_ipc_lost:.2f} (TUV swing {self.tuv_swing:+.2f})")
+                     f"defender {lost['defender']} (TUV swing {self.tuv_swing:+.2f})")
         return "\n".join(lines)
 
 
@@ -210,18 +287,17 @@ Runner = Callable[[Battle, float], BattleResult]
 
 def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
     """Fight the assault's stages with ``run``."""
-    transports = assault.fleet.count("transport")
+    transports = _transports(assault.rules, assault.fleet)
     unloading: dict[int, float] = {}
     sea = None
     cargo_lost = 0.0
     total_cargo = assault.cargo_ipc(len(assault.loads))
     if assault.has_sea_battle:
-        sea = run(assault.sea_battle(), 1.0)
+        sea = run(assault.sea_stage(), 1.0)
         for row in sea.attacker_survivors:
-            left = survivor_force(row.units, assault.rules).count("transport")
-            marker = row.units.partition(" (")[2]
+            left = _carriers(assault.rules, row.counts)
             cargo_lost += row.probability * (total_cargo - assault.cargo_ipc(left))
-            if "retreated" not in marker:
+            if not row.retreated:
                 unloading[left] = unloading.get(left, 0.0) + row.probability
     else:
         unloading[transports] = 1.0
@@ -250,37 +326,109 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
             destroyed += no_landing * _wiped_out(result)
             a_lost += no_landing * result.attacker_ipc_lost
             d_lost += no_landing * result.defender_ipc_lost
+    errors = _std_errors(assault, sea, landings, len(unloading), total_cargo)
     return AmphibiousResult(
+        std_error=errors,
         sea=sea, landings=tuple(landings), takes_territory=take, defender_destroyed=destroyed,
         attacker_ipc_lost_sea=(0.0 if sea is None else sea.attacker_ipc_lost) + cargo_lost,
         attacker_ipc_lost_land=a_lost,
         defender_ipc_lost_sea=0.0 if sea is None else sea.defender_ipc_lost,
-        defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost)
+        defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost, assault=assault.describe())
+
+
+def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[Landing],
+                unloaded: int, total_cargo: int) -> dict[str, float]:
+    """Standard errors of the assault's figures when a stage is Monte Carlo (else empty). Each
+    figure is a sum over landings of (chance of the landing) x (its land battle's figure): the
+    land battles' errors add as independent runs, and a Monte Carlo sea battle adds the spread
+    of the figure over its end states divided by its runs. The defender's IPC lost sums its sea
+    and land errors (a bound: the runs do not say how its sea losses go with the landings)."""
+    staged = [x for x in landings if x.result is not None]
+    if all(x.result.method == "exact" for x in staged) and (sea is None or sea.method == "exact"):
+        return {}
+    by_left = {x.transports: x for x in landings[:unloaded]}
+
+    def figures(x: Landing | None) -> dict[str, tuple[float, float]]:
+        r = None if x is None else x.result
+        if r is None:
+            return {name: (0.0, 0.0) for name in ("take", "wiped", "a", "d")}
+        none = next((row for row in r.defender_survivors if not row.counts and not row.other), None)
+        return {"take": (r.takes_territory or 0.0, r.std_error.get("takes_territory", 0.0)),
+                "wiped": (_wiped_out(r), 0.0 if none is None else none.std_error),
+                "a": (r.attacker_ipc_lost, r.std_error.get("attacker_ipc_lost", 0.0)),
+                "d": (r.defender_ipc_lost, r.std_error.get("defender_ipc_lost", 0.0))}
+
+    variance = dict.fromkeys(("take", "wiped", "a", "d"), 0.0)
+    for x in landings:
+        for name, (_, error) in figures(x).items():
+            variance[name] += (x.probability * error) ** 2
+    sea_d = 0.0
+    if sea is not None and sea.runs:
+        # each sea end state's expected figure (attacker: with its own losses and cargo lost)
+        per_row = []
+        for row in sea.attacker_survivors:
+            left = _carriers(assault.rules, row.counts)
+            x = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
+            f = {name: value for name, (value, _) in figures(x).items()}
+            f["a"] += (sea.attacker_ipc_total - row.ipc) + total_cargo - assault.cargo_ipc(left)
+            per_row.append((row.probability, f))
+        for name in ("take", "wiped", "a", "d"):
+            mean = sum(p * f[name] for p, f in per_row)
+            spread = sum(p * f[name] ** 2 for p, f in per_row) - mean * mean
+            variance[name] += max(spread, 0.0) / sea.runs
+        sea_d = sea.std_error.get("defender_ipc_lost", 0.0)
+    return {"takes_territory": math.sqrt(variance["take"]),
+            "defender_destroyed": math.sqrt(variance["wiped"]),
+            "attacker_ipc_lost": math.sqrt(variance["a"]),
+            "defender_ipc_lost": sea_d + math.sqrt(variance["d"])}
+
+
+def _method(result: BattleResult) -> str:
+    return "exact" if result.method == "exact" else f"Monte Carlo, {result.runs:,} runs"
 
 
 def _wiped_out(result: BattleResult) -> float:
     """Chance that the defender has nothing left (landed units may win after the others left)."""
-    return sum(row.probability for row in result.defender_survivors if row.units == "none")
+    return sum(row.probability for row in result.defender_survivors if not row.counts and not row.other)
+
+
+def _transports(rules: Ruleset, force: Force) -> int:
+    """How many units of ``force`` carry cargo (the ``transport`` unit flag)."""
+    return _carriers(rules, dict(force.counts))
+
+
+def _carriers(rules: Ruleset, counts: Mapping[str, int]) -> int:
+    """How many of the units counted carry cargo (the ``transport`` unit flag)."""
+    return sum(n for name, n in counts.items() if rules.unit(name).transport)
 
 
 def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
-    """Cargo per transport, cheapest load first: at most one unit that is not infantry per
-    transport, then infantry filling the loads in turn. Packing loads full leaves the empty
-    transports to be lost first."""
-    transports = fleet.count("transport")
+    """Cargo per transport, cheapest load first, by the edition's ``[transport]`` rule: the
+    ``heavy_cargo`` units dealt one per transport in turn (most valuable first, at most
+    ``max_heavy`` each), then the other units filling the loads in turn up to ``capacity``.
+    Packing loads full leaves the empty transports to be lost first."""
+    rule = rules.transport
+    transports = _transports(rules, fleet)
     units = sorted(((rules.unit(name).cost, name) for name, n in cargo.counts for _ in range(n)),
                    reverse=True)
-    heavy = [name for _, name in units if name != "infantry"]
-    infantry = [name for _, name in units if name == "infantry"]
-    if len(heavy) > transports or len(units) > CARGO_PER_TRANSPORT * transports:
-        need = max(len(heavy), math.ceil(len(units) / CARGO_PER_TRANSPORT))
+    heavy = [name for _, name in units if rules.unit(name).heavy_cargo]
+    light = [name for _, name in units if not rules.unit(name).heavy_cargo]
+    need = max(math.ceil(len(units) / rule.capacity),
+               math.ceil(len(heavy) / rule.max_heavy) if rule.max_heavy else (1 << 30) * len(heavy))
+    if need > transports:
+        heavy_names = ", ".join(u.name for u in rules.units if u.heavy_cargo) or "none"
+        what = (f"{rule.capacity} land units, at most {rule.max_heavy} of them {heavy_names}"
+                if rule.max_heavy else f"{rule.capacity} land units, none of them {heavy_names}")
+        if rule.max_heavy == 0 and heavy:
+            raise BattleError(f"cargo: {rules.name}'s transports cannot carry {heavy[0]}")
         raise BattleError(f"cargo: {cargo.describe()} needs {need} transport{'s' * (need > 1)}, "
-                          f"the fleet has {transports}: add transports (each carries "
-                          f"{CARGO_PER_TRANSPORT} units, at most one of them not infantry)")
-    loads = [[name] for name in heavy] + [[] for _ in range(transports - len(heavy))]
+                          f"the fleet has {transports}: add transports (each carries {what})")
+    loads: list[list[str]] = [[] for _ in range(transports)]
+    for i, name in enumerate(heavy):
+        loads[i % transports].append(name)
     for load in loads:
-        while infantry and len(load) < CARGO_PER_TRANSPORT:
-            load.append(infantry.pop())
+        while light and len(load) < rule.capacity:
+            load.append(light.pop())
     forces = [parse_force({n: load.count(n) for n in load}, rules) for load in loads]
     return tuple(sorted(forces, key=lambda f: _ipc(rules, f)))
 

@@ -64,8 +64,10 @@ class RetreatPolicy:
         return "retreat " + ", ".join(parts)
 
 
-def _tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -> tuple[str, ...]:
+def tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -> tuple[str, ...]:
     """Canonical technology names, each checked against the edition."""
+    if spec is not None and not isinstance(spec, (str, list, tuple)):
+        raise BattleError(f"technologies must be names like 'jets,radar', not {type(spec).__name__}")
     tokens = spec.split(",") if isinstance(spec, str) else list(spec or ())
     names: list[str] = []
     for token in tokens:
@@ -81,7 +83,7 @@ def _tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) 
 def bombard_values(rules: Ruleset, attacker_tech: str | tuple[str, ...] = ()) -> dict[str, int]:
     """Ships that may bombard in the edition and their values, with the attacker's technology."""
     values = dict(rules.bombard.units)
-    for name in _tech_names(attacker_tech, rules):
+    for name in tech_names(attacker_tech, rules):
         values.update(dict(rules.technology(name).bombard))
     return values
 
@@ -100,7 +102,9 @@ class Battle:
     (they cannot retreat: a retreat takes the others away and they fight on); ``bombard`` the
     ships that bombard the shore before the first round (the edition's ships and values, at most
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
-    are one of SUBMERGE_POLICIES.
+    are one of SUBMERGE_POLICIES. ``aa_fired``: the defender's AA fire before round 1 was
+    already resolved (a later part of a battle split by ``oddsim.aa_casualties``), so it does not
+    fire again.
     """
 
     rules: Ruleset | str
@@ -118,6 +122,7 @@ class Battle:
     defender_submerge: str = "never"
     landed: ArmySpec = None
     bombard: ArmySpec = None
+    aa_fired: bool = False
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -127,6 +132,8 @@ class Battle:
         set_(self, "rules", rules)
         if not isinstance(self.sea, bool):
             raise BattleError(f"sea must be True or False, not {self.sea!r}")
+        if not isinstance(self.aa_fired, bool):
+            raise BattleError(f"aa_fired must be True or False, not {self.aa_fired!r}")
         attacker = parse_force(self.attacker, rules, "attacker")
         defender = parse_force(self.defender, rules, "defender")
         if attacker.is_empty():
@@ -148,14 +155,14 @@ class Battle:
         if isinstance(retreat, Mapping):
             unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
             if unknown:
-                raise BattleError(f"unknown retreat option '{sorted(unknown)[0]}': use after_round, "
-                                  f"units_left, below_win or aircraft_risk")
+                raise BattleError(f"unknown retreat option '{sorted(map(str, unknown))[0]}': use "
+                                  f"after_round, units_left, below_win or aircraft_risk")
             retreat = RetreatPolicy(**retreat)
         if retreat is not None and not isinstance(retreat, RetreatPolicy):
             raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
         set_(self, "retreat", retreat if retreat is not None and retreat.active else None)
-        set_(self, "attacker_tech", _tech_names(self.attacker_tech, rules))
-        set_(self, "defender_tech", _tech_names(self.defender_tech, rules))
+        set_(self, "attacker_tech", tech_names(self.attacker_tech, rules))
+        set_(self, "defender_tech", tech_names(self.defender_tech, rules))
         if self.dice not in DICE_MODES:
             raise BattleError(f"unknown dice mode '{self.dice}': use {' or '.join(DICE_MODES)}")
         if self.dice == "lowluck":

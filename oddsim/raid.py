@@ -4,27 +4,44 @@ Sequence: escorts and interceptors fight one round (global-1940-2e: every attack
 hits on ``escort_hit``, interceptors on ``interceptor_hit``; the attacker loses escorts first,
 then tactical bombers, then strategic bombers, cheapest first); AA then fires one die per
 surviving bomber (tactical bombers first among the losses); each survivor rolls its damage and
-the total is capped by the edition's rule. ``solve_raid`` enumerates this exactly;
-``simulate_raid`` samples it (NumPy, one generator seeded from ``seed``).
+the total is capped by the edition's rule. AA fires where the edition's facilities have it
+built in (``[raid] builtin_aa``) or where an AA gun stands (``aa_gun``, assumed by default).
+``solve_raid`` enumerates this exactly; ``simulate_raid`` samples it (NumPy, one generator
+seeded from ``seed``).
+
+Low Luck (``dice="lowluck"``): every group of dice that fires together scores ``total // 6``
+hits and one more with chance ``(total % 6) / 6``. The groups: the attacking aircraft in the
+air battle, the interceptors, and AA fire (one die per surviving bomber, tactical and strategic
+together). Damage dice are not hits and are rolled as standard dice.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from oddsim.battle import tech_names
 from oddsim.errors import BattleError
+from oddsim.interrupt import stop_on_interrupt
+from oddsim.limits import check_runs, seed_or_random
 from oddsim.rules import RaidCap, Ruleset, load_ruleset
 
 MAX_AIRCRAFT = 200
+DEFAULT_RAID_RUNS = 1_000_000
 FACILITIES = ("major", "minor", "air_base", "naval_base")
+DICE_MODES = ("standard", "lowluck")
 
 
 @dataclass(frozen=True)
 class Raid:
-    """One raid, validated: the edition, the aircraft on each side, the target."""
+    """One raid, validated: the edition, the aircraft on each side, the target.
+
+    ``aa_gun``: whether an AA gun stands in the territory, for editions whose facilities have no
+    built-in AA (``None``: yes); where they have it, ``False`` is an error. ``dice``:
+    ``"standard"`` or ``"lowluck"`` (see the module docstring for the groups)."""
 
     rules: Ruleset | str
     bombers: int = 0
@@ -35,10 +52,18 @@ class Raid:
     facility: str | None = None
     attacker_tech: tuple[str, ...] = ()
     defender_tech: tuple[str, ...] = ()
+    aa_gun: bool | None = None
+    dice: str = "standard"
 
     def __post_init__(self) -> None:
         rules = load_ruleset(self.rules)
         object.__setattr__(self, "rules", rules)
+        if self.aa_gun is not None and not isinstance(self.aa_gun, bool):
+            raise BattleError(f"aa_gun must be True, False or None, not {self.aa_gun!r}")
+        if self.aa_gun is False and rules.raid.builtin_aa:
+            raise BattleError(f"{rules.name}'s facilities have built-in AA: drop --no-aa-gun")
+        if self.dice not in DICE_MODES:
+            raise BattleError(f"unknown dice mode {self.dice!r}: use standard or lowluck")
         for name in ("bombers", "tactical_bombers", "escorts", "interceptors"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AIRCRAFT:
@@ -68,10 +93,13 @@ class Raid:
             if self.tactical_bombers:
                 raise BattleError(f"tactical bombers do not raid in {rules.name}")
             tv = self.territory_value
+            if tv is None:
+                raise BattleError(f"{rules.name} caps raid damage by the territory value: give "
+                                  f"--territory-value N (0 to 1000)")
             if isinstance(tv, bool) or not isinstance(tv, int) or not 0 <= tv <= 1000:
                 raise BattleError(f"territory value must be a whole number from 0 to 1000, not {tv!r}")
-        object.__setattr__(self, "attacker_tech", _techs(rules, self.attacker_tech))
-        object.__setattr__(self, "defender_tech", _techs(rules, self.defender_tech))
+        object.__setattr__(self, "attacker_tech", tech_names(self.attacker_tech, rules))
+        object.__setattr__(self, "defender_tech", tech_names(self.defender_tech, rules))
 
     @property
     def cap(self) -> int:
@@ -81,7 +109,15 @@ class Raid:
         return self.territory_value * (2 if raid.cap is RaidCap.DOUBLE_TERRITORY else 1)
 
     @property
+    def aa_fires(self) -> bool:
+        """AA fires at the bombers: built into the facility, or an AA gun stands there."""
+        return self.rules.raid.builtin_aa or self.aa_gun is not False
+
+    @property
     def aa_hit(self) -> int:
+        """AA hits on this or less (0: no AA fires)."""
+        if not self.aa_fires:
+            return 0
         hit = self.rules.combat.aa_hit
         for name in self.defender_tech:
             tech = self.rules.technology(name)
@@ -104,12 +140,34 @@ class Raid:
 
     def describe(self) -> str:
         target = self.facility or f"territory worth {self.territory_value}"
-        parts = [f"{self.bombers} bomber"] + ([f"{self.tactical_bombers} tactical bomber"]
-                                              if self.tactical_bombers else [])
+        from oddsim.names import count_label
+
+        parts = [count_label("bomber", self.bombers)] + (
+            [count_label("tactical_bomber", self.tactical_bombers)] if self.tactical_bombers else [])
         if self.escorts:
-            parts.append(f"{self.escorts} escort")
-        against = f" against {self.interceptors} interceptor" if self.interceptors else ""
-        return f"{self.rules.name} raid: {', '.join(parts)}{against} on {target} (cap {self.cap})"
+            parts.append(count_label("escort", self.escorts))
+        against = f" against {count_label('interceptor', self.interceptors)}" \
+            if self.interceptors else ""
+        extras = ("" if self.aa_fires else ", no AA") + (", Low Luck" if self.dice == "lowluck" else "")
+        return (f"{self.rules.name} raid: {', '.join(parts)}{against} on {target} "
+                f"(cap {self.cap}{extras})")
+
+    def hits(self, dice: int, value: int) -> np.ndarray:
+        """Hit distribution of one group of ``dice`` dice hitting on ``value`` or less."""
+        if self.dice == "lowluck":
+            total = dice * value
+            out = np.zeros(total // 6 + 2)
+            out[total // 6] = 1.0 - (total % 6) / 6
+            out[total // 6 + 1] = (total % 6) / 6
+            return out
+        return _binomial(dice, value / 6)
+
+    def sample_hits(self, rng: np.random.Generator, dice, value: int, runs: int) -> np.ndarray:
+        """``runs`` samples of the hits of ``dice`` dice (a number or one per run) at ``value``."""
+        if self.dice == "lowluck":
+            total = np.asarray(dice) * value
+            return total // 6 + (rng.random(runs) < (total % 6) / 6)
+        return rng.binomial(dice, value / 6, runs if np.ndim(dice) == 0 else None)
 
 
 @dataclass(frozen=True)
@@ -126,9 +184,10 @@ class RaidResult:
     ipc_swing: float  # damage + interceptors' cost - attacking aircraft's cost, expected
     runs: int | None = None
     std_error: dict[str, float] = field(default_factory=dict)
+    interrupted: bool = False  # Ctrl-C stopped Monte Carlo early: figures from ``runs`` raids
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = {"interrupted": self.interrupted, **asdict(self)}
         data["damage"] = {str(k): v for k, v in self.damage.items()}
         return data
 
@@ -137,18 +196,22 @@ class RaidResult:
 
     def to_table(self) -> str:
         method = "exact" if self.method == "exact" else f"Monte Carlo, {self.runs:,} runs"
+        if self.interrupted:
+            method += " (interrupted: partial result)"
+        from oddsim.estimates import number, percent
+
+        def figure(name: str) -> str:
+            return number(getattr(self, name), self.std_error.get(name), decimals=3)
+
         lines = [self.raid, f"method: {method}",
-                 f"expected damage {self.expected_damage:.3f} IPCs; bombers lost {self.bombers_lost:.3f}; "
-                 f"escorts lost {self.escorts_lost:.3f}; interceptors lost {self.interceptors_lost:.3f}",
+                 f"expected damage {figure('expected_damage')} IPCs; bombers lost "
+                 f"{figure('bombers_lost')}; escorts lost {figure('escorts_lost')}; interceptors "
+                 f"lost {figure('interceptors_lost')}",
                  f"expected IPC swing for the attacker: {self.ipc_swing:+.3f}", "damage distribution:"]
         for damage, p in sorted(self.damage.items()):
-            lines.append(f"  {damage:4d}  {100 * p:6.2f}%")
+            error = math.sqrt(p * (1 - p) / self.runs) if self.runs else None
+            lines.append(f"  {damage:4d}  {percent(p, error):>18s}")
         return "\n".join(lines)
-
-
-def _techs(rules: Ruleset, names) -> tuple[str, ...]:
-    names = tuple(names.split(",")) if isinstance(names, str) else tuple(names or ())
-    return tuple(rules.technology(n).name for n in names if n.strip())
 
 
 def _dice_total(dice: int, rule: str) -> np.ndarray:
@@ -173,16 +236,22 @@ def _binomial(n: int, p: float) -> np.ndarray:
     return binom.pmf(np.arange(n + 1), n, p)
 
 
+def _check_raid(raid: object, caller: str) -> None:
+    if not isinstance(raid, Raid):
+        raise BattleError(f"{caller} needs a Raid, not {type(raid).__name__}")
+
+
 def solve_raid(raid: Raid) -> RaidResult:
     """Exact distribution of the raid's damage and losses."""
+    _check_raid(raid, "solve_raid")
     rules = raid.rules
     r = rules.raid
     attackers = raid.escorts + raid.tactical_bombers + raid.bombers
     damage = np.zeros(1)
     lost_bombers = lost_tactical = lost_escorts = lost_interceptors = 0.0
     air_battle = r.air_battle and (raid.escorts or raid.interceptors)
-    hits_on_interceptors = _binomial(attackers if air_battle else 0, r.escort_hit / 6)
-    hits_on_attackers = _binomial(raid.interceptors if air_battle else 0, r.interceptor_hit / 6)
+    hits_on_interceptors = raid.hits(attackers if air_battle else 0, r.escort_hit)
+    hits_on_attackers = raid.hits(raid.interceptors if air_battle else 0, r.interceptor_hit)
     per_bomber, per_tactical = raid.bomber_damage(), raid.tactical_damage()
     for h_i, p_i in enumerate(hits_on_interceptors):
         lost_interceptors += p_i * min(h_i, raid.interceptors)
@@ -193,7 +262,7 @@ def solve_raid(raid: Raid) -> RaidResult:
         bombers_left = max(0, raid.bombers - max(0, spill - raid.tactical_bombers))
         lost_escorts += p_a * (raid.escorts - escorts_left)
         survivors = tactical_left + bombers_left
-        for aa_hits, p_aa in enumerate(_binomial(survivors, raid.aa_hit / 6)):
+        for aa_hits, p_aa in enumerate(raid.hits(survivors, raid.aa_hit)):
             p = p_a * p_aa
             tactical = max(0, tactical_left - aa_hits)
             bombers = max(0, bombers_left - max(0, aa_hits - tactical_left))
@@ -236,23 +305,71 @@ def _result(raid, method, damage, bombers, tactical, escorts, interceptors, runs
         std_error=std_error or {})
 
 
+RAID_CHUNK = 2**18
+"""Raids are simulated this many at a time, so memory stays bounded however many runs."""
+
+
+def run_raid(raid: Raid, method: str = "exact", runs: int | None = None,
+             seed: int | None = None) -> RaidResult:
+    """``solve_raid`` or ``simulate_raid`` by ``method``; ``runs``/``seed`` only with "mc"."""
+    if not isinstance(method, str) or method not in ("exact", "mc"):
+        raise BattleError(f"unknown method {method!r}: use exact or mc")
+    if method == "exact":
+        if runs is not None or seed is not None:
+            raise BattleError("--runs and --seed apply to Monte Carlo: drop them or use --method mc")
+        return solve_raid(raid)
+    return simulate_raid(raid, runs=DEFAULT_RAID_RUNS if runs is None else runs, seed=seed)
+
+
 def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> RaidResult:
-    """Monte Carlo estimate of the raid, die by die, with standard errors."""
-    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= 10**8:
-        raise BattleError(f"runs must be a whole number from 1 to 100,000,000, not {runs!r}")
-    rng = np.random.default_rng(seed)
+    """Monte Carlo estimate of the raid, die by die, with standard errors.
+
+    Raids are drawn in chunks of ``RAID_CHUNK`` from one generator seeded with ``seed`` (the same
+    seed, the same figures); Ctrl-C stops after the chunk in hand and returns the raids done
+    (``interrupted=True``)."""
+    _check_raid(raid, "simulate_raid")
+    runs = check_runs(runs, BattleError)
+    rng = np.random.default_rng(seed_or_random(seed, BattleError))
+    damage = np.zeros(raid.cap + 1, dtype=np.int64)
+    sums = {name: [0, 0] for name in ("expected_damage", "bombers_lost", "escorts_lost",
+                                      "interceptors_lost", "strategic_lost", "tactical_lost")}
+    done = 0
+    interrupted = False
+    with stop_on_interrupt() as stop:
+        while done < runs:
+            n = min(RAID_CHUNK, runs - done)
+            for name, values in _raid_chunk(raid, rng, n).items():
+                if name == "expected_damage":
+                    damage += np.bincount(values, minlength=raid.cap + 1)
+                sums[name][0] += int(values.sum())
+                sums[name][1] += int(np.dot(values, values))
+            done += n
+            if stop.is_set() and done < runs:
+                interrupted = True
+                break
+    mean = {name: total / done for name, (total, _) in sums.items()}
+    result = _result(raid, "mc", damage / done, mean["strategic_lost"], mean["tactical_lost"],
+                     mean["escorts_lost"], mean["interceptors_lost"], runs=done)
+    se = {name: _standard_error(*sums[name], done) for name in
+          ("expected_damage", "bombers_lost", "escorts_lost", "interceptors_lost")}
+    return RaidResult(**{**asdict(result), "std_error": se, "interrupted": interrupted})
+
+
+def _raid_chunk(raid: Raid, rng: np.random.Generator, runs: int) -> dict[str, np.ndarray]:
+    """Per-raid damage and losses of ``runs`` simulated raids (int64 arrays)."""
     r = raid.rules.raid
     air_battle = r.air_battle and (raid.escorts or raid.interceptors)
     attackers = raid.escorts + raid.tactical_bombers + raid.bombers
-    on_interceptors = rng.binomial(attackers, r.escort_hit / 6, runs) if air_battle else np.zeros(runs, int)
-    on_attackers = rng.binomial(raid.interceptors, r.interceptor_hit / 6, runs) if air_battle \
+    on_interceptors = raid.sample_hits(rng, attackers, r.escort_hit, runs) if air_battle \
+        else np.zeros(runs, int)
+    on_attackers = raid.sample_hits(rng, raid.interceptors, r.interceptor_hit, runs) if air_battle \
         else np.zeros(runs, int)
     interceptors_lost = np.minimum(on_interceptors, raid.interceptors)
     escorts_lost = np.minimum(on_attackers, raid.escorts)
     spill = on_attackers - escorts_lost
     tactical = raid.tactical_bombers - np.minimum(spill, raid.tactical_bombers)
     bombers = raid.bombers - np.minimum(np.maximum(spill - raid.tactical_bombers, 0), raid.bombers)
-    aa = rng.binomial(tactical + bombers, raid.aa_hit / 6)
+    aa = raid.sample_hits(rng, tactical + bombers, raid.aa_hit, runs)
     tac_hit = np.minimum(aa, tactical)
     tactical = tactical - tac_hit
     bombers = bombers - np.minimum(aa - tac_hit, bombers)
@@ -262,13 +379,19 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
         for k in range(int(count.max(initial=0))):
             rolls = rng.choice(len(dist), size=runs, p=dist / dist.sum())
             total += np.where(count > k, rolls, 0)
-    total = np.minimum(total, raid.cap)
-    damage = np.bincount(total, minlength=raid.cap + 1) / runs
-    lost = raid.bombers + raid.tactical_bombers - tactical - bombers
-    result = _result(raid, "mc", damage, (raid.bombers - bombers).mean(),
-                     (raid.tactical_bombers - tactical).mean(), escorts_lost.mean(),
-                     interceptors_lost.mean(), runs=runs)
-    se = {name: float(values.std(ddof=1) / np.sqrt(runs)) if runs > 1 else 0.0
-          for name, values in (("expected_damage", total), ("bombers_lost", lost),
-                               ("escorts_lost", escorts_lost), ("interceptors_lost", interceptors_lost))}
-    return RaidResult(**{**asdict(result), "std_error": se})
+    strategic_lost = raid.bombers - bombers
+    tactical_lost = raid.tactical_bombers - tactical
+    return {"expected_damage": np.minimum(total, raid.cap),
+            "bombers_lost": (strategic_lost + tactical_lost).astype(np.int64),
+            "escorts_lost": escorts_lost.astype(np.int64),
+            "interceptors_lost": interceptors_lost.astype(np.int64),
+            "strategic_lost": strategic_lost.astype(np.int64),
+            "tactical_lost": tactical_lost.astype(np.int64)}
+
+
+def _standard_error(total: int, squares: int, n: int) -> float:
+    """Standard error of a mean from exact integer sums (0 for a single run)."""
+    if n < 2:
+        return 0.0
+    variance = (n * squares - total * total) / (n * n * (n - 1))
+    return math.sqrt(max(variance, 0.0))

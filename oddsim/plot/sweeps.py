@@ -1,7 +1,8 @@
 """The data behind odds curves and heatmaps: one battle per unit count (or pair of counts).
 
-A sweep takes an army and replaces the count of one unit type by each count of a range (the
-unit is added when the army has none; damaged two-hit units of that type stay as they are).
+A sweep takes an army and adds each count of a range of one unit type to it: units of that type
+the army already has stay (``-a "1 arm"`` with ``arm=0..5`` fights 1 to 6 armor), and titles
+write the varied count after them (``1 + N armor``).
 Every battle goes through ``oddsim.api.run_battle`` (``method="auto"``: exact when cheap, Monte
 Carlo with ``runs`` runs otherwise), so a sweep mixes engines as a battle's size demands; each
 point records its engine and standard error. An attacker left with no unit at all does not
@@ -20,6 +21,8 @@ from dataclasses import dataclass
 
 from oddsim.battle import Battle
 from oddsim.forces import Force, parse_force
+from oddsim.interrupt import stop_on_interrupt
+from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError
 from oddsim.plot.ranges import UnitRange, parse_unit_range
 from oddsim.rules import Ruleset, load_ruleset
@@ -115,9 +118,12 @@ class _Engine:
         if not any(attacker.values()):
             return SweepPoint(1.0 if metric == "hold" else 0.0, 0.0, "none")
         battle = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, **self.options)
-        seed = None if self.seed is None else self.seed + index
-        result = run_battle(battle, method=self.method,
-                            runs=None if self.method == "exact" else self.runs, seed=seed)
+        seed = None if self.seed is None else (self.seed + index) % (MAX_SEED + 1)
+        with stop_on_interrupt() as stop:
+            result = run_battle(battle, method=self.method,
+                                runs=None if self.method == "exact" else self.runs, seed=seed)
+            if stop.is_set():  # a chart of partial points is no chart: stop the whole sweep
+                raise KeyboardInterrupt
         return point_of(result, metric, sea)
 
 
@@ -138,7 +144,7 @@ def point_of(result, metric: str, sea: bool) -> SweepPoint:
 
 def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders: str | Sequence[str],
                 vary: UnitRange | str, side: str = "attacker", metric: str = "win",
-                sea: bool = False, method: str = "auto", runs: int | None = DEFAULT_CHART_RUNS,
+                sea: bool = False, method: str = "auto", runs: int | None = None,
                 seed: int | None = 0, **battle_options) -> CurveSweep:
     """``metric`` at each count of ``vary`` (``"inf=0..20"``) in ``side``'s army: one curve per
     attacker, and per defender when several are given (every pairing). ``battle_options``
@@ -161,6 +167,9 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
     for a_text, d_text in pairs:
         attacker = parse_force(a_text, ruleset, "attacker")
         defender = parse_force(d_text, ruleset, "defender")
+        if side == "defender" and attacker.is_empty():
+            raise PlotError("the attacker has no units and --side defender varies the defender: "
+                            "every point would have no battle; give an attacking army")
         varied = attacker if side == "attacker" else defender
         points = []
         for count in counts:
@@ -182,7 +191,7 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
 def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRange | str,
                   y: UnitRange | str, x_side: str = "attacker", y_side: str = "attacker",
                   metric: str = "win", sea: bool = False, method: str = "auto",
-                  runs: int | None = DEFAULT_CHART_RUNS, seed: int | None = 0,
+                  runs: int | None = None, seed: int | None = 0,
                   **battle_options) -> HeatmapSweep:
     """``metric`` for every pair of counts of ``x`` (in ``x_side``'s army) and ``y`` (in
     ``y_side``'s army), e.g. ``x="inf=0..15", y="arm=0..10"``."""
@@ -202,13 +211,16 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
     engine = _engine(method, runs, seed, battle_options)
     forces = {"attacker": parse_force(attacker, ruleset, "attacker"),
               "defender": parse_force(defender, ruleset, "defender")}
+    if forces["attacker"].is_empty() and "attacker" not in (x_side, y_side):
+        raise PlotError("the attacker has no units and both axes vary the defender: every cell "
+                        "would have no battle; give -a ARMY or put an axis on the attacker")
     rows = []
     for y_count in y_spec.counts:
         row = []
         for x_count in x_spec.counts:
             armies = {side: _mapping(force) for side, force in forces.items()}
-            armies[x_side][x_unit] = x_count
-            armies[y_side][y_unit] = y_count
+            armies[x_side][x_unit] = armies[x_side].get(x_unit, 0) + x_count
+            armies[y_side][y_unit] = armies[y_side].get(y_unit, 0) + y_count
             row.append(engine.point(ruleset, armies["attacker"], armies["defender"], sea, metric,
                                     len(rows) * len(x_spec.counts) + len(row)))
         rows.append(tuple(row))
@@ -240,9 +252,14 @@ def _check_choices(side: str, metric: str, method: str, sea: bool) -> None:
 
 
 def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _Engine:
-    if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
-        raise PlotError(f"runs must be a whole number of 1 or more, not {runs!r}")
-    return _Engine(method, runs, seed, dict(options))
+    """The engine settings, checked against ``oddsim.limits`` (``runs``: Monte Carlo runs per
+    battle, default DEFAULT_CHART_RUNS; not with method "exact")."""
+    if runs is not None:
+        check_runs(runs, PlotError)
+        if method == "exact":
+            raise PlotError("--runs applies to Monte Carlo: drop it or use --method auto or mc")
+    return _Engine(method, DEFAULT_CHART_RUNS if runs is None else runs,
+                   check_seed(seed, PlotError), dict(options))
 
 
 def _unit_name(spec: UnitRange, rules: Ruleset, what: str) -> str:
@@ -267,22 +284,28 @@ def _mapping(force: Force) -> dict[str, int]:
 
 
 def _with_count(force: Force, unit: str, count: int) -> dict[str, int]:
+    """``force`` with ``count`` more whole ``unit``."""
     army = _mapping(force)
-    army[unit] = count
+    army[unit] = army.get(unit, 0) + count
     return army
 
 
 def _describe_with(force: Force, marks: dict[str, str]) -> str:
-    """``force`` in words with each marked unit's count written as its mark (e.g. ``N infantry,
-    2 armor``); a marked unit the army lacks comes first."""
-    parts = [f"{mark} {name}" for name, mark in marks.items() if force.count(name) == 0]
+    """``force`` in words with each marked unit's varied count written as its mark, after the
+    units of that type the army already has (e.g. ``N infantry, 1 + M armor``); a marked unit
+    the army lacks comes first."""
+    from oddsim.names import count_label, unit_label
+
+    parts = [f"{mark} {unit_label(name, 2)}" for name, mark in marks.items()
+             if force.count(name) == 0]
     damaged = dict(force.damaged)
     for name, count in force.counts:
         whole = count - damaged.get(name, 0)
         if name in marks:
-            parts.append(f"{marks[name]} {name}")
+            parts.append(f"{whole} + {marks[name]} {unit_label(name, 2)}" if whole
+                         else f"{marks[name]} {unit_label(name, 2)}")
         elif whole:
-            parts.append(f"{whole} {name}")
+            parts.append(count_label(name, whole))
         if damaged.get(name):
-            parts.append(f"{damaged[name]} damaged {name}")
+            parts.append(count_label(name, damaged[name], damaged=True))
     return ", ".join(parts) if parts else "none"
