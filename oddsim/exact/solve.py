@@ -96,14 +96,21 @@ def _hit_spread(dice: int) -> float:
 def estimate_work(battle: Battle) -> tuple[int, float]:
     """(joint casualty states, estimated work) of solving ``battle`` exactly. On this kind of
     machine one unit of work is about a nanosecond."""
-    low = lower(battle)
-    return _work(low, *_layouts(battle, low))
+    return _work(*_lowered(battle))
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
     partial = battle.retreat is not None
     return (_layout(low, low.attacker, low.defender, True, partial),
             _layout(low, low.defender, low.attacker, False, False))
+
+
+_Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
+
+
+def _lowered(battle: Battle) -> _Lowered:
+    low = lower(battle)
+    return (low, *_layouts(battle, low))
 
 
 def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
@@ -156,9 +163,8 @@ class _Prepared:
                       row_lo, row_hi)
 
 
-def _prepare(battle: Battle) -> _Prepared:
-    low = lower(battle)
-    a, d = _layouts(battle, low)
+def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
+    low, a, d = lowered or _lowered(battle)
     joint, work = _work(low, a, d)
     if joint > MAX_JOINT_STATES or work > MAX_WORK:
         raise TooLargeError(
@@ -351,9 +357,10 @@ def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray
     return dist[: n + 1]
 
 
-BACKGROUND_UNITS = 24
-"""Battles with this many units or more are solved in a background thread, so that Ctrl-C stops
-the caller at once; smaller ones (milliseconds) hold Ctrl-C back until they return."""
+BACKGROUND_WORK = 50_000_000
+"""Battles whose estimated work (``estimate_work``, about a nanosecond a unit) reaches this, some
+50 ms, are solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
+hold Ctrl-C back until they return (a thread costs about half a millisecond)."""
 
 
 def solve(battle: Battle) -> BattleResult:
@@ -365,12 +372,13 @@ def solve(battle: Battle) -> BattleResult:
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome
         return aa_casualties.fight_split(battle, parts, lambda spec, _p, _i: solve(spec))
-    large = battle.attacker.total + battle.defender.total >= BACKGROUND_UNITS
-    return call_interruptibly(_solve, battle, background=large)
+    lowered = _lowered(battle)
+    _, work = _work(*lowered)
+    return call_interruptibly(_solve, battle, lowered, background=work >= BACKGROUND_WORK)
 
 
-def _solve(battle: Battle) -> BattleResult:
-    p = _prepare(battle)
+def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
+    p = _prepare(battle, lowered)
     policy = battle.retreat
     rest_args = (p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance, p.submerge_to, p.retreat_to)
     rounds_done = 0.0 if p.end is None else float(p.end.sum())
