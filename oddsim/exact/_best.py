@@ -49,7 +49,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     v_start = np.zeros(na * nd)
     retreat = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     for ia in range(na - 1, -1, -1):
         for idd in range(nd - 1, -1, -1):
             j = ia * nd + idd

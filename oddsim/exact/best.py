@@ -17,8 +17,8 @@ import numpy as np
 
 from oddsim.battle import RetreatPolicy
 from oddsim.exact import _kernel as k
+from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel
-from oddsim.lowering import LoweredBattle
 from oddsim.names import describe_counts
 from oddsim.result import BattleResult, RetreatPlanRow
 
@@ -32,45 +32,47 @@ class BestRetreat:
     retreat: np.ndarray  # int8 per joint state
 
 
-def best_retreat(policy: RetreatPolicy, low: LoweredBattle, land_battle: bool, a_tables: tuple,
-                 d_tables: tuple, a_total: int, d_total: int, A: tuple, D: tuple,  # noqa: N803
-                 rules: tuple, holds: bool, submerge_to: np.ndarray, retreat_to: np.ndarray,
-                 start: np.ndarray, end: np.ndarray, prune: float) -> BestRetreat:
-    """Solve the optimal stopping problem of ``policy``'s objective. ``*_tables`` are each side's
-    (alive, damaged, IPC lost, flags, departed) per state; ``*_total`` the IPCs each side fights
-    with; ``start``/``end`` the joint mass before round 1 and at the end of round 1 (where the
-    pre-battle phase fought it), as the exact engine's solve uses them. Only the states the
-    battle reaches when fought to the end (found by a forward sweep) are solved: the policy's
-    battles reach no others, since a retreat only ends some of them earlier."""
-    _, _, a_ipc, a_flags, a_gone = a_tables
-    _, _, d_ipc, _, d_gone = d_tables
-    n = len(start)
+def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
+                 d_total: int) -> BestRetreat:
+    """Solve the optimal stopping problem of ``policy``'s objective for the exact engine's
+    prepared battle ``p`` (``solve._Prepared``); ``*_total``: the IPCs each side fights with.
+    Only the states the battle reaches when fought to the end (found by a forward sweep) are
+    solved: the policy's battles reach no others, since a retreat only ends some of them
+    earlier."""
+    low = p.low
+    n = p.joint
+    own = np.arange(n)
+    submerge_to = p.submerge_to if len(p.submerge_to) else own
     # the states the battle gets to, fought to the end; after a retreat that leaves the landed
-    # units fighting, also those they get to from there
+    # units fighting, also those they get to from there. With no policy the kernel never reads
+    # the retreat inputs: placeholders stand for them
     visited = np.zeros(n)
-    # with no policy the kernel never reads the retreat inputs: placeholders stand for them
-    never, unused = (-1, -1.0, 1.0), np.zeros(1)
-    k.solve_kernel(A, D, start, end, rules, holds, prune, never, unused, unused, submerge_to,
-                   submerge_to, False, visited)
-    if np.any(retreat_to >= 0):  # a retreat may leave landed units fighting in another state
-        own = np.arange(n)
-        partial = (retreat_to >= 0) & (retreat_to != own) & (visited > 0.0)
+    never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
+    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, p.work(p.end), p.rules, p.holds, prune, never,
+                   unused, unused, p.submerge_to, no_moves, False, visited)
+    retreat_to = p.retreat_to
+    partial = (retreat_to >= 0) & (retreat_to != own) & (visited > 0.0)
+    if partial.any():
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
-        k.solve_kernel(A, D, np.zeros(n), after, rules, holds, prune, never, unused, unused,
-                       submerge_to, submerge_to, False, visited)
+        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), p.work(after), p.rules, p.holds, prune, never,
+                       unused, unused, p.submerge_to, no_moves, False, visited)
+    a, d = p.a_counts, p.d_counts
     # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
-    a_dead = a_total - a_gone @ low.cost
-    d_dead = d_total - d_gone @ low.cost
-    takes = (a_flags[:, 5] == 1) & land_battle
-    v_end, v_start, retreat = best_retreat_kernel(A, D, rules, holds, submerge_to, retreat_to,
-                                                  visited > 0.0, a_ipc, d_ipc, a_total, a_dead, d_dead,
-                                                  takes, policy.territory_bonus)
+    a_dead = a_total - a.departed @ low.cost
+    d_dead = d_total - d.departed @ low.cost
+    takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
+    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, submerge_to, retreat_to,
+                                                  visited > 0.0, a.ipc_lost, d.ipc_lost, a_total, a_dead,
+                                                  d_dead, takes, policy.territory_bonus)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
-    return BestRetreat(float((start * v_start).sum() + (end * v_end).sum()), retreat)
+    objective = float((p.start_val * v_start[p.start_idx]).sum())
+    if p.end is not None:
+        objective += float((p.end * v_end).sum())
+    return BestRetreat(objective, retreat)
 
 
-def retreat_plan(names: list[str], a_tables: tuple, d_tables: tuple, n_defender: int,
+def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,
                  mass: np.ndarray, weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
     """The plan's rows: each state where the policy retreats and the battle gets there (units in
     the battle on each side), with the chance of retreating there and the mean round it happens
@@ -78,8 +80,8 @@ def retreat_plan(names: list[str], a_tables: tuple, d_tables: tuple, n_defender:
     Most likely first."""
     states = np.flatnonzero(mass > 0.0)
     sides = []
-    for (alive, damaged, _, _, gone), index in ((a_tables, states // n_defender),
-                                                (d_tables, states % n_defender)):
+    for counts, index in ((a_counts, states // n_defender), (d_counts, states % n_defender)):
+        alive, damaged, gone = counts.alive, counts.damaged, counts.departed
         described = {}  # each side state is described once
         for i in np.unique(index).tolist():
             units = alive[i] - gone[i]
