@@ -99,7 +99,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     interrupted = False
     reports = []
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
-    runs = 0.0  # Monte Carlo runs in all (0: every battle exact)
+    paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
     for battle in battles:
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
         if has_land and not battle.sea:
@@ -112,7 +112,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         for defender, weight in standing.items():
             result: BattleResult = run(replace(battle, defender=defender), weight)
             if result.runs:
-                runs = max(runs, result.runs / weight)
+                paced.append(result.runs / weight)
             for side in ("attacker", "defender"):
                 square[f"{side}_ipc_lost"] += weight * sum(
                     p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
@@ -143,7 +143,13 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                        takes_territory=None if first.sea else taken,
                        attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
                        interrupted=interrupted)
-    return wave_errors(total, squares, round(runs)) if runs else total
+    if not paced:
+        return total
+    # Each battle gets its share of the runs (rounded up to 1), so the largest pace is the runs
+    # in all. After Ctrl-C the battles stopped at different points (later ones after one chunk,
+    # which can exceed a rare one's share): the smallest pace is the runs every path had.
+    runs = min(paced) if interrupted else max(paced)
+    return wave_errors(total, squares, max(1, round(runs)))
 
 
 def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult:
