@@ -54,7 +54,10 @@ def battle_text(result, survivors: int | None = None) -> str:
         lines.append(f"  {side}: {units_left_text(result, side)}")
     rounds = f"expected rounds: {number(result.expected_rounds, se.get('expected_rounds'))}"
     if result.retreat_round is not None:
-        rounds += f"; a retreat comes after {result.retreat_round:.2f} rounds on average"
+        after = number(result.retreat_round, se.get("retreat_round"))
+        if se.get("retreat_round"):  # a bound (see montecarlo.simulate)
+            after = after.replace(" ± ", " (± at most ") + ")"
+        rounds += f"; a retreat comes after {after} rounds on average"
     lines.append(rounds)
     if survivors is None:
         for side in SIDES:
