@@ -56,7 +56,7 @@ class RetreatPolicy:
         if self.after_round is not None:
             parts.append(f"after round {self.after_round}")
         if self.units_left is not None:
-            parts.append(f"at {self.units_left} units or fewer")
+            parts.append(f"at {self.units_left} unit{'' if self.units_left == 1 else 's'} or fewer")
         if self.below_win is not None:
             parts.append(f"below {100 * self.below_win:g}% to win")
         if self.aircraft_risk is not None:

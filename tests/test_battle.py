@@ -39,3 +39,9 @@ def test_too_large_for_exact_refuses_fast():
                         defender="500 inf, 300 arm, 150 ftr")
     with pytest.raises(oddsim.TooLargeError, match="limit"):
         oddsim.solve(big)
+
+
+@pytest.mark.parametrize(("units", "text"), [(1, "at 1 unit or fewer"), (0, "at 0 units or fewer"),
+                                             (2, "at 2 units or fewer")])
+def test_retreat_policy_says_unit_in_the_singular_for_one(units, text):
+    assert oddsim.RetreatPolicy(units_left=units).describe() == f"retreat {text}"
