@@ -108,6 +108,7 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
 
     ``percent``: show values as percentages (default: when the goal is a chance, or every value
     lies in 0..1). ``value_label`` names the value axis (default: the sweep's goal, or "value").
+    ``title``: default, what a sweep's table says it asked (its battle, budget and goal).
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
         raise PlotError(f"top must be a whole number >= 0, not {top!r}")
@@ -149,6 +150,8 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
     ax.set_xlabel("purchase cost (IPCs)")
     ax.set_ylabel(f"{label} (%)" if percent else label)
     ax.set_title(f"Purchases: cost against {label}")
+    if title is None:
+        title = getattr(rows, "battle", None)
     if owned and title:
         fig.suptitle(wrap_title(title))
     if owned or not best:

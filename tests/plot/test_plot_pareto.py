@@ -151,3 +151,12 @@ def test_rank_numbers_stay_inside_the_plot():
     for text in numbers:
         extent = text.get_window_extent(renderer)
         assert box.y0 <= extent.y0 and extent.y1 <= box.y1 + 1, text.get_text()
+
+
+def test_chart_of_a_sweep_from_python_is_titled_with_its_battle():
+    """Before: from Python, with no title, a sweep's chart had no title naming the battle."""
+    purchase = pytest.importorskip("oddsim.purchase")
+    table = purchase.sweep("1942-2e", budget=6, units="inf,art", against="1 inf", goal="take")
+    title = pareto_chart(table).get_suptitle()
+    assert title.startswith("1942-2e land battle: attack 1 infantry with the purchase")
+    assert "buy up to 6 IPCs" in title
