@@ -30,6 +30,7 @@ from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
 from oddsim.errors import BattleError
 from oddsim.estimates import number, percent
 from oddsim.forces import Force, parse_force
+from oddsim.names import unit_label
 from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
@@ -83,7 +84,8 @@ class Amphibious:
                 if rules.unit(unit).domain not in allowed:
                     kinds = " or ".join(d.value for d in allowed)
                     article = "an" if kinds[0] in "aeiou" else "a"
-                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not {article} {kinds} unit")
+                    raise BattleError(f"{name.replace('_', ' ')}: {unit_label(unit)} is not {article} "
+                                      f"{kinds} unit")
             set_(self, name, force)
         if self.cargo.is_empty():
             raise BattleError("cargo: an amphibious assault lands at least one unit from the sea")

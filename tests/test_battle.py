@@ -10,7 +10,7 @@ import oddsim
      "submarine cannot fight in a land battle"),
     (dict(attacker="2 inf", defender="1 dd", sea=True), oddsim.BattleError,
      "infantry cannot fight in a sea battle"),
-    (dict(attacker="1 aa", defender="1 inf"), oddsim.BattleError, "aa_gun cannot attack"),
+    (dict(attacker="1 aa", defender="1 inf"), oddsim.BattleError, "AA gun cannot attack"),
     (dict(attacker="none", defender="1 inf"), oddsim.BattleError, "the army is empty"),
     (dict(attacker="1 inf", defender="1 inf", keep_land=-1), oddsim.BattleError, "keep_land"),
     (dict(attacker="1 dd", defender="1 dd", sea=True, keep_land=1), oddsim.BattleError,

@@ -275,3 +275,21 @@ def test_every_numeric_option_shows_its_range_in_help():
         if not re.search(r"\d\.\.|x>=|x<=|<=x|<x|x>", name + " " + text):
             missing.append(f"{where} {option.opts[0]}")
     assert missing == []
+
+
+@pytest.mark.parametrize(("args", "name"), [
+    (["battle", "--rules", "global-1940-2e", "-a", "1 aa", "-d", "1 inf"], "AA gun"),
+    (["battle", "--rules", "global-1940-2e", "-a", "1 mech", "-d", "1 dd", "--sea"], "mech infantry"),
+    (["battle", "--rules", "global-1940-2e", "-a", "2 mech", "-d", "1 inf", "--landed", "3 mech"],
+     "3 mech infantry"),
+    (["amphibious", "--fleet", "1 trn", "--cargo", "1 inf", "-d", "1 inf", "--air", "1 aa"], "AA gun"),
+    (["purchase", "--budget", "10", "--units", "aa", "--against", "1 inf"], "AA gun"),
+    (["purchase", "--budget", "10", "--units", "inf", "--against", "1 inf", "--existing", "1 aa"],
+     "AA gun"),
+])
+def test_errors_name_units_as_players_do(args, name):
+    """Before: 'aa_gun cannot attack', 'mech_infantry cannot fight', '3 mech_infantry'."""
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    message = result.output.strip()
+    assert name in message and "_" not in message.replace("--", "")
