@@ -247,7 +247,8 @@ class BattleResult:
         }
         for side in ("attacker", "defender"):
             data[f"{side}_ipc_lost_distribution"] = [
-                {"ipc": float(k), "probability": float(p)}
+                {"ipc": float(k), "probability": float(p),
+                 "std_error": math.sqrt(max(p * (1.0 - p), 0.0) / self.runs) if self.runs else 0.0}
                 for k, p in self.ipc_lost_distribution(side).items()]
             data[f"{side}_survivors"] = [row.to_dict() for row in getattr(self, f"{side}_survivors")]
         return data

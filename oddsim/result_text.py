@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from oddsim.estimates import needs_interval, number, percent
 from oddsim.names import unit_label
 
@@ -96,11 +98,11 @@ def survivor_table(result, side: str, top: int = 0) -> list[str]:
     hidden = len(rows) - len(chosen)
     title = f"{side} survivors ({len(chosen)} of {len(rows)} end states"
     title += f"; {hidden} not shown, --json has all)" if hidden else ")"
-    out = [title, f"  {'chance':>18s}  {'at least as many':>16s}  {'units':>5s}  {'IPC':>5s}  units left"]
+    out = [title, f"  {'chance':>18s}  {'at least as many':>18s}  {'units':>5s}  {'IPC':>5s}  units left"]
     for row in chosen:
         count = "?" if row.other else str(row.count)
-        cumulative = "" if row.other else percent(at_least[row.count])
-        out.append(f"  {percent(row.probability, row.std_error or None):>18s}  {cumulative:>16s}  "
+        cumulative = "" if row.other else estimated(result, at_least[row.count])
+        out.append(f"  {percent(row.probability, row.std_error or None):>18s}  {cumulative:>18s}  "
                    f"{count:>5s}  {row.ipc:5.0f}  {row.units}")
     return out
 
@@ -108,10 +110,19 @@ def survivor_table(result, side: str, top: int = 0) -> list[str]:
 def ipc_loss_table(result, side: str) -> list[str]:
     """The side's IPC-loss distribution with the chance to lose at least as much."""
     dist = result.ipc_lost_distribution(side)
-    out = [f"{side} IPC lost", f"  {'IPC lost':>8s}  {'chance':>10s}  {'at least as much':>16s}"]
+    out = [f"{side} IPC lost", f"  {'IPC lost':>8s}  {'chance':>18s}  {'at least as much':>18s}"]
     tail = 1.0
     for lost, p in dist.items():
         if p >= SHOWN_BELOW:
-            out.append(f"  {lost:8.4g}  {percent(p):>10s}  {percent(min(1.0, tail)):>16s}")
+            out.append(f"  {lost:8.4g}  {estimated(result, p):>18s}  "
+                       f"{estimated(result, min(1.0, tail)):>18s}")
         tail -= p
     return out
+
+
+def estimated(result, p: float) -> str:
+    """A chance summed from the survivor rows, with its binomial standard error when the result
+    is Monte Carlo (each run lands in one row, so a sum of rows is one binomial chance)."""
+    if not result.runs:
+        return percent(p)
+    return percent(p, math.sqrt(max(p * (1.0 - p), 0.0) / result.runs) or None)

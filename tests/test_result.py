@@ -105,3 +105,34 @@ def test_estimates_show_significant_digits():
     assert percent(2e-7) == "0.000020%"  # never a bare 0.00% for a possible outcome
     assert number(12.345, 0.0123) == "12.345 ± 0.012"
     assert percent(0.0, interval=binomial_interval(0, 1_000_000)) == "0% (95%: 0 to 0.00038%)"
+
+
+def test_monte_carlo_distribution_tables_give_each_chance_its_error():
+    """Before: under Monte Carlo the IPC-loss chances and the 'at least' columns had no ±.
+    1 armor vs 1 infantry (1942-2e): the defender loses its 3 IPCs with chance 3/4, so that row's
+    error is sqrt(3/4 * 1/4 / runs)."""
+    import math
+    import re
+
+    runs = 100_000
+    r = oddsim.simulate(oddsim.Battle("1942-2e", "1 arm", "1 inf"), runs=runs, seed=1)
+    text = r.to_table(survivors=0)
+    table = text[text.index("defender IPC lost"):]
+    row = re.search(r"\n\s+3\s+([\d.]+)% ± ([\d.]+)%\s+([\d.]+)% ± ([\d.]+)%", table)
+    assert row is not None, table
+    expected = 100 * math.sqrt(0.75 * 0.25 / runs)
+    assert float(row.group(2)) == pytest.approx(expected, abs=0.006)
+    assert float(row.group(4)) == pytest.approx(expected, abs=0.006)
+    assert abs(float(row.group(1)) - 75) <= 4.5 * expected
+    survivors = text[text.index("attacker survivors"):text.index("attacker IPC lost")]
+    assert re.search(r"1 armor", survivors) and survivors.count("±") == 3  # 2 rows, 1 cumulative < 100%
+
+
+def test_json_ipc_loss_records_carry_a_standard_error():
+    runs = 100_000
+    r = oddsim.simulate(oddsim.Battle("1942-2e", "1 arm", "1 inf"), runs=runs, seed=1)
+    records = {rec["ipc"]: rec for rec in r.to_dict()["defender_ipc_lost_distribution"]}
+    p = records[3.0]["probability"]
+    assert records[3.0]["std_error"] == pytest.approx(math.sqrt(p * (1 - p) / runs))
+    exact = oddsim.solve(oddsim.Battle("1942-2e", "1 arm", "1 inf")).to_dict()
+    assert [rec["std_error"] for rec in exact["defender_ipc_lost_distribution"]] == [0.0, 0.0]
