@@ -59,7 +59,11 @@ def battle_text(result, survivors: int | None = None) -> str:
         after = number(result.retreat_round, se.get("retreat_round"))
         if se.get("retreat_round"):  # a bound (see montecarlo.simulate)
             after = after.replace(" ± ", " (± at most ") + ")"
-        rounds += f"; a retreat comes after {after} rounds on average"
+        if result.landed_after_retreat is None:
+            rounds += f"; a retreat comes after {after} rounds on average"
+        else:  # the engines count the rounds the landed units fought on after the others left
+            rounds += (f"; battles that end in a retreat last {after} rounds on average (with "
+                       f"the landed units' fight after it)")
     lines.append(rounds)
     if survivors is None:
         for side in SIDES:

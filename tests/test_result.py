@@ -136,3 +136,21 @@ def test_json_ipc_loss_records_carry_a_standard_error():
     assert records[3.0]["std_error"] == pytest.approx(math.sqrt(p * (1 - p) / runs))
     exact = oddsim.solve(oddsim.Battle("1942-2e", "1 arm", "1 inf")).to_dict()
     assert [rec["std_error"] for rec in exact["defender_ipc_lost_distribution"]] == [0.0, 0.0]
+
+
+def test_rounds_of_a_retreat_with_landed_units_say_that_their_fight_counts():
+    """Before: with --retreat-after-round 1 the text said 'a retreat comes after 3.52 rounds',
+    though every retreat comes after round 1: the engines count the landed units' fight on.
+    1 inf (landed) + 1 arm vs 1 inf, retreat after round 1: a plain retreat (5/12 x 1/3) lasts
+    1 round; one where the landed infantry fights on and dies (5/12 x 2/3 x (d + draw) of
+    duel(1, 2)) lasts 1 + 9/4 rounds."""
+    b = oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", landed="1 inf", retreat={"after_round": 1})
+    r = oddsim.solve(b)
+    _, d, draw = duel(1, 2)
+    plain, on = F(5, 12) * F(1, 3), F(5, 12) * F(2, 3) * (d + draw)
+    assert r.retreat_round == pytest.approx(float((plain + on * F(13, 4)) / (plain + on)))
+    text = str(r)
+    assert "a retreat comes after" not in text
+    assert f"battles that end in a retreat last {r.retreat_round:.2f} rounds" in text
+    assert "a retreat comes after 1.00 rounds" in str(oddsim.solve(
+        oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", retreat={"after_round": 1})))
