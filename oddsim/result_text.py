@@ -84,9 +84,17 @@ def shown(rows) -> list:
 def units_left_text(result, side: str) -> str:
     """``"0.50 armor"``, ``"2.31 ± 0.01 infantry, 0.12 ± 0.003 AA guns"``, or "none"."""
     errors = result.units_left_std_error(side)
-    parts = [f"{number(n, errors.get(name))} {unit_label(name, 2)}"
+    parts = [f"{_units(n, errors.get(name))} {unit_label(name, 2)}"
              for name, n in getattr(result, f"{side}_units_left").items()]
     return ", ".join(parts) if parts else "none"
+
+
+def _units(n: float, error: float | None) -> str:
+    """An expected number of units; a small exact one keeps two significant digits ("0.0019",
+    never a bare "0.00" for units that may be left)."""
+    if not error and 0 < n < 0.005:
+        return f"{n:.{1 - math.floor(math.log10(n))}f}"
+    return number(n, error)
 
 
 def survivor_table(result, side: str, top: int = 0) -> list[str]:

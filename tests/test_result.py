@@ -154,3 +154,13 @@ def test_rounds_of_a_retreat_with_landed_units_say_that_their_fight_counts():
     assert f"battles that end in a retreat last {r.retreat_round:.2f} rounds" in text
     assert "a retreat comes after 1.00 rounds" in str(oddsim.solve(
         oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", retreat={"after_round": 1})))
+
+
+def test_a_small_expected_number_of_units_left_keeps_its_digits():
+    """Before: '0.00 infantry'. 1 inf attacks 3 inf (1942-2e): from 3 defenders the attacker
+    scores a hit and survives before it dies with chance (1/6 x 8/27) / (1 - 5/6 x 8/27) = 4/61,
+    from 2 with (1/6 x 4/9) / (1 - 5/6 x 4/9) = 2/17, then wins the duel with 1/4: it is left
+    with its 1 infantry with chance 4/61 x 2/17 x 1/4 = 2/1037."""
+    r = oddsim.solve(oddsim.Battle("1942-2e", "1 inf", "3 inf"))
+    assert r.attacker_units_left["infantry"] == pytest.approx(2 / 1037)
+    assert "attacker: 0.0019 infantry" in str(r)
