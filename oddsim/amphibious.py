@@ -283,6 +283,10 @@ class AmphibiousResult:
         return "\n".join(lines)
 
 
+NO_LANDING_BELOW = 1e-12
+"""A chance that no transport reaches land smaller than this is the rounding of a sum of the sea
+battle's rows, not a landing: it is neither fought nor printed."""
+
 Runner = Callable[[Battle, float], BattleResult]
 """Solves one stage given the share (0..1] of the whole that reaches it."""
 
@@ -318,7 +322,7 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
         d_lost += p * result.defender_ipc_lost
     # battles that never reach land: overland units and aircraft attack alone, or nobody does
     no_landing = max(0.0, 1.0 - sum(unloading.values()))
-    if no_landing > 0.0:
+    if no_landing > NO_LANDING_BELOW:  # less is the rounding of the sea battle's row sum
         spec = assault.land_battle(0)
         result = None if spec is None else run(spec, no_landing)
         landings.append(Landing(no_landing, 0, "nobody attacks" if spec is None else spec.describe(),
