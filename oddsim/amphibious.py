@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
 from oddsim.errors import BattleError
-from oddsim.estimates import number, percent
+from oddsim.estimates import number, percent, swing
 from oddsim.forces import Force, parse_force
 from oddsim.names import unit_label
 from oddsim.result import BattleResult
@@ -279,8 +279,16 @@ class AmphibiousResult:
         lines.append(f"takes the territory {take}, defender destroyed {wiped}")
         lines.append(f"expected IPC lost: attacker {lost['attacker']} (sea "
                      f"{self.attacker_ipc_lost_sea:.2f}, land {self.attacker_ipc_lost_land:.2f}), "
-                     f"defender {lost['defender']} (TUV swing {self.tuv_swing:+.2f})")
+                     f"defender {lost['defender']} (TUV swing "
+                     f"{swing(self.tuv_swing, _swing_bound(se))})")
         return "\n".join(lines)
+
+
+def _swing_bound(errors: dict[str, float]) -> float | None:
+    """The sum of the two sides' IPC-loss errors (Monte Carlo), a bound on the swing's."""
+    if "attacker_ipc_lost" not in errors:
+        return None
+    return errors["attacker_ipc_lost"] + errors.get("defender_ipc_lost", 0.0)
 
 
 NO_LANDING_BELOW = 1e-12

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError
-from oddsim.estimates import number, percent
+from oddsim.estimates import number, percent, swing
 from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
@@ -82,7 +82,7 @@ class WaveResult:
         lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
                 for side in ("attacker", "defender")}
         lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
-                     f"(TUV swing {self.tuv_swing:+.2f})")
+                     f"(TUV swing {swing(self.tuv_swing, se.get('tuv_swing'))})")
         return "\n".join(lines)
 
 
@@ -181,6 +181,7 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
               "defender_win": chance(total.defender_win, runs),
               **{name: sum(w["std_error"][name] for w in waves)
                  for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
+    errors["tuv_swing"] = errors["attacker_ipc_lost"] + errors["defender_ipc_lost"]  # a bound
     if total.takes_territory is not None:
         errors["takes_territory"] = chance(total.takes_territory, runs)
     return replace(total, waves=tuple(waves), std_error=errors)
