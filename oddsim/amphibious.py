@@ -430,7 +430,7 @@ def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
     need = max(math.ceil(len(units) / rule.capacity),
                math.ceil(len(heavy) / rule.max_heavy) if rule.max_heavy else (1 << 30) * len(heavy))
     if need > transports:
-        heavy_names = ", ".join(u.name for u in rules.units if u.heavy_cargo) or "none"
+        heavy_names = ", ".join(unit_label(u.name) for u in rules.units if u.heavy_cargo) or "none"
         what = (f"{rule.capacity} land units, at most {rule.max_heavy} of them {heavy_names}"
                 if rule.max_heavy else f"{rule.capacity} land units, none of them {heavy_names}")
         if rule.max_heavy == 0 and heavy:

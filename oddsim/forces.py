@@ -90,7 +90,7 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | s
 def _resolve(token: str, rules: Ruleset, side: str) -> str:
     name = rules.resolve_name(token)
     if name is None:
-        known = ", ".join(u.name for u in rules.units)
+        known = ", ".join(unit_label(u.name) for u in rules.units)
         raise ForceError(f"{side}: unknown unit '{token.strip()}' in {rules.name} (known: {known})")
     return name
 

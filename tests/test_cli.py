@@ -286,6 +286,11 @@ def test_every_numeric_option_shows_its_range_in_help():
     (["purchase", "--budget", "10", "--units", "aa", "--against", "1 inf"], "AA gun"),
     (["purchase", "--budget", "10", "--units", "inf", "--against", "1 inf", "--existing", "1 aa"],
      "AA gun"),
+    (["battle", "-a", "1 tank2", "-d", "1 inf"], "known: infantry, artillery, armor, AA gun"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--ool-attacker", "tank2"], "AA gun"),
+    (["purchase", "--budget", "10", "--units", "tank2", "--against", "1 inf"], "AA gun"),
+    (["chart", "curve", "-a", "1 inf", "-d", "1 inf", "--vary", "tank2=0..2", "--out", "x.png"],
+     "AA gun"),
 ])
 def test_errors_name_units_as_players_do(args, name):
     """Before: 'aa_gun cannot attack', 'mech_infantry cannot fight', '3 mech_infantry'."""

@@ -213,7 +213,7 @@ def _resolve_buyable(token: str, rules: Ruleset) -> str:
     if name is None:
         elsewhere = [edition for edition in builtin_names()
                      if edition != rules.name and load_ruleset(edition).resolve_name(token)]
-        known = ", ".join(u.name for u in rules.units)
+        known = ", ".join(unit_label(u.name) for u in rules.units)
         if elsewhere:
             raise PurchaseError(f"units: {rules.name} cannot buy '{token}' (a unit of "
                                 f"{', '.join(elsewhere)}); its units are: {known}")
