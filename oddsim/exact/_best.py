@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import jit
+from oddsim._jit import hot_jit, jit
 from oddsim.exact._kernel import (
     ATTACKER_WINS,
     DEFENDER_WINS,
@@ -50,47 +50,78 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     retreat = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    for ia in range(na - 1, -1, -1):
-        for idd in range(nd - 1, -1, -1):
-            j = ia * nd + idd
-            if not live[j]:
-                continue
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
-            if code != ONGOING:
-                # IPCs lost as the result counts them
-                a_lost = a_ipc[ia]
-                if code == DEFENDER_WINS or code == DRAW:
-                    a_lost = a_total
-                elif code == RETREAT_LEFT:
-                    a_lost = a_dead_ipc[ia]
-                d_lost = d_dead_ipc[idd] if code == ATTACKER_WINS or code == DRAW else d_ipc[idd]
-                value = float(d_lost - a_lost)
-                if code == ATTACKER_WINS and a_takes[ia]:
-                    value += territory_bonus
-                v_end[j] = v_mid[j] = v_start[j] = value
-                continue
-            n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
-            # the values of this state are still 0, so the gathers leave out "no change"
-            after_second = _gather(v_end, nd, compact_idx[2], compact_p[2], n2_a, d_touched, d_prob, n2_d)
-            _clear(d_prob, d_touched, n2_d)
-            for t in range(n1_d):
-                d_prob[compact_idx[1, t]] = compact_p[1, t]
-            after_first = _gather(v_mid, nd, compact_idx[0], compact_p[0], n1_a, compact_idx[1], d_prob,
-                                  n1_d)
-            _clear(d_prob, compact_idx[1], n1_d)
-            if n1_a == 0:  # no first strike: the round goes straight to general fire
-                after_first = 0.0
-            if submerge_to[j] != j:  # subs submerge before the attacker decides
-                v_end[j] = v_end[submerge_to[j]]
-            else:
-                fight = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
-                v_end[j] = fight
-                target = retreat_to[j]
-                if target != j:
-                    leave = float(d_ipc[idd] - a_ipc[ia]) if target < 0 else v_end[target]
-                    if leave > fight:
-                        v_end[j] = leave
-                        retreat[j] = 1
-            v_mid[j] = after_second + stay2 * v_end[j]
-            v_start[j] = after_first + stay1 * v_mid[j]
+    for n in range(live.shape[0] - 1, -1, -1):  # casualties only grow: later states first
+        j = live[n]
+        ia = j // nd
+        idd = j % nd
+        code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+        if code != ONGOING:
+            # IPCs lost as the result counts them
+            a_lost = a_ipc[ia]
+            if code == DEFENDER_WINS or code == DRAW:
+                a_lost = a_total
+            elif code == RETREAT_LEFT:
+                a_lost = a_dead_ipc[ia]
+            d_lost = d_dead_ipc[idd] if code == ATTACKER_WINS or code == DRAW else d_ipc[idd]
+            value = float(d_lost - a_lost)
+            if code == ATTACKER_WINS and a_takes[ia]:
+                value += territory_bonus
+            v_end[j] = v_mid[j] = v_start[j] = value
+            continue
+        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+        # the values of this state are still 0, so the gathers leave out "no change"
+        after_second = _gather_runs(v_end, nd, compact_idx[2], compact_p[2], n2_a, d_touched, d_prob,
+                                    n2_d)
+        _clear(d_prob, d_touched, n2_d)
+        for t in range(n1_d):
+            d_prob[compact_idx[1, t]] = compact_p[1, t]
+        after_first = _gather_runs(v_mid, nd, compact_idx[0], compact_p[0], n1_a, compact_idx[1], d_prob,
+                                   n1_d)
+        _clear(d_prob, compact_idx[1], n1_d)
+        if n1_a == 0:  # no first strike: the round goes straight to general fire
+            after_first = 0.0
+        if submerge_to[j] != j:  # subs submerge before the attacker decides
+            v_end[j] = v_end[submerge_to[j]]
+        else:
+            fight = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
+            v_end[j] = fight
+            target = retreat_to[j]
+            if target != j:
+                leave = float(d_ipc[idd] - a_ipc[ia]) if target < 0 else v_end[target]
+                if leave > fight:
+                    v_end[j] = leave
+                    retreat[j] = 1
+        v_mid[j] = after_second + stay2 * v_end[j]
+        v_start[j] = after_first + stay1 * v_mid[j]
     return v_end, v_start, retreat
+
+
+@hot_jit
+def _gather_runs(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
+    """Sum of P(a) * P(d) * values[a, d] over the two distributions (``_kernel._gather``), read
+    along the dense run of defender states the touched ones span when they are close together
+    (untouched entries of ``d_dense`` are 0), with four partial sums so the loop pipelines."""
+    d_min = nd
+    d_max = -1
+    for t in range(n_d):
+        d_min = min(d_min, d_idx[t])
+        d_max = max(d_max, d_idx[t])
+    width = d_max - d_min + 1
+    if n_d == 0 or width > 4 * n_d:
+        return _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d)
+    source = d_dense[d_min: d_min + width]
+    quads = width - width % 4
+    total = 0.0
+    for s in range(n_a):
+        base = a_idx[s] * nd + d_min
+        row = values[base: base + width]
+        r0 = r1 = r2 = r3 = 0.0
+        for q in range(0, quads, 4):
+            r0 += source[q] * row[q]
+            r1 += source[q + 1] * row[q + 1]
+            r2 += source[q + 2] * row[q + 2]
+            r3 += source[q + 3] * row[q + 3]
+        for q in range(quads, width):
+            r0 += source[q] * row[q]
+        total += a_p[s] * ((r0 + r1) + (r2 + r3))
+    return total

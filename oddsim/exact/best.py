@@ -62,9 +62,10 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     a_dead = a_total - a.departed @ low.cost
     d_dead = d_total - d.departed @ low.cost
     takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
-    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, submerge_to, retreat_to,
-                                                  visited > 0.0, a.ipc_lost, d.ipc_lost, a_total, a_dead,
-                                                  d_dead, takes, policy.territory_bonus)
+    live = np.flatnonzero(visited)  # increasing, as the kernel reads them backwards
+    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, submerge_to, retreat_to, live,
+                                                  a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead, takes,
+                                                  policy.territory_bonus)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
     objective = float((p.start_val * v_start[p.start_idx]).sum())
     if p.end is not None:

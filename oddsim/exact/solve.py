@@ -261,13 +261,14 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     """Where each joint state goes when the attacker retreats: -1, the battle ends; with landed
     units in the battle, to the state where the others have left; after that, nowhere (itself)."""
     n = a.n_states
-    to = np.full(n, -1, dtype=np.int64)
-    if a.leave[t.AIR] or a.leave[t.OTHER]:  # landed units stay: the others leave
-        state = np.arange(n)
-        landed_lost = (state // int(np.prod(a.class_len[:t.SUB] + 1))) % (a.class_len[t.SUB] + 1)
-        first_layer = state < a.layer_size
-        to = np.where(first_layer & (landed_lost < a.class_len[t.SUB]), state + a.layer_size, -1)
-        to = np.where(first_layer, to, -2)  # -2: already left, no retreat
+    if not (a.leave[t.AIR] or a.leave[t.OTHER]):  # every retreat ends the battle
+        return np.full(n * d.n_states, -1, dtype=np.int64)
+    # landed units stay: the others leave
+    state = np.arange(n)
+    landed_lost = (state // int(np.prod(a.class_len[:t.SUB] + 1))) % (a.class_len[t.SUB] + 1)
+    first_layer = state < a.layer_size
+    to = np.where(first_layer & (landed_lost < a.class_len[t.SUB]), state + a.layer_size, -1)
+    to = np.where(first_layer, to, -2)  # -2: already left, no retreat
     joint = to[:, None] * d.n_states + np.arange(d.n_states)[None, :]
     joint = np.where(to[:, None] == -1, -1, joint)
     own = np.arange(n * d.n_states).reshape(n, d.n_states)
