@@ -49,6 +49,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     v_start = np.zeros(na * nd)
     retreat = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
+    rows = np.zeros(nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     for n in range(live.shape[0] - 1, -1, -1):  # casualties only grow: later states first
         j = live[n]
@@ -71,12 +72,12 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
         n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
         # the values of this state are still 0, so the gathers leave out "no change"
         after_second = _gather_runs(v_end, nd, compact_idx[2], compact_p[2], n2_a, d_touched, d_prob,
-                                    n2_d)
+                                    n2_d, rows)
         _clear(d_prob, d_touched, n2_d)
         for t in range(n1_d):
             d_prob[compact_idx[1, t]] = compact_p[1, t]
         after_first = _gather_runs(v_mid, nd, compact_idx[0], compact_p[0], n1_a, compact_idx[1], d_prob,
-                                   n1_d)
+                                   n1_d, rows)
         _clear(d_prob, compact_idx[1], n1_d)
         if n1_a == 0:  # no first strike: the round goes straight to general fire
             after_first = 0.0
@@ -97,10 +98,11 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
 
 
 @hot_jit
-def _gather_runs(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
-    """Sum of P(a) * P(d) * values[a, d] over the two distributions (``_kernel._gather``), read
-    along the dense run of defender states the touched ones span when they are close together
-    (untouched entries of ``d_dense`` are 0), with four partial sums so the loop pipelines."""
+def _gather_runs(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d, rows):
+    """Sum of P(a) * P(d) * values[a, d] over the two distributions (``_kernel._gather``). When
+    the touched defender states are close together, the value rows are first summed along the
+    dense run they span, weighted by P(a), into ``rows`` (scratch, at least ``nd`` long; an
+    element-wise loop, which vectorises), then weighted by P(d)."""
     d_min = nd
     d_max = -1
     for t in range(n_d):
@@ -109,19 +111,16 @@ def _gather_runs(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
     width = d_max - d_min + 1
     if n_d == 0 or width > 4 * n_d:
         return _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d)
-    source = d_dense[d_min: d_min + width]
-    quads = width - width % 4
-    total = 0.0
+    acc = rows[:width]
+    acc[:] = 0.0
     for s in range(n_a):
         base = a_idx[s] * nd + d_min
         row = values[base: base + width]
-        r0 = r1 = r2 = r3 = 0.0
-        for q in range(0, quads, 4):
-            r0 += source[q] * row[q]
-            r1 += source[q + 1] * row[q + 1]
-            r2 += source[q + 2] * row[q + 2]
-            r3 += source[q + 3] * row[q + 3]
-        for q in range(quads, width):
-            r0 += source[q] * row[q]
-        total += a_p[s] * ((r0 + r1) + (r2 + r3))
+        c = a_p[s]
+        for q in range(width):
+            acc[q] += c * row[q]
+    source = d_dense[d_min: d_min + width]
+    total = 0.0
+    for q in range(width):
+        total += source[q] * acc[q]
     return total
