@@ -34,9 +34,10 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     minus attacker IPC lost) plus ``territory_bonus`` when the attacker takes the territory.
     Per side state: ``*_ipc`` IPCs lost while the side fights on, ``*_dead_ipc`` once its units
     in the battle are destroyed (those that left early survive), ``a_takes`` 1 where the attacker
-    has a land unit; ``a_total`` IPCs the attacker fights with. ``submerge_to``/``retreat_to`` as in
-    ``_kernel.solve_kernel``: a retreat to -1 ends the battle, to another state leaves the landed
-    units fighting there, to the state itself is impossible.
+    has a land unit; ``a_total`` IPCs the attacker fights with. ``submerge_to`` (empty: nothing
+    submerges) and ``retreat_to`` as in ``_kernel.solve_kernel``: a retreat to -1 ends the
+    battle, to another state leaves the landed units fighting there, to the state itself is
+    impossible.
 
     Returns (value at the end of a round, where the attacker decides; value at the start of a
     round, which is fought whatever the value of retreating, as round 1 is; 1 where the best
@@ -81,7 +82,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
         _clear(d_prob, compact_idx[1], n1_d)
         if n1_a == 0:  # no first strike: the round goes straight to general fire
             after_first = 0.0
-        if submerge_to[j] != j:  # subs submerge before the attacker decides
+        if submerge_to.shape[0] and submerge_to[j] != j:  # subs submerge before the attacker decides
             v_end[j] = v_end[submerge_to[j]]
         else:
             fight = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)

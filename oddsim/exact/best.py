@@ -41,8 +41,6 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     earlier."""
     low = p.low
     n = p.joint
-    own = np.arange(n)
-    submerge_to = p.submerge_to if len(p.submerge_to) else own
     # the states the battle gets to, fought to the end; after a retreat that leaves the landed
     # units fighting, also those they get to from there. With no policy the kernel never reads
     # the retreat inputs: placeholders stand for them
@@ -51,8 +49,9 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, p.work(p.end), p.rules, p.holds, prune, never,
                    unused, unused, p.submerge_to, no_moves, False, visited)
     retreat_to = p.retreat_to
-    partial = (retreat_to >= 0) & (retreat_to != own) & (visited > 0.0)
-    if partial.any():
+    landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
+    partial = landed and (retreat_to >= 0) & (retreat_to != np.arange(n)) & (visited > 0.0)
+    if landed and partial.any():
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
         k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), p.work(after), p.rules, p.holds, prune, never,
@@ -63,9 +62,9 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     d_dead = d_total - d.departed @ low.cost
     takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
     live = np.flatnonzero(visited)  # increasing, as the kernel reads them backwards
-    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, submerge_to, retreat_to, live,
-                                                  a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead, takes,
-                                                  policy.territory_bonus)
+    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
+                                                  live, a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead,
+                                                  takes, policy.territory_bonus)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
     objective = float((p.start_val * v_start[p.start_idx]).sum())
     if p.end is not None:
@@ -74,12 +73,11 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,
-                 mass: np.ndarray, weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
+                 states: np.ndarray, mass: np.ndarray, weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
     """The plan's rows: each state where the policy retreats and the battle gets there (units in
     the battle on each side), with the chance of retreating there and the mean round it happens
-    (``mass``/``weighted``: the retreat mass per joint state, and the same weighted by rounds).
-    Most likely first."""
-    states = np.flatnonzero(mass > 0.0)
+    (``states``: the joint states where it retreats with some mass, ``mass``/``weighted``: the
+    retreat mass there, and the same weighted by rounds). Most likely first."""
     sides = []
     for counts, index in ((a_counts, states // n_defender), (d_counts, states % n_defender)):
         alive, damaged, gone = counts.alive, counts.damaged, counts.departed
@@ -92,7 +90,7 @@ def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCount
             described[i] = describe_counts(left, hurt)
         sides.append([described[i] for i in index.tolist()])
     rows = [RetreatPlanRow(attacker, defender, p, w / p) for attacker, defender, p, w in
-            zip(*sides, mass[states].tolist(), weighted[states].tolist(), strict=True)]
+            zip(*sides, mass.tolist(), weighted.tolist(), strict=True)]
     return tuple(sorted(rows, key=lambda row: (-row.probability, row.attacker, row.defender)))
 
 

@@ -451,23 +451,24 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     if p.best is None:
         return result
     return replace(result, objective=p.best.objective,
-                   retreat_plan=_best_plan(battle, p, final, outcome, final_w))
+                   retreat_plan=_best_plan(battle, p, ends, final, outcome, final_w))
 
 
-def _best_plan(battle: Battle, p: _Prepared, final, outcome, final_w):
-    """The best retreat's plan from a solve under it: the retreat mass per state. Where landed
-    units fight on after a retreat, that mass moved on; a second solve in which every retreat
-    ends the battle finds where it left."""
-    own = np.arange(len(p.retreat_to))
-    partial = (p.retreat_to >= 0) & (p.retreat_to != own)
-    if partial.any():
+def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
+    """The best retreat's plan from a solve under it (``ends``: the states where its battles
+    ended): the retreat mass per state. Where landed units fight on after a retreat, that mass
+    moved on; a second solve in which every retreat ends the battle finds where it left."""
+    if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:  # landed units may stay (else every retreat ends it)
+        partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
         work = p.work(p.end)
-        k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE, p.retreat,
-                       p.air_alive, p.win_chance, p.submerge_to, np.where(partial, -1, p.retreat_to), True)
+        ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
+                                    p.retreat, p.air_alive, p.win_chance, p.submerge_to,
+                                    np.where(partial, -1, p.retreat_to), True)
         final, outcome, final_w = work.x1, work.outcome, work.w1
-    retreated = np.where(outcome == k.RETREAT, final, 0.0)
+    states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
+    states.sort()
     names = [u.name for u in battle.rules.units]
-    return retreat_plan(names, p.a_counts, p.d_counts, p.d.n_states, retreated, final_w)
+    return retreat_plan(names, p.a_counts, p.d_counts, p.d.n_states, states, final[states], final_w[states])
 
 
 def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
