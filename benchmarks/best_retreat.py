@@ -5,8 +5,8 @@ Run: python benchmarks/best_retreat.py
 Times are CPU seconds of this process (time.process_time), the fastest of interleaved runs: on
 a shared machine wall time swings by 2x with the other processes' load.
 The best retreat is a forward sweep marking the states the battle reaches, one backward sweep
-over them (the policy), and the forward solve under it, sharing the tables; with landed units a
-further forward sweep finds where the plan retreats.
+over only those (the policy), and the forward solve under it, sharing the tables; with landed
+units a further forward sweep finds where the plan retreats.
 """
 
 from __future__ import annotations
