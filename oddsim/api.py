@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.battle import Battle
 from oddsim.errors import BattleError
@@ -16,16 +18,25 @@ DEFAULT_RUNS = 1_000_000
 
 
 def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
-               seed: int | None = None, progress: bool = False) -> BattleResult:
-    """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto")."""
-    _check_method(method, runs)
-    if method == "auto":
-        method = "exact" if _exact_is_cheap(battle) else "mc"
+               seed: int | None = None, progress: bool = False,
+               on_chunk: Callable[[int], bool] | None = None) -> BattleResult:
+    """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto"); ``on_chunk`` as in
+    ``oddsim.simulate`` (Monte Carlo progress, and a way to stop early)."""
+    method = engine_for(battle, method, runs)
     if method == "exact":
         return solve(battle)
     from oddsim.montecarlo import simulate
 
-    return simulate(battle, runs=runs or DEFAULT_RUNS, seed=seed, progress=progress)
+    return simulate(battle, runs=runs or DEFAULT_RUNS, seed=seed, progress=progress,
+                    on_chunk=on_chunk)
+
+
+def engine_for(battle: Battle, method: str = "auto", runs: int | None = None) -> str:
+    """The engine ``run_battle`` uses for ``battle``: "exact" or "mc" ("auto": exact when cheap)."""
+    _check_method(method, runs)
+    if method == "auto":
+        return "exact" if _exact_is_cheap(battle) else "mc"
+    return method
 
 
 def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | None = None,

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from oddsim.errors import OddsimError
+from oddsim.errors import OddsimError, one_line
 from oddsim.plot.cli import plot_option, write_battle_chart
 
 EXIT_BAD_INPUT = 2
@@ -37,8 +37,7 @@ class _Cli(click.Group):
 
 
 def _fail(message: str) -> None:
-    line = " ".join(message.split())
-    click.echo(f"oddsim: error: {line}", err=True)
+    click.echo(f"oddsim: error: {one_line(message)}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 

@@ -236,11 +236,18 @@ def _load_file(path: Path) -> Ruleset:
         raise RulesetError(f"cannot read ruleset file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise RulesetError(f"ruleset file {path} is not UTF-8 text") from None
+    return ruleset_from_text(raw, origin=str(path), what=f"ruleset file {path}")
+
+
+def ruleset_from_text(text: str, origin: str = "(text)", what: str = "the ruleset") -> Ruleset:
+    """A ruleset from the TOML text of a ruleset file (a server receives text, never a path)."""
+    if not isinstance(text, str):
+        raise RulesetError(f"{what} must be TOML text, not {type(text).__name__}")
     try:
-        data = tomllib.loads(raw)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"ruleset file {path} is not valid TOML: {exc}") from None
-    return parse_ruleset(data, origin=str(path))
+        raise RulesetError(f"{what} is not valid TOML: {exc}") from None
+    return parse_ruleset(data, origin=origin)
 
 
 class _Fields:

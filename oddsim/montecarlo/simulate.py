@@ -11,7 +11,7 @@ import math
 import secrets
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from numbers import Integral
@@ -37,7 +37,7 @@ fewer blocks, i.e. fewer threads."""
 
 
 def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
-             progress: bool = False) -> BattleResult:
+             progress: bool = False, on_chunk: Callable[[int], bool] | None = None) -> BattleResult:
     """Monte Carlo estimate of ``battle``'s outcome from ``runs`` simulated battles.
 
     Fights the battle as the README's "How a battle is fought" says, with technology, Low Luck,
@@ -48,7 +48,8 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     them (huge mixed fleets): then its rows only count units left ("12 units", with the mean
     IPC value of those ends). With ``progress``, a bar is drawn on stderr when it is a terminal
     and the run is long. Ctrl-C stops early and returns the battles fought so far
-    (``interrupted=True``).
+    (``interrupted=True``); so does ``on_chunk`` returning True (it is called after every chunk
+    with the battles fought so far: a server's progress report and cancel button).
     """
     if not isinstance(battle, Battle):
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
@@ -66,7 +67,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
                 k.simulate_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
                 tallies.fold()
                 bar.update(tallies.battles)
-                if stop.is_set():
+                if stop.is_set() or (on_chunk is not None and on_chunk(tallies.battles)):
                     interrupted = True
                     break
     except KeyboardInterrupt:
