@@ -298,7 +298,7 @@ async function compute(tab) {
     if (controller.signal.aborted) return;
     const ms = performance.now() - started;
     if (!ok) { out.replaceChildren(errorBox(data.error)); out.dataset.state = "error"; return; }
-    out.replaceChildren(tab === "battle" ? renderBattle(data, req, ms) : renderGeneric(data, ms));
+    out.replaceChildren(tab === "battle" ? renderBattle(data, req, ms) : renderGeneric(data, ms, tab));
     out.dataset.state = "done";
   } catch (e) {
     if (e.name !== "AbortError") { out.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.dataset.state = "error"; }
@@ -458,7 +458,7 @@ function genericValue(value, depth = 0) {
   return table;
 }
 
-function renderGeneric(data, ms) {
+function renderGeneric(data, ms, tab) {
   const box = el("div", {});
   box.append(methodLine(data, ms));
   const title = data.battle || data.raid || data.describe;
@@ -468,7 +468,7 @@ function renderGeneric(data, ms) {
     if (typeof value !== "number" && typeof value !== "boolean") continue;
     if (key === "runs") continue;
     const isP = value >= 0 && value <= 1 && /win|draw|takes|destroyed|chance|crushing/.test(key);
-    figures.append(figure(key, key.replace(/_/g, " "), value, isP ? pct(value) : num(value), seOf(data, key, isP)));
+    figures.append(figure(`${tab}-${key}`, key.replace(/_/g, " "), value, isP ? pct(value) : num(value), seOf(data, key, isP)));
   }
   box.append(figures);
   for (const [key, value] of Object.entries(data)) {
@@ -504,7 +504,7 @@ async function startPurchase() {
     bar.max = String(job.total || 1);
     bar.value = String(job.done);
     status.textContent = `${job.state}: ${num(job.done)} of ${num(job.total)} purchases`;
-    if (job.state === "done") { out.replaceChildren(renderGeneric(job.result, performance.now() - started)); out.dataset.state = "done"; break; }
+    if (job.state === "done") { out.replaceChildren(renderGeneric(job.result, performance.now() - started, "purchase")); out.dataset.state = "done"; break; }
     if (job.state === "failed" || job.state === "cancelled") {
       out.replaceChildren(errorBox(job.error || "cancelled")); out.dataset.state = "error"; break;
     }
