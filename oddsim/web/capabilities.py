@@ -13,6 +13,7 @@ import dataclasses
 import json
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from typing import Any
@@ -101,18 +102,37 @@ def battle_spec(body: Body):
     return battle, method, runs, seed
 
 
+ANSWERS_KEPT = 1024
+"""Answers to battle requests kept for the same request sent again (exact, or seeded)."""
+_answers: OrderedDict[str, str] = OrderedDict()
+_answers_lock = threading.Lock()
+
+
 def run_battle_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/battle``: what ``oddsim battle --json`` prints for the same battle."""
+    """``POST /api/battle``: what ``oddsim battle --json`` prints for the same battle (the same
+    ``to_dict``, without the indentation). A request sent again is answered from memory when
+    its answer cannot change: exact, or Monte Carlo with a seed that finished."""
     from oddsim.api import DEFAULT_RUNS, engine_for, run_battle
 
+    key = json.dumps(body, sort_keys=True)
+    with _answers_lock:
+        if key in _answers:
+            _answers.move_to_end(key)
+            return _answers[key]
     battle, method, runs, seed = battle_spec(body)
     engine = engine_for(battle, method, runs)
-    if engine == "exact":
+    if method == "exact":  # "auto" picks exact only well under the cap
         _check_exact_work(battle)
     with engine_guard(engine == "mc"):
         result = run_battle(battle, method=engine, runs=runs, seed=seed,
                             on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
-    return result.to_json()
+    text = json.dumps(result.to_dict())
+    if engine == "exact" or (seed is not None and not result.interrupted):
+        with _answers_lock:
+            _answers[key] = text
+            while len(_answers) > ANSWERS_KEPT:
+                _answers.popitem(last=False)
+    return text
 
 
 def _check_exact_work(*battles) -> None:
