@@ -33,8 +33,8 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
     if not is_loopback(host):
         say(f"oddsim serve: warning: listening on {host}, not loopback: anyone who can reach "
             f"this machine can use the server (it has no login)")
-    seconds = warm_up(say)
-    listening = _listen(host, port)  # bound before saying so: a client may connect at once
+    listening = _listen(host, port)  # a busy port fails now, not after the warm-up; clients
+    seconds = warm_up(say)  # that connect meanwhile wait in the socket's queue
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     say(f"oddsim serve: engines ready in {seconds:.1f} s; serving {url} (Ctrl-C stops)")
     if open_browser:
