@@ -186,7 +186,19 @@ async def api_index(request: Request) -> Response:
         "GET /api/jobs/{id}": "a job's state, progress (done of total) and result",
         "DELETE /api/jobs/{id}": "cancel a job",
     })
-    return JSONResponse({"endpoints": routes, "errors": "4xx with {\"error\": \"<one line>\"}"})
+    return JSONResponse({"endpoints": routes, "errors": "4xx with {\"error\": \"<one line>\"}",
+                         "battle_fields": _field_types("oddsim.battle", "Battle"),
+                         "retreat_fields": _field_types("oddsim.battle", "RetreatPolicy")})
+
+
+def _field_types(module: str, name: str) -> dict[str, str]:
+    """A dataclass's fields and their annotations: the page shows an input for each field it
+    does not know yet (options added to ``Battle`` after the page was written)."""
+    import dataclasses
+    import importlib
+
+    value_type = getattr(importlib.import_module(module), name)
+    return {f.name: str(f.type) for f in dataclasses.fields(value_type) if f.init}
 
 
 async def _oddsim_error(request: Request, exc: OddsimError) -> Response:

@@ -13,7 +13,12 @@ const OUTCOMES = [  // field, label, CSS colour variable
   ["retreat", "retreat", "--retreat"],
 ];
 const SHOWN = new Set(["battle", "method", "runs", "std_error", "attacker_survivors", "defender_survivors",
-  ...OUTCOMES.map(o => o[0]), "takes_territory", "attacker_ipc_lost", "defender_ipc_lost", "tuv_swing"]);
+  ...OUTCOMES.map(o => o[0]), "takes_territory", "attacker_ipc_lost", "defender_ipc_lost", "tuv_swing",
+  "interval_95", "attacker_ipc_lost_distribution", "defender_ipc_lost_distribution"]);
+const KNOWN_BATTLE_FIELDS = new Set(["rules", "attacker", "defender", "sea", "ool_attacker", "ool_defender",
+  "keep_land", "attacker_tech", "defender_tech", "dice", "retreat", "attacker_submerge", "defender_submerge",
+  "landed", "bombard"]);
+const KNOWN_RETREAT_FIELDS = new Set(["after_round", "units_left", "below_win", "aircraft_risk"]);
 
 const clientId = sessionStorage.getItem("oddsim-client") ||
   (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
@@ -185,8 +190,10 @@ function readBattle() {
     }
   }
   for (const input of $$("#extra-options [data-field]")) {
-    const v = input.type === "checkbox" ? input.checked : input.value.trim();
-    if (v !== "" && v !== false) req[input.dataset.field] = v;
+    const v = fieldValue(input);
+    if (v === null) continue;
+    if (input.dataset.retreat) { req.retreat = req.retreat || {}; req.retreat[input.dataset.field] = v; }
+    else req[input.dataset.field] = v;
   }
   if ($("#method").value !== "auto") req.method = $("#method").value;
   for (const key of ["runs", "seed"]) {
@@ -194,6 +201,34 @@ function readBattle() {
     if (raw !== "") req[key] = Number(raw);
   }
   return req;
+}
+
+function fieldValue(input) {
+  if (input.type === "checkbox") return input.checked ? true : null;
+  const raw = input.value.trim();
+  if (raw === "") return null;
+  return input.type === "number" ? Number(raw) : raw;
+}
+
+async function buildExtraOptions() {
+  // Options the server's Battle (and RetreatPolicy) have that this page was not written for.
+  const { ok, data } = await api("/api");
+  if (!ok) return;
+  const box = $("#extra-options");
+  const add = (fields, known, retreat) => {
+    for (const [name, type] of Object.entries(fields || {})) {
+      if (known.has(name) || name.endsWith("_steps")) continue;
+      const bool = /\bbool\b/.test(type) && !/int|float|str/.test(type);
+      const numeric = /int|float/.test(type) && !/str/.test(type);
+      const input = el("input", { id: `extra-${name}`, "data-field": name, "data-retreat": retreat ? "1" : null,
+        type: bool ? "checkbox" : numeric ? "number" : "text", step: numeric ? "any" : null, autocomplete: "off" });
+      input.addEventListener("input", () => schedule("battle"));
+      const label = (retreat ? "retreat: " : "") + name.replace(/_/g, " ");
+      box.append(bool ? el("label", { class: "check" }, input, ` ${label}`) : el("label", {}, label, input));
+    }
+  };
+  add(data.battle_fields, KNOWN_BATTLE_FIELDS, false);
+  add(data.retreat_fields, KNOWN_RETREAT_FIELDS, true);
 }
 
 function parseArmy(text) {
@@ -233,6 +268,11 @@ async function writeBattle(req) {
     const v = retreat[key];
     $(`#retreat-${key}`).value = v === undefined || v === null ? "" : String(scale ? v * scale : v);
   }
+  for (const input of $$("#extra-options [data-field]")) {
+    const v = input.dataset.retreat ? retreat[input.dataset.field] : req[input.dataset.field];
+    if (input.type === "checkbox") input.checked = v === true;
+    else input.value = v === undefined || v === null ? "" : String(v);
+  }
   $("#landed").value = req.landed || "";
   $("#bombard").value = req.bombard || "";
   $("#method").value = req.method || "auto";
@@ -250,9 +290,13 @@ function cliCommand(req) {
   if (req.sea) args.push("--sea");
   for (const [key, value] of Object.entries(req)) {
     if (["rules", "attacker", "defender", "sea", "retreat"].includes(key)) continue;
-    args.push(`${flag(key)} ${typeof value === "string" ? quote(value) : value}`);
+    if (value === true) args.push(flag(key));
+    else args.push(`${flag(key)} ${typeof value === "string" ? quote(value) : value}`);
   }
-  for (const [key, value] of Object.entries(req.retreat || {})) args.push(`--retreat-${key.replace(/_/g, "-")} ${value}`);
+  for (const [key, value] of Object.entries(req.retreat || {})) {
+    const name = key === "territory_value" ? flag(key) : `--retreat-${key.replace(/_/g, "-")}`;
+    args.push(value === true ? name : `${name} ${typeof value === "string" ? quote(value) : value}`);
+  }
   return args.join(" ");
 }
 
@@ -352,7 +396,7 @@ function renderBattle(data, req, ms) {
   for (const side of SIDES) {
     const rows = data[`${side}_survivors`] || [];
     if (!(`${side}_units_left` in data)) {
-      const left = rows.reduce((s, r) => s + (r.count || 0) * r.probability, 0);
+      const left = rows.reduce((s, r) => s + (r.units_left ?? r.count ?? 0) * r.probability, 0);
       figures.append(figure(`${side}_units_left`, `${side} units left`, left, num(left), null));
     }
   }
@@ -395,7 +439,8 @@ function barRow(label, p, kind, extra) {
 function survivorTable(rows, side) {
   const table = el("table", { id: `out-${side}-survivors` });
   const top = rows.slice().sort((a, b) => b.probability - a.probability).slice(0, 12);
-  for (const r of top) table.append(barRow(unitsLabel(r.units), r.probability, side, `${num(r.ipc)} IPC`));
+  for (const r of top) table.append(barRow(unitsLabel(r.label ?? r.units ?? r.counts), r.probability, side,
+    `${num(r.ipc)} IPC`));
   const rest = rows.slice(12).reduce((s, r) => s + r.probability, 0);
   if (rows.length > 12) table.append(barRow(`${rows.length - 12} other outcomes`, rest, "other"));
   return table;
@@ -408,11 +453,16 @@ function startIpc(req, side) {
 }
 
 function lossTable(data, req, side) {
-  const start = startIpc(req, side);
   const byLoss = new Map();
-  for (const r of data[`${side}_survivors`] || []) {
-    const lost = Math.max(0, Math.round(start - r.ipc));
-    byLoss.set(lost, (byLoss.get(lost) || 0) + r.probability);
+  const given = data[`${side}_ipc_lost_distribution`];
+  if (Array.isArray(given)) {  // the result carries it
+    for (const r of given) byLoss.set(r.ipc, (byLoss.get(r.ipc) || 0) + r.probability);
+  } else {  // from the survivors and the army's IPC value
+    const start = startIpc(req, side);
+    for (const r of data[`${side}_survivors`] || []) {
+      const lost = Math.max(0, Math.round(start - r.ipc));
+      byLoss.set(lost, (byLoss.get(lost) || 0) + r.probability);
+    }
   }
   const table = el("table", { id: `out-${side}-ipc-loss` });
   for (const [lost, p] of Array.from(byLoss.entries()).sort((a, b) => a[0] - b[0]))
@@ -583,7 +633,7 @@ function writeSimple(tab, req) {
 
 async function start() {
   wire();
-  await loadEditions();
+  await Promise.all([loadEditions(), buildExtraOptions()]);
   const saved = readUrl();
   if (saved && saved.tab === "battle") {
     await writeBattle(saved.req);
