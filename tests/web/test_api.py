@@ -196,3 +196,13 @@ def test_the_page_and_its_files_are_served(client):
     texts = [page.text] + [client.get(f"/static/{name}").text for name in ("app.js", "style.css")]
     for text in texts:  # offline: nothing fetched from another host
         assert "http://" not in text and "https://" not in text and "//cdn" not in text
+
+
+def test_monte_carlo_answers_what_it_has_at_the_time_cap(client, monkeypatch):
+    from oddsim.montecarlo.simulate import FIRST_CHUNK
+    from oddsim.web import capabilities
+
+    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    body = {"attacker": "3 inf, 1 art", "defender": "3 inf", "method": "mc", "runs": 5_000_000, "seed": 11}
+    data = client.post("/api/battle", json=body).json()
+    assert data["interrupted"] is True and data["runs"] == FIRST_CHUNK  # stopped after one chunk
