@@ -81,6 +81,22 @@ def test_counters_give_the_odds_of_oddsim_solve(page):
     assert command == 'oddsim battle -a "2 infantry, 1 artillery, 1 fighter" -d "3 infantry"'
 
 
+def test_monte_carlo_shows_standard_errors(page):
+    page.goto(page.base + "/")
+    page.select_option("#method", "mc")
+    page.fill("#runs", "20000")
+    page.fill("#seed", "5")
+    battle = oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm")
+    page.wait_for_function("() => document.querySelector('#battle-results .status')"
+                           " && document.querySelector('#battle-results .status').textContent"
+                           ".includes('Monte Carlo, 20,000 runs')", timeout=60_000)
+    expected = oddsim.simulate(battle, runs=20_000, seed=5)
+    assert shown(page, "attacker_win") == expected.attacker_win
+    se = expected.std_error["attacker_win"]
+    assert f"± {100 * se:.2f}" in page.inner_text("#out-attacker_win")
+    assert page.inner_text("#cli-command").endswith("--method \"mc\" --runs 20000 --seed 5")
+
+
 def test_the_url_keeps_the_battle_and_swap_sides(page, browser):
     page.goto(page.base + "/")
     page.click("#clear")
