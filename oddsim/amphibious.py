@@ -69,7 +69,8 @@ class Amphibious:
             for unit, _ in force.counts:
                 if rules.unit(unit).domain not in allowed:
                     kinds = " or ".join(d.value for d in allowed)
-                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not a {kinds} unit")
+                    article = "an" if kinds[0] in "aeiou" else "a"
+                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not {article} {kinds} unit")
             set_(self, name, force)
         if self.cargo.is_empty():
             raise BattleError("cargo: an amphibious assault lands at least one unit from the sea")
@@ -161,8 +162,15 @@ class AmphibiousResult:
     def tuv_swing(self) -> float:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
+    @property
+    def interrupted(self) -> bool:
+        """Ctrl-C cut a Monte Carlo stage short: its figures come from fewer runs."""
+        stages = [self.sea] + [x.result for x in self.landings]
+        return any(stage is not None and stage.interrupted for stage in stages)
+
     def to_dict(self) -> dict:
         return {
+            "interrupted": self.interrupted,
             "sea": None if self.sea is None else self.sea.to_dict(),
             "landings": [{"probability": x.probability, "transports": x.transports,
                           "battle": x.battle, "result": None if x.result is None else x.result.to_dict()}
@@ -177,7 +185,7 @@ class AmphibiousResult:
         }
 
     def to_table(self) -> str:
-        lines = []
+        lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []
         if self.sea is None:
             lines.append("sea battle: none (no defending ships)")
         else:

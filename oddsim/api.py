@@ -9,6 +9,8 @@ from oddsim.battle import Battle
 from oddsim.errors import BattleError
 from oddsim.exact import estimate_work, solve
 from oddsim.exact.solve import MAX_JOINT_STATES
+from oddsim.interrupt import stop_on_interrupt
+from oddsim.limits import check_runs, check_seed
 from oddsim.result import BattleResult
 from oddsim.waves import Wave, WaveResult, fight_waves
 
@@ -20,20 +22,24 @@ DEFAULT_RUNS = 1_000_000
 def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
                seed: int | None = None, progress: bool = False,
                on_chunk: Callable[[int], bool] | None = None) -> BattleResult:
-    """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto"); ``on_chunk`` as in
+    """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto"). ``runs`` and ``seed`` are
+    checked against ``oddsim.limits`` whichever engine ``auto`` picks. ``on_chunk`` as in
     ``oddsim.simulate`` (Monte Carlo progress, and a way to stop early)."""
-    method = engine_for(battle, method, runs)
+    method = engine_for(battle, method, runs, seed)
     if method == "exact":
         return solve(battle)
     from oddsim.montecarlo import simulate
 
-    return simulate(battle, runs=runs or DEFAULT_RUNS, seed=seed, progress=progress,
+    return simulate(battle, runs=DEFAULT_RUNS if runs is None else runs, seed=seed, progress=progress,
                     on_chunk=on_chunk)
 
 
-def engine_for(battle: Battle, method: str = "auto", runs: int | None = None) -> str:
-    """The engine ``run_battle`` uses for ``battle``: "exact" or "mc" ("auto": exact when cheap)."""
-    _check_method(method, runs)
+def engine_for(battle: Battle, method: str = "auto", runs: int | None = None,
+               seed: int | None = None) -> str:
+    """The engine ``run_battle`` uses for ``battle``: "exact" or "mc" ("auto": exact when cheap),
+    after checking the battle and the engine options."""
+    _check_battle(battle, "run_battle")
+    _check_method(method, runs, seed)
     if method == "auto":
         return "exact" if _exact_is_cheap(battle) else "mc"
     return method
@@ -45,9 +51,13 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
 
     Monte Carlo gives each later battle its share of ``runs``; every sub-battle gets its own seed
     derived from ``seed`` and its position, so a seed fixes the whole answer."""
-    _check_method(method, runs)
-    return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves],
-                       _stage_runner(method, runs, seed))
+    _check_battle(battle, "run_waves")
+    _check_method(method, runs, seed)
+    if isinstance(waves, (str, bytes)) or not isinstance(waves, (list, tuple)):
+        raise BattleError(f"waves must be a list of later attackers, not {type(waves).__name__}")
+    with stop_on_interrupt():
+        return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves],
+                           _stage_runner(method, runs, seed))
 
 
 def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None = None,
@@ -55,15 +65,27 @@ def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None =
     """Odds of an amphibious assault (``oddsim.amphibious.Amphibious``): the sea battle, then one
     land battle per number of transports that unload. Monte Carlo gives each land battle its
     share of ``runs`` and its own seed derived from ``seed``."""
-    _check_method(method, runs)
-    return fight_amphibious(assault, _stage_runner(method, runs, seed))
+    if not isinstance(assault, Amphibious):
+        raise BattleError(f"run_amphibious needs an Amphibious, not {type(assault).__name__}")
+    _check_method(method, runs, seed)
+    with stop_on_interrupt():
+        return fight_amphibious(assault, _stage_runner(method, runs, seed))
 
 
-def _check_method(method: str, runs: int | None) -> None:
-    if method not in ("auto", "exact", "mc"):
-        raise BattleError(f"unknown method '{method}': use exact, mc or auto")
-    if runs is not None and method == "exact":
-        raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
+def _check_battle(battle: object, caller: str) -> None:
+    if not isinstance(battle, Battle):
+        raise BattleError(f"{caller} needs a Battle, not {type(battle).__name__}")
+
+
+def _check_method(method: str, runs: int | None, seed: int | None) -> None:
+    """The engine options, checked before any engine is picked (``auto`` may pick exact)."""
+    if not isinstance(method, str) or method not in ("auto", "exact", "mc"):
+        raise BattleError(f"unknown method {method!r}: use exact, mc or auto")
+    if runs is not None:
+        check_runs(runs, BattleError)
+        if method == "exact":
+            raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
+    check_seed(seed, BattleError)
 
 
 def _stage_runner(method: str, runs: int | None, seed: int | None):
@@ -76,7 +98,7 @@ def _stage_runner(method: str, runs: int | None, seed: int | None):
         index = next(counter)
         if method == "exact" or (method == "auto" and _exact_is_cheap(spec)):
             return solve(spec)
-        total = runs or DEFAULT_RUNS
+        total = DEFAULT_RUNS if runs is None else runs
         sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
         from oddsim.montecarlo import simulate
 

@@ -64,8 +64,10 @@ class RetreatPolicy:
         return "retreat " + ", ".join(parts)
 
 
-def _tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -> tuple[str, ...]:
+def tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -> tuple[str, ...]:
     """Canonical technology names, each checked against the edition."""
+    if spec is not None and not isinstance(spec, (str, list, tuple)):
+        raise BattleError(f"technologies must be names like 'jets,radar', not {type(spec).__name__}")
     tokens = spec.split(",") if isinstance(spec, str) else list(spec or ())
     names: list[str] = []
     for token in tokens:
@@ -81,7 +83,7 @@ def _tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) 
 def bombard_values(rules: Ruleset, attacker_tech: str | tuple[str, ...] = ()) -> dict[str, int]:
     """Ships that may bombard in the edition and their values, with the attacker's technology."""
     values = dict(rules.bombard.units)
-    for name in _tech_names(attacker_tech, rules):
+    for name in tech_names(attacker_tech, rules):
         values.update(dict(rules.technology(name).bombard))
     return values
 
@@ -148,14 +150,14 @@ class Battle:
         if isinstance(retreat, Mapping):
             unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
             if unknown:
-                raise BattleError(f"unknown retreat option '{sorted(unknown)[0]}': use after_round, "
-                                  f"units_left, below_win or aircraft_risk")
+                raise BattleError(f"unknown retreat option '{sorted(map(str, unknown))[0]}': use "
+                                  f"after_round, units_left, below_win or aircraft_risk")
             retreat = RetreatPolicy(**retreat)
         if retreat is not None and not isinstance(retreat, RetreatPolicy):
             raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
         set_(self, "retreat", retreat if retreat is not None and retreat.active else None)
-        set_(self, "attacker_tech", _tech_names(self.attacker_tech, rules))
-        set_(self, "defender_tech", _tech_names(self.defender_tech, rules))
+        set_(self, "attacker_tech", tech_names(self.attacker_tech, rules))
+        set_(self, "defender_tech", tech_names(self.defender_tech, rules))
         if self.dice not in DICE_MODES:
             raise BattleError(f"unknown dice mode '{self.dice}': use {' or '.join(DICE_MODES)}")
         if self.dice == "lowluck":

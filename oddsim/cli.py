@@ -7,6 +7,7 @@ import sys
 import click
 
 from oddsim.errors import OddsimError, one_line
+from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_battle_chart
 
 EXIT_BAD_INPUT = 2
@@ -23,9 +24,12 @@ class _Cli(click.Group):
             result = super().main(*args, **kwargs)
         except OddsimError as exc:
             _fail(str(exc))
-        except click.exceptions.Abort:
-            click.echo("oddsim: stopped", err=True)
-            sys.exit(130)
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            _interrupted()
+        except SystemError as exc:  # Ctrl-C that landed as a Numba call returned
+            if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                raise
+            _interrupted()
         except _NO_ARGS_IS_HELP as exc:
             click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
             sys.exit(0)
@@ -34,6 +38,20 @@ class _Cli(click.Group):
         if isinstance(result, int) and result:
             sys.exit(result)
         sys.exit(0)
+
+
+def _interrupted() -> None:
+    click.echo("oddsim: interrupted", err=True)
+    sys.exit(EXIT_INTERRUPTED)
+
+
+def finish(result) -> int:
+    """The exit status of a command that printed ``result``: 130 when Ctrl-C cut it short (the
+    printed figures say "interrupted"), else 0."""
+    if getattr(result, "interrupted", False):
+        click.echo("oddsim: interrupted: the figures above are from the runs done so far", err=True)
+        return EXIT_INTERRUPTED
+    return 0
 
 
 def _fail(message: str) -> None:
@@ -125,12 +143,13 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
         click.echo(json.dumps(total.to_dict(), indent=2) if as_json else total.to_table())
         if plot:
             write_battle_chart(total, plot, title=spec.describe() + ", then later waves")
-        return
+        return finish(total)
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
     click.echo(result.to_json() if as_json else result.to_table())
     if plot:
         write_battle_chart(result, plot)
+    return finish(result)
 
 
 @cli.command()
@@ -145,19 +164,21 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
-@click.option("--runs", type=click.IntRange(min=1), default=1_000_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None)
+@click.option("--runs", type=click.IntRange(min=1), default=None,
+              help="Monte Carlo runs (default 1,000,000 with --method mc).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
          defender_tech, method, runs, seed, as_json) -> None:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
-    from oddsim.raid import Raid, simulate_raid, solve_raid
+    from oddsim.raid import Raid, run_raid
 
     spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
                 interceptors=interceptors, territory_value=territory_value, facility=facility,
                 attacker_tech=attacker_tech, defender_tech=defender_tech)
-    result = solve_raid(spec) if method == "exact" else simulate_raid(spec, runs=runs, seed=seed)
+    result = run_raid(spec, method=method, runs=runs, seed=seed)
     click.echo(result.to_json() if as_json else result.to_table())
+    return finish(result)
 
 
 @cli.group()
@@ -250,6 +271,7 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
                          attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
     result = run_amphibious(assault, method=method, runs=runs, seed=seed)
     click.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.to_table())
+    return finish(result)
 
 
 @cli.command()

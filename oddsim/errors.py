@@ -7,7 +7,11 @@ def one_line(message: str) -> str:
 
 
 class OddsimError(Exception):
-    """Base class of every error oddsim raises on bad input; its message is one line."""
+    """Base class of every error oddsim raises on bad input; its message is one line (a line
+    break in quoted user input is shown as ``\\n``)."""
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        super().__init__("\\n".join(str(message).splitlines()), *args)
 
 
 class RulesetError(OddsimError):

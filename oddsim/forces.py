@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from numbers import Integral
 
 from oddsim.errors import ForceError
 from oddsim.rules import Ruleset
@@ -53,9 +55,13 @@ class Force:
 
 def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,
                 side: str = "army") -> Force:
-    """Parse an army for this ruleset; raises ForceError naming the bad token."""
+    """Parse an army for this ruleset; raises ForceError naming the bad token.
+
+    A ``Force`` built by hand is checked like a string or a mapping: unit names (aliases
+    included) are resolved, counts must be whole numbers in range, and damaged units must be
+    two-hit units counted among the side's units."""
     if isinstance(spec, Force):
-        return _normalise(dict(spec.counts), dict(spec.damaged), rules, side)
+        return _parse_built(spec, rules, side)
     if spec is None:
         return Force(())
     if isinstance(spec, Mapping):
@@ -75,19 +81,40 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,
         count = _count(raw_count, token, side)
         words = token.strip().split(maxsplit=1)
         is_damaged = len(words) == 2 and words[0].lower() in _DAMAGED_WORDS
-        unit_token = words[1] if is_damaged else token
-        name = rules.resolve_name(unit_token)
-        if name is None:
-            known = ", ".join(u.name for u in rules.units)
-            raise ForceError(f"{side}: unknown unit '{unit_token.strip()}' in {rules.name} "
-                             f"(known: {known})")
+        name = _resolve(words[1] if is_damaged else token, rules, side)
         counts[name] = counts.get(name, 0) + count
         if is_damaged:
-            if rules.unit(name).hits < 2:
-                raise ForceError(f"{side}: '{name}' has one hit in {rules.name}, so it cannot "
-                                 f"be entered as damaged")
             damaged[name] = damaged.get(name, 0) + count
     return _normalise(counts, damaged, rules, side)
+
+
+def _resolve(token: str, rules: Ruleset, side: str) -> str:
+    name = rules.resolve_name(token)
+    if name is None:
+        known = ", ".join(u.name for u in rules.units)
+        raise ForceError(f"{side}: unknown unit '{token.strip()}' in {rules.name} (known: {known})")
+    return name
+
+
+def _parse_built(force: Force, rules: Ruleset, side: str) -> Force:
+    """A hand-built ``Force`` checked and normalised like parsed text (counts include the
+    damaged units, as ``Force.counts`` does)."""
+    tallies: list[dict[str, int]] = []
+    for field_name in ("counts", "damaged"):
+        pairs = getattr(force, field_name)
+        tally: dict[str, int] = {}
+        if not isinstance(pairs, (tuple, list)):
+            raise ForceError(f"{side}: Force.{field_name} must be (unit, count) pairs, "
+                             f"not {type(pairs).__name__}")
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str):
+                raise ForceError(f"{side}: Force.{field_name} must be (unit, count) pairs, "
+                                 f"not {pair!r}")
+            token, raw = pair
+            name = _resolve(token, rules, side)
+            tally[name] = tally.get(name, 0) + _count(raw, token, side)
+        tallies.append(tally)
+    return _normalise(tallies[0], tallies[1], rules, side)
 
 
 def _split(text: str, side: str) -> list[tuple[str, object]]:
@@ -125,12 +152,14 @@ def _count(raw: object, token: str, side: str) -> int:
             value = float(raw)
         except ValueError:
             raise ForceError(f"{side}: count '{raw}' of '{token}' is not a number") from None
-        if value != int(value) or "." in raw or "e" in raw.lower():
+        if not math.isfinite(value) or value != int(value) or "." in raw or "e" in raw.lower():
             raise ForceError(f"{side}: count '{raw}' of '{token}' must be a whole number")
         raw = int(value)
     if isinstance(raw, float):
-        if raw != int(raw):
+        if not math.isfinite(raw) or raw != int(raw):
             raise ForceError(f"{side}: count {raw} of '{token}' must be a whole number")
+        raw = int(raw)
+    if isinstance(raw, Integral):
         raw = int(raw)
     if not isinstance(raw, int):
         raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
@@ -144,6 +173,13 @@ def _count(raw: object, token: str, side: str) -> int:
 
 def _normalise(counts: dict[str, int], damaged: dict[str, int], rules: Ruleset,
                side: str) -> Force:
+    for name, n in damaged.items():
+        if rules.unit(name).hits < 2:
+            raise ForceError(f"{side}: '{name}' has one hit in {rules.name}, so it cannot "
+                             f"be entered as damaged")
+        if n > counts.get(name, 0):
+            raise ForceError(f"{side}: {n} damaged {name} but {counts.get(name, 0)} {name} in all: "
+                             f"damaged units are counted among the side's units")
     total = sum(counts.values())
     if total > MAX_UNITS_PER_SIDE:
         raise ForceError(f"{side}: {total} units is too many: at most {MAX_UNITS_PER_SIDE} "

@@ -35,6 +35,9 @@ def parse_unit_list(spec: str | list[str] | tuple[str, ...] | None, rules: Rules
     """Parse ``"inf,art,arm"`` into canonical names; unknown names raise OrderOfLossError."""
     if spec is None:
         return None
+    if not isinstance(spec, (str, list, tuple)):
+        raise OrderOfLossError(f"order of loss for the {side}: expected unit names like "
+                               f"'inf,art,arm', not {type(spec).__name__}")
     tokens = spec.split(",") if isinstance(spec, str) else list(spec)
     names: list[str] = []
     for token in tokens:
@@ -49,6 +52,9 @@ def parse_unit_list(spec: str | list[str] | tuple[str, ...] | None, rules: Rules
                                    f"in {rules.name} (known: {known})")
         if name not in names:
             names.append(name)
+    if not names:
+        raise OrderOfLossError(f"order of loss for the {side} names no unit: list units like "
+                               f"'inf,art,arm', or leave it out for the default")
     return tuple(names)
 
 

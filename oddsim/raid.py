@@ -11,14 +11,19 @@ the total is capped by the edition's rule. ``solve_raid`` enumerates this exactl
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from oddsim.battle import tech_names
 from oddsim.errors import BattleError
+from oddsim.interrupt import stop_on_interrupt
+from oddsim.limits import check_runs, seed_or_random
 from oddsim.rules import RaidCap, Ruleset, load_ruleset
 
 MAX_AIRCRAFT = 200
+DEFAULT_RAID_RUNS = 1_000_000
 FACILITIES = ("major", "minor", "air_base", "naval_base")
 
 
@@ -68,10 +73,13 @@ class Raid:
             if self.tactical_bombers:
                 raise BattleError(f"tactical bombers do not raid in {rules.name}")
             tv = self.territory_value
+            if tv is None:
+                raise BattleError(f"{rules.name} caps raid damage by the territory value: give "
+                                  f"--territory-value N (0 to 1000)")
             if isinstance(tv, bool) or not isinstance(tv, int) or not 0 <= tv <= 1000:
                 raise BattleError(f"territory value must be a whole number from 0 to 1000, not {tv!r}")
-        object.__setattr__(self, "attacker_tech", _techs(rules, self.attacker_tech))
-        object.__setattr__(self, "defender_tech", _techs(rules, self.defender_tech))
+        object.__setattr__(self, "attacker_tech", tech_names(self.attacker_tech, rules))
+        object.__setattr__(self, "defender_tech", tech_names(self.defender_tech, rules))
 
     @property
     def cap(self) -> int:
@@ -126,9 +134,10 @@ class RaidResult:
     ipc_swing: float  # damage + interceptors' cost - attacking aircraft's cost, expected
     runs: int | None = None
     std_error: dict[str, float] = field(default_factory=dict)
+    interrupted: bool = False  # Ctrl-C stopped Monte Carlo early: figures from ``runs`` raids
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = {"interrupted": self.interrupted, **asdict(self)}
         data["damage"] = {str(k): v for k, v in self.damage.items()}
         return data
 
@@ -137,6 +146,8 @@ class RaidResult:
 
     def to_table(self) -> str:
         method = "exact" if self.method == "exact" else f"Monte Carlo, {self.runs:,} runs"
+        if self.interrupted:
+            method += " (interrupted: partial result)"
         lines = [self.raid, f"method: {method}",
                  f"expected damage {self.expected_damage:.3f} IPCs; bombers lost {self.bombers_lost:.3f}; "
                  f"escorts lost {self.escorts_lost:.3f}; interceptors lost {self.interceptors_lost:.3f}",
@@ -144,11 +155,6 @@ class RaidResult:
         for damage, p in sorted(self.damage.items()):
             lines.append(f"  {damage:4d}  {100 * p:6.2f}%")
         return "\n".join(lines)
-
-
-def _techs(rules: Ruleset, names) -> tuple[str, ...]:
-    names = tuple(names.split(",")) if isinstance(names, str) else tuple(names or ())
-    return tuple(rules.technology(n).name for n in names if n.strip())
 
 
 def _dice_total(dice: int, rule: str) -> np.ndarray:
@@ -173,8 +179,14 @@ def _binomial(n: int, p: float) -> np.ndarray:
     return binom.pmf(np.arange(n + 1), n, p)
 
 
+def _check_raid(raid: object, caller: str) -> None:
+    if not isinstance(raid, Raid):
+        raise BattleError(f"{caller} needs a Raid, not {type(raid).__name__}")
+
+
 def solve_raid(raid: Raid) -> RaidResult:
     """Exact distribution of the raid's damage and losses."""
+    _check_raid(raid, "solve_raid")
     rules = raid.rules
     r = rules.raid
     attackers = raid.escorts + raid.tactical_bombers + raid.bombers
@@ -236,11 +248,58 @@ def _result(raid, method, damage, bombers, tactical, escorts, interceptors, runs
         std_error=std_error or {})
 
 
+RAID_CHUNK = 2**18
+"""Raids are simulated this many at a time, so memory stays bounded however many runs."""
+
+
+def run_raid(raid: Raid, method: str = "exact", runs: int | None = None,
+             seed: int | None = None) -> RaidResult:
+    """``solve_raid`` or ``simulate_raid`` by ``method``; ``runs``/``seed`` only with "mc"."""
+    if not isinstance(method, str) or method not in ("exact", "mc"):
+        raise BattleError(f"unknown method {method!r}: use exact or mc")
+    if method == "exact":
+        if runs is not None or seed is not None:
+            raise BattleError("--runs and --seed apply to Monte Carlo: drop them or use --method mc")
+        return solve_raid(raid)
+    return simulate_raid(raid, runs=DEFAULT_RAID_RUNS if runs is None else runs, seed=seed)
+
+
 def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> RaidResult:
-    """Monte Carlo estimate of the raid, die by die, with standard errors."""
-    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= 10**8:
-        raise BattleError(f"runs must be a whole number from 1 to 100,000,000, not {runs!r}")
-    rng = np.random.default_rng(seed)
+    """Monte Carlo estimate of the raid, die by die, with standard errors.
+
+    Raids are drawn in chunks of ``RAID_CHUNK`` from one generator seeded with ``seed`` (the same
+    seed, the same figures); Ctrl-C stops after the chunk in hand and returns the raids done
+    (``interrupted=True``)."""
+    _check_raid(raid, "simulate_raid")
+    runs = check_runs(runs, BattleError)
+    rng = np.random.default_rng(seed_or_random(seed, BattleError))
+    damage = np.zeros(raid.cap + 1, dtype=np.int64)
+    sums = {name: [0, 0] for name in ("expected_damage", "bombers_lost", "escorts_lost",
+                                      "interceptors_lost", "strategic_lost", "tactical_lost")}
+    done = 0
+    interrupted = False
+    with stop_on_interrupt() as stop:
+        while done < runs:
+            n = min(RAID_CHUNK, runs - done)
+            for name, values in _raid_chunk(raid, rng, n).items():
+                if name == "expected_damage":
+                    damage += np.bincount(values, minlength=raid.cap + 1)
+                sums[name][0] += int(values.sum())
+                sums[name][1] += int(np.dot(values, values))
+            done += n
+            if stop.is_set() and done < runs:
+                interrupted = True
+                break
+    mean = {name: total / done for name, (total, _) in sums.items()}
+    result = _result(raid, "mc", damage / done, mean["strategic_lost"], mean["tactical_lost"],
+                     mean["escorts_lost"], mean["interceptors_lost"], runs=done)
+    se = {name: _standard_error(*sums[name], done) for name in
+          ("expected_damage", "bombers_lost", "escorts_lost", "interceptors_lost")}
+    return RaidResult(**{**asdict(result), "std_error": se, "interrupted": interrupted})
+
+
+def _raid_chunk(raid: Raid, rng: np.random.Generator, runs: int) -> dict[str, np.ndarray]:
+    """Per-raid damage and losses of ``runs`` simulated raids (int64 arrays)."""
     r = raid.rules.raid
     air_battle = r.air_battle and (raid.escorts or raid.interceptors)
     attackers = raid.escorts + raid.tactical_bombers + raid.bombers
@@ -262,13 +321,19 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
         for k in range(int(count.max(initial=0))):
             rolls = rng.choice(len(dist), size=runs, p=dist / dist.sum())
             total += np.where(count > k, rolls, 0)
-    total = np.minimum(total, raid.cap)
-    damage = np.bincount(total, minlength=raid.cap + 1) / runs
-    lost = raid.bombers + raid.tactical_bombers - tactical - bombers
-    result = _result(raid, "mc", damage, (raid.bombers - bombers).mean(),
-                     (raid.tactical_bombers - tactical).mean(), escorts_lost.mean(),
-                     interceptors_lost.mean(), runs=runs)
-    se = {name: float(values.std(ddof=1) / np.sqrt(runs)) if runs > 1 else 0.0
-          for name, values in (("expected_damage", total), ("bombers_lost", lost),
-                               ("escorts_lost", escorts_lost), ("interceptors_lost", interceptors_lost))}
-    return RaidResult(**{**asdict(result), "std_error": se})
+    strategic_lost = raid.bombers - bombers
+    tactical_lost = raid.tactical_bombers - tactical
+    return {"expected_damage": np.minimum(total, raid.cap),
+            "bombers_lost": (strategic_lost + tactical_lost).astype(np.int64),
+            "escorts_lost": escorts_lost.astype(np.int64),
+            "interceptors_lost": interceptors_lost.astype(np.int64),
+            "strategic_lost": strategic_lost.astype(np.int64),
+            "tactical_lost": tactical_lost.astype(np.int64)}
+
+
+def _standard_error(total: int, squares: int, n: int) -> float:
+    """Standard error of a mean from exact integer sums (0 for a single run)."""
+    if n < 2:
+        return 0.0
+    variance = (n * squares - total * total) / (n * n * (n - 1))
+    return math.sqrt(max(variance, 0.0))

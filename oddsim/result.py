@@ -54,8 +54,9 @@ class BattleResult:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
     def to_dict(self) -> dict:
-        """Plain JSON-ready dict with every figure, survivors as lists of records."""
-        data = asdict(self)
+        """Plain JSON-ready dict with every figure, survivors as lists of records; ``interrupted``
+        comes first, where a reader sees it."""
+        data = {"interrupted": self.interrupted, **asdict(self)}
         data["tuv_swing"] = self.tuv_swing
         return data
 

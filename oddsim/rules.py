@@ -7,6 +7,8 @@ in ``oddsim/rulesets``; a user's own file in the same format loads through ``loa
 from __future__ import annotations
 
 import enum
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -212,9 +214,14 @@ def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
     """Load an edition by name (``"1942-2e"``) or a user's ruleset file by path."""
     if isinstance(name_or_path, Ruleset):
         return name_or_path
+    if not isinstance(name_or_path, (str, Path)):
+        raise RulesetError(f"rules must be an edition name or a path to a .toml file, not "
+                           f"{type(name_or_path).__name__}")
     text = str(name_or_path)
     if text in builtin_names():
         return _load_builtin(text)
+    if "\0" in text:
+        raise RulesetError(f"unknown edition {text!r}: a name or path has no NUL character")
     path = Path(text)
     if path.suffix.lower() == ".toml" or path.exists():
         return _load_file(path)
@@ -229,11 +236,23 @@ def _load_builtin(name: str) -> Ruleset:
     return parse_ruleset(tomllib.loads(source.read_text(encoding="utf-8")), origin=name)
 
 
+MAX_RULESET_BYTES = 1 << 20
+"""A ruleset file is a page of TOML; anything over 1 MiB is refused unread."""
+
+
 def _load_file(path: Path) -> Ruleset:
     try:
-        raw = path.read_text(encoding="utf-8")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise RulesetError(f"ruleset {path} is not a regular file: give a .toml file")
+        with open(path, "rb") as f:
+            data = f.read(MAX_RULESET_BYTES + 1)
     except OSError as exc:
         raise RulesetError(f"cannot read ruleset file {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RULESET_BYTES:
+        raise RulesetError(f"ruleset file {path} is over {MAX_RULESET_BYTES // 1024} KiB: a ruleset "
+                           f"is a short TOML file")
+    try:
+        raw = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError(f"ruleset file {path} is not UTF-8 text") from None
     return ruleset_from_text(raw, origin=str(path), what=f"ruleset file {path}")
@@ -307,6 +326,8 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     top.check_known({"name", "title", "combat", "bombard", "support", "units", "source", "raid",
                      "tech"})
     name = top.get("name", str)
+    if not name.strip():
+        raise RulesetError(f"ruleset {origin}: field 'name' is empty: give the edition a name")
     title = top.get("title", str, default=name)
     units_table = _Fields(top.get("units", dict), "units", origin)
     if not units_table.table:

@@ -38,19 +38,20 @@ class WaveResult:
     takes_territory: float | None
     attacker_ipc_lost: float
     defender_ipc_lost: float
+    interrupted: bool = False  # Ctrl-C cut Monte Carlo stages short: figures from fewer runs
 
     @property
     def tuv_swing(self) -> float:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
     def to_dict(self) -> dict:
-        return {"waves": list(self.waves), "attacker_win": self.attacker_win,
+        return {"interrupted": self.interrupted, "waves": list(self.waves), "attacker_win": self.attacker_win,
                 "defender_win": self.defender_win, "takes_territory": self.takes_territory,
                 "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
                 "tuv_swing": self.tuv_swing}
 
     def to_table(self) -> str:
-        lines = []
+        lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []
         for number, wave in enumerate(self.waves, start=1):
             lines.append(f"wave {number}: {wave['attacker']} ({wave['method']}) — reaches the battle "
                          f"{100 * wave['fights']:.2f}%, attacker wins {100 * wave['attacker_win']:.2f}%, "
@@ -74,6 +75,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
     attacker_lost = defender_lost = 0.0
+    interrupted = False
     reports = []
     for battle in battles:
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
@@ -85,6 +87,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         after: dict[str, float] = {}
         for defender, weight in standing.items():
             result: BattleResult = run(replace(battle, defender=defender), weight)
+            interrupted = interrupted or result.interrupted
             wave["fights"] += weight
             wave["method"] = result.method
             wave["attacker_win"] += weight * result.attacker_win
@@ -105,7 +108,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     holds = sum(standing.values())
     return WaveResult(waves=tuple(reports), attacker_win=1.0 - holds, defender_win=holds,
                       takes_territory=None if first.sea else taken,
-                      attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost)
+                      attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
+                      interrupted=interrupted)
 
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:

@@ -94,3 +94,67 @@ def test_auto_says_which_engine_it_used():
     big = run("battle", "-a", "400 inf, 300 arm", "-d", "500 inf, 200 arm", "--runs", "2000", "--seed", "1",
               "--quiet")
     assert big.exit_code == 0 and "method: Monte Carlo, 2,000 runs" in big.output
+
+
+# Faults the fuzzers found (issue 11): each is exit 2 and one line, or was a traceback before.
+
+def refused(*args):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("oddsim: error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("args", [
+    ("battle", "-a", "1e400 inf", "-d", "1 inf"),
+    ("battle", "-a", "1 inf", "-d", "1e309 inf"),
+    ("battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1e999 arm"),
+    ("amphibious", "--fleet", "1 transport", "--cargo", "1 inf", "-d", "1 inf", "--overland",
+     "1e400 inf"),
+    ("purchase", "--budget", "6", "--units", "inf", "--against", "1e400 inf"),
+])
+def test_huge_counts_are_one_line(args):
+    """Before: OverflowError tracebacks."""
+    assert "whole number" in refused(*args)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("battle", "-a", "1 inf", "-d", "1 inf", "--ool-attacker", ",,,"), "names no unit"),
+    (("purchase", "--budget", "12", "--units", "inf,arm", "--against", "1 inf", "--max",
+      "arm=1,arm=2"), "capped twice"),
+    (("purchase", "--budget", "12", "--units", "inf,arm", "--against", "1 inf", "--max", "arm=1",
+      "--max", "armor=2"), "capped twice"),
+    (("trench", "--attacker", "1,,3", "--defender", "4,4,4", "--year", "1917"), "empty"),
+    (("chart", "heatmap", "-d", "2 inf", "--x", "inf=0..5", "--y", "arm=0..8", "--x-side",
+      "defender", "--y-side", "defender", "--out", "never.png"), "no units"),
+    (("amphibious", "--fleet", "1 transport", "--cargo", "1 inf", "-d", "1 inf", "--air", "1 inf"),
+     "not a air unit"),
+])
+def test_inputs_that_were_accepted_without_a_word(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    message = refused(*args)
+    if words == "not a air unit":  # the message itself was the fault
+        assert "is not an air unit" in message
+    else:
+        assert words in message
+    assert not (tmp_path / "never.png").exists()
+
+
+def test_a_system_error_from_ctrl_c_in_a_numba_call_is_an_interruption(monkeypatch):
+    """The safety net under ``oddsim.interrupt``: Ctrl-C that surfaces as the SystemError of a
+    Numba call is reported as an interruption, not a traceback."""
+    import oddsim.api
+
+    def kernel_returned_with_ctrl_c(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("CPUDispatcher(<function solve_kernel>) returned a result with an "
+                              "exception set") from exc
+
+    monkeypatch.setattr(oddsim.api, "solve", kernel_returned_with_ctrl_c)
+    result = run("battle", "-a", "1 inf", "-d", "1 inf")
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "oddsim: interrupted"

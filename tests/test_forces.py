@@ -60,3 +60,46 @@ def test_bad_mapping_counts():
         parse_force({"inf": 1.5}, G42)
     with pytest.raises(oddsim.ForceError, match="not a number"):
         parse_force({"inf": "many"}, G42)
+
+
+# A hand-built Force goes through the same validation as text or a mapping (issue 11).
+
+def test_a_hand_built_force_resolves_aliases_like_text():
+    """Before: the alias was dropped, so "3 infantry attack none" won with certainty."""
+    battle = oddsim.Battle(rules="1942-2e", attacker="3 inf", defender=oddsim.Force((("inf", 5),)))
+    assert battle.defender == parse_force("5 inf", battle.rules)
+    result = oddsim.solve(battle)
+    assert "attack 5 infantry" in result.battle
+    assert result.attacker_win < 0.1
+
+
+def test_a_hand_built_force_keeps_every_unit():
+    rules = oddsim.load_ruleset("1942-2e")
+    force = parse_force(oddsim.Force((("infantry", 3), ("arm", 2))), rules)
+    assert force == parse_force("3 inf, 2 arm", rules)
+    assert parse_force(oddsim.Force((("inf", 1), ("infantry", 2))), rules) == parse_force("3 inf", rules)
+
+
+@pytest.mark.parametrize("force, message", [
+    (oddsim.Force((("inf", 2.5),)), "whole number"),
+    (oddsim.Force((("inf", -3),)), "negative"),
+    (oddsim.Force((("bb", 1),), (("bb", 5),)), "5 damaged battleship but 1 battleship"),
+    (oddsim.Force((("inf", 2),), (("inf", 1),)), "one hit"),
+    (oddsim.Force((("xyz", 2),)), "unknown unit 'xyz'"),
+    (oddsim.Force((("inf", float("nan")),)), "whole number"),
+    (oddsim.Force((("inf", float("inf")),)), "whole number"),
+    (oddsim.Force((("inf", 2000),)), "too many"),
+    (oddsim.Force("3 inf"), "pairs"),
+    (oddsim.Force(((3, "inf"),)), "pairs"),
+])
+def test_a_bad_hand_built_force_is_a_force_error(force, message):
+    with pytest.raises(oddsim.ForceError, match=message):
+        oddsim.Battle(rules="1942-2e", attacker="1 bb", defender=force, sea=True)
+
+
+@pytest.mark.parametrize("spec", ["1e400 inf", "1e309 inf", "3 inf, 1e999 arm", {"inf": float("nan")},
+                                  {"inf": float("inf")}, {"inf": "1e400"}, {"inf": 10**400}])
+def test_huge_and_not_finite_counts_are_force_errors(spec):
+    """Before: OverflowError (1e309 and up) or ValueError (NaN)."""
+    with pytest.raises(oddsim.ForceError):
+        parse_force(spec, oddsim.load_ruleset("1942-2e"))

@@ -1,9 +1,13 @@
 """Rulesets: the shipped editions match RULES.md, and bad files fail naming the field."""
 
+import os
+import re
+from importlib import resources
+
 import pytest
 
 import oddsim
-from oddsim.rules import AADice, AirHitsSubs, SubFirstStrike, load_ruleset
+from oddsim.rules import MAX_RULESET_BYTES, AADice, AirHitsSubs, SubFirstStrike, load_ruleset
 
 EDITIONS = ["europe-1999", "revised", "anniversary", "1942-2e", "global-1940-2e"]
 
@@ -94,3 +98,29 @@ def test_broken_ruleset_files_name_the_field(tmp_path, text, message):
 def test_unreadable_ruleset_file(tmp_path):
     with pytest.raises(oddsim.RulesetError, match="cannot read ruleset file"):
         load_ruleset(str(tmp_path / "missing.toml"))
+
+
+# Ruleset files are capped and must be regular files (issue 11).
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_is_refused_unread():
+    """Before: ``oddsim rules show /dev/zero`` read until the memory was gone."""
+    with pytest.raises(oddsim.RulesetError, match="not a regular file"):
+        load_ruleset("/dev/zero")
+
+
+def test_a_folder_and_a_huge_file_are_refused(tmp_path):
+    with pytest.raises(oddsim.RulesetError, match="not a regular file"):
+        load_ruleset(str(tmp_path))
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (MAX_RULESET_BYTES + 1))
+    with pytest.raises(oddsim.RulesetError, match="over 1024 KiB"):
+        load_ruleset(str(big))
+
+
+def test_a_ruleset_needs_a_name(tmp_path):
+    text = resources.files("oddsim.rulesets").joinpath("1942-2e.toml").read_text()
+    path = tmp_path / "nameless.toml"
+    path.write_text(re.sub(r'(?m)^name\s*=\s*".*"$', 'name = "  "', text, count=1))
+    with pytest.raises(oddsim.RulesetError, match="'name' is empty"):
+        load_ruleset(str(path))

@@ -9,8 +9,9 @@ import numpy as np
 
 from oddsim.battle import Battle
 from oddsim.dice import add_dice, low_luck_pmf
-from oddsim.errors import TooLargeError
+from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _kernel as k
+from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
 from oddsim.result import BattleResult, describe_survivors, survivor_table
 
@@ -324,9 +325,22 @@ def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray
     return dist[: n + 1]
 
 
+BACKGROUND_UNITS = 24
+"""Battles with this many units or more are solved in a background thread, so that Ctrl-C stops
+the caller at once; smaller ones (milliseconds) hold Ctrl-C back until they return."""
+
+
 def solve(battle: Battle) -> BattleResult:
     """Exact outcome distribution of the battle (fought to the end, or to the attacker's
-    retreat)."""
+    retreat). Ctrl-C raises ``KeyboardInterrupt`` (never inside a Numba call: see
+    ``oddsim.interrupt``)."""
+    if not isinstance(battle, Battle):
+        raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
+    large = battle.attacker.total + battle.defender.total >= BACKGROUND_UNITS
+    return call_interruptibly(_solve, battle, background=large)
+
+
+def _solve(battle: Battle) -> BattleResult:
     p = _prepare(battle)
     policy = battle.retreat
     args = (p.A, p.D, p.start, p.end, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,

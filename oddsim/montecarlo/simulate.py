@@ -8,26 +8,22 @@ histograms; nothing is stored per battle.
 from __future__ import annotations
 
 import math
-import secrets
-import signal
-import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from numbers import Integral
 
 import numba
 import numpy as np
 
 from oddsim.battle import Battle
 from oddsim.errors import BattleError
+from oddsim.interrupt import stop_on_interrupt
+from oddsim.limits import check_runs, seed_or_random
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
 from oddsim.progress import ProgressBar
 from oddsim.result import BattleResult
 
-MAX_RUNS = 10**10
 FIRST_CHUNK = 2**14
 """The first chunk is small, so a progress bar (and Ctrl-C) respond quickly; chunks then double."""
 LARGEST_CHUNK = 2**20
@@ -53,8 +49,8 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     """
     if not isinstance(battle, Battle):
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
-    runs = _check_runs(runs)
-    seed = _check_seed(seed)
+    runs = check_runs(runs, BattleError)
+    seed = seed_or_random(seed, BattleError)
     low = lower(battle)
     spec = KernelModel.build(battle, low)
     n_blocks = max(1, min(numba.get_num_threads(), MAX_HISTOGRAM_CELLS // max(spec.n_keys)))
@@ -62,7 +58,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     bar = ProgressBar(runs, enabled=progress, min_seconds=2.0)
     interrupted = False
     try:
-        with _interrupt_between_chunks() as stop:
+        with stop_on_interrupt() as stop:
             for start, size in iter_chunks(runs, FIRST_CHUNK, LARGEST_CHUNK):
                 k.simulate_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
                 tallies.fold()
@@ -91,47 +87,6 @@ def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUN
         yield start, n
         start += n
         size = min(2 * size, largest)
-
-
-def _check_runs(runs: object) -> int:
-    if isinstance(runs, bool) or not isinstance(runs, Integral):
-        raise BattleError(f"runs must be a whole number, not {runs!r}")
-    if not 1 <= runs <= MAX_RUNS:
-        raise BattleError(f"runs must be between 1 and {MAX_RUNS:,}, not {runs:,}")
-    return int(runs)
-
-
-def _check_seed(seed: object) -> int:
-    if seed is None:
-        return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, Integral):
-        raise BattleError(f"seed must be a whole number or None, not {seed!r}")
-    if not 0 <= seed < 2**64:
-        raise BattleError(f"seed must be between 0 and 2**64 - 1, not {seed}")
-    return int(seed)
-
-
-@contextmanager
-def _interrupt_between_chunks():
-    """Turn the first Ctrl-C into a flag checked between chunks, so a chunk is never half
-    counted; a second Ctrl-C raises KeyboardInterrupt as usual. Only in the main thread, and
-    only where nobody installed their own handler."""
-    stop = threading.Event()
-    install = (threading.current_thread() is threading.main_thread()
-               and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-    if not install:
-        yield stop
-        return
-
-    def on_interrupt(signum, frame):
-        stop.set()
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @dataclass

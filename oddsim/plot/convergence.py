@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from oddsim.plot.errors import PlotError
+from oddsim.plot.errors import PlotError, require_many
 from oddsim.plot.style import BLACK, BLUE, Z95, method_note, new_figure, percent_axis, styled, wrap_title
 
 DEFAULT_RUNS = (1_000, 3_000, 10_000, 30_000, 100_000)
@@ -78,6 +78,7 @@ def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes
     """Estimates of ``metric`` against the number of runs (log scale) with their 95% band
     (1.96 standard errors); ``exact`` (a number or an exact ``BattleResult``) as a dashed line.
     Returns the figure; never shows it."""
+    require_many(points, "convergence_chart")
     _check_metric(metric)
     series = sorted((as_point(p, metric) for p in points), key=lambda p: p.runs)
     if not series:

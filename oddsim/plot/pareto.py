@@ -17,7 +17,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from oddsim.plot.errors import PlotError
+from oddsim.plot.errors import PlotError, require_many
 from oddsim.plot.style import BLUE, GREY, VERMILLION, new_figure, percent_axis, styled, wrap_title
 
 VALUE_TOLERANCE = 1e-12
@@ -36,6 +36,7 @@ class ParetoPoint:
 
 def pareto_points(rows) -> list[ParetoPoint]:
     """``rows`` (see the module doc) as points; the frontier is computed when no row says."""
+    require_many(rows, "pareto_points")
     records = list(rows.records()) if hasattr(rows, "records") else list(rows)
     raw = [(_field(r, "cost"), _field(r, "value"), _field(r, "label", "purchase", default=""),
             _field(r, "pareto", "frontier", default=None)) for r in records]

@@ -37,6 +37,8 @@ def save_figure(fig, path: str | os.PathLike, dpi: float | None = None) -> Path:
     800 px wide at the default ``dpi`` (the figure's own)."""
     import matplotlib  # here, not at the top: checking a path must not load matplotlib
 
+    if not hasattr(fig, "savefig"):
+        raise PlotError(f"save_figure needs a matplotlib Figure, not {type(fig).__name__}")
     path = check_output_path(path)
     kind = FORMATS[path.suffix.lower()]
     try:

@@ -8,7 +8,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from oddsim.plot.errors import PlotError
+from oddsim.plot.errors import PlotError, require
 from oddsim.plot.style import (
     OKABE_ITO,
     SEQUENTIAL_COLOURMAP,
@@ -30,6 +30,7 @@ MAX_ANNOTATED_COLUMNS = 21
 def odds_curve_chart(sweep: CurveSweep, ax: Axes | None = None) -> Figure:
     """One line per army of ``sweep``: the metric (in %) at each count of the varied unit, with a
     95% band where points are Monte Carlo estimates. Returns the figure; never shows it."""
+    require(sweep, CurveSweep, "odds_curve_chart")
     if not sweep.curves:
         raise PlotError("the sweep has no curve to draw")
     owned = ax is None
@@ -71,6 +72,7 @@ def odds_curve_chart(sweep: CurveSweep, ax: Axes | None = None) -> Figure:
 def heatmap_chart(sweep: HeatmapSweep, ax: Axes | None = None) -> Figure:
     """The metric (in %) for each pair of unit counts as coloured cells, labelled with their
     percentage when they fit; darker is lower. Returns the figure; never shows it."""
+    require(sweep, HeatmapSweep, "heatmap_chart")
     values = [[100 * v for v in row] for row in sweep.values]
     if not values or not values[0]:
         raise PlotError("the heatmap has no cell to draw")

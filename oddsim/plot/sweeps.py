@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from oddsim.battle import Battle
 from oddsim.forces import Force, parse_force
+from oddsim.interrupt import stop_on_interrupt
+from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError
 from oddsim.plot.ranges import UnitRange, parse_unit_range
 from oddsim.rules import Ruleset, load_ruleset
@@ -115,9 +117,12 @@ class _Engine:
         if not any(attacker.values()):
             return SweepPoint(1.0 if metric == "hold" else 0.0, 0.0, "none")
         battle = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, **self.options)
-        seed = None if self.seed is None else self.seed + index
-        result = run_battle(battle, method=self.method,
-                            runs=None if self.method == "exact" else self.runs, seed=seed)
+        seed = None if self.seed is None else (self.seed + index) % (MAX_SEED + 1)
+        with stop_on_interrupt() as stop:
+            result = run_battle(battle, method=self.method,
+                                runs=None if self.method == "exact" else self.runs, seed=seed)
+            if stop.is_set():  # a chart of partial points is no chart: stop the whole sweep
+                raise KeyboardInterrupt
         return point_of(result, metric, sea)
 
 
@@ -138,7 +143,7 @@ def point_of(result, metric: str, sea: bool) -> SweepPoint:
 
 def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders: str | Sequence[str],
                 vary: UnitRange | str, side: str = "attacker", metric: str = "win",
-                sea: bool = False, method: str = "auto", runs: int | None = DEFAULT_CHART_RUNS,
+                sea: bool = False, method: str = "auto", runs: int | None = None,
                 seed: int | None = 0, **battle_options) -> CurveSweep:
     """``metric`` at each count of ``vary`` (``"inf=0..20"``) in ``side``'s army: one curve per
     attacker, and per defender when several are given (every pairing). ``battle_options``
@@ -161,6 +166,9 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
     for a_text, d_text in pairs:
         attacker = parse_force(a_text, ruleset, "attacker")
         defender = parse_force(d_text, ruleset, "defender")
+        if side == "defender" and attacker.is_empty():
+            raise PlotError("the attacker has no units and --side defender varies the defender: "
+                            "every point would have no battle; give an attacking army")
         varied = attacker if side == "attacker" else defender
         points = []
         for count in counts:
@@ -182,7 +190,7 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
 def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRange | str,
                   y: UnitRange | str, x_side: str = "attacker", y_side: str = "attacker",
                   metric: str = "win", sea: bool = False, method: str = "auto",
-                  runs: int | None = DEFAULT_CHART_RUNS, seed: int | None = 0,
+                  runs: int | None = None, seed: int | None = 0,
                   **battle_options) -> HeatmapSweep:
     """``metric`` for every pair of counts of ``x`` (in ``x_side``'s army) and ``y`` (in
     ``y_side``'s army), e.g. ``x="inf=0..15", y="arm=0..10"``."""
@@ -202,6 +210,9 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
     engine = _engine(method, runs, seed, battle_options)
     forces = {"attacker": parse_force(attacker, ruleset, "attacker"),
               "defender": parse_force(defender, ruleset, "defender")}
+    if forces["attacker"].is_empty() and "attacker" not in (x_side, y_side):
+        raise PlotError("the attacker has no units and both axes vary the defender: every cell "
+                        "would have no battle; give -a ARMY or put an axis on the attacker")
     rows = []
     for y_count in y_spec.counts:
         row = []
@@ -240,9 +251,14 @@ def _check_choices(side: str, metric: str, method: str, sea: bool) -> None:
 
 
 def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _Engine:
-    if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
-        raise PlotError(f"runs must be a whole number of 1 or more, not {runs!r}")
-    return _Engine(method, runs, seed, dict(options))
+    """The engine settings, checked against ``oddsim.limits`` (``runs``: Monte Carlo runs per
+    battle, default DEFAULT_CHART_RUNS; not with method "exact")."""
+    if runs is not None:
+        check_runs(runs, PlotError)
+        if method == "exact":
+            raise PlotError("--runs applies to Monte Carlo: drop it or use --method auto or mc")
+    return _Engine(method, DEFAULT_CHART_RUNS if runs is None else runs,
+                   check_seed(seed, PlotError), dict(options))
 
 
 def _unit_name(spec: UnitRange, rules: Ruleset, what: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from oddsim.plot.errors import require
 from oddsim.plot.style import (
     SIDE_COLOURS,
     Z95,
@@ -26,6 +27,9 @@ BAR_WIDTH = 0.38
 def trench_chart(result) -> Figure:
     """Two panels: the fronts-won distribution (0-3) of both sides, and each side's per-front
     card-loss chance ("no card" where a side has none). Returns the figure; never shows it."""
+    from oddsim.trench.result import TrenchResult
+
+    require(result, TrenchResult, "trench_chart")
     fig = new_figure(height=4.6)
     fronts_ax, cards_ax = fig.subplots(1, 2, width_ratios=[4, 3])
     errors = getattr(result, "std_error", None) or {}

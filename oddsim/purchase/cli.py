@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import click
 
+from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_purchase_chart
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
@@ -71,11 +72,12 @@ def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attac
                               progress=not quiet, chunk_rows=chunk_rows,
                               stop_requested=stop_requested)
     except SweepInterrupted as stop:
-        click.echo(f"oddsim: {stop}", err=True)
-        raise click.exceptions.Abort() from None
+        click.echo(f"oddsim: interrupted: {stop}", err=True)
+        return EXIT_INTERRUPTED
     click.echo(report(table, spec, top))
     if plot:
         write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
+    return 0
 
 
 def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:

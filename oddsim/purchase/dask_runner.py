@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from oddsim.errors import OddsimError
 from oddsim.purchase.evaluate import Evaluated, evaluate_batch
 from oddsim.purchase.goals import PurchaseError
 from oddsim.purchase.spec import SweepSpec
@@ -105,7 +106,7 @@ def dask_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], clie
         finished: dict[int, list[Evaluated]] = {}
         next_out = 0
         for future in completed:
-            finished[number_of.pop(future)] = future.result()
+            finished[number_of.pop(future)] = _batch_result(future)
             if submitted < len(batches):
                 submit_next()
             while next_out in finished:
@@ -113,4 +114,21 @@ def dask_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], clie
                 next_out += 1
     finally:
         for future in list(number_of):
-            future.cancel()
+            try:
+                future.cancel()
+            except Exception:  # noqa: BLE001 - the cluster may already be gone
+                pass
+
+
+def _batch_result(future) -> list[Evaluated]:
+    """A finished batch's rows; a batch lost with its worker (killed, cancelled, unreachable)
+    is one ``PurchaseError`` line, and the rows already handed back stay written."""
+    try:
+        return future.result()
+    except OddsimError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - every Dask failure reads the same to the user
+        detail = " ".join(str(exc).split())[:120] or "no detail"
+        raise PurchaseError(f"the Dask cluster lost a batch of rows ({type(exc).__name__}: {detail}); "
+                            f"the rows finished so far are kept: rerun with --resume, or without "
+                            f"--workers/--scheduler to solve in-process") from None

@@ -15,13 +15,11 @@ import enum
 import io
 import json
 import os
-import signal
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from oddsim.interrupt import signals_held
 from oddsim.purchase.goals import PurchaseError
 
 CHUNK_ROWS = 200
@@ -45,37 +43,81 @@ class RowFormat(enum.Enum):
                             f"not '{suffix or 'no suffix'}'")
 
 
-def read_rows(path: Path, columns: Sequence[str]) -> list[dict[str, object]]:
+def read_rows(path: Path, columns: Sequence[str],
+              check: Callable[[list[dict[str, object]]], object] | None = None
+              ) -> list[dict[str, object]]:
     """The records already in ``path`` (none if it is missing or empty).
 
-    A trailing partial line (a write cut short) is cut off the file. A header or a whole line
-    that does not hold this sweep's columns is an error: the file belongs to something else.
+    Everything is checked before the file is touched (``check`` is called on the records
+    too, and may raise): a file that is not UTF-8 text, whose
+    header or any whole line does not hold this sweep's columns, or whose only content is a
+    line that does not begin like one of ours, belongs to something else and is refused as it
+    is. Only then is a trailing partial line (a write cut short) cut off the file.
     """
     fmt = RowFormat.for_path(path)
     if not path.exists():
         return []
-    _cut_partial_line(path)
-    text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
+    if not path.is_file():
+        raise PurchaseError(f"--out {path} is not a regular file: choose another --out")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PurchaseError(f"cannot read {path}: {exc.strerror or exc}") from None
+    end = data.rfind(b"\n") + 1
+    try:
+        lines = data[:end].decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise PurchaseError(f"{path} is not UTF-8 text, so it holds no rows of a sweep: "
+                            f"choose another --out") from None
+    records = _csv_records(lines, columns, path) if fmt is RowFormat.CSV else \
+        _json_records(lines, columns, path)
+    if check is not None:
+        check(records)
+    partial = data[end:]
+    if partial:
+        if not lines and not _begins_like_ours(partial, fmt, columns):
+            raise PurchaseError(f"{path} holds something other than rows of a sweep: choose "
+                                f"another --out")
+        _cut_partial_line(path, end)
+    return records
+
+
+def _csv_records(lines: list[str], columns: Sequence[str], path: Path) -> list[dict[str, object]]:
     if not lines:
         return []
-    if fmt is RowFormat.CSV:
+    try:
         header = next(csv.reader([lines[0]]))
         if header != list(columns):
             raise PurchaseError(f"{path} has other columns than this sweep's: it holds another "
-                                f"sweep; choose another --out")
+                                f"sweep or other data; choose another --out")
         return [dict(zip(columns, values, strict=True)) for values in csv.reader(lines[1:])
                 if _width_ok(values, columns, path)]
+    except csv.Error as exc:
+        raise PurchaseError(f"{path}: not CSV rows of a sweep ({exc}): choose another --out") from None
+
+
+def _json_records(lines: list[str], columns: Sequence[str], path: Path) -> list[dict[str, object]]:
     records = []
     for number, line in enumerate(lines, start=1):
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
-            raise PurchaseError(f"{path}, line {number}: not valid JSON: the file is damaged") from None
+            raise PurchaseError(f"{path}, line {number}: not valid JSON: the file is damaged or "
+                                f"not a sweep's; choose another --out") from None
         if not isinstance(record, dict) or list(record) != list(columns):
             raise PurchaseError(f"{path}, line {number}: not a row of this sweep: choose another --out")
         records.append(record)
     return records
+
+
+def _begins_like_ours(partial: bytes, fmt: RowFormat, columns: Sequence[str]) -> bool:
+    """Whether a file's only (partial) line could be the start of what ``RowWriter`` writes
+    first: the CSV header, or a JSON row."""
+    if fmt is RowFormat.CSV:
+        start = ",".join(columns).encode()
+    else:
+        start = json.dumps({columns[0]: 0})[:-2].encode()  # '{"index": '
+    return partial.startswith(start) or start.startswith(partial)
 
 
 def _width_ok(values: list[str], columns: Sequence[str], path: Path) -> bool:
@@ -85,14 +127,11 @@ def _width_ok(values: list[str], columns: Sequence[str], path: Path) -> bool:
     return True
 
 
-def _cut_partial_line(path: Path) -> None:
+def _cut_partial_line(path: Path, end: int) -> None:
     with open(path, "r+b") as f:
-        data = f.read()
-        end = data.rfind(b"\n") + 1
-        if end != len(data):
-            f.truncate(end)
-            f.flush()
-            os.fsync(f.fileno())
+        f.truncate(end)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 class RowWriter:
@@ -153,7 +192,7 @@ class RowWriter:
         """
         if self._pending:
             text, rows = "".join(self._pending), len(self._pending)
-            with _signals_held():
+            with signals_held():
                 self._pending.clear()
                 self._write(text)
                 self.rows_written += rows
@@ -165,39 +204,23 @@ class RowWriter:
         return buffer.getvalue()
 
     def _write(self, text: str) -> None:
+        """Write whole lines, or nothing: a failed write (a full disk) is cut back off the file,
+        which keeps the rows written before, and reported as one line."""
         data = memoryview(text.encode("utf-8"))
-        while data:
-            written = os.write(self._fd, data)
-            data = data[written:]
-        os.fsync(self._fd)
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold back Ctrl-C and SIGTERM until the block ends, then act on them as before.
-
-    Python runs signal handlers in the main thread whichever thread the signal reached, so the
-    handlers are swapped for ones that only take note (masking the signal with pthread_sigmask
-    is not enough: with other threads alive, such as Numba's or BLAS's, the process still
-    receives it and Python raises mid-block).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = {signum: signal.signal(signum, lambda number, frame: caught.append(number))
-                for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        if caught:
-            handler = previous[caught[0]]
-            if callable(handler):
-                handler(caught[0], None)
-            elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), caught[0])
+        size = os.fstat(self._fd).st_size
+        try:
+            while data:
+                written = os.write(self._fd, data)
+                data = data[written:]
+            os.fsync(self._fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(self._fd, size)
+            except OSError:
+                pass
+            kept = f"the {self.rows_written:,} rows written before are kept: " if self.rows_written else ""
+            raise PurchaseError(f"cannot write {self.path}: {exc.strerror or exc}; {kept}free space "
+                                f"and rerun with --resume, or choose another --out") from None
 
 
 def _sync_directory(folder: Path) -> None:

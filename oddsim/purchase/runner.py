@@ -72,7 +72,13 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
     it says yes the sweep stops as on Ctrl-C (the command line's signal handlers only set a
     flag: an exception raised from a handler can land inside a Numba call and come out as a
     SystemError)."""
+    if not isinstance(spec, SweepSpec):
+        raise PurchaseError(f"run_sweep needs a SweepSpec (see SweepSpec.build), not {type(spec).__name__}")
     check_options(workers, scheduler)
+    if cache is not None and not isinstance(cache, BattleCache):
+        raise PurchaseError(f"cache must be a BattleCache, not {type(cache).__name__}")
+    if out is not None and not isinstance(out, (str, Path)):
+        raise PurchaseError(f"out must be a file path (.csv or .json), not {type(out).__name__}")
     cache = PROCESS_CACHE if cache is None else cache
     purchases = purchases_of(spec)
     path = Path(out) if out is not None else None
@@ -132,13 +138,21 @@ def _rows_already_written(spec: SweepSpec, path: Path | None, resume: bool,
         RowFormat.for_path(path)  # a bad suffix fails now, not after the first chunk
         return {}
     done: dict[int, PurchaseRow] = {}
-    for record in read_rows(path, columns(spec.units)):
-        row = PurchaseRow.from_record(record, spec.units)
-        if row.sweep != spec.fingerprint:
-            raise PurchaseError(f"{path} holds rows of another sweep (other rules, armies, goal, "
-                                f"budget, units or engine settings): choose another --out")
-        if not 0 <= row.index < len(purchases) or purchases[row.index][1] != row.counts:
-            raise PurchaseError(f"{path}: row {row.index} ({row.purchase}) is not this sweep's "
-                                f"purchase number {row.index}: the file is damaged")
-        done[row.index] = row
+
+    def keep(records: list[dict[str, object]]) -> None:
+        """Every row must be this sweep's, once; checked before the file is touched."""
+        for record in records:
+            row = PurchaseRow.from_record(record, spec.units)
+            if row.sweep != spec.fingerprint:
+                raise PurchaseError(f"{path} holds rows of another sweep (other rules, armies, "
+                                    f"goal, budget, units or engine settings): choose another --out")
+            if not 0 <= row.index < len(purchases) or purchases[row.index][1] != row.counts:
+                raise PurchaseError(f"{path}: row {row.index} ({row.purchase}) is not this sweep's "
+                                    f"purchase number {row.index}: the file is damaged")
+            if row.index in done:
+                raise PurchaseError(f"{path} holds row {row.index} ({row.purchase}) twice: the file "
+                                    f"is damaged; choose another --out")
+            done[row.index] = row
+
+    read_rows(path, columns(spec.units), check=keep)
     return done

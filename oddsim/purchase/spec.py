@@ -14,6 +14,7 @@ from functools import cached_property
 
 from oddsim.battle import Battle
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
+from oddsim.limits import check_runs, check_seed
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
 from oddsim.rules import Domain, Ruleset, builtin_names, load_ruleset
@@ -69,8 +70,11 @@ class SweepSpec:
             raise PurchaseError(f"unknown method '{method}': use auto, exact or mc")
         if method == "exact" and runs is not None:
             raise PurchaseError("--runs applies to Monte Carlo: drop it or use --method auto or mc")
-        runs = _check_whole("runs", DEFAULT_PURCHASE_RUNS if runs is None else runs, low=1)
-        seed = _check_whole("seed", seed, low=0, high=2**63 - 1)
+        runs = check_runs(DEFAULT_PURCHASE_RUNS if runs is None else runs, PurchaseError)
+        if seed is None:
+            raise PurchaseError("seed must be a whole number from 0 to 2**64 - 1, not None: a sweep's "
+                                "rows are reproducible, so it always has a seed")
+        seed = check_seed(seed, PurchaseError)
         existing_force = parse_force(existing, ruleset, "existing")
         against_force = parse_force(against, ruleset, "against")
         _check_army(existing_force, "existing", ruleset, sea, attacks=not goal.buyer_defends)
@@ -166,15 +170,6 @@ class SweepSpec:
         return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
 
 
-def _check_whole(name: str, value: object, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PurchaseError(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f"between {low} and {high:,}" if high is not None else f"at least {low}"
-        raise PurchaseError(f"{name} must be {bound}, not {value}")
-    return value
-
-
 def _check_budget(budget: object) -> int:
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise PurchaseError(f"budget must be a whole number of IPCs, not {budget!r}")
@@ -185,6 +180,8 @@ def _check_budget(budget: object) -> int:
 
 
 def _parse_units(spec: UnitsSpec, rules: Ruleset, sea: bool, goal: Goal) -> tuple[str, ...]:
+    if not isinstance(spec, (str, list, tuple)):
+        raise PurchaseError(f"units: expected unit names like 'inf,art,arm', not {type(spec).__name__}")
     tokens = spec.split(",") if isinstance(spec, str) else list(spec)
     names: list[str] = []
     for token in tokens:
@@ -255,6 +252,9 @@ def _parse_caps(spec: CapsSpec, rules: Ruleset, names: tuple[str, ...]) -> tuple
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise PurchaseError(f"max: the cap of {name} must be a whole number, 0 or more, "
                                 f"not {raw!r}")
+        if name in caps:
+            raise PurchaseError(f"max: {name} is capped twice ({caps[name]} and {value}): give "
+                                f"one cap per unit")
         caps[name] = value
     return tuple(caps.get(name) for name in names)
 

@@ -18,11 +18,13 @@ def _check_battle(battle) -> TrenchBattle:
 
 
 def _result(battle: TrenchBattle, play: PlayRules, counts: TrenchCounts, method: str,
-            runs: int | None = None, seed: int | None = None) -> TrenchResult:
+            runs: int | None = None, seed: int | None = None,
+            interrupted: bool = False) -> TrenchResult:
     play_text = play.describe() + ("" if seed is None else f", seed {seed}")
     return TrenchResult.from_counts(
         counts, battle=battle.describe(), method=method, play=play_text, points=battle.points,
-        has_card=PerSide(battle.has_card("attacker"), battle.has_card("defender")), runs=runs)
+        has_card=PerSide(battle.has_card("attacker"), battle.has_card("defender")), runs=runs,
+        interrupted=interrupted)
 
 
 def solve_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
@@ -42,8 +44,9 @@ def simulate_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
     battle = _check_battle(battle)
     play = PlayRules.of(policy, defender_policy, roll_order)
     runs, seed = check_runs(runs), check_seed(seed)
-    counts = mc_counts(prepare(battle, play), runs, seed)
-    return _result(battle, play, counts, "mc", runs=runs, seed=seed)
+    counts, interrupted = mc_counts(prepare(battle, play), runs, seed)
+    return _result(battle, play, counts, "mc", runs=counts.total, seed=seed,
+                   interrupted=interrupted)
 
 
 def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str = Policy.OPTIMAL,
@@ -52,6 +55,9 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
                seed: int | None = None) -> TrenchResult:
     """``solve_trench`` or ``simulate_trench`` by ``method`` (``"exact"`` or ``"mc"``)."""
     if method == "exact":
+        if runs is not None:
+            check_runs(runs)
+        check_seed(seed)
         if runs is not None or seed is not None:
             raise TrenchError("runs and seed apply only to the Monte Carlo method (--method mc)")
         return solve_trench(battle, policy, defender_policy, roll_order)

@@ -98,6 +98,9 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
     click.echo(result.to_json() if as_json else result.to_table())
     if plot:
         write_trench_chart(result, plot)
+    from oddsim.cli import finish
+
+    return finish(result)
 
 
 @trench.command("advise")

@@ -20,7 +20,7 @@ FIRST_YEAR, LAST_YEAR = 1914, 1918
 FOUR_IS_VALID_FROM = 1917  # from the 1917 battles on, a 4 is a valid artillery die too
 MAX_STRENGTH = 999  # far above any card; keeps every total a small integer
 MAX_POINTS = 999
-NO_CARD_MARKS = ("-", "none", "")
+NO_CARD_MARKS = ("-", "none")
 
 Fronts = tuple[int | None, int | None, int | None]
 Supports = tuple[int, int, int]
@@ -81,6 +81,8 @@ def _split(value: str | Sequence, what: str) -> list:
 def _strength(raw, what: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, numbers.Integral | str):
         raise TrenchError(f"{what}: {raw!r} is not a whole number")
+    if isinstance(raw, str) and not raw.strip():
+        raise TrenchError(f"{what} is empty: write a strength, or - for no card")
     value = _parse_int(raw.strip(), what) if isinstance(raw, str) else int(raw)
     if value < 0:
         raise TrenchError(f"{what}: strength {value} is negative")
@@ -177,7 +179,8 @@ class TrenchBattle:
             object.__setattr__(self, f"{side}_support", support)
         object.__setattr__(self, "year", check_year(self.year))
         object.__setattr__(self, "points", check_points(self.points))
-        object.__setattr__(self, "sea", bool(self.sea))
+        if not isinstance(self.sea, bool):
+            raise TrenchError(f"sea must be True or False, not {self.sea!r}")
 
     @property
     def four_is_valid(self) -> bool:

@@ -4,42 +4,51 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim.trench._kernel import simulate_counts, splitmix64
+from oddsim.interrupt import stop_on_interrupt
+from oddsim.limits import check_runs as _check_runs
+from oddsim.limits import seed_or_random
+from oddsim.trench._kernel import STREAM_STRIDE, simulate_counts, splitmix64
 from oddsim.trench.model import TrenchError
 from oddsim.trench.prepared import PreparedBattle
 from oddsim.trench.result import TrenchCounts
 
 DEFAULT_RUNS = 1_000_000
-MAX_RUNS = 10**10
 N_CHUNKS = 256  # fixed, so the split of battles never depends on the number of threads
+CALL_BATTLES = 2**22
+"""Battles per kernel call: between calls Ctrl-C is noticed (the split changes no count, as
+every battle's dice depend on the seed and its index alone)."""
 
 
 def check_runs(runs) -> int:
-    if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 1:
-        raise TrenchError(f"runs must be a whole number >= 1, got {runs!r}")
-    if runs > MAX_RUNS:
-        raise TrenchError(f"runs {runs:,} is above the limit of {MAX_RUNS:,}")
-    return int(runs)
+    return _check_runs(runs, TrenchError)
 
 
 def check_seed(seed) -> int:
-    if seed is None:
-        return int(np.random.SeedSequence().entropy % 2**63)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise TrenchError(f"seed must be a whole number >= 0, got {seed!r}")
-    return int(seed) % 2**64
+    """The seed, or a random one for ``None``; a seed outside 0..2**64 - 1 is refused."""
+    return seed_or_random(seed, TrenchError)
 
 
-def mc_counts(prepared: PreparedBattle, runs: int, seed: int) -> TrenchCounts:
-    """Outcome counts of ``runs`` sampled battles, the same for any number of threads."""
+def mc_counts(prepared: PreparedBattle, runs: int, seed: int) -> tuple[TrenchCounts, bool]:
+    """Outcome counts of ``runs`` sampled battles, the same for any number of threads, and
+    whether Ctrl-C stopped it early (then the counts are of the battles done)."""
     battle = prepared.battle
-    offset = np.uint64(splitmix64(np.uint64(seed)))
-    counts = simulate_counts(
-        offset, np.int64(runs), np.int64(min(N_CHUNKS, runs)), prepared.rolls.of_ordered,
-        prepared.tables.attacker, prepared.tables.defender,
-        prepared.attacker.vectors, prepared.defender.vectors,
-        np.array(battle.base_totals("attacker"), dtype=np.int64),
-        np.array(battle.base_totals("defender"), dtype=np.int64),
-        np.array(battle.has_card("attacker"), dtype=np.bool_),
-        np.array(battle.has_card("defender"), dtype=np.bool_)).sum(axis=0)
-    return TrenchCounts.of(counts[:16].reshape(4, 4), counts[16:19], counts[19:22], runs)
+    offset = int(splitmix64(np.uint64(seed)))
+    arrays = (prepared.rolls.of_ordered, prepared.tables.attacker, prepared.tables.defender,
+              prepared.attacker.vectors, prepared.defender.vectors,
+              np.array(battle.base_totals("attacker"), dtype=np.int64),
+              np.array(battle.base_totals("defender"), dtype=np.int64),
+              np.array(battle.has_card("attacker"), dtype=np.bool_),
+              np.array(battle.has_card("defender"), dtype=np.bool_))
+    counts = np.zeros(22, dtype=np.int64)
+    done = 0
+    with stop_on_interrupt() as stop:
+        while done < runs:
+            n = min(CALL_BATTLES, runs - done)
+            # battle ``done + i`` of the whole run is battle ``i`` of a stream moved on by ``done``
+            start = np.uint64((offset + int(STREAM_STRIDE) * done) % 2**64)
+            counts += simulate_counts(start, np.int64(n), np.int64(min(N_CHUNKS, n)),
+                                      *arrays).sum(axis=0)
+            done += n
+            if stop.is_set() and done < runs:
+                break
+    return TrenchCounts.of(counts[:16].reshape(4, 4), counts[16:19], counts[19:22], done), done < runs

@@ -82,11 +82,12 @@ class TrenchResult:
     counts: TrenchCounts = field(repr=False)
     runs: int | None = None
     std_error: dict = field(default_factory=dict)
+    interrupted: bool = False  # Ctrl-C stopped Monte Carlo early: figures from ``runs`` battles
 
     @classmethod
     def from_counts(cls, counts: TrenchCounts, *, battle: str, method: str, play: str,
                     points: int, has_card: PerSide[tuple[bool, bool, bool]],
-                    runs: int | None = None) -> TrenchResult:
+                    runs: int | None = None, interrupted: bool = False) -> TrenchResult:
         """All figures from the counts; standard errors when ``runs`` is given (Monte Carlo)."""
         n = counts.total
         joint = np.array(counts.joint, dtype=np.float64) / n
@@ -110,11 +111,12 @@ class TrenchResult:
         std_error = _std_errors(figures, joint, attacker_vp, defender_vp, runs)
         return cls(battle=battle, method=method, play=play, **figures,
                    joint_fronts=tuple(tuple(float(x) for x in row) for row in joint),
-                   counts=counts, runs=runs, std_error=std_error)
+                   counts=counts, runs=runs, std_error=std_error, interrupted=interrupted)
 
     def to_dict(self) -> dict:
         """Plain JSON-ready dict of every figure (counts left out)."""
-        data = {"battle": self.battle, "method": self.method, "play": self.play,
+        data = {"interrupted": self.interrupted, "battle": self.battle, "method": self.method,
+                "play": self.play,
                 "attacker_win": self.attacker_win, "defender_win": self.defender_win,
                 "draw": self.draw}
         for name in ("fronts_won", "crushing_victory", "cards_destroyed", "expected_points"):
@@ -137,6 +139,8 @@ class TrenchResult:
             return f"{100 * value:6.2f}%" + (f" ± {100 * error:.2f}" if error else "")
 
         method = "exact" if self.runs is None else f"Monte Carlo, {self.runs:,} runs"
+        if self.interrupted:
+            method += " (interrupted: partial result)"
         lines = [self.battle, f"method: {method}; {self.play}"]
         rows = [("attacker wins", self.attacker_win, err["attacker_win"]),
                 ("defender wins", self.defender_win, err["defender_win"]),

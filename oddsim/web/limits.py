@@ -50,9 +50,7 @@ def check_runs(runs: object, default: int | None) -> int | None:
 
 
 def check_seed(seed: object) -> int | None:
-    """The CLI takes a seed >= 0; so does the server."""
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= seed < 2**63:
-        raise WebError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
-    return int(seed)
+    """The seeds the CLI takes (``oddsim.limits``)."""
+    from oddsim.limits import check_seed as check
+
+    return check(seed, WebError)

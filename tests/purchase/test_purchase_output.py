@@ -128,6 +128,6 @@ def test_sigterm_writes_the_finished_rows_and_says_how_many(tmp_path):
     stopped = stop_mid_way(start([*KILLED, "--chunk-rows", "7"], out), out, signal.SIGTERM, rows=7)
     assert stopped.returncode == 130
     message = stopped.stderr.read().strip().splitlines()
-    assert message[0] == (f"oddsim: stopped after {rows_in(out)} of 590 rows; {out} holds them: "
-                          f"rerun with --resume to finish")
+    assert message == [f"oddsim: interrupted: stopped after {rows_in(out)} of 590 rows; {out} holds "
+                       f"them: rerun with --resume to finish"]  # one line
     assert out.read_bytes().endswith(b"\n")

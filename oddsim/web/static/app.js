@@ -45,8 +45,8 @@ async function api(path, body, signal, method) {
 // ---------- formatting ----------
 
 const pct = p => (p === null || p === undefined) ? "—" : `${(100 * p).toFixed(2)}%`;
-const num = x => (x === null || x === undefined) ? "—" : (Math.abs(x) >= 1000 ? x.toLocaleString() :
-  (Number.isInteger(x) ? String(x) : x.toFixed(2)));
+const num = x => (x === null || x === undefined) ? "—" : typeof x !== "number" ? String(x) :
+  (Math.abs(x) >= 1000 ? x.toLocaleString() : (Number.isInteger(x) ? String(x) : x.toFixed(2)));
 const signed = x => (x > 0 ? "+" : "") + num(x);
 
 function el(tag, attrs = {}, ...children) {
@@ -515,7 +515,7 @@ function renderGeneric(data, ms, tab) {
   if (title) box.append(el("h3", { text: title }));
   const figures = el("div", { class: "figures" });
   for (const [key, value] of Object.entries(data)) {
-    if (typeof value !== "number" && typeof value !== "boolean") continue;
+    if (typeof value !== "number" && value !== true) continue;  // "interrupted: false" says nothing
     if (key === "runs") continue;
     const isP = value >= 0 && value <= 1 && /win|draw|takes|destroyed|chance|crushing/.test(key);
     figures.append(figure(`${tab}-${key}`, key.replace(/_/g, " "), value, isP ? pct(value) : num(value), seOf(data, key, isP)));

@@ -1,0 +1,129 @@
+"""Ctrl-C during long computations: stop at the next safe point, never inside a Numba call.
+
+Python runs a signal handler in the main thread between bytecodes; if it raises while a Numba
+kernel is returning, the kernel's result comes out as a ``SystemError``. So the handlers here
+only take note, and the Python loops around the kernels act on the note:
+
+- ``stop_on_interrupt`` turns the first Ctrl-C into a flag that Monte Carlo loops check between
+  chunks (they then return what they have, marked interrupted); nested uses share one flag, so
+  one Ctrl-C stops every stage of a multi-battle computation. A second Ctrl-C raises
+  ``KeyboardInterrupt`` as usual.
+- ``call_interruptibly`` runs a computation that cannot stop halfway (an exact solve) so that
+  Ctrl-C either waits for the kernel to return (short calls) or leaves it running in a
+  background thread and raises ``KeyboardInterrupt`` at once (long calls).
+- ``signals_held`` holds Ctrl-C (and SIGTERM) back while a block runs, then acts on them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
+
+EXIT_INTERRUPTED = 130
+"""The exit status of a command that Ctrl-C stopped (128 + SIGINT, as shells report it)."""
+
+_active: threading.Event | None = None
+"""The flag of the ``stop_on_interrupt`` block in force, if any."""
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def stop_on_interrupt() -> Iterator[threading.Event]:
+    """Yield a flag that the first Ctrl-C sets (a second one raises ``KeyboardInterrupt``).
+
+    Only in the main thread and where nobody installed their own SIGINT handler (a caller's
+    handler, e.g. the purchase sweep's, keeps its own meaning); elsewhere the flag is never set.
+    """
+    global _active
+    if _active is not None:
+        yield _active
+        return
+    stop = threading.Event()
+    if not _in_main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield stop
+        return
+
+    def on_interrupt(signum, frame):
+        stop.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    _active = stop
+    try:
+        yield stop
+    finally:
+        _active = None
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def interrupt_requested() -> bool:
+    """Whether a Ctrl-C reached the ``stop_on_interrupt`` block in force."""
+    return _active is not None and _active.is_set()
+
+
+def call_interruptibly(function: Callable[..., T], *args: object, background: bool = False) -> T:
+    """``function(*args)``, with Ctrl-C handled outside any Numba call.
+
+    With ``background`` (for long calls) it runs in a daemon thread while the main thread waits,
+    so Ctrl-C raises ``KeyboardInterrupt`` at once and the abandoned call finishes unseen. Without,
+    Ctrl-C is held back until ``function`` returns and then handled as it would have been.
+    """
+    if not _in_main_thread():
+        return function(*args)
+    if not background:
+        with signals_held((signal.SIGINT,)):
+            return function(*args)
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as exc:  # handed to the caller's thread below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=target, name="oddsim-solve", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        if interrupt_requested():  # a Ctrl-C taken as a flag by an enclosing computation
+            raise KeyboardInterrupt
+        worker.join(0.05)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
+
+
+@contextmanager
+def signals_held(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
+    """Hold back the signals ``signums`` until the block ends, then act on them as before.
+
+    Python runs signal handlers in the main thread whichever thread the signal reached, so the
+    handlers are swapped for ones that only take note (masking the signal with pthread_sigmask
+    is not enough: with other threads alive, such as Numba's or BLAS's, the process still
+    receives it and Python raises mid-block).
+    """
+    if not _in_main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {signum: signal.signal(signum, lambda number, frame: caught.append(number))
+                for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:
+            handler = previous[caught[0]]
+            if callable(handler):
+                handler(caught[0], None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), caught[0])

@@ -1,0 +1,81 @@
+"""The Python API raises an OddsimError subclass, with a one-line message, for every bad input
+the fuzzers found raising AttributeError, TypeError, ValueError or OverflowError (issue 11)."""
+
+import pytest
+
+import oddsim
+import oddsim.plot
+from oddsim.api import run_amphibious, run_battle, run_waves
+from oddsim.purchase import BattleCache, sweep
+from oddsim.raid import Raid, simulate_raid, solve_raid
+from oddsim.trench import TrenchBattle, TrenchError
+
+BATTLE = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
+RAID = Raid(rules="1942-2e", bombers=1, territory_value=3)
+SWEEP = dict(rules="1942-2e", budget=6, units="inf", against="1 inf")
+
+CALLS = {
+    "solve(None)": lambda: oddsim.solve(None),
+    "solve('x')": lambda: oddsim.solve("x"),
+    "simulate('x')": lambda: oddsim.simulate("x"),
+    "run_battle('x')": lambda: run_battle("x"),
+    "run_waves('x')": lambda: run_waves("x", ["1 inf"]),
+    "run_waves(waves='1 inf')": lambda: run_waves(BATTLE, "1 inf"),
+    "run_amphibious('x')": lambda: run_amphibious("x"),
+    "solve_raid('x')": lambda: solve_raid("x"),
+    "simulate_raid('x')": lambda: simulate_raid("x"),
+    "simulate_raid(seed=-1)": lambda: simulate_raid(RAID, seed=-1),
+    "simulate_raid(seed=1.5)": lambda: simulate_raid(RAID, seed=1.5),
+    "run_battle(method=3)": lambda: run_battle(BATTLE, method=3),
+    "ool_attacker=123": lambda: oddsim.Battle(rules="1942-2e", attacker="1 inf", ool_attacker=123),
+    "ool_attacker=',,,'": lambda: oddsim.Battle(rules="1942-2e", attacker="1 inf", ool_attacker=",,,"),
+    "attacker_tech=123": lambda: oddsim.Battle(rules="1942-2e", attacker="1 inf", attacker_tech=123),
+    "Raid(attacker_tech=123)": lambda: Raid(rules="1942-2e", bombers=1, territory_value=3,
+                                            attacker_tech=123),
+    "rules=None": lambda: oddsim.Battle(rules=None, attacker="1 inf"),
+    "rules=3": lambda: oddsim.load_ruleset(3),
+    "rules with NUL": lambda: oddsim.load_ruleset("a\0b.toml"),
+    "NaN count": lambda: oddsim.Battle(rules="1942-2e", attacker={"inf": float("nan")}),
+    "infinite count": lambda: oddsim.Battle(rules="1942-2e", attacker={"inf": float("-inf")}),
+    "sweep(units=None)": lambda: sweep(**{**SWEEP, "units": None}),
+    "sweep(out=123)": lambda: sweep(**SWEEP, out=123),
+    "sweep(cache='x')": lambda: sweep(**SWEEP, cache="x"),
+    "sweep(seed=None)": lambda: sweep(**SWEEP, seed=None),
+    "sweep(max_counts='inf=1,inf=2')": lambda: sweep(**SWEEP, max_counts="inf=1,infantry=2"),
+    "TrenchBattle(sea='no')": lambda: TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917,
+                                                   sea="no"),
+    "TrenchBattle(attacker='1,,3')": lambda: TrenchBattle(attacker="1,,3", defender="4,4,4",
+                                                          year=1917),
+}
+for _name in ("battle_chart", "outcome_chart", "survivor_chart", "convergence_chart",
+              "pareto_chart", "pareto_points", "heatmap_chart", "odds_curve_chart", "trench_chart"):
+    CALLS[f"plot.{_name}(None)"] = (lambda name: lambda: getattr(oddsim.plot, name)(None))(_name)
+CALLS["plot.save_figure(None)"] = lambda: oddsim.plot.save_figure(None, "x.png")
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_bad_api_calls_raise_an_oddsim_error(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(oddsim.OddsimError) as caught:
+        CALLS[name]()
+    assert type(caught.value) is not oddsim.OddsimError  # a specific subclass
+    message = str(caught.value)
+    assert message and "\n" not in message
+
+
+def test_runs_zero_is_refused_not_a_million():
+    """Before: ``runs or DEFAULT_RUNS`` turned 0 into a million runs."""
+    with pytest.raises(oddsim.BattleError, match="not 0"):
+        run_battle(BATTLE, method="mc", runs=0)
+
+
+def test_trench_sea_must_be_a_bool():
+    """Before: TrenchBattle(sea="no") became a sea battle."""
+    with pytest.raises(TrenchError, match="sea must be True or False"):
+        TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917, sea="no")
+    assert TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917, sea=True).sea is True
+
+
+def test_a_cache_that_is_a_cache_is_accepted():
+    table = sweep(**SWEEP, cache=BattleCache())
+    assert len(table.rows) == 2  # 1 or 2 infantry

@@ -1,0 +1,220 @@
+"""Ctrl-C: the first one stops every long computation, which says "interrupted" (in text, and at
+the top of the JSON) and exits 130; never a SystemError out of a Numba call.
+
+Ctrl-C is a real SIGINT sent to this process, right after a chosen kernel call returns (or, for
+the exact solver, while its kernel runs)."""
+
+import importlib
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import oddsim
+import oddsim.montecarlo
+from oddsim import raid as raid_module
+from oddsim.api import run_waves
+from oddsim.cli import cli
+from oddsim.interrupt import call_interruptibly
+from oddsim.montecarlo import _kernel as mc_kernel
+from oddsim.trench import TrenchBattle, simulate_trench
+from oddsim.trench import montecarlo as trench_mc
+
+solve_module = importlib.import_module("oddsim.exact.solve")  # the package re-exports solve()
+
+
+def ctrl_c_after_call(monkeypatch, owner, name, on_call=1):
+    """Wrap ``owner.name`` so that a SIGINT reaches this process right after call ``on_call``;
+    returns the list of calls."""
+    original = getattr(owner, name)
+    calls = []
+
+    def wrapper(*args, **kwargs):
+        calls.append(args)
+        out = original(*args, **kwargs)
+        if len(calls) == on_call:
+            os.kill(os.getpid(), signal.SIGINT)
+        return out
+
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls
+
+
+def count_calls(monkeypatch, owner, name):
+    original = getattr(owner, name)
+    calls = []
+
+    def wrapper(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls
+
+
+def test_one_ctrl_c_stops_every_monte_carlo_stage_of_waves(monkeypatch):
+    """Before: each sub-battle took its own Ctrl-C and the waves reported no interruption."""
+    chunks = ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    stages = count_calls(monkeypatch, oddsim.montecarlo, "simulate")
+    battle = oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 arm", defender="4 inf, 1 art")
+    result = run_waves(battle, ["3 inf, 1 arm"], method="mc", runs=2_000_000, seed=4)
+    assert result.interrupted
+    assert len(stages) > 2  # the later wave met several defender compositions
+    assert len(chunks) == len(stages)  # each stage fought one chunk, then saw the flag
+    assert result.to_dict()["interrupted"] is True
+    assert result.to_table().splitlines()[0].startswith("interrupted")
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_battle_with_waves_exits_130_and_says_interrupted_at_the_top(monkeypatch):
+    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    result = invoke("battle", "-a", "3 inf, 1 arm", "-d", "4 inf, 1 art", "--wave", "3 inf, 1 arm",
+                    "--method", "mc", "--runs", "2000000", "--seed", "4", "--json")
+    assert result.exit_code == 130, result.output
+    assert next(iter(json.loads(result.stdout))) == "interrupted"
+    assert json.loads(result.stdout)["interrupted"] is True
+    assert result.stderr.strip().splitlines()[0].startswith("oddsim: interrupted")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_one_battle_in_monte_carlo_exits_130_with_the_partial_result(monkeypatch):
+    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    result = invoke("battle", "-a", "3 inf, 1 arm", "-d", "4 inf", "--method", "mc", "--runs",
+                    "2000000", "--seed", "1", "--quiet")
+    assert result.exit_code == 130
+    assert "interrupted" in result.stdout
+    assert "Monte Carlo, 16,384 runs" in result.stdout  # the first chunk (FIRST_CHUNK)
+    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    as_json = invoke("battle", "-a", "3 inf, 1 arm", "-d", "4 inf", "--method", "mc", "--runs",
+                     "2000000", "--seed", "1", "--json")
+    assert as_json.exit_code == 130
+    data = json.loads(as_json.stdout)
+    assert next(iter(data)) == "interrupted" and data["interrupted"] is True
+    assert data["runs"] == 16_384
+
+
+def test_amphibious_marks_the_interruption_at_the_top_of_the_json(monkeypatch):
+    """Before: only deep inside the sea battle's result."""
+    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    result = invoke("amphibious", "--fleet", "1 bb, 2 transport", "--cargo", "2 inf, 1 arm",
+                    "--sea-defender", "1 sub, 1 dd", "-d", "2 inf", "--method", "mc",
+                    "--runs", "2000000", "--seed", "2", "--json")
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert next(iter(data)) == "interrupted" and data["interrupted"] is True
+    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    text = invoke("amphibious", "--fleet", "1 bb, 2 transport", "--cargo", "2 inf, 1 arm",
+                  "--sea-defender", "1 sub, 1 dd", "-d", "2 inf", "--method", "mc", "--runs",
+                  "2000000", "--seed", "2")
+    assert text.exit_code == 130
+    assert text.stdout.splitlines()[0].startswith("interrupted")
+
+
+TRENCH = TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917, attacker_support="2,0,1")
+
+
+def test_trench_monte_carlo_is_run_in_calls_that_give_the_one_call_counts(monkeypatch):
+    whole = simulate_trench(TRENCH, runs=5_000, seed=7)
+    monkeypatch.setattr(trench_mc, "CALL_BATTLES", 1_000)
+    calls = count_calls(monkeypatch, trench_mc, "simulate_counts")
+    split = simulate_trench(TRENCH, runs=5_000, seed=7)
+    assert len(calls) == 5
+    assert split.counts == whole.counts
+
+
+def test_trench_monte_carlo_stops_on_the_first_ctrl_c(monkeypatch):
+    """Before: one Numba call for every run, deaf to Ctrl-C for minutes."""
+    monkeypatch.setattr(trench_mc, "CALL_BATTLES", 1_000)
+    ctrl_c_after_call(monkeypatch, trench_mc, "simulate_counts")
+    result = simulate_trench(TRENCH, runs=10_000, seed=7)
+    assert result.interrupted and result.runs == 1_000 and result.counts.total == 1_000
+    ctrl_c_after_call(monkeypatch, trench_mc, "simulate_counts")
+    cli_result = invoke("trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917",
+                        "--method", "mc", "--runs", "10000", "--seed", "7", "--json")
+    assert cli_result.exit_code == 130
+    assert next(iter(json.loads(cli_result.stdout))) == "interrupted"
+
+
+def test_raid_monte_carlo_stops_on_the_first_ctrl_c(monkeypatch):
+    monkeypatch.setattr(raid_module, "RAID_CHUNK", 1_000)
+    ctrl_c_after_call(monkeypatch, raid_module, "_raid_chunk")
+    result = invoke("raid", "--bombers", "2", "--territory-value", "6", "--method", "mc",
+                    "--runs", "10000", "--seed", "3", "--json")
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert next(iter(data)) == "interrupted"
+    assert data["interrupted"] is True and data["runs"] == 1_000
+
+
+def ctrl_c_soon(delay=0.2):
+    timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def test_a_call_in_the_background_is_left_at_the_first_ctrl_c():
+    release = threading.Event()
+    ctrl_c_soon()
+    with pytest.raises(KeyboardInterrupt):
+        call_interruptibly(release.wait, 60, background=True)
+    release.set()  # the abandoned call ends
+
+
+def test_a_call_in_the_foreground_finishes_before_ctrl_c_is_handled():
+    finished = []
+
+    def call():
+        os.kill(os.getpid(), signal.SIGINT)  # lands while the call runs
+        finished.append(True)
+        return 7
+
+    with pytest.raises(KeyboardInterrupt):
+        call_interruptibly(call)
+    assert finished == [True]
+
+
+def test_waves_of_large_exact_stages_stop_on_the_first_ctrl_c(monkeypatch):
+    """The stages share one Ctrl-C flag; a large exact stage runs in the background and is
+    left when the flag is set (the first Ctrl-C only sets it)."""
+    release = threading.Event()
+    monkeypatch.setattr(solve_module, "_solve", lambda battle: release.wait(60))
+    big = oddsim.Battle(rules="1942-2e", attacker="20 inf, 10 arm", defender="30 inf")
+    ctrl_c_soon()
+    with pytest.raises(KeyboardInterrupt):
+        run_waves(big, ["10 arm"], method="exact")
+    release.set()
+
+
+def test_ctrl_c_during_a_long_exact_solve_is_one_line_not_a_system_error():
+    """Before: a SystemError traceback when Ctrl-C landed as a Numba kernel returned. This
+    solve (a retreat that needs the win chance of every state) takes seconds."""
+    ctrl_c_soon(0.5)
+    result = invoke("battle", "-a", "200 inf, 130 arm, 20 ftr", "-d", "260 inf, 90 art",
+                    "--retreat-below-win", "0.5", "--method", "exact")
+    if result.exit_code == 0:  # this machine solved it before the signal came
+        with pytest.raises(KeyboardInterrupt):
+            time.sleep(60)
+        pytest.skip("the solve finished before Ctrl-C")
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip() == "oddsim: interrupted"
+    assert result.stdout == ""
+    for thread in [t for t in threading.enumerate() if t.name == "oddsim-solve"]:
+        thread.join()
+
+
+def test_a_chart_stops_on_the_first_ctrl_c_and_writes_nothing(monkeypatch, tmp_path):
+    """Before: each point's Monte Carlo took its own Ctrl-C and the chart went on."""
+    chunks = ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    out = tmp_path / "curve.png"
+    result = invoke("chart", "curve", "-a", "2 arm", "-d", "3 inf", "--vary", "inf=0..6",
+                    "--method", "mc", "--runs", "100000", "--seed", "1", "--out", str(out))
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "oddsim: interrupted"
+    assert len(chunks) == 1 and not out.exists()

@@ -1,0 +1,108 @@
+"""One range of runs and of seeds, checked by every command and API entry point (oddsim.limits)."""
+
+import pytest
+from click.testing import CliRunner
+
+import oddsim
+from oddsim.api import run_amphibious, run_battle, run_waves
+from oddsim.cli import cli
+from oddsim.limits import MAX_RUNS, MAX_SEED, check_runs, check_seed
+from oddsim.plot.sweeps import curve_sweep
+from oddsim.purchase import SweepSpec
+from oddsim.raid import Raid, run_raid, simulate_raid
+from oddsim.trench import TrenchBattle, run_trench, simulate_trench
+
+BATTLE = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
+TRENCH = TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917)
+RAID = Raid(rules="1942-2e", bombers=1, territory_value=3)
+
+
+def test_the_ranges():
+    assert MAX_RUNS == 10**10
+    assert MAX_SEED == 2**64 - 1
+    assert check_runs(1) == 1 and check_runs(MAX_RUNS) == MAX_RUNS
+    assert check_seed(0) == 0 and check_seed(MAX_SEED) == MAX_SEED and check_seed(None) is None
+    for bad in (0, -1, MAX_RUNS + 1, 1.5, "10", True, None):
+        with pytest.raises(oddsim.OddsimError, match="runs must be a whole number from 1 to"):
+            check_runs(bad)
+    for bad in (-1, MAX_SEED + 1, 1.5, "3", False):
+        with pytest.raises(oddsim.OddsimError, match=r"seed must be a whole number from 0 to 2\*\*64 - 1"):
+            check_seed(bad)
+
+
+AMPHIBIOUS = oddsim.Amphibious(rules="1942-2e", fleet="1 transport", cargo="1 inf", defender="1 inf")
+ENTRY_POINTS = {
+    "run_battle": lambda **kw: run_battle(BATTLE, **kw),
+    "run_waves": lambda **kw: run_waves(BATTLE, ["1 inf"], **kw),
+    "run_amphibious": lambda **kw: run_amphibious(AMPHIBIOUS, **kw),
+    "simulate": lambda **kw: oddsim.simulate(BATTLE, **kw),
+    "simulate_raid": lambda **kw: simulate_raid(RAID, **kw),
+    "simulate_trench": lambda **kw: simulate_trench(TRENCH, **kw),
+    "curve_sweep": lambda **kw: curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1", **kw),
+    "purchase": lambda **kw: SweepSpec.build("1942-2e", 6, "inf", "1 inf", **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(runs=0), "runs must be a whole number from 1 to 10,000,000,000, not 0"),
+    (dict(runs=MAX_RUNS + 1), "runs must be a whole number from 1 to 10,000,000,000"),
+    (dict(seed=2**64), "seed must be a whole number from 0 to 2\\*\\*64 - 1, not 18446744073709551616"),
+    (dict(seed=-1), "seed must be a whole number from 0 to 2\\*\\*64 - 1, not -1"),
+    (dict(seed=1.5), "seed must be a whole number from 0 to 2\\*\\*64 - 1, not 1.5"),
+])
+def test_every_entry_point_refuses_the_same_runs_and_seeds(name, kwargs, message):
+    """Before: simulate allowed 1e10 runs and raids 1e8, run_battle(runs=0) ran a million, the
+    trench wrapped seeds mod 2**64 and auto checked nothing when it picked exact."""
+    with pytest.raises(oddsim.OddsimError, match=message):
+        ENTRY_POINTS[name](**kwargs)
+
+
+def test_a_seed_at_the_top_of_the_range_works_everywhere():
+    assert simulate_trench(TRENCH, runs=50, seed=MAX_SEED).runs == 50
+    assert simulate_raid(RAID, runs=50, seed=MAX_SEED).runs == 50
+    assert oddsim.simulate(BATTLE, runs=50, seed=MAX_SEED).runs == 50
+    assert SweepSpec.build("1942-2e", 6, "inf", "1 inf", seed=MAX_SEED).seed == MAX_SEED
+
+
+def test_exact_methods_refuse_runs_and_check_the_seed():
+    with pytest.raises(oddsim.OddsimError, match="Monte Carlo"):
+        run_raid(RAID, method="exact", runs=10)
+    with pytest.raises(oddsim.OddsimError, match="Monte Carlo"):
+        curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1", method="exact", runs=10)
+    with pytest.raises(oddsim.OddsimError, match="seed must be"):
+        run_trench(TRENCH, method="exact", seed=2**64)
+
+
+def bad(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stdout == ""
+    return result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("battle", "-a", "1 inf", "-d", "1 inf", "--runs", str(MAX_RUNS + 1)),  # auto picks exact
+    ("battle", "-a", "1 inf", "-d", "1 inf", "--seed", str(2**64)),
+    ("amphibious", "--fleet", "1 transport", "--cargo", "1 inf", "-d", "1 inf", "--seed", str(2**64)),
+    ("raid", "--bombers", "1", "--territory-value", "3", "--method", "exact", "--runs", "10"),
+    ("chart", "curve", "-a", "1 arm", "-d", "1 inf", "--vary", "inf=0..1", "--method", "exact",
+     "--runs", "10", "--out", "never-written.png"),
+    ("trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917", "--method", "mc",
+     "--seed", str(2**64)),
+])
+def test_cli_refuses_runs_and_seeds_out_of_range(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    message = bad(*args)
+    assert ("runs" in message or "seed" in message), message
+    assert not (tmp_path / "never-written.png").exists()
+
+
+def test_purchase_runs_beyond_the_limit_fail_before_any_file_is_written(tmp_path):
+    """Before: no upper bound, so the first battle failed and left a header-only file."""
+    out = tmp_path / "rows.csv"
+    message = bad("purchase", "--budget", "6", "--units", "inf", "--against", "1 inf", "--method", "mc",
+                  "--runs", str(MAX_RUNS + 1), "--out", str(out))
+    assert "runs must be a whole number from 1 to 10,000,000,000" in message
+    assert not out.exists()
