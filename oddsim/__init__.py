@@ -37,3 +37,18 @@ __all__ = [
     "solve",
 ]
 __version__ = "0.1.0"
+
+_SUBMODULES = frozenset({"api", "plot", "purchase", "raid", "trench", "waves", "amphibious",
+                         "estimates", "names", "result", "rules", "forces", "battle"})
+"""Submodules reachable as ``oddsim.<name>`` after a bare ``import oddsim``; each is imported on
+first use, so ``import oddsim`` does not import matplotlib or Dask."""
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        import importlib
+
+        module = importlib.import_module(f"oddsim.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'oddsim' has no attribute '{name}'")

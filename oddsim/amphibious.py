@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
 from oddsim.errors import BattleError
+from oddsim.estimates import number, percent
 from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult, survivor_force
+from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
 CARGO_PER_TRANSPORT = 2
@@ -39,7 +40,8 @@ class Amphibious:
     there are any; ``defender``: the territory's defenders; ``overland``: land units attacking
     from adjacent territories; ``air`` / ``sea_air``: aircraft sent to the land / sea battle;
     ``bombard``: whether the fleet's ships bombard when there was no sea battle. The other
-    options are those of ``Battle`` (``retreat`` applies to the land battle)."""
+    options are those of ``Battle`` (``retreat``, the orders of loss and ``keep_land`` apply to
+    the land battle)."""
 
     rules: Ruleset | str
     fleet: ArmySpec
@@ -54,6 +56,9 @@ class Amphibious:
     attacker_tech: str | tuple[str, ...] = ()
     defender_tech: str | tuple[str, ...] = ()
     dice: str = "standard"
+    ool_attacker: str | tuple[str, ...] | None = None
+    ool_defender: str | tuple[str, ...] | None = None
+    keep_land: int = 0
     loads: tuple[Force, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -105,7 +110,9 @@ class Amphibious:
             bombard = self._bombarding_ships(landed.total)
         return Battle(self.rules, attacker, self.defender, landed=landed, bombard=bombard,
                       retreat=self.retreat, attacker_tech=self.attacker_tech,
-                      defender_tech=self.defender_tech, dice=self.dice)
+                      defender_tech=self.defender_tech, dice=self.dice,
+                      ool_attacker=self.ool_attacker,
+                      ool_defender=self.ool_defender, keep_land=self.keep_land)
 
     def _bombarding_ships(self, landed: int) -> Force | None:
         """The fleet's ships that bombard: those that can, best value first, one per landed unit
@@ -119,6 +126,16 @@ class Amphibious:
         for _, name in ships:
             counts[name] = counts.get(name, 0) + 1
         return Force(tuple(counts.items())) if counts else None
+
+    def describe(self) -> str:
+        """The assault in one line, for titles and the text."""
+        parts = [f"{self.fleet.describe()} carrying {self.cargo.describe()}"]
+        for label, force in (("overland", self.overland), ("aircraft", self.air)):
+            if not force.is_empty():
+                parts.append(f"{label} {force.describe()}")
+        sea = "" if not self.has_sea_battle else f" (sea battle against {self.sea_defender.describe()})"
+        return (f"{self.rules.name} amphibious assault: {', '.join(parts)} attack "
+                f"{self.defender.describe()}{sea}")
 
     def cargo_ipc(self, transports: int) -> int:
         """IPCs of the cargo on the ``transports`` transports that survive."""
@@ -149,6 +166,11 @@ class AmphibiousResult:
     defender_ipc_lost_sea: float
     defender_ipc_lost_land: float
     cargo_lost: float  # expected IPCs of cargo lost at sea
+    assault: str = ""  # the assault in words
+    std_error: dict[str, float] = field(default_factory=dict)  # where a stage is Monte Carlo
+
+    def describe(self) -> str:
+        return self.assault or "amphibious assault"
 
     @property
     def attacker_ipc_lost(self) -> float:
@@ -171,6 +193,7 @@ class AmphibiousResult:
     def to_dict(self) -> dict:
         return {
             "interrupted": self.interrupted,
+            "assault": self.assault,
             "sea": None if self.sea is None else self.sea.to_dict(),
             "landings": [{"probability": x.probability, "transports": x.transports,
                           "battle": x.battle, "result": None if x.result is None else x.result.to_dict()}
@@ -182,33 +205,45 @@ class AmphibiousResult:
             "defender_ipc_lost_sea": self.defender_ipc_lost_sea,
             "defender_ipc_lost_land": self.defender_ipc_lost_land,
             "cargo_lost": self.cargo_lost, "tuv_swing": self.tuv_swing,
+            "std_error": {k: float(v) for k, v in self.std_error.items()},
         }
 
     def to_table(self) -> str:
         lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []
+        if self.assault:
+            lines.append(self.assault)
         if self.sea is None:
             lines.append("sea battle: none (no defending ships)")
         else:
             s = self.sea
-            stalemate = f", stalemate {100 * s.stalemate:.2f}%" if s.stalemate > 0 else ""
-            lines.append(f"sea battle ({s.method}): attacker wins {100 * s.attacker_win:.2f}%, "
-                         f"defender wins {100 * s.defender_win:.2f}%{stalemate}, IPC lost "
-                         f"{s.attacker_ipc_lost:.2f} / {s.defender_ipc_lost:.2f}, cargo lost "
-                         f"{self.cargo_lost:.2f}")
+            chance = {name: percent(getattr(s, name), s.std_error.get(name))
+                      for name in ("attacker_win", "defender_win", "stalemate")}
+            stalemate = f", stalemate {chance['stalemate']}" if s.stalemate > 0 else ""
+            lines.append(f"sea battle ({_method(s)}): attacker wins {chance['attacker_win']}, "
+                         f"defender wins {chance['defender_win']}{stalemate}, IPC lost "
+                         f"{number(s.attacker_ipc_lost, s.std_error.get('attacker_ipc_lost'))} / "
+                         f"{number(s.defender_ipc_lost, s.std_error.get('defender_ipc_lost'))}, "
+                         f"cargo lost {self.cargo_lost:.2f}")
         for x in self.landings:
+            if x.probability <= 0:  # a landing that cannot happen is not printed
+                continue
             unload = f"{x.transports} transport{'' if x.transports == 1 else 's'} unload" \
                      f"{'s' if x.transports == 1 else ''}"
             if x.result is None:
                 lines.append(f"{100 * x.probability:6.2f}%  {unload}, nobody attacks")
                 continue
             r = x.result
-            lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} "
-                         f"({r.method}) takes {100 * (r.takes_territory or 0):.2f}%")
-        lines.append(f"takes the territory {100 * self.takes_territory:.2f}%, defender destroyed "
-                     f"{100 * self.defender_destroyed:.2f}%")
-        lines.append(f"expected IPC lost: attacker {self.attacker_ipc_lost:.2f} (sea "
+            lines.append(f"{100 * x.probability:6.2f}%  {unload}: {x.battle} ({_method(r)}) takes "
+                         f"{percent(r.takes_territory or 0.0, r.std_error.get('takes_territory'))}")
+        se = self.std_error
+        take, wiped = (percent(getattr(self, name), se.get(name))
+                       for name in ("takes_territory", "defender_destroyed"))
+        lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
+                for side in ("attacker", "defender")}
+        lines.append(f"takes the territory {take}, defender destroyed {wiped}")
+        lines.append(f"expected IPC lost: attacker {lost['attacker']} (sea "
                      f"{self.attacker_ipc_lost_sea:.2f}, land {self.attacker_ipc_lost_land:.2f}), "
-                     f"defender {self.defender_ipc_lost:.2f} (TUV swing {self.tuv_swing:+.2f})")
+                     f"defender {lost['defender']} (TUV swing {self.tuv_swing:+.2f})")
         return "\n".join(lines)
 
 
@@ -226,10 +261,9 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
     if assault.has_sea_battle:
         sea = run(assault.sea_battle(), 1.0)
         for row in sea.attacker_survivors:
-            left = survivor_force(row.units, assault.rules).count("transport")
-            marker = row.units.partition(" (")[2]
+            left = row.counts.get("transport", 0)
             cargo_lost += row.probability * (total_cargo - assault.cargo_ipc(left))
-            if "retreated" not in marker:
+            if not row.retreated:
                 unloading[left] = unloading.get(left, 0.0) + row.probability
     else:
         unloading[transports] = 1.0
@@ -258,17 +292,70 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
             destroyed += no_landing * _wiped_out(result)
             a_lost += no_landing * result.attacker_ipc_lost
             d_lost += no_landing * result.defender_ipc_lost
+    errors = _std_errors(assault, sea, landings, len(unloading), total_cargo)
     return AmphibiousResult(
+        std_error=errors,
         sea=sea, landings=tuple(landings), takes_territory=take, defender_destroyed=destroyed,
         attacker_ipc_lost_sea=(0.0 if sea is None else sea.attacker_ipc_lost) + cargo_lost,
         attacker_ipc_lost_land=a_lost,
         defender_ipc_lost_sea=0.0 if sea is None else sea.defender_ipc_lost,
-        defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost)
+        defender_ipc_lost_land=d_lost, cargo_lost=cargo_lost, assault=assault.describe())
+
+
+def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[Landing],
+                unloaded: int, total_cargo: int) -> dict[str, float]:
+    """Standard errors of the assault's figures when a stage is Monte Carlo (else empty). Each
+    figure is a sum over landings of (chance of the landing) x (its land battle's figure): the
+    land battles' errors add as independent runs, and a Monte Carlo sea battle adds the spread
+    of the figure over its end states divided by its runs. The defender's IPC lost sums its sea
+    and land errors (a bound: the runs do not say how its sea losses go with the landings)."""
+    staged = [x for x in landings if x.result is not None]
+    if all(x.result.method == "exact" for x in staged) and (sea is None or sea.method == "exact"):
+        return {}
+    by_left = {x.transports: x for x in landings[:unloaded]}
+
+    def figures(x: Landing | None) -> dict[str, tuple[float, float]]:
+        r = None if x is None else x.result
+        if r is None:
+            return {name: (0.0, 0.0) for name in ("take", "wiped", "a", "d")}
+        none = next((row for row in r.defender_survivors if not row.counts and not row.other), None)
+        return {"take": (r.takes_territory or 0.0, r.std_error.get("takes_territory", 0.0)),
+                "wiped": (_wiped_out(r), 0.0 if none is None else none.std_error),
+                "a": (r.attacker_ipc_lost, r.std_error.get("attacker_ipc_lost", 0.0)),
+                "d": (r.defender_ipc_lost, r.std_error.get("defender_ipc_lost", 0.0))}
+
+    variance = dict.fromkeys(("take", "wiped", "a", "d"), 0.0)
+    for x in landings:
+        for name, (_, error) in figures(x).items():
+            variance[name] += (x.probability * error) ** 2
+    sea_d = 0.0
+    if sea is not None and sea.runs:
+        # each sea end state's expected figure (attacker: with its own losses and cargo lost)
+        per_row = []
+        for row in sea.attacker_survivors:
+            left = row.counts.get("transport", 0)
+            x = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
+            f = {name: value for name, (value, _) in figures(x).items()}
+            f["a"] += (sea.attacker_ipc_total - row.ipc) + total_cargo - assault.cargo_ipc(left)
+            per_row.append((row.probability, f))
+        for name in ("take", "wiped", "a", "d"):
+            mean = sum(p * f[name] for p, f in per_row)
+            spread = sum(p * f[name] ** 2 for p, f in per_row) - mean * mean
+            variance[name] += max(spread, 0.0) / sea.runs
+        sea_d = sea.std_error.get("defender_ipc_lost", 0.0)
+    return {"takes_territory": math.sqrt(variance["take"]),
+            "defender_destroyed": math.sqrt(variance["wiped"]),
+            "attacker_ipc_lost": math.sqrt(variance["a"]),
+            "defender_ipc_lost": sea_d + math.sqrt(variance["d"])}
+
+
+def _method(result: BattleResult) -> str:
+    return "exact" if result.method == "exact" else f"Monte Carlo, {result.runs:,} runs"
 
 
 def _wiped_out(result: BattleResult) -> float:
     """Chance that the defender has nothing left (landed units may win after the others left)."""
-    return sum(row.probability for row in result.defender_survivors if row.units == "none")
+    return sum(row.probability for row in result.defender_survivors if not row.counts and not row.other)
 
 
 def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:

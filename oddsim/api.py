@@ -61,15 +61,16 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
 
 
 def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None = None,
-                   seed: int | None = None) -> AmphibiousResult:
+                   seed: int | None = None, progress: bool = False) -> AmphibiousResult:
     """Odds of an amphibious assault (``oddsim.amphibious.Amphibious``): the sea battle, then one
     land battle per number of transports that unload. Monte Carlo gives each land battle its
-    share of ``runs`` and its own seed derived from ``seed``."""
+    share of ``runs`` and its own seed derived from ``seed``; ``progress`` draws a bar for each
+    long one."""
     if not isinstance(assault, Amphibious):
         raise BattleError(f"run_amphibious needs an Amphibious, not {type(assault).__name__}")
     _check_method(method, runs, seed)
     with stop_on_interrupt():
-        return fight_amphibious(assault, _stage_runner(method, runs, seed))
+        return fight_amphibious(assault, _stage_runner(method, runs, seed, progress))
 
 
 def _check_battle(battle: object, caller: str) -> None:
@@ -88,7 +89,7 @@ def _check_method(method: str, runs: int | None, seed: int | None) -> None:
     check_seed(seed, BattleError)
 
 
-def _stage_runner(method: str, runs: int | None, seed: int | None):
+def _stage_runner(method: str, runs: int | None, seed: int | None, progress: bool = False):
     """``run(battle, share)`` for battles that are stages of a larger one: exact where asked or
     cheap, else Monte Carlo with the stage's share of ``runs`` and a seed derived from ``seed``
     and the stage's position, so a seed fixes the whole answer."""
@@ -102,7 +103,7 @@ def _stage_runner(method: str, runs: int | None, seed: int | None):
         sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
         from oddsim.montecarlo import simulate
 
-        return simulate(spec, runs=max(1, round(share * total)), seed=sub_seed)
+        return simulate(spec, runs=max(1, round(share * total)), seed=sub_seed, progress=progress)
 
     return run
 

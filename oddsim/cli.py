@@ -68,37 +68,81 @@ def cli() -> None:
 def _retreat_options(command):
     """The attacker's retreat options (read back with ``_retreat_policy``)."""
     options = [
-        click.option("--retreat-after-round", type=int, default=None,
+        click.option("--retreat-after-round", type=int, default=None, metavar="1..100",
                      help="Attacker retreats after this round if the battle is not over."),
-        click.option("--retreat-units", type=int, default=None,
+        click.option("--retreat-units", type=int, default=None, metavar="0..1000",
                      help="Attacker retreats when it has this many units or fewer."),
-        click.option("--retreat-below-win", type=float, default=None,
-                     help="Attacker retreats when its exact chance to win falls below this (0..1)."),
-        click.option("--retreat-aircraft-risk", type=float, default=None,
+        click.option("--retreat-below-win", type=float, default=None, metavar="0..1",
+                     help="Attacker retreats when its exact chance to win falls below this."),
+        click.option("--retreat-aircraft-risk", type=float, default=None, metavar="0..1",
                      help="Attacker retreats when the next round would kill an aircraft with more "
-                          "than this chance (0..1)."),
+                          "than this chance."),
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-@cli.command()
+UNITS_HELP = ("Units by name or abbreviation (inf, art, arm, ftr, bmb, bb, dd, sub, trn, ...): "
+              "'oddsim rules show EDITION' lists each edition's units and abbreviations.")
+
+
+class _Survivors(click.ParamType):
+    """``all`` or a positive number of rows (0 in the API means all)."""
+
+    name = "all|N"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) or value is None:
+            return value
+        if str(value).strip().lower() == "all":
+            return 0
+        try:
+            number = int(value)
+        except ValueError:
+            self.fail(f"'{value}' is neither 'all' nor a number of rows", param, ctx)
+        if number < 1:
+            self.fail(f"{number} rows: give 1 or more, or 'all'", param, ctx)
+        return number
+
+
+def _output_options(command):
+    """--quiet, --json and --plot, the same on every command that fights a battle."""
+    options = [
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object."),
+        plot_option(),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _say_where(path, as_json: bool) -> None:
+    """Tell where --plot wrote its chart (on stderr under --json, which keeps stdout JSON)."""
+    click.echo(f"wrote {path}", err=as_json)
+
+
+@cli.command(epilog=UNITS_HELP)
 @click.option("--rules", "rules", default="1942-2e", show_default=True,
               help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
-@click.option("-a", "--attacker", required=True, help='Attacking army, e.g. "3 inf, 1 art, 2 arm".')
+@click.option("-a", "--attacker", required=True,
+              help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units).')
 @click.option("-d", "--defender", required=True,
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
 @click.option("--sea", is_flag=True, help="A sea battle (default: land).")
-@click.option("--ool-attacker", default=None, help="Attacker's order of loss, e.g. inf,art,arm,ftr.")
-@click.option("--ool-defender", default=None, help="Defender's order of loss.")
+@click.option("--ool-attacker", default=None,
+              help="Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr "
+                   "(default: cheapest first).")
+@click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
 @click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Keep the attacker's last N land units until everything else is lost.")
+              help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
-@click.option("--runs", type=click.IntRange(min=1), default=None,
+@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
@@ -114,14 +158,18 @@ def _retreat_options(command):
               show_default=True, help="When defending subs submerge (no enemy destroyer).")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-@plot_option()
+@click.option("--survivors", type=_Survivors(), default=None,
+              help="Also print each side's survivor table (with the chance to keep at least as "
+                   "many units) and IPC-loss distribution: all rows, or the N most likely.")
+@_output_options
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
            retreat_below_win, retreat_aircraft_risk, landed, bombard, attacker_submerge,
-           defender_submerge, waves, quiet, as_json, plot) -> None:
-    """Odds of one battle (and of later waves with --wave)."""
+           defender_submerge, waves, survivors, quiet, as_json, plot) -> None:
+    """Odds of one battle (and of later waves with --wave).
+
+    Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
+    """
     import json
 
     from oddsim.api import run_battle, run_waves
@@ -138,38 +186,49 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                   landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
                   defender_submerge=defender_submerge)
     if waves:
+        if survivors is not None:
+            raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
         later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
         click.echo(json.dumps(total.to_dict(), indent=2) if as_json else total.to_table())
         if plot:
-            write_battle_chart(total, plot, title=spec.describe() + ", then later waves")
+            _say_where(write_battle_chart(total, plot, title=spec.describe() + ", then later waves"),
+                       as_json)
         return finish(total)
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
-    click.echo(result.to_json() if as_json else result.to_table())
+    click.echo(result.to_json() if as_json else result.to_table(survivors))
     if plot:
-        write_battle_chart(result, plot)
+        _say_where(write_battle_chart(result, plot), as_json)
     return finish(result)
 
 
 @cli.command()
-@click.option("--rules", "rules", default="1942-2e", show_default=True, help="Edition or ruleset file.")
-@click.option("--bombers", type=int, default=0, help="Strategic bombers.")
-@click.option("--tac-bombers", type=int, default=0, help="Tactical bombers (global-1940-2e, bases).")
-@click.option("--escorts", type=int, default=0, help="Escorting fighters (editions with air battles).")
-@click.option("--interceptors", type=int, default=0, help="Intercepting fighters.")
-@click.option("--territory-value", type=int, default=None, help="IPC value of the territory.")
+@click.option("--rules", "rules", default="1942-2e", show_default=True,
+              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+@click.option("--bombers", type=int, default=0, show_default=True, metavar="0..200",
+              help="Strategic bombers.")
+@click.option("--tac-bombers", type=int, default=0, show_default=True, metavar="0..200",
+              help="Tactical bombers (global-1940-2e, bases).")
+@click.option("--escorts", type=int, default=0, show_default=True, metavar="0..200",
+              help="Escorting fighters (editions with air battles).")
+@click.option("--interceptors", type=int, default=0, show_default=True, metavar="0..200",
+              help="Intercepting fighters.")
+@click.option("--territory-value", type=int, default=None, metavar="IPCS",
+              help="IPC value of the territory (0 or more), where the edition caps damage by it.")
 @click.option("--facility", type=click.Choice(["major", "minor", "air_base", "naval_base"]), default=None,
               help="Target facility, where the edition caps damage by facility.")
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
-@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True)
-@click.option("--runs", type=click.IntRange(min=1), default=None,
-              help="Monte Carlo runs (default 1,000,000 with --method mc).")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True,
+              help="Exact enumeration or Monte Carlo.")
+@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
+              help="Monte Carlo raids (default 1,000,000 with --method mc).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
+              help="Monte Carlo seed (default: random).")
+@_output_options
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
-         defender_tech, method, runs, seed, as_json) -> None:
+         defender_tech, method, runs, seed, quiet, as_json, plot) -> None:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
     from oddsim.raid import Raid, run_raid
 
@@ -178,6 +237,10 @@ def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, fa
                 attacker_tech=attacker_tech, defender_tech=defender_tech)
     result = run_raid(spec, method=method, runs=runs, seed=seed)
     click.echo(result.to_json() if as_json else result.to_table())
+    if plot:
+        from oddsim.plot.cli import write_raid_chart
+
+        _say_where(write_raid_chart(result, plot), as_json)
     return finish(result)
 
 
@@ -208,7 +271,7 @@ def describe_ruleset(ruleset) -> str:
     """Readable unit table and rule flags."""
     lines = [f"{ruleset.name}: {ruleset.title}", ""]
     lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
-                 f"{'domain':6s} roles")
+                 f"{'domain':6s} {'abbreviations':24s} roles")
     for u in ruleset.units:
         roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last")
                  if getattr(u, flag)]
@@ -217,7 +280,7 @@ def describe_ruleset(ruleset) -> str:
         if not u.can_attack:
             roles.append("cannot attack")
         lines.append(f"{u.name:16s} {u.cost:4d} {u.attack:4d} {u.defense:4d} {u.move:4d} "
-                     f"{u.hits:4d}  {u.domain.value:6s} {', '.join(roles)}")
+                     f"{u.hits:4d}  {u.domain.value:6s} {', '.join(u.aliases):24s} {', '.join(roles)}")
     c = ruleset.combat
     lines += ["", f"subs strike first: {c.sub_first_strike.value}; aircraft hit subs: "
               f"{c.air_hits_subs.value}; AA dice: {c.aa_dice.value}"
@@ -245,19 +308,30 @@ def describe_ruleset(ruleset) -> str:
 @click.option("--sea-air", default=None, help="Aircraft sent to the sea battle.")
 @click.option("--no-bombard", is_flag=True, help="The fleet does not bombard (it does by default "
               "when there is no sea battle).")
-@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True)
-@click.option("--runs", type=click.IntRange(min=1), default=None, help="Monte Carlo battles in all.")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Monte Carlo seed.")
-@click.option("--attacker-tech", default="", help="Attacker's technologies.")
-@click.option("--defender-tech", default="", help="Defender's technologies.")
-@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True)
+@click.option("--ool-attacker", default=None,
+              help="Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr "
+                   "(default: cheapest first).")
+@click.option("--ool-defender", default=None, help="Defender's order of loss in the land battle.")
+@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
+@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True,
+              help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
+@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
+              help="Monte Carlo battles in all (default 1,000,000).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
+              help="Monte Carlo seed (default: random).")
+@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
+@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
+              help="Dice mode: standard, or Low Luck.")
 @_retreat_options
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard, method,
-               runs, seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
-               retreat_below_win, retreat_aircraft_risk, as_json) -> None:
+@_output_options
+def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
+               ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
+               defender_tech, dice, retreat_after_round, retreat_units, retreat_below_win,
+               retreat_aircraft_risk, quiet, as_json, plot) -> None:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
-    apply to the land battle, where the landed units stay)."""
+    and orders of loss apply to the land battle, where the landed units stay)."""
     import json
 
     from oddsim.amphibious import Amphibious
@@ -268,9 +342,15 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
                          bombard=not no_bombard, retreat=policy if policy.active else None,
-                         attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
-    result = run_amphibious(assault, method=method, runs=runs, seed=seed)
+                         attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
+                         ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
+    result = run_amphibious(assault, method=method, runs=runs, seed=seed,
+                            progress=not quiet and not as_json)
     click.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.to_table())
+    if plot:
+        from oddsim.plot.cli import write_amphibious_chart
+
+        _say_where(write_amphibious_chart(result, plot), as_json)
     return finish(result)
 
 

@@ -41,16 +41,11 @@ class Force:
         return self.total == 0
 
     def describe(self) -> str:
-        """A readable form that parses back to the same force, e.g. ``3 infantry, 1 damaged battleship``."""
-        parts = []
-        damaged = dict(self.damaged)
-        for name, n in self.counts:
-            whole = n - damaged.get(name, 0)
-            if whole:
-                parts.append(f"{whole} {name}")
-            if damaged.get(name):
-                parts.append(f"{damaged[name]} damaged {name}")
-        return ", ".join(parts) if parts else "none"
+        """The units as players write them, e.g. ``3 infantry, 2 AA guns, 1 damaged battleship``;
+        it parses back to the same force."""
+        from oddsim.names import describe_counts
+
+        return describe_counts(self.counts, dict(self.damaged))
 
 
 def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,

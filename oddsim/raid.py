@@ -112,11 +112,14 @@ class Raid:
 
     def describe(self) -> str:
         target = self.facility or f"territory worth {self.territory_value}"
-        parts = [f"{self.bombers} bomber"] + ([f"{self.tactical_bombers} tactical bomber"]
-                                              if self.tactical_bombers else [])
+        from oddsim.names import count_label
+
+        parts = [count_label("bomber", self.bombers)] + (
+            [count_label("tactical_bomber", self.tactical_bombers)] if self.tactical_bombers else [])
         if self.escorts:
-            parts.append(f"{self.escorts} escort")
-        against = f" against {self.interceptors} interceptor" if self.interceptors else ""
+            parts.append(count_label("escort", self.escorts))
+        against = f" against {count_label('interceptor', self.interceptors)}" \
+            if self.interceptors else ""
         return f"{self.rules.name} raid: {', '.join(parts)}{against} on {target} (cap {self.cap})"
 
 
@@ -148,12 +151,19 @@ class RaidResult:
         method = "exact" if self.method == "exact" else f"Monte Carlo, {self.runs:,} runs"
         if self.interrupted:
             method += " (interrupted: partial result)"
+        from oddsim.estimates import number, percent
+
+        def figure(name: str) -> str:
+            return number(getattr(self, name), self.std_error.get(name), decimals=3)
+
         lines = [self.raid, f"method: {method}",
-                 f"expected damage {self.expected_damage:.3f} IPCs; bombers lost {self.bombers_lost:.3f}; "
-                 f"escorts lost {self.escorts_lost:.3f}; interceptors lost {self.interceptors_lost:.3f}",
+                 f"expected damage {figure('expected_damage')} IPCs; bombers lost "
+                 f"{figure('bombers_lost')}; escorts lost {figure('escorts_lost')}; interceptors "
+                 f"lost {figure('interceptors_lost')}",
                  f"expected IPC swing for the attacker: {self.ipc_swing:+.3f}", "damage distribution:"]
         for damage, p in sorted(self.damage.items()):
-            lines.append(f"  {damage:4d}  {100 * p:6.2f}%")
+            error = math.sqrt(p * (1 - p) / self.runs) if self.runs else None
+            lines.append(f"  {damage:4d}  {percent(p, error):>18s}")
         return "\n".join(lines)
 
 

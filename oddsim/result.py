@@ -1,33 +1,142 @@
-"""BattleResult: the one result type both engines return; plots and the CLI only read it."""
+"""BattleResult: the one result type both engines return; plots and the CLI only read it.
+
+A survivor row is data (units left by type, damaged ones, those that left the battle early, its
+probability and IPC value); its label is rendered from them and never parsed back.
+"""
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
-from oddsim.errors import OddsimError, TooLargeError
+from oddsim.estimates import binomial_interval
 from oddsim.forces import Force, parse_force
+from oddsim.names import describe_counts
+
+OUTCOMES = ("attacker_win", "defender_win", "draw", "stalemate", "retreat", "takes_territory")
+"""The outcome probabilities of a result (``takes_territory`` is None at sea)."""
 
 
 @dataclass(frozen=True)
 class Survivors:
-    """One possible set of units left on a side, with its probability."""
+    """One possible end state of a side, with its probability.
 
-    units: str  # e.g. "2 infantry, 1 damaged battleship", or "none"
-    count: int  # number of units left
-    ipc: int  # IPC value of the units left
+    ``counts``: every unit left by type (those that left the battle early included);
+    ``damaged``: how many of them are damaged two-hit units; ``departed``: how many of them left
+    the battle early (``departed_as``: "submerged" subs, or "retreated" units while the landed
+    ones fought on); ``retreated``: the whole side left the battle (a retreat). ``ipc`` is the
+    IPC value of the units left. ``std_error`` is the probability's standard error (Monte Carlo).
+    ``other`` > 0 marks the row that gathers the end states of a very large Monte Carlo battle
+    that were not kept one by one (that many of its runs): its units are unknown, ``ipc`` is their
+    mean IPC value."""
+
+    counts: Mapping[str, int]
     probability: float
+    ipc: float = 0
+    damaged: Mapping[str, int] = field(default_factory=dict)
+    departed: Mapping[str, int] = field(default_factory=dict)
+    retreated: bool = False
+    departed_as: str = "retreated"
+    std_error: float = 0.0
+    other: int = 0
+
+    @property
+    def count(self) -> int:
+        """Number of units left."""
+        return sum(self.counts.values())
+
+    @property
+    def units(self) -> str:
+        """The row as players read it: ``"2 infantry, 1 damaged battleship (1 submarine
+        submerged)"``, ``"none"``, or ``"other end states"``."""
+        if self.other:
+            return "other end states"
+        units = describe_counts(self.counts.items(), dict(self.damaged))
+        gone = describe_counts(self.departed.items())
+        if not self.retreated:
+            if gone == "none":
+                return units
+            return f"{units} ({self.departed_as})" if gone == units \
+                else f"{units} ({gone} {self.departed_as})"
+        if gone == "none":
+            return f"{units} (retreated)"
+        if gone == units:
+            if self.departed_as == "retreated":  # the landed units stayed, and were destroyed
+                return f"{units} (retreated; the landed units fought on and were destroyed)"
+            return f"{units} ({self.departed_as})"
+        return f"{units} ({gone} {self.departed_as}, the rest retreated)"
+
+    def force(self, rules) -> Force:
+        """The army this row leaves (units that left the battle early included), damaged units
+        kept, to fight a later stage with."""
+        if self.other:
+            from oddsim.errors import TooLargeError
+
+            raise TooLargeError("the 'other end states' row of a very large battle has no single "
+                                "army: fight the stages as separate battles")
+        return parse_force(Force(tuple(self.counts.items()), tuple(self.damaged.items())), rules,
+                           "survivors")
+
+    def to_dict(self) -> dict:
+        return {"label": self.units, "counts": {k: int(v) for k, v in self.counts.items()},
+                "damaged": {k: int(v) for k, v in self.damaged.items()},
+                "departed": {k: int(v) for k, v in self.departed.items()},
+                "retreated": bool(self.retreated), "units_left": int(self.count),
+                "ipc": float(self.ipc), "probability": float(self.probability),
+                "std_error": float(self.std_error), "other": int(self.other)}
 
 
-@dataclass(frozen=True)
+def survivor_row(names: list[str], alive, damaged, departed, probability: float, ipc: float,
+                 verb: str, retreated: bool = False) -> Survivors:
+    """A row from per-type numbers in the edition's unit order (zeros left out)."""
+    counts = {n: int(a) for n, a in zip(names, alive, strict=True) if a > 0}
+    hurt = {n: min(int(h), counts.get(n, 0)) for n, h in zip(names, damaged, strict=True) if h > 0}
+    gone = {n: int(g) for n, g in zip(names, departed, strict=True) if g > 0}
+    return Survivors(counts=counts, probability=float(probability), ipc=ipc,
+                     damaged={n: h for n, h in hurt.items() if h}, departed=gone,
+                     retreated=bool(retreated and counts), departed_as=verb)
+
+
+def row_key(row: Survivors) -> tuple:
+    """What tells two end states apart (rows with the same key are one row)."""
+    return (tuple(row.counts.items()), tuple(row.damaged.items()), tuple(row.departed.items()),
+            row.retreated, row.other > 0)
+
+
+def merge_rows(rows, runs: int | None = None) -> tuple[Survivors, ...]:
+    """Rows with the same end state added up, zero-probability rows dropped, most likely first;
+    with ``runs`` (Monte Carlo), each row gets its binomial standard error."""
+    merged: dict[tuple, Survivors] = {}
+    for row in rows:
+        key = row_key(row)
+        if key in merged:
+            old = merged[key]
+            total = old.probability + row.probability
+            ipc = old.ipc if not row.other else (
+                (old.ipc * old.probability + row.ipc * row.probability) / total if total else 0)
+            merged[key] = replace(old, probability=total, ipc=ipc, other=old.other + row.other)
+        else:
+            merged[key] = row
+    out = [r for r in merged.values() if r.probability > 0]
+    if runs:
+        out = [replace(r, std_error=math.sqrt(r.probability * (1 - r.probability) / runs))
+               for r in out]
+    return tuple(sorted(out, key=lambda s: (-s.probability, s.other > 0, s.units)))
+
+
+@dataclass(frozen=True, repr=False)
 class BattleResult:
     """Outcome probabilities, expected losses and survivor distributions of one battle.
 
     ``method`` is ``"exact"`` or ``"mc"``. Monte Carlo results also carry ``runs`` and the
-    standard error of every probability and mean in ``std_error`` (exact results: all zero).
+    standard error of every probability and mean in ``std_error`` (exact results: empty).
     ``takes_territory`` is the chance the attacker wins with a land unit left (land battles;
     ``None`` at sea). ``tuv_swing`` is defender IPCs lost minus attacker IPCs lost.
+    ``attacker_ipc_total``/``defender_ipc_total``: IPCs of the units each side may lose, so
+    that IPC lost = total - the IPC value of a survivor row. ``retreat_round`` is the mean
+    number of rounds fought before a retreat, apart from ``expected_rounds`` (all battles).
     """
 
     battle: str
@@ -48,16 +157,99 @@ class BattleResult:
     std_error: dict[str, float] = field(default_factory=dict)
     truncated_mass: float = 0.0
     interrupted: bool = False
+    attacker_ipc_total: float = 0
+    defender_ipc_total: float = 0
 
     @property
     def tuv_swing(self) -> float:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
+    @property
+    def attacker_units_left(self) -> dict[str, float]:
+        """Expected number of the attacker's units left, by unit type."""
+        return units_left(self.attacker_survivors)[0]
+
+    @property
+    def defender_units_left(self) -> dict[str, float]:
+        """Expected number of the defender's units left, by unit type."""
+        return units_left(self.defender_survivors)[0]
+
+    def units_left_std_error(self, side: str) -> dict[str, float]:
+        """Standard error of each expected number of units left (Monte Carlo; empty if exact)."""
+        if not self.runs:
+            return {}
+        return units_left(getattr(self, f"{side}_survivors"), self.runs)[1]
+
+    def ipc_lost_distribution(self, side: str) -> dict[float, float]:
+        """Chance of each IPC loss of ``side`` (smallest first), from its survivor rows."""
+        total = getattr(self, f"{side}_ipc_total")
+        out: dict[float, float] = {}
+        for row in getattr(self, f"{side}_survivors"):
+            lost = round(float(total - row.ipc), 6)
+            out[lost] = out.get(lost, 0.0) + row.probability
+        return dict(sorted(out.items()))
+
+    @property
+    def landed_after_retreat(self) -> dict[str, float] | None:
+        """What became of the landed units that fought on after the others retreated: the
+        chance they ``won``, were ``destroyed`` (the defender held), or ``both_destroyed``;
+        None when no landed unit ever fought on alone."""
+        rows = [r for r in self.attacker_survivors if r.departed and r.departed_as == "retreated"]
+        if not rows:
+            return None
+        won = sum(r.probability for r in rows if not r.retreated)
+        gone = sum(r.probability for r in rows if r.retreated)
+        defender_dead = sum(r.probability for r in self.defender_survivors
+                            if not r.counts and not r.other)
+        both = min(gone, max(0.0, defender_dead - self.attacker_win - self.draw))
+        return {"won": won, "destroyed": max(0.0, gone - both), "both_destroyed": both}
+
+    def interval_95(self) -> dict[str, tuple[float, float]]:
+        """95% Wilson intervals of the outcome probabilities (Monte Carlo; empty if exact)."""
+        if not self.runs:
+            return {}
+        out = {}
+        for name in OUTCOMES:
+            p = getattr(self, name)
+            if p is not None and (name != "retreat" or "retreat" in self.std_error):
+                out[name] = binomial_interval(round(p * self.runs), self.runs)
+        return out
+
     def to_dict(self) -> dict:
-        """Plain JSON-ready dict with every figure, survivors as lists of records; ``interrupted``
-        comes first, where a reader sees it."""
-        data = {"interrupted": self.interrupted, **asdict(self)}
-        data["tuv_swing"] = self.tuv_swing
+        """Plain JSON-ready dict (stable keys, plain floats): every figure, its standard error
+        and 95% interval (Monte Carlo), units left, both sides' whole survivor and IPC-loss
+        distributions. The one JSON form of a result: ``oddsim battle --json`` prints it."""
+        def number(x):
+            return None if x is None else float(x)
+
+        std_error: dict[str, object] = {k: float(v) for k, v in self.std_error.items()}
+        if self.runs:
+            for side in ("attacker", "defender"):
+                std_error[f"{side}_units_left"] = self.units_left_std_error(side)
+        data = {
+            "interrupted": bool(self.interrupted),  # first, where a reader sees it
+            "battle": self.battle, "method": self.method,
+            "runs": None if self.runs is None else int(self.runs),
+            "truncated_mass": float(self.truncated_mass),
+            **{name: number(getattr(self, name)) for name in OUTCOMES},
+            "attacker_ipc_lost": float(self.attacker_ipc_lost),
+            "defender_ipc_lost": float(self.defender_ipc_lost),
+            "tuv_swing": float(self.tuv_swing),
+            "attacker_units_left": self.attacker_units_left,
+            "defender_units_left": self.defender_units_left,
+            "expected_rounds": float(self.expected_rounds),
+            "retreat_round": number(self.retreat_round),
+            "landed_after_retreat": self.landed_after_retreat,
+            "std_error": std_error,
+            "interval_95": {k: [float(lo), float(hi)] for k, (lo, hi) in self.interval_95().items()},
+            "attacker_ipc_total": float(self.attacker_ipc_total),
+            "defender_ipc_total": float(self.defender_ipc_total),
+        }
+        for side in ("attacker", "defender"):
+            data[f"{side}_ipc_lost_distribution"] = [
+                {"ipc": float(k), "probability": float(p)}
+                for k, p in self.ipc_lost_distribution(side).items()]
+            data[f"{side}_survivors"] = [row.to_dict() for row in getattr(self, f"{side}_survivors")]
         return data
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -67,38 +259,18 @@ class BattleResult:
         survivors = self.attacker_survivors if side == "attacker" else self.defender_survivors
         return tuple(sorted(survivors, key=lambda s: -s.probability)[:top])
 
-    def to_table(self) -> str:
-        """A readable multi-line summary: outcomes, IPC losses, most likely survivors."""
-        def pct(name: str, value: float | None) -> str:
-            if value is None:
-                return "—"
-            err = self.std_error.get(name)
-            return f"{100 * value:6.2f}%" + (f" ± {100 * err:.2f}" if err else "")
+    def to_table(self, survivors: int | None = None) -> str:
+        """The readable summary the CLI prints; ``survivors``: also each side's whole survivor
+        and IPC-loss tables (that many rows each, 0: all)."""
+        from oddsim.result_text import battle_text
 
-        lines = [self.battle]
-        method = "exact" if self.method == "exact" else f"Monte Carlo, {self.runs:,} runs"
-        if self.interrupted:
-            method += " (interrupted: partial result)"
-        lines.append(f"method: {method}")
-        lines.append(f"  attacker wins   {pct('attacker_win', self.attacker_win)}")
-        lines.append(f"  defender wins   {pct('defender_win', self.defender_win)}")
-        lines.append(f"  draw (both die) {pct('draw', self.draw)}")
-        if self.stalemate:
-            lines.append(f"  stalemate       {pct('stalemate', self.stalemate)}")
-        if self.retreat:
-            lines.append(f"  retreat         {pct('retreat', self.retreat)}"
-                         + (f" (after {self.retreat_round:.2f} rounds on average)"
-                            if self.retreat_round is not None else ""))
-        if self.takes_territory is not None:
-            lines.append(f"  takes territory {pct('takes_territory', self.takes_territory)}")
-        lines.append(f"expected IPC lost: attacker {self.attacker_ipc_lost:.2f}, "
-                     f"defender {self.defender_ipc_lost:.2f} (TUV swing {self.tuv_swing:+.2f})")
-        lines.append(f"expected rounds: {self.expected_rounds:.2f}")
-        for side in ("attacker", "defender"):
-            lines.append(f"most likely {side} survivors:")
-            for s in self.most_likely(side, 3):
-                lines.append(f"  {100 * s.probability:6.2f}%  {s.units}")
-        return "\n".join(lines)
+        return battle_text(self, survivors)
+
+    def __str__(self) -> str:
+        return self.to_table()
+
+    def __repr__(self) -> str:
+        return self.to_table()
 
     def check(self) -> float:
         """How far the outcome probabilities (win, loss, draw, stalemate, retreat) are from
@@ -107,51 +279,37 @@ class BattleResult:
                          + self.retreat - 1.0)
 
 
-def describe_units(names: list[str], alive, damaged) -> str:
-    """``"3 infantry, 1 damaged battleship"`` from per-type counts (damaged ones counted apart)."""
-    parts = []
-    for name, n, hurt in zip(names, alive, damaged, strict=True):
-        whole = int(n) - int(hurt)
-        if whole > 0:
-            parts.append(f"{whole} {name}")
-        if hurt > 0:
-            parts.append(f"{int(hurt)} damaged {name}")
-    return ", ".join(parts) if parts else "none"
+def units_left(rows, runs: int | None = None) -> tuple[dict[str, float], dict[str, float]]:
+    """(expected units left by type, their standard errors with ``runs`` Monte Carlo runs)."""
+    mean: dict[str, float] = {}
+    square: dict[str, float] = {}
+    for row in rows:
+        for name, n in row.counts.items():
+            mean[name] = mean.get(name, 0.0) + row.probability * n
+            square[name] = square.get(name, 0.0) + row.probability * n * n
+    order = _unit_order(rows)
+    mean = {name: mean[name] for name in order}
+    errors = {}
+    if runs:
+        errors = {name: math.sqrt(max(square[name] - m * m, 0.0) / runs) for name, m in mean.items()}
+    return {name: float(m) for name, m in mean.items()}, errors
 
 
-def describe_survivors(names: list[str], alive, damaged, departed, verb: str,
-                       retreated: bool = False) -> str:
-    """A side's survivors for the survivor table, the same in both engines: ``alive`` counts
-    every unit left per type, ``departed`` those of them that left the battle early (``verb``:
-    "submerged" subs, or "retreated" units while the landed ones fought on); ``retreated``: the
-    attacker's whole force left (a retreat, or its units in battle died and the departed live)."""
-    units = describe_units(names, alive, damaged)
-    if not retreated and not any(departed):
-        return units
-    gone = describe_units(names, departed, [0] * len(names))
-    if not retreated:
-        if gone == "none":
-            return units
-        return f"{units} ({verb})" if gone == units else f"{units} ({gone} {verb})"
-    if gone == "none":
-        return f"{units} (retreated)"
-    if gone == units:
-        return f"{units} ({verb})"
-    return f"{units} ({gone} {verb}, the rest retreated)"
+def _unit_order(rows) -> list[str]:
+    """The unit types of the rows in the edition's order (each row lists its units in it)."""
+    from graphlib import TopologicalSorter
 
-
-def survivor_table(entries: dict[str, tuple[int, int, float]]) -> tuple[Survivors, ...]:
-    """Survivors sorted by probability from ``{units: (count, ipc, probability)}``."""
-    rows = [Survivors(units, count, ipc, p) for units, (count, ipc, p) in entries.items() if p > 0]
-    return tuple(sorted(rows, key=lambda s: (-s.probability, s.units)))
-
-
-def survivor_force(units: str, rules) -> Force:
-    """The army a survivor row describes (what left the battle early included), to fight a
-    later stage with. Rows of very large Monte Carlo battles only count units: TooLargeError."""
-    text = units.partition(" (")[0]
-    try:
-        return parse_force(None if text == "none" else text, rules, "survivors")
-    except OddsimError:
-        raise TooLargeError(f"'{units}': the battle is too large to follow each unit into the next "
-                            f"stage; fight the stages as separate battles") from None
+    graph: dict[str, set[str]] = {}
+    for row in rows:
+        names = list(row.counts)
+        for i, name in enumerate(names):
+            graph.setdefault(name, set()).update(names[:i])
+    sorter = TopologicalSorter(graph)
+    sorter.prepare()
+    seen = list(graph)
+    order: list[str] = []
+    while sorter.is_active():
+        ready = sorted(sorter.get_ready(), key=seen.index)
+        order.extend(ready)
+        sorter.done(*ready)
+    return order

@@ -9,11 +9,13 @@ the later waves sample exactly the earlier waves' outcomes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass, field, replace
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError
-from oddsim.result import BattleResult, survivor_force
+from oddsim.estimates import number, percent
+from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
 MAX_WAVES = 10
@@ -30,7 +32,12 @@ class Wave:
 
 @dataclass(frozen=True)
 class WaveResult:
-    """Per-wave figures (each weighted over the states it met) and the totals."""
+    """Per-wave figures and the totals. Each wave's ``attacker_win`` and IPC figures are
+    unconditional (weighted over every way the waves before it went, 0 where it never fought);
+    ``fights`` is the chance it reaches the battle, and ``given_it_fights`` holds the same
+    figures given that it does. With Monte Carlo, ``std_error`` (and each wave's) holds the
+    standard error of each figure as if each of the runs followed one path through the waves
+    (``wave_errors``); the IPC totals' errors are the sum of the waves' (a bound)."""
 
     waves: tuple[dict, ...]
     attacker_win: float  # the defender is destroyed by the end
@@ -38,6 +45,7 @@ class WaveResult:
     takes_territory: float | None
     attacker_ipc_lost: float
     defender_ipc_lost: float
+    std_error: dict[str, float] = field(default_factory=dict)
     interrupted: bool = False  # Ctrl-C cut Monte Carlo stages short: figures from fewer runs
 
     @property
@@ -48,20 +56,33 @@ class WaveResult:
         return {"interrupted": self.interrupted, "waves": list(self.waves), "attacker_win": self.attacker_win,
                 "defender_win": self.defender_win, "takes_territory": self.takes_territory,
                 "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
-                "tuv_swing": self.tuv_swing}
+                "tuv_swing": self.tuv_swing, "std_error": dict(self.std_error)}
 
     def to_table(self) -> str:
         lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []
-        for number, wave in enumerate(self.waves, start=1):
-            lines.append(f"wave {number}: {wave['attacker']} ({wave['method']}) — reaches the battle "
-                         f"{100 * wave['fights']:.2f}%, attacker wins {100 * wave['attacker_win']:.2f}%, "
-                         f"IPC lost {wave['attacker_ipc_lost']:.2f} / {wave['defender_ipc_lost']:.2f}")
-        lines.append(f"total: defender destroyed {100 * self.attacker_win:.2f}%, holds "
-                     f"{100 * self.defender_win:.2f}%"
+        for count, wave in enumerate(self.waves, start=1):
+            given = wave["given_it_fights"]
+            se = wave.get("std_error", {})
+            given_se = se.get("given_it_fights", {})
+            method = wave["method"] or "nothing left to fight"
+            lines.append(f"wave {count}: {wave['attacker']} ({method}): reaches the battle "
+                         f"{percent(wave['fights'], se.get('fights'))}")
+            lines.append(f"  attacker wins   {percent(wave['attacker_win'], se.get('attacker_win'))} "
+                         f"unconditional, {percent(given['attacker_win'], given_se.get('attacker_win'))} "
+                         f"given it reaches the battle")
+            for side in ("attacker", "defender"):
+                name = f"{side}_ipc_lost"
+                lines.append(f"  {side} IPC lost {number(wave[name], se.get(name))} unconditional, "
+                             f"{number(given[name], given_se.get(name))} given it reaches the battle")
+        se = self.std_error
+        lines.append(f"total: defender destroyed {percent(self.attacker_win, se.get('attacker_win'))}, "
+                     f"holds {percent(self.defender_win, se.get('defender_win'))}"
                      + ("" if self.takes_territory is None
-                        else f", territory taken {100 * self.takes_territory:.2f}%"))
-        lines.append(f"expected IPC lost: attacker {self.attacker_ipc_lost:.2f}, defender "
-                     f"{self.defender_ipc_lost:.2f} (TUV swing {self.tuv_swing:+.2f})")
+                        else f", territory taken {percent(self.takes_territory, se.get('takes_territory'))}"))
+        lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
+                for side in ("attacker", "defender")}
+        lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
+                     f"(TUV swing {self.tuv_swing:+.2f})")
         return "\n".join(lines)
 
 
@@ -77,6 +98,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     attacker_lost = defender_lost = 0.0
     interrupted = False
     reports = []
+    squares = []  # per wave: each IPC figure's second moment over the paths through the waves
+    runs = 0.0  # Monte Carlo runs in all (0: every battle exact)
     for battle in battles:
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
         if has_land and not battle.sea:
@@ -85,8 +108,14 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         wave = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
                 "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
         after: dict[str, float] = {}
+        square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
         for defender, weight in standing.items():
             result: BattleResult = run(replace(battle, defender=defender), weight)
+            if result.runs:
+                runs = max(runs, result.runs / weight)
+            for side in ("attacker", "defender"):
+                square[f"{side}_ipc_lost"] += weight * sum(
+                    p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
             interrupted = interrupted or result.interrupted
             wave["fights"] += weight
             wave["method"] = result.method
@@ -94,22 +123,61 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
             wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
             for row in result.defender_survivors:
-                units = survivor_force(row.units, battle.rules).describe()  # submerged subs stay
+                units = row.force(battle.rules).describe()  # submerged subs stay
                 if units != "none":
                     after[units] = after.get(units, 0.0) + weight * row.probability
             if not battle.sea:
                 taken += weight * (result.takes_territory or 0.0)
                 took = result.takes_territory or 0.0
                 destroyed_open += weight * (result.attacker_win + result.draw - took)
+        reached = wave["fights"]
+        wave["given_it_fights"] = {name: wave[name] / reached if reached > 0 else 0.0 for name in
+                                   ("attacker_win", "attacker_ipc_lost", "defender_ipc_lost")}
         attacker_lost += wave["attacker_ipc_lost"]
         defender_lost += wave["defender_ipc_lost"]
         reports.append(wave)
+        squares.append(square)
         standing = after
     holds = sum(standing.values())
-    return WaveResult(waves=tuple(reports), attacker_win=1.0 - holds, defender_win=holds,
-                      takes_territory=None if first.sea else taken,
-                      attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
-                      interrupted=interrupted)
+    total = WaveResult(waves=tuple(reports), attacker_win=1.0 - holds, defender_win=holds,
+                       takes_territory=None if first.sea else taken,
+                       attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
+                       interrupted=interrupted)
+    return wave_errors(total, squares, round(runs)) if runs else total
+
+
+def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult:
+    """``total`` with standard errors as if each of ``runs`` runs followed one path through the
+    waves: a chance p has sqrt(p (1 - p) / runs); a wave's IPC figure has its spread over the
+    paths (``squares``: its second moment) over ``runs``, given that the wave fights over the
+    runs that reach it. The engine gives each battle its share of the runs, which spreads less
+    than paths drawn at random, so these errors are if anything too large."""
+    def chance(p: float, n: float) -> float:
+        return math.sqrt(max(p * (1 - p), 0.0) / n) if n > 0 else 0.0
+
+    def spread(mean: float, second: float, n: float) -> float:
+        return math.sqrt(max(second - mean * mean, 0.0) / n) if n > 0 else 0.0
+
+    waves = []
+    for wave, square in zip(total.waves, squares, strict=True):
+        reached = wave["fights"]
+        given = wave["given_it_fights"]
+        names = ("attacker_ipc_lost", "defender_ipc_lost")
+        wave = {**wave, "std_error": {
+            "fights": chance(reached, runs), "attacker_win": chance(wave["attacker_win"], runs),
+            **{name: spread(wave[name], square[name], runs) for name in names},
+            "given_it_fights": {
+                "attacker_win": chance(given["attacker_win"], reached * runs),
+                **{name: spread(given[name], square[name] / reached if reached else 0.0,
+                                reached * runs) for name in names}}}}
+        waves.append(wave)
+    errors = {"attacker_win": chance(total.attacker_win, runs),
+              "defender_win": chance(total.defender_win, runs),
+              **{name: sum(w["std_error"][name] for w in waves)
+                 for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
+    if total.takes_territory is not None:
+        errors["takes_territory"] = chance(total.takes_territory, runs)
+    return replace(total, waves=tuple(waves), std_error=errors)
 
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:

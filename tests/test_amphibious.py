@@ -1,6 +1,7 @@
 """Amphibious assaults: stages composed as RULES.md says, against odds derived by hand."""
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +18,7 @@ def test_no_sea_battle_means_the_best_ships_bombard_one_per_landed_unit():
     assault = Amphibious("1942-2e", fleet="2 bb, 1 cru, 1 dd, 1 trn", cargo="1 inf, 1 arm",
                          defender="3 inf")
     land = assault.land_battle(1)
-    assert land.bombard.describe() == "2 battleship"  # 2 landed units: the two best ships
+    assert land.bombard.describe() == "2 battleships"  # 2 landed units: the two best ships
     result = run_amphibious(assault, method="exact")
     alone = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "3 inf", landed="1 inf, 1 arm",
                                        bombard="2 bb"))
@@ -130,14 +131,19 @@ def test_defender_destroyed_counts_landed_units_that_win_after_the_others_left()
     assert result.defender_destroyed == pytest.approx(7 / 12 + 10 / 36 * 3 / 8, abs=TOL)
 
 
-def test_a_sea_battle_too_large_to_follow_each_transport_is_refused(monkeypatch):
+def test_a_sea_battle_with_too_many_end_states_still_follows_each_transport(monkeypatch):
+    # with every end state past the limit, the Monte Carlo sea battle keeps them one by one
+    # (few here, all kept), so the landings match those of exact keys with the same seed
     from oddsim.montecarlo import _model
 
-    monkeypatch.setattr(_model, "MAX_EXACT_KEYS", 1)  # survivor rows only count units
     assault = Amphibious("1942-2e", fleet="2 cru, 2 trn", cargo="2 inf", defender="1 inf",
                          sea_defender="2 dd, 1 sub")
-    with pytest.raises(oddsim.TooLargeError, match="too large to follow each unit"):
-        run_amphibious(assault, method="mc", runs=1000, seed=1)
+    plain = run_amphibious(assault, method="mc", runs=20_000, seed=1)
+    monkeypatch.setattr(_model, "MAX_EXACT_KEYS", 1)
+    kept = run_amphibious(assault, method="mc", runs=20_000, seed=1)
+    assert [(x.transports, x.probability) for x in kept.landings] == \
+        [(x.transports, x.probability) for x in plain.landings]
+    assert kept.takes_territory == plain.takes_territory
 
 
 @pytest.mark.parametrize("options, message", [
@@ -154,3 +160,21 @@ def test_runs_with_the_exact_method_is_an_error():
     assault = Amphibious("1942-2e", fleet="1 trn", cargo="1 inf", defender="1 inf")
     with pytest.raises(oddsim.BattleError, match="--runs applies to Monte Carlo"):
         run_amphibious(assault, method="exact", runs=100)
+
+
+def test_monte_carlo_assault_figures_carry_their_standard_error():
+    # one landing (2 transports) or none: take = p t, with p from the sea battle's runs and t
+    # from the land battle's share of them; the error adds t^2 p(1-p)/n and p^2 t(1-t)/(p n)
+    assault = Amphibious("1942-2e", fleet="1 dd, 2 trn", cargo="3 inf, 1 arm", defender="3 inf",
+                         sea_defender="1 dd, 1 sub")
+    runs = 100_000
+    exact = run_amphibious(assault, method="exact")
+    mc = run_amphibious(assault, method="mc", runs=runs, seed=11)
+    p = exact.landings[0].probability
+    t = exact.landings[0].result.takes_territory
+    expected = math.sqrt(t * t * p * (1 - p) / runs + p * p * t * (1 - t) / (p * runs))
+    assert mc.std_error["takes_territory"] == pytest.approx(expected, rel=0.05)
+    for name in ("takes_territory", "defender_destroyed", "attacker_ipc_lost", "defender_ipc_lost"):
+        assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * mc.std_error[name], name
+    assert exact.std_error == {}
+    assert "±" in mc.to_table()

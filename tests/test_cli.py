@@ -5,6 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+import oddsim
 from oddsim.cli import cli
 
 
@@ -60,6 +61,9 @@ def test_rules_list_and_show():
       "--method", "exact"], "too large for the exact engine"),
     (["battle", "-a", "1 inf"], "Missing option"),
     (["rules", "show", "nope"], "unknown edition"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--survivors", "many"], "neither 'all' nor a number"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 inf", "--survivors", "all"],
+     "--survivors shows one battle's survivors"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)
@@ -94,6 +98,90 @@ def test_auto_says_which_engine_it_used():
     big = run("battle", "-a", "400 inf, 300 arm", "-d", "500 inf, 200 arm", "--runs", "2000", "--seed", "1",
               "--quiet")
     assert big.exit_code == 0 and "method: Monte Carlo, 2,000 runs" in big.output
+
+
+def test_battle_json_has_units_left_and_every_survivor_row():
+    # 1 armor against 1 infantry, 1942-2e: attacker wins 1/2, defender 1/4, draw 1/4
+    result = run("battle", "-a", "1 arm", "-d", "1 inf", "--json")
+    data = json.loads(result.output)
+    assert data["attacker_units_left"] == pytest.approx({"armor": 0.5}, abs=1e-12)
+    assert data["defender_units_left"] == pytest.approx({"infantry": 0.25}, abs=1e-12)
+    rows = {json.dumps(r["counts"]): r["probability"] for r in data["defender_survivors"]}
+    assert rows == pytest.approx({'{"infantry": 1}': 0.25, "{}": 0.75}, abs=1e-12)
+
+
+def test_battle_survivors_table_is_cumulative():
+    result = run("battle", "-a", "1 arm", "-d", "1 inf", "--survivors", "all")
+    assert result.exit_code == 0
+    lines = [" ".join(line.split()) for line in result.output.splitlines()]
+    # attacker: 1 armor left with 1/2; at least 1 unit 50%, at least 0 units 100%
+    assert "50.00% 50.00% 1 6 1 armor" in lines
+    assert "50.00% 100% 0 0 none" in lines
+    assert "defender IPC lost" in lines and "3 75.00% 75.00%" in lines
+    top = run("battle", "-a", "3 inf, 2 arm", "-d", "4 inf", "--survivors", "2")
+    assert "attacker survivors (2 of 6 end states; 4 not shown, --json has all)" in top.output
+    bad = run("battle", "-a", "1 arm", "-d", "1 inf", "--survivors", "0")
+    assert bad.exit_code == 2 and "'all'" in bad.output
+
+
+def test_monte_carlo_text_has_an_error_on_every_figure():
+    result = run("battle", "-a", "3 inf, 2 arm", "-d", "4 inf", "--method", "mc", "--runs",
+                 "20000", "--seed", "3")
+    lines = result.output.splitlines()
+    for start in ("  attacker wins", "  defender wins", "  draw", "  takes territory",
+                  "expected IPC lost", "expected rounds", "  attacker:", "  defender:"):
+        line = next(x for x in lines if x.startswith(start))
+        assert "±" in line or "95%" in line, line
+    rows = lines[lines.index("most likely attacker survivors:") + 1:]
+    assert "±" in rows[0]
+
+
+def test_help_points_to_unit_abbreviations():
+    result = run("battle", "--help")
+    assert "oddsim rules show" in " ".join(result.output.split())
+    table = run("rules", "show", "1942-2e")
+    assert "abbreviations" in table.output and "inf" in table.output
+
+
+@pytest.mark.parametrize("command", [
+    ["battle", "-a", "1 arm", "-d", "1 inf"],
+    ["raid", "--bombers", "2", "--territory-value", "4"],
+    ["amphibious", "--fleet", "1 trn", "--cargo", "1 inf, 1 arm", "-d", "1 inf"],
+])
+def test_every_battle_command_takes_plot_quiet_and_json(tmp_path, command):
+    path = tmp_path / "chart.png"
+    result = run(*command, "--quiet", "--plot", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.stat().st_size > 0
+    assert f"wrote {path}" in result.output
+    as_json = CliRunner().invoke(cli, [*command, "--json"])
+    assert as_json.exit_code == 0
+    json.loads(as_json.output)
+
+
+def test_amphibious_orders_of_loss_reach_the_land_battle():
+    # one transport lands 1 inf and 1 arm against 1 inf; losing the armor first is worse
+    base = ["amphibious", "--fleet", "1 trn", "--cargo", "1 inf, 1 arm", "-d", "2 inf", "--json",
+            "--no-bombard"]
+    armor_first = json.loads(run(*base, "--ool-attacker", "arm,inf").output)
+    land = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "2 inf", landed="1 inf, 1 arm",
+                                      ool_attacker="arm,inf"))
+    assert armor_first["takes_territory"] == pytest.approx(land.takes_territory, abs=1e-12)
+    kept = json.loads(run(*base, "--keep-land", "1", "--ool-defender", "inf").output)
+    assert kept["takes_territory"] == pytest.approx(oddsim.solve(oddsim.Battle(
+        "1942-2e", "1 inf, 1 arm", "2 inf", landed="1 inf, 1 arm", keep_land=1)).takes_territory,
+        abs=1e-12)
+
+
+def test_import_oddsim_reaches_submodules_without_matplotlib_or_dask():
+    import subprocess
+    import sys
+
+    code = ("import sys, oddsim; assert 'matplotlib' not in sys.modules and 'dask' not in "
+            "sys.modules; oddsim.plot.battle_chart; oddsim.purchase.SweepSpec; oddsim.raid.Raid; "
+            "oddsim.api.run_battle; print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 # Faults the fuzzers found (issue 11): each is exit 2 and one line, or was a traceback before.

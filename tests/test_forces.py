@@ -35,7 +35,14 @@ def test_damaged_units_and_mapping():
     force = parse_force({"bb": 2, "damaged bb": 1}, G42)
     assert force.count("battleship") == 3 and force.damaged_count("battleship") == 1
     assert parse_force(force.describe(), G42) == force
-    assert force.describe() == "2 battleship, 1 damaged battleship"
+    assert force.describe() == "2 battleships, 1 damaged battleship"
+
+
+def test_describe_uses_the_names_players_write_with_plurals():
+    g40 = oddsim.load_ruleset("global-1940-2e")
+    force = parse_force("2 aa, 1 mech, 3 mech, 9 ftr, 1 tac", g40)
+    assert force.describe() == "4 mech infantry, 2 AA guns, 9 fighters, 1 tactical bomber"
+    assert parse_force(force.describe(), g40) == force
 
 
 @pytest.mark.parametrize("text, message", [

@@ -60,3 +60,37 @@ def test_two_waves_monte_carlo_agrees_with_exact():
         p = getattr(exact, key)
         assert abs(getattr(mc, key) - p) < 4.5 * math.sqrt(p * (1 - p) / runs)
     assert mc.waves[1]["method"] == "mc"
+
+
+def test_each_wave_reports_figures_unconditional_and_given_it_reaches_the_battle():
+    # 1942-2e: 1 inf attacks 1 inf; the defender survives alone with duel(1, 2)'s defender win,
+    # then 1 armor attacks that 1 inf and wins with 1/2 (see test_result: 1 arm vs 1 inf)
+    _, holds, _ = duel(1, 2)
+    total = run_waves(oddsim.Battle("1942-2e", "1 inf", "1 inf"), ["1 arm"], method="exact")
+    second = total.waves[1]
+    assert second["fights"] == pytest.approx(float(holds), abs=1e-12)
+    assert second["given_it_fights"]["attacker_win"] == pytest.approx(0.5, abs=1e-12)
+    assert second["attacker_win"] == pytest.approx(float(holds * F(1, 2)), abs=1e-12)
+    text = total.to_table()
+    assert "unconditional" in text and "given it reaches the battle" in text
+
+
+def test_monte_carlo_waves_carry_standard_errors_that_cover_the_exact_figures():
+    first = oddsim.Battle("1942-2e", "4 inf, 2 art", "6 inf")
+    exact = run_waves(first, ["3 arm, 2 ftr", "2 inf"], method="exact")
+    mc = run_waves(first, ["3 arm, 2 ftr", "2 inf"], method="mc", runs=50_000, seed=8)
+    assert exact.std_error == {} and "std_error" not in exact.waves[1]
+    for got, want in zip(mc.waves, exact.waves, strict=True):
+        se = got["std_error"]
+        for name in ("fights", "attacker_win", "attacker_ipc_lost", "defender_ipc_lost"):
+            assert se[name] > 0 or got[name] in (0.0, 1.0)
+            assert abs(got[name] - want[name]) <= 4.5 * se[name] + 1e-12, name
+        for name in ("attacker_win", "attacker_ipc_lost"):
+            assert abs(got["given_it_fights"][name] - want["given_it_fights"][name]) <= \
+                4.5 * se["given_it_fights"][name] + 1e-12, name
+    # a chance's error is the binomial one over all runs
+    p = mc.attacker_win
+    assert mc.std_error["attacker_win"] == pytest.approx((p * (1 - p) / 50_000) ** 0.5, rel=1e-3)
+    for name in ("attacker_win", "takes_territory", "attacker_ipc_lost", "defender_ipc_lost"):
+        assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * mc.std_error[name], name
+    assert "±" in mc.to_table()

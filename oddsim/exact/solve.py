@@ -13,7 +13,7 @@ from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _kernel as k
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
-from oddsim.result import BattleResult, describe_survivors, survivor_table
+from oddsim.result import BattleResult, Survivors, merge_rows, survivor_row
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -393,15 +393,15 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
         take = float(a_mass[k.ATTACKER_WINS][a_flags[:, 5] == 1].sum())
     names = [u.name for u in battle.rules.units]
     verb = "submerged" if battle.sea else "retreated"
-    a_table: dict[str, list] = {"none": [0, 0, a_none]}
-    _add_survivors(a_table, a_fought, a_alive, a_damaged, a_gone, low, low.attacker, names, verb)
-    _add_survivors(a_table, a_retreated, a_alive, a_damaged, a_gone, low, low.attacker, names, verb,
+    a_rows: list[Survivors] = [Survivors({}, a_none)]
+    _add_survivors(a_rows, a_fought, a_alive, a_damaged, a_gone, low, low.attacker, names, verb)
+    _add_survivors(a_rows, a_retreated, a_alive, a_damaged, a_gone, low, low.attacker, names, verb,
                    retreated=True)
-    _add_survivors(a_table, a_left_early, a_gone, 0 * a_gone, a_gone, low, low.attacker, names, verb,
+    _add_survivors(a_rows, a_left_early, a_gone, 0 * a_gone, a_gone, low, low.attacker, names, verb,
                    retreated=True)
-    d_table: dict[str, list] = {"none": [0, 0, 0.0]}
-    _add_survivors(d_table, d_fought, d_alive, d_damaged, d_gone, low, low.defender, names, verb)
-    _add_survivors(d_table, d_dead, d_gone, 0 * d_gone, d_gone, low, low.defender, names, verb)
+    d_rows: list[Survivors] = []
+    _add_survivors(d_rows, d_fought, d_alive, d_damaged, d_gone, low, low.defender, names, verb)
+    _add_survivors(d_rows, d_dead, d_gone, 0 * d_gone, d_gone, low, low.defender, names, verb)
     return BattleResult(
         battle=battle.describe(),
         method="exact",
@@ -416,29 +416,28 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
         + float(a_left_early @ a_gone_ipc),
         defender_ipc_lost=float(d_fought @ d_ipc) + float(d_dead @ d_gone_ipc),
         expected_rounds=float(rounds),
-        attacker_survivors=survivor_table({key: tuple(row) for key, row in a_table.items()}),
-        defender_survivors=survivor_table({key: tuple(row) for key, row in d_table.items()}),
+        attacker_survivors=merge_rows(a_rows),
+        defender_survivors=merge_rows(d_rows),
         truncated_mass=float(pruned),
+        attacker_ipc_total=a_total,
+        defender_ipc_total=d_total,
     )
 
 
-def _add_survivors(table: dict[str, list], probability: np.ndarray, alive: np.ndarray,
+def _add_survivors(rows: list[Survivors], probability: np.ndarray, alive: np.ndarray,
                    damaged: np.ndarray, gone: np.ndarray, low: LoweredBattle, side: SideArrays,
                    names: list[str], verb: str, retreated: bool = False) -> None:
-    """Add the side's end states (probability per state) to its survivor table, by the units
-    they leave (``alive``) and those of them that left the battle early (``gone``)."""
+    """Add the side's end states (probability per state) to its survivor rows: the units they
+    leave (``alive``) and those of them that left the battle early (``gone``)."""
     states = np.flatnonzero(probability)
     if not len(states):
         return
     units = alive[states] * _combatant(low, side)
     hurt = np.minimum(damaged[states], units)
-    counts = units.sum(axis=1).tolist()
     ipcs = (units @ low.cost).tolist()
-    for row, row_hurt, row_gone, count, ipc, p in zip(
-            units.tolist(), hurt.tolist(), gone[states].tolist(), counts, ipcs,
-            probability[states].tolist(), strict=True):
-        key = describe_survivors(names, row, row_hurt, row_gone, verb, retreated and count > 0)
-        table.setdefault(key, [count, ipc, 0.0])[2] += p
+    for row, row_hurt, row_gone, ipc, p in zip(units.tolist(), hurt.tolist(), gone[states].tolist(),
+                                               ipcs, probability[states].tolist(), strict=True):
+        rows.append(survivor_row(names, row, row_hurt, row_gone, p, ipc, verb, retreated))
 
 
 def _combatant(low, side) -> np.ndarray:

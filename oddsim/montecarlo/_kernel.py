@@ -717,14 +717,13 @@ def _losses(state, s, dead, model):
 @hot_jit
 def _survivor_key(state, s, dead, model):
     """Compact code of side ``s``'s end state: its casualties per key category in mixed radix
-    (all slots taken when the side is destroyed), or with coarse keys the number of units left;
-    plus SC_DEPARTED_KEY when some of its units departed (they are not casualties: the
-    departed survivors are the side's subs at sea, its units not landed on land)."""
-    coarse = _rule(model, R_KEY_COARSE) != 0
+    (all slots taken when the side is destroyed), plus SC_DEPARTED_KEY when some of its units
+    departed (they are not casualties: the departed survivors are the side's subs at sea, its
+    units not landed on land)."""
     base = _base(model, s)
     departed = get(state, base + ST_GONE) > 0
     if dead and not departed:
-        return 0 if coarse else _scalar(model, s, SC_DEAD_KEY)
+        return _scalar(model, s, SC_DEAD_KEY)
     rem = base + N_TALLIES
     gone = base + get(model, H_GONE_AT)
     key = _scalar(model, s, SC_DEPARTED_KEY) if departed else 0
@@ -732,10 +731,7 @@ def _survivor_key(state, s, dead, model):
         left = 0 if dead else get(state, rem + i)
         if departed:
             left += get(state, gone + i)
-        if coarse:
-            key += left * _step(model, s, i, F_KILL)
-        else:
-            key += (_step(model, s, i, F_COUNT) - left) * _step(model, s, i, F_KEY)
+        key += (_step(model, s, i, F_COUNT) - left) * _step(model, s, i, F_KEY)
     return key
 
 
@@ -773,11 +769,30 @@ def _tally(code, rounds, lost_a, lost_d, land, key_a, key_d, counts, hist_a, his
     add(counts, S_DEFENDER_IPC_SQ, lost_d * lost_d)
     add(counts, S_ROUNDS, rounds)
     add(counts, S_ROUNDS_SQ, rounds * rounds)
-    add(hist_a, key_a, ONE)
-    add(hist_d, key_d, ONE)
     if _rule(model, R_KEY_COARSE):
-        add(ipc_a, key_a, _scalar(model, ATTACKER, SC_TOTAL_IPC) - lost_a)
-        add(ipc_d, key_d, _scalar(model, DEFENDER, SC_TOTAL_IPC) - lost_d)
+        _keep(hist_a, ipc_a, key_a, _scalar(model, ATTACKER, SC_TOTAL_IPC) - lost_a)
+        _keep(hist_d, ipc_d, key_d, _scalar(model, DEFENDER, SC_TOTAL_IPC) - lost_d)
+    else:
+        add(hist_a, key_a, ONE)
+        add(hist_d, key_d, ONE)
+
+
+@hot_jit
+def _keep(hist, held, key, ipc_left):
+    """Count an end state of a side whose keys are too many for a histogram: in its slot
+    (1 + key mod slots) when ``held`` there says it is kept there (key + 1; 0: a free slot,
+    which the first end state seen takes), else in slot 0, "other", ``held[0]`` summing the
+    IPCs left of those."""
+    slot = 1 + key % (hist.shape[0] - 1)
+    owner = get(held, slot)
+    if owner == 0:
+        put(held, slot, key + 1)
+        owner = key + 1
+    if owner == key + 1:
+        add(hist, slot, ONE)
+    else:
+        add(hist, ZERO, ONE)
+        add(held, ZERO, ipc_left)
 
 
 @jit
@@ -959,7 +974,8 @@ def _run_plain_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, mod
 def simulate_chunk(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, model):
     """Fight battles ``first .. first + n_battles - 1`` of the battle in ``model`` and add their
     results to the per-block rows of ``stats`` (N_STATS columns) and of the survivor histograms
-    (the ``ipc_*`` ones sum the IPCs left, used only with coarse keys). One block per row,
+    (the ``ipc_*`` ones, used only where keys are too many, say which end state each slot keeps,
+    see ``_keep``). One block per row,
     blocks run in parallel."""
     n_blocks = stats.shape[0]
     for b in prange(n_blocks):

@@ -20,11 +20,15 @@ from oddsim.errors import BattleError, OddsimError
 from oddsim.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo import _rng
-from oddsim.result import Survivors, describe_survivors, survivor_table
+from oddsim.result import Survivors, merge_rows, survivor_row
 
 MAX_EXACT_KEYS = 2**20
-"""Survivor histograms keep every end state while a side has at most this many; beyond it they
-fall back to counting units left (see ``SurvivorCodec``)."""
+"""Survivor histograms keep every end state while a side has at most this many; beyond it each
+side keeps ``KEPT_SLOTS`` end states one by one and counts the rest as "other" (see ``_keep`` in
+``_kernel`` and ``simulate``)."""
+KEPT_SLOTS = 524_287
+"""End states kept one by one per side in a battle with too many of them (a prime: slot = 1 +
+key mod KEPT_SLOTS); 4 MiB per histogram row."""
 LANDED_CATEGORY = 4
 """The survivor-key category of the attacker's landed units (after the kernel's four): apart,
 because after a retreat they go on losing units while the others do not."""
@@ -38,14 +42,16 @@ class KernelModel:
 
     model: np.ndarray
     sides: tuple[SideLayout, SideLayout]
-    key_coarse: bool
+    key_coarse: bool  # more than MAX_EXACT_KEYS end states: each side keeps KEPT_SLOTS of them
     retreats: bool  # the attacker may end in a retreat: its histogram holds retreated keys too
 
     @property
     def n_keys(self) -> tuple[int, int]:
         """Histogram size per side: the keys of a battle fought to the end, again for a
         retreated attacker, and all that again for a side with units departed."""
-        a, d = (side.n_keys(self.key_coarse) * side.layers for side in self.sides)
+        if self.key_coarse:
+            return KEPT_SLOTS + 1, KEPT_SLOTS + 1
+        a, d = (side.n_keys() * side.layers for side in self.sides)
         return a, d
 
     @classmethod
@@ -58,7 +64,7 @@ class KernelModel:
                        air_restrictable=low.air_needs_destroyer and has_subs[1]),
             SideLayout(low, low.defender, 1, flags, low.defender_subs_first,
                        air_restrictable=low.air_needs_destroyer and has_subs[0]))
-        key_coarse = max(side.n_keys(False) for side in sides) > MAX_EXACT_KEYS
+        key_coarse = max(side.n_keys() for side in sides) > MAX_EXACT_KEYS
         # which sides may have units leave the battle early: subs that may submerge, or an
         # attacker with landed units and a retreat policy (the others retreat, they fight on)
         submerges = [side.submerge != SUBMERGE_NEVER and bool(np.any(low.is_sub[side.step_unit]))
@@ -67,7 +73,7 @@ class KernelModel:
         departs = [submerges[0] or partial, submerges[1]]
         retreats = battle.retreat is not None or departs[0]
         for row, side in enumerate(sides):
-            base = side.n_keys(key_coarse)
+            base = side.n_keys()
             side.scalars[k.SC_KEYS] = base
             side.retreat_key = base if row == 0 and retreats else 0
             side.departed_key = base * (2 if side.retreat_key else 1) if departs[row] else 0
@@ -374,9 +380,9 @@ class SideLayout:
         self.layers = 1
         self.verb = "retreated"
 
-    def n_keys(self, coarse: bool) -> int:
-        """Size of the side's survivor histogram for a battle fought to the end."""
-        return self.units + 1 if coarse else int(np.prod(self.category_len + 1))
+    def n_keys(self) -> int:
+        """Number of the side's end states (survivor keys) for a battle fought to the end."""
+        return int(np.prod(self.category_len + 1))
 
 
 class SurvivorCodec:
@@ -386,11 +392,12 @@ class SurvivorCodec:
     and the attacker's landed units): every kind of hit that may take one unit of a category may
     take any unit of it, and landed units are lost first of their type and alone after a
     retreat, so each category always loses its units in its order of loss and these counts say
-    exactly what is left. A coarse key (battles with more than ``MAX_EXACT_KEYS`` such end
-    states) is the number of units left, described as such, with the mean IPC value of those
-    end states. Keys from ``layout.retreat_key`` on are those of a retreated attacker, and all
-    keys from ``layout.departed_key`` on those of a side with units departed: its survivors in
-    ``layout.departing`` steps left the battle early.
+    exactly what is left. Keys from ``layout.retreat_key`` on are those of a retreated
+    attacker, and all keys from ``layout.departed_key`` on those of a side with units departed:
+    its survivors in ``layout.departing`` steps left the battle early. In a battle with more
+    than ``MAX_EXACT_KEYS`` end states (``coarse``), the histogram has ``KEPT_SLOTS`` slots, each
+    holding the end state named in ``held``, and slot 0 the other end states (``held[0]``: the
+    sum of their IPCs left).
     """
 
     def __init__(self, low: LoweredBattle, layout: SideLayout, coarse: bool,
@@ -400,29 +407,29 @@ class SurvivorCodec:
         self.side = layout.side
         self.names = names
         self.coarse = coarse
-        self.n_keys = layout.n_keys(coarse)
+        self.n_keys = layout.n_keys()
         self.category_len = layout.category_len
         self.stride = layout.key_stride
         self.category = layout.category
 
-    def table(self, hist: np.ndarray, ipc_left: np.ndarray, battles: int
-              ) -> tuple[Survivors, ...]:
-        """The side's survivor rows from its histogram (and IPC sums, for coarse keys)."""
-        entries: dict[str, list] = {}
+    def table(self, hist: np.ndarray, held: np.ndarray, battles: int) -> tuple[Survivors, ...]:
+        """The side's survivor rows from its histogram (``held``: which end state each slot
+        keeps, in a battle with too many), each with its binomial standard error."""
+        rows = []
         layout = self.layout
-        for key in np.flatnonzero(hist):
+        for slot in np.flatnonzero(hist):
+            p = hist[slot] / battles
+            if self.coarse and slot == 0:
+                rows.append(Survivors({}, p, ipc=float(held[0] / hist[0]), other=int(hist[0])))
+                continue
+            key = int(held[slot]) - 1 if self.coarse else int(slot)
             departed = 0 < layout.departed_key <= key
             rest = key - layout.departed_key if departed else key
             retreated = 0 < layout.retreat_key <= rest
-            fought = rest % self.n_keys
-            units, count, ipc = (self._coarse(fought, ipc_left[key] / hist[key], departed,
-                                              retreated) if self.coarse
-                                 else self._exact(fought, departed, retreated))
-            row = entries.setdefault(units, [count, ipc, 0.0])
-            row[2] += hist[key] / battles
-        return survivor_table({units: tuple(row) for units, row in entries.items()})
+            rows.append(self._exact(rest % self.n_keys, departed, retreated, p))
+        return merge_rows(rows, battles)
 
-    def _exact(self, key: int, departed: bool, retreated: bool) -> tuple[str, int, int]:
+    def _exact(self, key: int, departed: bool, retreated: bool, p: float) -> Survivors:
         lost = (key // self.stride) % (self.category_len + 1)
         alive = np.zeros(len(self.low.cost), dtype=np.int64)
         damage = np.zeros(len(self.low.cost), dtype=np.int64)
@@ -439,15 +446,5 @@ class SurvivorCodec:
             else:
                 damage[unit] += taken
         damaged = np.minimum(alive, self.side.damaged + damage)
-        text = describe_survivors(self.names, alive, damaged, gone, self.layout.verb, retreated)
-        return text, int(alive.sum()), int((alive * self.low.cost).sum())
-
-    def _coarse(self, key: int, mean_ipc: float, departed: bool, retreated: bool
-                ) -> tuple[str, int, int]:
-        text = "none" if key == 0 else f"{key} unit{'s' if key > 1 else ''}"
-        verb = self.layout.verb
-        if departed and not retreated:
-            text += f" (some {verb})"
-        elif retreated:
-            text += " (retreated)" if not departed or verb == "retreated" else f" ({verb} or retreated)"
-        return text, int(key), int(round(mean_ipc))
+        return survivor_row(self.names, alive, damaged, gone, p, int((alive * self.low.cost).sum()),
+                            self.layout.verb, retreated)

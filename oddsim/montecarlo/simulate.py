@@ -17,7 +17,7 @@ import numpy as np
 from oddsim.battle import Battle
 from oddsim.errors import BattleError
 from oddsim.interrupt import stop_on_interrupt
-from oddsim.limits import check_runs, seed_or_random
+from oddsim.limits import MAX_RUNS, check_runs, seed_or_random
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
@@ -28,6 +28,8 @@ FIRST_CHUNK = 2**14
 """The first chunk is small, so a progress bar (and Ctrl-C) respond quickly; chunks then double."""
 LARGEST_CHUNK = 2**20
 MAX_HISTOGRAM_CELLS = 2**23
+PILOT_RUNS = 2**14
+"""Battles of the pilot that chooses which end states a battle with too many keeps."""
 """Per side, blocks x keys of the histograms is kept under this (64 MiB): huge key spaces get
 fewer blocks, i.e. fewer threads."""
 
@@ -40,12 +42,13 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     retreat, bombardment, submerging subs and landed units. The same ``seed`` gives the same
     result on any number of threads (``None``: a random seed). ``std_error`` holds the standard
     error of every probability and mean.
-    Survivors are exact end states, unless a side has more than ``_model.MAX_EXACT_KEYS`` of
-    them (huge mixed fleets): then its rows only count units left ("12 units", with the mean
-    IPC value of those ends). With ``progress``, a bar is drawn on stderr when it is a terminal
-    and the run is long. Ctrl-C stops early and returns the battles fought so far
-    (``interrupted=True``); so does ``on_chunk`` returning True (it is called after every chunk
-    with the battles fought so far: a server's progress report and cancel button).
+    Survivors are exact end states; a side with more than ``_model.MAX_EXACT_KEYS`` of them
+    (huge mixed fleets) keeps those a pilot run saw one by one and counts the rarer rest in one
+    "other end states" row (see ``_choose_kept_states``), so memory stays bounded. With
+    ``progress``, a bar is drawn on stderr when it is a terminal and the run is long. Ctrl-C
+    stops early and returns the battles fought so far (``interrupted=True``); so does
+    ``on_chunk`` returning True (it is called after every chunk with the battles fought so far:
+    a server's progress report and cancel button).
     """
     if not isinstance(battle, Battle):
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
@@ -53,8 +56,11 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     seed = seed_or_random(seed, BattleError)
     low = lower(battle)
     spec = KernelModel.build(battle, low)
-    n_blocks = max(1, min(numba.get_num_threads(), MAX_HISTOGRAM_CELLS // max(spec.n_keys)))
+    arrays = 2 if spec.key_coarse else 1  # a histogram row, and which end state each slot keeps
+    n_blocks = max(1, min(numba.get_num_threads(), MAX_HISTOGRAM_CELLS // (arrays * max(spec.n_keys))))
     tallies = _Tallies.zeros(n_blocks, spec)
+    if spec.key_coarse:
+        _choose_kept_states(spec, seed, tallies)
     bar = ProgressBar(runs, enabled=progress, min_seconds=2.0)
     interrupted = False
     try:
@@ -74,6 +80,21 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     finally:
         bar.close()
     return _result(battle, low, spec, tallies, interrupted)
+
+
+def _choose_kept_states(spec: KernelModel, seed: int, tallies: _Tallies) -> None:
+    """In a battle with too many end states to count each (see ``_model.MAX_EXACT_KEYS``), each
+    side keeps, one by one, the end states seen in a pilot of ``PILOT_RUNS`` battles (on one
+    thread and battle numbers after the last real one, so the choice is the same on any number
+    of threads); the runs then count each of those exactly and every other end state as "other".
+    The likely end states come early in the pilot, so they are the ones kept."""
+    pilot = _Tallies.zeros(1, spec)
+    k.simulate_chunk(np.uint64(seed), MAX_RUNS, PILOT_RUNS, *pilot.arrays(), spec.model)
+    for side in range(2):
+        held = pilot.ipc_left[side][0].copy()
+        held[held == 0] = -1  # a slot nobody took stays closed
+        held[0] = 0
+        tallies.ipc_left[side][:] = held
 
 
 def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUNK
@@ -137,6 +158,9 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
                  ("expected_rounds", k.S_ROUNDS, k.S_ROUNDS_SQ))}
     std_error = {name: math.sqrt(p * (1.0 - p) / n) for name, p in share.items()}
     std_error.update({name: se for name, (_, se) in means.items()})
+    # the kernel sums each side's losses apart, not their product: the sum of the two errors
+    # bounds the swing's (Cauchy-Schwarz), which is what is reported
+    std_error["tuv_swing"] = std_error["attacker_ipc_lost"] + std_error["defender_ipc_lost"]
     if battle.sea:
         std_error["takes_territory"] = 0.0
     if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
@@ -145,7 +169,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
     names = [u.name for u in battle.rules.units]
     survivors = [
         SurvivorCodec(low, layout, spec.key_coarse, names).table(
-            tallies.hist[row].sum(axis=0), tallies.ipc_left[row].sum(axis=0), n)
+            tallies.hist[row].sum(axis=0), _held(tallies.ipc_left[row]), n)
         for row, layout in enumerate(spec.sides)]
     return BattleResult(
         battle=battle.describe(),
@@ -165,7 +189,17 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         runs=n,
         std_error=std_error,
         interrupted=interrupted,
+        attacker_ipc_total=int(spec.sides[0].scalars[k.SC_TOTAL_IPC]),
+        defender_ipc_total=int(spec.sides[1].scalars[k.SC_TOTAL_IPC]),
     )
+
+
+def _held(held: np.ndarray) -> np.ndarray:
+    """Which end state each slot keeps (the same in every block) and, in slot 0, the IPCs left
+    of the other end states summed over the blocks."""
+    out = held[0].copy()
+    out[0] = held[:, 0].sum()
+    return out
 
 
 def _standard_error_of_mean(total: int, squares: int, n: int) -> float:

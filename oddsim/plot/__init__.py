@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from oddsim.plot.pareto import ParetoPoint, pareto_chart, pareto_points
     from oddsim.plot.ranges import UnitRange, parse_unit_range
     from oddsim.plot.saving import save_figure
+    from oddsim.plot.stage_charts import amphibious_chart, raid_chart
     from oddsim.plot.sweep_charts import heatmap_chart, odds_curve_chart
     from oddsim.plot.sweeps import (
         Curve,
@@ -44,6 +45,7 @@ _HOMES = {
     "ParetoPoint": "pareto", "pareto_chart": "pareto", "pareto_points": "pareto",
     "UnitRange": "ranges", "parse_unit_range": "ranges",
     "save_figure": "saving",
+    "amphibious_chart": "stage_charts", "raid_chart": "stage_charts",
     "heatmap_chart": "sweep_charts", "odds_curve_chart": "sweep_charts",
     "Curve": "sweeps", "CurveSweep": "sweeps", "HeatmapSweep": "sweeps", "SweepPoint": "sweeps",
     "curve_sweep": "sweeps", "heatmap_sweep": "sweeps",
@@ -52,9 +54,10 @@ _HOMES = {
 
 __all__ = [
     "ConvergencePoint", "Curve", "CurveSweep", "HeatmapSweep", "ParetoPoint", "PlotError",
-    "SweepPoint", "UnitRange", "battle_chart", "convergence_chart", "convergence_points",
+    "SweepPoint", "UnitRange", "amphibious_chart", "battle_chart", "convergence_chart", "convergence_points",
     "curve_sweep", "heatmap_chart", "heatmap_sweep", "odds_curve_chart", "outcome_chart",
-    "pareto_chart", "pareto_points", "parse_unit_range", "save_figure", "survivor_chart",
+    "pareto_chart", "pareto_points", "parse_unit_range", "raid_chart", "save_figure",
+    "survivor_chart",
     "trench_chart",
 ]
 

@@ -134,9 +134,12 @@ def battle_chart(result, by: str = "count", top: int = 3, title: str | None = No
 
 
 def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[int, float]:
-    """Probability of each number of units (or IPC value) left, smallest first."""
+    """Probability of each number of units (or IPC value) left, smallest first (the "other end
+    states" row of a very large Monte Carlo battle has no number of units: left out)."""
     totals: dict[int, float] = {}
     for row in survivors:
+        if row.other:
+            continue
         key = row.count if by == "count" else row.ipc
         totals[key] = totals.get(key, 0.0) + row.probability
     return dict(sorted(totals.items()))
@@ -150,17 +153,28 @@ def draw_survivors(ax: Axes, result, side: str, by: str = "count", top: int = 3)
     totals = survivor_bars(survivors, by)
     keys = list(totals)
     gaps = [b - a for a, b in zip(keys, keys[1:], strict=False)]
-    width = 0.8 * min([1, *gaps]) if by == "count" else 0.8 * min(gaps or [1])
+    span = max(keys) - min(keys) if keys else 0
+    # bars at least 1/60 of the axis wide, so a side with many close IPC values stays readable
+    width = 0.8 * min([1, *gaps]) if by == "count" else max(0.8 * min(gaps or [1]), span / 60)
     heights = [100 * p for p in totals.values()]
-    ax.bar(keys, heights, width=width, color=SIDE_COLOURS[side], edgecolor="white")
-    ranked = sorted(survivors, key=lambda s: (-s.probability, s.units))[:top]
+    ax.bar(keys, heights, width=width, color=SIDE_COLOURS[side], edgecolor="white", linewidth=0.5)
+    ranked = [row for row in sorted(survivors, key=lambda s: (-s.probability, s.units))
+              if not row.other][:top]
     marks: dict[int, list[str]] = {}
     for rank, row in enumerate(ranked, start=1):
         marks.setdefault(row.count if by == "count" else row.ipc, []).append(f"#{rank}")
-    for key, names in marks.items():
-        ax.annotate(",".join(names), (key, 100 * totals[key]), xytext=(0, 3),
-                    textcoords="offset points", ha="center", va="bottom", fontsize=9,
-                    fontweight="bold")
+    near = max(span / 25, 1e-9)  # marks closer than this along the axis would overlap
+    lifted: list[tuple[float, float, int]] = []  # (key, height, lift) of the marks placed
+    for key in sorted(marks):
+        height = 100 * totals[key]
+        lift = 0
+        for other, other_height, other_lift in lifted:
+            if abs(key - other) < near and abs(height - other_height) < 4 + 3 * other_lift:
+                lift = max(lift, other_lift + len(marks[other]))
+        lifted.append((key, height, lift))
+        ax.annotate("\n".join(sorted(marks[key], key=lambda m: int(m[1:]))), (key, height),
+                    xytext=(0, 3 + 11 * lift), textcoords="offset points", ha="center",
+                    va="bottom", fontsize=9, fontweight="bold", linespacing=1.0)
     if ranked:
         lines = [f"#{rank}  {100 * row.probability:5.1f}%   {_shorten(row.units)}"
                  for rank, row in enumerate(ranked, start=1)]
@@ -169,7 +183,9 @@ def draw_survivors(ax: Axes, result, side: str, by: str = "count", top: int = 3)
                     xycoords="axes fraction", xytext=(0, -LISTING_OFFSET_PT),
                     textcoords="offset points", ha="left", va="top", fontsize=9,
                     linespacing=1.35)
-    ax.set_ylim(0, max(heights, default=0.0) * 1.15 + 1)
+    most = max((len(m) + lift for (_, _, lift), m in zip(lifted, (marks[k] for k in sorted(marks)),
+                                                          strict=True)), default=1)
+    ax.set_ylim(0, max(heights, default=0.0) * (1.1 + 0.06 * most) + 1)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     percent_axis(ax.yaxis)
     ax.grid(axis="x", visible=False)

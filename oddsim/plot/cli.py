@@ -46,6 +46,22 @@ def write_purchase_chart(table, path: str | Path, top: int = 5, title: str | Non
     return save_figure(pareto_chart(table, top=top, title=title), path)
 
 
+def write_raid_chart(result, path: str | Path) -> Path:
+    """Draw a raid's damage distribution to ``path``."""
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.stage_charts import raid_chart
+
+    return save_figure(raid_chart(result), path)
+
+
+def write_amphibious_chart(result, path: str | Path) -> Path:
+    """Draw an amphibious assault's landings and the chance to take the territory to ``path``."""
+    from oddsim.plot.saving import save_figure
+    from oddsim.plot.stage_charts import amphibious_chart
+
+    return save_figure(amphibious_chart(result), path)
+
+
 def write_trench_chart(result, path: str | Path) -> Path:
     """Draw a Longest Trench result (fronts won, cards lost) to ``path``."""
     from oddsim.plot.saving import save_figure
@@ -94,7 +110,8 @@ def chart() -> None:
 @click.option("-d", "--defender", "defenders", multiple=True, required=True,
               help='Defending army, e.g. "4 inf, 1 arm" (repeatable too).')
 @click.option("--vary", required=True, metavar="UNIT=LOW..HIGH",
-              help="The unit count to vary, e.g. inf=0..20 (or inf=0..40:2 for every second).")
+              help="Units to add to each army, e.g. inf=0..20 (or inf=0..40:2 for every second); "
+                   "units of that type the army has stay, the varied count is added to them.")
 @click.option("--side", type=click.Choice(["attacker", "defender"]), default="attacker",
               show_default=True, help="Whose unit count varies.")
 @_sweep_options
@@ -123,9 +140,9 @@ def curve_command(attackers, defenders, vary, side, rules, sea, metric, ool_atta
               help='Attacking army besides the varied units, e.g. "1 ftr".')
 @click.option("-d", "--defender", required=True, help='Defending army, e.g. "6 inf, 1 arm".')
 @click.option("--x", "x", required=True, metavar="UNIT=LOW..HIGH",
-              help="Unit count along the x axis, e.g. inf=0..15.")
+              help="Units added along the x axis, e.g. inf=0..15 (added to any the army has).")
 @click.option("--y", "y", required=True, metavar="UNIT=LOW..HIGH",
-              help="Unit count along the y axis, e.g. arm=0..10.")
+              help="Units added along the y axis, e.g. arm=0..10 (added to any the army has).")
 @click.option("--x-side", type=click.Choice(["attacker", "defender"]), default="attacker",
               show_default=True, help="Whose unit --x counts.")
 @click.option("--y-side", type=click.Choice(["attacker", "defender"]), default="attacker",

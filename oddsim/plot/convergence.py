@@ -80,6 +80,10 @@ def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes
     Returns the figure; never shows it."""
     require_many(points, "convergence_chart")
     _check_metric(metric)
+    points = list(points)
+    if title is None:  # name the battle when the points or the exact value are results
+        title = next((r.battle for r in (*points, exact) if isinstance(getattr(r, "battle", None), str)),
+                     None)
     series = sorted((as_point(p, metric) for p in points), key=lambda p: p.runs)
     if not series:
         raise PlotError("no convergence point to draw")

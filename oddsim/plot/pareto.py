@@ -11,7 +11,7 @@ flag get the frontier computed here: no other purchase costs no more and scores 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -32,6 +32,7 @@ class ParetoPoint:
     value: float
     label: str
     pareto: bool
+    tuv: float | None = None  # the purchase's expected TUV swing, where the record has it
 
 
 def pareto_points(rows) -> list[ParetoPoint]:
@@ -39,19 +40,50 @@ def pareto_points(rows) -> list[ParetoPoint]:
     require_many(rows, "pareto_points")
     records = list(rows.records()) if hasattr(rows, "records") else list(rows)
     raw = [(_field(r, "cost"), _field(r, "value"), _field(r, "label", "purchase", default=""),
-            _field(r, "pareto", "frontier", default=None)) for r in records]
+            _field(r, "pareto", "frontier", default=None),
+            _field(r, "tuv_swing", "tuv", default=None)) for r in records]
     points = []
-    for cost, value, label, flag in raw:
+    for cost, value, label, flag, tuv in raw:
         try:
             cost, value = float(cost), float(value)
         except (TypeError, ValueError):
             raise PlotError(f"a purchase record has cost {cost!r} and value {value!r}: both must "
                             f"be numbers") from None
-        points.append(ParetoPoint(cost, value, str(label), bool(flag)))
-    if all(flag is None for *_, flag in raw):
+        points.append(ParetoPoint(cost, value, str(label), bool(flag),
+                                  None if tuv is None else float(tuv)))
+    if all(flag is None for *_, flag, _ in raw):
         front = frontier_of(points)
-        points = [ParetoPoint(p.cost, p.value, p.label, i in front) for i, p in enumerate(points)]
+        points = [replace(p, pareto=i in front) for i, p in enumerate(points)]
     return points
+
+
+def best_points(points: list[ParetoPoint], top: int) -> list[ParetoPoint]:
+    """The ``top`` best purchases: highest value; on equal values the cheaper, then the one with
+    the better TUV swing."""
+    def key(p: ParetoPoint):
+        return (-round(p.value, 12), p.cost, -(p.tuv if p.tuv is not None else 0.0), p.label)
+
+    return sorted(points, key=key)[:top]
+
+
+def value_decimals(values: list[float], percent: bool) -> int:
+    """Decimals that tell the listed values apart and never round a value short of 100% up to
+    it: one for percentages (two for other values), more where needed, at most six."""
+    scale = 100.0 if percent else 1.0
+    first = 1 if percent else 2
+    for places in range(first, 7):
+        texts = {}
+        clash = False
+        for v in values:
+            text = f"{scale * v:.{places}f}"
+            if percent and v < 1.0 and float(text) >= 100.0:
+                clash = True
+            if text in texts and abs(texts[text] - v) > VALUE_TOLERANCE:
+                clash = True
+            texts.setdefault(text, v)
+        if not clash:
+            return places
+    return 6
 
 
 def frontier_of(points: list[ParetoPoint]) -> set[int]:
@@ -88,8 +120,10 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
                    else all(0.0 <= p.value <= 1.0 for p in points))
     label = value_label or (goal.label if goal is not None else "value")
     scale = 100.0 if percent else 1.0
-    best = sorted(points, key=lambda p: (-round(p.value, 12), p.cost))[:top]
-    listing = [f"{rank}.  {_shorten(p.label)}  ({p.cost:g} IPCs, {_format(p.value, percent)})"
+    best = best_points(points, top)
+    places = value_decimals([p.value for p in best], percent)
+    listing = [f"{rank}.  {_shorten(p.label)}  ({p.cost:g} IPCs, {_format(p.value, percent, places)}"
+               + (f", TUV {p.tuv:+.1f}" if p.tuv is not None else "") + ")"
                for rank, p in enumerate(best, start=1)]
     owned = ax is None
     if owned:
@@ -118,7 +152,7 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
     if owned and title:
         fig.suptitle(wrap_title(title))
     if owned or not best:
-        ax.legend(loc="upper left", framealpha=0.92)
+        ax.legend(loc="best", framealpha=0.92)
     else:
         handles, names = ax.get_legend_handles_labels()
         blanks = [Line2D([], [], linestyle="none") for _ in listing]
@@ -137,7 +171,9 @@ def _draw_listing(ax: Axes, lines: list[str], heading: str) -> None:
 
 
 LABEL_OFFSETS = ((0, 6), (-10, -5), (10, -5), (0, -17), (-14, 8), (14, 8), (0, 20), (-22, -5),
-                 (22, -5), (-20, 20), (20, 20), (0, 34), (-34, -5), (34, -5), (-30, 32), (30, 32))
+                 (22, -5), (-20, 20), (20, 20), (0, 34), (-34, -5), (34, -5), (-30, 32), (30, 32),
+                 (-14, -20), (14, -20), (0, -31), (-28, -20), (28, -20), (-14, -34), (14, -34),
+                 (0, -45), (-46, -5), (46, -5), (-40, -30), (40, -30))
 """Where a point's number may go, in points from the point (text bottom centre); the first free
 one wins, near ones first. Far ones get a leader line."""
 LEADER_FROM = 16
@@ -154,11 +190,16 @@ def _number_points(fig: Figure, ax: Axes, positions: list[tuple[float, float]]) 
     taken: list[tuple[float, float]] = []
     half_w, half_h = 5 * scale, 6 * scale  # a one-digit number at 9 pt, with a little air
 
+    box = ax.get_window_extent()
+
     def clashes(x: float, y: float) -> int:
         labels = sum(abs(x - a) < 2 * half_w and abs(y - b) < 2 * half_h for a, b in taken)
         points = sum(abs(x - a) < half_w + 4 * scale and abs(y - b) < half_h + 4 * scale
                      for a, b in markers)
-        return 2 * labels + points
+        # a number outside the plot (e.g. above the 100% line) would pile up with the others
+        outside = not (box.x0 + half_w <= x <= box.x1 - half_w
+                       and box.y0 + half_h <= y <= box.y1 - half_h)
+        return 2 * labels + points + 100 * outside
 
     for rank, (point, (px, py)) in enumerate(zip(positions, markers, strict=True), start=1):
         def centre(offset: tuple[int, int], px=px, py=py) -> tuple[float, float]:
@@ -184,8 +225,10 @@ def _field(record, *names: str, default=KeyError):
     return default
 
 
-def _format(value: float, percent: bool) -> str:
-    return f"{100 * value:.1f}%" if percent else f"{value:+.2f}"
+def _format(value: float, percent: bool, places: int | None = None) -> str:
+    if places is None:
+        places = 1 if percent else 2
+    return f"{100 * value:.{places}f}%" if percent else f"{value:+.{places}f}"
 
 
 def _shorten(text: str) -> str:

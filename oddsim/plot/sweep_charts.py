@@ -54,11 +54,15 @@ def odds_curve_chart(sweep: CurveSweep, ax: Axes | None = None) -> Figure:
     ax.set_ylim(-2, 102)
     percent_axis(ax.yaxis)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(f"{_unit_phrase(sweep.side, sweep.unit)} (number of units)")
+    ax.set_xlabel(f"N: {_unit_phrase(sweep.side, sweep.unit)} added to the army (number of units)")
     ax.set_ylabel(f"{METRICS[sweep.metric]} (%)")
+    points = [p for curve in sweep.curves for p in curve.points]
+    sampled = sum(p.method == "mc" for p in points)
+    note = "" if not sampled else (" (Monte Carlo)" if sampled == len(points) else
+                                   f" ({sampled} of {len(points)} points by Monte Carlo)")
     ax.set_title(f"{METRICS[sweep.metric].capitalize()} as {_unit_phrase(sweep.side, sweep.unit)} "
-                 f"vary")
-    title = "army with N " + sweep.unit if len(sweep.curves) > 1 else None
+                 f"vary{note}")
+    title = "N: " + _unit_phrase(sweep.side, sweep.unit) + " added" if len(sweep.curves) > 1 else None
     ax.legend(title=title, loc="best", framealpha=0.9)
     if owned:
         kind = "sea" if sweep.sea else "land"
@@ -95,8 +99,8 @@ def heatmap_chart(sweep: HeatmapSweep, ax: Axes | None = None) -> Figure:
     ax.grid(False)
     ax.set_xticks(_ticks(xs))
     ax.set_yticks(_ticks(ys))
-    ax.set_xlabel(f"{_unit_phrase(sweep.x_side, sweep.x_unit)}: X (number of units)")
-    ax.set_ylabel(f"{_unit_phrase(sweep.y_side, sweep.y_unit)}: Y (number of units)")
+    ax.set_xlabel(f"X: {_unit_phrase(sweep.x_side, sweep.x_unit)} added (number of units)")
+    ax.set_ylabel(f"Y: {_unit_phrase(sweep.y_side, sweep.y_unit)} added (number of units)")
     cells = [p for row in sweep.points for p in row]
     sampled = sum(p.method == "mc" for p in cells)
     note = f"; {sampled} of {len(cells)} cells by Monte Carlo" if sampled else ""
@@ -108,8 +112,10 @@ def heatmap_chart(sweep: HeatmapSweep, ax: Axes | None = None) -> Figure:
 
 
 def _unit_phrase(side: str, unit: str) -> str:
-    """``attacking infantry`` / ``defending armor``."""
-    return f"{'attacking' if side == 'attacker' else 'defending'} {unit.replace('_', ' ')}"
+    """``attacking infantry`` / ``defending AA guns``."""
+    from oddsim.names import unit_label
+
+    return f"{'attacking' if side == 'attacker' else 'defending'} {unit_label(unit, 2)}"
 
 
 def _edges(counts: tuple[int, ...]) -> list[float]:

@@ -1,7 +1,8 @@
 """The data behind odds curves and heatmaps: one battle per unit count (or pair of counts).
 
-A sweep takes an army and replaces the count of one unit type by each count of a range (the
-unit is added when the army has none; damaged two-hit units of that type stay as they are).
+A sweep takes an army and adds each count of a range of one unit type to it: units of that type
+the army already has stay (``-a "1 arm"`` with ``arm=0..5`` fights 1 to 6 armor), and titles
+write the varied count after them (``1 + N armor``).
 Every battle goes through ``oddsim.api.run_battle`` (``method="auto"``: exact when cheap, Monte
 Carlo with ``runs`` runs otherwise), so a sweep mixes engines as a battle's size demands; each
 point records its engine and standard error. An attacker left with no unit at all does not
@@ -218,8 +219,8 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
         row = []
         for x_count in x_spec.counts:
             armies = {side: _mapping(force) for side, force in forces.items()}
-            armies[x_side][x_unit] = x_count
-            armies[y_side][y_unit] = y_count
+            armies[x_side][x_unit] = armies[x_side].get(x_unit, 0) + x_count
+            armies[y_side][y_unit] = armies[y_side].get(y_unit, 0) + y_count
             row.append(engine.point(ruleset, armies["attacker"], armies["defender"], sea, metric,
                                     len(rows) * len(x_spec.counts) + len(row)))
         rows.append(tuple(row))
@@ -283,22 +284,28 @@ def _mapping(force: Force) -> dict[str, int]:
 
 
 def _with_count(force: Force, unit: str, count: int) -> dict[str, int]:
+    """``force`` with ``count`` more whole ``unit``."""
     army = _mapping(force)
-    army[unit] = count
+    army[unit] = army.get(unit, 0) + count
     return army
 
 
 def _describe_with(force: Force, marks: dict[str, str]) -> str:
-    """``force`` in words with each marked unit's count written as its mark (e.g. ``N infantry,
-    2 armor``); a marked unit the army lacks comes first."""
-    parts = [f"{mark} {name}" for name, mark in marks.items() if force.count(name) == 0]
+    """``force`` in words with each marked unit's varied count written as its mark, after the
+    units of that type the army already has (e.g. ``N infantry, 1 + M armor``); a marked unit
+    the army lacks comes first."""
+    from oddsim.names import count_label, unit_label
+
+    parts = [f"{mark} {unit_label(name, 2)}" for name, mark in marks.items()
+             if force.count(name) == 0]
     damaged = dict(force.damaged)
     for name, count in force.counts:
         whole = count - damaged.get(name, 0)
         if name in marks:
-            parts.append(f"{marks[name]} {name}")
+            parts.append(f"{whole} + {marks[name]} {unit_label(name, 2)}" if whole
+                         else f"{marks[name]} {unit_label(name, 2)}")
         elif whole:
-            parts.append(f"{whole} {name}")
+            parts.append(count_label(name, whole))
         if damaged.get(name):
-            parts.append(f"{damaged[name]} damaged {name}")
+            parts.append(count_label(name, damaged[name], damaged=True))
     return ", ".join(parts) if parts else "none"

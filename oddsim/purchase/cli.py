@@ -76,7 +76,8 @@ def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attac
         return EXIT_INTERRUPTED
     click.echo(report(table, spec, top))
     if plot:
-        write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
+        path = write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
+        click.echo(f"wrote {path}")
     return 0
 
 

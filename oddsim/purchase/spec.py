@@ -141,8 +141,10 @@ class SweepSpec:
         return sum(n * c for n, c in zip(counts, self.costs, strict=True))
 
     def describe_purchase(self, counts: Sequence[int]) -> str:
-        """``"2 infantry, 1 armor"``, or ``"nothing"``."""
-        parts = [f"{n} {name}" for name, n in zip(self.units, counts, strict=True) if n]
+        """``"2 infantry, 1 armor, 2 fighters"``, or ``"nothing"``."""
+        from oddsim.names import count_label
+
+        parts = [count_label(name, n) for name, n in zip(self.units, counts, strict=True) if n]
         return ", ".join(parts) if parts else "nothing"
 
     def describe(self) -> str:

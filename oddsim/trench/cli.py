@@ -97,7 +97,7 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
                         roll_order=roll_order, runs=runs, seed=seed)
     click.echo(result.to_json() if as_json else result.to_table())
     if plot:
-        write_trench_chart(result, plot)
+        click.echo(f"wrote {write_trench_chart(result, plot)}", err=as_json)
     from oddsim.cli import finish
 
     return finish(result)

@@ -4,6 +4,7 @@ by hand (each test says how)."""
 from fractions import Fraction as F
 
 import pytest
+from oracle import duel
 
 import oddsim
 
@@ -111,7 +112,17 @@ def test_landed_units_fight_on_when_the_others_retreat():
     assert r.retreat == pytest.approx(float(F(5, 12) * F(1, 3) + fights_on * F(3, 4)), abs=TOL)
     assert r.takes_territory == pytest.approx(r.attacker_win, abs=TOL)
     rows = survivors(r.attacker_survivors)
-    assert rows["1 armor (retreated)"] == pytest.approx(r.retreat, abs=TOL)
+    assert rows["1 armor (retreated)"] == pytest.approx(float(F(5, 12) * F(1, 3)), abs=TOL)
+    assert rows["1 armor (retreated; the landed units fought on and were destroyed)"] == \
+        pytest.approx(float(fights_on * F(3, 4)), abs=TOL)
+    # what became of the landed inf fighting on alone: duel(1, 2), one die each
+    _, d, draw = duel(1, 2)
+    landed = r.landed_after_retreat
+    assert landed["won"] == pytest.approx(float(fights_on * F(1, 4)), abs=TOL)
+    assert landed["destroyed"] == pytest.approx(float(fights_on * d), abs=TOL)
+    assert landed["both_destroyed"] == pytest.approx(float(fights_on * draw), abs=TOL)
+    assert r.retreat_round == pytest.approx(float((F(5, 36) + fights_on * F(3, 4) * (1 + F(9, 4)))
+                                                  / (F(5, 36) + fights_on * F(3, 4))), abs=TOL)
     assert rows["1 infantry, 1 armor (1 armor retreated)"] == pytest.approx(
         float(fights_on * F(1, 4)), abs=TOL)
     assert r.attacker_ipc_lost == pytest.approx(3 * (F(7, 36) + F(5, 36) + fights_on * F(3, 4)),

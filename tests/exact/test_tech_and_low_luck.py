@@ -95,7 +95,7 @@ def test_low_luck_remainder():
 def test_low_luck_aa():
     # three AA dice (one gun) at 1: total 3, one hit with 1/2, at four fighters
     result = solve("1942-2e", "4 ftr", "1 aa", dice="lowluck")
-    lost = sum(s.probability for s in result.attacker_survivors if s.units == "3 fighter")
+    lost = sum(s.probability for s in result.attacker_survivors if s.units == "3 fighters")
     assert lost == pytest.approx(0.5, abs=TOL)
 
 

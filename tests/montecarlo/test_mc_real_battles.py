@@ -252,8 +252,13 @@ def test_landed_units_fight_on_when_the_others_retreat():
     check_rows(r.attacker_survivors, {
         "1 infantry, 1 armor": F(7, 12) * F(2, 3),
         "1 armor": F(7, 12) * F(1, 3),
-        "1 armor (retreated)": F(5, 12) * F(1, 3) + fights_on * (d + draw),
+        "1 armor (retreated)": F(5, 12) * F(1, 3),
+        "1 armor (retreated; the landed units fought on and were destroyed)": fights_on * (d + draw),
         "1 infantry, 1 armor (1 armor retreated)": fights_on * a})
+    landed = r.landed_after_retreat
+    for name, p in (("won", fights_on * a), ("destroyed", fights_on * d),
+                    ("both_destroyed", fights_on * draw)):
+        assert close(landed[name], p), name
     check_rows(r.defender_survivors, {"1 infantry": F(5, 12) * F(1, 3) + fights_on * d,
                                       "none": 1 - F(5, 12) * F(1, 3) - fights_on * d})
     check_mean(r, "attacker_ipc_lost", 3 * (F(7, 12) * F(1, 3) + F(5, 12) * F(1, 3)

@@ -92,7 +92,7 @@ def test_standard_errors_match_the_exact_variances():
     q = 1 / 6
     assert set(r.std_error) == {"attacker_win", "defender_win", "draw", "stalemate",
                                 "takes_territory", "attacker_ipc_lost", "defender_ipc_lost",
-                                "expected_rounds"}
+                                "expected_rounds", "tuv_swing"}
     assert r.std_error["attacker_win"] == pytest.approx(math.sqrt(q * (1 - q) / n), rel=0.05)
     assert r.std_error["attacker_ipc_lost"] == pytest.approx(
         math.sqrt(100 * q * (1 - q) / n), rel=0.05)
@@ -137,18 +137,37 @@ def test_damaged_two_hit_units_are_shown_damaged():
     assert hurt.count == 1 and hurt.ipc == 20
 
 
-def test_coarse_survivor_keys_count_units_left(monkeypatch):
+def test_battles_with_too_many_end_states_keep_them_one_by_one(monkeypatch):
+    # past MAX_EXACT_KEYS each side keeps the end states its pilot saw, one by one, and counts
+    # the rest as "other": every row kept has its units, and matches the exact engine
     monkeypatch.setattr(_model, "MAX_EXACT_KEYS", 1)
     n = 100_000
     r = simulate(LAND, runs=n, seed=12)
-    exact = oddsim.solve(LAND)
-    by_count: dict[int, float] = {}
-    for s in exact.attacker_survivors:
-        by_count[s.count] = by_count.get(s.count, 0.0) + s.probability
-    for s in r.attacker_survivors:
-        p = by_count[s.count]
-        assert s.units == ("none" if s.count == 0 else f"{s.count} unit" + "s" * (s.count > 1))
-        assert abs(s.probability - p) <= Z * math.sqrt(p * (1 - p) / n) + 1e-12
+    exact = {s.units: s.probability for s in oddsim.solve(LAND).attacker_survivors}
+    assert sum(s.probability for s in r.attacker_survivors) == pytest.approx(1.0)
+    kept = [s for s in r.attacker_survivors if not s.other]
+    assert sum(s.probability for s in kept) > 0.999  # the pilot saw all but the rarest
+    for s in kept:
+        p = exact[s.units]
+        assert abs(s.probability - p) <= Z * math.sqrt(p * (1 - p) / n) + 1e-12, s.units
+    # the same seed gives the same rows on any number of threads
+    numba.set_num_threads(1)
+    try:
+        assert simulate(LAND, runs=n, seed=12).attacker_survivors == r.attacker_survivors
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def test_the_other_row_gathers_end_states_the_pilot_missed(monkeypatch):
+    monkeypatch.setattr(_model, "MAX_EXACT_KEYS", 1)
+    monkeypatch.setattr(sim, "PILOT_RUNS", 1)  # one end state kept per side
+    r = simulate(LAND, runs=20_000, seed=3)
+    other = [s for s in r.attacker_survivors if s.other]
+    assert len(r.attacker_survivors) == 2 and len(other) == 1
+    assert other[0].other == round(other[0].probability * 20_000)
+    assert other[0].units == "other end states"
+    with pytest.raises(oddsim.TooLargeError):
+        other[0].force(LAND.rules)
 
 
 def _fake_kernel(calls, raise_on=None, real=None):

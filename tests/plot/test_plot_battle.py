@@ -118,8 +118,8 @@ def test_survivors_by_ipc_value(land_result):
 
 
 def test_survivor_bars_merge_sets_of_the_same_size():
-    rows = (Survivors("2 infantry", 2, 6, 0.25), Survivors("1 armor, 1 infantry", 2, 9, 0.5),
-            Survivors("none", 0, 0, 0.25))
+    rows = (Survivors({"infantry": 2}, 0.25, 6), Survivors({"infantry": 1, "armor": 1}, 0.5, 9),
+            Survivors({}, 0.25, 0))
     assert survivor_bars(rows, "count") == {0: 0.25, 2: 0.75}
     assert survivor_bars(rows, "ipc") == {0: 0.25, 6: 0.25, 9: 0.5}
 

@@ -107,3 +107,47 @@ def test_chart_of_a_purchase_sweep_uses_its_goal_and_frontier():
 def test_no_rows_is_an_error():
     with pytest.raises(PlotError, match="no purchase to chart"):
         pareto_chart([])
+
+
+SURE = [  # purchases that all but surely win: several tie at 100%, one is 99.96%
+    {"cost": 30, "value": 1.0, "label": "10 infantry", "tuv_swing": 5.0},
+    {"cost": 30, "value": 1.0, "label": "5 armor", "tuv_swing": 9.0},
+    {"cost": 24, "value": 0.9996, "label": "8 infantry", "tuv_swing": 4.0},
+    {"cost": 33, "value": 1.0, "label": "11 infantry", "tuv_swing": 12.0},
+    {"cost": 27, "value": 0.9999, "label": "9 infantry", "tuv_swing": 3.0},
+    {"cost": 36, "value": 1.0, "label": "12 infantry", "tuv_swing": 8.0},
+]
+
+
+def test_best_breaks_ties_by_cost_then_tuv():
+    from oddsim.plot.pareto import best_points
+
+    best = best_points(pareto_points(SURE), 4)
+    # 100% first: cheapest (30) with the better TUV (5 armor, +9) before 10 infantry (+5), then 33
+    assert [p.label for p in best] == ["5 armor", "10 infantry", "11 infantry", "12 infantry"]
+
+
+def test_listed_values_get_the_decimals_that_tell_them_apart():
+    from oddsim.plot.pareto import value_decimals
+
+    assert value_decimals([1.0, 1.0, 0.9999, 0.9996], percent=True) == 2  # 99.99%, 99.96%
+    assert value_decimals([0.5, 0.25], percent=True) == 1
+    assert value_decimals([0.99999, 1.0], percent=True) == 3  # 99.999%, not 100.0% twice
+    fig = pareto_chart(SURE, top=6)
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert any("99.96%" in t for t in texts) and any("99.99%" in t for t in texts)
+
+
+def test_rank_numbers_stay_inside_the_plot():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = pareto_chart(SURE, top=6)
+    ax = fig.axes[0]
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    box = ax.get_window_extent()
+    numbers = [t for t in ax.texts if t.get_text().isdigit()]
+    assert len(numbers) == 6
+    for text in numbers:
+        extent = text.get_window_extent(renderer)
+        assert box.y0 <= extent.y0 and extent.y1 <= box.y1 + 1, text.get_text()

@@ -68,9 +68,20 @@ def test_curve_points_are_the_battles_odds():
 
 
 def test_an_attacker_with_nothing_left_does_not_attack():
-    sweep = curve_sweep("1942-2e", "1 inf", "1 inf", "inf=0..1", metric="hold")
+    sweep = curve_sweep("1942-2e", "none", "1 inf", "inf=0..1", metric="hold")
     assert sweep.curves[0].points[0] == SweepPoint(1.0, 0.0, "none")
     assert sweep.curves[0].values[1] == pytest.approx(1 - solve("1 inf", "1 inf").takes_territory)
+
+
+def test_varied_units_are_added_to_those_the_army_has():
+    # 1 armor in the base army and arm=0..2: 1, 2 and 3 armor fight (never the base dropped)
+    sweep = curve_sweep("1942-2e", "1 arm", "2 inf", "arm=0..2")
+    expected = [solve(f"{1 + n} arm", "2 inf").attacker_win for n in range(3)]
+    assert sweep.curves[0].values == pytest.approx(expected, abs=1e-12)
+    assert sweep.curves[0].label == "1 + N armor"
+    heat = heatmap_sweep("1942-2e", "1 arm", "2 inf", "inf=0..1", "arm=0..1")
+    assert heat.values[1][1] == pytest.approx(solve("1 inf, 2 arm", "2 inf").attacker_win, abs=1e-12)
+    assert heat.battle == "X infantry, 1 + Y armor attack 2 infantry"
 
 
 def test_defender_side_varies_the_defender():
@@ -118,7 +129,7 @@ def test_curve_chart_draws_one_line_per_army_with_its_values():
         assert line.get_label() == curve.label
     assert len({line.get_color() for line in ax.lines}) == 3
     assert len({line.get_marker() for line in ax.lines}) == 3
-    assert ax.get_xlabel() == "attacking infantry (number of units)"
+    assert ax.get_xlabel() == "N: attacking infantry added to the army (number of units)"
     assert ax.get_ylabel() == "chance the attacker wins (%)"
     assert ax.get_title() == "Chance the attacker wins as attacking infantry vary"
     assert fig.get_suptitle() == "1942-2e land battle: against 3 infantry"
@@ -151,8 +162,8 @@ def test_heatmap_cells_are_the_battles_odds():
 
 def test_heatmap_axes_can_be_on_either_side():
     sweep = heatmap_sweep("1942-2e", "2 arm", "1 inf", "inf=0..1", "inf=1..2", y_side="defender")
-    assert sweep.battle == "X infantry, 2 armor attack Y infantry"
-    assert sweep.values[1][0] == pytest.approx(solve("2 arm", "2 inf").attacker_win)
+    assert sweep.battle == "X infantry, 2 armor attack 1 + Y infantry"
+    assert sweep.values[1][0] == pytest.approx(solve("2 arm", "3 inf").attacker_win)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -176,8 +187,8 @@ def test_heatmap_chart_shows_every_cell_in_percent():
     assert mesh.get_array().ravel().tolist() == pytest.approx(
         [100 * v for row in sweep.values for v in row])
     assert len(ax.texts) == 12
-    assert ax.get_xlabel() == "attacking infantry: X (number of units)"
-    assert ax.get_ylabel() == "attacking armor: Y (number of units)"
+    assert ax.get_xlabel() == "X: attacking infantry added (number of units)"
+    assert ax.get_ylabel() == "Y: attacking armor added (number of units)"
     assert ax.get_title() == "Chance the attacker wins (%)"
     assert colourbar.get_ylabel() == "chance the attacker wins (%)"
     assert fig.get_suptitle() == "1942-2e land battle: X infantry, Y armor attack 2 infantry"

@@ -1,0 +1,70 @@
+"""Monte Carlo estimates as players read them: a value with its standard error to significant
+digits ("4.27% ± 0.004%", never "± 0.00"), and 95% intervals where a ± says little."""
+
+from __future__ import annotations
+
+import math
+
+INTERVAL_BELOW = 10
+"""Below this many runs on either side of a probability (e.g. no run saw a draw), the normal
+approximation behind ``±`` is poor: the text gives the 95% interval instead."""
+
+
+def binomial_interval(successes: int, runs: int) -> tuple[float, float]:
+    """95% Wilson score interval of a probability seen ``successes`` times in ``runs`` runs."""
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(successes), int(runs)).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def _decimals(error: float) -> int:
+    """Decimals that show ``error`` to one significant digit (two when it starts with 1 or 2)."""
+    if error <= 0 or not math.isfinite(error):
+        return 2
+    exponent = math.floor(math.log10(error))
+    lead = error / 10**exponent
+    return max(0, -exponent + (1 if round(lead) < 3 else 0))
+
+
+def number(value: float, error: float | None = None, decimals: int = 2) -> str:
+    """``12.34`` or ``12.34 ± 0.05`` (the value to the error's last digit, at least ``decimals``)."""
+    if not error:
+        return f"{value:.{decimals}f}"
+    places = max(decimals, _decimals(error))
+    return f"{value:.{places}f} ± {error:.{_decimals(error)}f}"
+
+
+def percent(p: float | None, error: float | None = None, interval: tuple[float, float] | None = None
+            ) -> str:
+    """A probability as a percentage: ``"4.27%"``, ``"4.27% ± 0.004%"``, or with a 95%
+    interval where it says more than the ± (``"0% (95%: 0 to 0.00038%)"``); probabilities near
+    0 or 1 keep two significant digits of their distance to it (``"0.0012%"``, ``"99.9988%"``)."""
+    if p is None:
+        return "—"
+    if abs(1.0 - p) < 1e-12:  # a sum of probabilities that is 1 but for rounding
+        p = 1.0
+    value = 100 * p
+    if interval is not None:
+        lo, hi = (100 * x for x in interval)
+        places = max(2, _decimals((hi - lo) / 4))
+        return f"{_fixed(value, places)}% (95%: {_fixed(lo, places)} to {_fixed(hi, places)}%)"
+    if error:
+        e = 100 * error
+        return f"{value:.{max(2, _decimals(e))}f}% ± {e:.{_decimals(e)}f}%"
+    distance = min(value, 100 - value)
+    if distance <= 0:
+        return f"{value:.0f}%"
+    return f"{value:.{max(2, 1 - math.floor(math.log10(distance)))}f}%"
+
+
+def _fixed(value: float, places: int) -> str:
+    """``value`` to ``places`` decimals, 0 and 100 bare."""
+    text = f"{value:.{places}f}"
+    return f"{value:.0f}" if float(text) in (0.0, 100.0) else text
+
+
+def needs_interval(p: float, runs: int) -> bool:
+    """Whether a Monte Carlo probability is so near 0 or 1 that its ± says little."""
+    seen = round(p * runs)
+    return min(seen, runs - seen) < INTERVAL_BELOW

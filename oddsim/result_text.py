@@ -1,0 +1,114 @@
+"""The text of a BattleResult the CLI prints: outcomes, losses, units left, survivors."""
+
+from __future__ import annotations
+
+from oddsim.estimates import needs_interval, number, percent
+from oddsim.names import unit_label
+
+SIDES = ("attacker", "defender")
+SHOWN_BELOW = 5e-7
+"""Rows less likely than this print as 0.0000%: they are left out of the text (--json has them)."""
+
+
+def battle_text(result, survivors: int | None = None) -> str:
+    """The summary of ``result``; with ``survivors`` (0: all) each side's survivor and IPC-loss
+    tables, that many most likely rows each."""
+    lines = [result.battle]
+    method = "exact" if result.method == "exact" else f"Monte Carlo, {result.runs:,} runs"
+    if result.interrupted:
+        method += " (interrupted: partial result)"
+    lines.append(f"method: {method}")
+    intervals = result.interval_95()
+
+    def pct(name: str) -> str:
+        value = getattr(result, name)
+        if value is not None and result.runs and needs_interval(value, result.runs):
+            return percent(value, interval=intervals.get(name))
+        return percent(value, result.std_error.get(name))
+
+    lines.append(f"  attacker wins   {pct('attacker_win')}")
+    lines.append(f"  defender wins   {pct('defender_win')}")
+    lines.append(f"  draw (both die) {pct('draw')}")
+    if result.stalemate:
+        lines.append(f"  stalemate       {pct('stalemate')}")
+    if result.retreat:
+        lines.append(f"  retreat         {pct('retreat')}")
+    landed = result.landed_after_retreat
+    if landed is not None:
+        lines.append(f"  landed units fighting on after the others retreated: won "
+                     f"{percent(landed['won'])} (part of attacker wins), destroyed "
+                     f"{percent(landed['destroyed'])}, both sides destroyed "
+                     f"{percent(landed['both_destroyed'])} (part of retreat)")
+    if result.takes_territory is not None:
+        lines.append(f"  takes territory {pct('takes_territory')}")
+    se = result.std_error
+    swing = ("+" if result.tuv_swing >= 0 else "") + number(result.tuv_swing, se.get("tuv_swing"))
+    if se.get("tuv_swing"):  # the sum of the two errors, a bound (see montecarlo.simulate)
+        swing = swing.replace(" ± ", ", ± at most ")
+    lost = {side: number(getattr(result, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
+            for side in SIDES}
+    lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
+                 f"(TUV swing {swing})")
+    lines.append("average units left:")
+    for side in SIDES:
+        lines.append(f"  {side}: {units_left_text(result, side)}")
+    rounds = f"expected rounds: {number(result.expected_rounds, se.get('expected_rounds'))}"
+    if result.retreat_round is not None:
+        rounds += f"; a retreat comes after {result.retreat_round:.2f} rounds on average"
+    lines.append(rounds)
+    if survivors is None:
+        for side in SIDES:
+            lines.append(f"most likely {side} survivors:")
+            for row in shown(result.most_likely(side, 3)):
+                lines.append(f"  {percent(row.probability, row.std_error or None):>18s}  {row.units}")
+    else:
+        for side in SIDES:
+            lines += [""] + survivor_table(result, side, survivors)
+            lines += [""] + ipc_loss_table(result, side)
+    return "\n".join(lines)
+
+
+def shown(rows) -> list:
+    return [row for row in rows if row.probability >= SHOWN_BELOW]
+
+
+def units_left_text(result, side: str) -> str:
+    """``"0.50 armor"``, ``"2.31 ± 0.01 infantry, 0.12 ± 0.003 AA guns"``, or "none"."""
+    errors = result.units_left_std_error(side)
+    parts = [f"{number(n, errors.get(name))} {unit_label(name, 2)}"
+             for name, n in getattr(result, f"{side}_units_left").items()]
+    return ", ".join(parts) if parts else "none"
+
+
+def survivor_table(result, side: str, top: int = 0) -> list[str]:
+    """The side's survivor rows, most units left first, with the cumulative chance to be left
+    with at least as many units; ``top`` > 0: only the ``top`` most likely rows."""
+    rows = getattr(result, f"{side}_survivors")
+    at_least: dict[int, float] = {}
+    for row in rows:
+        for n in range(row.count + 1):
+            at_least[n] = at_least.get(n, 0.0) + row.probability
+    chosen = shown(sorted(rows, key=lambda s: -s.probability)[:top] if top else rows)
+    chosen.sort(key=lambda s: (-s.count, -s.probability))
+    hidden = len(rows) - len(chosen)
+    title = f"{side} survivors ({len(chosen)} of {len(rows)} end states"
+    title += f"; {hidden} not shown, --json has all)" if hidden else ")"
+    out = [title, f"  {'chance':>18s}  {'at least as many':>16s}  {'units':>5s}  {'IPC':>5s}  units left"]
+    for row in chosen:
+        count = "?" if row.other else str(row.count)
+        cumulative = "" if row.other else percent(at_least[row.count])
+        out.append(f"  {percent(row.probability, row.std_error or None):>18s}  {cumulative:>16s}  "
+                   f"{count:>5s}  {row.ipc:5.0f}  {row.units}")
+    return out
+
+
+def ipc_loss_table(result, side: str) -> list[str]:
+    """The side's IPC-loss distribution with the chance to lose at least as much."""
+    dist = result.ipc_lost_distribution(side)
+    out = [f"{side} IPC lost", f"  {'IPC lost':>8s}  {'chance':>10s}  {'at least as much':>16s}"]
+    tail = 1.0
+    for lost, p in dist.items():
+        if p >= SHOWN_BELOW:
+            out.append(f"  {lost:8.4g}  {percent(p):>10s}  {percent(min(1.0, tail)):>16s}")
+        tail -= p
+    return out
