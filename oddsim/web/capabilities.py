@@ -72,12 +72,15 @@ def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -
 
 
 def _stopper(progress: Progress | None, total: int) -> Callable[[int], bool]:
-    """``on_chunk`` for Monte Carlo: report progress, stop when asked or after MC_SECONDS."""
-    deadline = time.monotonic() + MC_SECONDS
+    """``on_chunk`` for Monte Carlo: report progress, stop when asked or MC_SECONDS after the
+    first chunk (the clock starts there: compiling the kernels the first time does not count)."""
+    deadline: list[float] = []
 
     def on_chunk(done: int) -> bool:
         stop = progress(done, total) if progress is not None else False
-        return stop or time.monotonic() > deadline
+        if not deadline:
+            deadline.append(time.monotonic() + MC_SECONDS)
+        return stop or time.monotonic() >= deadline[0]
 
     return on_chunk
 

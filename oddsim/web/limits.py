@@ -18,7 +18,8 @@ MAX_EXACT_WORK = 2_000_000_000
 """Estimated work (see ``oddsim.exact.estimate_work``) a request may ask the exact solver for:
 about two seconds; ``method: auto`` already switches to Monte Carlo above a quarter of it."""
 MC_SECONDS = 30.0
-"""A Monte Carlo run stops after this long and answers what it has (``interrupted: true``)."""
+"""A Monte Carlo run stops this long after its first chunk and answers what it has
+(``interrupted: true``)."""
 MAX_PURCHASES = 20_000
 """Purchases in one sweep job."""
 JOB_WORKERS = 2
