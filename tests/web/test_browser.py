@@ -75,6 +75,9 @@ def test_counters_give_the_odds_of_oddsim_solve(page):
     for key in ("attacker_win", "defender_win", "draw", "takes_territory", "attacker_ipc_lost",
                 "defender_ipc_lost", "tuv_swing"):
         assert shown(page, key) == pytest.approx(getattr(expected, key), abs=1e-12), key
+    for side in ("attacker", "defender"):  # units left: the expected count of each type, summed
+        left = sum(getattr(expected, f"{side}_units_left").values())
+        assert shown(page, f"{side}_units_left") == pytest.approx(left, abs=1e-9)
     legend = page.inner_text("#out-attacker_win")
     assert f"{100 * expected.attacker_win:.2f}%" in legend
     command = page.inner_text("#cli-command")

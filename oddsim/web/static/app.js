@@ -14,7 +14,8 @@ const OUTCOMES = [  // field, label, CSS colour variable
 ];
 const SHOWN = new Set(["battle", "method", "runs", "std_error", "attacker_survivors", "defender_survivors",
   ...OUTCOMES.map(o => o[0]), "takes_territory", "attacker_ipc_lost", "defender_ipc_lost", "tuv_swing",
-  "interval_95", "attacker_ipc_lost_distribution", "defender_ipc_lost_distribution"]);
+  "interval_95", "attacker_ipc_lost_distribution", "defender_ipc_lost_distribution",
+  "attacker_units_left", "defender_units_left"]);
 const KNOWN_BATTLE_FIELDS = new Set(["rules", "attacker", "defender", "sea", "ool_attacker", "ool_defender",
   "keep_land", "attacker_tech", "defender_tech", "dice", "retreat", "attacker_submerge", "defender_submerge",
   "landed", "bombard"]);
@@ -366,7 +367,7 @@ function methodLine(data, ms) {
 
 function seOf(data, key, asPct) {
   const se = (data.std_error || {})[key];
-  if (!se) return null;
+  if (!se || typeof se !== "number") return null;
   return asPct ? `${(100 * se).toFixed(2)}` : se.toFixed(2);
 }
 
@@ -393,15 +394,16 @@ function renderBattle(data, req, ms) {
     figure("attacker_ipc_lost", "attacker IPC lost", data.attacker_ipc_lost, num(data.attacker_ipc_lost), seOf(data, "attacker_ipc_lost")),
     figure("defender_ipc_lost", "defender IPC lost", data.defender_ipc_lost, num(data.defender_ipc_lost), seOf(data, "defender_ipc_lost")),
     figure("tuv_swing", "TUV swing (attacker)", data.tuv_swing, signed(data.tuv_swing), seOf(data, "tuv_swing")));
-  for (const side of SIDES) {
+  for (const side of SIDES) {  // expected units left: the result's per-type figures, or from the rows
+    const given = data[`${side}_units_left`];
     const rows = data[`${side}_survivors`] || [];
-    if (!(`${side}_units_left` in data)) {
-      const left = rows.reduce((s, r) => s + (r.units_left ?? r.count ?? 0) * r.probability, 0);
-      figures.append(figure(`${side}_units_left`, `${side} units left`, left, num(left), null));
-    }
+    const left = given && typeof given === "object" ? Object.values(given).reduce((a, b) => a + b, 0)
+      : typeof given === "number" ? given : rows.reduce((s, r) => s + (r.units_left ?? r.count ?? 0) * r.probability, 0);
+    figures.append(figure(`${side}_units_left`, `${side} units left`, left, num(left), null));
   }
   for (const [key, value] of Object.entries(data)) {  // figures this page does not know yet
     if (SHOWN.has(key) || value === null || value === false || typeof value === "object") continue;
+    if (key === "truncated_mass" && value === 0) continue;
     const text = typeof value === "number" ? (value > 0 && value < 1 && /win|chance|prob|retreat/.test(key) ? pct(value) : num(value))
       : String(value);
     figures.append(figure(key, key.replace(/_/g, " "), value, text, seOf(data, key)));
@@ -413,6 +415,16 @@ function renderBattle(data, req, ms) {
   }
   for (const side of SIDES) {
     box.append(el("h3", { text: `${side} IPC lost: distribution` }), lossTable(data, req, side));
+  }
+  for (const side of SIDES) {
+    const given = data[`${side}_units_left`];
+    if (!given || typeof given !== "object") continue;
+    const se = (data.std_error || {})[`${side}_units_left`] || {};
+    const table = el("table", { id: `out-${side}-units-left` });
+    for (const [unit, n] of Object.entries(given))
+      table.append(el("tr", {}, el("td", { text: unit.replace(/_/g, " ") }),
+        el("td", { class: "num", text: num(n) + (se[unit] ? ` ± ${se[unit].toFixed(2)}` : "") })));
+    box.append(el("h3", { text: `${side} units left, expected by type` }), table);
   }
   for (const [key, value] of Object.entries(data)) {  // lists and tables this page does not know yet
     if (SHOWN.has(key) || value === null || typeof value !== "object" || key === "std_error") continue;
