@@ -495,15 +495,26 @@ function readSimple(form) {
   return req;
 }
 
+function nestedValue(value) {
+  // A battle's result inside another result (an amphibious stage): its headline, details on demand.
+  const head = "attacker_win" in value
+    ? `attacker wins ${pct(value.attacker_win)}` + (value.takes_territory != null ? `, takes ${pct(value.takes_territory)}` : "")
+    : `${Object.keys(value).length} figures`;
+  return el("details", {}, el("summary", { text: head }),
+    el("pre", { class: "report", text: JSON.stringify(value, null, 1) }));
+}
+
 function genericValue(value, depth = 0) {
   if (value === null || typeof value !== "object") return document.createTextNode(typeof value === "number" ? num(value) : String(value));
+  if (depth >= 1 && !Array.isArray(value) && Object.values(value).some(v => v !== null && typeof v === "object"))
+    return nestedValue(value);
   if (Array.isArray(value)) {
     if (value.length && typeof value[0] === "object" && value[0] !== null && !Array.isArray(value[0])) {
       const keys = Object.keys(value[0]);
       const table = el("table", {}, el("tr", {}, ...keys.map(k => el("th", { text: k.replace(/_/g, " ") }))));
       for (const row of value.slice(0, 30))
         table.append(el("tr", {}, ...keys.map(k => el("td", { class: typeof row[k] === "number" ? "num" : "" },
-          typeof row[k] === "object" && row[k] !== null ? (depth < 1 ? genericValue(row[k], depth + 1) : JSON.stringify(row[k]).slice(0, 80)) :
+          typeof row[k] === "object" && row[k] !== null ? genericValue(row[k], depth + 1) :
           (typeof row[k] === "number" ? num(row[k]) : String(row[k]))))));
       return table;
     }
