@@ -153,7 +153,11 @@ def test_tabs_by_keyboard_and_a_screenshot_of_each(page, browser, live_server):
     page.keyboard.press("ArrowRight")
     page.click("#panel-purchase .start")
     page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
-    assert "purchases" in page.inner_text("#panel-purchase .results")
+    from oddsim.purchase import sweep
+
+    best = sweep("1942-2e", 24, "inf,art,arm", "4 inf, 1 arm", goal="take").best
+    assert page.inner_text("#out-purchase-rows tr:nth-child(2) td:nth-child(2)") == best.purchase
+    assert f"{100 * best.value:.2f}%" in page.inner_text("#out-purchase-rows tr:nth-child(2)")
     page.screenshot(path=str(SCREENSHOTS / "purchase.png"), full_page=True)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.goto(live_server + "/")

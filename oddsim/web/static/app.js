@@ -577,13 +577,35 @@ async function startPurchase() {
     bar.max = String(job.total || 1);
     bar.value = String(job.done);
     status.textContent = `${job.state}: ${num(job.done)} of ${num(job.total)} purchases`;
-    if (job.state === "done") { out.replaceChildren(renderGeneric(job.result, performance.now() - started, "purchase")); out.dataset.state = "done"; break; }
+    if (job.state === "done") { out.replaceChildren(renderPurchase(job.result, performance.now() - started)); out.dataset.state = "done"; break; }
     if (job.state === "failed" || job.state === "cancelled") {
       out.replaceChildren(errorBox(job.error || "cancelled")); out.dataset.state = "error"; break;
     }
   }
   if (state.job === data.id) state.job = null;
   $(".cancel", form).disabled = true;
+}
+
+function renderPurchase(data, ms) {
+  // The ranking (best first, * on the cost-vs-goal Pareto frontier) and the CLI's report.
+  const box = el("div", {}, el("div", { class: "status", text: `${num(data.purchases)} purchases · ${(ms / 1000).toFixed(1)} s` }),
+    el("h3", { text: data.describe }));
+  const isP = data.goal !== "tuv";
+  const table = el("table", { id: "out-purchase-rows" }, el("tr", {},
+    el("th", { class: "num", text: "rank" }), el("th", { text: "purchase" }), el("th", { class: "num", text: "cost" }),
+    el("th", { class: "num", text: data.goal }), el("th", { text: "" })));
+  const best = Math.max(...data.rows.map(r => r.value), 1e-12);
+  for (const r of data.rows) {
+    table.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
+      el("td", { text: r.purchase }), el("td", { class: "num", text: String(r.cost) }),
+      el("td", { class: "num", text: isP ? pct(r.value) : signed(r.value) }),
+      el("td", { style: "width:30%" }, el("div", { class: "bar attacker",
+        style: `width:${Math.max(0.5, 100 * Math.max(0, r.value) / best)}%` }))));
+  }
+  box.append(table, el("p", { class: "status", text: "* on the Pareto frontier (no cheaper purchase does as well)" }),
+    el("details", {}, el("summary", { text: "the report, as oddsim purchase prints it" }),
+      el("pre", { class: "report", text: data.report })));
+  return box;
 }
 
 async function cancelPurchase() {
