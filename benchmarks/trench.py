@@ -19,6 +19,7 @@ from oddsim.trench import (
     solve_trench,
 )
 
+FULL = {"information": "full", "dice_fronts": "own"}  # the reading these rows measured before
 BATTLE = TrenchBattle((5, 4, 3), (4, 4, 4), 1917, (2, 0, 1), (0, 0, 3), points=2)
 
 
@@ -37,15 +38,21 @@ def main() -> None:
          lambda: simulate_trench(BATTLE, runs=1_000_000, seed=1)),
         ("Monte Carlo, 10,000,000 runs", 2,
          lambda: simulate_trench(BATTLE, runs=10_000_000, seed=1)),
-        ("advise 6 armies + 3 supports vs committed", 1,
+        ("exact, hidden supports (3 face down)", 5,
+         lambda: solve_trench(TrenchBattle((5, 4, 3), (4, 4, 4), 1917, (2, 1, 1), (0, 0, 3),
+                                           points=2))),
+        ("advise 4 armies + 2 supports, hidden", 1,
+         lambda: advise(Hand((6, 5, 4, 3), (2, 1)), Commitment((4, 4, 4), (1, 0, 2)),
+                        year=1917)),
+        ("advise 6 armies + 3 supports vs committed (full, own)", 1,
          lambda: advise(Hand((6, 5, 4, 3, 2, 1), (3, 2, 1)), Commitment((4, 4, 4), (0, 0, 3)),
-                        year=1917, points=2)),
-        ("advise 6+3 vs defender hand 5+3", 1,
+                        year=1917, points=2, **FULL)),
+        ("advise 6+3 vs defender hand 5+3 (full, own)", 1,
          lambda: advise(Hand((6, 5, 4, 3, 2, 1), (3, 2, 1)), Hand((5, 4, 4, 3, 2), (3, 2, 1)),
-                        year=1915, points=2)),
-        ("advise at sea, 9 fleets vs hand of 7", 1,
+                        year=1915, points=2, **FULL)),
+        ("advise at sea, 9 fleets vs hand of 7 (full, own)", 1,
          lambda: advise(Hand((6, 5, 5, 4, 3, 3, 2, 2, 1)), Hand((5, 4, 4, 3, 2, 2, 1)),
-                        year=1916, points=2, sea=True)),
+                        year=1916, points=2, sea=True, **FULL)),
     ]
     for name, repeats, step in steps:
         seconds = best_of(repeats, step)

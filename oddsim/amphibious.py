@@ -7,8 +7,14 @@ unit where the edition says so). Then the land battle: what the surviving transp
 the units that attack overland and the aircraft sent to land; units landed from the sea cannot
 retreat, the others may (see ``Battle.landed``).
 
-Choices where the rules leave the attacker a choice: cargo is loaded with at most one unit that
-is not infantry per transport (two units each), the most valuable loads first, and when
+Where only submarines and/or transports defend the sea zone and the edition lets the attacker
+ignore them (``[amphibious] ignore_subs_and_transports``), ``sea_battle`` says whether it fights
+them (``"fight"``) or not (``"ignore"``, the default there): then there is no sea battle and
+the ships may bombard.
+
+Choices where the rules leave the attacker a choice: cargo is loaded by the edition's
+``[transport]`` rule (``capacity`` units per transport, at most ``max_heavy`` of them flagged
+``heavy_cargo``), heavy units spread one per transport first, most valuable first, and when
 transports are lost the attacker gives up the ones with the cheapest cargo. Cargo lands only
 when the attacker did not retreat from the sea battle (a sea battle lost leaves no transport).
 Each land battle (one per number of surviving transports) is solved by the method asked for.
@@ -17,7 +23,7 @@ Each land battle (one per number of surviving transports) is solved by the metho
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
@@ -27,8 +33,7 @@ from oddsim.forces import Force, parse_force
 from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
-CARGO_PER_TRANSPORT = 2
-"""Units a transport carries, of which at most one is not infantry."""
+SEA_BATTLE_CHOICES = ("fight", "ignore")
 
 
 @dataclass(frozen=True)
@@ -39,9 +44,11 @@ class Amphibious:
     ``sea_defender``: defending ships (and aircraft) in the sea zone, a sea battle is fought when
     there are any; ``defender``: the territory's defenders; ``overland``: land units attacking
     from adjacent territories; ``air`` / ``sea_air``: aircraft sent to the land / sea battle;
-    ``bombard``: whether the fleet's ships bombard when there was no sea battle. The other
-    options are those of ``Battle`` (``retreat``, the orders of loss and ``keep_land`` apply to
-    the land battle)."""
+    ``bombard``: whether the fleet's ships bombard when there was no sea battle;
+    ``sea_battle``: ``"fight"`` or ``"ignore"`` the sea defenders where they are only submarines
+    and/or transports and the edition allows ignoring them (``None``: ignore there, else fight).
+    The other options are those of ``Battle`` (``retreat``, the orders of loss and
+    ``keep_land`` apply to the land battle)."""
 
     rules: Ruleset | str
     fleet: ArmySpec
@@ -52,6 +59,7 @@ class Amphibious:
     air: ArmySpec = None
     sea_air: ArmySpec = None
     bombard: bool = True
+    sea_battle: str | None = None
     retreat: RetreatPolicy | None = None
     attacker_tech: str | tuple[str, ...] = ()
     defender_tech: str | tuple[str, ...] = ()
@@ -81,17 +89,43 @@ class Amphibious:
             raise BattleError("cargo: an amphibious assault lands at least one unit from the sea")
         if not isinstance(self.bombard, bool):
             raise BattleError(f"bombard must be True or False, not {self.bombard!r}")
+        set_(self, "sea_battle", self._sea_battle_choice())
+        if self.sea_battle == "ignore" and not self.sea_air.is_empty():
+            raise BattleError("sea air: the sea defenders are ignored, so there is no sea battle "
+                              "for these aircraft: send them with --air, or give --sea-battle fight")
         set_(self, "loads", _load(self.cargo, self.fleet, rules))
         # build the stages once now, so bad options fail here and not halfway through a run
         if self.has_sea_battle:
-            self.sea_battle()
+            self.sea_stage()
         self.land_battle(len(self.loads))
+
+    def _sea_battle_choice(self) -> str:
+        """``fight`` or ``ignore``, checked against the edition and the sea defenders."""
+        choice = self.sea_battle
+        if choice is not None and choice not in SEA_BATTLE_CHOICES:
+            raise BattleError(f"sea battle must be fight or ignore, not {choice!r}")
+        rules = self.rules
+        if self.sea_defender.is_empty():
+            if choice == "fight":
+                raise BattleError("--sea-battle fight: there is no --sea-defender to fight")
+            return "ignore"
+        others = [name for name, _ in self.sea_defender.counts
+                  if not (rules.unit(name).submarine or rules.unit(name).transport)]
+        may_ignore = rules.amphibious.ignore_subs_and_transports and not others
+        if choice == "ignore" and not may_ignore:
+            why = (f"{rules.name} does not let the attacker ignore defending ships"
+                   if not rules.amphibious.ignore_subs_and_transports
+                   else f"only submarines and transports may be ignored, not {', '.join(others)}")
+            raise BattleError(f"--sea-battle ignore: {why}; use --sea-battle fight")
+        if choice is None:
+            return "ignore" if may_ignore else "fight"
+        return choice
 
     @property
     def has_sea_battle(self) -> bool:
-        return not self.sea_defender.is_empty()
+        return self.sea_battle == "fight"
 
-    def sea_battle(self) -> Battle:
+    def sea_stage(self) -> Battle:
         """The sea battle: the whole fleet (cargo does not fight) and the aircraft sent to sea."""
         return Battle(self.rules, _join(self.rules, "sea attacker", self.fleet, self.sea_air),
                       self.sea_defender,
@@ -213,7 +247,7 @@ class AmphibiousResult:
         if self.assault:
             lines.append(self.assault)
         if self.sea is None:
-            lines.append("sea battle: none (no defending ships)")
+            lines.append("sea battle: none (no defending ships, or only subs/transports, ignored)")
         else:
             s = self.sea
             chance = {name: percent(getattr(s, name), s.std_error.get(name))
@@ -253,15 +287,15 @@ Runner = Callable[[Battle, float], BattleResult]
 
 def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
     """Fight the assault's stages with ``run``."""
-    transports = assault.fleet.count("transport")
+    transports = _transports(assault.rules, assault.fleet)
     unloading: dict[int, float] = {}
     sea = None
     cargo_lost = 0.0
     total_cargo = assault.cargo_ipc(len(assault.loads))
     if assault.has_sea_battle:
-        sea = run(assault.sea_battle(), 1.0)
+        sea = run(assault.sea_stage(), 1.0)
         for row in sea.attacker_survivors:
-            left = row.counts.get("transport", 0)
+            left = _carriers(assault.rules, row.counts)
             cargo_lost += row.probability * (total_cargo - assault.cargo_ipc(left))
             if not row.retreated:
                 unloading[left] = unloading.get(left, 0.0) + row.probability
@@ -333,7 +367,7 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
         # each sea end state's expected figure (attacker: with its own losses and cargo lost)
         per_row = []
         for row in sea.attacker_survivors:
-            left = row.counts.get("transport", 0)
+            left = _carriers(assault.rules, row.counts)
             x = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
             f = {name: value for name, (value, _) in figures(x).items()}
             f["a"] += (sea.attacker_ipc_total - row.ipc) + total_cargo - assault.cargo_ipc(left)
@@ -358,24 +392,43 @@ def _wiped_out(result: BattleResult) -> float:
     return sum(row.probability for row in result.defender_survivors if not row.counts and not row.other)
 
 
+def _transports(rules: Ruleset, force: Force) -> int:
+    """How many units of ``force`` carry cargo (the ``transport`` unit flag)."""
+    return _carriers(rules, dict(force.counts))
+
+
+def _carriers(rules: Ruleset, counts: Mapping[str, int]) -> int:
+    """How many of the units counted carry cargo (the ``transport`` unit flag)."""
+    return sum(n for name, n in counts.items() if rules.unit(name).transport)
+
+
 def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
-    """Cargo per transport, cheapest load first: at most one unit that is not infantry per
-    transport, then infantry filling the loads in turn. Packing loads full leaves the empty
-    transports to be lost first."""
-    transports = fleet.count("transport")
+    """Cargo per transport, cheapest load first, by the edition's ``[transport]`` rule: the
+    ``heavy_cargo`` units dealt one per transport in turn (most valuable first, at most
+    ``max_heavy`` each), then the other units filling the loads in turn up to ``capacity``.
+    Packing loads full leaves the empty transports to be lost first."""
+    rule = rules.transport
+    transports = _transports(rules, fleet)
     units = sorted(((rules.unit(name).cost, name) for name, n in cargo.counts for _ in range(n)),
                    reverse=True)
-    heavy = [name for _, name in units if name != "infantry"]
-    infantry = [name for _, name in units if name == "infantry"]
-    if len(heavy) > transports or len(units) > CARGO_PER_TRANSPORT * transports:
-        need = max(len(heavy), math.ceil(len(units) / CARGO_PER_TRANSPORT))
+    heavy = [name for _, name in units if rules.unit(name).heavy_cargo]
+    light = [name for _, name in units if not rules.unit(name).heavy_cargo]
+    need = max(math.ceil(len(units) / rule.capacity),
+               math.ceil(len(heavy) / rule.max_heavy) if rule.max_heavy else (1 << 30) * len(heavy))
+    if need > transports:
+        heavy_names = ", ".join(u.name for u in rules.units if u.heavy_cargo) or "none"
+        what = (f"{rule.capacity} land units, at most {rule.max_heavy} of them {heavy_names}"
+                if rule.max_heavy else f"{rule.capacity} land units, none of them {heavy_names}")
+        if rule.max_heavy == 0 and heavy:
+            raise BattleError(f"cargo: {rules.name}'s transports cannot carry {heavy[0]}")
         raise BattleError(f"cargo: {cargo.describe()} needs {need} transport{'s' * (need > 1)}, "
-                          f"the fleet has {transports}: add transports (each carries "
-                          f"{CARGO_PER_TRANSPORT} units, at most one of them not infantry)")
-    loads = [[name] for name in heavy] + [[] for _ in range(transports - len(heavy))]
+                          f"the fleet has {transports}: add transports (each carries {what})")
+    loads: list[list[str]] = [[] for _ in range(transports)]
+    for i, name in enumerate(heavy):
+        loads[i % transports].append(name)
     for load in loads:
-        while infantry and len(load) < CARGO_PER_TRANSPORT:
-            load.append(infantry.pop())
+        while light and len(load) < rule.capacity:
+            load.append(light.pop())
     forces = [parse_force({n: load.count(n) for n in load}, rules) for load in loads]
     return tuple(sorted(forces, key=lambda f: _ipc(rules, f)))
 

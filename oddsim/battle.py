@@ -102,7 +102,9 @@ class Battle:
     (they cannot retreat: a retreat takes the others away and they fight on); ``bombard`` the
     ships that bombard the shore before the first round (the edition's ships and values, at most
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
-    are one of SUBMERGE_POLICIES.
+    are one of SUBMERGE_POLICIES. ``aa_fired``: the defender's AA fire before round 1 was
+    already resolved (a later part of a battle split by ``oddsim.aa_casualties``), so it does not
+    fire again.
     """
 
     rules: Ruleset | str
@@ -120,6 +122,7 @@ class Battle:
     defender_submerge: str = "never"
     landed: ArmySpec = None
     bombard: ArmySpec = None
+    aa_fired: bool = False
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -129,6 +132,8 @@ class Battle:
         set_(self, "rules", rules)
         if not isinstance(self.sea, bool):
             raise BattleError(f"sea must be True or False, not {self.sea!r}")
+        if not isinstance(self.aa_fired, bool):
+            raise BattleError(f"aa_fired must be True or False, not {self.aa_fired!r}")
         attacker = parse_force(self.attacker, rules, "attacker")
         defender = parse_force(self.defender, rules, "defender")
         if attacker.is_empty():

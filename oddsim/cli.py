@@ -226,15 +226,20 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
               help="Monte Carlo raids (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")
+@click.option("--aa-gun/--no-aa-gun", default=None,
+              help="Whether an AA gun stands in the territory, where the edition's facilities have "
+                   "no built-in AA (default: it does).")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
+              help="Low Luck: AA and air-battle dice score total // 6 hits, plus one by chance.")
 @_output_options
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
-         defender_tech, method, runs, seed, quiet, as_json, plot) -> None:
+         defender_tech, method, runs, seed, aa_gun, dice, quiet, as_json, plot) -> None:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
     from oddsim.raid import Raid, run_raid
 
     spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
                 interceptors=interceptors, territory_value=territory_value, facility=facility,
-                attacker_tech=attacker_tech, defender_tech=defender_tech)
+                attacker_tech=attacker_tech, defender_tech=defender_tech, aa_gun=aa_gun, dice=dice)
     result = run_raid(spec, method=method, runs=runs, seed=seed)
     click.echo(result.to_json() if as_json else result.to_table())
     if plot:
@@ -273,8 +278,8 @@ def describe_ruleset(ruleset) -> str:
     lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
                  f"{'domain':6s} {'abbreviations':24s} roles")
     for u in ruleset.units:
-        roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last")
-                 if getattr(u, flag)]
+        roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last",
+                                   "transport", "heavy_cargo") if getattr(u, flag)]
         if not u.combatant:
             roles.append("not a casualty")
         if not u.can_attack:
@@ -285,7 +290,12 @@ def describe_ruleset(ruleset) -> str:
     lines += ["", f"subs strike first: {c.sub_first_strike.value}; aircraft hit subs: "
               f"{c.air_hits_subs.value}; AA dice: {c.aa_dice.value}"
               + (f" ({c.aa_dice_per_gun} per gun)" if c.aa_dice.value == "per_gun" else "")
-              + f", hit on {c.aa_hit}"]
+              + f", hit on {c.aa_hit}; AA casualties: {c.aa_casualties.value}"]
+    heavy = ", ".join(u.name for u in ruleset.units if u.heavy_cargo) or "none"
+    lines.append(f"transport: {ruleset.transport.capacity} land units, at most "
+                 f"{ruleset.transport.max_heavy} of {heavy}; may ignore lone subs/transports: "
+                 f"{'yes' if ruleset.amphibious.ignore_subs_and_transports else 'no'}; raid "
+                 f"built-in AA: {'yes' if ruleset.raid.builtin_aa else 'no'}")
     for rule in ruleset.support:
         lines.append(f"support: each {'/'.join(rule.supporters)} raises {rule.per_supporter} "
                      f"{'/'.join(rule.supported)} to {rule.value} on {rule.side}")
@@ -308,6 +318,9 @@ def describe_ruleset(ruleset) -> str:
 @click.option("--sea-air", default=None, help="Aircraft sent to the sea battle.")
 @click.option("--no-bombard", is_flag=True, help="The fleet does not bombard (it does by default "
               "when there is no sea battle).")
+@click.option("--sea-battle", type=click.Choice(["fight", "ignore"]), default=None,
+              help="Fight or ignore sea defenders that are only subs/transports, where the edition "
+                   "allows ignoring them (default: ignore there, else fight).")
 @click.option("--ool-attacker", default=None,
               help="Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr "
                    "(default: cheapest first).")
@@ -327,7 +340,7 @@ def describe_ruleset(ruleset) -> str:
 @_retreat_options
 @_output_options
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
-               ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
+               sea_battle, ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
                defender_tech, dice, retreat_after_round, retreat_units, retreat_below_win,
                retreat_aircraft_risk, quiet, as_json, plot) -> None:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
@@ -341,7 +354,8 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
                              retreat_aircraft_risk)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
-                         bombard=not no_bombard, retreat=policy if policy.active else None,
+                         bombard=not no_bombard, sea_battle=sea_battle,
+                         retreat=policy if policy.active else None,
                          attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
                          ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
     result = run_amphibious(assault, method=method, runs=runs, seed=seed,

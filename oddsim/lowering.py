@@ -90,6 +90,8 @@ def lower(battle: Battle) -> LoweredBattle:
     for tech in battle.defender_tech:
         found = rules.technology(tech).aa_hit
         aa_hit = found if found is not None else aa_hit
+    if battle.aa_fired:  # resolved apart (oddsim.aa_casualties): its dice cannot hit again
+        aa_hit = 0
     return LoweredBattle(
         cost=np.array([u.cost for u in units], dtype=np.int64),
         is_air=mask(lambda u: u.domain is Domain.AIR),

@@ -4,8 +4,15 @@ Sequence: escorts and interceptors fight one round (global-1940-2e: every attack
 hits on ``escort_hit``, interceptors on ``interceptor_hit``; the attacker loses escorts first,
 then tactical bombers, then strategic bombers, cheapest first); AA then fires one die per
 surviving bomber (tactical bombers first among the losses); each survivor rolls its damage and
-the total is capped by the edition's rule. ``solve_raid`` enumerates this exactly;
-``simulate_raid`` samples it (NumPy, one generator seeded from ``seed``).
+the total is capped by the edition's rule. AA fires where the edition's facilities have it
+built in (``[raid] builtin_aa``) or where an AA gun stands (``aa_gun``, assumed by default).
+``solve_raid`` enumerates this exactly; ``simulate_raid`` samples it (NumPy, one generator
+seeded from ``seed``).
+
+Low Luck (``dice="lowluck"``): every group of dice that fires together scores ``total // 6``
+hits and one more with chance ``(total % 6) / 6``. The groups: the attacking aircraft in the
+air battle, the interceptors, and AA fire (one die per surviving bomber, tactical and strategic
+together). Damage dice are not hits and are rolled as standard dice.
 """
 
 from __future__ import annotations
@@ -25,11 +32,16 @@ from oddsim.rules import RaidCap, Ruleset, load_ruleset
 MAX_AIRCRAFT = 200
 DEFAULT_RAID_RUNS = 1_000_000
 FACILITIES = ("major", "minor", "air_base", "naval_base")
+DICE_MODES = ("standard", "lowluck")
 
 
 @dataclass(frozen=True)
 class Raid:
-    """One raid, validated: the edition, the aircraft on each side, the target."""
+    """One raid, validated: the edition, the aircraft on each side, the target.
+
+    ``aa_gun``: whether an AA gun stands in the territory, for editions whose facilities have no
+    built-in AA (``None``: yes); where they have it, ``False`` is an error. ``dice``:
+    ``"standard"`` or ``"lowluck"`` (see the module docstring for the groups)."""
 
     rules: Ruleset | str
     bombers: int = 0
@@ -40,10 +52,18 @@ class Raid:
     facility: str | None = None
     attacker_tech: tuple[str, ...] = ()
     defender_tech: tuple[str, ...] = ()
+    aa_gun: bool | None = None
+    dice: str = "standard"
 
     def __post_init__(self) -> None:
         rules = load_ruleset(self.rules)
         object.__setattr__(self, "rules", rules)
+        if self.aa_gun is not None and not isinstance(self.aa_gun, bool):
+            raise BattleError(f"aa_gun must be True, False or None, not {self.aa_gun!r}")
+        if self.aa_gun is False and rules.raid.builtin_aa:
+            raise BattleError(f"{rules.name}'s facilities have built-in AA: drop --no-aa-gun")
+        if self.dice not in DICE_MODES:
+            raise BattleError(f"unknown dice mode {self.dice!r}: use standard or lowluck")
         for name in ("bombers", "tactical_bombers", "escorts", "interceptors"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AIRCRAFT:
@@ -89,7 +109,15 @@ class Raid:
         return self.territory_value * (2 if raid.cap is RaidCap.DOUBLE_TERRITORY else 1)
 
     @property
+    def aa_fires(self) -> bool:
+        """AA fires at the bombers: built into the facility, or an AA gun stands there."""
+        return self.rules.raid.builtin_aa or self.aa_gun is not False
+
+    @property
     def aa_hit(self) -> int:
+        """AA hits on this or less (0: no AA fires)."""
+        if not self.aa_fires:
+            return 0
         hit = self.rules.combat.aa_hit
         for name in self.defender_tech:
             tech = self.rules.technology(name)
@@ -120,7 +148,26 @@ class Raid:
             parts.append(count_label("escort", self.escorts))
         against = f" against {count_label('interceptor', self.interceptors)}" \
             if self.interceptors else ""
-        return f"{self.rules.name} raid: {', '.join(parts)}{against} on {target} (cap {self.cap})"
+        extras = ("" if self.aa_fires else ", no AA") + (", Low Luck" if self.dice == "lowluck" else "")
+        return (f"{self.rules.name} raid: {', '.join(parts)}{against} on {target} "
+                f"(cap {self.cap}{extras})")
+
+    def hits(self, dice: int, value: int) -> np.ndarray:
+        """Hit distribution of one group of ``dice`` dice hitting on ``value`` or less."""
+        if self.dice == "lowluck":
+            total = dice * value
+            out = np.zeros(total // 6 + 2)
+            out[total // 6] = 1.0 - (total % 6) / 6
+            out[total // 6 + 1] = (total % 6) / 6
+            return out
+        return _binomial(dice, value / 6)
+
+    def sample_hits(self, rng: np.random.Generator, dice, value: int, runs: int) -> np.ndarray:
+        """``runs`` samples of the hits of ``dice`` dice (a number or one per run) at ``value``."""
+        if self.dice == "lowluck":
+            total = np.asarray(dice) * value
+            return total // 6 + (rng.random(runs) < (total % 6) / 6)
+        return rng.binomial(dice, value / 6, runs if np.ndim(dice) == 0 else None)
 
 
 @dataclass(frozen=True)
@@ -203,8 +250,8 @@ def solve_raid(raid: Raid) -> RaidResult:
     damage = np.zeros(1)
     lost_bombers = lost_tactical = lost_escorts = lost_interceptors = 0.0
     air_battle = r.air_battle and (raid.escorts or raid.interceptors)
-    hits_on_interceptors = _binomial(attackers if air_battle else 0, r.escort_hit / 6)
-    hits_on_attackers = _binomial(raid.interceptors if air_battle else 0, r.interceptor_hit / 6)
+    hits_on_interceptors = raid.hits(attackers if air_battle else 0, r.escort_hit)
+    hits_on_attackers = raid.hits(raid.interceptors if air_battle else 0, r.interceptor_hit)
     per_bomber, per_tactical = raid.bomber_damage(), raid.tactical_damage()
     for h_i, p_i in enumerate(hits_on_interceptors):
         lost_interceptors += p_i * min(h_i, raid.interceptors)
@@ -215,7 +262,7 @@ def solve_raid(raid: Raid) -> RaidResult:
         bombers_left = max(0, raid.bombers - max(0, spill - raid.tactical_bombers))
         lost_escorts += p_a * (raid.escorts - escorts_left)
         survivors = tactical_left + bombers_left
-        for aa_hits, p_aa in enumerate(_binomial(survivors, raid.aa_hit / 6)):
+        for aa_hits, p_aa in enumerate(raid.hits(survivors, raid.aa_hit)):
             p = p_a * p_aa
             tactical = max(0, tactical_left - aa_hits)
             bombers = max(0, bombers_left - max(0, aa_hits - tactical_left))
@@ -313,15 +360,16 @@ def _raid_chunk(raid: Raid, rng: np.random.Generator, runs: int) -> dict[str, np
     r = raid.rules.raid
     air_battle = r.air_battle and (raid.escorts or raid.interceptors)
     attackers = raid.escorts + raid.tactical_bombers + raid.bombers
-    on_interceptors = rng.binomial(attackers, r.escort_hit / 6, runs) if air_battle else np.zeros(runs, int)
-    on_attackers = rng.binomial(raid.interceptors, r.interceptor_hit / 6, runs) if air_battle \
+    on_interceptors = raid.sample_hits(rng, attackers, r.escort_hit, runs) if air_battle \
+        else np.zeros(runs, int)
+    on_attackers = raid.sample_hits(rng, raid.interceptors, r.interceptor_hit, runs) if air_battle \
         else np.zeros(runs, int)
     interceptors_lost = np.minimum(on_interceptors, raid.interceptors)
     escorts_lost = np.minimum(on_attackers, raid.escorts)
     spill = on_attackers - escorts_lost
     tactical = raid.tactical_bombers - np.minimum(spill, raid.tactical_bombers)
     bombers = raid.bombers - np.minimum(np.maximum(spill - raid.tactical_bombers, 0), raid.bombers)
-    aa = rng.binomial(tactical + bombers, raid.aa_hit / 6)
+    aa = raid.sample_hits(rng, tactical + bombers, raid.aa_hit, runs)
     tac_hit = np.minimum(aa, tactical)
     tactical = tactical - tac_hit
     bombers = bombers - np.minimum(aa - tac_hit, bombers)

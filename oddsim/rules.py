@@ -50,6 +50,13 @@ class AADice(enum.Enum):
     PER_GUN = "per_gun"  # each gun fires up to aa_dice_per_gun dice, one per aircraft at most
 
 
+class AACasualties(enum.Enum):
+    """Which aircraft AA hits destroy."""
+
+    PER_AIRCRAFT = "per_aircraft"  # each die is rolled at one aircraft; a hit destroys that one
+    ATTACKER_CHOOSES = "attacker_chooses"  # the attacker picks the losses (its order of loss)
+
+
 class SubmergeTiming(enum.Enum):
     """When submarines may submerge (leave the battle), always only with no enemy destroyer."""
 
@@ -76,6 +83,9 @@ class UnitType:
     defenceless: bool = False
     casualty_last: bool = False
     combatant: bool = True
+    transport: bool = False  # carries land units in an amphibious assault ([transport] table)
+    heavy_cargo: bool = False  # a transport carries at most [transport] max_heavy of these
+
 
     @property
     def is_air(self) -> bool:
@@ -103,6 +113,24 @@ class CombatRules:
     aa_dice_per_gun: int
     aa_hit: int
     submerge: SubmergeTiming = SubmergeTiming.START
+    aa_casualties: AACasualties = AACasualties.ATTACKER_CHOOSES
+
+
+@dataclass(frozen=True)
+class TransportRules:
+    """What one transport carries: ``capacity`` land units, at most ``max_heavy`` of them units
+    with the ``heavy_cargo`` flag."""
+
+    capacity: int = 2
+    max_heavy: int = 1
+
+
+@dataclass(frozen=True)
+class AmphibiousRules:
+    """Amphibious assaults: whether the attacker may ignore a sea zone's defenders when they
+    are only submarines and/or transports (no sea battle; the ships may then bombard)."""
+
+    ignore_subs_and_transports: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,6 +163,7 @@ class RaidRules:
     air_battle: bool = False  # escorts and interceptors fight one round first
     escort_hit: int = 1
     interceptor_hit: int = 2
+    builtin_aa: bool = True  # the facility fires AA itself; False: only where an AA gun stands
 
 
 @dataclass(frozen=True)
@@ -172,6 +201,8 @@ class Ruleset:
     support: tuple[SupportRule, ...] = ()
     raid: RaidRules = RaidRules()
     tech: tuple[TechRule, ...] = ()
+    transport: TransportRules = TransportRules()
+    amphibious: AmphibiousRules = AmphibiousRules()
     source: str = field(default="", compare=False)
 
     def technology(self, name: str) -> TechRule:
@@ -316,7 +347,7 @@ class _Fields:
 
 
 _UNIT_FLAGS = ("submarine", "destroyer", "aa", "can_attack", "defenceless", "casualty_last",
-               "combatant")
+               "combatant", "transport", "heavy_cargo")
 
 
 def parse_ruleset(data: dict, origin: str) -> Ruleset:
@@ -324,7 +355,7 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     top = _Fields(data, "", origin)
     top.where = "ruleset"
     top.check_known({"name", "title", "combat", "bombard", "support", "units", "source", "raid",
-                     "tech"})
+                     "tech", "transport", "amphibious"})
     name = top.get("name", str)
     if not name.strip():
         raise RulesetError(f"ruleset {origin}: field 'name' is empty: give the edition a name")
@@ -357,7 +388,7 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
 
     c = _Fields(top.get("combat", dict, default={}), "combat", origin)
     c.check_known({"sub_first_strike", "air_hits_subs", "aa_dice", "aa_dice_per_gun", "aa_hit",
-                   "submerge"})
+                   "submerge", "aa_casualties"})
     combat = CombatRules(
         sub_first_strike=c.choice("sub_first_strike", SubFirstStrike, default="none"),
         air_hits_subs=c.choice("air_hits_subs", AirHitsSubs, default="always"),
@@ -365,7 +396,11 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
         aa_dice_per_gun=c.get("aa_dice_per_gun", int, default=3, low=1, high=100),
         aa_hit=c.get("aa_hit", int, default=1, low=0, high=6),
         submerge=c.choice("submerge", SubmergeTiming, default="start"),
+        aa_casualties=c.choice("aa_casualties", AACasualties, default="attacker_chooses"),
     )
+    if combat.aa_casualties is AACasualties.PER_AIRCRAFT and combat.aa_dice is not AADice.PER_AIRCRAFT:
+        raise RulesetError(f"ruleset {origin}: field 'combat.aa_casualties' per_aircraft needs "
+                           f"combat.aa_dice = per_aircraft (one die rolled at each aircraft)")
 
     b = _Fields(top.get("bombard", dict, default={}), "bombard", origin)
     b.check_known({"units", "casualties_fire_back", "one_per_landed_unit"})
@@ -383,8 +418,20 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     raid = _raid_rules(top.get("raid", dict, default={}), origin)
     tech_table = _Fields(top.get("tech", dict, default={}), "tech", origin)
     tech = tuple(_tech_rule(name, table, known, origin) for name, table in tech_table.table.items())
+    t = _Fields(top.get("transport", dict, default={}), "transport", origin)
+    t.check_known({"capacity", "max_heavy"})
+    transport = TransportRules(capacity=t.get("capacity", int, default=2, low=1, high=20),
+                               max_heavy=t.get("max_heavy", int, default=1, low=0, high=20))
+    if transport.max_heavy > transport.capacity:
+        raise RulesetError(f"ruleset {origin}: field 'transport.max_heavy' ({transport.max_heavy}) "
+                           f"must not exceed transport.capacity ({transport.capacity})")
+    am = _Fields(top.get("amphibious", dict, default={}), "amphibious", origin)
+    am.check_known({"ignore_subs_and_transports"})
+    amphibious = AmphibiousRules(
+        ignore_subs_and_transports=am.get("ignore_subs_and_transports", bool, default=False))
     return Ruleset(name=name, title=title, units=tuple(units), combat=combat, bombard=bombard,
-                   support=supports, raid=raid, tech=tech, source=origin)
+                   support=supports, raid=raid, tech=tech, transport=transport,
+                   amphibious=amphibious, source=origin)
 
 
 def _support_rules(raw: list, where: str, known: set[str], origin: str) -> tuple[SupportRule, ...]:
@@ -419,7 +466,7 @@ def _unit_values(f: _Fields, key: str, known: set[str], low: int, high: int) -> 
 def _raid_rules(table: dict, origin: str) -> RaidRules:
     f = _Fields(table, "raid", origin)
     f.check_known({"damage_dice", "damage_bonus", "tactical_bonus", "cap", "facility_caps",
-                   "tactical_targets", "air_battle", "escort_hit", "interceptor_hit"})
+                   "tactical_targets", "air_battle", "escort_hit", "interceptor_hit", "builtin_aa"})
     caps = _Fields(f.get("facility_caps", dict, default={}), "raid.facility_caps", origin)
     for facility in caps.table:
         caps.get(facility, int, low=0, high=1000)
@@ -433,6 +480,7 @@ def _raid_rules(table: dict, origin: str) -> RaidRules:
         air_battle=f.get("air_battle", bool, default=False),
         escort_hit=f.get("escort_hit", int, default=1, low=0, high=6),
         interceptor_hit=f.get("interceptor_hit", int, default=2, low=0, high=6),
+        builtin_aa=f.get("builtin_aa", bool, default=True),
     )
     if rules.cap is RaidCap.FACILITY and not rules.facility_caps:
         raise RulesetError(f"ruleset {origin}: field 'raid.facility_caps' is needed when "

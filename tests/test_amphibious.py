@@ -109,7 +109,9 @@ def test_battle_cli_rejects_incompatible_options(args, message):
                overland="1 inf", air="1 ftr"),
     Amphibious("anniversary", fleet="1 dd, 1 cru, 2 trn", cargo="3 inf, 1 arm", defender="3 inf",
                sea_defender="1 dd, 1 sub", sea_air="1 bmb", retreat=oddsim.RetreatPolicy(after_round=2)),
-], ids=["bombard", "sea-battle"])
+    Amphibious("anniversary", fleet="1 bb, 1 cru, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
+               sea_defender="1 sub, 1 trn"),
+], ids=["bombard", "sea-battle", "ignored-subs"])
 def test_monte_carlo_assault_agrees_with_the_exact_one(assault):
     # each stage's estimate has at most the variance of a plain proportion over all runs, and
     # the sea stage's split adds at most as much again: 4.5 standard errors of twice t(1 - t) / N
@@ -160,6 +162,99 @@ def test_runs_with_the_exact_method_is_an_error():
     assault = Amphibious("1942-2e", fleet="1 trn", cargo="1 inf", defender="1 inf")
     with pytest.raises(oddsim.BattleError, match="--runs applies to Monte Carlo"):
         run_amphibious(assault, method="exact", runs=100)
+
+
+def test_subs_and_transports_alone_are_ignored_by_default_where_the_edition_allows_it():
+    # 1942-2e lets the attacker ignore a sea zone held only by subs/transports: no sea battle,
+    # so the battleship bombards, exactly as with no sea defender at all
+    plain = Amphibious("1942-2e", fleet="1 bb, 2 trn", cargo="2 inf, 2 arm", defender="4 inf")
+    ignored = Amphibious("1942-2e", fleet="1 bb, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
+                         sea_defender="1 trn")
+    assert ignored.sea_battle == "ignore" and not ignored.has_sea_battle
+    with_bombard = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf",
+                                              landed="2 inf, 2 arm", bombard="1 bb"))
+    for assault in (plain, ignored):
+        result = run_amphibious(assault, method="exact")
+        assert result.sea is None
+        assert result.takes_territory == pytest.approx(with_bombard.takes_territory, abs=TOL)
+
+
+def test_fighting_a_lone_transport_cancels_the_bombardment():
+    # --sea-battle fight: the lone defenceless transport is destroyed at once (nothing is lost),
+    # but there was a sea battle, so nobody bombards: the land battle without the battleship
+    fought = Amphibious("1942-2e", fleet="1 bb, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
+                        sea_defender="1 trn", sea_battle="fight")
+    result = run_amphibious(fought, method="exact")
+    alone = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf", landed="2 inf, 2 arm"))
+    assert result.sea.attacker_win == pytest.approx(1.0, abs=TOL)
+    assert result.takes_territory == pytest.approx(alone.takes_territory, abs=TOL)
+
+
+@pytest.mark.parametrize("rules, options, message", [
+    ("revised", {"sea_defender": "1 trn", "sea_battle": "ignore"}, "revised does not let"),
+    ("1942-2e", {"sea_defender": "1 sub, 1 dd", "sea_battle": "ignore"}, "not destroyer"),
+    ("1942-2e", {"sea_battle": "fight"}, "no --sea-defender"),
+    ("1942-2e", {"sea_defender": "1 sub", "sea_air": "1 ftr"}, "no sea battle for these aircraft"),
+    ("1942-2e", {"sea_defender": "1 sub", "sea_battle": "maybe"}, "fight or ignore"),
+])
+def test_sea_battle_choices_that_the_rules_do_not_allow_are_errors(rules, options, message):
+    with pytest.raises(oddsim.BattleError, match=message):
+        Amphibious(rules, fleet="1 bb, 1 trn", cargo="1 inf", defender="1 inf", **options)
+
+
+def test_revised_must_fight_a_lone_sub_and_europe_follows_revised():
+    for rules in ("revised", "europe-1999"):
+        assault = Amphibious(rules, fleet="1 bb, 1 trn", cargo="1 inf", defender="1 inf",
+                             sea_defender="1 sub")
+        assert assault.has_sea_battle
+
+
+def test_sea_battle_option_on_the_cli():
+    base = ["amphibious", "--fleet", "1 bb, 2 trn", "--cargo", "2 inf, 2 arm", "-d", "4 inf",
+            "--sea-defender", "1 trn", "--method", "exact", "--json"]
+    ignored = json.loads(CliRunner().invoke(cli, base).output)
+    fought = json.loads(CliRunner().invoke(cli, [*base, "--sea-battle", "fight"]).output)
+    assert ignored["sea"] is None and fought["sea"] is not None
+    assert ignored["takes_territory"] > fought["takes_territory"]
+    out = CliRunner().invoke(cli, [*base[:-3], "--rules", "revised", "--sea-battle", "ignore"])
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
+
+
+def test_cargo_rule_is_data_europe_carries_any_two_but_two_tanks():
+    # europe-1999 (seed 000): any two land units except two tanks
+    loads = Amphibious("europe-1999", fleet="1 trn", cargo="1 art, 1 arm", defender="1 inf").loads
+    assert [load.describe() for load in loads] == ["1 artillery, 1 armor"]
+    Amphibious("europe-1999", fleet="1 trn", cargo="2 art", defender="1 inf")
+    with pytest.raises(oddsim.BattleError, match="needs 2 transports"):
+        Amphibious("europe-1999", fleet="1 trn", cargo="2 arm", defender="1 inf")
+    # the others: one unit of any kind plus one infantry
+    with pytest.raises(oddsim.BattleError, match="needs 2 transports"):
+        Amphibious("anniversary", fleet="1 trn", cargo="2 art", defender="1 inf")
+
+
+def test_transport_capacity_and_roles_come_from_the_ruleset(tmp_path):
+    import tomllib
+    from importlib import resources
+
+    from oddsim.rules import parse_ruleset
+
+    data = tomllib.loads(resources.files("oddsim.rulesets").joinpath("1942-2e.toml")
+                         .read_text(encoding="utf-8"))
+    data["transport"] = {"capacity": 3, "max_heavy": 2}
+    data["units"]["cruiser"]["transport"] = True  # a house rule: cruisers carry troops too
+    rules = parse_ruleset(data, origin="house")
+    assault = Amphibious(rules, fleet="1 cru", cargo="2 arm, 1 inf", defender="1 inf")
+    assert [load.describe() for load in assault.loads] == ["1 infantry, 2 armor"]
+    with pytest.raises(oddsim.BattleError, match="at most 2 of them"):
+        Amphibious(rules, fleet="1 cru", cargo="3 arm", defender="1 inf")
+
+
+def test_europe_destroyers_bombard_at_their_attack():
+    from oddsim.battle import bombard_values
+    from oddsim.rules import load_ruleset
+
+    europe = load_ruleset("europe-1999")
+    assert bombard_values(europe)["destroyer"] == europe.unit("destroyer").attack == 3
 
 
 def test_monte_carlo_assault_figures_carry_their_standard_error():

@@ -95,6 +95,65 @@ def test_raid_cli():
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
 
 
+def _capped_mean(bombers: int, cap: int) -> F:
+    """E[min(sum of ``bombers`` d6, cap)] by enumerating every roll."""
+    import itertools
+
+    rolls = list(itertools.product(range(1, 7), repeat=bombers))
+    return F(sum(min(sum(r), cap) for r in rolls), len(rolls))
+
+
+def test_revised_and_anniversary_factories_fire_aa_only_with_an_aa_gun():
+    # revised: no built-in AA, so without a gun both bombers always roll: E[min(2d6, 10)]
+    no_gun = solve_raid(Raid("revised", bombers=2, territory_value=10, aa_gun=False))
+    assert no_gun.expected_damage == pytest.approx(float(_capped_mean(2, 10)), abs=TOL)
+    assert no_gun.bombers_lost == 0.0
+    with_gun = solve_raid(Raid("anniversary", bombers=1, territory_value=10, aa_gun=True))
+    assert with_gun.bombers_lost == pytest.approx(1 / 6, abs=TOL)
+    assert solve_raid(Raid("anniversary", bombers=1, territory_value=10)).bombers_lost == \
+        pytest.approx(1 / 6, abs=TOL)  # a gun is assumed unless --no-aa-gun
+
+
+def test_no_aa_gun_is_an_error_where_the_facility_has_built_in_aa():
+    with pytest.raises(oddsim.BattleError, match="built-in AA"):
+        Raid("1942-2e", bombers=1, territory_value=10, aa_gun=False)
+    out = CliRunner().invoke(cli, ["raid", "--rules", "global-1940-2e", "--bombers", "1",
+                                   "--facility", "major", "--no-aa-gun"])
+    assert out.exit_code == 2 and "built-in AA" in out.output
+    assert len(out.output.strip().splitlines()) == 1
+    out = CliRunner().invoke(cli, ["raid", "--rules", "revised", "--bombers", "1",
+                                   "--territory-value", "4", "--no-aa-gun", "--json"])
+    assert out.exit_code == 0, out.output
+
+
+def test_low_luck_raid_aa_is_one_group():
+    # 3 bombers, AA on 1: strength 3 -> no sure hit, one more with 3/6; then the survivors roll
+    result = solve_raid(Raid("revised", bombers=3, territory_value=10, dice="lowluck"))
+    assert result.bombers_lost == pytest.approx(1 / 2, abs=TOL)
+    expected = F(1, 2) * _capped_mean(3, 10) + F(1, 2) * _capped_mean(2, 10)
+    assert result.expected_damage == pytest.approx(float(expected), abs=TOL)
+    # 7 bombers: strength 7 -> one sure hit, a second with 1/6
+    seven = solve_raid(Raid("1942-2e", bombers=7, territory_value=20, dice="lowluck"))
+    assert seven.bombers_lost == pytest.approx(1 + 1 / 6, abs=TOL)
+
+
+def test_low_luck_air_battle_and_monte_carlo_agree_with_exact():
+    raid = Raid("global-1940-2e", bombers=4, escorts=2, interceptors=3, facility="major",
+                dice="lowluck")
+    # interceptors: strength 3 x 2 = 6 -> exactly one hit, taken by an escort
+    exact = solve_raid(raid)
+    assert exact.escorts_lost == pytest.approx(1.0, abs=TOL)
+    # attackers: 6 aircraft x 1 = 6 -> exactly one interceptor lost
+    assert exact.interceptors_lost == pytest.approx(1.0, abs=TOL)
+    sampled = simulate_raid(raid, runs=200_000, seed=5)
+    for name in ("expected_damage", "bombers_lost"):
+        err = sampled.std_error[name]
+        assert abs(getattr(sampled, name) - getattr(exact, name)) <= 4.5 * err + 1e-9, name
+    out = CliRunner().invoke(cli, ["raid", "--rules", "revised", "--bombers", "3",
+                                   "--territory-value", "10", "--dice", "lowluck", "--json"])
+    assert out.exit_code == 0 and '"bombers_lost": 0.5' in out.output
+
+
 def test_raid_memory_does_not_grow_with_runs(monkeypatch):
     """Before: one array per run (8.5 GB at 100,000,000 runs). Now raids run in chunks: ten
     times the runs peak at about the same memory."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
@@ -336,6 +337,9 @@ def solve(battle: Battle) -> BattleResult:
     ``oddsim.interrupt``)."""
     if not isinstance(battle, Battle):
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
+    parts = aa_casualties.splits(battle)
+    if parts is not None:  # AA picks its casualties by chance: one battle per outcome
+        return aa_casualties.fight_split(battle, parts, lambda spec, _p, _i: solve(spec))
     large = battle.attacker.total + battle.defender.total >= BACKGROUND_UNITS
     return call_interruptibly(_solve, battle, background=large)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.errors import BattleError
 from oddsim.interrupt import stop_on_interrupt
@@ -54,6 +55,12 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
     runs = check_runs(runs, BattleError)
     seed = seed_or_random(seed, BattleError)
+    parts = aa_casualties.splits(battle)
+    if parts is not None:  # AA picks its casualties by chance: one battle per outcome, its share of runs
+        with stop_on_interrupt():  # one Ctrl-C stops every part
+            return aa_casualties.fight_split(battle, parts, lambda spec, p, i: simulate(
+                spec, runs=max(1, round(p * runs)), seed=(seed * 1_000_003 + i + 1) % (1 << 63),
+                progress=progress))
     low = lower(battle)
     spec = KernelModel.build(battle, low)
     arrays = 2 if spec.key_coarse else 1  # a histogram row, and which end state each slot keeps

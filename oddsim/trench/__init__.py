@@ -1,16 +1,20 @@
 """The Longest Trench (WWI card game): battle odds, exact and Monte Carlo, and commitment advice.
 
 A battle has three fronts; on each, each side has at most one army card (at sea: fleet card) and
-one support. Both sides roll three artillery dice; faces 1-3 are valid (from 1917 also 4) and go
-on fronts where the side has a card, the attacker placing first and the defender answering. The
-higher total wins a front; more fronts wins the battle (equal: a draw, worth 1 point to the
-defender); a front won by 4 or more destroys the loser's card. See ``oddsim.trench.policy`` for
-the placement policies and their tie-breaking.
+one support, laid face down. Both sides roll three artillery dice; faces 1-3 are valid (from 1917
+also 4) and go on any front (``dice_fronts="own"``: only where the side has a card), the attacker
+placing first and the defender answering, each seeing where the other's supports lie but not
+their values (``information="full"``: seeing them). The higher total wins a front; more fronts
+wins the battle (equal: a draw, worth 1 point to the defender); a front won by 4 or more
+(``destroy_margin=5``: 5 or more) destroys the loser's card. See ``oddsim.trench.policy`` for the
+placement policies and their tie-breaking.
 
     >>> from oddsim.trench import TrenchBattle, solve_trench
     >>> battle = TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917,
     ...                       attacker_support="2,0,1", defender_support="0,0,3", points=2)
     >>> round(solve_trench(battle).attacker_win, 4)
+    0.3224
+    >>> round(solve_trench(battle, information="full", dice_fronts="own").attacker_win, 4)
     0.3023
 """
 
@@ -23,14 +27,23 @@ from oddsim.trench.advice import (
     advise,
 )
 from oddsim.trench.api import run_trench, simulate_trench, solve_trench
-from oddsim.trench.model import Policy, RollOrder, TrenchBattle, TrenchError
+from oddsim.trench.model import (
+    DiceFronts,
+    Information,
+    Policy,
+    RollOrder,
+    TrenchBattle,
+    TrenchError,
+)
 from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
 
 __all__ = [
     "Advice",
     "AdviceOption",
     "Commitment",
+    "DiceFronts",
     "Hand",
+    "Information",
     "Objective",
     "PerSide",
     "Policy",

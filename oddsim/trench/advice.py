@@ -23,7 +23,12 @@ interchangeable, so commitments that differ only by the order of fronts are solv
 Attacker commitments that cannot reach the top list are cut off early (alpha-beta).
 
 Battles whose fronts have the same totals and cards present have the same odds, so each such
-battle is solved once.
+battle is solved once (with hidden supports: the same card leads and supports).
+
+Advice follows the battle's information model (``information``): under ``hidden`` (the
+default) the attacker places its dice without seeing the defender's support values, only where
+they lie; the defender's supports written ``?`` are scored over ``hidden_support_values``, so
+``--defender-support ?,0,?`` ranks the commitments as the attacker can, not knowing them.
 """
 
 from __future__ import annotations
@@ -34,13 +39,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from fractions import Fraction
 
 import numpy as np
 
 from oddsim.trench.exact import exact_counts
 from oddsim.trench.model import (
+    DEFAULT_BELIEF,
     N_FRONTS,
+    DiceFronts,
     Fronts,
+    Information,
     Policy,
     RollOrder,
     Supports,
@@ -48,12 +57,13 @@ from oddsim.trench.model import (
     TrenchError,
     check_points,
     check_year,
+    parse_belief,
     parse_choice,
     parse_fronts,
     parse_hand,
     parse_supports,
 )
-from oddsim.trench.outcomes import category_of, victory_points
+from oddsim.trench.outcomes import DESTROY_MARGIN, category_of, victory_points
 from oddsim.trench.prepared import PlayRules, prepare
 from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
 
@@ -101,14 +111,14 @@ class Commitment:
 
     @property
     def cards_used(self) -> int:
-        return sum(c is not None for c in self.cards) + sum(s > 0 for s in self.support)
+        return sum(c is not None for c in self.cards) + sum(s != 0 for s in self.support)
 
     @property
     def strength_used(self) -> int:
-        return sum(c or 0 for c in self.cards) + sum(self.support)
+        return sum(c or 0 for c in self.cards) + sum(max(s, 0) for s in self.support)
 
     def describe(self) -> str:
-        return " | ".join("-" if c is None else (f"{c}+{s}" if s else f"{c}")
+        return " | ".join("-" if c is None else (f"{c}+{'?' if s < 0 else s}" if s else f"{c}")
                           for c, s in zip(self.cards, self.support, strict=True))
 
     def to_dict(self) -> dict:
@@ -236,8 +246,9 @@ def strongest_answers(hand: Hand, sea: bool) -> list[Commitment]:
 class _Solver:
     """Exact counts of battles, solved once per distinct (totals, cards present) pair."""
 
-    def __init__(self, year: int, points: int, sea: bool, play: PlayRules) -> None:
+    def __init__(self, year: int, points: int, sea: bool, play: PlayRules, belief) -> None:
         self.year, self.points, self.sea, self.play = year, points, sea, play
+        self.belief = belief
         self.cache: dict[tuple, TrenchCounts] = {}
         fronts = np.arange(4)
         attacker_vp, defender_vp = victory_points(
@@ -247,11 +258,11 @@ class _Solver:
 
     def battle(self, attacker: Commitment, defender: Commitment) -> TrenchBattle:
         return TrenchBattle(attacker.cards, defender.cards, self.year, attacker.support,
-                            defender.support, self.points, self.sea)
+                            defender.support, self.points, self.sea, self.belief)
 
     def counts(self, attacker: Commitment, defender: Commitment) -> TrenchCounts:
         """Counts of the battle or of one with its fronts reordered (the same joint counts)."""
-        key = battle_class(attacker, defender)
+        key = battle_class(attacker, defender, self.play.information)
         if key not in self.cache:
             if len(self.cache) >= MAX_BATTLES:
                 raise TrenchError(f"advice would solve more than {MAX_BATTLES:,} battles: "
@@ -259,12 +270,14 @@ class _Solver:
             self.cache[key] = exact_counts(prepare(self.battle(attacker, defender), self.play))
         return self.cache[key]
 
-    def values(self, counts: TrenchCounts, objective: Objective) -> tuple[int, int, int]:
-        """(objective, other objective, minus attacker cards destroyed), as whole numbers
-        over the 46,656 roll pairs; larger is better for the attacker."""
+    def values(self, counts: TrenchCounts, objective: Objective) -> tuple[Fraction, ...]:
+        """(objective, other objective, minus attacker cards destroyed), as exact fractions of
+        the counts; larger is better for the attacker."""
         joint = np.array(counts.joint, dtype=np.int64)
+        n = counts.total
         win, swing = int((joint * self.wins).sum()), int((joint * self.swing).sum())
         lost = -sum(counts.destroyed.attacker)
+        win, swing, lost = Fraction(win, n), Fraction(swing, n), Fraction(lost, n)
         return (win, swing, lost) if objective is Objective.WIN else (swing, win, lost)
 
     def result(self, attacker: Commitment, defender: Commitment) -> TrenchResult:
@@ -279,8 +292,12 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
            sea: bool = False, policy: Policy | str = Policy.OPTIMAL,
            defender_policy: Policy | str | None = None,
            roll_order: RollOrder | str = RollOrder.BOTH_FIRST,
-           objective: Objective | str = Objective.WIN, top: int = DEFAULT_TOP) -> Advice:
-    """The ``top`` best ways for the attacker to commit ``attacker`` against ``defender``."""
+           objective: Objective | str = Objective.WIN, top: int = DEFAULT_TOP,
+           information: Information | str = Information.HIDDEN,
+           dice_fronts: DiceFronts | str = DiceFronts.ANY, destroy_margin: int = DESTROY_MARGIN,
+           hidden_support_values=DEFAULT_BELIEF) -> Advice:
+    """The ``top`` best ways for the attacker to commit ``attacker`` against ``defender``;
+    the play options are those of ``solve_trench``."""
     if not isinstance(attacker, Hand):
         raise TrenchError("the attacker's cards must be a Hand (armies and supports)")
     if not isinstance(defender, Commitment | Hand):
@@ -293,16 +310,17 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
             if isinstance(cards, Hand) and cards.supports:
                 raise TrenchError(f"at sea only fleet cards are played, in the front and the "
                                   f"support slots: list the {side}'s fleets, no support cards")
-    play = PlayRules.of(policy, defender_policy, roll_order)
-    solver = _Solver(year, points, bool(sea), play)
+    play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
+                        destroy_margin)
+    solver = _Solver(year, points, bool(sea), play, parse_belief(hidden_support_values))
     options = commitments(attacker, sea)
     if isinstance(defender, Commitment):
         solver.battle(options[0], defender)  # validates the defender's cards once
         answers = [defender]
-        groups = _group(options, lambda o: battle_class(o, defender))
+        groups = _group(options, lambda o: battle_class(o, defender, play.information))
     else:
         answers = strongest_answers(defender, sea)
-        groups = _group(options, hand_class)
+        groups = _group(options, lambda o: hand_class(o, play.information))
     if len(groups) * len(answers) > 50 * MAX_BATTLES:
         raise TrenchError(f"{len(groups):,} commitments against {len(answers):,} defender "
                           f"answers is too many to search: give fewer cards")
@@ -315,17 +333,28 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
                         for i, (o, d) in enumerate(ranked, start=1)))
 
 
-def battle_class(attacker: Commitment, defender: Commitment) -> tuple:
+def battle_class(attacker: Commitment, defender: Commitment,
+                 information: Information = Information.FULL) -> tuple:
     """What decides a battle's odds up to the order of fronts: per front, who has a card and
-    the attacker's lead before artillery."""
+    the attacker's lead before artillery (hidden supports: the card lead and both supports,
+    since a side does not see the enemy's)."""
+    if information is Information.HIDDEN:
+        return tuple(sorted(
+            (a is not None, d is not None, (a or 0) - (d or 0), s, t)
+            for a, s, d, t in zip(attacker.cards, attacker.support, defender.cards,
+                                  defender.support, strict=True)))
     return tuple(sorted(
         (a is not None, d is not None, (a or 0) + s - (d or 0) - t)
         for a, s, d, t in zip(attacker.cards, attacker.support, defender.cards,
                               defender.support, strict=True)))
 
 
-def hand_class(attacker: Commitment) -> tuple:
-    """Against a defender who answers with any arrangement: per front, card and total."""
+def hand_class(attacker: Commitment, information: Information = Information.FULL) -> tuple:
+    """Against a defender who answers with any arrangement: per front, card and total (hidden
+    supports: card and support)."""
+    if information is Information.HIDDEN:
+        return tuple(sorted((a is not None, a or 0, s)
+                            for a, s in zip(attacker.cards, attacker.support, strict=True)))
     return tuple(sorted((a is not None, (a or 0) + s)
                         for a, s in zip(attacker.cards, attacker.support, strict=True)))
 

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from oddsim.trench.exact import exact_counts
-from oddsim.trench.model import Policy, RollOrder, TrenchBattle, TrenchError
+from oddsim.trench.model import (
+    UNKNOWN,
+    DiceFronts,
+    Information,
+    Policy,
+    RollOrder,
+    TrenchBattle,
+    TrenchError,
+)
 from oddsim.trench.montecarlo import DEFAULT_RUNS, check_runs, check_seed, mc_counts
+from oddsim.trench.outcomes import DESTROY_MARGIN
 from oddsim.trench.prepared import PlayRules, prepare
 from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
 
@@ -20,29 +29,51 @@ def _check_battle(battle) -> TrenchBattle:
 def _result(battle: TrenchBattle, play: PlayRules, counts: TrenchCounts, method: str,
             runs: int | None = None, seed: int | None = None,
             interrupted: bool = False) -> TrenchResult:
-    play_text = play.describe() + ("" if seed is None else f", seed {seed}")
+    play_text = play.describe() + _belief_text(battle, play) + ("" if seed is None else f", seed {seed}")
     return TrenchResult.from_counts(
         counts, battle=battle.describe(), method=method, play=play_text, points=battle.points,
         has_card=PerSide(battle.has_card("attacker"), battle.has_card("defender")), runs=runs,
         interrupted=interrupted)
 
 
+def _belief_text(battle: TrenchBattle, play: PlayRules) -> str:
+    """The belief about face-down supports, where it is used."""
+    supports = battle.attacker_support + battle.defender_support
+    hidden = play.information is Information.HIDDEN and any(s != 0 for s in supports)
+    if not hidden and UNKNOWN not in supports:
+        return ""
+    values = ",".join(f"{v}:{w}" for v, w in battle.hidden_support_values)
+    return f", face-down support values {values}"
+
+
 def solve_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
                  defender_policy: Policy | str | None = None,
-                 roll_order: RollOrder | str = RollOrder.BOTH_FIRST) -> TrenchResult:
-    """Exact odds of ``battle``; ``policy`` places both sides' dice unless ``defender_policy``."""
+                 roll_order: RollOrder | str = RollOrder.BOTH_FIRST,
+                 information: Information | str = Information.HIDDEN,
+                 dice_fronts: DiceFronts | str = DiceFronts.ANY,
+                 destroy_margin: int = DESTROY_MARGIN) -> TrenchResult:
+    """Exact odds of ``battle``; ``policy`` places both sides' dice unless ``defender_policy``.
+    ``information``: ``hidden`` (each side sees only where the enemy's supports lie) or
+    ``full``; ``dice_fronts``: ``any`` front or only a side's ``own``; ``destroy_margin``: 4
+    (won by 4 or more destroys the card) or 5."""
     battle = _check_battle(battle)
-    play = PlayRules.of(policy, defender_policy, roll_order)
+    play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
+                        destroy_margin)
     return _result(battle, play, exact_counts(prepare(battle, play)), "exact")
 
 
 def simulate_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
                     defender_policy: Policy | str | None = None,
                     roll_order: RollOrder | str = RollOrder.BOTH_FIRST,
-                    runs: int = DEFAULT_RUNS, seed: int | None = None) -> TrenchResult:
-    """Monte Carlo odds of ``battle`` with standard errors; same ``seed``, same figures."""
+                    runs: int = DEFAULT_RUNS, seed: int | None = None,
+                    information: Information | str = Information.HIDDEN,
+                    dice_fronts: DiceFronts | str = DiceFronts.ANY,
+                    destroy_margin: int = DESTROY_MARGIN) -> TrenchResult:
+    """Monte Carlo odds of ``battle`` with standard errors; same ``seed``, same figures. The
+    other options are those of ``solve_trench``."""
     battle = _check_battle(battle)
-    play = PlayRules.of(policy, defender_policy, roll_order)
+    play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
+                        destroy_margin)
     runs, seed = check_runs(runs), check_seed(seed)
     counts, interrupted = mc_counts(prepare(battle, play), runs, seed)
     return _result(battle, play, counts, "mc", runs=counts.total, seed=seed,
@@ -52,16 +83,20 @@ def simulate_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
 def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str = Policy.OPTIMAL,
                defender_policy: Policy | str | None = None,
                roll_order: RollOrder | str = RollOrder.BOTH_FIRST, runs: int | None = None,
-               seed: int | None = None) -> TrenchResult:
+               seed: int | None = None, information: Information | str = Information.HIDDEN,
+               dice_fronts: DiceFronts | str = DiceFronts.ANY,
+               destroy_margin: int = DESTROY_MARGIN) -> TrenchResult:
     """``solve_trench`` or ``simulate_trench`` by ``method`` (``"exact"`` or ``"mc"``)."""
+    rules = {"information": information, "dice_fronts": dice_fronts,
+             "destroy_margin": destroy_margin}
     if method == "exact":
         if runs is not None:
             check_runs(runs)
         check_seed(seed)
         if runs is not None or seed is not None:
             raise TrenchError("runs and seed apply only to the Monte Carlo method (--method mc)")
-        return solve_trench(battle, policy, defender_policy, roll_order)
+        return solve_trench(battle, policy, defender_policy, roll_order, **rules)
     if method == "mc":
         return simulate_trench(battle, policy, defender_policy, roll_order,
-                               DEFAULT_RUNS if runs is None else runs, seed)
+                               DEFAULT_RUNS if runs is None else runs, seed, **rules)
     raise TrenchError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")

@@ -14,13 +14,16 @@ import click
 from click.core import ParameterSource
 
 from oddsim.plot.cli import plot_option, write_trench_chart
-from oddsim.trench.model import Policy, RollOrder, TrenchError
+from oddsim.trench.model import DiceFronts, Information, Policy, RollOrder, TrenchError
 
 POLICIES = click.Choice([p.value for p in Policy])
 ROLL_ORDERS = click.Choice([r.value for r in RollOrder])
+INFORMATION = click.Choice([i.value for i in Information])
+DICE_FRONTS = click.Choice([d.value for d in DiceFronts])
 BATTLE_OPTIONS = ("attacker", "attacker_support", "defender", "defender_support", "year",
                   "points", "sea", "policy", "defender_policy", "roll_order", "method", "runs",
-                  "seed", "as_json", "plot")
+                  "seed", "as_json", "plot", "information", "dice_fronts", "destroy_margin",
+                  "hidden_support_values")
 
 
 def _common(command):
@@ -39,6 +42,19 @@ def _common(command):
         click.option("--roll-order", type=ROLL_ORDERS, default="both-first", show_default=True,
                      help="both-first: both roll, then place (the rules); attacker-first: the "
                           "defender rolls after the attacker placed."),
+        click.option("--information", type=INFORMATION, default="hidden", show_default=True,
+                     help="hidden: a side places its dice seeing where the enemy's supports lie, "
+                          "not their values (the seed); full: both see every support."),
+        click.option("--hidden-support-values", default="1,2,3", show_default=True,
+                     help="Belief about a face-down support card: values, optionally with "
+                          "whole-number weights (1:2,2:1,3:1); also scores supports given as ?."),
+        click.option("--dice-fronts", type=DICE_FRONTS, default="any", show_default=True,
+                     help="any: valid dice go on any front (the seed); own: only where the side "
+                          "has a card."),
+        click.option("--destroy-margin", type=click.Choice(["4", "5"]), default="4",
+                     show_default=True,
+                     help="A front won by this much or more destroys the loser's card (the seed "
+                          "says 'by 4 or more' and 'by more than 4')."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
     ]
     for option in reversed(options):
@@ -51,10 +67,11 @@ def _common(command):
 @click.option("--attacker", default=None,
               help="Attacker's army strength on fronts 1-3, e.g. 5,-,3 (- for no card).")
 @click.option("--attacker-support", default=None,
-              help="Attacker's support per front, e.g. 2,0,1 (0 or -: none; at sea: the fleet "
-                   "card in the support slot).")
+              help="Attacker's support per front, e.g. 2,0,1 (0 or -: none; ?: face down, value "
+                   "unknown; at sea: the fleet card in the support slot).")
 @click.option("--defender", default=None, help="Defender's army strength on fronts 1-3.")
-@click.option("--defender-support", default=None, help="Defender's support per front.")
+@click.option("--defender-support", default=None,
+              help="Defender's support per front, e.g. 0,?,3.")
 @_common
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact",
               show_default=True, help="Exact enumeration or Monte Carlo.")
@@ -63,8 +80,8 @@ def _common(command):
 @plot_option()
 @click.pass_context
 def trench(ctx: click.Context, attacker, attacker_support, defender, defender_support, year,
-           points, sea, policy, defender_policy, roll_order, as_json, method, runs,
-           seed, plot) -> None:
+           points, sea, policy, defender_policy, roll_order, information, hidden_support_values,
+           dice_fronts, destroy_margin, as_json, method, runs, seed, plot) -> None:
     """The Longest Trench: odds of one battle (or 'advise': how to commit a hand).
 
     Example: oddsim trench --attacker 5,4,3 --attacker-support 2,0,1 --defender 4,4,4
@@ -92,9 +109,10 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
     battle = TrenchBattle(attacker=attacker, defender=defender, year=year,
                           attacker_support=attacker_support or (0, 0, 0),
                           defender_support=defender_support or (0, 0, 0), points=points,
-                          sea=sea)
+                          sea=sea, hidden_support_values=hidden_support_values)
     result = run_trench(battle, method=method, policy=policy, defender_policy=defender_policy,
-                        roll_order=roll_order, runs=runs, seed=seed)
+                        roll_order=roll_order, runs=runs, seed=seed, information=information,
+                        dice_fronts=dice_fronts, destroy_margin=int(destroy_margin))
     click.echo(result.to_json() if as_json else result.to_table())
     if plot:
         click.echo(f"wrote {write_trench_chart(result, plot)}", err=as_json)
@@ -111,7 +129,9 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
               help="Support card values in the attacker's hand, e.g. 3,2,1 (not at sea).")
 @click.option("--defender", default=None,
               help="Defender's committed army strength on fronts 1-3, e.g. 4,4,- .")
-@click.option("--defender-support", default=None, help="Defender's committed support per front.")
+@click.option("--defender-support", default=None,
+              help="Defender's committed support per front (? for a face-down card of unknown "
+                   "value).")
 @click.option("--defender-hand", default=None,
               help="Or the defender's hand: it answers the commitment with its strongest cards.")
 @click.option("--defender-hand-support", default=None, help="Support cards in the defender's hand.")
@@ -121,7 +141,8 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
 @click.option("--top", type=int, default=5, show_default=True, help="How many options to show.")
 def advise_command(attacker_hand, attacker_hand_support, defender, defender_support,
                    defender_hand, defender_hand_support, year, points, sea, policy,
-                   defender_policy, roll_order, as_json, objective, top) -> None:
+                   defender_policy, roll_order, information, hidden_support_values, dice_fronts,
+                   destroy_margin, as_json, objective, top) -> None:
     """The attacker's best commitments of its hand to the three fronts, with their odds."""
     from oddsim.trench.advice import Commitment, Hand, advise
     from oddsim.trench.model import parse_fronts, parse_hand, parse_supports
@@ -147,7 +168,8 @@ def advise_command(attacker_hand, attacker_hand_support, defender, defender_supp
                        parse_hand(defender_hand_support or (), "--defender-hand-support"))
     advice = advise(hand, against, year=year, points=points, sea=sea, policy=policy,
                     defender_policy=defender_policy, roll_order=roll_order, objective=objective,
-                    top=top)
+                    top=top, information=information, dice_fronts=dice_fronts,
+                    destroy_margin=int(destroy_margin), hidden_support_values=hidden_support_values)
     click.echo(advice.to_json() if as_json else advice.to_table())
 
 

@@ -3,7 +3,9 @@
 A battle has exactly three fronts. On each front each side has at most one army card (at sea:
 fleet card), given by its effective strength, or ``None`` for no card; and a support value
 (land: the support card's value, at sea: the strength of the fleet card laid in the support
-slot; 0 for none). Everything is checked here, once, so the engines can trust their input.
+slot; 0 for none), or ``?`` (``UNKNOWN``) for a face-down card whose value is unknown: it is
+scored over ``hidden_support_values``, the belief about a face-down card (values with whole-number
+weights). Everything is checked here, once, so the engines can trust their input.
 """
 
 from __future__ import annotations
@@ -21,9 +23,16 @@ FOUR_IS_VALID_FROM = 1917  # from the 1917 battles on, a 4 is a valid artillery 
 MAX_STRENGTH = 999  # far above any card; keeps every total a small integer
 MAX_POINTS = 999
 NO_CARD_MARKS = ("-", "none")
+UNKNOWN = -1  # a support card laid face down whose value is not given: "?"
+UNKNOWN_MARK = "?"
+DEFAULT_BELIEF = ((1, 1), (2, 1), (3, 1))  # a face-down support card: 1, 2 or 3, equally likely
+MAX_BELIEF_VALUES = 12
+MAX_WEIGHT = 1000
+DESTROY_MARGINS = (4, 5)  # "by 4 or more" (the combat step) or "by more than 4" (the evaluation)
 
 Fronts = tuple[int | None, int | None, int | None]
 Supports = tuple[int, int, int]
+Belief = tuple[tuple[int, int], ...]  # (value, weight) pairs, values ascending
 
 
 class TrenchError(OddsimError):
@@ -44,6 +53,20 @@ class RollOrder(Enum):
     ATTACKER_FIRST = "attacker-first"  # attacker rolls and places; then the defender rolls
 
 
+class Information(Enum):
+    """What each side knows of the enemy's support cards when it places its dice."""
+
+    HIDDEN = "hidden"  # the seed: supports lie face down until the dice are placed
+    FULL = "full"  # both sides see every support value (the reading before issue 14)
+
+
+class DiceFronts(Enum):
+    """Where a side may place its valid dice."""
+
+    ANY = "any"  # the seed: "Platné kostky se přidělí k jednotlivým frontám", no restriction
+    OWN = "own"  # only on fronts where the side has a card
+
+
 def parse_choice(kind: type[Enum], value: Enum | str, what: str) -> Enum:
     """``value`` as a member of ``kind`` (names are case-insensitive); TrenchError naming the
     choices otherwise."""
@@ -60,6 +83,53 @@ def parse_policy(value: Policy | str) -> Policy:
 
 def parse_roll_order(value: RollOrder | str) -> RollOrder:
     return parse_choice(RollOrder, value, "roll order")
+
+
+def parse_information(value: Information | str) -> Information:
+    return parse_choice(Information, value, "information model")
+
+
+def parse_dice_fronts(value: DiceFronts | str) -> DiceFronts:
+    return parse_choice(DiceFronts, value, "dice fronts")
+
+
+def check_destroy_margin(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or int(value) not in DESTROY_MARGINS:
+        raise TrenchError(f"destroy margin {value!r}: use 4 (won by 4 or more) or 5 (by more "
+                          f"than 4)")
+    return int(value)
+
+
+def parse_belief(value: str | Sequence | dict, what: str = "hidden support values") -> Belief:
+    """A belief about a face-down support card: ``"1,2,3"`` (equally likely), ``"1:2,3:1"``
+    (value:weight, whole-number weights), ``[1, 2, 3]``, ``{1: 2, 3: 1}`` or ``[(1, 2), (3, 1)]``."""
+    if isinstance(value, dict):
+        items = list(value.items())
+    else:
+        items = []
+        for raw in _split(value, what):
+            if isinstance(raw, str) and ":" in raw:
+                v, _, w = raw.partition(":")
+                items.append((v.strip(), w.strip()))
+            elif isinstance(raw, tuple | list) and len(raw) == 2:
+                items.append(tuple(raw))
+            else:
+                items.append((raw, 1))
+    if not items:
+        raise TrenchError(f"{what}: give at least one value, e.g. 1,2,3")
+    belief: dict[int, int] = {}
+    for v, w in items:
+        card = _strength(v, what)
+        if isinstance(w, str):
+            w = _parse_int(w, f"{what}, weight of {card}")
+        if isinstance(w, bool) or not isinstance(w, numbers.Integral) or not 1 <= w <= MAX_WEIGHT:
+            raise TrenchError(f"{what}: weight {w!r} of {card} must be a whole number from 1 to "
+                              f"{MAX_WEIGHT}")
+        belief[card] = belief.get(card, 0) + int(w)
+    if len(belief) > MAX_BELIEF_VALUES:
+        raise TrenchError(f"{what}: at most {MAX_BELIEF_VALUES} distinct values")
+    return tuple(sorted(belief.items()))
 
 
 def _parse_int(text: str, what: str) -> int:
@@ -111,11 +181,15 @@ def parse_fronts(value: str | Sequence, what: str) -> Fronts:
 
 
 def parse_supports(value: str | Sequence, what: str) -> Supports:
-    """Three support values from ``"2,0,1"``; ``0`` or ``-`` is no support card."""
+    """Three support values from ``"2,0,1"``; ``0`` or ``-`` is no support card, ``?`` a
+    face-down card of unknown value (``UNKNOWN``)."""
     values = []
     for i, raw in enumerate(_three(value, what), start=1):
         if raw is None or (isinstance(raw, str) and raw.strip().lower() in NO_CARD_MARKS):
             values.append(0)
+        elif (isinstance(raw, str) and raw.strip() == UNKNOWN_MARK) or \
+                (isinstance(raw, numbers.Integral) and not isinstance(raw, bool) and raw == UNKNOWN):
+            values.append(UNKNOWN)
         else:
             values.append(_strength(raw, f"{what}, front {i}"))
     return tuple(values)  # type: ignore[return-value]
@@ -153,9 +227,11 @@ class TrenchBattle:
     """One battle: each side's card per front, support per front, year, victory points, sea.
 
     ``attacker``/``defender``: three strengths or ``None`` (no card), as a sequence or text
-    ``"5,-,3"``. Supports: three values >= 0 (0 = none), only on fronts where that side has a
-    card. ``points``: the battle's printed victory points. ``sea``: a sea battle, where the
-    support slots hold fleet cards (their strength is the support value).
+    ``"5,-,3"``. Supports: three values >= 0 (0 = none) or ``?`` (face down, value unknown),
+    only on fronts where that side has a card. ``points``: the battle's printed victory points.
+    ``sea``: a sea battle, where the support slots hold fleet cards (their strength is the
+    support value). ``hidden_support_values``: the belief about a face-down card's value (see
+    ``parse_belief``), used by a side that cannot see the enemy's cards and to score ``?``.
     """
 
     attacker: Fronts
@@ -165,6 +241,7 @@ class TrenchBattle:
     defender_support: Supports = (0, 0, 0)
     points: int = 1
     sea: bool = False
+    hidden_support_values: Belief | str | Sequence | dict = DEFAULT_BELIEF
 
     def __post_init__(self) -> None:
         slot = "fleet in the support slot" if self.sea else "support"
@@ -181,6 +258,7 @@ class TrenchBattle:
         object.__setattr__(self, "points", check_points(self.points))
         if not isinstance(self.sea, bool):
             raise TrenchError(f"sea must be True or False, not {self.sea!r}")
+        object.__setattr__(self, "hidden_support_values", parse_belief(self.hidden_support_values))
 
     @property
     def four_is_valid(self) -> bool:
@@ -194,17 +272,20 @@ class TrenchBattle:
     def has_card(self, side: str) -> tuple[bool, bool, bool]:
         return tuple(c is not None for c in getattr(self, side))  # type: ignore[return-value]
 
-    def base_totals(self, side: str) -> tuple[int, int, int]:
-        """Card plus support per front, before artillery (0 where the side has no card)."""
-        cards = getattr(self, side)
-        support = getattr(self, f"{side}_support")
-        return tuple((c or 0) + s for c, s in zip(cards, support, strict=True))  # type: ignore
+    def cards(self, side: str) -> tuple[int, int, int]:
+        """Card strength per front (0 where the side has no card)."""
+        return tuple(c or 0 for c in getattr(self, side))  # type: ignore[return-value]
+
+    def face_down(self, side: str) -> tuple[bool, bool, bool]:
+        """Where the side laid a support card (face down until the dice are placed)."""
+        return tuple(s != 0 for s in getattr(self, f"{side}_support"))  # type: ignore
 
     def describe(self) -> str:
         """One line, e.g. ``1917 land, 2 VP: attacker 5+2 | - | 3+1 vs defender 4 | 4 | 4+3``."""
         def side(cards: Fronts, support: Supports) -> str:
-            return " | ".join("-" if c is None else (f"{c}+{s}" if s else f"{c}")
-                              for c, s in zip(cards, support, strict=True))
+            return " | ".join("-" if c is None else (
+                f"{c}+{UNKNOWN_MARK if s == UNKNOWN else s}" if s else f"{c}")
+                for c, s in zip(cards, support, strict=True))
 
         where = "sea" if self.sea else "land"
         return (f"{self.year} {where}, {self.points} VP: attacker "

@@ -31,14 +31,18 @@ def check_seed(seed) -> int:
 def mc_counts(prepared: PreparedBattle, runs: int, seed: int) -> tuple[TrenchCounts, bool]:
     """Outcome counts of ``runs`` sampled battles, the same for any number of threads, and
     whether Ctrl-C stopped it early (then the counts are of the battles done)."""
-    battle = prepared.battle
+    battle, t = prepared.battle, prepared.tables
     offset = int(splitmix64(np.uint64(seed)))
-    arrays = (prepared.rolls.of_ordered, prepared.tables.attacker, prepared.tables.defender,
+    arrays = (prepared.rolls.of_ordered, t.attacker, t.defender, t.attacker_index,
+              t.defender_index, np.cumsum(t.weight),
               prepared.attacker.vectors, prepared.defender.vectors,
-              np.array(battle.base_totals("attacker"), dtype=np.int64),
-              np.array(battle.base_totals("defender"), dtype=np.int64),
+              np.ascontiguousarray(np.array(battle.cards("attacker"), dtype=np.int64)
+                                   + t.attacker_support),
+              np.ascontiguousarray(np.array(battle.cards("defender"), dtype=np.int64)
+                                   + t.defender_support),
               np.array(battle.has_card("attacker"), dtype=np.bool_),
-              np.array(battle.has_card("defender"), dtype=np.bool_))
+              np.array(battle.has_card("defender"), dtype=np.bool_),
+              np.int64(prepared.play.destroy_margin))
     counts = np.zeros(22, dtype=np.int64)
     done = 0
     with stop_on_interrupt() as stop:

@@ -4,6 +4,7 @@ For attacker placement ``a`` and defender placement ``d`` each front's total is 
 + dice. The higher total wins the front (equal: nobody); a front won by 4 or more destroys the
 loser's card there, if it has one. The side with more fronts wins the battle; equal is a draw.
 
+(The margin is 4 by default, 5 with ``--destroy-margin 5``: the seed says both.)
 A front therefore ends in one of five classes (``FrontClass``), and a pair of placements in one
 of 5**3 = 125 class triples, its *code* ``c1 + 5 c2 + 25 c3``. Everything else (fronts won,
 cards lost, points, the ranking key) is a small table indexed by code.
@@ -33,9 +34,8 @@ from functools import lru_cache
 import numpy as np
 
 from oddsim._jit import jit
-from oddsim.trench.model import TrenchBattle
 
-DESTROY_MARGIN = 4  # a front won by this much or more destroys the loser's card
+DESTROY_MARGIN = 4  # by default a front won by this much or more destroys the loser's card
 N_CODES = 125
 N_COMPONENTS = 6
 # number of values of each key component, most significant first
@@ -129,49 +129,16 @@ def code_tables(points: int) -> CodeTables:
     return CodeTables(*tables)
 
 
-@dataclass(frozen=True)
-class PairOutcomes:
-    """``code[a, d]`` for every pair of catalogue placements, its ``key``, and the tables."""
-
-    code: np.ndarray
-    key: np.ndarray
-    tables: CodeTables
-
-
-def pair_outcomes(battle: TrenchBattle, attacker_vectors: np.ndarray,
-                  defender_vectors: np.ndarray) -> PairOutcomes:
-    """Resolve the three fronts for every pair of placements in the two catalogues."""
-    code = np.empty((attacker_vectors.shape[0], defender_vectors.shape[0]), dtype=np.int64)
-    key = np.empty_like(code)
-    tables = code_tables(battle.points)
-    _pair_codes(np.array(battle.base_totals("attacker"), dtype=np.int64) + attacker_vectors,
-                np.array(battle.base_totals("defender"), dtype=np.int64) + defender_vectors,
-                np.array(battle.has_card("attacker")), np.array(battle.has_card("defender")),
-                tables.key, code, key)
-    return PairOutcomes(code, key, tables)
-
-
 @jit
-def _pair_codes(attacker_total, defender_total, attacker_card, defender_card, key_of_code,
-                code, key):
-    """``code[a, d]`` and ``key[a, d]`` from per-placement front totals (n x 3), card flags."""
-    for a in range(attacker_total.shape[0]):
-        for d in range(defender_total.shape[0]):
-            value = 0
-            scale = 1
-            for f in range(3):
-                lead = attacker_total[a, f] - defender_total[d, f]
-                if lead >= DESTROY_MARGIN and defender_card[f]:
-                    front = 4
-                elif lead > 0:
-                    front = 3
-                elif lead == 0:
-                    front = 2
-                elif lead <= -DESTROY_MARGIN and attacker_card[f]:
-                    front = 0
-                else:
-                    front = 1
-                value += front * scale
-                scale *= 5
-            code[a, d] = value
-            key[a, d] = key_of_code[value]
+def front_class(lead, attacker_card, defender_card, margin) -> int:
+    """How one front ends (``FrontClass``) from the attacker's lead there and the card flags; a
+    front won by ``margin`` or more destroys the loser's card, if it has one."""
+    if lead >= margin and defender_card:
+        return 4
+    if lead > 0:
+        return 3
+    if lead == 0:
+        return 2
+    if lead <= -margin and attacker_card:
+        return 0
+    return 1

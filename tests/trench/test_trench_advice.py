@@ -1,10 +1,20 @@
 """Advice against brute force: every commitment solved one by one with solve_trench."""
 
 import itertools
+from functools import partial
 
 import pytest
 
-from oddsim.trench import Commitment, Hand, TrenchBattle, TrenchError, advise, solve_trench
+from oddsim.trench import Commitment, Hand, TrenchBattle, TrenchError
+from oddsim.trench import advise as _advise
+from oddsim.trench import solve_trench as _solve_trench
+
+# These tests check the reading before issue 14: both sides see every support value and dice go
+# only on fronts with the side's card (test_trench_hidden.py covers the seed's reading).
+FULL_OWN = {"information": "full", "dice_fronts": "own"}
+advise = partial(_advise, **FULL_OWN)
+solve_trench = partial(_solve_trench, **FULL_OWN)
+
 
 
 def every_commitment(armies, supports, sea=False):

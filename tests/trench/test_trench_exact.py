@@ -7,10 +7,20 @@ each; from 1917 it adds 0 with 1/3 and 1-4 with 1/6 each. The sum S of three suc
 """
 
 from fractions import Fraction as F
+from functools import partial
 
 import pytest
 
-from oddsim.trench import TrenchBattle, simulate_trench, solve_trench
+from oddsim.trench import TrenchBattle
+from oddsim.trench import simulate_trench as _simulate_trench
+from oddsim.trench import solve_trench as _solve_trench
+
+# These tests check the reading before issue 14: both sides see every support value and dice go
+# only on fronts with the side's card (test_trench_hidden.py covers the seed's reading).
+FULL_OWN = {"information": "full", "dice_fronts": "own"}
+simulate_trench = partial(_simulate_trench, **FULL_OWN)
+solve_trench = partial(_solve_trench, **FULL_OWN)
+
 
 # P(S = s) * 216 for s = 0..9, three dice before 1917 (see the module docstring)
 SUM_1914 = [27, 27, 36, 46, 30, 24, 16, 6, 3, 1]

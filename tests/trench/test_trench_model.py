@@ -17,7 +17,7 @@ def test_text_and_lists_give_the_same_battle():
     b = make(attacker=[5, None, 3], attacker_support=(2, 0, 1))
     assert a == b
     assert a.attacker == (5, None, 3) and a.defender_support == (0, 0, 0)
-    assert a.base_totals("attacker") == (7, 0, 4)
+    assert a.cards("attacker") == (5, 0, 3) and a.face_down("attacker") == (True, False, True)
     assert a.has_card("attacker") == (True, False, True)
     assert a.describe() == "1917 land, 1 VP: attacker 5+2 | - | 3+1 vs defender 4 | 4 | 4"
 

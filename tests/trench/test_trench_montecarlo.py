@@ -1,11 +1,21 @@
 """The Monte Carlo kernel against the exact engine, and its reproducibility."""
 
 import random
+from functools import partial
 
 import numba
 import pytest
 
-from oddsim.trench import TrenchBattle, TrenchError, simulate_trench, solve_trench
+from oddsim.trench import TrenchBattle, TrenchError
+from oddsim.trench import simulate_trench as _simulate_trench
+from oddsim.trench import solve_trench as _solve_trench
+
+# These tests check the reading before issue 14: both sides see every support value and dice go
+# only on fronts with the side's card (test_trench_hidden.py covers the seed's reading).
+FULL_OWN = {"information": "full", "dice_fronts": "own"}
+simulate_trench = partial(_simulate_trench, **FULL_OWN)
+solve_trench = partial(_solve_trench, **FULL_OWN)
+
 
 RUNS = 100_000
 SIGMAS = 5

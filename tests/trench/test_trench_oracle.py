@@ -13,10 +13,18 @@ import itertools
 import random
 from collections import Counter
 from fractions import Fraction as F
+from functools import partial
 
 import pytest
 
-from oddsim.trench import TrenchBattle, solve_trench
+from oddsim.trench import TrenchBattle
+from oddsim.trench import solve_trench as _solve_trench
+
+# These tests check the reading before issue 14: both sides see every support value and dice go
+# only on fronts with the side's card (test_trench_hidden.py covers the seed's reading).
+FULL_OWN = {"information": "full", "dice_fronts": "own"}
+solve_trench = partial(_solve_trench, **FULL_OWN)
+
 
 ROLL_PAIRS = 216 * 216
 

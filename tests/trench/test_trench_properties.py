@@ -1,9 +1,18 @@
 """Properties every battle must have, on random battles (hypothesis)."""
 
+from functools import partial
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oddsim.trench import TrenchBattle, solve_trench
+from oddsim.trench import TrenchBattle
+from oddsim.trench import solve_trench as _solve_trench
+
+# These tests check the reading before issue 14: both sides see every support value and dice go
+# only on fronts with the side's card (test_trench_hidden.py covers the seed's reading).
+FULL_OWN = {"information": "full", "dice_fronts": "own"}
+solve_trench = partial(_solve_trench, **FULL_OWN)
+
 
 ORDERS = st.sampled_from(["both-first", "attacker-first"])
 card = st.one_of(st.none(), st.integers(0, 9))

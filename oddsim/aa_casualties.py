@@ -1,0 +1,181 @@
+"""AA fire that picks its own casualties: each die is rolled at one aircraft (per_aircraft).
+
+Where the edition says ``[combat] aa_casualties = "per_aircraft"`` (revised, anniversary: TripleA's
+"Roll AA Individually"), a hit destroys the aircraft the die was rolled at, so how many of each
+type die is chance, not the attacker's order of loss: with standard dice each type loses a
+binomial number of its aircraft, independently of the other types; in Low Luck each type is its
+own group (``n x hit // 6`` sure hits, one more with chance ``(n x hit % 6) / 6``).
+
+The engines' states follow the order of loss, which cannot hold such losses. So the battle is
+split here, before either engine runs: one battle per outcome of the AA fire (aircraft lost per
+type), fought with the AA already fired, and the results are mixed by the outcomes'
+probabilities, the aircraft shot down added to the attacker's losses. Only battles where AA fires
+at two or more aircraft types are split; with one type both readings agree.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from oddsim.battle import Battle
+from oddsim.dice import DIE_FACES
+from oddsim.forces import Force, parse_force
+from oddsim.result import BattleResult, Survivors, row_key, survivor_row
+from oddsim.rules import AACasualties, Domain
+
+MAX_SPLITS = 4096
+"""At most this many AA outcomes are fought apart (above it the battle is refused)."""
+
+Split = tuple[float, Battle | None, Force]
+"""(probability, the battle after the AA fire or None when every attacker was shot down,
+the aircraft lost)."""
+
+
+def aa_hit(battle: Battle) -> int:
+    """The defender's AA hit value, with its technology (radar)."""
+    hit = battle.rules.combat.aa_hit
+    for tech in battle.defender_tech:
+        found = battle.rules.technology(tech).aa_hit
+        hit = found if found is not None else hit
+    return hit
+
+
+def splits(battle: Battle) -> list[Split] | None:
+    """The AA outcomes of ``battle`` to fight apart, or None when the engines can take it whole."""
+    rules = battle.rules
+    if (battle.sea or battle.aa_fired or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
+            or not any(rules.unit(name).aa for name, _ in battle.defender.counts)):
+        return None
+    aircraft = [(name, n) for name, n in battle.attacker.counts
+                if rules.unit(name).domain is Domain.AIR]
+    if len(aircraft) < 2:
+        return None
+    hit = aa_hit(battle)
+    per_type = [_type_hits(n, hit, battle.dice == "lowluck") for _, n in aircraft]
+    if math.prod(len(d) for d in per_type) > MAX_SPLITS:
+        from oddsim.errors import TooLargeError
+
+        raise TooLargeError(f"AA fire at {battle.attacker.describe()} has more than {MAX_SPLITS} "
+                            f"outcomes by aircraft type: fight fewer aircraft")
+    out: list[Split] = []
+    for losses in itertools.product(*(range(len(d)) for d in per_type)):
+        p = float(np.prod([d[k] for d, k in zip(per_type, losses, strict=True)]))
+        if p <= 0.0:
+            continue
+        lost = {name: k for (name, _), k in zip(aircraft, losses, strict=True) if k}
+        out.append((p, _after_aa(battle, lost), parse_force(lost or None, rules, "shot down")))
+    return out
+
+
+def _type_hits(n: int, hit: int, low_luck: bool) -> np.ndarray:
+    """Distribution of the aircraft of one type (``n`` of them) that AA shoots down."""
+    if low_luck:
+        total = n * hit
+        dist = np.zeros(n + 1)
+        sure, extra = divmod(total, DIE_FACES)
+        dist[min(sure, n)] += 1.0 - extra / DIE_FACES
+        dist[min(sure + 1, n)] += extra / DIE_FACES
+        return dist
+    p = hit / DIE_FACES
+    return np.array([math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)])
+
+
+def _after_aa(battle: Battle, lost: dict[str, int]) -> Battle | None:
+    counts = {name: n - lost.get(name, 0) for name, n in battle.attacker.counts}
+    counts = {name: n for name, n in counts.items() if n}
+    if not counts:
+        return None
+    attacker = Force(tuple(counts.items()), battle.attacker.damaged)
+    return replace(battle, attacker=attacker, aa_fired=True)
+
+
+def fight_split(battle: Battle, parts: list[Split],
+                run: Callable[[Battle, float, int], BattleResult]) -> BattleResult:
+    """Fight each part with ``run(battle, probability, index)`` and mix the results."""
+    results = [(p, None if spec is None else run(spec, p, i), lost)
+               for i, (p, spec, lost) in enumerate(parts)]
+    return mix(battle, results)
+
+
+def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -> BattleResult:
+    """One result of ``battle`` from the results after each AA outcome, by their probability;
+    None: every attacker was shot down (the defender wins before round 1). Monte Carlo standard
+    errors combine as those of a stratified sample: the root of the sum of (share x error)^2."""
+    rules = battle.rules
+    fought = [(p, r, lost) for p, r, lost in parts if r is not None]
+    first = fought[0][1] if fought else None
+    totals = dict.fromkeys(("attacker_win", "defender_win", "draw", "stalemate", "retreat",
+                            "takes_territory", "attacker_ipc_lost", "defender_ipc_lost",
+                            "expected_rounds", "truncated_mass"), 0.0)
+    retreat_rounds = 0.0
+    rows: dict[str, dict[tuple, list]] = {"attacker": {}, "defender": {}}
+    errors: dict[str, float] = {}
+    attacker_total = defender_total = 0.0
+    for p, result, lost in parts:
+        shot_down = _ipc(rules, lost)
+        totals["attacker_ipc_lost"] += p * shot_down
+        if result is None:
+            totals["defender_win"] += p
+            _add(rows["attacker"], Survivors(counts={}, probability=1.0), p)
+            _add(rows["defender"], _standing_defender(battle), p)
+            continue
+        attacker_total = result.attacker_ipc_total + shot_down
+        defender_total = result.defender_ipc_total
+        for name in totals:
+            totals[name] += p * (getattr(result, name) or 0.0)
+        retreat_rounds += p * result.retreat * (result.retreat_round or 0.0)
+        for side in ("attacker", "defender"):
+            for row in getattr(result, f"{side}_survivors"):
+                _add(rows[side], row, p)
+        for name, se in result.std_error.items():
+            if isinstance(se, float | int):
+                errors[name] = errors.get(name, 0.0) + (p * se) ** 2
+    runs = None if first is None or first.runs is None else sum(r.runs for _, r, _ in fought)
+    return BattleResult(
+        battle=battle.describe(), method=first.method if first else "exact",
+        attacker_win=totals["attacker_win"], defender_win=totals["defender_win"],
+        draw=totals["draw"], stalemate=totals["stalemate"],
+        takes_territory=totals["takes_territory"],
+        attacker_ipc_lost=totals["attacker_ipc_lost"], defender_ipc_lost=totals["defender_ipc_lost"],
+        expected_rounds=totals["expected_rounds"],
+        attacker_survivors=_table(rows["attacker"]), defender_survivors=_table(rows["defender"]),
+        retreat=totals["retreat"],
+        retreat_round=retreat_rounds / totals["retreat"] if totals["retreat"] > 0 else None,
+        runs=runs, std_error={name: math.sqrt(v) for name, v in errors.items()},
+        truncated_mass=totals["truncated_mass"],
+        interrupted=any(r.interrupted for _, r, _ in fought),
+        attacker_ipc_total=attacker_total, defender_ipc_total=defender_total)
+
+
+def _ipc(rules, force: Force) -> int:
+    return sum(rules.unit(name).cost * n for name, n in force.counts)
+
+
+def _add(table: dict[tuple, list], row: Survivors, p: float) -> None:
+    """Add ``row`` with weight ``p``: its probability and its variance (Monte Carlo)."""
+    entry = table.setdefault(row_key(row), [row, 0.0, 0.0])
+    entry[1] += p * row.probability
+    entry[2] += (p * row.std_error) ** 2
+
+
+def _table(entries: dict[tuple, list]) -> tuple[Survivors, ...]:
+    rows = [replace(row, probability=p, std_error=math.sqrt(var))
+            for row, p, var in entries.values() if p > 0]
+    return tuple(sorted(rows, key=lambda s: (-s.probability, s.other > 0, s.units)))
+
+
+def _standing_defender(battle: Battle) -> Survivors:
+    """The defender untouched, as the engines list it (non-casualty AA guns left out)."""
+    rules = battle.rules
+    counts = dict(battle.defender.counts)
+    hurt = dict(battle.defender.damaged)
+    names = [u.name for u in rules.units]
+    alive = [counts.get(u.name, 0) if u.combatant else 0 for u in rules.units]
+    damaged = [hurt.get(u.name, 0) if u.combatant else 0 for u in rules.units]
+    ipc = sum(n * u.cost for n, u in zip(alive, rules.units, strict=True))
+    return survivor_row(names, alive, damaged, [0] * len(names), 1.0, ipc, "retreated")

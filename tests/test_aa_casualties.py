@@ -1,0 +1,117 @@
+"""AA casualties as ruleset data: per_aircraft (chance picks the types) or attacker_chooses."""
+
+import tomllib
+from importlib import resources
+
+import pytest
+
+import oddsim
+from oddsim.errors import RulesetError
+from oddsim.rules import parse_ruleset
+
+TOL = 1e-12
+
+
+def _rows(result) -> dict[str, float]:
+    return {row.units: row.probability for row in result.attacker_survivors}
+
+
+def test_per_aircraft_each_type_is_lost_with_one_sixth_independently():
+    # anniversary: one die at the fighter, one at the bomber, each hits on 1
+    result = oddsim.solve(oddsim.Battle("anniversary", "1 ftr, 1 bmb", "1 aa"))
+    rows = _rows(result)
+    assert rows["1 fighter, 1 bomber"] == pytest.approx(25 / 36, abs=TOL)
+    assert rows["1 bomber"] == pytest.approx(5 / 36, abs=TOL)  # the fighter was hit
+    assert rows["1 fighter"] == pytest.approx(5 / 36, abs=TOL)  # the bomber was hit
+    assert rows["none"] == pytest.approx(1 / 36, abs=TOL)
+    assert result.attacker_ipc_lost == pytest.approx((10 + 12) / 6, abs=TOL)
+
+
+def test_attacker_chooses_loses_the_cheapest_aircraft_first():
+    # 1942-2e: two dice (one gun, at most one per aircraft); the fighter (10) goes before the bomber
+    rows = _rows(oddsim.solve(oddsim.Battle("1942-2e", "1 ftr, 1 bmb", "1 aa")))
+    assert rows["1 fighter, 1 bomber"] == pytest.approx(25 / 36, abs=TOL)
+    assert rows["1 bomber"] == pytest.approx(10 / 36, abs=TOL)
+    assert "1 fighter" not in rows
+
+
+def test_radar_and_revised_per_aircraft():
+    # anniversary radar: AA hits on 2, each aircraft lost with 1/3
+    rows = _rows(oddsim.solve(oddsim.Battle("anniversary", "1 ftr, 1 bmb", "1 aa",
+                                            defender_tech="radar")))
+    assert rows["1 fighter"] == pytest.approx(2 / 9, abs=TOL)
+    assert rows["none"] == pytest.approx(1 / 9, abs=TOL)
+    rows = _rows(oddsim.solve(oddsim.Battle("revised", "2 ftr, 1 bmb", "1 aa")))
+    assert rows["2 fighters"] == pytest.approx(25 / 36 * 1 / 6, abs=TOL)
+
+
+def test_a_battle_after_aa_is_the_mixture_of_the_reduced_attackers():
+    # an independent computation: P(fighters lost, bombers lost) by hand, each reduced attack
+    # solved without AA (the non-combatant gun changes neither taking nor the losses)
+    def binom(n, k):
+        from math import comb
+        return comb(n, k) * (1 / 6) ** k * (5 / 6) ** (n - k)
+
+    result = oddsim.solve(oddsim.Battle("anniversary", "2 inf, 1 ftr, 2 bmb", "3 inf, 1 aa"))
+    take = lost = 0.0
+    for f in range(2):
+        for b in range(3):
+            p = binom(1, f) * binom(2, b)
+            army = ", ".join(part for part in ("2 inf", f"{1 - f} ftr" if f < 1 else "",
+                                               f"{2 - b} bmb" if b < 2 else "") if part)
+            alone = oddsim.solve(oddsim.Battle("anniversary", army, "3 inf"))
+            take += p * alone.takes_territory
+            lost += p * (alone.attacker_ipc_lost + 10 * f + 12 * b)
+    assert result.takes_territory == pytest.approx(take, abs=1e-12)
+    assert result.attacker_ipc_lost == pytest.approx(lost, abs=1e-12)
+
+
+def test_monte_carlo_follows_the_same_rule():
+    battle = oddsim.Battle("anniversary", "2 inf, 1 ftr, 2 bmb", "3 inf, 1 aa")
+    exact = oddsim.solve(battle)
+    sampled = oddsim.simulate(battle, runs=300_000, seed=11)
+    for name in ("takes_territory", "attacker_win", "attacker_ipc_lost"):
+        err = sampled.std_error[name]
+        assert err > 0
+        assert abs(getattr(sampled, name) - getattr(exact, name)) <= 4.5 * err + 1e-9, name
+    # the split itself is exact: the fighter alone survives AA in 5/36 of the runs' share
+    one = oddsim.simulate(oddsim.Battle("anniversary", "1 ftr, 1 bmb", "1 aa"), runs=36_000, seed=2)
+    assert _rows(one)["1 fighter"] == pytest.approx(5 / 36, abs=1e-3)
+
+
+def test_low_luck_makes_each_type_its_own_group():
+    # 3 fighters and 3 bombers: each type's strength is 3 -> one loss with 1/2, independently
+    result = oddsim.solve(oddsim.Battle("anniversary", "3 ftr, 3 bmb", "1 aa", dice="lowluck"))
+    rows = _rows(result)
+    assert rows["2 fighters, 2 bombers"] == pytest.approx(1 / 4, abs=TOL)
+    assert rows["3 fighters, 2 bombers"] == pytest.approx(1 / 4, abs=TOL)
+    assert result.attacker_ipc_lost == pytest.approx((10 + 12) / 2, abs=TOL)
+
+
+def test_per_aircraft_casualties_need_one_die_per_aircraft():
+    data = tomllib.loads(resources.files("oddsim.rulesets").joinpath("1942-2e.toml")
+                         .read_text(encoding="utf-8"))
+    data["combat"]["aa_casualties"] = "per_aircraft"
+    with pytest.raises(RulesetError, match="aa_dice = per_aircraft"):
+        parse_ruleset(data, origin="house")
+    data["combat"]["aa_dice"] = "per_aircraft"
+    house = parse_ruleset(data, origin="house")
+    rows = _rows(oddsim.solve(oddsim.Battle(house, "1 ftr, 1 bmb", "1 aa")))
+    assert rows["1 fighter"] == pytest.approx(5 / 36, abs=TOL)
+
+
+def test_cli_battle_uses_the_editions_aa_casualties():
+    import json
+
+    from click.testing import CliRunner
+
+    from oddsim.cli import cli
+
+    for method in ("exact", "mc"):
+        out = CliRunner().invoke(cli, ["battle", "--rules", "revised", "-a", "1 ftr, 1 bmb", "-d",
+                                       "1 inf, 1 aa", "--method", method, "--seed", "3",
+                                       "--json"] + (["--runs", "36000"] if method == "mc" else []))
+        assert out.exit_code == 0, out.output
+        data = json.loads(out.output)
+        # the fighter alone survives AA only when the bomber alone was hit
+        assert any(row["label"].startswith("1 fighter") for row in data["attacker_survivors"])
