@@ -184,31 +184,31 @@ def run_raid_request(body: Body, progress: Progress | None = None) -> str:
     return result.to_json()
 
 
-TRENCH_ENGINE = ("method", "runs", "seed", "policy", "defender_policy", "roll_order")
-
-
 def run_trench_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/trench``: what ``oddsim trench --json`` prints."""
+    """``POST /api/trench``: what ``oddsim trench --json`` prints. Fields: the ``TrenchBattle``
+    fields, ``method``, ``runs``, ``seed`` and ``run_trench``'s play options (``policy``,
+    ``roll_order`` ...)."""
+    import inspect
+
     from oddsim.trench.api import run_trench
     from oddsim.trench.model import TrenchBattle
 
-    unknown = sorted(set(body) - {f.name for f in dataclasses.fields(TrenchBattle)} - set(TRENCH_ENGINE))
+    play = [name for name in inspect.signature(run_trench).parameters
+            if name not in ("battle", "method", "runs", "seed")]
+    battle_fields = [f.name for f in dataclasses.fields(TrenchBattle) if f.init]
+    allowed = {*battle_fields, *play, "method", "runs", "seed"}
+    unknown = sorted(set(body) - allowed)
     if unknown:
-        raise WebError(f"unknown field '{unknown[0]}' in a trench request: use attacker, "
-                       f"attacker_support, defender, defender_support, year, points, sea, "
-                       f"{', '.join(TRENCH_ENGINE)}")
+        raise WebError(f"unknown field '{unknown[0]}' in a trench request: use "
+                       f"{', '.join(sorted(allowed))}")
     for name in ("attacker", "defender", "year"):
         if name not in body:
             raise WebError(f"missing {name}: a battle needs both sides' cards and its year")
-    battle = TrenchBattle(**{f.name: body[f.name] for f in dataclasses.fields(TrenchBattle)
-                             if f.name in body})
+    battle = TrenchBattle(**{name: body[name] for name in battle_fields if name in body})
     method = body.get("method", "exact")
     runs = check_runs(body.get("runs"), None)
     seed = check_seed(body.get("seed"))
-    options = {name: body[name] for name in ("policy", "defender_policy", "roll_order") if name in body}
-    for name, value in options.items():
-        if value is not None and not isinstance(value, str):
-            raise WebError(f"{name} must be a string, not {value!r}")
+    options = {name: body[name] for name in play if name in body}
     with engine_guard(method == "mc"):
         result = run_trench(battle, method=method, runs=runs, seed=seed, **options)
     return result.to_json()

@@ -18,7 +18,7 @@ const SHOWN = new Set(["battle", "method", "runs", "std_error", "attacker_surviv
   "attacker_units_left", "defender_units_left"]);
 const KNOWN_BATTLE_FIELDS = new Set(["rules", "attacker", "defender", "sea", "ool_attacker", "ool_defender",
   "keep_land", "attacker_tech", "defender_tech", "dice", "retreat", "attacker_submerge", "defender_submerge",
-  "landed", "bombard"]);
+  "landed", "bombard", "aa_fired"]);  // aa_fired: set by the engines when they split a battle by AA
 const KNOWN_RETREAT_FIELDS = new Set(["after_round", "units_left", "below_win", "aircraft_risk"]);
 
 const clientId = sessionStorage.getItem("oddsim-client") ||
