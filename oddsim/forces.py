@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from oddsim.errors import ForceError
-from oddsim.rules import Ruleset
+from oddsim.rules import Ruleset, load_ruleset
 
 MAX_UNITS_PER_SIDE = 1000
 """The largest army oddsim accepts; bigger ones are surely a typo."""
@@ -48,13 +48,16 @@ class Force:
         return describe_counts(self.counts, dict(self.damaged))
 
 
-def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,
+def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | str,
                 side: str = "army") -> Force:
-    """Parse an army for this ruleset; raises ForceError naming the bad token.
+    """Parse an army for ``rules`` (a Ruleset or an edition name); raises ForceError naming the
+    bad token.
 
     A ``Force`` built by hand is checked like a string or a mapping: unit names (aliases
     included) are resolved, counts must be whole numbers in range, and damaged units must be
     two-hit units counted among the side's units."""
+    if not isinstance(rules, Ruleset):
+        rules = load_ruleset(rules)
     if isinstance(spec, Force):
         return _parse_built(spec, rules, side)
     if spec is None:

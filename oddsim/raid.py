@@ -78,6 +78,9 @@ class Raid:
         for unit in ("bomber", "fighter") + (("tactical_bomber",) if self.tactical_bombers else ()):
             if rules.resolve_name(unit) is None:
                 raise BattleError(f"{rules.name} has no {unit.replace('_', ' ')}")
+        if self.facility is not None and not isinstance(self.facility, str):
+            raise BattleError(f"facility must be a name ({', '.join(FACILITIES)}), not "
+                              f"{self.facility!r}")
         if raid.cap is RaidCap.FACILITY:
             caps = dict(raid.facility_caps)
             if self.facility not in caps:

@@ -47,6 +47,15 @@ CALLS = {
     "TrenchBattle(attacker='1,,3')": lambda: TrenchBattle(attacker="1,,3", defender="4,4,4",
                                                           year=1917),
 }
+CALLS.update({
+    "convergence_points(runs=5)": lambda: oddsim.plot.convergence_points(BATTLE, runs=5),
+    "convergence_points(seed='x')": lambda: oddsim.plot.convergence_points(BATTLE, runs=[10], seed="x"),
+    "curve_sweep(metric=[1])": lambda: oddsim.plot.curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1",
+                                                              metric=[1]),
+    "curve_sweep(attackers=3)": lambda: oddsim.plot.curve_sweep("1942-2e", 3, "1 inf", "inf=0..1"),
+    "Raid(facility=[1])": lambda: Raid(rules="global-1940-2e", bombers=1, facility=[1]),
+    "parse_force(rules=None)": lambda: oddsim.parse_force("1 inf", None),
+})
 for _name in ("battle_chart", "outcome_chart", "survivor_chart", "convergence_chart",
               "pareto_chart", "pareto_points", "heatmap_chart", "odds_curve_chart", "trench_chart"):
     CALLS[f"plot.{_name}(None)"] = (lambda name: lambda: getattr(oddsim.plot, name)(None))(_name)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError, require_many
 from oddsim.plot.style import BLACK, BLUE, Z95, method_note, new_figure, percent_axis, styled, wrap_title
 
@@ -41,13 +42,16 @@ def convergence_points(battle, runs: Sequence[int] = DEFAULT_RUNS, metric: str =
     """Simulate ``battle`` once per count in ``runs`` (independent seeds ``seed``, ``seed + 1``,
     ...) and keep ``metric``'s estimate and standard error from each."""
     _check_metric(metric)
+    require_many(runs, "convergence_points (runs)")
+    runs = [check_runs(n, PlotError) for n in runs]
     if not runs:
         raise PlotError("give at least one number of runs")
+    seed = check_seed(seed, PlotError)
     from oddsim.montecarlo import simulate
 
     points = []
     for i, n in enumerate(runs):
-        result = simulate(battle, runs=n, seed=None if seed is None else seed + i)
+        result = simulate(battle, runs=n, seed=None if seed is None else (seed + i) % (MAX_SEED + 1))
         points.append(as_point(result, metric))
     return points
 
@@ -137,6 +141,6 @@ def _exact_value(exact, metric: str) -> float | None:
 
 
 def _check_metric(metric: str) -> None:
-    if metric not in PROBABILITIES and metric not in MEANS:
+    if not isinstance(metric, str) or metric not in PROBABILITIES and metric not in MEANS:
         names = ", ".join([*PROBABILITIES, *MEANS])
         raise PlotError(f"unknown metric '{metric}': use one of {names}")

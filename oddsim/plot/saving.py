@@ -17,6 +17,8 @@ _FIXED_IDS = {"svg.hashsalt": "oddsim"}
 def check_output_path(path: str | os.PathLike) -> Path:
     """``path`` as a ``Path`` once it has a chart extension and its folder exists and is
     writable; otherwise a ``PlotError`` saying which."""
+    if "\0" in str(path):
+        raise PlotError(f"{str(path)!r}: a file name has no NUL character")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:

@@ -233,6 +233,9 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
 
 
 def _armies(armies: str | Sequence[str], side: str) -> list[str]:
+    if not (isinstance(armies, (str, list, tuple)) or armies is None):
+        raise PlotError(f"{side} armies: expected a string like '2 arm' or a list of them, not "
+                        f"{type(armies).__name__}")
     listed = [armies] if isinstance(armies, str) or armies is None else list(armies)
     if not listed:
         raise PlotError(f"give at least one {side} army")
@@ -240,6 +243,8 @@ def _armies(armies: str | Sequence[str], side: str) -> list[str]:
 
 
 def _check_choices(side: str, metric: str, method: str, sea: bool) -> None:
+    if not all(isinstance(choice, str) for choice in (side, metric, method)):
+        raise PlotError(f"side, metric and method are names, not {(side, metric, method)!r}")
     if side not in SIDES:
         raise PlotError(f"unknown side '{side}': use attacker or defender")
     if metric not in METRICS:

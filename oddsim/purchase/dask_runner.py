@@ -10,6 +10,7 @@ existing cluster need the same oddsim installed.
 from __future__ import annotations
 
 import logging
+import os
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -35,14 +36,22 @@ def require_distributed():
     return distributed
 
 
+def max_local_workers() -> int:
+    """The most worker processes a local cluster may start: twice the cores, so a typo cannot
+    start thousands of processes."""
+    return 2 * (os.cpu_count() or 1)
+
+
 def check_options(workers: int | None, scheduler: str | None) -> None:
     """Refuse bad or conflicting Dask options, and options given without Dask installed."""
     if workers is not None and scheduler is not None:
         raise PurchaseError("give --workers (a local cluster) or --scheduler (an existing one), "
                             "not both")
+    most = max_local_workers()
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise PurchaseError(f"--workers must be a whole number, 1 or more, not {workers!r}")
+                                or not 1 <= workers <= most):
+        raise PurchaseError(f"--workers must be a whole number from 1 to {most} (twice this "
+                            f"machine's cores), not {workers!r}")
     if scheduler is not None and (not isinstance(scheduler, str) or "://" not in scheduler):
         raise PurchaseError(f"--scheduler must be an address like tcp://HOST:PORT, not {scheduler!r}")
     if workers is not None or scheduler is not None:
@@ -58,8 +67,9 @@ def dask_client(workers: int | None = None, scheduler: str | None = None):
     if scheduler is not None:
         try:
             client = distributed.Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise PurchaseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a bad address, refused, timed out: one line each
+            detail = " ".join(str(exc).split()) or type(exc).__name__
+            raise PurchaseError(f"cannot reach the Dask scheduler at {scheduler}: {detail}") from None
         with client:
             yield client
         return

@@ -77,8 +77,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
     check_options(workers, scheduler)
     if cache is not None and not isinstance(cache, BattleCache):
         raise PurchaseError(f"cache must be a BattleCache, not {type(cache).__name__}")
-    if out is not None and not isinstance(out, (str, Path)):
-        raise PurchaseError(f"out must be a file path (.csv or .json), not {type(out).__name__}")
+    if out is not None and (not isinstance(out, (str, Path)) or "\0" in str(out)):
+        raise PurchaseError(f"out must be a file path (.csv or .json), not {out!r}")
     cache = PROCESS_CACHE if cache is None else cache
     purchases = purchases_of(spec)
     path = Path(out) if out is not None else None

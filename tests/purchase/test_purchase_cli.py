@@ -61,7 +61,7 @@ BAD_INPUT = [
     (["--budget", "10", "--units", "inf", "--against", "1 inf", "--method", "exact", "--runs", "9"],
      "--runs applies to Monte Carlo"),
     (["--budget", "10", "--units", "inf", "--against", "1 inf", "--workers", "0"],
-     "--workers must be a whole number, 1 or more"),
+     "--workers must be a whole number from 1 to"),
 ]
 
 

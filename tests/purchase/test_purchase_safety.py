@@ -170,3 +170,22 @@ def test_dask_workers_killed_is_one_line_with_the_rows_kept(tmp_path, monkeypatc
     assert len(out.read_text().splitlines()) == 1 + 2  # the first batch's two rows, whole
     resumed = sweep(**SMALL, out=out, resume=True, cache=BattleCache())
     assert resumed.stats.resumed == 2
+
+
+def test_a_local_cluster_of_absurdly_many_workers_is_refused():
+    """Before: --workers 99999999999999999999999 started processes until the machine ran out."""
+    pytest.importorskip("distributed")
+    from oddsim.purchase.dask_runner import max_local_workers
+
+    for workers in ("99999999999999999999999", str(max_local_workers() + 1), "0"):
+        result = purchase("--workers", workers)
+        assert_refused(result)
+        assert "--workers must be a whole number from 1 to" in result.stderr
+
+
+def test_a_scheduler_address_without_a_port_is_one_line():
+    """Before: a ValueError traceback from Dask."""
+    pytest.importorskip("distributed")
+    result = purchase("--scheduler", "tcp://x")
+    assert_refused(result)
+    assert "cannot reach the Dask scheduler at tcp://x" in result.stderr
