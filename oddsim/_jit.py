@@ -1,20 +1,86 @@
-"""One place that sets how every Numba kernel is compiled: cached on disk, NumPy error model."""
+"""One place that sets how every Numba kernel is compiled: cached on disk, NumPy error model.
+
+Compiled kernels are cached in a directory of their own per oddsim version and per hash of the
+kernel sources (see ``_cache_key``): Numba's own cache only notices a change to the file that
+holds a function, not to a helper it calls in another file, so an upgrade in place could run
+old compiled code. A kernel is compiled once per argument *types*: a constant argument at a call
+site (``_hit(state, 0)``) does not compile a copy of its callee for that value (Numba's default),
+which cut seconds of a first run's compile.
+"""
 
 from __future__ import annotations
 
-import numba
-from numba.core.cpu import CPUTargetOptions
+from collections.abc import Callable
+from typing import Any
 
-jit = numba.njit(cache=True, error_model="numpy", nogil=True)
+import numba
+from numba.core import config, errors, event, types
+from numba.core.cpu import CPUTargetOptions
+from numba.core.registry import CPUDispatcher
+
+from oddsim import _cache_key, _first_run
+
+CACHE_DIR = _cache_key.kernel_cache_dir(getattr(config, "CACHE_DIR", None) or None)
+"""Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
+
+
+class _Kernel(CPUDispatcher):
+    """A dispatcher that compiles a kernel called from another kernel for its arguments' types,
+    not for the values of those given as constants. A kernel that needs a constant to type
+    (an index into a tuple of different types) still gets one, as Numba would compile it."""
+
+    def get_call_template(self, args, kws):
+        plain_args = tuple(types.unliteral(a) for a in args)
+        plain_kws = {name: types.unliteral(t) for name, t in kws.items()}
+        if plain_args == tuple(args) and plain_kws == kws:
+            return super().get_call_template(args, kws)
+        try:
+            return super().get_call_template(plain_args, plain_kws)
+        except errors.TypingError:
+            return super().get_call_template(args, kws)
+
+
+def _decorator(cache: bool = True, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+    compile_with = numba.njit(cache=cache, error_model="numpy", nogil=True, **options)
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        # Numba reads its cache directory when a function is decorated: ours for our kernels only
+        outer = getattr(config, "CACHE_DIR", "")
+        setattr(config, "CACHE_DIR", str(CACHE_DIR))  # noqa: B010 - set at run time by Numba
+        try:
+            kernel = compile_with(func)
+        finally:
+            setattr(config, "CACHE_DIR", outer)  # noqa: B010
+        if type(kernel) is CPUDispatcher:  # not with NUMBA_DISABLE_JIT, where it is ``func``
+            kernel.__class__ = _Kernel
+        return kernel
+
+    return decorate
+
+
+jit = _decorator()
 """Decorator for serial kernels."""
 
 if hasattr(CPUTargetOptions, "_nrt"):
-    hot_jit = numba.njit(cache=True, error_model="numpy", nogil=True, _nrt=False)
+    hot_jit = _decorator(_nrt=False)
     """Decorator for hot helpers that never allocate. They are compiled without Numba's runtime
     (its private ``_nrt`` option), so passing them arrays costs no atomic reference counting,
     which otherwise dominates small helpers (a call: 12 ns with it, under 1 ns without)."""
 else:  # a Numba without the option: the same results, only slower
     hot_jit = jit
 
-parallel_jit = numba.njit(cache=True, error_model="numpy", nogil=True, parallel=True)
+parallel_jit = _decorator(parallel=True)
 """Decorator for kernels that split work over threads with ``numba.prange``."""
+
+
+class _CompileNotice(event.Listener):
+    """Passes each real compile (not a load from the cache) on to ``_first_run``."""
+
+    def on_start(self, event: event.Event) -> None:
+        _first_run.compiling(event.data["dispatcher"])
+
+    def on_end(self, event: event.Event) -> None:
+        pass
+
+
+event.register("numba:compile", _CompileNotice())

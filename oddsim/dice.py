@@ -35,7 +35,11 @@ def binomial_pmf(dice: int, p: float, out: np.ndarray) -> None:
     for k in range(mode, 0, -1):
         out[k - 1] = out[k] * k / (dice - k + 1) / ratio
     if mode:  # lgamma is good to about 1e-13: make the terms sum to one
-        out[: dice + 1] /= out[: dice + 1].sum()
+        total = 0.0
+        for k in range(dice + 1):
+            total += out[k]
+        for k in range(dice + 1):  # loops, not array expressions: those cost seconds to compile
+            out[k] /= total
 
 
 @jit
@@ -73,5 +77,6 @@ def add_dice(dist: np.ndarray, size: int, dice: int, p: float, scratch: np.ndarr
             continue
         for k in range(dice + 1):
             scratch[i + k] += di * pmf[k]
-    dist[:new_size] = scratch[:new_size]
+    for k in range(new_size):
+        dist[k] = scratch[k]
     return new_size

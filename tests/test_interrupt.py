@@ -20,11 +20,11 @@ from oddsim import raid as raid_module
 from oddsim.api import run_waves
 from oddsim.cli import cli
 from oddsim.interrupt import call_interruptibly
-from oddsim.montecarlo import _kernel as mc_kernel
 from oddsim.trench import TrenchBattle, simulate_trench
 from oddsim.trench import montecarlo as trench_mc
 
 solve_module = importlib.import_module("oddsim.exact.solve")  # the package re-exports solve()
+mc_simulate = importlib.import_module("oddsim.montecarlo.simulate")  # it fights chunk by chunk
 
 
 def ctrl_c_after_call(monkeypatch, owner, name, on_call=1):
@@ -58,7 +58,7 @@ def count_calls(monkeypatch, owner, name):
 
 def test_one_ctrl_c_stops_every_monte_carlo_stage_of_waves(monkeypatch):
     """Before: each sub-battle took its own Ctrl-C and the waves reported no interruption."""
-    chunks = ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    chunks = ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
     stages = count_calls(monkeypatch, oddsim.montecarlo, "simulate")
     battle = oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 arm", defender="4 inf, 1 art")
     result = run_waves(battle, ["3 inf, 1 arm"], method="mc", runs=2_000_000, seed=4)
@@ -74,7 +74,7 @@ def invoke(*args):
 
 
 def test_battle_with_waves_exits_130_and_says_interrupted_at_the_top(monkeypatch):
-    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
     result = invoke("battle", "-a", "3 inf, 1 arm", "-d", "4 inf, 1 art", "--wave", "3 inf, 1 arm",
                     "--method", "mc", "--runs", "2000000", "--seed", "4", "--json")
     assert result.exit_code == 130, result.output
@@ -85,13 +85,13 @@ def test_battle_with_waves_exits_130_and_says_interrupted_at_the_top(monkeypatch
 
 
 def test_one_battle_in_monte_carlo_exits_130_with_the_partial_result(monkeypatch):
-    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
     result = invoke("battle", "-a", "3 inf, 1 arm", "-d", "4 inf", "--method", "mc", "--runs",
                     "2000000", "--seed", "1", "--quiet")
     assert result.exit_code == 130
     assert "interrupted" in result.stdout
     assert "Monte Carlo, 16,384 runs" in result.stdout  # the first chunk (FIRST_CHUNK)
-    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
     as_json = invoke("battle", "-a", "3 inf, 1 arm", "-d", "4 inf", "--method", "mc", "--runs",
                      "2000000", "--seed", "1", "--json")
     assert as_json.exit_code == 130
@@ -102,14 +102,14 @@ def test_one_battle_in_monte_carlo_exits_130_with_the_partial_result(monkeypatch
 
 def test_amphibious_marks_the_interruption_at_the_top_of_the_json(monkeypatch):
     """Before: only deep inside the sea battle's result."""
-    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
     result = invoke("amphibious", "--fleet", "1 bb, 2 transport", "--cargo", "2 inf, 1 arm",
                     "--sea-defender", "1 sub, 1 dd", "-d", "2 inf", "--method", "mc",
                     "--runs", "2000000", "--seed", "2", "--json")
     assert result.exit_code == 130, result.output
     data = json.loads(result.stdout)
     assert next(iter(data)) == "interrupted" and data["interrupted"] is True
-    ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
     text = invoke("amphibious", "--fleet", "1 bb, 2 transport", "--cargo", "2 inf, 1 arm",
                   "--sea-defender", "1 sub, 1 dd", "-d", "2 inf", "--method", "mc", "--runs",
                   "2000000", "--seed", "2")
@@ -211,7 +211,7 @@ def test_ctrl_c_during_a_long_exact_solve_is_one_line_not_a_system_error():
 
 def test_a_chart_stops_on_the_first_ctrl_c_and_writes_nothing(monkeypatch, tmp_path):
     """Before: each point's Monte Carlo took its own Ctrl-C and the chart went on."""
-    chunks = ctrl_c_after_call(monkeypatch, mc_kernel, "simulate_chunk")
+    chunks = ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
     out = tmp_path / "curve.png"
     result = invoke("chart", "curve", "-a", "2 arm", "-d", "3 inf", "--vary", "inf=0..6",
                     "--method", "mc", "--runs", "100000", "--seed", "1", "--out", str(out))

@@ -1,4 +1,7 @@
-"""The exact engine: dynamic programming over casualty states."""
+"""The exact engine: dynamic programming over casualty states.
+
+Its ``retreat_table`` also gives the Monte Carlo engine its 'below win' and 'aircraft risk'
+retreat decisions: for those rules the two engines are not independent."""
 
 from oddsim.exact.solve import RetreatTable, estimate_work, retreat_table, solve
 

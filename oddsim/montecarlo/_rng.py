@@ -14,14 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from oddsim._jit import hot_jit, jit
+from oddsim._splitmix import GOLDEN, mix64
 
 DIE_FACES = 6
 MAX_DICE = 2**12 - 1
 """Most dice one roll may have: a 51-bit random fraction times (dice + 1) must fit in 63 bits."""
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 _FRACTION_BITS = 51
 _FRACTION_MASK = (1 << _FRACTION_BITS) - 1
 CELL_FIELDS = 3  # an alias cell: threshold (out of 2**51), its own hit count, its alias
@@ -46,22 +44,14 @@ def add(array, i, amount):
 
 
 @hot_jit
-def _mix64(z):
-    """The splitmix64 finaliser: a bijection of 64-bit words that scrambles every bit."""
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@hot_jit
 def battle_words(seed, index):
     """The two words of the generator of battle ``index`` of ``seed``."""
-    base = _mix64(seed + _GOLDEN)
+    base = mix64(seed + GOLDEN)
     step = np.uint64(index) * np.uint64(2)
-    s0 = _mix64(base + (step + np.uint64(1)) * _GOLDEN)
-    s1 = _mix64(base + (step + np.uint64(2)) * _GOLDEN)
+    s0 = mix64(base + (step + np.uint64(1)) * GOLDEN)
+    s1 = mix64(base + (step + np.uint64(2)) * GOLDEN)
     if s0 == np.uint64(0) and s1 == np.uint64(0):
-        s0 = _GOLDEN  # the all-zero state is the one xoroshiro128+ cannot leave
+        s0 = GOLDEN  # the all-zero state is the one xoroshiro128+ cannot leave
     return s0, s1
 
 

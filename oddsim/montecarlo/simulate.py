@@ -2,14 +2,16 @@
 
 Memory stays bounded however many runs are asked for: battles are fought in chunks of at most
 ``LARGEST_CHUNK`` by the kernel, which adds them into small per-block tallies and survivor
-histograms; nothing is stored per battle.
+histograms; nothing is stored per battle. A chunk's blocks run on threads, one per Numba thread.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -73,7 +75,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     try:
         with stop_on_interrupt() as stop:
             for start, size in iter_chunks(runs, FIRST_CHUNK, LARGEST_CHUNK):
-                k.simulate_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
+                _fight_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
                 tallies.fold()
                 bar.update(tallies.battles)
                 if stop.is_set() or (on_chunk is not None and on_chunk(tallies.battles)):
@@ -96,7 +98,7 @@ def _choose_kept_states(spec: KernelModel, seed: int, tallies: _Tallies) -> None
     of threads); the runs then count each of those exactly and every other end state as "other".
     The likely end states come early in the pilot, so they are the ones kept."""
     pilot = _Tallies.zeros(1, spec)
-    k.simulate_chunk(np.uint64(seed), MAX_RUNS, PILOT_RUNS, *pilot.arrays(), spec.model)
+    _fight_chunk(np.uint64(seed), MAX_RUNS, PILOT_RUNS, *pilot.arrays(), spec.model)
     for side in range(2):
         held = pilot.ipc_left[side][0].copy()
         held[held == 0] = -1  # a slot nobody took stays closed
@@ -115,6 +117,28 @@ def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUN
         yield start, n
         start += n
         size = min(2 * size, largest)
+
+
+def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray, hist_a: np.ndarray,
+                 hist_d: np.ndarray, ipc_a: np.ndarray, ipc_d: np.ndarray, model: np.ndarray) -> None:
+    """Fight battles ``first .. first + n_battles - 1`` and add them to the tallies, which have one
+    row per block of battles, each block on a thread of its own (the kernels release the GIL).
+    Only the kernel this battle needs is called, so a first run compiles only that one, the plain
+    battle's or the general one (a parallel kernel choosing at run time compiled both, and Numba's
+    parallel machinery: seconds more)."""
+    kernel = k._run_plain_block if model[k.H_PLAIN] >= 0 else k._run_block
+    n_blocks = len(stats)
+    bounds = [first + (b * n_battles) // n_blocks for b in range(n_blocks + 1)]
+    blocks: list[tuple[Any, ...]] = [
+        (seed, bounds[b], bounds[b + 1], stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], model)
+        for b in range(n_blocks)]
+    if n_blocks == 1:
+        kernel(*blocks[0])
+        return
+    # leaving the pool waits for every block, even on Ctrl-C: a chunk is counted whole
+    with ThreadPoolExecutor(max_workers=n_blocks, thread_name_prefix="oddsim-mc") as pool:
+        for future in [pool.submit(kernel, *block) for block in blocks]:
+            future.result()
 
 
 @dataclass
@@ -136,7 +160,7 @@ class _Tallies:
             totals=[0] * k.N_STATS,
         )
 
-    def arrays(self) -> tuple:
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (self.stats, *self.hist, *self.ipc_left)
 
     def fold(self) -> None:

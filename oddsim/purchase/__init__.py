@@ -12,14 +12,34 @@ ranking and frontier (``table``), resumable output files (``output``) and Dask (
 are documented in their modules.
 """
 
-from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, iter_purchases
-from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache
-from oddsim.purchase.goals import Goal, PurchaseError
-from oddsim.purchase.output import read_rows
-from oddsim.purchase.rows import PurchaseRow, columns
-from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep, sweep
-from oddsim.purchase.spec import SweepSpec
-from oddsim.purchase.table import PurchaseTable, SweepStats, pareto_frontier
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from oddsim._lazy import lazy_names
+
+if TYPE_CHECKING:
+    from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, iter_purchases
+    from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache
+    from oddsim.purchase.goals import Goal, PurchaseError
+    from oddsim.purchase.output import read_rows
+    from oddsim.purchase.rows import PurchaseRow, columns
+    from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep, sweep
+    from oddsim.purchase.spec import SweepSpec
+    from oddsim.purchase.table import PurchaseTable, SweepStats, pareto_frontier
+
+_HOMES = {
+    "oddsim.purchase.enumeration": ("MAX_PURCHASES", "count_purchases", "iter_purchases"),
+    "oddsim.purchase.evaluate": ("PROCESS_CACHE", "BattleCache"),
+    "oddsim.purchase.goals": ("Goal", "PurchaseError"),
+    "oddsim.purchase.output": ("read_rows",),
+    "oddsim.purchase.rows": ("PurchaseRow", "columns"),
+    "oddsim.purchase.runner": ("SweepInterrupted", "purchases_of", "run_sweep", "sweep"),
+    "oddsim.purchase.spec": ("SweepSpec",),
+    "oddsim.purchase.table": ("PurchaseTable", "SweepStats", "pareto_frontier"),
+}
+"""The public names of each module: they load on first use (the command line's help stays
+quick)."""
 
 __all__ = [
     "MAX_PURCHASES",
@@ -41,3 +61,5 @@ __all__ = [
     "run_sweep",
     "sweep",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)

@@ -16,7 +16,6 @@ from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_purchase_chart
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
-from oddsim.purchase.runner import SweepInterrupted, run_sweep
 from oddsim.purchase.spec import SweepSpec
 from oddsim.purchase.table import PurchaseTable
 
@@ -62,6 +61,8 @@ def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attac
              keep_land, method, runs, seed, top, out, resume, workers, scheduler, quiet,
              chunk_rows, plot) -> None:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
+    from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
+
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,

@@ -14,9 +14,6 @@ from dataclasses import dataclass
 
 from oddsim.purchase.goals import PurchaseError
 
-OUTCOME_FIELDS = ("attacker_win", "defender_win", "draw", "stalemate", "takes_territory",
-                  "attacker_ipc_lost", "defender_ipc_lost", "tuv_swing")
-
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

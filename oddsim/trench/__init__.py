@@ -18,24 +18,41 @@ placement policies and their tie-breaking.
     0.3023
 """
 
-from oddsim.trench.advice import (
-    Advice,
-    AdviceOption,
-    Commitment,
-    Hand,
-    Objective,
-    advise,
-)
-from oddsim.trench.api import run_trench, simulate_trench, solve_trench
-from oddsim.trench.model import (
-    DiceFronts,
-    Information,
-    Policy,
-    RollOrder,
-    TrenchBattle,
-    TrenchError,
-)
-from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from oddsim._lazy import lazy_names
+
+if TYPE_CHECKING:
+    from oddsim.trench.advice import (
+        Advice,
+        AdviceOption,
+        Commitment,
+        Hand,
+        Objective,
+        advise,
+    )
+    from oddsim.trench.api import run_trench, simulate_trench, solve_trench
+    from oddsim.trench.model import (
+        DiceFronts,
+        Information,
+        Policy,
+        RollOrder,
+        TrenchBattle,
+        TrenchError,
+    )
+    from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
+
+_HOMES = {
+    "oddsim.trench.advice": ("Advice", "AdviceOption", "Commitment", "Hand", "Objective", "advise"),
+    "oddsim.trench.api": ("run_trench", "simulate_trench", "solve_trench"),
+    "oddsim.trench.model": ("DiceFronts", "Information", "Policy", "RollOrder", "TrenchBattle",
+                            "TrenchError"),
+    "oddsim.trench.result": ("PerSide", "TrenchCounts", "TrenchResult"),
+}
+"""The public names of each module: they load on first use (the command line's help stays
+quick)."""
 
 __all__ = [
     "Advice",
@@ -57,3 +74,5 @@ __all__ = [
     "simulate_trench",
     "solve_trench",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)

@@ -16,20 +16,10 @@ import numpy as np
 from numba import prange
 
 from oddsim._jit import jit, parallel_jit
+from oddsim._splitmix import splitmix64
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
 STREAM_STRIDE = np.uint64(8)  # counter positions reserved per battle (six or seven are used)
 N_COUNTS = 22  # 16 joint (attacker fronts * 4 + defender fronts), 3 + 3 cards destroyed
-
-
-@jit
-def splitmix64(counter: np.uint64) -> np.uint64:
-    z = counter * GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * MIX1
-    z = (z ^ (z >> np.uint64(27))) * MIX2
-    return z ^ (z >> np.uint64(31))
 
 
 @jit

@@ -188,7 +188,7 @@ def _fake_kernel(calls, raise_on=None, real=None):
 
 def test_a_billion_runs_are_fought_in_bounded_chunks(monkeypatch):
     calls = []
-    monkeypatch.setattr(_kernel, "simulate_chunk", _fake_kernel(calls))
+    monkeypatch.setattr(sim, "_fight_chunk", _fake_kernel(calls))
     r = simulate(LAND, runs=10**9, seed=1)
     assert r.runs == 10**9 and r.attacker_win == 1.0
     assert max(n for _, n in calls) == sim.LARGEST_CHUNK
@@ -207,8 +207,8 @@ def test_chunk_plan_covers_every_run_once():
 
 def test_ctrl_c_returns_the_chunks_finished_so_far(monkeypatch):
     calls = []
-    monkeypatch.setattr(_kernel, "simulate_chunk",
-                        _fake_kernel(calls, raise_on=2, real=_kernel.simulate_chunk))
+    monkeypatch.setattr(sim, "_fight_chunk",
+                        _fake_kernel(calls, raise_on=2, real=sim._fight_chunk))
     r = simulate(LAND, runs=10**6, seed=1)
     assert r.interrupted and r.runs == sim.FIRST_CHUNK == calls[0][1]
     assert sum(s.probability for s in r.attacker_survivors) == pytest.approx(1.0)
@@ -216,13 +216,13 @@ def test_ctrl_c_returns_the_chunks_finished_so_far(monkeypatch):
 
 
 def test_ctrl_c_before_any_chunk_finished_is_raised(monkeypatch):
-    monkeypatch.setattr(_kernel, "simulate_chunk", _fake_kernel([], raise_on=1))
+    monkeypatch.setattr(sim, "_fight_chunk", _fake_kernel([], raise_on=1))
     with pytest.raises(KeyboardInterrupt):
         simulate(LAND, runs=10**6, seed=1)
 
 
 def test_sigint_during_a_chunk_stops_after_it(monkeypatch):
-    real = _kernel.simulate_chunk
+    real = sim._fight_chunk
     calls = []
 
     def interrupted(*args):
@@ -231,7 +231,7 @@ def test_sigint_during_a_chunk_stops_after_it(monkeypatch):
         if len(calls) == 2:
             signal.raise_signal(signal.SIGINT)
 
-    monkeypatch.setattr(_kernel, "simulate_chunk", interrupted)
+    monkeypatch.setattr(sim, "_fight_chunk", interrupted)
     before = signal.getsignal(signal.SIGINT)
     r = simulate(LAND, runs=10**6, seed=1)
     assert r.interrupted and r.runs == sum(calls) == 3 * sim.FIRST_CHUNK

@@ -1,0 +1,160 @@
+"""Start-up times of the ``oddsim`` command, each in a fresh interpreter, against the goals:
+the first battle with an empty Numba cache (exact, and ``--method mc``), a warm battle, and
+the quick paths (``--help``, ``rules list``, a bad input) that load no engine.
+
+    python benchmarks/startup.py               # the figures against the goals
+    python benchmarks/startup.py --breakdown   # also: which kernels the first runs compile, how long
+
+Cold runs use a fresh ``NUMBA_CACHE_DIR`` (a temporary folder), so they compile everything a
+new user's first call compiles; the warm battle reuses what the cold one cached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parents[1]
+BATTLE = ["battle", "-a", "3 inf, 1 art, 1 arm", "-d", "4 inf, 1 arm", "--quiet"]
+MONTE_CARLO = [*BATTLE, "--method", "mc", "--runs", "20000", "--seed", "1"]
+NOTICE = "first run only"
+
+
+class Timing(NamedTuple):
+    wall: float
+    cpu: float
+    """Processor seconds: what the run itself needed, whatever else the machine was doing."""
+
+
+def run_oddsim(args: list[str], cache: str, check: bool = True) -> tuple[Timing, str]:
+    """Time ``oddsim ARGS`` in a fresh interpreter (this checkout's oddsim); and its stderr."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "oddsim.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if check and done.returncode != 0:
+        raise SystemExit(f"oddsim {' '.join(args)} failed: {done.stderr.strip()}")
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return Timing(wall, cpu), done.stderr
+
+
+def best(repeats: int, args: list[str], cache: str, check: bool = True) -> Timing:
+    return min((run_oddsim(args, cache, check)[0] for _ in range(repeats)), key=lambda t: t.wall)
+
+
+def report(name: str, timing: Timing, goal: float, note: str = "") -> None:
+    """One line: wall time against the goal; "CPU met" where only a busy machine's clock missed
+    it (the run needed less processor time than the goal)."""
+    verdict = "met" if timing.wall < goal else "CPU met" if timing.cpu < goal else "MISSED"
+    print(f"  {name:<40} {timing.wall:7.2f} s  ({timing.cpu:6.2f} s CPU)  goal < {goal:<4} s  "
+          f"{verdict:<7} {note}")
+
+
+def figures(repeats: int) -> None:
+    print(f"oddsim start-up, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.1f} (figures on a loaded machine are high)\n")
+    with tempfile.TemporaryDirectory() as exact_cache, tempfile.TemporaryDirectory() as mc_cache:
+        cold, err = run_oddsim(BATTLE, exact_cache)
+        report("first battle, exact, empty Numba cache", cold, 10.0,
+               "(said it compiles)" if NOTICE in err else "(NO compile notice)")
+        cold_mc, err = run_oddsim(MONTE_CARLO, mc_cache)
+        report("first battle, --method mc, empty cache", cold_mc, 10.0,
+               "(said it compiles)" if NOTICE in err else "(NO compile notice)")
+        warm, err = run_oddsim(BATTLE, exact_cache)
+        if repeats > 1:
+            warm = min(warm, best(repeats - 1, BATTLE, exact_cache), key=lambda t: t.wall)
+        report("battle, warm cache", warm, 1.0, "(silent)" if NOTICE not in err else "(NOTICE on a warm run)")
+        report("battle --method mc, warm cache", best(repeats, MONTE_CARLO, mc_cache), 1.0, "(for reference)")
+        report("oddsim --help", best(repeats, ["--help"], exact_cache), 0.4)
+        report("oddsim rules list", best(repeats, ["rules", "list"], exact_cache), 0.4)
+        report("bad input (unknown unit)",
+               best(repeats, ["battle", "-a", "3 foo", "-d", "1 inf"], exact_cache, check=False), 0.4)
+
+
+def breakdown() -> None:
+    """Where the first runs' compile time goes: each kernel's own compile time (its callees'
+    compiles subtracted) and how many specialisations of it were compiled."""
+    for name, args in (("exact", BATTLE), ("Monte Carlo", MONTE_CARLO)):
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            out = subprocess.run([sys.executable, __file__, "--compile-log", *args], cwd=ROOT,
+                                 env=env, capture_output=True, text=True, check=True).stdout
+        rows = json.loads(out)
+        total = sum(row["own"] for row in rows)
+        by_kernel: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+        for row in rows:
+            by_kernel[row["kernel"]][0] += row["own"]
+            by_kernel[row["kernel"]][1] += 1
+        print(f"\nfirst {name} battle: {total:.1f} s CPU compiling, {len(rows)} compiles")
+        print(f"  {'seconds':>7}  {'versions':>8}  kernel")
+        numba_own = sum(t for kernel, (t, _) in by_kernel.items() if not kernel.startswith("oddsim."))
+        for kernel, (seconds, count) in sorted(by_kernel.items(), key=lambda kv: -kv[1][0]):
+            if kernel.startswith("oddsim.") and seconds >= 0.05:
+                print(f"  {seconds:7.2f}  {count:8d}  {kernel}")
+        print(f"  {numba_own:7.2f}  {'':8s}  Numba's own library functions (np.zeros, error messages...)")
+
+
+def compile_log(args: list[str]) -> None:
+    """Run ``oddsim ARGS`` in this process and print every compile as JSON: kernel, own processor
+    seconds (Numba compiles on the calling thread; processor time is steadier than the clock on a
+    busy machine)."""
+    from numba.core import event
+
+    stack: list[list[float]] = []
+    rows: list[dict] = []
+
+    class Recorder(event.Listener):
+        def on_start(self, ev):
+            stack.append([time.thread_time(), 0.0])
+
+        def on_end(self, ev):
+            start, children = stack.pop()
+            seconds = time.thread_time() - start
+            if stack:
+                stack[-1][1] += seconds
+            func = ev.data["dispatcher"].py_func
+            rows.append({"kernel": f"{func.__module__}.{func.__qualname__}", "own": seconds - children,
+                         "args": str(ev.data["args"])})
+
+    event.register("numba:compile", Recorder())
+    sys.path.insert(0, str(ROOT))
+    from oddsim.cli import cli
+
+    with open(os.devnull, "w") as quiet:
+        stdout, sys.stdout = sys.stdout, quiet
+        try:
+            cli.main(args, prog_name="oddsim")
+        except SystemExit:
+            pass
+        finally:
+            sys.stdout = stdout
+    print(json.dumps(rows))
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--compile-log"]:
+        compile_log(sys.argv[2:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="warm runs: best of this many")
+    parser.add_argument("--breakdown", action="store_true", help="also time each kernel's compile")
+    options = parser.parse_args()
+    figures(options.repeats)
+    if options.breakdown:
+        breakdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The line a first run prints while Numba compiles an engine, so that it does not look hung.
+
+``_jit`` calls ``compiling`` whenever Numba really compiles (a kernel loaded from the cache
+fires nothing), and the command line turns the notice on with ``announce_compiles``. The engine
+is named after the oddsim module that called the kernel (or, on a worker thread, the one that
+defines it); each engine is announced once.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import FrameType
+from typing import Any, TextIO
+
+ENGINES = {
+    "oddsim.exact": "the exact engine",
+    "oddsim.montecarlo": "the Monte Carlo engine",
+    "oddsim.trench": "The Longest Trench engine",
+}
+"""Engine named in the notice, by the package of the Python code that called the kernel."""
+OTHER = "oddsim's kernels"
+
+_enabled = False
+_stream: TextIO | None = None
+_announced: set[str] = set()
+
+
+def announce_compiles(stream: TextIO | None = None) -> None:
+    """Print one line on ``stream`` (stderr when None) whenever an engine must be compiled."""
+    global _enabled, _stream
+    _enabled, _stream = True, stream
+
+
+def engine_of(module: str) -> str:
+    """The engine that Python code in ``module`` belongs to, in words."""
+    for package, name in ENGINES.items():
+        if module == package or module.startswith(package + "."):
+            return name
+    return OTHER
+
+
+def compiling(dispatcher: Any) -> None:
+    """Numba is about to compile ``dispatcher``: announce the engine calling it, once."""
+    if not _enabled:
+        return
+    caller = _oddsim_caller() or getattr(dispatcher.py_func, "__module__", None) or ""
+    if not caller.startswith("oddsim."):  # somebody else's Numba code
+        return
+    engine = engine_of(caller)
+    if engine in _announced:
+        return
+    _announced.add(engine)
+    print(f"oddsim: compiling {engine}, first run only...", file=_stream or sys.stderr, flush=True)
+
+
+def _oddsim_caller() -> str | None:
+    """The innermost oddsim module (other than the jit helpers) on this thread's Python stack."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("oddsim.") and module not in ("oddsim._jit", "oddsim._first_run"):
+            return module
+        frame = frame.f_back
+    return None

@@ -1,0 +1,99 @@
+"""The jit helper: kernels compile once per argument types, cache under a key of their sources,
+and a first run says that it compiles."""
+
+import io
+import os
+import subprocess
+import sys
+import types
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from oddsim import _cache_key, _first_run
+from oddsim._jit import CACHE_DIR, _decorator
+
+ROOT = Path(__file__).resolve().parents[1]
+jit = _decorator(cache=False)  # compiled afresh in each run: the signatures are what it compiled
+
+
+@jit
+def _scaled(x, factor):
+    return x * factor
+
+
+@jit
+def _twice_and_thrice(x):
+    return _scaled(x, 2) + _scaled(x, 3)
+
+
+@jit
+def _pick(pair, i):
+    return pair[i]
+
+
+@jit
+def _first_of_mixed(x):
+    return _pick((x, np.zeros(2)), 0)  # a tuple of two types: the index must be a constant
+
+
+def test_a_constant_argument_does_not_compile_a_copy_per_value():
+    assert _twice_and_thrice(7) == 35
+    assert [str(sig) for sig in _scaled.signatures] == ["(int64, int64)"]
+
+
+def test_a_kernel_that_needs_its_constant_still_gets_it():
+    assert _first_of_mixed(5) == 5
+    assert [str(sig[1]) for sig in _pick.signatures] == ["Literal[int](0)"]
+
+
+def test_kernels_cache_under_this_version_and_source_key():
+    assert CACHE_DIR.name == f"oddsim-{_cache_key.package_version()}-{_cache_key.source_key()}"
+
+
+def _probe(cache: Path) -> subprocess.CompletedProcess:
+    """Compile a small kernel, called as the exact engine calls it, in a fresh process."""
+    code = ("from oddsim._first_run import announce_compiles\n"
+            "announce_compiles()\n"
+            "exec('from oddsim.dice import hit_chance\\nhit_chance(3, 1, False)', "
+            "{'__name__': 'oddsim.exact.probe'})\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, check=True)
+
+
+def test_first_run_announces_the_compile_and_a_warm_run_is_silent(tmp_path):
+    first = _probe(tmp_path)
+    assert first.stderr == "oddsim: compiling the exact engine, first run only...\n"
+    keyed = tmp_path / CACHE_DIR.name
+    assert [p.name for p in tmp_path.iterdir()] == [keyed.name]
+    assert any(p.suffix == ".nbi" for p in keyed.rglob("*"))
+    assert _probe(tmp_path).stderr == ""
+
+
+def test_engine_named_after_the_calling_package():
+    assert _first_run.engine_of("oddsim.exact.solve") == "the exact engine"
+    assert _first_run.engine_of("oddsim.montecarlo") == "the Monte Carlo engine"
+    assert _first_run.engine_of("oddsim.trench.api") == "The Longest Trench engine"
+    assert _first_run.engine_of("oddsim.exactly") == _first_run.OTHER
+
+
+def test_a_compile_on_a_worker_thread_is_named_after_the_kernel(monkeypatch):
+    """A kernel first called on a thread of a pool has no oddsim caller on that thread's stack."""
+    stream = io.StringIO()
+    monkeypatch.setattr(_first_run, "_announced", set())
+    monkeypatch.setattr(_first_run, "_enabled", False)
+    monkeypatch.setattr(_first_run, "_stream", None)
+    _first_run.announce_compiles(stream)
+
+    def kernel():
+        pass
+
+    kernel.__module__ = "oddsim.montecarlo._kernel"
+    theirs = types.SimpleNamespace(py_func=_twice_and_thrice.py_func)  # this test module's
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_first_run.compiling, theirs).result()
+        pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
+        pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
+    assert stream.getvalue() == "oddsim: compiling the Monte Carlo engine, first run only...\n"
