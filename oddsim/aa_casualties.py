@@ -25,7 +25,7 @@ import numpy as np
 from oddsim.battle import Battle
 from oddsim.dice import DIE_FACES
 from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult, Survivors, row_key, survivor_row
+from oddsim.result import BattleResult, Method, Survivors, row_key, survivor_row
 from oddsim.rules import AACasualties, Domain
 
 MAX_SPLITS = 4096
@@ -135,9 +135,9 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -
         for name, se in result.std_error.items():
             if isinstance(se, float | int):
                 errors[name] = errors.get(name, 0.0) + (p * se) ** 2
-    runs = None if first is None or first.runs is None else sum(r.runs for _, r, _ in fought)
+    runs = None if first is None or first.runs is None else sum(r.runs or 0 for _, r, _ in fought)
     return BattleResult(
-        battle=battle.describe(), method=first.method if first else "exact",
+        battle=battle.describe(), method=first.method if first else Method.EXACT,
         attacker_win=totals["attacker_win"], defender_win=totals["defender_win"],
         draw=totals["draw"], stalemate=totals["stalemate"],
         takes_territory=totals["takes_territory"],

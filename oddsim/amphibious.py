@@ -25,8 +25,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from oddsim.battle import ArmySpec, Battle, RetreatPolicy, bombard_values
+from oddsim.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
 from oddsim.errors import BattleError
 from oddsim.estimates import number, percent
 from oddsim.forces import Force, parse_force
@@ -50,24 +51,33 @@ class Amphibious:
     The other options are those of ``Battle`` (``retreat``, the orders of loss and
     ``keep_land`` apply to the land battle)."""
 
-    rules: Ruleset | str
-    fleet: ArmySpec
-    cargo: ArmySpec
-    defender: ArmySpec
-    sea_defender: ArmySpec = None
-    overland: ArmySpec = None
-    air: ArmySpec = None
-    sea_air: ArmySpec = None
+    rules: Ruleset  # fields hold their parsed forms; the constructor takes any accepted one
+    fleet: Force
+    cargo: Force
+    defender: Force
+    sea_defender: Force = Force(())
+    overland: Force = Force(())
+    air: Force = Force(())
+    sea_air: Force = Force(())
     bombard: bool = True
     sea_battle: str | None = None
     retreat: RetreatPolicy | None = None
-    attacker_tech: str | tuple[str, ...] = ()
-    defender_tech: str | tuple[str, ...] = ()
-    dice: str = "standard"
-    ool_attacker: str | tuple[str, ...] | None = None
-    ool_defender: str | tuple[str, ...] | None = None
+    attacker_tech: TechSpec = ()
+    defender_tech: TechSpec = ()
+    dice: Dice | str = Dice.STANDARD
+    ool_attacker: UnitListSpec = None
+    ool_defender: UnitListSpec = None
     keep_land: int = 0
     loads: tuple[Force, ...] = field(init=False, compare=False, repr=False)
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, rules: Ruleset | str, fleet: ArmySpec, cargo: ArmySpec,
+                     defender: ArmySpec, sea_defender: ArmySpec = None, overland: ArmySpec = None,
+                     air: ArmySpec = None, sea_air: ArmySpec = None, bombard: bool = True,
+                     sea_battle: str | None = None, retreat: RetreatPolicy | None = None,
+                     attacker_tech: TechSpec = (), defender_tech: TechSpec = (),
+                     dice: Dice | str = Dice.STANDARD, ool_attacker: UnitListSpec = None,
+                     ool_defender: UnitListSpec = None, keep_land: int = 0) -> None: ...
 
     def __post_init__(self) -> None:
         rules = load_ruleset(self.rules)
@@ -318,14 +328,14 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
     no_landing = max(0.0, 1.0 - sum(unloading.values()))
     if no_landing > 0.0:
         spec = assault.land_battle(0)
-        result = None if spec is None else run(spec, no_landing)
+        alone = None if spec is None else run(spec, no_landing)
         landings.append(Landing(no_landing, 0, "nobody attacks" if spec is None else spec.describe(),
-                                result))
-        if result is not None:
-            take += no_landing * (result.takes_territory or 0.0)
-            destroyed += no_landing * _wiped_out(result)
-            a_lost += no_landing * result.attacker_ipc_lost
-            d_lost += no_landing * result.defender_ipc_lost
+                                alone))
+        if alone is not None:
+            take += no_landing * (alone.takes_territory or 0.0)
+            destroyed += no_landing * _wiped_out(alone)
+            a_lost += no_landing * alone.attacker_ipc_lost
+            d_lost += no_landing * alone.defender_ipc_lost
     errors = _std_errors(assault, sea, landings, len(unloading), total_cargo)
     return AmphibiousResult(
         std_error=errors,
@@ -343,8 +353,8 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
     land battles' errors add as independent runs, and a Monte Carlo sea battle adds the spread
     of the figure over its end states divided by its runs. The defender's IPC lost sums its sea
     and land errors (a bound: the runs do not say how its sea losses go with the landings)."""
-    staged = [x for x in landings if x.result is not None]
-    if all(x.result.method == "exact" for x in staged) and (sea is None or sea.method == "exact"):
+    staged = [x.result for x in landings if x.result is not None]
+    if all(r.method == "exact" for r in staged) and (sea is None or sea.method == "exact"):
         return {}
     by_left = {x.transports: x for x in landings[:unloaded]}
 
@@ -368,8 +378,8 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
         per_row = []
         for row in sea.attacker_survivors:
             left = _carriers(assault.rules, row.counts)
-            x = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
-            f = {name: value for name, (value, _) in figures(x).items()}
+            reached = landings[-1] if row.retreated and len(landings) > unloaded else by_left.get(left)
+            f = {name: value for name, (value, _) in figures(reached).items()}
             f["a"] += (sea.attacker_ipc_total - row.ipc) + total_cargo - assault.cargo_ipc(left)
             per_row.append((row.probability, f))
         for name in ("take", "wiped", "a", "d"):

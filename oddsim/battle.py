@@ -4,18 +4,39 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from oddsim.errors import BattleError
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.order_of_loss import LossStep, casualty_order, parse_unit_list
-from oddsim.rules import Domain, Ruleset, load_ruleset
+from oddsim.rules import DiceRule, Domain, Ruleset, load_ruleset
 
 ArmySpec = str | Mapping[str, int] | Force | None
-DICE_MODES = ("standard", "lowluck")
+TechSpec = str | tuple[str, ...] | list[str] | None
+UnitListSpec = str | tuple[str, ...] | list[str] | None
 MAX_RETREAT_ROUND = 100
-SUBMERGE_POLICIES = ("never", "always", "alone")
-"""When a side's submarines submerge, where the edition lets them (no enemy destroyer): never; at
-the first chance (``always``); or once they are all the side has left that can fire (``alone``)."""
+
+
+class Dice(StrEnum):
+    """How hits are rolled: every die (``standard``), or Low Luck (``lowluck``: a group scores
+    its dice's values summed // 6 sure hits, plus one more with chance (sum % 6) / 6)."""
+
+    STANDARD = "standard"
+    LOW_LUCK = "lowluck"
+
+
+class Submerge(StrEnum):
+    """When a side's submarines submerge, where the edition lets them (no enemy destroyer): never;
+    at the first chance (``always``); or once they are all the side has left that can fire
+    (``alone``)."""
+
+    NEVER = "never"
+    ALWAYS = "always"
+    ALONE = "alone"
+
+
+DICE_MODES = tuple(mode.value for mode in Dice)
+SUBMERGE_POLICIES = tuple(policy.value for policy in Submerge)
 
 
 @dataclass(frozen=True)
@@ -64,7 +85,7 @@ class RetreatPolicy:
         return "retreat " + ", ".join(parts)
 
 
-def tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -> tuple[str, ...]:
+def tech_names(spec: TechSpec, rules: Ruleset) -> tuple[str, ...]:
     """Canonical technology names, each checked against the edition."""
     if spec is not None and not isinstance(spec, (str, list, tuple)):
         raise BattleError(f"technologies must be names like 'jets,radar', not {type(spec).__name__}")
@@ -80,7 +101,28 @@ def tech_names(spec: str | tuple[str, ...] | list[str] | None, rules: Ruleset) -
     return tuple(names)
 
 
-def bombard_values(rules: Ruleset, attacker_tech: str | tuple[str, ...] = ()) -> dict[str, int]:
+def _dice_mode(dice: Dice | str) -> Dice:
+    try:
+        return Dice(dice)
+    except ValueError:
+        raise BattleError(f"unknown dice mode {str(dice)!r}: use {' or '.join(DICE_MODES)}") from None
+
+
+def _retreat_policy(retreat: RetreatPolicy | Mapping[str, object] | None) -> RetreatPolicy | None:
+    """The retreat policy from a RetreatPolicy or a mapping of its fields; None when it never
+    retreats."""
+    if isinstance(retreat, Mapping):
+        unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
+        if unknown:
+            raise BattleError(f"unknown retreat option '{sorted(map(str, unknown))[0]}': use "
+                              f"after_round, units_left, below_win or aircraft_risk")
+        retreat = RetreatPolicy(**retreat)  # type: ignore[arg-type]  # its __post_init__ checks
+    if retreat is not None and not isinstance(retreat, RetreatPolicy):
+        raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
+    return retreat if retreat is not None and retreat.active else None
+
+
+def bombard_values(rules: Ruleset, attacker_tech: TechSpec = ()) -> dict[str, int]:
     """Ships that may bombard in the edition and their values, with the attacker's technology."""
     values = dict(rules.bombard.units)
     for name in tech_names(attacker_tech, rules):
@@ -88,113 +130,121 @@ def bombard_values(rules: Ruleset, attacker_tech: str | tuple[str, ...] = ()) ->
     return values
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Battle:
-    """One battle, normalised: after construction every field holds its parsed form.
+    """One battle, normalised: the constructor takes each option in any accepted form and every
+    field holds its parsed form (the types below).
 
     ``Battle(rules="1942-2e", attacker="3 inf, 1 art", defender="2 inf")``. An empty defender
     (``None``, ``"none"`` or ``{}``) is an undefended territory or sea zone; an empty attacker is
     an error. ``keep_land`` keeps the attacker's last N land units until everything else is lost.
     ``attacker_tech``/``defender_tech`` name technologies of the edition (``"jets,radar"``);
-    ``dice`` is ``"standard"`` or ``"lowluck"``.
+    ``dice`` is a ``Dice`` (or its string, ``"standard"`` or ``"lowluck"``).
 
     Amphibious assaults and subs: ``landed`` names the attacker's land units that came by sea
     (they cannot retreat: a retreat takes the others away and they fight on); ``bombard`` the
     ships that bombard the shore before the first round (the edition's ships and values, at most
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
-    are one of SUBMERGE_POLICIES. ``aa_fired``: the defender's AA fire before round 1 was
-    already resolved (a later part of a battle split by ``oddsim.aa_casualties``), so it does not
-    fire again.
+    are a ``Submerge`` (or its string: ``"never"``, ``"always"``, ``"alone"``). ``aa_fired``: the
+    defender's AA fire before round 1 was already resolved (a later part of a battle split by
+    ``oddsim.aa_casualties``), so it does not fire again.
     """
 
-    rules: Ruleset | str
-    attacker: ArmySpec
-    defender: ArmySpec = None
-    sea: bool = False
-    ool_attacker: str | tuple[str, ...] | None = None
-    ool_defender: str | tuple[str, ...] | None = None
-    keep_land: int = 0
-    attacker_tech: str | tuple[str, ...] = ()
-    defender_tech: str | tuple[str, ...] = ()
-    dice: str = "standard"
-    retreat: RetreatPolicy | Mapping[str, object] | None = None
-    attacker_submerge: str = "never"
-    defender_submerge: str = "never"
-    landed: ArmySpec = None
-    bombard: ArmySpec = None
-    aa_fired: bool = False
+    rules: Ruleset
+    attacker: Force
+    defender: Force
+    sea: bool
+    ool_attacker: tuple[str, ...] | None
+    ool_defender: tuple[str, ...] | None
+    keep_land: int
+    attacker_tech: tuple[str, ...]
+    defender_tech: tuple[str, ...]
+    dice: Dice
+    retreat: RetreatPolicy | None
+    attacker_submerge: Submerge
+    defender_submerge: Submerge
+    landed: Force | None
+    bombard: Force | None
+    aa_fired: bool
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        rules = load_ruleset(self.rules)
-        set_ = object.__setattr__
-        set_(self, "rules", rules)
-        if not isinstance(self.sea, bool):
-            raise BattleError(f"sea must be True or False, not {self.sea!r}")
-        if not isinstance(self.aa_fired, bool):
-            raise BattleError(f"aa_fired must be True or False, not {self.aa_fired!r}")
-        attacker = parse_force(self.attacker, rules, "attacker")
-        defender = parse_force(self.defender, rules, "defender")
-        if attacker.is_empty():
+    def __init__(self, rules: Ruleset | str, attacker: ArmySpec, defender: ArmySpec = None,
+                 sea: bool = False, ool_attacker: UnitListSpec = None,
+                 ool_defender: UnitListSpec = None, keep_land: int = 0,
+                 attacker_tech: TechSpec = (), defender_tech: TechSpec = (),
+                 dice: Dice | str = Dice.STANDARD,
+                 retreat: RetreatPolicy | Mapping[str, object] | None = None,
+                 attacker_submerge: Submerge | str = Submerge.NEVER,
+                 defender_submerge: Submerge | str = Submerge.NEVER,
+                 landed: ArmySpec = None, bombard: ArmySpec = None, aa_fired: bool = False) -> None:
+        set_ = object.__setattr__  # frozen: fields are set once, here
+        parsed = load_ruleset(rules)
+        set_(self, "rules", parsed)
+        if not isinstance(sea, bool):
+            raise BattleError(f"sea must be True or False, not {sea!r}")
+        set_(self, "sea", sea)
+        if not isinstance(aa_fired, bool):
+            raise BattleError(f"aa_fired must be True or False, not {aa_fired!r}")
+        set_(self, "aa_fired", aa_fired)
+        attacking = parse_force(attacker, parsed, "attacker")
+        defending = parse_force(defender, parsed, "defender")
+        if attacking.is_empty():
             raise BattleError("attacker: the army is empty: an attack needs at least one unit")
-        set_(self, "attacker", attacker)
-        set_(self, "defender", defender)
-        self._check_units(attacker, "attacker")
-        self._check_units(defender, "defender")
-        if isinstance(self.keep_land, bool) or not isinstance(self.keep_land, int):
-            raise BattleError(f"keep_land must be a whole number, not {self.keep_land!r}")
-        if not 0 <= self.keep_land <= MAX_UNITS_PER_SIDE:
+        set_(self, "attacker", attacking)
+        set_(self, "defender", defending)
+        self._check_units(attacking, "attacker")
+        self._check_units(defending, "defender")
+        if isinstance(keep_land, bool) or not isinstance(keep_land, int):
+            raise BattleError(f"keep_land must be a whole number, not {keep_land!r}")
+        if not 0 <= keep_land <= MAX_UNITS_PER_SIDE:
             raise BattleError(f"keep_land must be between 0 and {MAX_UNITS_PER_SIDE}, "
-                              f"not {self.keep_land}")
-        if self.keep_land and self.sea:
+                              f"not {keep_land}")
+        if keep_land and sea:
             raise BattleError("keep_land applies to land battles only: drop it for a sea battle")
-        set_(self, "ool_attacker", parse_unit_list(self.ool_attacker, rules, "attacker"))
-        set_(self, "ool_defender", parse_unit_list(self.ool_defender, rules, "defender"))
-        retreat = self.retreat
-        if isinstance(retreat, Mapping):
-            unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
-            if unknown:
-                raise BattleError(f"unknown retreat option '{sorted(map(str, unknown))[0]}': use "
-                                  f"after_round, units_left, below_win or aircraft_risk")
-            retreat = RetreatPolicy(**retreat)
-        if retreat is not None and not isinstance(retreat, RetreatPolicy):
-            raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
-        set_(self, "retreat", retreat if retreat is not None and retreat.active else None)
-        set_(self, "attacker_tech", tech_names(self.attacker_tech, rules))
-        set_(self, "defender_tech", tech_names(self.defender_tech, rules))
-        if self.dice not in DICE_MODES:
-            raise BattleError(f"unknown dice mode '{self.dice}': use {' or '.join(DICE_MODES)}")
-        if self.dice == "lowluck":
+        set_(self, "keep_land", keep_land)
+        set_(self, "ool_attacker", parse_unit_list(ool_attacker, parsed, "attacker"))
+        set_(self, "ool_defender", parse_unit_list(ool_defender, parsed, "defender"))
+        set_(self, "retreat", _retreat_policy(retreat))
+        set_(self, "attacker_tech", tech_names(attacker_tech, parsed))
+        set_(self, "defender_tech", tech_names(defender_tech, parsed))
+        set_(self, "dice", _dice_mode(dice))
+        if self.dice is Dice.LOW_LUCK:
             for name in self.attacker_tech:
-                if rules.technology(name).attack_dice_rule == "best" and rules.technology(name).attack_dice:
+                tech = parsed.technology(name)
+                if tech.attack_dice_rule is DiceRule.BEST and tech.attack_dice:
                     raise BattleError(f"{name} ('best of two dice') has no Low Luck form in "
-                                      f"{rules.name}: use --dice standard")
-        self._check_submerge()
-        set_(self, "landed", self._parse_landed(attacker))
-        set_(self, "bombard", self._parse_bombard())
-        set_(self, "attacker_steps",
-             casualty_order(attacker, rules, True, self.ool_attacker, self.keep_land, self.landed))
-        set_(self, "defender_steps", casualty_order(defender, rules, False, self.ool_defender))
+                                      f"{parsed.name}: use --dice standard")
+        set_(self, "attacker_submerge", self._submerge_policy(attacker_submerge, "attacker"))
+        set_(self, "defender_submerge", self._submerge_policy(defender_submerge, "defender"))
+        set_(self, "landed", self._parse_landed(landed))
+        set_(self, "bombard", self._parse_bombard(bombard))
+        set_(self, "attacker_steps", casualty_order(attacking, parsed, True, self.ool_attacker,
+                                                    self.keep_land, self.landed))
+        set_(self, "defender_steps", casualty_order(defending, parsed, False, self.ool_defender))
 
-    def _check_submerge(self) -> None:
-        for side, policy, force in (("attacker", self.attacker_submerge, self.attacker),
-                                    ("defender", self.defender_submerge, self.defender)):
-            if policy not in SUBMERGE_POLICIES:
-                raise BattleError(f"unknown {side} submerge policy {policy!r}: use "
-                                  f"{', '.join(SUBMERGE_POLICIES)}")
-            if policy == "never":
-                continue
-            if not self.sea:
-                raise BattleError(f"{side} submerge applies to sea battles: add --sea or drop it")
-            if not any(self.rules.unit(name).submarine for name, _ in force.counts):
-                raise BattleError(f"{side} submerge needs submarines, and the {side} has none: "
-                                  f"drop it or add subs")
+    def _submerge_policy(self, policy: Submerge | str, side: str) -> Submerge:
+        """The side's submerge policy, checked against the battle (sea, the side has subs)."""
+        try:
+            parsed = Submerge(policy)
+        except ValueError:
+            raise BattleError(f"unknown {side} submerge policy {policy!r}: use "
+                              f"{', '.join(SUBMERGE_POLICIES)}") from None
+        if parsed is Submerge.NEVER:
+            return parsed
+        if not self.sea:
+            raise BattleError(f"{side} submerge applies to sea battles: add --sea or drop it")
+        force = self.attacker if side == "attacker" else self.defender
+        if not any(self.rules.unit(name).submarine for name, _ in force.counts):
+            raise BattleError(f"{side} submerge needs submarines, and the {side} has none: "
+                              f"drop it or add subs")
+        return parsed
 
-    def _parse_landed(self, attacker: Force) -> Force | None:
-        if self.landed is None:
+    def _parse_landed(self, spec: ArmySpec) -> Force | None:
+        if spec is None:
             return None
-        landed = parse_force(self.landed, self.rules, "landed")
+        attacker = self.attacker
+        landed = parse_force(spec, self.rules, "landed")
         if landed.is_empty():
             return None
         if self.sea:
@@ -208,10 +258,10 @@ class Battle:
                                   f"landed units are part of the attacker")
         return landed
 
-    def _parse_bombard(self) -> Force | None:
-        if self.bombard is None:
+    def _parse_bombard(self, spec: ArmySpec) -> Force | None:
+        if spec is None:
             return None
-        ships = parse_force(self.bombard, self.rules, "bombard")
+        ships = parse_force(spec, self.rules, "bombard")
         if ships.is_empty():
             return None
         if self.sea:
@@ -254,7 +304,7 @@ class Battle:
         kind = "sea" if self.sea else "land"
         extras = [f"{side} tech {', '.join(techs)}" for side, techs in
                   (("attacker", self.attacker_tech), ("defender", self.defender_tech)) if techs]
-        if self.dice != "standard":
+        if self.dice is Dice.LOW_LUCK:
             extras.append("low luck")
         if self.retreat is not None:
             extras.append(self.retreat.describe())
@@ -263,8 +313,9 @@ class Battle:
         if self.bombard is not None:
             extras.append(f"bombarded by {self.bombard.describe()}")
         for side, policy in (("attacker", self.attacker_submerge), ("defender", self.defender_submerge)):
-            if policy != "never":
-                extras.append(f"{side} subs submerge {'when alone' if policy == 'alone' else 'at once'}")
+            if policy is not Submerge.NEVER:
+                extras.append(f"{side} subs submerge "
+                              f"{'when alone' if policy is Submerge.ALONE else 'at once'}")
         suffix = f" ({'; '.join(extras)})" if extras else ""
         return (f"{self.rules.name} {kind} battle: {self.attacker.describe()} "
                 f"attack {self.defender.describe()}{suffix}")

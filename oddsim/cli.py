@@ -167,7 +167,7 @@ def _say_where(path, as_json: bool) -> None:
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
            retreat_below_win, retreat_aircraft_risk, landed, bombard, attacker_submerge,
-           defender_submerge, waves, survivors, quiet, as_json, plot) -> None:
+           defender_submerge, waves, survivors, quiet, as_json, plot) -> int:
     """Odds of one battle (and of later waves with --wave).
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
@@ -236,7 +236,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
               help="Low Luck: AA and air-battle dice score total // 6 hits, plus one by chance.")
 @_output_options
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
-         defender_tech, method, runs, seed, aa_gun, dice, quiet, as_json, plot) -> None:
+         defender_tech, method, runs, seed, aa_gun, dice, quiet, as_json, plot) -> int:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
     from oddsim.raid import Raid, run_raid
 
@@ -345,7 +345,7 @@ def describe_ruleset(ruleset) -> str:
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
                sea_battle, ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
                defender_tech, dice, retreat_after_round, retreat_units, retreat_below_win,
-               retreat_aircraft_risk, quiet, as_json, plot) -> None:
+               retreat_aircraft_risk, quiet, as_json, plot) -> int:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
     and orders of loss apply to the land battle, where the landed units stay)."""
     import json

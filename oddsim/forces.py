@@ -62,6 +62,7 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | s
         return _parse_built(spec, rules, side)
     if spec is None:
         return Force(())
+    entries: list[tuple[str, object]]
     if isinstance(spec, Mapping):
         entries = []
         for key, value in spec.items():

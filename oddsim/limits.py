@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from numbers import Integral
+from typing import overload
 
 from oddsim.errors import OddsimError
 
@@ -22,20 +23,26 @@ def check_runs(runs: object, error: type[OddsimError] = OddsimError, what: str =
     """``runs`` as an int from 1 to MAX_RUNS, else ``error`` naming the range."""
     if isinstance(runs, bool) or not isinstance(runs, Integral):
         raise error(f"{what} must be a whole number from 1 to {MAX_RUNS:,}, not {runs!r}")
-    if not 1 <= runs <= MAX_RUNS:
-        raise error(f"{what} must be a whole number from 1 to {MAX_RUNS:,}, not {int(runs):,}")
-    return int(runs)
+    count = int(runs)
+    if not 1 <= count <= MAX_RUNS:
+        raise error(f"{what} must be a whole number from 1 to {MAX_RUNS:,}, not {count:,}")
+    return count
 
 
+@overload
+def check_seed(seed: int, error: type[OddsimError] = ..., what: str = ...) -> int: ...
+@overload
+def check_seed(seed: object, error: type[OddsimError] = ..., what: str = ...) -> int | None: ...
 def check_seed(seed: object, error: type[OddsimError] = OddsimError, what: str = "seed") -> int | None:
     """``seed`` as an int from 0 to MAX_SEED (``None`` stays ``None``), else ``error``."""
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, Integral):
         raise error(f"{what} must be a whole number from 0 to 2**64 - 1, not {seed!r}")
-    if not 0 <= seed <= MAX_SEED:
-        raise error(f"{what} must be a whole number from 0 to 2**64 - 1, not {int(seed)}")
-    return int(seed)
+    value = int(seed)
+    if not 0 <= value <= MAX_SEED:
+        raise error(f"{what} must be a whole number from 0 to 2**64 - 1, not {value}")
+    return value
 
 
 def seed_or_random(seed: object, error: type[OddsimError] = OddsimError) -> int:

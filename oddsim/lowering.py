@@ -6,9 +6,19 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from oddsim.battle import SUBMERGE_POLICIES, Battle
+from oddsim.battle import Battle, Dice, Submerge
 from oddsim.order_of_loss import LossKind, LossStep
-from oddsim.rules import AADice, AirHitsSubs, Domain, Ruleset, SubFirstStrike, SubmergeTiming, SupportRule
+from oddsim.rules import (
+    AADice,
+    AirHitsSubs,
+    DiceRule,
+    Domain,
+    Ruleset,
+    SubFirstStrike,
+    SubmergeTiming,
+    SupportRule,
+    SupportSide,
+)
 
 SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE = 0, 1, 2
 
@@ -76,8 +86,9 @@ def lower(battle: Battle) -> LoweredBattle:
         return np.array([bool(predicate(u)) for u in units], dtype=np.bool_)
 
     # support rows per side: the edition's rules for that side's role, changed by its technology
-    support_rows = [(side, rule) for side, techs in ((0, battle.attacker_tech), (1, battle.defender_tech))
-                    for rule in _support_for(rules, techs, "attack" if side == 0 else "defense")]
+    support_rows = [(side, rule) for side, techs, role in ((0, battle.attacker_tech, SupportSide.ATTACK),
+                                                           (1, battle.defender_tech, SupportSide.DEFENSE))
+                    for rule in _support_for(rules, techs, role)]
     supporter = np.zeros((len(support_rows), n), dtype=np.bool_)
     supported = np.zeros((len(support_rows), n), dtype=np.bool_)
     for r, (_, rule) in enumerate(support_rows):
@@ -111,7 +122,7 @@ def lower(battle: Battle) -> LoweredBattle:
         aa_per_gun=c.aa_dice is AADice.PER_GUN,
         aa_dice_per_gun=c.aa_dice_per_gun,
         aa_hit=aa_hit,
-        low_luck=battle.dice == "lowluck",
+        low_luck=battle.dice is Dice.LOW_LUCK,
         submerge_at_start=c.submerge is SubmergeTiming.START,
         bombard_dice=_bombard_dice(battle),
         bombard_fire_back=rules.bombard.casualties_fire_back,
@@ -129,7 +140,7 @@ def _bombard_dice(battle: Battle) -> np.ndarray:
     return dice
 
 
-def _support_for(rules: Ruleset, techs: tuple[str, ...], role: str) -> list[SupportRule]:
+def _support_for(rules: Ruleset, techs: tuple[str, ...], role: SupportSide) -> list[SupportRule]:
     """The support rules acting for a side in this role, with its technologies applied."""
     per_supporter: dict[str, int] = {}
     extra: list[SupportRule] = []
@@ -139,7 +150,7 @@ def _support_for(rules: Ruleset, techs: tuple[str, ...], role: str) -> list[Supp
         extra.extend(tech.support)
     result = []
     for rule in (*rules.support, *extra):
-        if rule.side != role:
+        if rule.side is not role:
             continue
         boost = max((per_supporter.get(s, 0) for s in rule.supporters), default=0)
         result.append(replace(rule, per_supporter=max(rule.per_supporter, boost)))
@@ -159,7 +170,7 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
         value.update(dict(tech.attack if attacking else tech.defense))
         if attacking:
             dice.update(dict(tech.attack_dice))
-            if tech.attack_dice_rule == "best":
+            if tech.attack_dice_rule is DiceRule.BEST:
                 best_of.update(unit for unit, _ in tech.attack_dice)
     return SideArrays(
         count=np.array([force.count(u.name) for u in units], dtype=np.int64),
@@ -171,7 +182,7 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
         step_kill=np.array([s.kind is LossKind.KILL for s in steps], dtype=np.int64),
         step_count=np.array([s.count for s in steps], dtype=np.int64),
         step_landed=np.array([s.landed for s in steps], dtype=np.int64),
-        submerge=SUBMERGE_POLICIES.index(
+        submerge=list(Submerge).index(
             battle.attacker_submerge if attacking else battle.defender_submerge),
         support_side=0 if attacking else 1,
     )

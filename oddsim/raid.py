@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,7 +28,8 @@ from oddsim.battle import tech_names
 from oddsim.errors import BattleError
 from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import check_runs, seed_or_random
-from oddsim.rules import RaidCap, Ruleset, load_ruleset
+from oddsim.result import Method
+from oddsim.rules import RaidCap, RaidDiceRule, Ruleset, load_ruleset
 
 MAX_AIRCRAFT = 200
 DEFAULT_RAID_RUNS = 1_000_000
@@ -43,7 +45,7 @@ class Raid:
     built-in AA (``None``: yes); where they have it, ``False`` is an error. ``dice``:
     ``"standard"`` or ``"lowluck"`` (see the module docstring for the groups)."""
 
-    rules: Ruleset | str
+    rules: Ruleset  # the constructor also takes an edition's name or a ruleset file's path
     bombers: int = 0
     tactical_bombers: int = 0
     escorts: int = 0
@@ -54,6 +56,13 @@ class Raid:
     defender_tech: tuple[str, ...] = ()
     aa_gun: bool | None = None
     dice: str = "standard"
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, rules: Ruleset | str, bombers: int = 0, tactical_bombers: int = 0,
+                     escorts: int = 0, interceptors: int = 0, territory_value: int | None = None,
+                     facility: str | None = None, attacker_tech: str | tuple[str, ...] = (),
+                     defender_tech: str | tuple[str, ...] = (), aa_gun: bool | None = None,
+                     dice: str = "standard") -> None: ...
 
     def __post_init__(self) -> None:
         rules = load_ruleset(self.rules)
@@ -108,8 +117,8 @@ class Raid:
     def cap(self) -> int:
         raid = self.rules.raid
         if raid.cap is RaidCap.FACILITY:
-            return dict(raid.facility_caps)[self.facility]
-        return self.territory_value * (2 if raid.cap is RaidCap.DOUBLE_TERRITORY else 1)
+            return dict(raid.facility_caps)[str(self.facility)]  # checked when built
+        return int(self.territory_value or 0) * (2 if raid.cap is RaidCap.DOUBLE_TERRITORY else 1)
 
     @property
     def aa_fires(self) -> bool:
@@ -130,7 +139,7 @@ class Raid:
     def bomber_damage(self) -> np.ndarray:
         """Distribution of one strategic bomber's damage (index = IPCs)."""
         raid = self.rules.raid
-        dice, rule, bonus = raid.damage_dice, "sum", raid.damage_bonus
+        dice, rule, bonus = raid.damage_dice, RaidDiceRule.SUM, raid.damage_bonus
         for name in self.attacker_tech:
             tech = self.rules.technology(name)
             if tech.raid_dice is not None:
@@ -139,7 +148,7 @@ class Raid:
         return _shift(_dice_total(dice, rule), bonus)
 
     def tactical_damage(self) -> np.ndarray:
-        return _shift(_dice_total(1, "sum"), self.rules.raid.tactical_bonus)
+        return _shift(_dice_total(1, RaidDiceRule.SUM), self.rules.raid.tactical_bonus)
 
     def describe(self) -> str:
         target = self.facility or f"territory worth {self.territory_value}"
@@ -178,7 +187,7 @@ class RaidResult:
     """Damage distribution, aircraft lost and the IPC swing of a raid."""
 
     raid: str
-    method: str
+    method: Method
     damage: dict[int, float]  # IPCs of damage -> probability
     expected_damage: float
     bombers_lost: float  # expected strategic + tactical bombers lost (air battle and AA)
@@ -217,9 +226,9 @@ class RaidResult:
         return "\n".join(lines)
 
 
-def _dice_total(dice: int, rule: str) -> np.ndarray:
+def _dice_total(dice: int, rule: RaidDiceRule) -> np.ndarray:
     """Distribution of ``dice`` d6 summed, or of the best of them."""
-    if rule == "best":
+    if rule is RaidDiceRule.BEST:
         faces = np.arange(7)
         cdf = np.where(faces == 0, 0.0, (faces / 6.0) ** dice)
         return np.diff(cdf, prepend=0.0)
@@ -280,7 +289,7 @@ def solve_raid(raid: Raid) -> RaidResult:
             if len(capped) > len(damage):
                 damage = np.r_[damage, np.zeros(len(capped) - len(damage))]
             damage[: len(capped)] += p * capped
-    return _result(raid, "exact", damage, lost_bombers, lost_tactical, lost_escorts,
+    return _result(raid, Method.EXACT, damage, lost_bombers, lost_tactical, lost_escorts,
                    lost_interceptors)
 
 
@@ -351,9 +360,9 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
                 interrupted = True
                 break
     mean = {name: total / done for name, (total, _) in sums.items()}
-    result = _result(raid, "mc", damage / done, mean["strategic_lost"], mean["tactical_lost"],
+    result = _result(raid, Method.MC, damage / done, mean["strategic_lost"], mean["tactical_lost"],
                      mean["escorts_lost"], mean["interceptors_lost"], runs=done)
-    se = {name: _standard_error(*sums[name], done) for name in
+    se = {name: _standard_error(sums[name][0], sums[name][1], done) for name in
           ("expected_damage", "bombers_lost", "escorts_lost", "interceptors_lost")}
     return RaidResult(**{**asdict(result), "std_error": se, "interrupted": interrupted})
 

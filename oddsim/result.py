@@ -10,6 +10,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from oddsim.estimates import binomial_interval
 from oddsim.forces import Force, parse_force
@@ -17,6 +18,14 @@ from oddsim.names import describe_counts
 
 OUTCOMES = ("attacker_win", "defender_win", "draw", "stalemate", "retreat", "takes_territory")
 """The outcome probabilities of a result (``takes_territory`` is None at sea)."""
+
+
+class Method(StrEnum):
+    """How a result was found: solved exactly, or estimated by Monte Carlo (its JSON form is the
+    string, ``"exact"`` or ``"mc"``)."""
+
+    EXACT = "exact"
+    MC = "mc"
 
 
 @dataclass(frozen=True)
@@ -130,8 +139,9 @@ def merge_rows(rows, runs: int | None = None) -> tuple[Survivors, ...]:
 class BattleResult:
     """Outcome probabilities, expected losses and survivor distributions of one battle.
 
-    ``method`` is ``"exact"`` or ``"mc"``. Monte Carlo results also carry ``runs`` and the
-    standard error of every probability and mean in ``std_error`` (exact results: empty).
+    ``method`` is ``Method.EXACT`` or ``Method.MC`` (equal to ``"exact"`` and ``"mc"``). Monte
+    Carlo results also carry ``runs`` and the standard error of every probability and mean in
+    ``std_error`` (exact results: empty).
     ``takes_territory`` is the chance the attacker wins with a land unit left (land battles;
     ``None`` at sea). ``tuv_swing`` is defender IPCs lost minus attacker IPCs lost.
     ``attacker_ipc_total``/``defender_ipc_total``: IPCs of the units each side may lose, so
@@ -140,7 +150,7 @@ class BattleResult:
     """
 
     battle: str
-    method: str
+    method: Method
     attacker_win: float
     defender_win: float
     draw: float

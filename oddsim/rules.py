@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any, TypeVar
 
 from oddsim.errors import RulesetError
 
 MAX_UNIT_TYPES = 32
+E = TypeVar("E", bound=enum.Enum)
 
 
 class Domain(enum.Enum):
@@ -64,6 +66,28 @@ class SubmergeTiming(enum.Enum):
     END = "end"  # at the end of each round, after firing
 
 
+class SupportSide(enum.StrEnum):
+    """Which side a support rule helps: the attacker (``attack``) or the defender (``defense``)."""
+
+    ATTACK = "attack"
+    DEFENSE = "defense"
+
+
+class DiceRule(enum.StrEnum):
+    """How a unit's several attack dice count: each hits on its own (``all``), or only the best
+    one rolls (``best``: one hit at most)."""
+
+    ALL = "all"
+    BEST = "best"
+
+
+class RaidDiceRule(enum.StrEnum):
+    """How a bomber's several raid dice make damage: summed (``sum``) or the best one (``best``)."""
+
+    SUM = "sum"
+    BEST = "best"
+
+
 @dataclass(frozen=True)
 class UnitType:
     """One kind of unit with its numbers and the special roles it plays in combat."""
@@ -100,7 +124,7 @@ class SupportRule:
     supported: tuple[str, ...]
     per_supporter: int
     value: int
-    side: str
+    side: SupportSide
 
 
 @dataclass(frozen=True)
@@ -174,13 +198,13 @@ class TechRule:
     attack: tuple[tuple[str, int], ...] = ()  # unit -> new attack value
     defense: tuple[tuple[str, int], ...] = ()  # unit -> new defense value
     attack_dice: tuple[tuple[str, int], ...] = ()  # unit -> dice it rolls on attack
-    attack_dice_rule: str = "all"  # all dice count, or only the best one ("best")
+    attack_dice_rule: DiceRule = DiceRule.ALL
     aa_hit: int | None = None  # AA guns of this side hit on this or less
     per_supporter: tuple[tuple[str, int], ...] = ()  # supporter -> units it supports
     support: tuple[SupportRule, ...] = ()  # extra support rules
     bombard: tuple[tuple[str, int], ...] = ()  # extra bombarding ships and values
     raid_dice: int | None = None
-    raid_rule: str = "sum"  # raid dice summed, or the best one ("best")
+    raid_rule: RaidDiceRule = RaidDiceRule.SUM
     raid_bonus: int = 0
 
 
@@ -294,10 +318,10 @@ def ruleset_from_text(text: str, origin: str = "(text)", what: str = "the rulese
     if not isinstance(text, str):
         raise RulesetError(f"{what} must be TOML text, not {type(text).__name__}")
     try:
-        data = tomllib.loads(text)
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{what} is not valid TOML: {exc}") from None
-    return parse_ruleset(data, origin=origin)
+    return parse_ruleset(table, origin=origin)
 
 
 class _Fields:
@@ -312,7 +336,8 @@ class _Fields:
         return RulesetError(f"ruleset {self.origin}: field '{self.where}.{key}' {what}")
 
     def get(self, key: str, kind: type, default: object = ..., low: int | None = None,
-            high: int | None = None) -> object:
+            high: int | None = None) -> Any:
+        """The field's value, checked to be a ``kind`` (and between ``low`` and ``high``)."""
         if key not in self.table:
             if default is ...:
                 raise self._fail(key, "is missing")
@@ -326,7 +351,7 @@ class _Fields:
             raise self._fail(key, f"must be between {low} and {high}, not {value}")
         return value
 
-    def choice(self, key: str, enum_type: type[enum.Enum], default: object = ...) -> enum.Enum:
+    def choice(self, key: str, enum_type: type[E], default: object = ...) -> E:
         value = self.get(key, str, default)
         try:
             return enum_type(value)
@@ -444,11 +469,8 @@ def _support_rules(raw: list, where: str, known: set[str], origin: str) -> tuple
             supported=s.names("supported"),
             per_supporter=s.get("per_supporter", int, default=1, low=1, high=100),
             value=s.get("value", int, low=1, high=6),
-            side=s.get("side", str, default="attack"),
+            side=s.choice("side", SupportSide, default="attack"),
         )
-        if rule.side not in ("attack", "defense"):
-            raise RulesetError(f"ruleset {origin}: field '{where}[{position}].side' must be "
-                               f"attack or defense, not {rule.side!r}")
         for unit_name in (*rule.supporters, *rule.supported):
             _check_name(unit_name, known, f"{where}[{position}]", origin)
         rules.append(rule)
@@ -495,27 +517,21 @@ def _tech_rule(name: str, table: object, known: set[str], origin: str) -> TechRu
     f = _Fields(table, f"tech.{name}", origin)
     f.check_known({"attack", "defense", "attack_dice", "attack_dice_rule", "aa_hit",
                    "per_supporter", "support", "bombard", "raid_dice", "raid_rule", "raid_bonus"})
-    rule = TechRule(
+    return TechRule(
         name=name,
         attack=_unit_values(f, "attack", known, 0, 6),
         defense=_unit_values(f, "defense", known, 0, 6),
         attack_dice=_unit_values(f, "attack_dice", known, 1, 6),
-        attack_dice_rule=f.get("attack_dice_rule", str, default="all"),
+        attack_dice_rule=f.choice("attack_dice_rule", DiceRule, default="all"),
         aa_hit=f.get("aa_hit", int, default=None, low=0, high=6),
         per_supporter=_unit_values(f, "per_supporter", known, 1, 100),
         support=_support_rules(f.get("support", list, default=[]), f"tech.{name}.support", known,
                                origin),
         bombard=_unit_values(f, "bombard", known, 1, 6),
         raid_dice=f.get("raid_dice", int, default=None, low=1, high=10),
-        raid_rule=f.get("raid_rule", str, default="sum"),
+        raid_rule=f.choice("raid_rule", RaidDiceRule, default="sum"),
         raid_bonus=f.get("raid_bonus", int, default=0, low=0, high=100),
     )
-    for key, value in (("attack_dice_rule", rule.attack_dice_rule), ("raid_rule", rule.raid_rule)):
-        allowed = ("all", "best") if key == "attack_dice_rule" else ("sum", "best")
-        if value not in allowed:
-            raise RulesetError(f"ruleset {origin}: field 'tech.{name}.{key}' must be "
-                               f"{' or '.join(allowed)}, not {value!r}")
-    return rule
 
 
 def _check_name(name: str, known: set[str], where: str, origin: str) -> None:

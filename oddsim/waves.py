@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError
 from oddsim.estimates import number, percent
+from oddsim.forces import parse_force
+from oddsim.order_of_loss import parse_unit_list
 from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
@@ -105,12 +108,13 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         if has_land and not battle.sea:
             taken += destroyed_open
             destroyed_open = 0.0
-        wave = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
+        wave: dict[str, Any] = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
                 "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
         after: dict[str, float] = {}
         square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
         for defender, weight in standing.items():
-            result: BattleResult = run(replace(battle, defender=defender), weight)
+            result: BattleResult = run(replace(battle, defender=parse_force(defender, battle.rules)),
+                                       weight)
             if result.runs:
                 runs = max(runs, result.runs / weight)
             for side in ("attacker", "defender"):
@@ -182,5 +186,6 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     """The battle with a later wave's attacker and options."""
-    return replace(battle, attacker=wave.attacker, ool_attacker=wave.ool_attacker,
+    return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
+                   ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
                    keep_land=wave.keep_land)

@@ -39,3 +39,21 @@ def test_too_large_for_exact_refuses_fast():
                         defender="500 inf, 300 arm, 150 ftr")
     with pytest.raises(oddsim.TooLargeError, match="limit"):
         oddsim.solve(big)
+
+
+def test_choices_are_enums_and_their_strings_still_work():
+    from oddsim.battle import Dice, Submerge
+    from oddsim.result import Method
+
+    by_string = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd", defender="1 sub, 1 cru",
+                              sea=True, dice="lowluck", attacker_submerge="alone")
+    by_enum = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd", defender="1 sub, 1 cru",
+                            sea=True, dice=Dice.LOW_LUCK, attacker_submerge=Submerge.ALONE)
+    assert by_string == by_enum
+    assert by_string.dice is Dice.LOW_LUCK and by_string.attacker_submerge is Submerge.ALONE
+    assert by_string.defender_submerge is Submerge.NEVER
+    result = oddsim.solve(by_string)
+    assert result.method is Method.EXACT and result.method == "exact"
+    assert '"method": "exact"' in result.to_json()  # JSON keeps the plain string
+    with pytest.raises(oddsim.BattleError, match="unknown dice mode 'loaded'"):
+        oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf", dice="loaded")

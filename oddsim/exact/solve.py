@@ -14,7 +14,7 @@ from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _kernel as k
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
-from oddsim.result import BattleResult, Survivors, merge_rows, survivor_row
+from oddsim.result import BattleResult, Method, Survivors, merge_rows, survivor_row
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -408,7 +408,7 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     _add_survivors(d_rows, d_dead, d_gone, 0 * d_gone, d_gone, low, low.defender, names, verb)
     return BattleResult(
         battle=battle.describe(),
-        method="exact",
+        method=Method.EXACT,
         attacker_win=float(by_code[k.ATTACKER_WINS]),
         defender_win=float(by_code[k.DEFENDER_WINS]),
         draw=float(by_code[k.DRAW]),

@@ -1,25 +1,43 @@
 """The battle as the Monte Carlo kernel reads it, and the kernel's survivor keys read back.
 
-``KernelModel.build`` turns a lowered battle into one int64 ``model`` array (the layout is in
-``_kernel``): each side's loss steps, firing lines (units whose rolls hit with the same chance and
-may take the same units), unit types, active support rules and scalars, the battle's rules, the
-binomial alias tables, the bombardment's alias table, for retreat rules that need exact odds the
-exact engine's retreat decisions and, for plain battles, their tables by casualty count
-(``_with_plain_section``). ``SurvivorCodec`` turns a side's survivor key back into the units
-left.
+``KernelModel.build`` turns a lowered battle into one int64 ``model`` array (its records are
+declared in ``_layout``): each side's loss steps, firing lines (units whose rolls hit with the
+same chance and may take the same units), unit types, active support rules and scalars, the
+battle's rules, the binomial alias tables, the bombardment's alias table, for retreat rules that
+need exact odds the exact engine's retreat decisions and, for plain battles, their tables by
+casualty count (``_with_plain_section``). ``SurvivorCodec`` turns a side's survivor key back
+into the units left; ``describe_model`` unpacks a model into named records, for debugging.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from oddsim.battle import Battle
 from oddsim.errors import BattleError, OddsimError
-from oddsim.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays
+from oddsim.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo import _rng
+from oddsim.montecarlo._layout import (
+    HEADER,
+    HEADER_WIDTH,
+    LINE,
+    LINE_WIDTH,
+    PLAIN,
+    RULES,
+    RULES_WIDTH,
+    SCALARS,
+    SCALARS_WIDTH,
+    STEP,
+    STEP_WIDTH,
+    SUPPORT,
+    SUPPORT_WIDTH,
+    UNIT_TYPE_WIDTH,
+    unpack_model,
+)
 from oddsim.result import Survivors, merge_rows, survivor_row
 
 MAX_EXACT_KEYS = 2**20
@@ -59,12 +77,12 @@ class KernelModel:
         flags = (k.AIR * low.is_air + k.SUB * low.is_sub + k.DESTROYER * low.is_destroyer
                  + k.LAND * low.is_land + k.DEFENCELESS * low.defenceless).astype(np.int64)
         has_subs = [bool(np.any(low.is_sub[s.step_unit])) for s in (low.attacker, low.defender)]
-        sides = (
-            SideLayout(low, low.attacker, 0, flags, low.attacker_subs_first,
-                       air_restrictable=low.air_needs_destroyer and has_subs[1]),
-            SideLayout(low, low.defender, 1, flags, low.defender_subs_first,
-                       air_restrictable=low.air_needs_destroyer and has_subs[0]))
-        key_coarse = max(side.n_keys() for side in sides) > MAX_EXACT_KEYS
+        drafts = (
+            SideLayout.build(low, low.attacker, 0, flags, low.attacker_subs_first,
+                             air_restrictable=low.air_needs_destroyer and has_subs[1]),
+            SideLayout.build(low, low.defender, 1, flags, low.defender_subs_first,
+                             air_restrictable=low.air_needs_destroyer and has_subs[0]))
+        key_coarse = max(side.n_keys() for side in drafts) > MAX_EXACT_KEYS
         # which sides may have units leave the battle early: subs that may submerge, or an
         # attacker with landed units and a retreat policy (the others retreat, they fight on)
         submerges = [side.submerge != SUBMERGE_NEVER and bool(np.any(low.is_sub[side.step_unit]))
@@ -72,61 +90,98 @@ class KernelModel:
         partial = battle.retreat is not None and bool(np.any(low.attacker.step_landed))
         departs = [submerges[0] or partial, submerges[1]]
         retreats = battle.retreat is not None or departs[0]
-        for row, side in enumerate(sides):
-            base = side.n_keys()
-            side.scalars[k.SC_KEYS] = base
-            side.retreat_key = base if row == 0 and retreats else 0
-            side.departed_key = base * (2 if side.retreat_key else 1) if departs[row] else 0
-            side.scalars[k.SC_DEPARTED_KEY] = side.departed_key
-            side.layers = (2 if side.retreat_key else 1) * (2 if departs[row] else 1)
-            side.verb = "submerged" if battle.sea else "retreated"
+        verb = "submerged" if battle.sea else "retreated"
+        attacker, defender = (side.with_keys(row == 0 and retreats, departs[row], verb)
+                              for row, side in enumerate(drafts))
+        sides = (attacker, defender)
         steps, lines, types, support, scalars = (
-            _stack([side.records[name] for side in sides])
+            _stack([getattr(side, name) for side in sides])
             for name in ("steps", "lines", "types", "support", "scalars"))
-        aa_dice = _aa_dice(battle, low)
-        chances, row_start, cells = _dice_tables(low, sides, aa_dice)
-        rules = _rules(battle, low, sides, scalars, aa_dice, key_coarse)
-        rules[k.R_SUBMERGE] = any(submerges)
-        rules[k.R_START_BOUNDARY] = rules[k.R_SUBMERGE] and low.submerge_at_start
-        rules[k.R_PARTIAL_RETREAT] = partial
-        retreat = _retreat_section(battle, steps.shape[1])
-        bombard = _bombard_table(low)
-        header = np.zeros(k.N_HEADER, dtype=np.int64)
-        rows = np.zeros_like(row_start)
-        parts: list[np.ndarray] = [header]
-        for field, table in ((k.H_STEPS, steps), (k.H_LINES, lines), (k.H_TYPES, types),
-                             (k.H_SUPPORT, support), (k.H_SCALARS, scalars), (k.H_RULES, rules),
-                             (k.H_RETREAT, retreat), (None, bombard), (None, rows), (None, cells)):
-            if field is not None:
-                header[field] = sum(part.size for part in parts)
-            if table is bombard:
-                rules[k.R_BOMBARD_ROW] = sum(part.size for part in parts)
-            parts.append(table)
-        if retreat.size == 0:
-            header[k.H_RETREAT] = -1
-        header[k.H_PLAIN] = -1
-        rows_at = sum(part.size for part in parts[:-2])
-        cells_at = rows_at + rows.size
-        rows[...] = np.where(row_start >= 0, cells_at + _rng.CELL_FIELDS * row_start, -1)
-        # each line's alias tables: the row of its hit chance (the lines' records hold keys)
-        row_of = {chance: rows_at + i * rows.shape[1] for i, chance in enumerate(chances)}
         for row, side in enumerate(sides):
-            for line, chance in enumerate(side.line_chance):
-                lines[row, line, k.L_ROWS] = row_of.get(chance, -1)
-        aa_chance = _rng.hit_chance(low.aa_hit)
-        rules[k.R_AA_ROWS] = row_of.get(aa_chance, -1)
-        header[k.H_STEP_SIDE] = steps[0].size
-        header[k.H_LINE_SIDE] = lines[0].size
-        header[k.H_TYPE_SIDE] = types[0].size
-        header[k.H_SUPPORT_SIDE] = support[0].size
-        header[k.H_SUPPORT_RULE] = support[0, 0].size
-        header[k.H_SCALAR_SIDE] = scalars[0].size
-        (header[k.H_WIDTH], header[k.H_DICE_AT], header[k.H_ALIVE_AT], header[k.H_RAISED_AT],
-         header[k.H_GONE_AT]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
-        model = np.concatenate([part.ravel() for part in parts])
-        if rules[k.R_PLAIN] and not partial:  # casualty counts cannot say who retreated
+            scalars[row, SCALARS.keys] = side.n_keys()
+            scalars[row, SCALARS.departed_key] = side.departed_key
+        aa_dice = _aa_dice(battle, low)
+        rules = _rules(battle, low, sides, scalars, aa_dice, key_coarse)
+        rules[RULES.submerge] = any(submerges)
+        rules[RULES.start_boundary] = rules[RULES.submerge] and low.submerge_at_start
+        rules[RULES.partial_retreat] = partial
+        tables = (steps, lines, types, support, scalars, rules, _retreat_section(battle, steps.shape[1]),
+                  _bombard_table(low))
+        # a plain battle draws its hits from its own section (casualty counts cannot say who
+        # retreated, so not with a partial retreat): its lines need no binomial tables, unless
+        # that section is too big and it takes the general path after all
+        plain = bool(rules[RULES.plain]) and not partial
+        model = _pack(low, sides, tables, aa_dice, line_tables=not plain)
+        if plain:
             model = _with_plain_section(model, sides, low.low_luck, aa_dice)
+            if model[HEADER.plain] < 0:
+                model = _pack(low, sides, tables, aa_dice, line_tables=True)
         return cls(model, sides, key_coarse, retreats)
+
+
+def _pack(low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
+          tables: tuple[np.ndarray, ...], aa_dice: int, line_tables: bool) -> np.ndarray:
+    """The model: the header, then the stacked ``tables`` (steps, lines, types, support,
+    scalars, rules, retreat table, bombardment), then the binomial alias tables: of every line's
+    hit chance with ``line_tables``, else only the AA dice's (all a plain battle rolls)."""
+    steps, lines, types, support, scalars, rules, retreat, bombard = (t.copy() for t in tables)
+    chances, row_start, cells = _dice_tables(low, sides, aa_dice, line_tables)
+    header = np.zeros(HEADER_WIDTH, dtype=np.int64)
+    rows = np.zeros_like(row_start)
+    parts: list[np.ndarray] = [header]
+    for field, table in ((HEADER.steps, steps), (HEADER.lines, lines), (HEADER.types, types),
+                         (HEADER.support, support), (HEADER.scalars, scalars), (HEADER.rules, rules),
+                         (HEADER.retreat, retreat), (None, bombard), (None, rows), (None, cells)):
+        if field is not None:
+            header[field] = sum(part.size for part in parts)
+        if table is bombard:
+            rules[RULES.bombard_row] = sum(part.size for part in parts)
+        parts.append(table)
+    if retreat.size == 0:
+        header[HEADER.retreat] = -1
+    header[HEADER.plain] = -1
+    rows_at = sum(part.size for part in parts[:-2])
+    cells_at = rows_at + rows.size
+    rows[...] = np.where(row_start >= 0, cells_at + _rng.CELL_FIELDS * row_start, -1)
+    # each line's alias tables: the row of its hit chance (the lines' records hold keys)
+    row_of = {chance: rows_at + i * rows.shape[1] for i, chance in enumerate(chances)}
+    for row, side in enumerate(sides):
+        for line, chance in enumerate(side.line_chance):
+            lines[row, line, LINE.rows] = row_of.get(chance, -1)
+    rules[RULES.aa_rows] = row_of.get(_rng.hit_chance(low.aa_hit), -1)
+    header[HEADER.step_side] = steps[0].size
+    header[HEADER.line_side] = lines[0].size
+    header[HEADER.type_side] = types[0].size
+    header[HEADER.support_side] = support[0].size
+    header[HEADER.support_rule] = support[0, 0].size
+    header[HEADER.scalar_side] = scalars[0].size
+    (header[HEADER.width], header[HEADER.dice_at], header[HEADER.alive_at], header[HEADER.raised_at],
+     header[HEADER.gone_at]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
+    return np.concatenate([part.ravel() for part in parts])
+
+
+def describe_model(model: KernelModel | Battle) -> dict[str, Any]:
+    """The packed model of a battle (or a built ``KernelModel``) unpacked into named records, for
+    debugging: the header, the battle's rules, and per side its scalars, loss steps, firing lines,
+    unit types and support rules, each a dict named by its ``_layout`` fields; plus the retreat
+    table's head and the plain section's chains where the model has them.
+
+    Given a Battle, each unit type and loss step also names its ``unit``.
+    ``describe_model(Battle(rules="1942-2e", attacker="3 inf, 1 art", defender="2 inf"))``
+    """
+    names = None
+    if isinstance(model, Battle):
+        names = [unit.name for unit in model.rules.units]
+        model = KernelModel.build(model, lower(model))
+    out = unpack_model(model.model)
+    if names is not None:
+        for layout, side in zip(model.sides, (out["attacker"], out["defender"]), strict=True):
+            present = [names[t] for t in np.flatnonzero(layout.side.count > 0)]
+            for record, unit in zip(side["types"], present, strict=True):
+                record["unit"] = unit
+            for record in side["steps"]:
+                record["unit"] = present[record["type"]]
+    return out
 
 
 MAX_PLAIN_WORK = 2**24
@@ -160,39 +215,39 @@ def _with_plain_section(model: np.ndarray, sides: tuple[SideLayout, SideLayout],
         if not low_luck:  # PL_ROW held the strength: replace it with the alias table
             row_start, row_cells, cells = _rng.sum_tables(
                 np.array(side.line_chance, dtype=np.float64), dice)
-            records[:, k.PL_ROW] = at + _rng.CELL_FIELDS * row_start
-            records[:, k.PL_CELLS] = row_cells
+            records[:, PLAIN.row] = at + _rng.CELL_FIELDS * row_start
+            records[:, PLAIN.cells] = row_cells
             at += cells.size
             tables.append(cells.ravel())
     out = np.concatenate([model, head.ravel(), *(records.ravel() for _, (_, records) in chains),
                           *tables])
-    out[k.H_PLAIN] = model.size
+    out[HEADER.plain] = model.size
     return out
 
 
 def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
            scalars: np.ndarray, aa_dice: int, key_coarse: bool) -> np.ndarray:
     """The kernel's rules vector (the AA rows are filled in once the tables are placed)."""
-    rules = np.zeros(k.N_RULES, dtype=np.int64)
-    rules[k.R_AIR_NEEDS_DESTROYER] = low.air_needs_destroyer
-    rules[k.R_AA_DICE] = aa_dice
-    rules[k.R_AA_STRENGTH] = aa_dice * low.aa_hit
-    rules[k.R_DEFENDER_HOLDS] = sides[1].has_non_combatants
-    rules[k.R_LAND_BATTLE] = battle.is_land
-    rules[k.R_KEY_COARSE] = key_coarse
-    rules[k.R_PLAIN] = not np.any(scalars[:, [k.SC_SUB_LINES, k.SC_AIR_LINES]])
-    rules[k.R_NO_STALEMATE] = rules[k.R_PLAIN] and all(side.always_hits for side in sides)
-    rules[k.R_LOW_LUCK] = low.low_luck
+    rules = np.zeros(RULES_WIDTH, dtype=np.int64)
+    rules[RULES.air_needs_destroyer] = low.air_needs_destroyer
+    rules[RULES.aa_dice] = aa_dice
+    rules[RULES.aa_strength] = aa_dice * low.aa_hit
+    rules[RULES.defender_holds] = sides[1].has_non_combatants
+    rules[RULES.land_battle] = battle.is_land
+    rules[RULES.key_coarse] = key_coarse
+    rules[RULES.plain] = not np.any(scalars[:, [SCALARS.sub_lines, SCALARS.air_lines]])
+    rules[RULES.no_stalemate] = rules[RULES.plain] and all(side.always_hits for side in sides)
+    rules[RULES.low_luck] = low.low_luck
     policy = battle.retreat
     if policy is not None:
-        rules[k.R_RETREAT_AFTER] = policy.after_round or 0
-    rules[k.R_RETREAT_UNITS] = -1
+        rules[RULES.retreat_after] = policy.after_round or 0
+    rules[RULES.retreat_units] = -1
     if policy is not None and policy.units_left is not None:
-        rules[k.R_RETREAT_UNITS] = policy.units_left
+        rules[RULES.retreat_units] = policy.units_left
     dice = low.bombard_dice
-    rules[k.R_BOMBARD_STRENGTH] = int(np.arange(len(dice)) @ dice)
-    rules[k.R_BOMBARD_CELLS] = 0 if low.low_luck else int(dice.sum()) + 1
-    rules[k.R_BOMBARD_FIRE_BACK] = low.bombard_fire_back
+    rules[RULES.bombard_strength] = int(np.arange(len(dice)) @ dice)
+    rules[RULES.bombard_cells] = 0 if low.low_luck else int(dice.sum()) + 1
+    rules[RULES.bombard_fire_back] = low.bombard_fire_back
     return rules
 
 
@@ -233,9 +288,12 @@ def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
                            table.retreat.astype(np.int64)))
 
 
-def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_dice: int):
+def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_dice: int,
+                 line_tables: bool = True) -> tuple[list[float], np.ndarray, np.ndarray]:
     """Binomial tables for every hit chance some roll may use, up to the most rolls it may
-    have: ``(chances, row_start, cells)``. None are needed with Low Luck."""
+    have: ``(chances, row_start, cells)``; without ``line_tables``, only the AA dice's table
+    for its number of dice (built as a sum table, the same cells, so a plain battle never
+    compiles ``binomial_tables``). None are needed with Low Luck."""
     most: dict[float, int] = {}
     if not low.low_luck:
         for side in sides:
@@ -247,6 +305,14 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
     if any(n > _rng.MAX_DICE for n in most.values()):
         raise BattleError(f"a side may roll at most {_rng.MAX_DICE} dice at once in the Monte "
                           f"Carlo engine")
+    if not line_tables:
+        if low.low_luck or not aa_dice:
+            return [], np.full((1, 1), -1, dtype=np.int64), np.zeros((0, _rng.CELL_FIELDS), dtype=np.int64)
+        chance = _rng.hit_chance(low.aa_hit)
+        row_start = np.full((1, aa_dice + 1), -1, dtype=np.int64)
+        starts, _, cells = _rng.sum_tables(np.array([chance]), np.array([[aa_dice]], dtype=np.int64))
+        row_start[0, aa_dice] = starts[0]
+        return [chance], row_start, cells
     chances = sorted(most)
     row_start, cells = _rng.binomial_tables(np.array(chances, dtype=np.float64),
                                             np.array([most[c] for c in chances], dtype=np.int64))
@@ -258,7 +324,8 @@ def _stack(parts: list[np.ndarray]) -> np.ndarray:
     shape = [max(1, *(p.shape[axis] for p in parts)) for axis in range(parts[0].ndim)]
     out = np.zeros((len(parts), *shape), dtype=np.int64)
     for row, part in enumerate(parts):
-        out[(row, *(slice(0, n) for n in part.shape))] = part
+        index: tuple[int | slice, ...] = (row, *(slice(0, n) for n in part.shape))
+        out[index] = part
     return out
 
 
@@ -271,18 +338,41 @@ def _aa_dice(battle: Battle, low: LoweredBattle) -> int:
     return min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
 
 
+@dataclass(frozen=True)
 class SideLayout:
     """One side in the kernel's terms: its unit types present, firing lines, loss steps, active
-    support rules and survivor-key layout.
+    support rules and survivor-key layout. Built once (``build``, then ``with_keys``), never
+    changed; its arrays are read-only.
 
     A firing line holds the units of one group (submarines; aircraft, where their hits may be
     barred from submarines; everything else) whose rolls hit with the same chance: the same
     value, dice per unit and dice rule (heavy bombers roll two dice, or the best of two).
     """
 
-    def __init__(self, low: LoweredBattle, side: SideArrays, row: int, flags: np.ndarray,
-                 subs_first: bool, air_restrictable: bool) -> None:
-        self.side = side
+    side: SideArrays
+    steps: np.ndarray  # (loss steps, STEP_WIDTH): its Step records
+    lines: np.ndarray  # (lines, LINE_WIDTH): its Line records (rows set when the model is packed)
+    types: np.ndarray  # (types present, UNIT_TYPE_WIDTH)
+    support: np.ndarray  # (active support rules, types present, SUPPORT_WIDTH)
+    scalars: np.ndarray  # SCALARS_WIDTH + one per active support rule (keys set when packed)
+    line_chance: tuple[float, ...]  # each line's chance that one roll hits
+    category: np.ndarray  # each loss step's survivor-key category
+    category_len: np.ndarray  # slots per key category
+    key_stride: np.ndarray  # each key category's stride in the mixed-radix survivor key
+    units: int  # units that can be casualties
+    has_non_combatants: bool  # units that cannot be casualties (AA guns out of their role...)
+    fighting_rolls: int  # rolls of all its units that fight
+    always_hits: bool  # every unit that fights can hit
+    departing: np.ndarray  # per loss step: its survivors departed when the side has units departed
+    retreat_key: int = 0  # where its retreated keys start (0: none)
+    departed_key: int = 0  # where its keys with units departed start (0: none)
+    layers: int = 1  # copies of its key space: fought out, retreated, with units departed
+    verb: str = "retreated"  # what its departed units did, for survivor rows
+
+    @classmethod
+    def build(cls, low: LoweredBattle, side: SideArrays, row: int, flags: np.ndarray,
+              subs_first: bool, air_restrictable: bool) -> SideLayout:
+        """The side's layout, before the battle-wide survivor-key choices (``with_keys``)."""
         types = np.flatnonzero(side.count > 0)
         n_types = len(types)
         type_flags = flags[types]
@@ -290,15 +380,17 @@ class SideLayout:
         dice = side.dice[types]
         best_of = side.best_of[types]
         rolls = np.where(best_of, 1, dice)  # rolls per unit: the best of several dice is one
-        group = [k.G_SUB if f & k.SUB else k.G_AIR if f & k.AIR and air_restrictable
-                 else k.G_OTHER for f in type_flags]
+        group = [int(k.G_SUB) if f & k.SUB else int(k.G_AIR) if f & k.AIR and air_restrictable
+                 else int(k.G_OTHER) for f in type_flags]
         fires = (type_flags & k.DEFENCELESS) == 0
-        rules, supporter, supported = [], [], []
-        for r in np.flatnonzero(low.support_side == row):
+        rules: list[int] = []
+        supporter: list[np.ndarray] = []
+        supported: list[np.ndarray] = []
+        for r in map(int, np.flatnonzero(low.support_side == row)):
             helps = low.support_supporter[r][types]
             helped = low.support_supported[r][types] & fires & (value < low.support_value[r])
             if helps.any() and helped.any():  # a rule with nobody to act on is left out
-                rules.append(int(r))
+                rules.append(r)
                 supporter.append(helps)
                 supported.append(helped)
         role = np.zeros(n_types, dtype=bool)  # units whose loss changes the support
@@ -315,70 +407,76 @@ class SideLayout:
         line = {key: i for i, key in enumerate(ordered)}
         type_line = np.array([line.get(key(t, value[t]), -1) if fires[t] else -1
                               for t in range(n_types)], dtype=np.int64)
-        support = np.zeros((len(rules), n_types, k.N_SUPPORT_FIELDS), dtype=np.int64)
+        support = np.zeros((len(rules), n_types, SUPPORT_WIDTH), dtype=np.int64)
         for i, r in enumerate(rules):
-            support[i, :, k.P_SUPPORTER] = supporter[i]
-            support[i, :, k.P_SUPPORTED] = supported[i]
-            support[i, :, k.P_LINE] = [line[key(t, low.support_value[r])] if supported[i][t]
-                                       else 0 for t in range(n_types)]
+            support[i, :, SUPPORT.supporter] = supporter[i]
+            support[i, :, SUPPORT.supported] = supported[i]
+            support[i, :, SUPPORT.line] = [line[key(t, low.support_value[r])] if supported[i][t]
+                                           else 0 for t in range(n_types)]
         position = {int(t): i for i, t in enumerate(types)}
         step_type = np.array([position[int(u)] for u in side.step_unit], dtype=np.int64)
         kill = side.step_kill.astype(np.int64)
         step_flags = flags[side.step_unit]
         recount = kill * role[step_type]
-        steps = np.zeros((len(step_type), k.N_STEP_FIELDS), dtype=np.int64)
-        steps[:, k.F_TYPE] = step_type
-        steps[:, k.F_KILL] = kill
-        steps[:, k.F_COUNT] = side.step_count
-        steps[:, k.F_CATEGORY] = step_flags & 3
-        steps[:, k.F_COST] = kill * low.cost[side.step_unit]
-        steps[:, k.F_FIGHTING] = kill * ((step_flags & k.DEFENCELESS) == 0)
-        steps[:, k.F_DESTROYER] = kill * ((step_flags & k.DESTROYER) != 0)
-        steps[:, k.F_LAND] = kill * ((step_flags & k.LAND) != 0)
-        steps[:, k.F_LINE] = np.where((kill == 1) & (recount == 0), type_line[step_type], -1)
-        steps[:, k.F_ROLLS] = rolls[step_type]
-        steps[:, k.F_RECOUNT] = recount
-        steps[:, k.F_LANDED] = side.step_landed
-        lines = np.zeros((len(ordered), k.N_LINE_FIELDS), dtype=np.int64)
-        lines[:, k.L_VALUE] = [v for _, v, _, _ in ordered]  # L_ROWS: set when tables are placed
-        self.line_chance = [_rng.hit_chance(v, n, best) for _, v, n, best in ordered]
-        self.records = {
-            "steps": steps, "lines": lines, "support": support,
-            "types": np.stack([type_line, rolls], axis=1).reshape(n_types, k.N_TYPE_FIELDS),
-        }
-        self.category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, k.F_CATEGORY])
-        self.category_len = np.array([side.step_count[self.category == c].sum()
-                                      for c in range(N_KEY_CATEGORIES)], dtype=np.int64)
-        self.key_stride = np.cumprod(np.concatenate(([1], self.category_len[:-1] + 1)))
-        steps[:, k.F_KEY] = self.key_stride[self.category]
-        self.units = int((side.step_count * kill).sum())  # units that can be casualties
-        self.has_non_combatants = self.units < int(side.count.sum())
-        self.fighting_rolls = int((side.count[types] * rolls)[fires].sum())
-        self.always_hits = bool(np.all(value[fires] > 0))  # every unit that fights can hit
+        steps = np.zeros((len(step_type), STEP_WIDTH), dtype=np.int64)
+        steps[:, STEP.type] = step_type
+        steps[:, STEP.kill] = kill
+        steps[:, STEP.size] = side.step_count
+        steps[:, STEP.category] = step_flags & 3
+        steps[:, STEP.cost] = kill * low.cost[side.step_unit]
+        steps[:, STEP.fighting] = kill * ((step_flags & k.DEFENCELESS) == 0)
+        steps[:, STEP.destroyer] = kill * ((step_flags & k.DESTROYER) != 0)
+        steps[:, STEP.land] = kill * ((step_flags & k.LAND) != 0)
+        steps[:, STEP.line] = np.where((kill == 1) & (recount == 0), type_line[step_type], -1)
+        steps[:, STEP.rolls] = rolls[step_type]
+        steps[:, STEP.recount] = recount
+        steps[:, STEP.landed] = side.step_landed
+        lines = np.zeros((len(ordered), LINE_WIDTH), dtype=np.int64)
+        lines[:, LINE.value] = [v for _, v, _, _ in ordered]
+        category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, STEP.category])
+        category_len = np.array([side.step_count[category == c].sum()
+                                 for c in range(N_KEY_CATEGORIES)], dtype=np.int64)
+        key_stride = np.cumprod(np.concatenate(([1], category_len[:-1] + 1)))
+        steps[:, STEP.key] = key_stride[category]
+        units = int((side.step_count * kill).sum())
         groups = [g for g, _, _, _ in ordered]
-        scalars = np.zeros(k.N_SCALARS + len(rules), dtype=np.int64)
-        scalars[k.SC_STEPS] = len(step_type)
-        scalars[k.SC_TYPES] = n_types
-        scalars[k.SC_LINES] = len(ordered)
-        scalars[k.SC_SUB_LINES] = groups.count(k.G_SUB)
-        scalars[k.SC_AIR_LINES] = groups.count(k.G_AIR)
-        scalars[k.SC_RULES] = len(rules)
-        scalars[k.SC_SUBS_FIRST] = subs_first and k.G_SUB in groups
-        scalars[k.SC_TOTAL_IPC] = int(steps[:, k.F_COST] @ side.step_count)
-        scalars[k.SC_DEAD_KEY] = int(self.category_len @ self.key_stride)
-        scalars[k.SC_SUBMERGE] = side.submerge
+        scalars = np.zeros(SCALARS_WIDTH + len(rules), dtype=np.int64)
+        scalars[SCALARS.steps] = len(step_type)
+        scalars[SCALARS.types] = n_types
+        scalars[SCALARS.lines] = len(ordered)
+        scalars[SCALARS.sub_lines] = groups.count(int(k.G_SUB))
+        scalars[SCALARS.air_lines] = groups.count(int(k.G_AIR))
+        scalars[SCALARS.rules] = len(rules)
+        scalars[SCALARS.subs_first] = subs_first and int(k.G_SUB) in groups
+        scalars[SCALARS.total_ipc] = int(steps[:, STEP.cost] @ side.step_count)
+        scalars[SCALARS.dead_key] = int(category_len @ key_stride)
+        scalars[SCALARS.submerge] = side.submerge
         for i, r in enumerate(rules):
-            scalars[k.SC_SUPPORT_PER + i] = low.support_per[r]
-        self.scalars = scalars  # SC_KEYS, SC_DEPARTED_KEY: set once the key kind is known
-        self.records["scalars"] = scalars
+            scalars[SCALARS_WIDTH + i] = low.support_per[r]
         # the steps whose survivors departed when the side has units departed: its subs, or
         # (an attacker that retreated while its landed units fought on) its units not landed
-        self.departing = ((flags[side.step_unit] & k.SUB) != 0 if side.submerge != SUBMERGE_NEVER
-                          else side.step_landed == 0)
-        self.retreat_key = 0  # where its retreated keys start (0: none), set by KernelModel
-        self.departed_key = 0  # where its keys with units departed start (0: none)
-        self.layers = 1
-        self.verb = "retreated"
+        departing = ((flags[side.step_unit] & k.SUB) != 0 if side.submerge != SUBMERGE_NEVER
+                     else side.step_landed == 0)
+        arrays = dict(steps=steps, lines=lines, support=support, scalars=scalars,
+                      types=np.stack([type_line, rolls], axis=1).reshape(n_types, UNIT_TYPE_WIDTH),
+                      category=category, category_len=category_len, key_stride=key_stride,
+                      departing=departing)
+        for array in arrays.values():
+            array.flags.writeable = False
+        return cls(side=side, line_chance=tuple(_rng.hit_chance(v, n, best) for _, v, n, best in ordered),
+                   units=units, has_non_combatants=units < int(side.count.sum()),
+                   fighting_rolls=int((side.count[types] * rolls)[fires].sum()),
+                   always_hits=bool(np.all(value[fires] > 0)), **arrays)
+
+    def with_keys(self, retreats: bool, departs: bool, verb: str) -> SideLayout:
+        """The layout with its survivor-key space laid out: the keys of a battle fought to the
+        end, then (``retreats``) those of a retreated attacker, then (``departs``) all that
+        again with units departed."""
+        base = self.n_keys()
+        retreat_key = base if retreats else 0
+        departed_key = base * (2 if retreats else 1) if departs else 0
+        return replace(self, retreat_key=retreat_key, departed_key=departed_key,
+                       layers=(2 if retreats else 1) * (2 if departs else 1), verb=verb)
 
     def n_keys(self) -> int:
         """Number of the side's end states (survivor keys) for a battle fought to the end."""

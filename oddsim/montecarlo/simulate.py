@@ -23,9 +23,20 @@ from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_RUNS, check_runs, seed_or_random
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
+from oddsim.montecarlo._layout import (
+    ATTACKER_WINS,
+    DEFENDER_WINS,
+    DRAW,
+    HEADER,
+    RETREAT,
+    SCALARS,
+    STALEMATE,
+    STATS,
+    STATS_WIDTH,
+)
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
 from oddsim.progress import ProgressBar
-from oddsim.result import BattleResult
+from oddsim.result import BattleResult, Method
 
 FIRST_CHUNK = 2**14
 """The first chunk is small, so a progress bar (and Ctrl-C) respond quickly; chunks then double."""
@@ -126,7 +137,7 @@ def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray,
     Only the kernel this battle needs is called, so a first run compiles only that one, the plain
     battle's or the general one (a parallel kernel choosing at run time compiled both, and Numba's
     parallel machinery: seconds more)."""
-    kernel = k._run_plain_block if model[k.H_PLAIN] >= 0 else k._run_block
+    kernel = k._run_plain_block if model[HEADER.plain] >= 0 else k._run_block
     n_blocks = len(stats)
     bounds = [first + (b * n_battles) // n_blocks for b in range(n_blocks + 1)]
     blocks: list[tuple[Any, ...]] = [
@@ -146,18 +157,21 @@ class _Tallies:
     """Kernel outputs (one row per block) and the running totals folded out of them."""
 
     stats: np.ndarray
-    hist: tuple[np.ndarray, np.ndarray]
+    hist: tuple[np.ndarray, np.ndarray]  # per side
     ipc_left: tuple[np.ndarray, np.ndarray]
     totals: list[int]
 
     @classmethod
     def zeros(cls, n_blocks: int, spec: KernelModel) -> _Tallies:
-        ipc_cols = spec.n_keys if spec.key_coarse else (1, 1)
+        a_ipc, d_ipc = spec.n_keys if spec.key_coarse else (1, 1)
+        a_keys, d_keys = spec.n_keys
         return cls(
-            stats=np.zeros((n_blocks, k.N_STATS), dtype=np.int64),
-            hist=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in spec.n_keys),
-            ipc_left=tuple(np.zeros((n_blocks, n), dtype=np.int64) for n in ipc_cols),
-            totals=[0] * k.N_STATS,
+            stats=np.zeros((n_blocks, STATS_WIDTH), dtype=np.int64),
+            hist=(np.zeros((n_blocks, a_keys), dtype=np.int64),
+                  np.zeros((n_blocks, d_keys), dtype=np.int64)),
+            ipc_left=(np.zeros((n_blocks, a_ipc), dtype=np.int64),
+                      np.zeros((n_blocks, d_ipc), dtype=np.int64)),
+            totals=[0] * STATS_WIDTH,
         )
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -172,7 +186,7 @@ class _Tallies:
 
     @property
     def battles(self) -> int:
-        return self.totals[k.S_BATTLES]
+        return self.totals[STATS.battles]
 
 
 def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tallies,
@@ -180,13 +194,13 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
     n = tallies.battles
     t = tallies.totals
     share = {name: t[code] / n for name, code in (
-        ("attacker_win", k.ATTACKER_WINS), ("defender_win", k.DEFENDER_WINS), ("draw", k.DRAW),
-        ("stalemate", k.STALEMATE), ("takes_territory", k.S_TAKES), ("retreat", k.RETREAT))}
+        ("attacker_win", ATTACKER_WINS), ("defender_win", DEFENDER_WINS), ("draw", DRAW),
+        ("stalemate", STALEMATE), ("takes_territory", STATS.takes), ("retreat", RETREAT))}
     means = {name: (t[total] / n, _standard_error_of_mean(t[total], t[squares], n))
              for name, total, squares in (
-                 ("attacker_ipc_lost", k.S_ATTACKER_IPC, k.S_ATTACKER_IPC_SQ),
-                 ("defender_ipc_lost", k.S_DEFENDER_IPC, k.S_DEFENDER_IPC_SQ),
-                 ("expected_rounds", k.S_ROUNDS, k.S_ROUNDS_SQ))}
+                 ("attacker_ipc_lost", STATS.attacker_ipc, STATS.attacker_ipc_sq),
+                 ("defender_ipc_lost", STATS.defender_ipc, STATS.defender_ipc_sq),
+                 ("expected_rounds", STATS.rounds, STATS.rounds_sq))}
     std_error = {name: math.sqrt(p * (1.0 - p) / n) for name, p in share.items()}
     std_error.update({name: se for name, (_, se) in means.items()})
     # the kernel sums each side's losses apart, not their product: the sum of the two errors
@@ -196,7 +210,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         std_error["takes_territory"] = 0.0
     if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
         del std_error["retreat"]
-    retreats = t[k.RETREAT]
+    retreats = t[RETREAT]
     names = [u.name for u in battle.rules.units]
     survivors = [
         SurvivorCodec(low, layout, spec.key_coarse, names).table(
@@ -204,13 +218,13 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         for row, layout in enumerate(spec.sides)]
     return BattleResult(
         battle=battle.describe(),
-        method="mc",
+        method=Method.MC,
         attacker_win=share["attacker_win"],
         defender_win=share["defender_win"],
         draw=share["draw"],
         stalemate=share["stalemate"],
         retreat=share["retreat"],
-        retreat_round=t[k.S_RETREAT_ROUNDS] / retreats if retreats else None,
+        retreat_round=t[STATS.retreat_rounds] / retreats if retreats else None,
         takes_territory=None if battle.sea else share["takes_territory"],
         attacker_ipc_lost=means["attacker_ipc_lost"][0],
         defender_ipc_lost=means["defender_ipc_lost"][0],
@@ -220,8 +234,8 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         runs=n,
         std_error=std_error,
         interrupted=interrupted,
-        attacker_ipc_total=int(spec.sides[0].scalars[k.SC_TOTAL_IPC]),
-        defender_ipc_total=int(spec.sides[1].scalars[k.SC_TOTAL_IPC]),
+        attacker_ipc_total=int(spec.sides[0].scalars[SCALARS.total_ipc]),
+        defender_ipc_total=int(spec.sides[1].scalars[SCALARS.total_ipc]),
     )
 
 

@@ -19,6 +19,7 @@ from oddsim.plot.style import (
     OUTCOME_COLOURS,
     SIDE_COLOURS,
     Z95,
+    figure_of,
     method_note,
     new_figure,
     percent_axis,
@@ -133,10 +134,10 @@ def battle_chart(result, by: str = "count", top: int = 3, title: str | None = No
     return fig
 
 
-def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[int, float]:
+def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[float, float]:
     """Probability of each number of units (or IPC value) left, smallest first (the "other end
     states" row of a very large Monte Carlo battle has no number of units: left out)."""
-    totals: dict[int, float] = {}
+    totals: dict[float, float] = {}  # units left (an int) or IPC value left
     for row in survivors:
         if row.other:
             continue
@@ -160,7 +161,7 @@ def draw_survivors(ax: Axes, result, side: str, by: str = "count", top: int = 3)
     ax.bar(keys, heights, width=width, color=SIDE_COLOURS[side], edgecolor="white", linewidth=0.5)
     ranked = [row for row in sorted(survivors, key=lambda s: (-s.probability, s.units))
               if not row.other][:top]
-    marks: dict[int, list[str]] = {}
+    marks: dict[float, list[str]] = {}
     for rank, row in enumerate(ranked, start=1):
         marks.setdefault(row.count if by == "count" else row.ipc, []).append(f"#{rank}")
     near = max(span / 25, 1e-9)  # marks closer than this along the axis would overlap
@@ -220,7 +221,7 @@ def _shorten(text: str) -> str:
 
 def _figure_and_axes(ax: Axes | None, height: float) -> tuple[Figure, Axes]:
     if ax is not None:
-        return ax.figure, ax
+        return figure_of(ax), ax
     fig = new_figure(height=height)
     return fig, fig.add_subplot()
 

@@ -16,7 +16,17 @@ from matplotlib.figure import Figure
 
 from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError, require_many
-from oddsim.plot.style import BLACK, BLUE, Z95, method_note, new_figure, percent_axis, styled, wrap_title
+from oddsim.plot.style import (
+    BLACK,
+    BLUE,
+    Z95,
+    figure_of,
+    method_note,
+    new_figure,
+    percent_axis,
+    styled,
+    wrap_title,
+)
 
 DEFAULT_RUNS = (1_000, 3_000, 10_000, 30_000, 100_000)
 PROBABILITIES = {"attacker_win": "chance the attacker wins",
@@ -95,10 +105,10 @@ def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes
         raise PlotError("runs must be 1 or more on a log scale")
     scale = 100.0 if metric in PROBABILITIES else 1.0
     owned = ax is None
-    if owned:
+    if ax is None:
         fig = new_figure(height=4.6)
         ax = fig.add_subplot()
-    fig = ax.figure
+    fig = figure_of(ax)
     runs = [p.runs for p in series]
     estimates = [scale * p.estimate for p in series]
     band = [scale * Z95 * p.std_error for p in series]

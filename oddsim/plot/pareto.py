@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from oddsim.plot.errors import PlotError, require_many
-from oddsim.plot.style import BLUE, GREY, VERMILLION, new_figure, percent_axis, styled, wrap_title
+from oddsim.plot.style import BLUE, GREY, VERMILLION, figure_of, new_figure, percent_axis, styled, wrap_title
 
 VALUE_TOLERANCE = 1e-12
 MAX_LABEL_CHARS = 48
@@ -72,7 +72,7 @@ def value_decimals(values: list[float], percent: bool) -> int:
     scale = 100.0 if percent else 1.0
     first = 1 if percent else 2
     for places in range(first, 7):
-        texts = {}
+        texts: dict[str, float] = {}
         clash = False
         for v in values:
             text = f"{scale * v:.{places}f}"
@@ -126,14 +126,14 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
                + (f", TUV {p.tuv:+.1f}" if p.tuv is not None else "") + ")"
                for rank, p in enumerate(best, start=1)]
     owned = ax is None
-    if owned:
+    if ax is None:
         fig = new_figure(height=4.6 + 0.2 * len(best))
         if best:
             ax, list_ax = fig.subplots(2, 1, height_ratios=[4.2, 0.35 + 0.2 * len(best)])
             _draw_listing(list_ax, listing, f"Best {len(best)} by {label}")
         else:
             ax = fig.add_subplot()
-    fig = ax.figure
+    fig = figure_of(ax)
     others = [p for p in points if not p.pareto]
     front = sorted((p for p in points if p.pareto), key=lambda p: (p.cost, p.value))
     ax.scatter([p.cost for p in others], [scale * p.value for p in others], s=22, color=GREY,

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from oddsim.plot.errors import PlotError
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 _NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {}}
-_FIXED_IDS = {"svg.hashsalt": "oddsim"}
+_FIXED_IDS: dict[RcKeyType, Any] = {"svg.hashsalt": "oddsim"}
 """No timestamp and fixed element ids in vector files, so a chart saves to the same bytes."""
 
 

@@ -10,11 +10,18 @@ from __future__ import annotations
 import functools
 import textwrap
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import matplotlib
+from cycler import cycler
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+from oddsim.plot.errors import PlotError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.typing import RcKeyType
 
 Z95 = 1.96
 """Standard errors either side of an estimate that make a 95% band."""
@@ -37,7 +44,7 @@ DPI = 100
 TITLE_WIDTH = 88
 """Characters per title line that fit 800 px at the title font size."""
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.size": 10.5,
     "axes.titlesize": 11.5,
     "axes.labelsize": 10.5,
@@ -46,7 +53,7 @@ _RC = {
     "legend.fontsize": 9,
     "legend.title_fontsize": 9.5,
     "figure.titlesize": 12.5,
-    "axes.prop_cycle": matplotlib.cycler(color=OKABE_ITO),
+    "axes.prop_cycle": cycler(color=OKABE_ITO),
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": True,
@@ -75,6 +82,14 @@ def styled(draw: Callable[P, R]) -> Callable[P, R]:
 def new_figure(height: float, width: float = WIDTH_INCHES) -> Figure:
     """A pyplot-free figure (no global state, no window, safe on a headless machine)."""
     return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+
+
+def figure_of(ax: Axes) -> Figure:
+    """The figure ``ax`` is drawn on (the top one, where ``ax`` sits in a subfigure)."""
+    fig = ax.get_figure(root=True)
+    if fig is None:
+        raise PlotError("the axes belong to no figure")
+    return fig
 
 
 def wrap_title(text: str, width: int = TITLE_WIDTH) -> str:

@@ -13,6 +13,7 @@ from oddsim.plot.style import (
     OKABE_ITO,
     SEQUENTIAL_COLOURMAP,
     Z95,
+    figure_of,
     new_figure,
     percent_axis,
     styled,
@@ -34,12 +35,12 @@ def odds_curve_chart(sweep: CurveSweep, ax: Axes | None = None) -> Figure:
     if not sweep.curves:
         raise PlotError("the sweep has no curve to draw")
     owned = ax is None
-    if owned:
+    if ax is None:
         fig = new_figure(height=4.8)
         ax = fig.add_subplot()
-    fig = ax.figure
+    fig = figure_of(ax)
     colours = [OKABE_ITO[i] for i in (0, 1, 2, 3, 5, 4, 7, 6)]  # yellow last: weakest on white
-    band_label = "95% band (Monte Carlo points)"
+    band_label: str | None = "95% band (Monte Carlo points)"
     for i, curve in enumerate(sweep.curves):
         values = [100 * v for v in curve.values]
         colour = colours[i % len(colours)]
@@ -81,10 +82,10 @@ def heatmap_chart(sweep: HeatmapSweep, ax: Axes | None = None) -> Figure:
     if not values or not values[0]:
         raise PlotError("the heatmap has no cell to draw")
     owned = ax is None
-    if owned:
+    if ax is None:
         fig = new_figure(height=6.0)
         ax = fig.add_subplot()
-    fig = ax.figure
+    fig = figure_of(ax)
     xs, ys = sweep.x_counts, sweep.y_counts
     image = ax.pcolormesh(_edges(xs), _edges(ys), values, cmap=SEQUENTIAL_COLOURMAP, vmin=0,
                           vmax=100, shading="flat")

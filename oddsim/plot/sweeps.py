@@ -163,7 +163,7 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
                         f"{MAX_CURVE_POINTS} (use a step, e.g. {spec.unit}={spec.low}..{spec.high}:"
                         f"{math.ceil(len(counts) / MAX_CURVE_POINTS) * spec.step})")
     engine = _engine(method, runs, seed, battle_options)
-    curves = []
+    curves: list[Curve] = []
     for a_text, d_text in pairs:
         attacker = parse_force(a_text, ruleset, "attacker")
         defender = parse_force(d_text, ruleset, "defender")
@@ -171,7 +171,7 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
             raise PlotError("the attacker has no units and --side defender varies the defender: "
                             "every point would have no battle; give an attacking army")
         varied = attacker if side == "attacker" else defender
-        points = []
+        points: list[SweepPoint] = []
         for count in counts:
             a = _with_count(attacker, unit, count) if side == "attacker" else _mapping(attacker)
             d = _with_count(defender, unit, count) if side == "defender" else _mapping(defender)
@@ -214,9 +214,9 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
     if forces["attacker"].is_empty() and "attacker" not in (x_side, y_side):
         raise PlotError("the attacker has no units and both axes vary the defender: every cell "
                         "would have no battle; give -a ARMY or put an axis on the attacker")
-    rows = []
+    rows: list[tuple[SweepPoint, ...]] = []
     for y_count in y_spec.counts:
-        row = []
+        row: list[SweepPoint] = []
         for x_count in x_spec.counts:
             armies = {side: _mapping(force) for side, force in forces.items()}
             armies[x_side][x_unit] = armies[x_side].get(x_unit, 0) + x_count

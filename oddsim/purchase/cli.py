@@ -59,7 +59,7 @@ from oddsim.purchase.table import PurchaseTable
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
 def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attacker, ool_defender,
              keep_land, method, runs, seed, top, out, resume, workers, scheduler, quiet,
-             chunk_rows, plot) -> None:
+             chunk_rows, plot) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 

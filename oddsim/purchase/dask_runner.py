@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from oddsim.errors import OddsimError
 from oddsim.purchase.evaluate import Evaluated, evaluate_batch
@@ -83,7 +84,7 @@ def dask_client(workers: int | None = None, scheduler: str | None = None):
 
 
 def dask_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], client,
-              batch_rows: int | None = None) -> Iterator[Evaluated]:
+              batch_rows: int | None = None) -> Generator[Evaluated, None, None]:
     """Evaluate ``todo`` on the cluster behind ``client``; yield the rows in ``todo`` order.
 
     At most a few batches per worker thread are queued at once, so memory and the rows lost to
@@ -98,7 +99,7 @@ def dask_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], clie
         return
     spec_future = client.scatter(spec, broadcast=True, hash=False)
     run = uuid.uuid4().hex[:8]
-    number_of: dict[object, int] = {}
+    number_of: dict[Any, int] = {}  # Dask future -> its batch's number
     completed = distributed.as_completed()
     submitted = 0
 

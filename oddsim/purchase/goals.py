@@ -27,11 +27,16 @@ class PurchaseError(OddsimError):
 
 
 class _Outcome(Protocol):
-    attacker_win: float
-    defender_win: float
-    stalemate: float
-    takes_territory: float | None
-    tuv_swing: float
+    @property
+    def attacker_win(self) -> float: ...
+    @property
+    def defender_win(self) -> float: ...
+    @property
+    def stalemate(self) -> float: ...
+    @property
+    def takes_territory(self) -> float | None: ...
+    @property
+    def tuv_swing(self) -> float: ...
 
 
 class Goal(enum.Enum):

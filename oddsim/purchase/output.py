@@ -206,16 +206,19 @@ class RowWriter:
     def _write(self, text: str) -> None:
         """Write whole lines, or nothing: a failed write (a full disk) is cut back off the file,
         which keeps the rows written before, and reported as one line."""
+        fd = self._fd
+        if fd is None:
+            raise RuntimeError("the row file is not open")
         data = memoryview(text.encode("utf-8"))
-        size = os.fstat(self._fd).st_size
+        size = os.fstat(fd).st_size
         try:
             while data:
-                written = os.write(self._fd, data)
+                written = os.write(fd, data)
                 data = data[written:]
-            os.fsync(self._fd)
+            os.fsync(fd)
         except OSError as exc:
             try:
-                os.ftruncate(self._fd, size)
+                os.ftruncate(fd, size)
             except OSError:
                 pass
             kept = f"the {self.rows_written:,} rows written before are kept: " if self.rows_written else ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from oddsim.purchase.goals import PurchaseError
 
@@ -86,7 +87,7 @@ class PurchaseRow:
         return cls(index=index, counts=counts, **fields)
 
 
-_TAIL: dict[str, type] = {
+_TAIL: dict[str, object] = {  # field -> its type (a class, or a class | None)
     "purchase": str, "cost": int, "leftover": int, "goal": str, "value": float, "method": str,
     "runs": int | None, "attacker_win": float, "defender_win": float, "draw": float,
     "stalemate": float, "takes_territory": float | None, "attacker_ipc_lost": float,
@@ -99,7 +100,7 @@ def columns(units: Sequence[str]) -> list[str]:
     return ["index", *(f"buy_{name}" for name in units), *_TAIL]
 
 
-def _convert(value: object, kind: object) -> object:
+def _convert(value: Any, kind: object) -> Any:
     """``value`` (a CSV string or a JSON value) as ``kind``; '' or None is None where allowed."""
     optional = kind in (int | None, float | None)
     base = int if kind in (int, int | None) else float if kind in (float, float | None) else str

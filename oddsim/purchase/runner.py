@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing, nullcontext
 from pathlib import Path
 
+from oddsim.battle import ArmySpec, UnitListSpec
 from oddsim.progress import ProgressBar
 from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
@@ -32,9 +33,9 @@ class SweepInterrupted(KeyboardInterrupt):
         return self.message
 
 
-def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: object,
-          goal: Goal | str = "take", existing: object = None, max_counts: CapsSpec = None,
-          sea: bool = False, ool_attacker: object = None, ool_defender: object = None,
+def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec,
+          goal: Goal | str = "take", existing: ArmySpec = None, max_counts: CapsSpec = None,
+          sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
           keep_land: int = 0, method: str = "auto", runs: int | None = None, seed: int = 0,
           out: str | Path | None = None, resume: bool = False, workers: int | None = None,
           scheduler: str | None = None, progress: bool = False, cache: BattleCache | None = None,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from oddsim.battle import Battle
+from oddsim.battle import ArmySpec, Battle, UnitListSpec
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.limits import check_runs, check_seed
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
@@ -53,9 +53,9 @@ class SweepSpec:
     seed: int = 0
 
     @classmethod
-    def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: object,
-              goal: Goal | str = Goal.TAKE, existing: object = None, max_counts: CapsSpec = None,
-              sea: bool = False, ool_attacker: object = None, ool_defender: object = None,
+    def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec,
+              goal: Goal | str = Goal.TAKE, existing: ArmySpec = None, max_counts: CapsSpec = None,
+              sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
               seed: int = 0) -> SweepSpec:
         """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one."""
@@ -106,7 +106,7 @@ class SweepSpec:
                 f"budget {self.budget} could buy an army of {largest:,} units; at most "
                 f"{MAX_UNITS_PER_SIDE:,} units per side: lower the budget or cap units with --max")
 
-    def _probe(self, ool_attacker: object, ool_defender: object) -> Battle:
+    def _probe(self, ool_attacker: UnitListSpec, ool_defender: UnitListSpec) -> Battle:
         """A battle of this sweep, built to check the options only a Battle checks."""
         first = tuple(1 if i == 0 else 0 for i in range(len(self.units)))
         counts = first if self.existing.is_empty() else (0,) * len(self.units)

@@ -29,7 +29,7 @@ def _ordered_roll(offset: np.uint64, first: np.uint64) -> int:
     k = 0
     for j in range(3):
         die = splitmix64(offset + first + np.uint64(j)) % six
-        k = k * 6 + np.int64(die)
+        k = k * 6 + int(die)
     return k
 
 

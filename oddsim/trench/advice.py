@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -104,6 +105,10 @@ class Commitment:
 
     cards: Fronts
     support: Supports = (0, 0, 0)
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, cards: str | Sequence[int | None],
+                     support: str | Sequence[int] = (0, 0, 0)) -> None: ...
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", parse_fronts(self.cards, "cards"))
@@ -275,9 +280,9 @@ class _Solver:
         the counts; larger is better for the attacker."""
         joint = np.array(counts.joint, dtype=np.int64)
         n = counts.total
-        win, swing = int((joint * self.wins).sum()), int((joint * self.swing).sum())
-        lost = -sum(counts.destroyed.attacker)
-        win, swing, lost = Fraction(win, n), Fraction(swing, n), Fraction(lost, n)
+        wins, swings = int((joint * self.wins).sum()), int((joint * self.swing).sum())
+        losses = -sum(counts.destroyed.attacker)
+        win, swing, lost = Fraction(wins, n), Fraction(swings, n), Fraction(losses, n)
         return (win, swing, lost) if objective is Objective.WIN else (swing, win, lost)
 
     def result(self, attacker: Commitment, defender: Commitment) -> TrenchResult:
@@ -385,6 +390,7 @@ def _search(solver: _Solver, options: list[Commitment], answers: list[Commitment
             if floor is not None and worst[0] < floor:
                 cut = True
                 break
+        assert worst is not None and worst_answer is not None  # order is never empty
         order.remove(worst_answer)
         order.insert(0, worst_answer)
         if cut:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from oddsim.trench.exact import exact_counts
 from oddsim.trench.model import (
     UNKNOWN,
@@ -87,7 +89,7 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
                dice_fronts: DiceFronts | str = DiceFronts.ANY,
                destroy_margin: int = DESTROY_MARGIN) -> TrenchResult:
     """``solve_trench`` or ``simulate_trench`` by ``method`` (``"exact"`` or ``"mc"``)."""
-    rules = {"information": information, "dice_fronts": dice_fronts,
+    rules: dict[str, Any] = {"information": information, "dice_fronts": dice_fronts,
              "destroy_margin": destroy_margin}
     if method == "exact":
         if runs is not None:

@@ -78,12 +78,12 @@ class Placements:
 def placements(max_face: int, fronts: tuple[bool, bool, bool]) -> Placements:
     """Placements of every roll when the side has a card on ``fronts`` (dice go only there)."""
     open_fronts = [i for i, card in enumerate(fronts) if card]
-    per_roll: list[set[tuple[int, int, int]]] = []
+    per_roll: list[set[tuple[int, ...]]] = []
     for faces in rolls(max_face).faces:
         if not open_fronts:  # no card anywhere: every die is discarded
             per_roll.append({(0, 0, 0)})
             continue
-        vectors = set()
+        vectors: set[tuple[int, ...]] = set()
         for targets in itertools.product(open_fronts, repeat=len(faces)):
             added = [0, 0, 0]
             for face, front in zip(faces, targets, strict=True):

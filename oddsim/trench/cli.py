@@ -81,7 +81,7 @@ def _common(command):
 @click.pass_context
 def trench(ctx: click.Context, attacker, attacker_support, defender, defender_support, year,
            points, sea, policy, defender_policy, roll_order, information, hidden_support_values,
-           dice_fronts, destroy_margin, as_json, method, runs, seed, plot) -> None:
+           dice_fronts, destroy_margin, as_json, method, runs, seed, plot) -> int | None:
     """The Longest Trench: odds of one battle (or 'advise': how to commit a hand).
 
     Example: oddsim trench --attacker 5,4,3 --attacker-support 2,0,1 --defender 4,4,4
@@ -94,10 +94,10 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
             flags = ", ".join("--" + n.replace("_", "-").replace("as-json", "json")
                               for n in given)
             raise TrenchError(f"{flags}: give options after '{ctx.invoked_subcommand}'")
-        return
+        return None
     if not given:
         click.echo(ctx.get_help())
-        return
+        return None
     missing = [flag for flag, value in (("--attacker", attacker), ("--defender", defender),
                                         ("--year", year)) if value is None]
     if missing:
@@ -161,7 +161,7 @@ def advise_command(attacker_hand, attacker_hand_support, defender, defender_supp
     if not hand.armies:
         raise TrenchError("--attacker-hand: the hand has no army card to commit")
     if defender is not None:
-        against = Commitment(parse_fronts(defender, "defender"),
+        against: Commitment | Hand = Commitment(parse_fronts(defender, "defender"),
                              parse_supports(defender_support or (0, 0, 0), "defender support"))
     else:
         against = Hand(parse_hand(defender_hand, "--defender-hand"),

@@ -14,6 +14,7 @@ import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from oddsim.errors import OddsimError
 
@@ -67,7 +68,10 @@ class DiceFronts(Enum):
     OWN = "own"  # only on fronts where the side has a card
 
 
-def parse_choice(kind: type[Enum], value: Enum | str, what: str) -> Enum:
+E = TypeVar("E", bound=Enum)
+
+
+def parse_choice(kind: type[E], value: E | str, what: str) -> E:
     """``value`` as a member of ``kind`` (names are case-insensitive); TrenchError naming the
     choices otherwise."""
     try:
@@ -104,6 +108,7 @@ def check_destroy_margin(value) -> int:
 def parse_belief(value: str | Sequence | dict, what: str = "hidden support values") -> Belief:
     """A belief about a face-down support card: ``"1,2,3"`` (equally likely), ``"1:2,3:1"``
     (value:weight, whole-number weights), ``[1, 2, 3]``, ``{1: 2, 3: 1}`` or ``[(1, 2), (3, 1)]``."""
+    items: list[tuple[Any, Any]]  # (value, weight) as given, checked below
     if isinstance(value, dict):
         items = list(value.items())
     else:
@@ -119,14 +124,14 @@ def parse_belief(value: str | Sequence | dict, what: str = "hidden support value
     if not items:
         raise TrenchError(f"{what}: give at least one value, e.g. 1,2,3")
     belief: dict[int, int] = {}
-    for v, w in items:
+    for v, given in items:
         card = _strength(v, what)
-        if isinstance(w, str):
-            w = _parse_int(w, f"{what}, weight of {card}")
-        if isinstance(w, bool) or not isinstance(w, numbers.Integral) or not 1 <= w <= MAX_WEIGHT:
-            raise TrenchError(f"{what}: weight {w!r} of {card} must be a whole number from 1 to "
-                              f"{MAX_WEIGHT}")
-        belief[card] = belief.get(card, 0) + int(w)
+        weight = _parse_int(given, f"{what}, weight of {card}") if isinstance(given, str) else given
+        if (isinstance(weight, bool) or not isinstance(weight, numbers.Integral)
+                or not 1 <= int(weight) <= MAX_WEIGHT):
+            raise TrenchError(f"{what}: weight {weight!r} of {card} must be a whole number from 1 "
+                              f"to {MAX_WEIGHT}")
+        belief[card] = belief.get(card, 0) + int(weight)
     if len(belief) > MAX_BELIEF_VALUES:
         raise TrenchError(f"{what}: at most {MAX_BELIEF_VALUES} distinct values")
     return tuple(sorted(belief.items()))
@@ -171,7 +176,7 @@ def _three(value: str | Sequence, what: str) -> list:
 
 def parse_fronts(value: str | Sequence, what: str) -> Fronts:
     """Three army (fleet) strengths from ``"5,-,3"`` or ``[5, None, 3]``; ``-`` is no card."""
-    cards = []
+    cards: list[int | None] = []
     for i, raw in enumerate(_three(value, what), start=1):
         if raw is None or (isinstance(raw, str) and raw.strip().lower() in NO_CARD_MARKS):
             cards.append(None)
@@ -241,7 +246,15 @@ class TrenchBattle:
     defender_support: Supports = (0, 0, 0)
     points: int = 1
     sea: bool = False
-    hidden_support_values: Belief | str | Sequence | dict = DEFAULT_BELIEF
+    hidden_support_values: Belief = DEFAULT_BELIEF
+
+    if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
+        def __init__(self, attacker: str | Sequence, defender: str | Sequence, year: int,
+                     attacker_support: str | Sequence = (0, 0, 0),
+                     defender_support: str | Sequence = (0, 0, 0), points: int = 1,
+                     sea: bool = False,
+                     hidden_support_values: Belief | str | Sequence | dict = DEFAULT_BELIEF,
+                     ) -> None: ...
 
     def __post_init__(self) -> None:
         slot = "fleet in the support slot" if self.sea else "support"

@@ -37,6 +37,7 @@ front.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -331,7 +332,7 @@ def _mean(combos: list[Combo]) -> np.ndarray:
     return (values * weights[:, None]).sum(axis=0) / weights.sum()
 
 
-def _combos(per_front: list[list[tuple[int, int]]]) -> list[Combo]:
+def _combos(per_front: Sequence[Sequence[tuple[int, int]]]) -> list[Combo]:
     """Every combination of per-front (value, weight) options, weights multiplied."""
     return [(tuple(v for v, _ in pick), int(np.prod([w for _, w in pick])))  # type: ignore[misc]
             for pick in itertools.product(*per_front)]

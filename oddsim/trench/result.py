@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -50,9 +50,10 @@ class TrenchCounts:
     @classmethod
     def of(cls, joint: np.ndarray, attacker_destroyed: np.ndarray,
            defender_destroyed: np.ndarray, total: int) -> TrenchCounts:
+        a0, a1, a2 = (int(x) for x in attacker_destroyed)  # one per front
+        d0, d1, d2 = (int(x) for x in defender_destroyed)
         return cls(tuple(tuple(int(x) for x in row) for row in joint),
-                   PerSide(tuple(int(x) for x in attacker_destroyed),
-                           tuple(int(x) for x in defender_destroyed)), int(total))
+                   PerSide((a0, a1, a2), (d0, d1, d2)), int(total))
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class TrenchResult:
         fronts = np.arange(4)
         category = category_of(fronts[:, None], fronts[None, :])
         attacker_vp, defender_vp = victory_points(category, points)
-        figures = {
+        figures: dict[str, Any] = {
             "attacker_win": float(joint[fronts[:, None] > fronts[None, :]].sum()),
             "defender_win": float(joint[fronts[:, None] < fronts[None, :]].sum()),
             "draw": float(np.trace(joint)),

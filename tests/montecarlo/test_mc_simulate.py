@@ -16,7 +16,8 @@ from oracle import duel
 
 import oddsim
 from oddsim.errors import BattleError
-from oddsim.montecarlo import _kernel, _model, simulate
+from oddsim.montecarlo import _model, simulate
+from oddsim.montecarlo._layout import STATS
 from oddsim.progress import ProgressBar
 
 sim = importlib.import_module("oddsim.montecarlo.simulate")  # the module, not the function
@@ -179,8 +180,8 @@ def _fake_kernel(calls, raise_on=None, real=None):
             raise KeyboardInterrupt
         if real is not None:
             return real(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, model)
-        stats[0, _kernel.S_BATTLES] += n_battles
-        stats[0, _kernel.ATTACKER_WINS] += n_battles
+        stats[0, STATS.battles] += n_battles
+        stats[0, STATS.attacker_wins] += n_battles
         hist_a[0, 0] += n_battles
         hist_d[0, 0] += n_battles
     return fake
