@@ -74,20 +74,21 @@ async def _compute(request: Request, work) -> Response:
                 return
             await anyio.sleep(0.05)
 
-    outcome: dict[str, object] = {}
+    text: str = ""
+    error: Exception | None = None
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
-            outcome["text"] = await anyio.to_thread.run_sync(
+            text = await anyio.to_thread.run_sync(
                 work, lambda done, total: stop.is_set(), limiter=request.app.state.limiter)
         except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
-            outcome["error"] = exc
+            error = exc
         finally:
             stop.set()
             group.cancel_scope.cancel()
-    if "error" in outcome:
-        raise outcome["error"]
-    return _json(outcome["text"])
+    if error is not None:
+        raise error
+    return _json(text)
 
 
 def _capability(name: str):
@@ -201,11 +202,12 @@ def _field_types(module: str, name: str) -> dict[str, str]:
     return {f.name: str(f.type) for f in dataclasses.fields(value_type) if f.init}
 
 
-async def _oddsim_error(request: Request, exc: OddsimError) -> Response:
+async def _oddsim_error(request: Request, exc: Exception) -> Response:
     return _error(str(exc), getattr(exc, "status", 400))
 
 
-async def _http_error(request: Request, exc: HTTPException) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
     where = f"{request.method} {request.url.path}"
     message = {404: f"no such endpoint: {where} (GET /api lists them)",
                405: f"{where}: method not allowed (GET /api lists the endpoints)"}

@@ -160,7 +160,7 @@ def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
     seed = check_seed(body.get("seed"))
     if method == "exact":
         stages = [assault.land_battle(n) for n in range(len(assault.loads) + 1)]
-        _check_exact_work(assault.sea_battle() if assault.has_sea_battle else None, *stages)
+        _check_exact_work(assault.sea_stage() if assault.has_sea_battle else None, *stages)
     with engine_guard(method != "exact"):
         result = run_amphibious(assault, method=method, runs=runs, seed=seed)
     return json.dumps(result.to_dict(), indent=2)
@@ -178,9 +178,10 @@ def run_raid_request(body: Body, progress: Progress | None = None) -> str:
     method = body.get("method", "exact")
     if method not in ("exact", "mc"):
         raise WebError(f"unknown method {method!r}: use exact or mc")
-    runs = check_runs(body.get("runs"), 1_000_000)
+    runs = check_runs(body.get("runs"), None)
     seed = check_seed(body.get("seed"))
-    result = solve_raid(raid) if method == "exact" else simulate_raid(raid, runs=runs, seed=seed)
+    result = solve_raid(raid) if method == "exact" else simulate_raid(
+        raid, runs=1_000_000 if runs is None else runs, seed=seed)
     return result.to_json()
 
 

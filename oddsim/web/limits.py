@@ -44,7 +44,7 @@ def check_runs(runs: object, default: int | None) -> int | None:
     """``runs`` as sent (``None``: the CLI's default), refused above the server's cap."""
     if runs is None:
         return default
-    if isinstance(runs, bool) or not isinstance(runs, Integral) or not 1 <= runs <= MAX_RUNS:
+    if isinstance(runs, bool) or not isinstance(runs, Integral) or not 1 <= int(runs) <= MAX_RUNS:
         raise WebError(f"runs must be a whole number from 1 to {MAX_RUNS:,} on the server, not "
                        f"{runs!r}: run more from the command line")
     return int(runs)

@@ -206,3 +206,14 @@ def test_monte_carlo_answers_what_it_has_at_the_time_cap(client, monkeypatch):
     body = {"attacker": "3 inf, 1 art", "defender": "3 inf", "method": "mc", "runs": 5_000_000, "seed": 11}
     data = client.post("/api/battle", json=body).json()
     assert data["interrupted"] is True and data["runs"] == FIRST_CHUNK  # stopped after one chunk
+
+
+def test_an_exact_amphibious_assault_with_a_sea_battle_answers_what_the_cli_prints(client):
+    body = {"fleet": "1 bb, 1 dd, 2 transport", "cargo": "2 inf, 1 arm", "defender": "2 inf",
+            "sea_defender": "1 dd", "method": "exact"}
+    answer = client.post("/api/amphibious", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["sea"] is not None  # a sea battle was fought first
+    assert answer.json() == cli_json("amphibious", "--fleet", "1 bb, 1 dd, 2 transport", "--cargo",
+                                     "2 inf, 1 arm", "-d", "2 inf", "--sea-defender", "1 dd",
+                                     "--method", "exact")
