@@ -1,43 +1,135 @@
-"""Exact-engine speed: warm solve times of battles of growing size, and the cold CLI call.
+"""Exact-engine speed: warm solve times of battles of growing size, side by side with aacalc2.
 
-Run: python benchmarks/exact.py
-Reference: aacalc2 (TypeScript, the fastest exact calculator we know) takes about 43 ms on the
-66-vs-61 land battle and 200 ms on the 24-vs-17 naval battle on this kind of machine, warm.
+Run: python benchmarks/exact.py [--rounds N] [--aacalc2 PATH]
+
+aacalc2 (https://github.com/mshih01/aacalc2, TypeScript, the fastest exact calculator we know)
+is measured in the same run, on the same battles, when a built checkout is found at ``--aacalc2``
+or ``$AACALC2_DIR``; build it outside this repository (it needs Node 18 or newer):
+
+    git clone https://github.com/mshih01/aacalc2 ~/aacalc2
+    cd ~/aacalc2 && npm install && npx tsc
+    AACALC2_DIR=~/aacalc2 python benchmarks/exact.py
+
+Without it those columns are left out. aacalc2 is timed in one Node process: 3 warm-up solves,
+then the median of 30; ours is the median of 31 warm solves. With ``--rounds N`` the two are
+run alternately N times and every ratio is printed (the machine's load changes between runs).
+aacalc2 runs with its prune threshold of 1e-12 (its tests' setting); ours cuts far less (hit
+tails under 1e-17, moves under 1e-18).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import oddsim
 from oddsim.exact import estimate_work
+from oddsim.order_of_loss import LossKind
 
-AACALC2_MS = {"land 66 vs 61": 43.0, "naval 24 vs 17": 200.0}
 
-BATTLES = [
-    ("land 5 vs 5", "1942-2e", "3 inf, 1 art, 1 arm", "4 inf, 1 arm", False),
-    ("land 20 vs 20", "1942-2e", "10 inf, 4 art, 4 arm, 2 ftr", "14 inf, 3 arm, 2 ftr, 1 aa", False),
-    ("land 66 vs 61", "1942-2e", "30 inf, 10 art, 15 arm, 8 ftr, 3 bmb",
-     "40 inf, 5 art, 10 arm, 6 ftr", False),
-    ("land 150 vs 150", "1942-2e", "80 inf, 30 art, 30 arm, 10 ftr",
-     "100 inf, 30 arm, 20 ftr", False),
-    ("naval 24 vs 17", "1942-2e", "8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb",
-     "2 bb, 2 cv, 4 ftr, 6 sub, 3 dd", True),
-    ("naval 40 vs 27 (G40)", "global-1940-2e", "12 sub, 8 dd, 4 cru, 10 ftr, 6 tac",
-     "4 bb, 3 cv, 6 ftr, 8 sub, 6 dd", True),
+@dataclass(frozen=True)
+class Case:
+    name: str
+    rules: str
+    attacker: str
+    defender: str
+    sea: bool
+    peer: bool  # aacalc2 plays this one too (1942-2e rules, its unit set)
+
+
+CASES = [
+    Case("land 5 vs 5", "1942-2e", "3 inf, 1 art, 1 arm", "4 inf, 1 arm", False, True),
+    Case("land 20 vs 18", "1942-2e", "10 inf, 4 art, 3 arm, 2 ftr, 1 bmb", "12 inf, 2 art, 2 arm, 2 ftr",
+         False, True),
+    Case("land 66 vs 61", "1942-2e", "30 inf, 10 art, 15 arm, 8 ftr, 3 bmb", "40 inf, 5 art, 10 arm, 6 ftr",
+         False, True),
+    Case("land 150 vs 150", "1942-2e", "80 inf, 30 art, 30 arm, 10 ftr", "100 inf, 30 arm, 20 ftr", False,
+         False),
+    Case("naval 7 vs 6", "1942-2e", "2 sub, 2 dd, 1 cru, 2 ftr", "1 bb, 1 cv, 2 ftr, 2 sub", True, True),
+    Case("naval 24 vs 17", "1942-2e", "8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb", "2 bb, 2 cv, 4 ftr, 6 sub, 3 dd",
+         True, True),
+    Case("naval 40 vs 27 (G40)", "global-1940-2e", "12 sub, 8 dd, 4 cru, 10 ftr, 6 tac",
+         "4 bb, 3 cv, 6 ftr, 8 sub, 6 dd", True, False),
 ]
 
+# our 1942-2e unit names -> aacalc2's unit identifiers
+PEER_UNITS = {"infantry": "inf", "artillery": "art", "armor": "arm", "fighter": "fig", "bomber": "bom",
+              "submarine": "sub", "destroyer": "des", "cruiser": "cru", "carrier": "acc",
+              "battleship": "bat", "aa_gun": "aa", "transport": "tra"}
 
-def best_time(battle: oddsim.Battle, repeat: int) -> float:
-    best = float("inf")
+# times aacalc2's multiwaveExternal in one Node process; reads [{name, input}] on stdin
+NODE_DRIVER = """
+import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+const { multiwaveExternal } = await import(pathToFileURL(process.argv[2] + '/dist/index.js').href);
+for (const job of JSON.parse(readFileSync(0, 'utf8'))) {
+  let out;
+  for (let i = 0; i < 3; i++) out = multiwaveExternal(job.input);
+  const times = [];
+  for (let i = 0; i < 30; i++) {
+    const t = process.hrtime.bigint();
+    multiwaveExternal(job.input);
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  console.log(JSON.stringify({ name: job.name, ms: (times[14] + times[15]) / 2,
+                               attacker_survives: out.attack.survives[0] }));
+}
+"""
+
+
+def battle_of(case: Case) -> oddsim.Battle:
+    return oddsim.Battle(rules=case.rules, attacker=case.attacker, defender=case.defender, sea=case.sea)
+
+
+def peer_input(battle: oddsim.Battle, sea: bool) -> dict:
+    """aacalc2's input for the same battle, with the same orders of loss."""
+    def group(force, steps) -> dict:
+        ool = []
+        for step in steps:
+            if step.kind is LossKind.KILL and PEER_UNITS[step.unit] not in ool:
+                ool.append(PEER_UNITS[step.unit])
+        units = {PEER_UNITS[name]: n for name, n in force.counts}
+        return {"units": units, "ool": ool, "takes": 0, "aaLast": False}
+
+    wave = {"attack": group(battle.attacker, battle.attacker_steps),
+            "defense": group(battle.defender, battle.defender_steps),
+            "att_submerge": False, "def_submerge": False, "att_dest_last": False,
+            "def_dest_last": False, "is_crash_fighters": False, "rounds": 100, "retreat_threshold": 0}
+    return {"wave_info": [wave], "debug": False, "prune_threshold": 1e-12,
+            "report_prune_threshold": 1e-12, "is_naval": sea, "in_progress": False, "num_runs": 1,
+            "verbose_level": 0, "diceMode": "standard", "sortMode": "unit_count", "retreat_round_zero": True}
+
+
+def peer_times(checkout: Path, cases: list[Case]) -> dict[str, dict]:
+    """aacalc2's median warm time (ms) and attacker survival per battle, one Node process."""
+    jobs = [{"name": c.name, "input": peer_input(battle_of(c), c.sea)} for c in cases]
+    with tempfile.TemporaryDirectory() as tmp:
+        driver = Path(tmp) / "driver.mjs"
+        driver.write_text(NODE_DRIVER)
+        done = subprocess.run(["node", str(driver), str(checkout)], input=json.dumps(jobs), text=True,
+                              capture_output=True, check=True)
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return {row["name"]: row for row in rows}
+
+
+def our_ms(battle: oddsim.Battle, repeat: int = 31) -> float:
+    """Median of ``repeat`` warm solves, in ms."""
+    oddsim.solve(battle)  # compile or load the cache, warm the caches
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         oddsim.solve(battle)
-        best = min(best, time.perf_counter() - start)
-    return best
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
 
 
 def cold_cli_seconds(repeat: int = 3) -> float:
@@ -53,18 +145,51 @@ def cold_cli_seconds(repeat: int = 3) -> float:
     return best
 
 
+def find_checkout(given: str | None) -> Path | None:
+    path = given or os.environ.get("AACALC2_DIR")
+    if path and (Path(path).expanduser() / "dist" / "index.js").is_file():
+        return Path(path).expanduser()
+    if path:
+        print(f"no built aacalc2 at {path} (run `npm install && npx tsc` there); skipping it")
+    return None
+
+
 def main() -> None:
-    print(f"{'battle':24s} {'states':>10s} {'warm ms':>9s} {'vs aacalc2':>11s}  attacker wins")
-    for name, rules, attacker, defender, sea in BATTLES:
-        battle = oddsim.Battle(rules=rules, attacker=attacker, defender=defender, sea=sea)
-        oddsim.solve(battle)  # compile / load the cache
-        seconds = best_time(battle, repeat=10)
-        states, _ = estimate_work(battle)
-        reference = AACALC2_MS.get(name)
-        ratio = f"{reference / (seconds * 1000):9.1f}x" if reference else ""
-        win = oddsim.solve(battle).attacker_win
-        print(f"{name:24s} {states:10,d} {seconds * 1000:9.2f} {ratio:>11s}  {win:.6f}")
-    print(f"cold `oddsim battle` call, cache filled: {cold_cli_seconds():.2f} s (goal < 2 s)")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--aacalc2", help="a built aacalc2 checkout (default: $AACALC2_DIR)")
+    parser.add_argument("--rounds", type=int, default=1, help="alternate ours and aacalc2 this many times")
+    parser.add_argument("--no-cli", action="store_true", help="skip the cold CLI call")
+    args = parser.parse_args()
+    checkout = find_checkout(args.aacalc2)
+    peers = [c for c in CASES if c.peer] if checkout else []
+    ratios: dict[str, list[float]] = {c.name: [] for c in peers}
+    for round_no in range(args.rounds):
+        if args.rounds > 1:
+            print(f"-- round {round_no + 1} of {args.rounds}")
+        peer = peer_times(checkout, peers) if checkout else {}
+        print(f"{'battle':22s} {'states':>9s} {'ours ms':>9s} {'aacalc2 ms':>11s} {'ratio':>7s}"
+              f"  {'attacker wins':>13s} {'aacalc2 survives':>16s}")
+        for case in CASES:
+            battle = battle_of(case)
+            ms = our_ms(battle)
+            states, _ = estimate_work(battle)
+            win = oddsim.solve(battle).attacker_win
+            line = f"{case.name:22s} {states:9,d} {ms:9.3f}"
+            if case.name in peer:
+                theirs = peer[case.name]
+                ratios[case.name].append(theirs["ms"] / ms)
+                line += (f" {theirs['ms']:11.3f} {theirs['ms'] / ms:6.1f}x  {win:13.6f}"
+                         f" {theirs['attacker_survives']:16.6f}")
+            else:
+                line += f" {'':11s} {'':7s}  {win:13.6f}"
+            print(line)
+    if args.rounds > 1 and peers:
+        print("ratios (aacalc2 / ours) per round:")
+        for name, values in ratios.items():
+            print(f"  {name:22s} " + " ".join(f"{v:5.1f}x" for v in values)
+                  + f"   median {statistics.median(values):.1f}x")
+    if not args.no_cli:
+        print(f"cold `oddsim battle` call, cache filled: {cold_cli_seconds():.2f} s")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ class LoweredBattle:
     aa_per_gun: bool  # dice = min(per_gun * guns, aircraft), else one die per aircraft
     aa_dice_per_gun: int
     aa_hit: int  # with the defender's technology (radar)
+    aa_dice: int  # dice the defender's AA guns roll before the first round (0: no AA fire)
     low_luck: bool  # hits = total strength // 6, plus one with chance (total % 6) / 6
     submerge_at_start: bool  # subs submerge at the start of a round (else at its end)
     bombard_dice: np.ndarray  # int64[7]: bombarding ships' dice that hit on v or less, by v
@@ -122,6 +123,7 @@ def lower(battle: Battle) -> LoweredBattle:
         aa_per_gun=c.aa_dice is AADice.PER_GUN,
         aa_dice_per_gun=c.aa_dice_per_gun,
         aa_hit=aa_hit,
+        aa_dice=_aa_dice(battle, rules),
         low_luck=battle.dice is Dice.LOW_LUCK,
         submerge_at_start=c.submerge is SubmergeTiming.START,
         bombard_dice=_bombard_dice(battle),
@@ -129,6 +131,21 @@ def lower(battle: Battle) -> LoweredBattle:
         attacker=_side(battle, battle.attacker_steps, attacking=True),
         defender=_side(battle, battle.defender_steps, attacking=False),
     )
+
+
+def _aa_dice(battle: Battle, rules: Ruleset) -> int:
+    """Dice the defender's AA guns roll at the attacker's aircraft before the first round of a
+    land battle: one per aircraft, or per gun up to ``aa_dice_per_gun`` each (never more than
+    the aircraft)."""
+    if battle.sea:
+        return 0
+    guns = sum(battle.defender.count(u.name) for u in rules.units if u.aa)
+    aircraft = sum(battle.attacker.count(u.name) for u in rules.units if u.domain is Domain.AIR)
+    if guns == 0 or aircraft == 0:
+        return 0
+    if rules.combat.aa_dice is AADice.PER_GUN:
+        return min(rules.combat.aa_dice_per_gun * guns, aircraft)
+    return aircraft
 
 
 def _bombard_dice(battle: Battle) -> np.ndarray:

@@ -132,7 +132,17 @@ def merge_rows(rows, runs: int | None = None) -> tuple[Survivors, ...]:
     if runs:
         out = [replace(r, std_error=math.sqrt(r.probability * (1 - r.probability) / runs))
                for r in out]
-    return tuple(sorted(out, key=lambda s: (-s.probability, s.other > 0, s.units)))
+    # most likely first, ties by their text: formatting every row's text for the sort key was
+    # most of the time of a small exact solve, and ties are rare
+    out.sort(key=lambda s: (-s.probability, s.other > 0))
+    start = 0
+    for end in range(1, len(out) + 1):
+        if end == len(out) or (out[end].probability, out[end].other > 0) != (
+                out[start].probability, out[start].other > 0):
+            if end - start > 1:
+                out[start:end] = sorted(out[start:end], key=lambda s: s.units)
+            start = end
+    return tuple(out)
 
 
 @dataclass(frozen=True, repr=False)

@@ -184,8 +184,9 @@ def test_waves_of_large_exact_stages_stop_on_the_first_ctrl_c(monkeypatch):
     """The stages share one Ctrl-C flag; a large exact stage runs in the background and is
     left when the flag is set (the first Ctrl-C only sets it)."""
     release = threading.Event()
-    monkeypatch.setattr(solve_module, "_solve", lambda battle: release.wait(60))
-    big = oddsim.Battle(rules="1942-2e", attacker="20 inf, 10 arm", defender="30 inf")
+    monkeypatch.setattr(solve_module, "_solve", lambda battle, lowered: release.wait(60))
+    big = oddsim.Battle(rules="1942-2e", attacker="100 inf, 50 arm", defender="150 inf")
+    assert oddsim.exact.estimate_work(big)[1] >= solve_module.BACKGROUND_WORK
     ctrl_c_soon()
     with pytest.raises(KeyboardInterrupt):
         run_waves(big, ["10 arm"], method="exact")

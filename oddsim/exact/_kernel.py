@@ -12,280 +12,134 @@ state); casualties only grow, so states are visited in index order. Each round h
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from oddsim._jit import hot_jit, jit
-from oddsim.dice import add_dice, hit_chance, low_luck_pmf
+from oddsim.exact._tables import (
+    AIR,
+    F_DEPARTED,
+    F_DESTROYER,
+    F_NON_AIR,
+    F_NON_SUB,
+    F_ONLY_DEFENCELESS,
+    F_SLOTS_LEFT,
+    F_SUB,
+    F_UNITS,
+    G_AIR,
+    G_AIR_OTHER,
+    G_OTHER,
+    G_SUB,
+    H_AIR,
+    H_ANY,
+    H_SUB,
+    N_CLASSES,
+    N_GROUPS,
+    OTHER,
+    SUB,
+)
 
-AIR, SUB, OTHER = 0, 1, 2
-N_CLASSES = 3
-# hit groups: who fired the dice, which decides what they may hit
-G_SUB, G_AIR, G_OTHER, G_AIR_OTHER = 0, 1, 2, 3
-N_GROUPS = 4
-TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass kept at the edge)
+
+class Rules(NamedTuple):
+    """The edition's rules the DP reads."""
+
+    attacker_subs_first: bool  # attacking subs strike first when the defender has no destroyer
+    defender_subs_first: bool
+    air_needs_destroyer: bool  # aircraft hit subs only with a destroyer on their side
+
+
+class RetreatRule(NamedTuple):
+    """The attacker's state-based retreat policy (each part off by default)."""
+
+    max_units: int  # retreat with this many units left or fewer (negative: never)
+    min_win: float  # retreat when the chance to win by fighting on is below this
+    max_air_risk: float  # retreat when the next round kills an aircraft with more than this chance
+
 
 # outcome codes; RETREAT_LEFT: the attacker's units in the battle are gone, those that left live
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 0, 1, 2, 3, 4, 5, 6
-N_FLAGS = 11
 
 
 @hot_jit
-def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.ndarray) -> None:
-    """Casualties per class of a state (of either layer)."""
-    for c in range(N_CLASSES):
-        counts[c] = (state // stride[c]) % (class_len[c] + 1)
-
-
-@jit
-def side_tables(class_len, class_slots, slot_unit, slot_kill, start_count, start_damaged,
-                value, dice_per_unit, best_of, low_luck, cost,
-                is_air, is_sub, is_dd, is_land, defenceless, sup_supporter, sup_supported,
-                sup_per, sup_value, sup_side, side, max_dice, leave, layers):
-    """Per state of one side: units alive (and how many of them damaged, and how many left the
-    battle early), IPC lost, flags, and hit distributions per group. States of layer 1 (index
-    ``layer_size`` and up) are those after the ``leave`` classes left."""
-    n_types = start_count.shape[0]
-    stride = np.ones(N_CLASSES, dtype=np.int64)
-    for c in range(1, N_CLASSES):
-        stride[c] = stride[c - 1] * (class_len[c - 1] + 1)
-    layer_size = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
-    n_states = layer_size * layers
-    alive = np.zeros((n_states, n_types), dtype=np.int64)
-    departed = np.zeros((n_states, n_types), dtype=np.int64)
-    fighting = np.zeros(n_types, dtype=np.int64)
-    damaged = np.zeros((n_states, n_types), dtype=np.int64)
-    ipc_lost = np.zeros(n_states, dtype=np.int64)
-    # flags, of the units in the battle: 0 slots left, 1 only defenceless left, 2 has destroyer,
-    # 3 has non-air, 4 has non-sub, 5 has land unit, 6 has air unit, 7 has submarine, 8 units
-    # alive, 9 units that left the battle early, 10 nothing but subs and defenceless units
-    flags = np.zeros((n_states, N_FLAGS), dtype=np.int64)
-    dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
-    lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
-    hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
-    counts = np.zeros(N_CLASSES, dtype=np.int64)
-    scratch = np.zeros(2 * max_dice + 2)
-    boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
-    raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
-    for s in range(n_states):
-        decode(s, stride, class_len, counts)
-        gone = s >= layer_size
-        for u in range(n_types):
-            alive[s, u] = start_count[u]
-        left = 0
-        for c in range(N_CLASSES):
-            for j in range(counts[c]):
-                k = class_slots[c, j]
-                if slot_kill[k] == 1:
-                    alive[s, slot_unit[k]] -= 1
-                    ipc_lost[s] += cost[slot_unit[k]]
-                else:
-                    damaged[s, slot_unit[k]] += 1
-            if gone and leave[c]:
-                for j in range(counts[c], class_len[c]):
-                    k = class_slots[c, j]
-                    departed[s, slot_unit[k]] += slot_kill[k]
-            else:
-                left += class_len[c] - counts[c]
-        for u in range(n_types):
-            # free hits come before any kill of the type, so the killed ones were damaged
-            damaged[s, u] = min(alive[s, u], start_damaged[u] + damaged[s, u])
-        flags[s, 0] = left
-        only_defenceless = 1
-        only_subs = 1
-        for u in range(n_types):
-            fighting[u] = alive[s, u] - departed[s, u]
-            flags[s, 9] += departed[s, u]
-            if fighting[u] > 0:
-                if not defenceless[u]:
-                    only_defenceless = 0
-                    if not is_sub[u]:
-                        only_subs = 0
-                if is_dd[u]:
-                    flags[s, 2] = 1
-                if not is_air[u]:
-                    flags[s, 3] = 1
-                if not is_sub[u]:
-                    flags[s, 4] = 1
-                if is_land[u]:
-                    flags[s, 5] = 1
-                if is_air[u]:
-                    flags[s, 6] = 1
-                if is_sub[u]:
-                    flags[s, 7] = 1
-        flags[s, 1] = only_defenceless if left > 0 else 0
-        flags[s, 10] = only_subs
-        for u in range(n_types):
-            flags[s, 8] += fighting[u]
-        # dice by group and value, with support
-        boosted[:] = 0
-        raised[:, :] = 0
-        for r in range(sup_per.shape[0]):
-            if sup_side[r] != side:
-                continue
-            capacity = 0
-            for u in range(n_types):
-                if sup_supporter[r, u]:
-                    capacity += fighting[u] * sup_per[r]
-            for u in range(n_types):
-                if sup_supported[r, u] and value[u] < sup_value[r] and capacity > 0:
-                    take = min(capacity, fighting[u] - boosted[u])
-                    boosted[u] += take
-                    raised[u, sup_value[r]] += take
-                    capacity -= take
-        size_of = np.ones(N_GROUPS, dtype=np.int64)
-        strength = np.zeros(N_GROUPS, dtype=np.int64)
-        for g in range(N_GROUPS):
-            dist[s, g, :] = 0.0
-            dist[s, g, 0] = 1.0
-        for u in range(n_types):
-            if fighting[u] == 0 or defenceless[u]:
-                continue
-            g = G_SUB if is_sub[u] else (G_AIR if is_air[u] else G_OTHER)
-            for portion in range(7):  # 0: units at their own value; v: units raised to v
-                n = fighting[u] - boosted[u] if portion == 0 else raised[u, portion]
-                v = value[u] if portion == 0 else portion
-                if n == 0 or v == 0:
-                    continue
-                strength[g] += n * dice_per_unit[u] * v
-                if g != G_SUB:
-                    strength[G_AIR_OTHER] += n * dice_per_unit[u] * v
-                rolls = n if best_of[u] else n * dice_per_unit[u]
-                p = hit_chance(v, dice_per_unit[u], best_of[u])
-                size_of[g] = add_dice(dist[s, g], size_of[g], rolls, p, scratch)
-                if g != G_SUB:
-                    size_of[G_AIR_OTHER] = add_dice(dist[s, G_AIR_OTHER], size_of[G_AIR_OTHER], rolls,
-                                                    p, scratch)
-        for g in range(N_GROUPS):
-            if low_luck:
-                dist[s, g, :] = 0.0
-                size_of[g] = low_luck_pmf(strength[g], dist[s, g])
-            size = size_of[g]
-            a, b = 0, size - 1
-            tail = 0.0
-            while a < b and tail + dist[s, g, a] < TAIL:
-                tail += dist[s, g, a]
-                a += 1
-            dist[s, g, a] += tail
-            tail = 0.0
-            while b > a and tail + dist[s, g, b] < TAIL:
-                tail += dist[s, g, b]
-                b -= 1
-            dist[s, g, b] += tail
-            lo[s, g] = a
-            hi[s, g] = b
-    return stride, alive, damaged, ipc_lost, flags, dist, lo, hi, departed
-
-
-def class_info(class_len: np.ndarray, leave: np.ndarray, layer_size: int) -> np.ndarray:
-    """One side's class table for the kernels: class lengths, whether each class leaves the
-    battle in the second layer, and the layer size (one array: fewer arguments to pass)."""
-    return np.concatenate((class_len, leave, [layer_size])).astype(np.int64)
-
-
-@hot_jit
-def _hit_one(counts, class_len, class_slots, kind):
-    """Take one hit of ``kind`` (0 submarine: not aircraft, 1 restricted air: not subs,
-    2 general) on the first unit in the order of loss that can take it; False if none can.
-    ``class_len`` is how far each class may go (a class that left the battle: where it is)."""
-    best_class = -1
-    best_pos = 1 << 60
-    for c in range(N_CLASSES):
-        if (kind == 0 and c == AIR) or (kind == 1 and c == SUB):
-            continue
-        if counts[c] < class_len[c]:
-            pos = class_slots[c, counts[c]]
-            if pos < best_pos:
-                best_pos = pos
-                best_class = c
-    if best_class < 0:
-        return False
-    counts[best_class] += 1
-    return True
-
-
-@hot_jit
-def _encode(counts, stride):
-    result = 0
-    for c in range(N_CLASSES):
-        result += counts[c] * stride[c]
-    return result
-
-
-@hot_jit
-def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_restricted,
-                         others_fire, class_info, class_slots, stride, prob, touched, work):
+def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apart, others_fire,
+                         side, prob, touched):
     """Distribution of the target's next state under one side's fire: submarine hits first,
-    then restricted air hits, then general hits, each taken in the order of loss. Fills
-    ``prob``/``touched`` and returns how many states were touched. States are built one hit at
-    a time, so a hit count costs one step, not a replay. ``class_info`` is the target's class
-    lengths, then per class whether it leaves the battle in layer 2, then the layer size (see
-    ``class_info``); in its second layer the classes that left take no hits."""
-    class_len = class_info
-    layer_size = class_info[2 * N_CLASSES]
-    n_touched = 0
-    if class_len[SUB] == 0:
-        air_restricted = False  # no submarine apart from the rest: air hits are general here
+    then hits of aircraft that fire apart, then general hits, each taken in the order of loss
+    (``side.next_hit``). Fills ``prob``/``touched`` and returns how many states were touched.
+    Once the target cannot take more hits of a kind, the rest of that hit distribution's tail
+    lands on the state reached."""
+    next_hit = side.next_hit
+    if side.class_info[SUB] == 0:
+        air_apart = False  # no submarine apart from the rest: air hits are general here
     s_hi = fire_hi[G_SUB] if subs_fire else 0
-    a_hi = fire_hi[G_AIR] if (others_fire and air_restricted) else 0
-    g_group = G_OTHER if air_restricted else G_AIR_OTHER
+    air_fires = others_fire and air_apart
+    a_hi = fire_hi[G_AIR] if air_fires else 0
+    g_group = G_OTHER if air_apart else G_AIR_OTHER
     g_lo = fire_lo[g_group] if others_fire else 0
     g_hi = fire_hi[g_group] if others_fire else 0
-    if s_hi == 0 and a_hi == 0 and class_len[AIR] == 0 and class_len[SUB] == 0 and target < layer_size:
+    n_touched = 0
+    info = side.class_info
+    if s_hi == 0 and a_hi == 0 and info[AIR] == 0 and info[SUB] == 0 and target < info[2 * N_CLASSES]:
         # one class and general hits only: the k-th hit count moves k steps along the order
-        left = class_len[OTHER] - target // stride[OTHER]
+        step = side.stride[OTHER]
+        left = info[OTHER] - target // step
         for gh in range(g_lo, g_hi + 1):
             p = fire_dist[g_group, gh] if others_fire else 1.0
             if p == 0.0:
                 continue
-            nxt = target + min(gh, left) * stride[OTHER]
+            nxt = target + min(gh, left) * step
             if prob[nxt] == 0.0:
                 touched[n_touched] = nxt
                 n_touched += 1
             prob[nxt] += p
         return n_touched
-    s_counts = work[0]
-    a_counts = work[1]
-    g_counts = work[2]
-    decode(target, stride, class_len, s_counts)
-    layer = 0 if target < layer_size else layer_size
-    cap = class_len  # how far each class may take hits: in layer 2, the classes that left, nowhere
-    if layer > 0:
-        cap = work[3]
-        for c in range(N_CLASSES):
-            cap[c] = s_counts[c] if class_info[N_CLASSES + c] else class_len[c]
-    s_more = True
+    s_state = target
     for sh in range(s_hi + 1):
         if sh > 0:
-            s_more = s_more and _hit_one(s_counts, cap, class_slots, 0)
-        ps = fire_dist[G_SUB, sh] if subs_fire else 1.0
-        if ps == 0.0:
-            continue
-        for c in range(N_CLASSES):
-            a_counts[c] = s_counts[c]
-        a_more = True
-        for ah in range(a_hi + 1):
-            if ah > 0:
-                a_more = a_more and _hit_one(a_counts, cap, class_slots, 1)
-            pa = ps * (fire_dist[G_AIR, ah] if (others_fire and air_restricted) else 1.0)
-            if pa == 0.0:
-                continue
-            for c in range(N_CLASSES):
-                g_counts[c] = a_counts[c]
-            g_more = True
-            for gh in range(g_hi + 1):
-                if gh > 0:
-                    g_more = g_more and _hit_one(g_counts, cap, class_slots, 2)
-                if gh < g_lo:
-                    continue
-                p = pa * (fire_dist[g_group, gh] if others_fire else 1.0)
-                if p == 0.0:
-                    continue
-                nxt = layer + _encode(g_counts, stride)
-                if prob[nxt] == 0.0:
-                    touched[n_touched] = nxt
-                    n_touched += 1
-                prob[nxt] += p
+            s_state = next_hit[s_state, H_SUB]
+        s_last = sh == s_hi or next_hit[s_state, H_SUB] == s_state
+        ps = _tail(fire_dist[G_SUB], sh, s_hi, s_last) if subs_fire else 1.0
+        if ps != 0.0:
+            a_state = s_state
+            for ah in range(a_hi + 1):
+                if ah > 0:
+                    a_state = next_hit[a_state, H_AIR]
+                a_last = ah == a_hi or next_hit[a_state, H_AIR] == a_state
+                pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, a_last) if air_fires else 1.0)
+                if pa != 0.0:
+                    g_state = a_state
+                    for gh in range(g_hi + 1):
+                        if gh > 0:
+                            g_state = next_hit[g_state, H_ANY]
+                        g_last = gh == g_hi or next_hit[g_state, H_ANY] == g_state
+                        if gh < g_lo and not g_last:
+                            continue
+                        p = pa * (_tail(fire_dist[g_group], max(gh, g_lo), g_hi, g_last) if others_fire
+                                  else 1.0)
+                        if p != 0.0:
+                            if prob[g_state] == 0.0:
+                                touched[n_touched] = g_state
+                                n_touched += 1
+                            prob[g_state] += p
+                        if g_last:
+                            break
+                if a_last:
+                    break
+        if s_last:
+            break
     return n_touched
+
+
+@hot_jit
+def _tail(dist, h, hi, whole):
+    """dist[h], or when ``whole`` the sum of dist[h..hi]."""
+    if not whole:
+        return dist[h]
+    total = 0.0
+    for i in range(h, hi + 1):
+        total += dist[i]
+    return total
 
 
 @jit
@@ -297,15 +151,14 @@ def _buffers(na, nd):
     d_touched = np.zeros(nd, dtype=np.int64)
     compact_idx = np.zeros((3, max(na, nd)), dtype=np.int64)  # a phase 1, d phase 1, a phase 2
     compact_p = np.zeros((3, max(na, nd)))
-    counts = np.zeros((4, N_CLASSES), dtype=np.int64)
-    return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts
+    return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p
 
 
 @hot_jit
 def _strikes_first(ia, idd, A, D, rules):
     """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
-    a_first = rules[0] and D[3][idd, 2] == 0 and A[4][ia, G_SUB, 0] < 1.0
-    d_first = rules[1] and A[3][ia, 2] == 0 and D[4][idd, G_SUB, 0] < 1.0
+    a_first = rules.attacker_subs_first and D.flags[idd, F_DESTROYER] == 0 and A.dist[ia, G_SUB, 0] < 1.0
+    d_first = rules.defender_subs_first and A.flags[ia, F_DESTROYER] == 0 and D.dist[idd, G_SUB, 0] < 1.0
     return a_first, d_first
 
 
@@ -315,16 +168,17 @@ def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     have); aircraft fire apart from the rest only while they cannot hit subs that are there.
     The attacker's next states go to compact list 2, the defender's stay in the dense buffer
     (the caller clears it). Returns (n_attacker, n_defender, stay)."""
-    a_flags, a_dist, a_lo, a_hi = A[3], A[4], A[5], A[6]
-    d_flags, d_dist, d_lo, d_hi = D[3], D[4], D[5], D[6]
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    restricted = rules[2]
-    na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck,
-                                restricted and d_flags[idd, 2] == 0 and a_flags[ia, 7] == 1, True,
-                                A[0], A[1], A[2], a_prob, a_touched, counts)
-    nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck,
-                                restricted and a_flags[ia, 2] == 0 and d_flags[idd, 7] == 1, True,
-                                D[0], D[1], D[2], d_prob, d_touched, counts)
+    a_flags, a_dist, a_lo, a_hi = A.flags, A.dist, A.lo, A.hi
+    d_flags, d_dist, d_lo, d_hi = D.flags, D.dist, D.lo, D.hi
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    restricted = rules.air_needs_destroyer
+    # a side's aircraft fire apart when they cannot hit the enemy's subs (no destroyer of its own)
+    d_air_apart = restricted and d_flags[idd, F_DESTROYER] == 0 and a_flags[ia, F_SUB] == 1
+    a_air_apart = restricted and a_flags[ia, F_DESTROYER] == 0 and d_flags[idd, F_SUB] == 1
+    na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck, d_air_apart, True,
+                                A, a_prob, a_touched)
+    nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck, a_air_apart, True,
+                                D, d_prob, d_touched)
     stay = a_prob[ia] * d_prob[idd]
     n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
     return n_a, nd_t, stay
@@ -335,16 +189,16 @@ def _round_moves(ia, idd, A, D, rules, buf):
     """Both phases of one round from joint state (ia, idd). Phase 1 (first strike) ends up in the
     compact lists 0 (attacker) and 1 (defender); phase 2 as ``_general_fire`` leaves it.
     Returns (n1_a, n1_d, stay1, n2_a, n2_d, stay2)."""
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
     n1_a = 0
     n1_d = 0
     stay1 = 1.0
     if a_first or d_first:
-        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], d_first, False, False,
-                                    A[0], A[1], A[2], a_prob, a_touched, counts)
-        nd_t = _target_distribution(idd, A[4][ia], A[5][ia], A[6][ia], a_first, False, False,
-                                    D[0], D[1], D[2], d_prob, d_touched, counts)
+        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], d_first, False, False,
+                                    A, a_prob, a_touched)
+        nd_t = _target_distribution(idd, A.dist[ia], A.lo[ia], A.hi[ia], a_first, False, False,
+                                    D, d_prob, d_touched)
         stay1 = a_prob[ia] * d_prob[idd]
         n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
         n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
@@ -362,7 +216,7 @@ def _clear(dense, touched, n):
 def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     """Chance that the next round from (ia, idd) kills at least one attacking aircraft. Subs never
     hit aircraft, so only general fire can: it is weighed over each first-strike outcome."""
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
     n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
     _clear(d_prob, d_touched, n2_d)
@@ -376,7 +230,7 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     for s in range(first_a.shape[0]):
         for t in range(first_d.shape[0]):
             p = first_ap[s] * first_dp[t]
-            if D[3][first_d[t], 0] == 0:  # the defender is gone: nothing fires back
+            if D.flags[first_d[t], F_SLOTS_LEFT] == 0:  # the defender is gone: nothing fires back
                 keep += p
                 continue
             m_a, m_d, _ = _general_fire(first_a[s], first_d[t], A, D, rules, buf, a_first, d_first)
@@ -387,82 +241,109 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     return 1.0 - keep
 
 
-# retreat policy codes for ``solve_kernel``
-RETREAT_UNITS, RETREAT_WIN, RETREAT_AIR = 0, 1, 2
+class Work(NamedTuple):
+    """The DP's joint arrays (index a * n_defender + d), made zeroed by the caller so that pages
+    of states never reached are never touched; ``track``/``first_strikes`` off: length 1."""
+
+    x1: np.ndarray  # mass arriving at the start of a round; once a state is visited, its final mass
+    x2: np.ndarray  # mass arriving after the first-strike phase (used when subs strike first)
+    w1: np.ndarray  # x1 weighted by rounds fought so far; once visited, the final weighted mass
+    w2: np.ndarray  # x2 weighted the same way
+    outcome: np.ndarray  # int8: the outcome code of each state where the battle ended
+    row_lo: np.ndarray  # int64[n_attacker]: first defender state with mass in the attacker's row
+    row_hi: np.ndarray  # int64[n_attacker]: last one
 
 
 @jit
-def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retreat, air_alive,
+def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat, air_alive,
                  win_chance, submerge_to, retreat_to, track_rounds):
-    """Run the DP from ``start_mass`` (joint states before round 1, after the pre-battle phase,
-    flattened as a * n_defender + d) and ``end_mass`` (states at the end of round 1, when the
-    caller fought it). ``A``/``D`` are each side's tables (class_len, class_slots, stride, flags,
-    dist, lo, hi; the first made by ``class_info``); ``rules`` = (attacker subs first, defender
-    subs first, aircraft need a destroyer). ``defender_holds``: the defender has units that take no hits (a
-    non-casualty AA gun), so it keeps the territory when both armies are destroyed.
+    """Run the DP from the mass before round 1 (``start_val`` at joint states ``start_idx``,
+    increasing, after the pre-battle phase) and ``work.x1`` (mass at the end of round 1, when the
+    caller fought it). ``A``/``D`` are each side's ``SideTables``. ``defender_holds``: the
+    defender has units that take no hits (a non-casualty AA gun), so it keeps the territory when
+    both armies are destroyed.
 
-    Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging) when that is
-    not j; else, when the attacker's policy retreats there, to ``retreat_to[j]`` (-1: the battle
-    ends in a retreat; j: no retreat is possible). ``retreat`` = (max units left, min win chance,
-    max aircraft-loss chance): the attacker retreats when it has that many units or fewer
-    (negative: never), when its chance to win by fighting on (``win_chance``, per joint state)
-    is below the threshold, or when the next round would kill one of its ``air_alive`` aircraft
-    with more than that chance. Returns terminal mass and outcome per joint state, the
-    rounds-weighted terminal mass (kept when ``track_rounds``), the expected number of rounds,
-    and the mass pruned."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
-    x1 = end_mass.copy()  # mass arriving at the end of a round (start of the next)
-    x2 = np.zeros(na * nd)  # mass arriving after the first-strike phase
-    w1 = end_mass.copy()  # the same, weighted by rounds fought so far
-    w2 = np.zeros(na * nd)
-    final = np.zeros(na * nd)
-    final_w = np.zeros(na * nd)
-    outcome = np.zeros(na * nd, dtype=np.int8)
+    Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging; an empty array:
+    nothing submerges) when that is not j; else, when the attacker's ``retreat`` policy retreats
+    there, to ``retreat_to[j]`` (-1: the battle ends in a retreat; j: no retreat is possible): it
+    retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
+    (``win_chance``, per joint state) is below ``min_win``, or when the next round would kill one
+    of its ``air_alive`` aircraft with more than ``max_air_risk`` chance. Fills ``work.x1`` with
+    the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``) and
+    ``work.outcome``; returns the states where battles ended (increasing), the expected number of
+    rounds, and the mass pruned."""
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
+    x1, x2, w1, w2, outcome, row_lo, row_hi = work
+    first_strikes = x2.shape[0] > 1
+    ends = np.empty(64, dtype=np.int64)
+    n_ends = 0
     rounds = 0.0
     pruned = 0.0
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    policy = retreat[0] >= 0 or retreat[1] > 0.0 or retreat[2] < 1.0
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
+    moves = submerge_to.shape[0] > 0
+    next_start = 0
+    for t in range(start_idx.shape[0]):
+        _widen(row_lo, row_hi, start_idx[t] // nd, start_idx[t] % nd, start_idx[t] % nd)
     for ia in range(na):
-        for idd in range(nd):
+        for idd in range(row_lo[ia], nd):
+            if idd > row_hi[ia]:  # (the row's range grows as mass moves along it)
+                break
             j = ia * nd + idd
-            m_start = start_mass[j]
+            m_start = 0.0
+            if next_start < start_idx.shape[0] and start_idx[next_start] == j:
+                m_start = start_val[next_start]
+                next_start += 1
             m_end = x1[j]
-            m2 = x2[j]
+            m2 = x2[j] if first_strikes else 0.0
             total = m_start + m_end + m2
             if total == 0.0:
                 continue
+            x1[j] = 0.0  # from here on the state's final mass
+            u1 = u2 = 0.0
+            if track_rounds:
+                u1 = w1[j]
+                u2 = w2[j] if first_strikes else 0.0
+                w1[j] = 0.0
             if total < prune:
                 pruned += total
                 continue
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
-                final[j] = total
-                final_w[j] = w1[j] + w2[j]
+                x1[j] = total
+                if track_rounds:
+                    w1[j] = u1 + u2
                 outcome[j] = code
+                ends, n_ends = _append(ends, n_ends, j)
                 continue
-            target = submerge_to[j]
+            target = submerge_to[j] if moves else j
             if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
                                                     win_chance):
                 target = retreat_to[j]
             n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+            final = 0.0
+            final_w = 0.0
             if target != j:
                 # mass that reaches the end of a round here moves on (or leaves the battle); the
                 # start mass (before round 1) and mid-round mass fight the round out first
                 x_round = m_start
                 u_round = m_start
                 x_after_first = m2 + stay1 * x_round
-                u_after_first = w2[j] + stay1 * u_round
+                u_after_first = u2 + stay1 * u_round
                 leaving = m_end + stay2 * x_after_first
-                leaving_w = w1[j] + stay2 * u_after_first
+                leaving_w = u1 + stay2 * u_after_first
                 if target < 0:
-                    final[j] = leaving
-                    final_w[j] = leaving_w
+                    final = leaving
+                    final_w = leaving_w
                     outcome[j] = RETREAT
+                    ends, n_ends = _append(ends, n_ends, j)
                 else:
                     x1[target] += leaving
-                    w1[target] += leaving_w
+                    if track_rounds:
+                        w1[target] += leaving_w
+                    _widen(row_lo, row_hi, target // nd, target % nd, target % nd)
             else:
                 m1 = m_start + m_end
                 x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
@@ -470,27 +351,53 @@ def solve_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retre
                 u_round = 0.0
                 u_after_first = 0.0
                 if track_rounds:
-                    u_round = (w1[j] + m1 + stay2 * (w2[j] + x_after_first)) / (1.0 - stay1 * stay2)
-                    u_after_first = w2[j] + stay1 * u_round
+                    u_round = (u1 + m1 + stay2 * (u2 + x_after_first)) / (1.0 - stay1 * stay2)
+                    u_after_first = u2 + stay1 * u_round
             rounds += x_round
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
-            # lands on this state's own slot, which is never read again, so it needs no branch.
+            # lands on this state's own slot, which is set to its final mass after.
             pruned += _spread(x1, w1, nd, x_after_first, u_after_first, compact_idx[2], compact_p[2],
-                              n2_a, d_touched, d_prob, n2_d, prune)
+                              n2_a, d_touched, d_prob, n2_d, prune, row_lo, row_hi)
             _clear(d_prob, d_touched, n2_d)
-            for t in range(n1_d):
-                d_prob[compact_idx[1, t]] = compact_p[1, t]
-            pruned += _spread(x2, w2, nd, x_round, u_round, compact_idx[0], compact_p[0], n1_a,
-                              compact_idx[1], d_prob, n1_d, prune)
-            _clear(d_prob, compact_idx[1], n1_d)
-    return final, outcome, final_w, rounds, pruned
+            if n1_a:
+                for t in range(n1_d):
+                    d_prob[compact_idx[1, t]] = compact_p[1, t]
+                pruned += _spread(x2, w2, nd, x_round, u_round, compact_idx[0], compact_p[0], n1_a,
+                                  compact_idx[1], d_prob, n1_d, prune, row_lo, row_hi)
+                _clear(d_prob, compact_idx[1], n1_d)
+            x1[j] = final
+            if track_rounds:
+                w1[j] = final_w
+    return ends[:n_ends], rounds, pruned
+
+
+@jit
+def _append(values, n, value):
+    """values[n] = value, doubling the array when it is full; returns (array, n + 1)."""
+    if n == values.shape[0]:
+        bigger = np.empty(2 * n, dtype=values.dtype)
+        bigger[:n] = values
+        values = bigger
+    values[n] = value
+    return values, n + 1
+
+
+@hot_jit
+def _widen(row_lo, row_hi, row, lo, hi):
+    """Make the attacker row's range of defender states with mass cover lo..hi."""
+    if lo < row_lo[row]:
+        row_lo[row] = lo
+    if hi > row_hi[row]:
+        row_hi[row] = hi
 
 
 @jit
 def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
     """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd)."""
     max_units, min_win, max_air_risk = retreat
-    if A[3][ia, 8] <= max_units or win_chance[ia * D[3].shape[0] + idd] < min_win:
+    if A.flags[ia, F_UNITS] <= max_units:
+        return True
+    if min_win > 0.0 and win_chance[ia * D.flags.shape[0] + idd] < min_win:  # (else no table)
         return True
     return (max_air_risk < 1.0 and air_alive[ia] > 0
             and _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive) > max_air_risk)
@@ -500,13 +407,13 @@ def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
 def retreat_mask_kernel(A, D, rules, defender_holds, retreat, air_alive, win_chance):
     """Whether the attacker's state-based retreat rules fire at the end of a round, for every
     joint state that is still being fought (1) or not (0)."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     mask = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
     for ia in range(na):
         for idd in range(nd):
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code == ONGOING and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
                 mask[ia * nd + idd] = 1
     return mask
@@ -519,19 +426,21 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     latest: the DP is swept round by round (no closed form for "nothing changed"). Returns the
     same tuple as ``solve_kernel`` and the mass still fighting after ``max_rounds`` (landed
     units that could not retreat), at the end of that round, for ``solve_kernel`` to finish."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     cur = start_mass.copy()
     final = np.zeros(na * nd)
     final_w = np.zeros(na * nd)
     outcome = np.zeros(na * nd, dtype=np.int8)
     rounds = 0.0
     pruned = 0.0
-    w_dummy = np.zeros(na * nd)
+    w_dummy = np.zeros(1)  # weights are not tracked here (weight 0: never written)
+    lo_dummy = np.zeros(na, dtype=np.int64)  # every state is swept here: no row ranges
+    hi_dummy = np.zeros(na, dtype=np.int64)
     d2_idx = np.zeros(nd, dtype=np.int64)
     d2_p = np.zeros(nd)
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     first = 1
     if end_mass.sum() > 0.0:  # the caller fought round 1
         nxt = end_mass.copy()
@@ -547,7 +456,7 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 j = ia * nd + idd
                 if cur[j] == 0.0 and mid[j] == 0.0:
                     continue
-                code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+                code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
                 if code != ONGOING:
                     final[j] += cur[j] + mid[j]
                     final_w[j] += (fought - 1) * cur[j] + fought * mid[j]
@@ -565,14 +474,14 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                     for t in range(n1_d):
                         d_prob[compact_idx[1, t]] = compact_p[1, t]
                     pruned += _spread(mid, w_dummy, nd, cur[j], 0.0, compact_idx[0], compact_p[0],
-                                      n1_a, compact_idx[1], d_prob, n1_d, prune)
+                                      n1_a, compact_idx[1], d_prob, n1_d, prune, lo_dummy, hi_dummy)
                     _clear(d_prob, compact_idx[1], n1_d)
                     middle = mid[j]
                 # phase 2 from all mid-round mass here
                 for t in range(n2_d):
                     d_prob[d2_idx[t]] = d2_p[t]
                 pruned += _spread(nxt, w_dummy, nd, middle, 0.0, compact_idx[2], compact_p[2], n2_a,
-                                  d2_idx, d_prob, n2_d, prune)
+                                  d2_idx, d_prob, n2_d, prune, lo_dummy, hi_dummy)
                 _clear(d_prob, d2_idx, n2_d)
         _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
                       buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
@@ -586,21 +495,21 @@ def _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules,
     """Between rounds in ``rounds_kernel``: finished battles are recorded, subs submerge, then the
     attacker's policy (or the round limit) may retreat. Mass moved to a later state is handled
     there, later in the same sweep."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     for ia in range(na):
         for idd in range(nd):
             j = ia * nd + idd
             if nxt[j] == 0.0:
                 continue
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 final[j] += nxt[j]
                 final_w[j] += fought * nxt[j]
                 outcome[j] = code
                 nxt[j] = 0.0
                 continue
-            target = submerge_to[j]
+            target = submerge_to[j] if submerge_to.shape[0] else j
             if target == j and (fought == max_rounds or _retreats(
                     ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)):
                 target = retreat_to[j]
@@ -619,16 +528,16 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
     """Chance that the attacker wins by fighting to the end (subs submerging as their policies
     say), from the start of a round in each joint state: the same moves as ``solve_kernel``,
     gathered backwards."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     v1 = np.zeros(na * nd)  # at the start of a round
     v2 = np.zeros(na * nd)  # after the first-strike phase
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     for ia in range(na - 1, -1, -1):
         for idd in range(nd - 1, -1, -1):
             j = ia * nd + idd
-            code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+            code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 v1[j] = v2[j] = 1.0 if code == ATTACKER_WINS else 0.0
                 continue
@@ -644,7 +553,7 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
             _clear(d_prob, compact_idx[1], n1_d)
             if n1_a == 0:  # no first strike: the round goes straight to general fire
                 after_first = 0.0
-            if submerge_to[j] != j:
+            if submerge_to.shape[0] and submerge_to[j] != j:
                 v1[j] = v1[submerge_to[j]]
             else:
                 v1[j] = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
@@ -676,11 +585,11 @@ def _compact(dense, touched, n, idx, p):
 
 
 @hot_jit
-def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps):
+def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps, row_lo, row_hi):
     """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): an outer product,
     over a dense run of defender states where the touched ones are close together (so the inner
     loop vectorises). Moves that would carry less than ``eps`` are dropped; returns the mass
-    dropped."""
+    dropped. ``row_lo``/``row_hi`` are widened to cover what was written."""
     d_min = nd
     d_max = -1
     d_dropped = 0.0
@@ -717,28 +626,40 @@ def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d
                 td = d_idx[t]
                 if mass * d_dense[td] >= eps:
                     dest[base + td] += c * d_dense[td]
-                    dest_w[base + td] += cw * d_dense[td]
+                    if weight != 0.0:
+                        dest_w[base + td] += cw * d_dense[td]
+    if d_max >= 0:
+        for s in range(n_a):
+            if mass * a_p[s] >= eps:
+                _widen(row_lo, row_hi, a_idx[s], d_min, d_max)
     return dropped
 
 
 @hot_jit
 def _can_hit(fire_dist, fire_flags, target_flags, air_needs_destroyer):
     """Whether one side can still hurt the other: some group with a chance to hit and a target."""
-    if target_flags[0] == 0:
+    if target_flags[F_SLOTS_LEFT] == 0:
         return False
     subs = fire_dist[G_SUB, 0] < 1.0
     air = fire_dist[G_AIR, 0] < 1.0
     other = fire_dist[G_OTHER, 0] < 1.0
     if other:
         return True
-    if subs and target_flags[3] == 1:
+    if subs and target_flags[F_NON_AIR] == 1:
         return True
     if air:
-        if not air_needs_destroyer or fire_flags[2] == 1:
+        if not air_needs_destroyer or fire_flags[F_DESTROYER] == 1:
             return True
-        if target_flags[4] == 1:
+        if target_flags[F_NON_SUB] == 1:
             return True
     return False
+
+
+@hot_jit
+def _joint_outcome(ia, idd, A, D, rules, defender_holds):
+    """The outcome code of joint state (ia, idd)."""
+    return _outcome(A.flags[ia], D.flags[idd], A.dist[ia], D.dist[idd], rules.air_needs_destroyer,
+                    defender_holds)
 
 
 @hot_jit
@@ -746,17 +667,17 @@ def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_hol
     """The outcome code of a joint state (ONGOING while the battle goes on), judged on the
     units in the battle; units that left it early turn a loss into a retreat."""
     code = _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds)
-    if (code == DEFENDER_WINS or code == DRAW) and a_flags[9] > 0:
+    if (code == DEFENDER_WINS or code == DRAW) and a_flags[F_DEPARTED] > 0:
         return RETREAT_LEFT
-    if code == DRAW and d_flags[9] > 0:
+    if code == DRAW and d_flags[F_DEPARTED] > 0:
         return DEFENDER_WINS
     return code
 
 
 @hot_jit
 def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
-    a_left = a_flags[0] > 0
-    d_left = d_flags[0] > 0
+    a_left = a_flags[F_SLOTS_LEFT] > 0
+    d_left = d_flags[F_SLOTS_LEFT] > 0
     if not a_left and not d_left:
         return DEFENDER_WINS if defender_holds else DRAW
     if not d_left:
@@ -764,8 +685,8 @@ def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defen
     if not a_left:
         return DEFENDER_WINS
     # a side with only defenceless units left loses them to an enemy that can fight
-    a_weak = a_flags[1] == 1
-    d_weak = d_flags[1] == 1
+    a_weak = a_flags[F_ONLY_DEFENCELESS] == 1
+    d_weak = d_flags[F_ONLY_DEFENCELESS] == 1
     if a_weak and d_weak:
         return STALEMATE
     if d_weak:
@@ -781,13 +702,12 @@ def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defen
 @jit
 def ongoing_kernel(A, D, rules, defender_holds):
     """Whether the battle is still being fought in each joint state."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     result = np.zeros(na * nd, dtype=np.bool_)
     for ia in range(na):
         for idd in range(nd):
-            result[ia * nd + idd] = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2],
-                                             defender_holds) == ONGOING
+            result[ia * nd + idd] = _joint_outcome(ia, idd, A, D, rules, defender_holds) == ONGOING
     return result
 
 
@@ -796,13 +716,13 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
     """Round 1 of a land battle whose bombardment casualties fire back: the bombardment's hits
     join the attacker's general fire, the defender fires from its state before it. Returns the
     start mass that does not fight (a battle already over) and the mass at the end of round 1."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     left = np.zeros(na * nd)
     after = np.zeros(na * nd)
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p, counts = buf
-    width = A[4].shape[2] + bombard_dist.shape[0]
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    width = A.dist.shape[2] + bombard_dist.shape[0]
     fire = np.zeros((N_GROUPS, width))
     fire_lo = np.zeros(N_GROUPS, dtype=np.int64)
     fire_hi = np.zeros(N_GROUPS, dtype=np.int64)
@@ -814,18 +734,17 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             continue
         ia = j // nd
         idd = j % nd
-        if _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds) != ONGOING:
+        if _joint_outcome(ia, idd, A, D, rules, defender_holds) != ONGOING:
             left[j] += m
             continue
         fire[G_AIR_OTHER, :] = 0.0
-        for h in range(A[5][ia, G_AIR_OTHER], A[6][ia, G_AIR_OTHER] + 1):
+        for h in range(A.lo[ia, G_AIR_OTHER], A.hi[ia, G_AIR_OTHER] + 1):
             for b in range(bombard_dist.shape[0]):
-                fire[G_AIR_OTHER, h + b] += A[4][ia, G_AIR_OTHER, h] * bombard_dist[b]
-        fire_hi[G_AIR_OTHER] = A[6][ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t = _target_distribution(ia, D[4][idd], D[5][idd], D[6][idd], True, False, True, A[0],
-                                    A[1], A[2], a_prob, a_touched, counts)
-        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D[0], D[1], D[2],
-                                    d_prob, d_touched, counts)
+                fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
+        fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
+        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True, A, a_prob,
+                                    a_touched)
+        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D, d_prob, d_touched)
         for s in range(na_t):
             for t in range(nd_t):
                 after[a_touched[s] * nd + d_touched[t]] += m * a_prob[a_touched[s]] * d_prob[d_touched[t]]

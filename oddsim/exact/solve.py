@@ -12,6 +12,7 @@ from oddsim.battle import Battle
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _kernel as k
+from oddsim.exact import _tables as t
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
 from oddsim.result import BattleResult, Method, Survivors, merge_rows, survivor_row
@@ -22,6 +23,10 @@ MAX_WORK = 10_000_000_000
 """Largest estimated work (states x hit spread of each side), about ten seconds."""
 MAX_TABLE_ENTRIES = 40_000_000
 """Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
+NO_MOVES = np.zeros(0, dtype=np.int64)
+"""``submerge_to``/``retreat_to`` of a battle where nothing submerges / the attacker never retreats."""
+_ONE_START = np.zeros(1, dtype=np.int64)
+_ONE_MASS = np.ones(1)
 PRUNE = 1e-18
 """Moves carrying less probability than this, and states reached with less, are dropped; their
 total is reported as ``truncated_mass`` (typically below 1e-13)."""
@@ -36,14 +41,8 @@ class _SideLayout:
     slot_unit: np.ndarray
     slot_kill: np.ndarray
     leave: np.ndarray  # int64 per class: 1 = its units leave the battle together (layer 1)
-
-    @property
-    def layer_size(self) -> int:
-        return int(np.prod(self.class_len + 1))
-
-    @property
-    def layers(self) -> int:
-        return 2 if self.leave.any() else 1
+    layer_size: int  # states per layer: product of (class length + 1)
+    layers: int  # 2 when some classes may leave the battle (``leave``), else 1
 
     @property
     def n_states(self) -> int:
@@ -57,30 +56,35 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     split) or where some of them may leave the battle: subs that may submerge (their class
     leaves), units landed from the sea when the attacker may retreat (they take the sub class,
     empty in land battles, and the others leave)."""
-    enemy_has = lambda mask: bool(np.any(enemy.count[mask] > 0))  # noqa: E731
+    enemy_has = lambda mask: bool(enemy.count[mask].any())  # noqa: E731
     split_air = enemy_has(low.is_sub) or (is_attacker and enemy_has(low.is_aa))
-    submerges = side.submerge != 0 and bool(np.any(side.count[low.is_sub] > 0))
+    submerges = side.submerge != 0 and bool(side.count[low.is_sub].any())
     split_sub = (low.air_needs_destroyer and enemy_has(low.is_air)) or submerges
     units = np.repeat(side.step_unit, side.step_count)
     kills = np.repeat(side.step_kill, side.step_count)
     landed = np.repeat(side.step_landed, side.step_count).astype(bool)
-    classes = np.full(units.shape, k.OTHER, dtype=np.int64)
+    classes = np.full(units.shape, t.OTHER, dtype=np.int64)
     if split_air:
-        classes[low.is_air[units]] = k.AIR
+        classes[low.is_air[units]] = t.AIR
     if split_sub:
-        classes[low.is_sub[units]] = k.SUB
-    leave = np.zeros(k.N_CLASSES, dtype=np.int64)
+        classes[low.is_sub[units]] = t.SUB
+    leave = np.zeros(t.N_CLASSES, dtype=np.int64)
     if submerges:
-        leave[k.SUB] = 1
+        leave[t.SUB] = 1
     elif partial_retreat and landed.any():
-        classes[landed] = k.SUB
-        leave[k.AIR] = leave[k.OTHER] = 1
-    class_len = np.array([np.sum(classes == c) for c in range(k.N_CLASSES)], dtype=np.int64)
-    class_slots = np.zeros((k.N_CLASSES, max(1, int(class_len.max()))), dtype=np.int64)
-    for c in range(k.N_CLASSES):
-        positions = np.flatnonzero(classes == c)
-        class_slots[c, : len(positions)] = positions
-    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave)
+        classes[landed] = t.SUB
+        leave[t.AIR] = leave[t.OTHER] = 1
+    class_len = np.bincount(classes, minlength=t.N_CLASSES)
+    lengths = class_len.tolist()
+    class_slots = np.zeros((t.N_CLASSES, max(1, max(lengths))), dtype=np.int64)
+    order = np.argsort(classes, kind="stable")  # slot positions, class by class
+    first = 0
+    for c, n in enumerate(lengths):
+        class_slots[c, :n] = order[first:first + n]
+        first += n
+    layer_size = (lengths[0] + 1) * (lengths[1] + 1) * (lengths[2] + 1)
+    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave,
+                       layer_size, 2 if leave.any() else 1)
 
 
 def _hit_spread(dice: int) -> float:
@@ -92,14 +96,21 @@ def _hit_spread(dice: int) -> float:
 def estimate_work(battle: Battle) -> tuple[int, float]:
     """(joint casualty states, estimated work) of solving ``battle`` exactly. On this kind of
     machine one unit of work is about a nanosecond."""
-    low = lower(battle)
-    return _work(low, *_layouts(battle, low))
+    return _work(*_lowered(battle))
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
     partial = battle.retreat is not None
     return (_layout(low, low.attacker, low.defender, True, partial),
             _layout(low, low.defender, low.attacker, False, False))
+
+
+_Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
+
+
+def _lowered(battle: Battle) -> _Lowered:
+    low = lower(battle)
+    return (low, *_layouts(battle, low))
 
 
 def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
@@ -115,74 +126,88 @@ class _Prepared:
     low: LoweredBattle
     a: _SideLayout
     d: _SideLayout
-    a_tables: tuple
-    d_tables: tuple
-    A: tuple  # noqa: N815 - the attacker's tables as the kernels take them
-    D: tuple  # noqa: N815
-    rules: tuple
+    a_counts: t.SideCounts
+    d_counts: t.SideCounts
+    A: t.SideTables  # noqa: N815 - the attacker's tables as the kernels take them
+    D: t.SideTables  # noqa: N815
+    rules: k.Rules
     holds: bool
-    retreat: tuple
+    retreat: k.RetreatRule
     air_alive: np.ndarray
     win_chance: np.ndarray
-    submerge_to: np.ndarray
-    retreat_to: np.ndarray
-    start: np.ndarray  # mass before round 1
-    end: np.ndarray  # mass at the end of round 1, where the pre-battle phase fought it
+    submerge_to: np.ndarray  # empty: nothing submerges
+    retreat_to: np.ndarray  # empty: no retreat policy
+    start_idx: np.ndarray  # joint states with mass before round 1, increasing
+    start_val: np.ndarray  # their mass
+    end: np.ndarray | None  # mass at the end of round 1, where the pre-battle phase fought it
     track_rounds: bool
 
+    @property
+    def joint(self) -> int:
+        return self.a.n_states * self.d.n_states
 
-def _prepare(battle: Battle) -> _Prepared:
-    low = lower(battle)
-    a, d = _layouts(battle, low)
+    def work(self, end: np.ndarray | None) -> k.Work:
+        """Zeroed joint arrays for ``solve_kernel`` (NumPy's zeros: pages of states never reached
+        are never touched), with ``end`` (the mass at the end of round 1) in them."""
+        na, nd = self.a.n_states, self.d.n_states
+        first_strikes = bool(
+            self.rules.attacker_subs_first and (self.A.dist[:, t.G_SUB, 0] < 1.0).any()
+            or self.rules.defender_subs_first and (self.D.dist[:, t.G_SUB, 0] < 1.0).any())
+        joint, track = self.joint, self.track_rounds
+        x1 = np.zeros(joint) if end is None else end.copy()
+        w1 = (np.zeros(joint) if end is None else end.copy()) if track else np.zeros(1)
+        row_lo = np.full(na, nd if end is None else 0, dtype=np.int64)
+        row_hi = np.full(na, -1 if end is None else nd - 1, dtype=np.int64)
+        return k.Work(x1, np.zeros(joint if first_strikes else 1), w1,
+                      np.zeros(joint if first_strikes and track else 1), np.zeros(joint, dtype=np.int8),
+                      row_lo, row_hi)
+
+
+def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
+    low, a, d = lowered or _lowered(battle)
     joint, work = _work(low, a, d)
     if joint > MAX_JOINT_STATES or work > MAX_WORK:
         raise TooLargeError(
             f"battle too large for the exact engine: {joint:,} casualty states and about "
             f"{work / 1e9:,.0f} s of work, the limit is {MAX_JOINT_STATES:,} states and "
             f"{MAX_WORK / 1e9:,.0f} s; use --method mc (or auto)")
-    tables = []
+    types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
+    support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
+                        low.support_side)
+    built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
         max_dice = int((side.count * side.dice).sum()) + 1  # + 1: a Low Luck bonus hit
-        if layout.n_states * k.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
+        if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
             raise TooLargeError(
                 f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
                 f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
-        tables.append(k.side_tables(
-            layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill, side.count,
-            side.damaged, side.value, side.dice, side.best_of, low.low_luck, low.cost, low.is_air,
-            low.is_sub, low.is_destroyer, low.is_land, low.defenceless, low.support_supporter,
-            low.support_supported, low.support_per, low.support_value, low.support_side,
-            side.support_side, max_dice, layout.leave, layout.layers))
-    (a_stride, a_alive, a_damaged, a_ipc, a_flags, a_dist, a_lo, a_hi, a_gone) = tables[0]
-    (d_stride, d_alive, d_damaged, d_ipc, d_flags, d_dist, d_lo, d_hi, d_gone) = tables[1]
-    A = (k.class_info(a.class_len, a.leave, a.layer_size), a.class_slots, a_stride,  # noqa: N806
-         a_flags, a_dist, a_lo, a_hi)
-    D = (k.class_info(d.class_len, d.leave, d.layer_size), d.class_slots, d_stride,  # noqa: N806
-         d_flags, d_dist, d_lo, d_hi)
-    rules = (low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
+        classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
+                            layout.leave, layout.layers)
+        dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
+        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
+    (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
+    rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
-    stay = np.arange(joint, dtype=np.int64)
-    submerge_to = stay
+    submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
         # only battles still being fought move
         submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
-                               _submerge_moves(low, a, d, a_flags, d_flags), stay)
+                               _submerge_moves(low, a, d, A.flags, D.flags), np.arange(joint))
     policy = battle.retreat
-    retreat = (-1, -1.0, 1.0)  # never
+    retreat = k.RetreatRule(-1, -1.0, 1.0)  # never
     if policy is not None:
-        retreat = (-1 if policy.units_left is None else policy.units_left,
+        retreat = k.RetreatRule(-1 if policy.units_left is None else policy.units_left,
                    -1.0 if policy.below_win is None else float(policy.below_win),
                    1.0 if policy.aircraft_risk is None else float(policy.aircraft_risk))
     if policy is not None and policy.below_win is not None:
         win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to)
     else:
-        win_chance = np.ones(joint)
-    start, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
-    track = policy is not None or submerge_to is not stay
-    return _Prepared(low, a, d, (a_alive, a_damaged, a_ipc, a_flags, a_gone),
-                     (d_alive, d_damaged, d_ipc, d_flags, d_gone), A, D, rules, holds, retreat,
-                     ((a_alive - a_gone) * low.is_air).sum(axis=1), win_chance, submerge_to,
-                     stay if policy is None else _retreat_moves(a, d), start, end, track)
+        win_chance = np.zeros(0)  # not needed
+    start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
+    track = policy is not None or len(submerge_to) > 0
+    return _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat,
+                     ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1), win_chance, submerge_to,
+                     NO_MOVES if policy is None else _retreat_moves(a, d), start_idx, start_val, end, track)
 
 
 def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,
@@ -192,13 +217,13 @@ def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags:
     destroyer in it."""
     def willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
         in_first_layer = np.arange(layout.n_states) < layout.layer_size
-        if side.submerge == 0 or not layout.leave[k.SUB]:
+        if side.submerge == 0 or not layout.leave[t.SUB]:
             return np.zeros(layout.n_states, dtype=bool)
-        ready = flags[:, 10] == 1 if side.submerge == SUBMERGE_ALONE else True
-        return in_first_layer & (flags[:, 7] == 1) & ready
+        ready = flags[:, t.F_ONLY_SUBS] == 1 if side.submerge == SUBMERGE_ALONE else True
+        return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
 
-    a_goes = willing(low.attacker, a, a_flags)[:, None] & (d_flags[:, 2] == 0)[None, :]
-    d_goes = willing(low.defender, d, d_flags)[None, :] & (a_flags[:, 2] == 0)[:, None]
+    a_goes = willing(low.attacker, a, a_flags)[:, None] & (d_flags[:, t.F_DESTROYER] == 0)[None, :]
+    d_goes = willing(low.defender, d, d_flags)[None, :] & (a_flags[:, t.F_DESTROYER] == 0)[:, None]
     ia = np.arange(a.n_states)[:, None] + a_goes * a.layer_size
     idd = np.arange(d.n_states)[None, :] + d_goes * d.layer_size
     return (ia * d.n_states + idd).ravel().astype(np.int64)
@@ -209,11 +234,11 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     units in the battle, to the state where the others have left; after that, nowhere (itself)."""
     n = a.n_states
     to = np.full(n, -1, dtype=np.int64)
-    if a.leave[k.AIR] or a.leave[k.OTHER]:  # landed units stay: the others leave
+    if a.leave[t.AIR] or a.leave[t.OTHER]:  # landed units stay: the others leave
         state = np.arange(n)
-        landed_lost = (state // int(np.prod(a.class_len[:k.SUB] + 1))) % (a.class_len[k.SUB] + 1)
+        landed_lost = (state // int(np.prod(a.class_len[:t.SUB] + 1))) % (a.class_len[t.SUB] + 1)
         first_layer = state < a.layer_size
-        to = np.where(first_layer & (landed_lost < a.class_len[k.SUB]), state + a.layer_size, -1)
+        to = np.where(first_layer & (landed_lost < a.class_len[t.SUB]), state + a.layer_size, -1)
         to = np.where(first_layer, to, -2)  # -2: already left, no retreat
     joint = to[:, None] * d.n_states + np.arange(d.n_states)[None, :]
     joint = np.where(to[:, None] == -1, -1, joint)
@@ -221,34 +246,44 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     return np.where(to[:, None] == -2, own, joint).ravel().astype(np.int64)
 
 
-def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to) -> tuple[np.ndarray, np.ndarray]:
+def _start_mass(battle, low, a, d, A, D, rules, holds,
+                submerge_to) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Joint mass before round 1 (after AA fire, a bombardment whose casualties do not fire
-    back, and subs that submerge at once) and, where bombardment casualties fire back, at the
-    end of round 1 instead."""
+    back, and subs that submerge at once), as the states that have some (increasing) and their
+    mass; and, where bombardment casualties fire back, the mass at the end of round 1 (a joint
+    array; else None)."""
+    aa = _aa_distribution(low)
+    bombard = _group_distribution(low.bombard_dice, low.low_luck)
+    if aa is None and bombard is None and not (low.submerge_at_start and len(submerge_to)):
+        return _ONE_START, _ONE_MASS, None  # both sides whole: one state
     a_start = np.zeros(a.n_states)
-    aa = _aa_distribution(low, battle)
     if aa is None:
         a_start[0] = 1.0
     else:
-        k.pre_battle_aa(A[2], a.class_len, aa, a_start, 1)
+        k.pre_battle_aa(A.stride, a.class_len, aa, a_start, 1)
     d_start = np.zeros(d.n_states)
-    bombard = _group_distribution(low.bombard_dice, low.low_luck)
     if bombard is not None and not low.bombard_fire_back:
         # the defender of a land battle is one class: its casualties are the first in its order
-        stride = int(np.prod(d.class_len[:k.OTHER] + 1))
+        stride = int(np.prod(d.class_len[:t.OTHER] + 1))
         for hits, p in enumerate(bombard):
-            d_start[min(hits, int(d.class_len[k.OTHER])) * stride] += p
+            d_start[min(hits, int(d.class_len[t.OTHER])) * stride] += p
     else:
         d_start[0] = 1.0
-    start = np.outer(a_start, d_start).ravel()
-    if low.submerge_at_start:
-        moved = np.zeros_like(start)
-        np.add.at(moved, submerge_to, start)
-        start = moved
-    end = np.zeros_like(start)
+    a_on = np.flatnonzero(a_start)
+    d_on = np.flatnonzero(d_start)
+    idx = (a_on[:, None] * d.n_states + d_on[None, :]).ravel()
+    val = np.outer(a_start[a_on], d_start[d_on]).ravel()
+    if low.submerge_at_start and len(submerge_to):
+        idx = submerge_to[idx]
+    idx, where = np.unique(idx, return_inverse=True)  # increasing, and mass moved together summed
+    val = np.bincount(where.ravel(), val, len(idx))
     if bombard is not None and low.bombard_fire_back:
-        start, end = k.bombard_round_kernel(A, D, start, bombard, rules, holds)
-    return start, end
+        start = np.zeros(a.n_states * d.n_states)
+        start[idx] = val
+        left, end = k.bombard_round_kernel(A, D, start, bombard, rules, holds)
+        idx = np.flatnonzero(left)
+        return idx, left[idx], end
+    return idx, val, None
 
 
 @dataclass(frozen=True)
@@ -286,7 +321,7 @@ def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
     stride = np.cumprod(np.concatenate(([1], layout.class_len[:-1] + 1)))
     first_slot = np.concatenate(([0], np.cumsum(side.step_count)[:-1]))
     step_class = np.zeros(len(side.step_count), dtype=np.int64)
-    for c in range(k.N_CLASSES):
+    for c in range(t.N_CLASSES):
         slots = layout.class_slots[c, : layout.class_len[c]]
         for step, first in enumerate(first_slot):
             if side.step_count[step] and first in slots:
@@ -294,16 +329,12 @@ def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
     return stride[step_class].astype(np.int64)
 
 
-def _aa_distribution(low: LoweredBattle, battle: Battle) -> np.ndarray | None:
+def _aa_distribution(low: LoweredBattle) -> np.ndarray | None:
     """Hit distribution of the AA fire before the first round, or None when there is none."""
-    if battle.sea:
-        return None
-    guns = int(low.defender.count[low.is_aa].sum())
-    aircraft = int(low.attacker.count[low.is_air].sum())
-    if guns == 0 or aircraft == 0:
+    if low.aa_dice == 0:
         return None
     dice = np.zeros(7, dtype=np.int64)
-    dice[low.aa_hit] = min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
+    dice[low.aa_hit] = low.aa_dice
     return _group_distribution(dice, low.low_luck)
 
 
@@ -326,9 +357,10 @@ def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray
     return dist[: n + 1]
 
 
-BACKGROUND_UNITS = 24
-"""Battles with this many units or more are solved in a background thread, so that Ctrl-C stops
-the caller at once; smaller ones (milliseconds) hold Ctrl-C back until they return."""
+BACKGROUND_WORK = 50_000_000
+"""Battles whose estimated work (``estimate_work``, about a nanosecond a unit) reaches this, some
+50 ms, are solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
+hold Ctrl-C back until they return (a thread costs about half a millisecond)."""
 
 
 def solve(battle: Battle) -> BattleResult:
@@ -340,36 +372,47 @@ def solve(battle: Battle) -> BattleResult:
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome
         return aa_casualties.fight_split(battle, parts, lambda spec, _p, _i: solve(spec))
-    large = battle.attacker.total + battle.defender.total >= BACKGROUND_UNITS
-    return call_interruptibly(_solve, battle, background=large)
+    lowered = _lowered(battle)
+    _, work = _work(*lowered)
+    return call_interruptibly(_solve, battle, lowered, background=work >= BACKGROUND_WORK)
 
 
-def _solve(battle: Battle) -> BattleResult:
-    p = _prepare(battle)
+def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
+    p = _prepare(battle, lowered)
     policy = battle.retreat
-    args = (p.A, p.D, p.start, p.end, p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance,
-            p.submerge_to, p.retreat_to)
-    rounds_done = float(p.end.sum())
+    rest_args = (p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance, p.submerge_to, p.retreat_to)
+    rounds_done = 0.0 if p.end is None else float(p.end.sum())
     if policy is not None and policy.after_round is not None:
-        final, outcome, final_w, rounds, pruned, rest = k.rounds_kernel(*args, policy.after_round)
+        start = np.zeros(p.joint)
+        start[p.start_idx] = p.start_val
+        end = np.zeros(p.joint) if p.end is None else p.end
+        final, outcome, final_w, rounds, pruned, rest = k.rounds_kernel(p.A, p.D, start, end, *rest_args,
+                                                                        policy.after_round)
         if rest.any():  # landed units fight on after the others retreated
-            rest_final, rest_outcome, rest_w, rest_rounds, rest_pruned = k.solve_kernel(
-                p.A, p.D, rest, np.zeros_like(rest), p.rules, p.holds, PRUNE, p.retreat,
-                p.air_alive, p.win_chance, p.submerge_to, p.retreat_to, True)
-            final = final + rest_final
-            final_w = final_w + rest_w + policy.after_round * rest_final
-            outcome = np.where(rest_final > 0, rest_outcome, outcome)
+            rest_idx = np.flatnonzero(rest)
+            work = p.work(None)
+            _, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work, *rest_args,
+                                                         True)
+            final = final + work.x1
+            final_w = final_w + work.w1 + policy.after_round * work.x1
+            outcome = np.where(work.x1 > 0, work.outcome, outcome)
             rounds += rest_rounds
             pruned += rest_pruned
+        ends = np.flatnonzero(final)
     else:
-        final, outcome, final_w, rounds, pruned = k.solve_kernel(*args, p.track_rounds)
-    return _result(battle, p, final, outcome, final_w, rounds + rounds_done, pruned)
+        work = p.work(p.end)
+        ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
+                                              p.track_rounds)
+        final, outcome, final_w = work.x1, work.outcome, work.w1
+        ends = ends[final[ends] != 0.0]
+    return _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
 
 
-def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, pruned) -> BattleResult:
+def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
+    """The result from the terminal mass ``final`` at the states ``ends`` (its nonzero entries),
+    their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     low = p.low
     na, nd = p.a.n_states, p.d.n_states
-    ends = np.flatnonzero(final)  # the states where battles end: few of all
     codes = outcome[ends].astype(np.int64)
     n_codes = k.RETREAT_LEFT + 1
     # mass by outcome and by each side's end state
@@ -377,9 +420,11 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     d_mass = np.bincount(codes * nd + ends % nd, final[ends], n_codes * nd).reshape(n_codes, nd)
     by_code = a_mass.sum(axis=1)
     retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
-    retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
-    a_alive, a_damaged, a_ipc, a_flags, a_gone = p.a_tables
-    d_alive, d_damaged, d_ipc, d_flags, d_gone = p.d_tables
+    retreat_rounds = 0.0
+    if retreat > 0:
+        retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
+    a_alive, a_damaged, a_gone, a_ipc = p.a_counts
+    d_alive, d_damaged, d_gone, d_ipc = p.d_counts
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
     a_total = int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum())
@@ -394,7 +439,7 @@ def _result(battle: Battle, p: _Prepared, final, outcome, final_w, rounds, prune
     d_gone_ipc = d_total - d_gone @ low.cost
     take = 0.0
     if not battle.sea:
-        take = float(a_mass[k.ATTACKER_WINS][a_flags[:, 5] == 1].sum())
+        take = float(a_mass[k.ATTACKER_WINS][p.A.flags[:, t.F_LAND] == 1].sum())
     names = [u.name for u in battle.rules.units]
     verb = "submerged" if battle.sea else "retreated"
     a_rows: list[Survivors] = [Survivors({}, a_none)]

@@ -100,7 +100,7 @@ class KernelModel:
         for row, side in enumerate(sides):
             scalars[row, SCALARS.keys] = side.n_keys()
             scalars[row, SCALARS.departed_key] = side.departed_key
-        aa_dice = _aa_dice(battle, low)
+        aa_dice = low.aa_dice
         rules = _rules(battle, low, sides, scalars, aa_dice, key_coarse)
         rules[RULES.submerge] = any(submerges)
         rules[RULES.start_boundary] = rules[RULES.submerge] and low.submerge_at_start
@@ -327,15 +327,6 @@ def _stack(parts: list[np.ndarray]) -> np.ndarray:
         index: tuple[int | slice, ...] = (row, *(slice(0, n) for n in part.shape))
         out[index] = part
     return out
-
-
-def _aa_dice(battle: Battle, low: LoweredBattle) -> int:
-    """Dice the defender's AA guns roll before the first round (land battles only)."""
-    guns = int(low.defender.count[low.is_aa].sum())
-    aircraft = int(low.attacker.count[low.is_air].sum())
-    if battle.sea or guns == 0 or aircraft == 0:
-        return 0
-    return min(low.aa_dice_per_gun * guns, aircraft) if low.aa_per_gun else aircraft
 
 
 @dataclass(frozen=True)

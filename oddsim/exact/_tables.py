@@ -1,0 +1,340 @@
+"""Per-state tables of one side for the exact engine's DP: what is left, flags, hit distributions.
+
+A side's state is how many casualties it has taken in each of three classes of its order of
+loss (``AIR``, ``SUB``, ``OTHER``; see ``_kernel``). For every state these tables say which units
+are left (counting), a few yes/no facts the DP branches on (flags), and how many hits the units
+left score, per group of dice that may hit different targets (hit distributions).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from oddsim._jit import hot_jit, inline_jit, jit
+from oddsim.dice import add_dice, hit_chance, low_luck_pmf
+
+AIR, SUB, OTHER = 0, 1, 2
+N_CLASSES = 3
+# hit groups: who fired the dice, which decides what they may hit
+G_SUB, G_AIR, G_OTHER, G_AIR_OTHER = 0, 1, 2, 3
+N_GROUPS = 4
+# hit kinds, by what they may hit: a submarine's hit (no aircraft), a hit of aircraft that fire
+# apart because they cannot hit submarines (no submarine), any hit
+H_SUB, H_AIR, H_ANY = 0, 1, 2
+N_HIT_KINDS = 3
+TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass kept at the edge)
+
+# columns of a side's flag table, about the units still in the battle (not those that left it)
+F_SLOTS_LEFT = 0  # loss slots still to take: 0 means the side is gone
+F_ONLY_DEFENCELESS = 1  # 1: it has slots left, all of units that never fire
+F_DESTROYER = 2  # 1: it has a destroyer
+F_NON_AIR = 3  # 1: it has a unit that is not an aircraft (a target for submarines)
+F_NON_SUB = 4  # 1: it has a unit that is not a submarine (a target for aircraft)
+F_LAND = 5  # 1: it has a land unit (it can take the territory)
+F_AIR = 6  # 1: it has an aircraft
+F_SUB = 7  # 1: it has a submarine
+F_UNITS = 8  # how many units it has
+F_DEPARTED = 9  # how many of its units left the battle early (submerged or retreated)
+F_ONLY_SUBS = 10  # 1: nothing but submarines and defenceless units
+N_FLAGS = 11
+
+
+class UnitTypes(NamedTuple):
+    """What the DP needs to know of each unit type (arrays indexed by type)."""
+
+    cost: np.ndarray
+    is_air: np.ndarray
+    is_sub: np.ndarray
+    is_destroyer: np.ndarray
+    is_land: np.ndarray
+    defenceless: np.ndarray
+
+
+class Support(NamedTuple):
+    """Support rules, one row each: supporter/supported masks [rule, type], units supported per
+    supporter, the value they are raised to, and the side the rule acts for (0 attack, 1 defense)."""
+
+    supporter: np.ndarray
+    supported: np.ndarray
+    per: np.ndarray
+    value: np.ndarray
+    side: np.ndarray
+
+
+class SideDice(NamedTuple):
+    """One side's units at the start and how they roll (arrays indexed by type)."""
+
+    count: np.ndarray
+    damaged: np.ndarray  # two-hit units already damaged at the start
+    value: np.ndarray
+    dice: np.ndarray  # dice per unit
+    best_of: np.ndarray  # only the best of a unit's dice counts
+    support_side: int  # which support rules act for this side
+
+
+class Classes(NamedTuple):
+    """How a side's loss slots (its order of loss, one slot per casualty) fall into classes."""
+
+    length: np.ndarray  # int64[N_CLASSES]: slots per class
+    slots: np.ndarray  # int64[N_CLASSES, max length]: slot positions of each class, in order
+    slot_unit: np.ndarray  # int64[slots]: unit type of each slot
+    slot_kill: np.ndarray  # int64[slots]: 1 the slot kills a unit, 0 it damages one
+    leave: np.ndarray  # int64[N_CLASSES]: 1 the class leaves the battle in the second layer
+    layers: int  # 2 when some classes may leave the battle early, else 1
+
+
+class SideCounts(NamedTuple):
+    """Per state: units of each type alive (including those that left the battle), damaged and
+    departed, and the IPC value lost."""
+
+    alive: np.ndarray
+    damaged: np.ndarray
+    departed: np.ndarray
+    ipc_lost: np.ndarray
+
+
+class SideTables(NamedTuple):
+    """One side's tables as the DP kernels read them."""
+
+    class_info: np.ndarray  # class lengths, then per class whether it leaves, then the layer size
+    class_slots: np.ndarray  # as ``Classes.slots``
+    stride: np.ndarray  # int64[N_CLASSES]: a state index is sum of casualties x stride per class
+    flags: np.ndarray  # int64[states, N_FLAGS]: the F_ columns
+    dist: np.ndarray  # float[states, N_GROUPS, dice + 1]: hit distribution per group
+    lo: np.ndarray  # int64[states, N_GROUPS]: first hit count with weight (lighter tails cut)
+    hi: np.ndarray  # int64[states, N_GROUPS]: last hit count with weight
+    next_hit: np.ndarray  # int64[states, N_HIT_KINDS]: the state after one more hit (itself: none)
+
+
+@hot_jit
+def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.ndarray) -> None:
+    """Casualties per class of a state (of either layer)."""
+    for c in range(N_CLASSES):
+        counts[c] = (state // stride[c]) % (class_len[c] + 1)
+
+
+@jit
+def side_tables(classes, dice, types, support, low_luck, max_dice):
+    """Build one side's ``SideTables`` and ``SideCounts``. States of layer 1 (index layer size and
+    up) are those after the ``classes.leave`` classes left the battle."""
+    stride, class_info, counts, slots_left = count_units(classes, dice.count, dice.damaged, types.cost)
+    fighting = counts.alive - counts.departed
+    flags = side_flags(fighting, counts.departed, slots_left, types)
+    dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice)
+    next_hit = hit_moves(classes, stride, class_info[2 * N_CLASSES], flags.shape[0])
+    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts
+
+
+@inline_jit
+def count_units(classes, start_count, start_damaged, cost):
+    """Per state: the units left, damaged and departed, IPC lost, and loss slots left in the
+    battle. Also the class strides and the class table the kernels read (``SideTables``)."""
+    class_len = classes.length
+    n_types = start_count.shape[0]
+    stride = np.ones(N_CLASSES, dtype=np.int64)
+    for c in range(1, N_CLASSES):
+        stride[c] = stride[c - 1] * (class_len[c - 1] + 1)
+    layer_size = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
+    class_info = np.zeros(2 * N_CLASSES + 1, dtype=np.int64)
+    for c in range(N_CLASSES):  # (loops: an array slice assignment costs seconds to compile)
+        class_info[c] = class_len[c]
+        class_info[N_CLASSES + c] = classes.leave[c]
+    class_info[2 * N_CLASSES] = layer_size
+    n_states = layer_size * classes.layers
+    alive = np.zeros((n_states, n_types), dtype=np.int64)
+    departed = np.zeros((n_states, n_types), dtype=np.int64)
+    damaged = np.zeros((n_states, n_types), dtype=np.int64)
+    ipc_lost = np.zeros(n_states, dtype=np.int64)
+    slots_left = np.zeros(n_states, dtype=np.int64)
+    counts = np.zeros(N_CLASSES, dtype=np.int64)
+    for s in range(n_states):
+        decode(s, stride, class_len, counts)
+        gone = s >= layer_size
+        for u in range(n_types):
+            alive[s, u] = start_count[u]
+        left = 0
+        for c in range(N_CLASSES):
+            for j in range(counts[c]):
+                k = classes.slots[c, j]
+                if classes.slot_kill[k] == 1:
+                    alive[s, classes.slot_unit[k]] -= 1
+                    ipc_lost[s] += cost[classes.slot_unit[k]]
+                else:
+                    damaged[s, classes.slot_unit[k]] += 1
+            if gone and classes.leave[c]:
+                for j in range(counts[c], class_len[c]):
+                    k = classes.slots[c, j]
+                    departed[s, classes.slot_unit[k]] += classes.slot_kill[k]
+            else:
+                left += class_len[c] - counts[c]
+        for u in range(n_types):
+            # free hits come before any kill of the type, so the killed ones were damaged
+            damaged[s, u] = min(alive[s, u], start_damaged[u] + damaged[s, u])
+        slots_left[s] = left
+    return stride, class_info, SideCounts(alive, damaged, departed, ipc_lost), slots_left
+
+
+@inline_jit
+def hit_moves(classes, stride, layer_size, n_states):
+    """Per state and hit kind, the state after one more hit of that kind: it takes the first
+    unit in the order of loss that can take it (itself when none can). In the second layer the
+    classes that left the battle take no hits."""
+    next_hit = np.zeros((n_states, N_HIT_KINDS), dtype=np.int64)
+    counts = np.zeros(N_CLASSES, dtype=np.int64)
+    cap = np.zeros(N_CLASSES, dtype=np.int64)  # how far each class may take hits
+    for s in range(n_states):
+        layer = 0 if s < layer_size else layer_size
+        for kind in range(N_HIT_KINDS):
+            decode(s, stride, classes.length, counts)
+            for c in range(N_CLASSES):
+                cap[c] = counts[c] if layer > 0 and classes.leave[c] else classes.length[c]
+            next_hit[s, kind] = s
+            if _hit_one(counts, cap, classes.slots, kind):
+                next_hit[s, kind] = layer
+                for c in range(N_CLASSES):
+                    next_hit[s, kind] += counts[c] * stride[c]
+    return next_hit
+
+
+@inline_jit
+def _hit_one(counts, cap, class_slots, kind):
+    """Take one hit of ``kind`` on the first unit in the order of loss that can take it; False
+    if none can. ``cap`` is how far each class may go."""
+    best_class = -1
+    best_pos = 1 << 60
+    for c in range(N_CLASSES):
+        if (kind == H_SUB and c == AIR) or (kind == H_AIR and c == SUB):
+            continue
+        if counts[c] < cap[c]:
+            pos = class_slots[c, counts[c]]
+            if pos < best_pos:
+                best_pos = pos
+                best_class = c
+    if best_class < 0:
+        return False
+    counts[best_class] += 1
+    return True
+
+
+@inline_jit
+def side_flags(fighting, departed, slots_left, types):
+    """The ``F_`` flags of every state, from the units in the battle (``fighting``, per state and
+    type), those that left it, and the loss slots left."""
+    n_states, n_types = fighting.shape
+    flags = np.zeros((n_states, N_FLAGS), dtype=np.int64)
+    for s in range(n_states):
+        flags[s, F_SLOTS_LEFT] = slots_left[s]
+        only_defenceless = 1
+        only_subs = 1
+        for u in range(n_types):
+            flags[s, F_DEPARTED] += departed[s, u]
+            flags[s, F_UNITS] += fighting[s, u]
+            if fighting[s, u] == 0:
+                continue
+            if not types.defenceless[u]:
+                only_defenceless = 0
+                if not types.is_sub[u]:
+                    only_subs = 0
+            if types.is_destroyer[u]:
+                flags[s, F_DESTROYER] = 1
+            if types.is_air[u]:
+                flags[s, F_AIR] = 1
+            else:
+                flags[s, F_NON_AIR] = 1
+            if types.is_sub[u]:
+                flags[s, F_SUB] = 1
+            else:
+                flags[s, F_NON_SUB] = 1
+            if types.is_land[u]:
+                flags[s, F_LAND] = 1
+        flags[s, F_ONLY_DEFENCELESS] = only_defenceless if slots_left[s] > 0 else 0
+        flags[s, F_ONLY_SUBS] = only_subs
+    return flags
+
+
+@inline_jit
+def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
+    """Per state, the distribution of hits the units in the battle score in a combat round, per
+    group (``G_``), with support applied; tails lighter than ``TAIL`` are folded into the last
+    hit count kept (the counts cut read 0), whose range is ``lo``..``hi``."""
+    n_states, n_types = fighting.shape
+    dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
+    lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
+    hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
+    scratch = np.zeros(2 * max_dice + 2)
+    boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
+    raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
+    size_of = np.ones(N_GROUPS, dtype=np.int64)
+    strength = np.zeros(N_GROUPS, dtype=np.int64)
+    for s in range(n_states):
+        _apply_support(fighting[s], dice, support, boosted, raised)
+        for g in range(N_GROUPS):
+            size_of[g] = 1
+            strength[g] = 0
+            dist[s, g, 0] = 1.0
+        for u in range(n_types):
+            if fighting[s, u] == 0 or types.defenceless[u]:
+                continue
+            g = G_SUB if types.is_sub[u] else (G_AIR if types.is_air[u] else G_OTHER)
+            for portion in range(7):  # 0: units at their own value; v: units raised to v
+                n = fighting[s, u] - boosted[u] if portion == 0 else raised[u, portion]
+                v = dice.value[u] if portion == 0 else portion
+                if n == 0 or v == 0:
+                    continue
+                strength[g] += n * dice.dice[u] * v
+                if g != G_SUB:
+                    strength[G_AIR_OTHER] += n * dice.dice[u] * v
+                rolls = n if dice.best_of[u] else n * dice.dice[u]
+                p = hit_chance(v, dice.dice[u], dice.best_of[u])
+                size_of[g] = add_dice(dist[s, g], size_of[g], rolls, p, scratch)
+                if g != G_SUB:
+                    size_of[G_AIR_OTHER] = add_dice(dist[s, G_AIR_OTHER], size_of[G_AIR_OTHER], rolls,
+                                                    p, scratch)
+        for g in range(N_GROUPS):
+            if low_luck:
+                dist[s, g, :] = 0.0
+                size_of[g] = low_luck_pmf(strength[g], dist[s, g])
+            lo[s, g], hi[s, g] = _cut_tails(dist[s, g], size_of[g])
+    return dist, lo, hi
+
+
+@inline_jit
+def _apply_support(fighting, dice, support, boosted, raised):
+    """How many units of each type the side's support rules raise, and to which value."""
+    boosted[:] = 0
+    raised[:, :] = 0
+    for r in range(support.per.shape[0]):
+        if support.side[r] != dice.support_side:
+            continue
+        capacity = 0
+        for u in range(fighting.shape[0]):
+            if support.supporter[r, u]:
+                capacity += fighting[u] * support.per[r]
+        for u in range(fighting.shape[0]):
+            if support.supported[r, u] and dice.value[u] < support.value[r] and capacity > 0:
+                take = min(capacity, fighting[u] - boosted[u])
+                boosted[u] += take
+                raised[u, support.value[r]] += take
+                capacity -= take
+
+
+@inline_jit
+def _cut_tails(dist, size):
+    """Fold each tail of ``dist[:size]`` lighter than ``TAIL`` into the nearest hit count kept
+    (the counts cut read 0); returns the range kept."""
+    a, b = 0, size - 1
+    tail = 0.0
+    while a < b and tail + dist[a] < TAIL:
+        tail += dist[a]
+        dist[a] = 0.0
+        a += 1
+    dist[a] += tail
+    tail = 0.0
+    while b > a and tail + dist[b] < TAIL:
+        tail += dist[b]
+        dist[b] = 0.0
+        b -= 1
+    dist[b] += tail
+    return a, b

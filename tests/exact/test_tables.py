@@ -1,0 +1,62 @@
+"""The exact engine's per-side tables and sparse sweep, against values derived by hand."""
+
+import math
+import sys
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+import oddsim
+from oddsim.exact import _tables as t
+
+solve_module = sys.modules["oddsim.exact.solve"]
+
+
+def test_next_hit_follows_the_order_of_loss_for_each_kind_of_hit():
+    # attacker order of loss: sub, sub, destroyer, fighter. The defender's sub splits off the
+    # fighter (subs cannot hit it) and its fighter, without a destroyer, splits off the subs.
+    battle = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd, 1 ftr", defender="1 sub, 1 ftr",
+                           sea=True)
+    tables = solve_module._prepare(battle).A
+    air, sub, other = (int(s) for s in tables.stride)  # a state is sum of losses x stride per class
+
+    def after(state, kind):
+        return int(tables.next_hit[state, kind])
+
+    whole = 0
+    assert after(whole, t.H_SUB) == sub  # a sub's hit: the first non-aircraft, a sub
+    assert after(whole, t.H_AIR) == other  # a fighter that cannot hit subs: the destroyer
+    assert after(whole, t.H_ANY) == sub  # any hit: the first in the order, a sub
+    no_ships = 2 * sub + other
+    assert after(no_ships, t.H_SUB) == no_ships  # only the fighter is left: subs cannot hit it
+    assert after(no_ships, t.H_ANY) == no_ships + air
+    subs_only = other + air
+    assert after(subs_only, t.H_AIR) == subs_only  # only subs left: the fighter cannot hit them
+
+
+def test_cut_tails_keep_the_mass_and_zero_the_counts_cut():
+    dice, p = 60, 1 / 6
+    dist = np.array([math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(dice + 1)])
+    cut = dist.copy()
+    lo, hi = t._cut_tails(cut, dice + 1)
+    assert cut.sum() == pytest.approx(dist.sum(), abs=1e-15)
+    assert not cut[:lo].any() and not cut[hi + 1:].any()
+    # what was cut is lighter than the threshold, and one more count would not be
+    def exact(k):
+        return math.comb(dice, k) * F(1, 6) ** k * F(5, 6) ** (dice - k)
+
+    upper = sum(exact(k) for k in range(hi + 1, dice + 1))
+    assert float(upper) < t.TAIL <= float(upper + exact(hi))
+    assert lo == 0  # P(0 hits) = (5/6)^60, about 1.8e-5: nothing to cut below
+
+
+def test_mass_moving_along_a_row_is_swept():
+    # 1 bomber (4) against 1 battleship (4, two hits): the battleship's free hit moves the mass to
+    # a later defender state of the same attacker row. Per round from the start: 2/9 the bomber
+    # hits alone (damaged battleship), 1/9 nothing; anything else ends with the bomber dead. From
+    # damaged: 2/9 win, 4/9 both die, 2/9 loss, 1/9 again. Win = 1/4 * 1/4, draw = 1/4 * 1/2.
+    result = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 bmb", defender="1 bb", sea=True))
+    assert result.attacker_win == pytest.approx(1 / 16, abs=1e-15)
+    assert result.draw == pytest.approx(1 / 8, abs=1e-15)
+    assert result.defender_win == pytest.approx(13 / 16, abs=1e-15)
