@@ -66,7 +66,7 @@ class Support(NamedTuple):
 class SideDice(NamedTuple):
     """One side's units at the start and how they roll (arrays indexed by type)."""
 
-    count: np.ndarray
+    count: np.ndarray  # type: ignore[assignment]  # shadows tuple.count, as Numba reads fields by name
     damaged: np.ndarray  # two-hit units already damaged at the start
     value: np.ndarray
     dice: np.ndarray  # dice per unit
