@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from oddsim.errors import BattleError
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
+from oddsim.names import count_label, unit_label
 from oddsim.order_of_loss import LossStep, casualty_order, parse_unit_list
 from oddsim.rules import DiceRule, Domain, Ruleset, load_ruleset
 
@@ -77,7 +78,7 @@ class RetreatPolicy:
         if self.after_round is not None:
             parts.append(f"after round {self.after_round}")
         if self.units_left is not None:
-            parts.append(f"at {self.units_left} units or fewer")
+            parts.append(f"at {self.units_left} unit{'' if self.units_left == 1 else 's'} or fewer")
         if self.below_win is not None:
             parts.append(f"below {100 * self.below_win:g}% to win")
         if self.aircraft_risk is not None:
@@ -251,10 +252,11 @@ class Battle:
             raise BattleError("landed units fight in a land battle: drop --landed for a sea battle")
         for name, n in landed.counts:
             if self.rules.unit(name).domain is not Domain.LAND:
-                raise BattleError(f"landed: {name} is not a land unit: only land units land from "
+                raise BattleError(f"landed: {unit_label(name)} is not a land unit: only land units land from "
                                   f"the sea")
             if n > attacker.count(name):
-                raise BattleError(f"landed: {n} {name} but the attacker has {attacker.count(name)}: "
+                raise BattleError(f"landed: {count_label(name, n)} but the attacker has "
+                                  f"{attacker.count(name)}: "
                                   f"landed units are part of the attacker")
         return landed
 
@@ -270,7 +272,7 @@ class Battle:
         for name, _ in ships.counts:
             if name not in values:
                 allowed = ", ".join(sorted(values)) or "no ships"
-                raise BattleError(f"bombard: {name} cannot bombard in {self.rules.name} "
+                raise BattleError(f"bombard: {unit_label(name)} cannot bombard in {self.rules.name} "
                                   f"(can: {allowed})")
         landed = 0 if self.landed is None else self.landed.total
         if landed == 0:
@@ -292,9 +294,9 @@ class Battle:
         for name, _ in force.counts:
             unit = self.rules.unit(name)
             if unit.domain is wrong:
-                raise BattleError(f"{side}: {name} cannot fight in {kind}")
+                raise BattleError(f"{side}: {unit_label(name)} cannot fight in {kind}")
             if side == "attacker" and not unit.can_attack:
-                raise BattleError(f"attacker: {name} cannot attack in {self.rules.name}")
+                raise BattleError(f"attacker: {unit_label(name)} cannot attack in {self.rules.name}")
 
     @property
     def is_land(self) -> bool:

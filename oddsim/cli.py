@@ -217,8 +217,8 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
               help="Escorting fighters (editions with air battles).")
 @click.option("--interceptors", type=int, default=0, show_default=True, metavar="0..200",
               help="Intercepting fighters.")
-@click.option("--territory-value", type=int, default=None, metavar="IPCS",
-              help="IPC value of the territory (0 or more), where the edition caps damage by it.")
+@click.option("--territory-value", type=int, default=None, metavar="0..1000",
+              help="IPC value of the territory, where the edition caps damage by it.")
 @click.option("--facility", type=click.Choice(["major", "minor", "air_base", "naval_base"]), default=None,
               help="Target facility, where the edition caps damage by facility.")
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")

@@ -156,7 +156,8 @@ class BattleResult:
     ``None`` at sea). ``tuv_swing`` is defender IPCs lost minus attacker IPCs lost.
     ``attacker_ipc_total``/``defender_ipc_total``: IPCs of the units each side may lose, so
     that IPC lost = total - the IPC value of a survivor row. ``retreat_round`` is the mean
-    number of rounds fought before a retreat, apart from ``expected_rounds`` (all battles).
+    number of rounds of the battles that end in a retreat, apart from ``expected_rounds`` (all
+    battles); where landed units fight on after the others retreat, their rounds count too.
     """
 
     battle: str
@@ -267,7 +268,8 @@ class BattleResult:
         }
         for side in ("attacker", "defender"):
             data[f"{side}_ipc_lost_distribution"] = [
-                {"ipc": float(k), "probability": float(p)}
+                {"ipc": float(k), "probability": float(p),
+                 "std_error": math.sqrt(max(p * (1.0 - p), 0.0) / self.runs) if self.runs else 0.0}
                 for k, p in self.ipc_lost_distribution(side).items()]
             data[f"{side}_survivors"] = [row.to_dict() for row in getattr(self, f"{side}_survivors")]
         return data

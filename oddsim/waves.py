@@ -15,7 +15,7 @@ from typing import Any
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError
-from oddsim.estimates import number, percent
+from oddsim.estimates import number, percent, swing
 from oddsim.forces import parse_force
 from oddsim.order_of_loss import parse_unit_list
 from oddsim.result import BattleResult
@@ -85,7 +85,7 @@ class WaveResult:
         lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
                 for side in ("attacker", "defender")}
         lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
-                     f"(TUV swing {self.tuv_swing:+.2f})")
+                     f"(TUV swing {swing(self.tuv_swing, se.get('tuv_swing'))})")
         return "\n".join(lines)
 
 
@@ -102,7 +102,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     interrupted = False
     reports = []
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
-    runs = 0.0  # Monte Carlo runs in all (0: every battle exact)
+    paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
     for battle in battles:
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
         if has_land and not battle.sea:
@@ -116,7 +116,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             result: BattleResult = run(replace(battle, defender=parse_force(defender, battle.rules)),
                                        weight)
             if result.runs:
-                runs = max(runs, result.runs / weight)
+                paced.append(result.runs / weight)
             for side in ("attacker", "defender"):
                 square[f"{side}_ipc_lost"] += weight * sum(
                     p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
@@ -147,7 +147,13 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                        takes_territory=None if first.sea else taken,
                        attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
                        interrupted=interrupted)
-    return wave_errors(total, squares, round(runs)) if runs else total
+    if not paced:
+        return total
+    # Each battle gets its share of the runs (rounded up to 1), so the largest pace is the runs
+    # in all. After Ctrl-C the battles stopped at different points (later ones after one chunk,
+    # which can exceed a rare one's share): the smallest pace is the runs every path had.
+    runs = min(paced) if interrupted else max(paced)
+    return wave_errors(total, squares, max(1, round(runs)))
 
 
 def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult:
@@ -179,6 +185,7 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
               "defender_win": chance(total.defender_win, runs),
               **{name: sum(w["std_error"][name] for w in waves)
                  for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
+    errors["tuv_swing"] = errors["attacker_ipc_lost"] + errors["defender_ipc_lost"]  # a bound
     if total.takes_territory is not None:
         errors["takes_territory"] = chance(total.takes_territory, runs)
     return replace(total, waves=tuple(waves), std_error=errors)

@@ -211,6 +211,9 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
     if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
         del std_error["retreat"]
     retreats = t[RETREAT]
+    if retreats:
+        std_error["retreat_round"] = _retreat_round_error_bound(
+            t[STATS.retreat_rounds], t[STATS.rounds_sq], retreats)
     names = [u.name for u in battle.rules.units]
     survivors = [
         SurvivorCodec(low, layout, spec.key_coarse, names).table(
@@ -245,6 +248,16 @@ def _held(held: np.ndarray) -> np.ndarray:
     out = held[0].copy()
     out[0] = held[:, 0].sum()
     return out
+
+
+def _retreat_round_error_bound(retreat_rounds: int, all_rounds_squared: int, retreats: int) -> float:
+    """A bound on the standard error of the mean rounds before a retreat. The kernel sums the
+    squared rounds of all battles, not of the retreats alone; that sum bounds the retreats' own,
+    so ``sqrt((sum r^2 / retreats - mean^2) / retreats)`` bounds the error (reported as a bound,
+    like the TUV swing's)."""
+    mean = retreat_rounds / retreats
+    variance = max(all_rounds_squared / retreats - mean * mean, 0.0)
+    return math.sqrt(variance / retreats)
 
 
 def _standard_error_of_mean(total: int, squares: int, n: int) -> float:

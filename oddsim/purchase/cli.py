@@ -14,6 +14,7 @@ import click
 
 from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_purchase_chart
+from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
 from oddsim.purchase.spec import SweepSpec
@@ -23,7 +24,8 @@ from oddsim.purchase.table import PurchaseTable
 @click.command()
 @click.option("--rules", default="1942-2e", show_default=True,
               help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
-@click.option("--budget", type=int, required=True, help="IPCs to spend.")
+@click.option("--budget", type=int, required=True, metavar="0..",
+              help=f"IPCs to spend (a sweep tries at most {MAX_PURCHASES:,} purchases).")
 @click.option("--units", required=True, help="Unit types to buy, e.g. inf,art,arm,ftr,bmb.")
 @click.option("--max", "caps", multiple=True, metavar="UNIT=N",
               help="Buy at most N of UNIT (repeatable, or comma-separated: arm=4,ftr=2).")
@@ -38,19 +40,21 @@ from oddsim.purchase.table import PurchaseTable
 @click.option("--sea", is_flag=True, help="A sea battle (goal take is refused: use clear).")
 @click.option("--ool-attacker", default=None, help="Order of loss of the battle's attacker.")
 @click.option("--ool-defender", default=None, help="Order of loss of the battle's defender.")
-@click.option("--keep-land", type=int, default=0, show_default=True,
+@click.option("--keep-land", type=int, default=0, show_default=True, metavar="0..1000",
               help="Keep the attacker's last N land units until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Engine per battle; auto is exact when cheap.")
-@click.option("--runs", type=int, default=None, help="Monte Carlo runs per battle (default 100,000).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--runs", type=int, default=None, metavar="1..10^10",
+              help="Monte Carlo runs per battle (default 100,000).")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="0..2^64-1",
               help="Sweep seed; each Monte Carlo battle's seed derives from it and the battle.")
 @click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
               help="Rows of the ranking to print (0: all).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write rows as they finish to a .csv or .json (JSON Lines) file.")
 @click.option("--resume", is_flag=True, help="Keep the rows already in --out; solve the rest.")
-@click.option("--workers", type=int, default=None, help="Run on a local Dask cluster of N workers.")
+@click.option("--workers", type=int, default=None, metavar="1..",
+              help="Run on a local Dask cluster of N workers.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Run on an existing Dask cluster.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")

@@ -113,7 +113,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
                                    finished, path) from None
     stats = SweepStats(resumed=len(done), cached=cached, solved=len(fresh) - cached,
                        out=str(path) if path else None)
-    return PurchaseTable.from_rows([*done.values(), *fresh], spec.goal, spec.units, stats)
+    return PurchaseTable.from_rows([*done.values(), *fresh], spec.goal, spec.units, stats,
+                                   battle=spec.describe())
 
 
 def _row_source(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], cache: BattleCache,

@@ -15,6 +15,7 @@ from functools import cached_property
 from oddsim.battle import ArmySpec, Battle, UnitListSpec
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.limits import check_runs, check_seed
+from oddsim.names import unit_label
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
 from oddsim.rules import Domain, Ruleset, builtin_names, load_ruleset
@@ -193,13 +194,13 @@ def _parse_units(spec: UnitsSpec, rules: Ruleset, sea: bool, goal: Goal) -> tupl
             continue
         name = _resolve_buyable(token.strip(), rules)
         if name in names:
-            raise PurchaseError(f"units: {name} is listed twice")
+            raise PurchaseError(f"units: {unit_label(name)} is listed twice")
         unit = rules.unit(name)
         if unit.domain is (Domain.LAND if sea else Domain.SEA):
             kind = "a sea battle" if sea else "a land battle (add --sea for a sea battle)"
-            raise PurchaseError(f"units: {name} cannot fight in {kind}: drop it from the units")
+            raise PurchaseError(f"units: {unit_label(name)} cannot fight in {kind}: drop it from the units")
         if not goal.buyer_defends and not unit.can_attack:
-            raise PurchaseError(f"units: {name} cannot attack in {rules.name}, and goal "
+            raise PurchaseError(f"units: {unit_label(name)} cannot attack in {rules.name}, and goal "
                                 f"'{goal.value}' buys attackers: drop it from the units")
         names.append(name)
     if not names:
@@ -212,13 +213,13 @@ def _resolve_buyable(token: str, rules: Ruleset) -> str:
     if name is None:
         elsewhere = [edition for edition in builtin_names()
                      if edition != rules.name and load_ruleset(edition).resolve_name(token)]
-        known = ", ".join(u.name for u in rules.units)
+        known = ", ".join(unit_label(u.name) for u in rules.units)
         if elsewhere:
             raise PurchaseError(f"units: {rules.name} cannot buy '{token}' (a unit of "
                                 f"{', '.join(elsewhere)}); its units are: {known}")
         raise PurchaseError(f"units: unknown unit '{token}' in {rules.name} (known: {known})")
     if rules.unit(name).cost <= 0:
-        raise PurchaseError(f"units: {name} has no price in {rules.name}, so it cannot be bought")
+        raise PurchaseError(f"units: {unit_label(name)} has no price in {rules.name}, so it cannot be bought")
     return name
 
 
@@ -252,10 +253,10 @@ def _parse_caps(spec: CapsSpec, rules: Ruleset, names: tuple[str, ...]) -> tuple
         except ValueError:
             value = raw
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise PurchaseError(f"max: the cap of {name} must be a whole number, 0 or more, "
+            raise PurchaseError(f"max: the cap of {unit_label(name)} must be a whole number, 0 or more, "
                                 f"not {raw!r}")
         if name in caps:
-            raise PurchaseError(f"max: {name} is capped twice ({caps[name]} and {value}): give "
+            raise PurchaseError(f"max: {unit_label(name)} is capped twice ({caps[name]} and {value}): give "
                                 f"one cap per unit")
         caps[name] = value
     return tuple(caps.get(name) for name in names)
@@ -266,6 +267,6 @@ def _check_army(force: Force, label: str, rules: Ruleset, sea: bool, attacks: bo
         unit = rules.unit(name)
         if unit.domain is (Domain.LAND if sea else Domain.SEA):
             kind = "a sea battle" if sea else "a land battle (add --sea for a sea battle)"
-            raise PurchaseError(f"{label}: {name} cannot fight in {kind}")
+            raise PurchaseError(f"{label}: {unit_label(name)} cannot fight in {kind}")
         if attacks and not unit.can_attack:
-            raise PurchaseError(f"{label}: {name} cannot attack in {rules.name}")
+            raise PurchaseError(f"{label}: {unit_label(name)} cannot attack in {rules.name}")
