@@ -48,7 +48,8 @@ def aa_hit(battle: Battle) -> int:
 def splits(battle: Battle) -> list[Split] | None:
     """The AA outcomes of ``battle`` to fight apart, or None when the engines can take it whole."""
     rules = battle.rules
-    if (battle.sea or battle.aa_fired or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
+    if (battle.sea or battle.aa_fired or battle.in_progress
+            or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
             or not any(rules.unit(name).aa for name, _ in battle.defender.counts)):
         return None
     aircraft = [(name, n) for name, n in battle.attacker.counts

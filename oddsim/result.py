@@ -145,6 +145,18 @@ def merge_rows(rows, runs: int | None = None) -> tuple[Survivors, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class RetreatPlanRow:
+    """One state where the best retreat policy retreats (at the end of a round): the units in
+    the battle on each side, the chance the battle retreats there and the mean round it does.
+    The policy depends only on the units left, so the same row holds whichever round it is."""
+
+    attacker: str
+    defender: str
+    probability: float
+    mean_round: float
+
+
 @dataclass(frozen=True, repr=False)
 class BattleResult:
     """Outcome probabilities, expected losses and survivor distributions of one battle.
@@ -180,6 +192,8 @@ class BattleResult:
     interrupted: bool = False
     attacker_ipc_total: float = 0
     defender_ipc_total: float = 0
+    objective: float | None = None  # the best retreat's expected objective (RetreatPolicy.best)
+    retreat_plan: tuple[RetreatPlanRow, ...] | None = None  # where the best retreat retreats
 
     @property
     def tuv_swing(self) -> float:
@@ -265,6 +279,11 @@ class BattleResult:
             "interval_95": {k: [float(lo), float(hi)] for k, (lo, hi) in self.interval_95().items()},
             "attacker_ipc_total": float(self.attacker_ipc_total),
             "defender_ipc_total": float(self.defender_ipc_total),
+            "objective": number(self.objective),
+            "retreat_plan": None if self.retreat_plan is None else [
+                {"attacker": row.attacker, "defender": row.defender,
+                 "probability": float(row.probability), "mean_round": float(row.mean_round)}
+                for row in self.retreat_plan],
         }
         for side in ("attacker", "defender"):
             data[f"{side}_ipc_lost_distribution"] = [

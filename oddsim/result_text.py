@@ -74,7 +74,30 @@ def battle_text(result, survivors: int | None = None) -> str:
         for side in SIDES:
             lines += [""] + survivor_table(result, side, survivors)
             lines += [""] + ipc_loss_table(result, side)
+    lines += retreat_plan_text(result)
     return "\n".join(lines)
+
+
+def retreat_plan_text(result, top: int = 10) -> list[str]:
+    """The best retreat's objective and the most likely states where it retreats (none without
+    the best retreat)."""
+    if result.objective is None:
+        return []
+    lines = [f"best retreat: expected objective {result.objective:+.2f}"]
+    if result.objective < 0:
+        lines.append(f"  not attacking is better by {-result.objective:.2f}")
+    plan = result.retreat_plan or ()
+    if not plan:
+        lines.append("  it never retreats: fight to the end")
+        return lines
+    lines.append(f"  retreats in {len(plan)} states (most likely first; the same in every round):")
+    lines.append(f"  {'chance':>8s}  {'round':>5s}  attacker left  |  defender left")
+    for row in plan[:top]:
+        lines.append(f"  {100 * row.probability:7.2f}%  {row.mean_round:5.2f}  {row.attacker}  |  "
+                     f"{row.defender}")
+    if len(plan) > top:
+        lines.append(f"  ... {len(plan) - top} more (see --json)")
+    return lines
 
 
 def shown(rows) -> list:

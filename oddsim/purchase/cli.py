@@ -36,7 +36,13 @@ from oddsim.purchase.table import PurchaseTable
 @click.option("--goal", type=click.Choice([g.value for g in Goal], case_sensitive=False),
               default="take", show_default=True,
               help="take: chance to take the territory; clear: chance to destroy every defender; "
-                   "hold: you defend, chance to keep it; tuv: expected TUV swing.")
+                   "hold: you defend, chance to keep it; tuv: expected TUV swing; value: TUV swing "
+                   "plus --territory-value if taken, retreating at best; hold-after: chance to "
+                   "take it and hold it against --counter-attack.")
+@click.option("--territory-value", type=click.FloatRange(min=0), default=None,
+              help="IPCs the territory is worth, for --goal value (default 0).")
+@click.option("--counter-attack", default=None,
+              help='The army that counter-attacks, for --goal hold-after, e.g. "4 inf, 2 arm".')
 @click.option("--sea", is_flag=True, help="A sea battle (goal take is refused: use clear).")
 @click.option("--ool-attacker", default=None, help="Order of loss of the battle's attacker.")
 @click.option("--ool-defender", default=None, help="Order of loss of the battle's defender.")
@@ -61,16 +67,17 @@ from oddsim.purchase.table import PurchaseTable
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
               help="Rows per write to --out.")
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
-def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attacker, ool_defender,
-             keep_land, method, runs, seed, top, out, resume, workers, scheduler, quiet,
-             chunk_rows, plot) -> int:
+def purchase(rules, budget, units, caps, existing, against, goal, territory_value, counter_attack,
+             sea, ool_attacker, ool_defender, keep_land, method, runs, seed, top, out, resume,
+             workers, scheduler, quiet, chunk_rows, plot) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
-                           runs=runs, seed=seed)
+                           runs=runs, seed=seed, territory_value=territory_value,
+                           counter_attack=counter_attack)
     try:
         with _stop_on_signals() as stop_requested:
             table = run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from oddsim.battle import ArmySpec, Battle, UnitListSpec
+from oddsim.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.limits import check_runs, check_seed
 from oddsim.names import unit_label
@@ -52,13 +52,16 @@ class SweepSpec:
     method: str = "auto"
     runs: int = DEFAULT_PURCHASE_RUNS
     seed: int = 0
+    territory_value: float | None = None  # goal value: IPCs the territory is worth
+    counter_attack: Force | None = None  # goal hold-after: the army that counter-attacks
 
     @classmethod
     def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec,
               goal: Goal | str = Goal.TAKE, existing: ArmySpec = None, max_counts: CapsSpec = None,
               sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
-              seed: int = 0) -> SweepSpec:
+              seed: int = 0, territory_value: float | None = None,
+              counter_attack: ArmySpec = None) -> SweepSpec:
         """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one."""
         ruleset = load_ruleset(rules)
         if not isinstance(sea, bool):
@@ -83,10 +86,12 @@ class SweepSpec:
         if goal.buyer_defends and against_force.is_empty():
             raise PurchaseError("against: the attacking army is empty: 'hold' needs an army to "
                                 "hold against")
+        value, counter = _goal_options(goal, ruleset, territory_value, counter_attack)
         spec = cls(rules=ruleset, budget=budget, units=names,
                    costs=tuple(ruleset.unit(n).cost for n in names), caps=caps, goal=goal,
                    existing=existing_force, against=against_force, sea=sea, keep_land=keep_land,
-                   method=method, runs=runs, seed=seed)
+                   method=method, runs=runs, seed=seed, territory_value=value,
+                   counter_attack=counter)
         spec._check_size()
         probe = spec._probe(ool_attacker, ool_defender)
         return replace(spec, ool_attacker=probe.ool_attacker, ool_defender=probe.ool_defender)
@@ -113,7 +118,8 @@ class SweepSpec:
         counts = first if self.existing.is_empty() else (0,) * len(self.units)
         attacker, defender = self._sides(counts)
         return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
-                      ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=self.keep_land)
+                      ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=self.keep_land,
+                      retreat=self._retreat)
 
     def _sides(self, counts: Sequence[int]) -> tuple[Force, Force]:
         buyer = self.army(counts)
@@ -132,7 +138,14 @@ class SweepSpec:
         attacker, defender = self._sides(counts)
         return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
                       ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
-                      keep_land=self.keep_land)
+                      keep_land=self.keep_land, retreat=self._retreat)
+
+    @property
+    def _retreat(self) -> RetreatPolicy | None:
+        """The attacker's retreat: the best one by value for goal value, else none."""
+        if self.goal is not Goal.VALUE:
+            return None
+        return RetreatPolicy(best="value", territory_value=self.territory_value)
 
     def buys_an_army(self, counts: Sequence[int]) -> bool:
         """False for the one purchase that leaves an attacking buyer with no units at all."""
@@ -159,7 +172,10 @@ class SweepSpec:
                   else f"attack {self.against.describe()} with {buyer}")
         return (f"{self.rules.name} {kind} battle: {action}; buy up to {self.budget} IPCs of "
                 f"{', '.join(self.units)}" + (f" ({', '.join(caps)})" if caps else "")
-                + f"; goal: {self.goal.value} ({self.goal.label})")
+                + f"; goal: {self.goal.value} ({self.goal.label})"
+                + (f", territory worth {self.territory_value:g}" if self.goal is Goal.VALUE else "")
+                + (f" against a counter-attack by {self.counter_attack.describe()}"
+                   if self.counter_attack is not None else ""))
 
     @cached_property
     def fingerprint(self) -> str:
@@ -167,10 +183,37 @@ class SweepSpec:
         resume only when their fingerprint is this one."""
         rules = (self.rules.name, self.rules.units, self.rules.combat, self.rules.bombard,
                  self.rules.support)
-        parts = (rules, self.budget, self.units, self.caps, self.goal.value, self.existing,
-                 self.against, self.sea, self.ool_attacker, self.ool_defender, self.keep_land,
-                 self.method, self.runs, self.seed)
+        parts: tuple[object, ...] = (
+            rules, self.budget, self.units, self.caps, self.goal.value, self.existing, self.against,
+            self.sea, self.ool_attacker, self.ool_defender, self.keep_land, self.method, self.runs,
+            self.seed)
+        if self.goal in (Goal.VALUE, Goal.HOLD_AFTER):  # older sweeps keep their fingerprints
+            parts += (self.territory_value, self.counter_attack)
         return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
+
+
+def _goal_options(goal: Goal, rules: Ruleset, territory_value: float | None,
+                  counter_attack: ArmySpec) -> tuple[float | None, Force | None]:
+    """The territory value (goal value) and counter-attacking army (goal hold-after), checked:
+    each belongs to its goal only."""
+    if goal is Goal.VALUE:
+        value = 0.0 if territory_value is None else territory_value
+        RetreatPolicy(best="value", territory_value=value)  # checks the value
+    elif territory_value is not None:
+        raise PurchaseError("--territory-value applies to --goal value: drop it or use that goal")
+    else:
+        value = None
+    if goal is Goal.HOLD_AFTER:
+        if counter_attack is None:
+            raise PurchaseError("goal 'hold-after' needs the army that counter-attacks: add "
+                                "--counter-attack ARMY")
+        counter = parse_force(counter_attack, rules, "counter-attack")
+        if counter.is_empty():
+            raise PurchaseError("counter-attack: the army is empty: name the units that counter-attack")
+        return value, counter
+    if counter_attack is not None:
+        raise PurchaseError("--counter-attack applies to --goal hold-after: drop it or use that goal")
+    return value, None
 
 
 def _check_budget(budget: object) -> int:
