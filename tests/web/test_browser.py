@@ -100,6 +100,28 @@ def test_monte_carlo_shows_standard_errors(page):
     assert page.inner_text("#cli-command").endswith("--method \"mc\" --runs 20000 --seed 5")
 
 
+def test_options_the_page_reads_from_the_server(page):
+    """Battle and retreat options the page builds from GET /api (a battle in progress, a
+    strafe) reach the server and the CLI line."""
+    fields = page.request.get(page.base + "/api").json()
+    if "in_progress" not in fields["battle_fields"] or "strafe" not in fields["retreat_fields"]:
+        pytest.skip("this oddsim has no in_progress or strafe option")
+    page.goto(page.base + "/")
+    page.click("#clear")
+    set_counter(page, "attacker", "infantry", 4)
+    set_counter(page, "attacker", "fighter", 1)
+    set_counter(page, "defender", "infantry", 3)
+    page.check("#extra-in_progress")
+    page.fill("#extra-strafe", "1")
+    battle = oddsim.Battle("1942-2e", attacker="4 inf, 1 ftr", defender="3 inf", in_progress=True,
+                           retreat={"strafe": 1})
+    answer_for(page, battle)
+    expected = oddsim.solve(battle)
+    assert shown(page, "attacker_win") == pytest.approx(expected.attacker_win, abs=1e-12)
+    assert shown(page, "retreat") == pytest.approx(expected.retreat, abs=1e-12)
+    assert page.inner_text("#cli-command").endswith("--in-progress --retreat-strafe 1")
+
+
 def test_the_url_keeps_the_battle_and_swap_sides(page, browser):
     page.goto(page.base + "/")
     page.click("#clear")

@@ -222,7 +222,8 @@ async function buildExtraOptions() {
       const bool = /\bbool\b/.test(type) && !/int|float|str/.test(type);
       const numeric = /int|float/.test(type) && !/str/.test(type);
       const input = el("input", { id: `extra-${name}`, "data-field": name, "data-retreat": retreat ? "1" : null,
-        type: bool ? "checkbox" : numeric ? "number" : "text", step: numeric ? "any" : null, autocomplete: "off" });
+        type: bool ? "checkbox" : numeric ? "number" : "text", step: numeric ? "any" : null, autocomplete: "off",
+        placeholder: bool ? null : "—", title: type });
       input.addEventListener("input", () => schedule("battle"));
       const label = (retreat ? "retreat: " : "") + name.replace(/_/g, " ");
       box.append(bool ? el("label", { class: "check" }, input, ` ${label}`) : el("label", {}, label, input));
@@ -294,8 +295,9 @@ function cliCommand(req) {
     if (value === true) args.push(flag(key));
     else args.push(`${flag(key)} ${typeof value === "string" ? quote(value) : value}`);
   }
+  const retreatFlags = { units_left: "--retreat-units", territory_value: "--territory-value" };
   for (const [key, value] of Object.entries(req.retreat || {})) {
-    const name = key === "territory_value" ? flag(key) : `--retreat-${key.replace(/_/g, "-")}`;
+    const name = retreatFlags[key] || `--retreat-${key.replace(/_/g, "-")}`;
     args.push(value === true ? name : `${name} ${typeof value === "string" ? quote(value) : value}`);
   }
   return args.join(" ");
