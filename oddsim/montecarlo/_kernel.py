@@ -599,6 +599,7 @@ def _boundary(state, rounds, retreat, model):
     if retreat and code == ONGOING and _retreats(state, rounds, model):
         if _rule(model, RULES.partial_retreat) and _landed_left(state, model) > 0:
             _depart(state, ATTACKER, True, model)
+            put(state, STATE.retreat_round, rounds)
             return _outcome(state, model), False
         return RETREAT, retreat
     return code, retreat
@@ -715,19 +716,23 @@ def _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model):
         code = DEFENDER_WINS
     lost_a, land = _losses(state, ATTACKER, a_dead, model)
     lost_d = _losses(state, DEFENDER, d_dead, model)[0]
-    _tally(code, rounds, lost_a, lost_d, land, _survivor_key(state, ATTACKER, a_dead, model),
-           _survivor_key(state, DEFENDER, d_dead, model), counts, hist_a, hist_d, ipc_a, ipc_d, model)
+    left = get(state, STATE.retreat_round)  # the others retreated then, the landed fought on
+    _tally(code, rounds, left if left > 0 else rounds, lost_a, lost_d, land,
+           _survivor_key(state, ATTACKER, a_dead, model), _survivor_key(state, DEFENDER, d_dead, model),
+           counts, hist_a, hist_d, ipc_a, ipc_d, model)
 
 
 @hot_jit
-def _tally(code, rounds, lost_a, lost_d, land, key_a, key_d, counts, hist_a, hist_d, ipc_a, ipc_d,
-           model):
-    """Add one battle's outcome, losses, rounds and end states (survivor keys) to the tallies."""
+def _tally(code, rounds, retreat_round, lost_a, lost_d, land, key_a, key_d, counts, hist_a, hist_d,
+           ipc_a, ipc_d, model):
+    """Add one battle's outcome, losses, rounds and end states (survivor keys) to the tallies;
+    ``retreat_round``: the round after which the attacker left (read for a retreat only)."""
     add(counts, code, ONE)
     if code == ATTACKER_WINS and _rule(model, RULES.land_battle) and land > 0:
         add(counts, STATS.takes, ONE)
     if code == RETREAT:
-        add(counts, STATS.retreat_rounds, rounds)
+        add(counts, STATS.retreat_rounds, retreat_round)
+        add(counts, STATS.retreat_rounds_sq, retreat_round * retreat_round)
         key_a += _scalar(model, ATTACKER, SCALARS.keys)
     add(counts, STATS.attacker_ipc, lost_a)
     add(counts, STATS.attacker_ipc_sq, lost_a * lost_a)
@@ -906,7 +911,7 @@ def _fight_plain(seed, index, model):
 @hot_jit
 def _record_plain(code, rounds, a_rec, d_rec, counts, hist_a, hist_d, ipc_a, ipc_d, model):
     """``_record`` for a plain battle from its sides' final records."""
-    _tally(code, rounds, get(model, a_rec + PLAIN.cost), get(model, d_rec + PLAIN.cost),
+    _tally(code, rounds, rounds, get(model, a_rec + PLAIN.cost), get(model, d_rec + PLAIN.cost),
            get(model, a_rec + PLAIN.land), get(model, a_rec + PLAIN.key), get(model, d_rec + PLAIN.key),
            counts, hist_a, hist_d, ipc_a, ipc_d, model)
 
