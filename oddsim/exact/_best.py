@@ -23,13 +23,13 @@ from oddsim.exact._kernel import (
     _clear,
     _gather,
     _outcome,
-    _round_moves,
+    _stored_moves,
 )
 
 
 @jit
 def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, live, a_ipc, d_ipc,
-                        a_total, a_dead_ipc, d_dead_ipc, a_takes, territory_bonus):
+                        a_total, a_dead_ipc, d_dead_ipc, a_takes, territory_bonus, store):
     """Values of the best retreat policy, whose objective is the TUV swing (defender IPC lost
     minus attacker IPC lost) plus ``territory_bonus`` when the attacker takes the territory.
     Per side state: ``*_ipc`` IPCs lost while the side fights on, ``*_dead_ipc`` once its units
@@ -42,7 +42,9 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     Returns (value at the end of a round, where the attacker decides; value at the start of a
     round, which is fought whatever the value of retreating, as round 1 is; 1 where the best
     policy retreats). Ties fight on. Only the ``live`` states are solved (those the battle gets
-    to with a weight the engine does not prune); the others keep the value 0."""
+    to with a weight the engine does not prune; increasing); the others keep the value 0. Their
+    round moves come from ``store`` (``_kernel.MoveStore``) where the forward sweep that found
+    them recorded them."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
     v_end = np.zeros(na * nd)
@@ -70,7 +72,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
                 value += territory_bonus
             v_end[j] = v_mid[j] = v_start[j] = value
             continue
-        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
         # the values of this state are still 0, so the gathers leave out "no change"
         after_second = _gather_runs(v_end, nd, compact_idx[2], compact_p[2], n2_a, d_touched, d_prob,
                                     n2_d, rows)

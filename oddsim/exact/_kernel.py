@@ -206,6 +206,79 @@ def _round_moves(ia, idd, A, D, rules, buf):
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
 
 
+class MoveStore(NamedTuple):
+    """Each state's round moves (``_round_moves``) as one sweep recorded them, for later sweeps
+    over the same states to read instead of computing them again. State j's record starts at
+    ``at[j]`` (-1: none) in both ``idx`` and ``p``: the four list lengths and two "no change"
+    chances, then the four lists (phase 1 attacker and defender, phase 2 attacker and defender).
+    ``used``: [entries written, 1 while recording]; once the arrays are full, no more records."""
+
+    at: np.ndarray
+    idx: np.ndarray
+    p: np.ndarray
+    used: np.ndarray
+
+
+def move_store(n_joint: int, capacity: int) -> MoveStore:
+    """An empty store recording at most ``capacity`` entries (``np.empty``: pages never written
+    are never touched)."""
+    return MoveStore(np.full(n_joint, -1, dtype=np.int64), np.empty(capacity, dtype=np.int64),
+                     np.empty(capacity), np.array([0, 1], dtype=np.int64))
+
+
+@hot_jit
+def _stored_moves(j, ia, idd, A, D, rules, buf, store):
+    """``_round_moves`` of joint state j = (ia, idd), read from ``store`` where it has them (the
+    buffers left as ``_round_moves`` leaves them), else computed, and recorded while it records."""
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    at, idx, p, used = store
+    o = at[j]
+    if o >= 0:
+        n1_a, n1_d, n2_a, n2_d = idx[o], idx[o + 1], idx[o + 2], idx[o + 3]
+        stay1, stay2 = p[o], p[o + 1]
+        o += 4
+        for t in range(n1_a):
+            compact_idx[0, t] = idx[o + t]
+            compact_p[0, t] = p[o + t]
+        o += n1_a
+        for t in range(n1_d):
+            compact_idx[1, t] = idx[o + t]
+            compact_p[1, t] = p[o + t]
+        o += n1_d
+        for t in range(n2_a):
+            compact_idx[2, t] = idx[o + t]
+            compact_p[2, t] = p[o + t]
+        o += n2_a
+        for t in range(n2_d):
+            d_touched[t] = idx[o + t]
+            d_prob[idx[o + t]] = p[o + t]
+        return n1_a, n1_d, stay1, n2_a, n2_d, stay2
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+    o = used[0]
+    if used[1] and o + 4 + n1_a + n1_d + n2_a + n2_d <= idx.shape[0]:
+        at[j] = o
+        idx[o], idx[o + 1], idx[o + 2], idx[o + 3] = n1_a, n1_d, n2_a, n2_d
+        p[o], p[o + 1], p[o + 2], p[o + 3] = stay1, stay2, 0.0, 0.0
+        o += 4
+        for t in range(n1_a):
+            idx[o + t] = compact_idx[0, t]
+            p[o + t] = compact_p[0, t]
+        o += n1_a
+        for t in range(n1_d):
+            idx[o + t] = compact_idx[1, t]
+            p[o + t] = compact_p[1, t]
+        o += n1_d
+        for t in range(n2_a):
+            idx[o + t] = compact_idx[2, t]
+            p[o + t] = compact_p[2, t]
+        o += n2_a
+        for t in range(n2_d):
+            idx[o + t] = d_touched[t]
+            p[o + t] = d_prob[d_touched[t]]
+        used[0] = o + n2_d
+    return n1_a, n1_d, stay1, n2_a, n2_d, stay2
+
+
 @hot_jit
 def _clear(dense, touched, n):
     for t in range(n):
@@ -257,7 +330,7 @@ class Work(NamedTuple):
 
 @jit
 def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat, air_alive,
-                 win_chance, submerge_to, retreat_to, track_rounds, visited=None):
+                 win_chance, submerge_to, retreat_to, track_rounds, visited=None, store=None):
     """Run the DP from the mass before round 1 (``start_val`` at joint states ``start_idx``,
     increasing, after the pre-battle phase) and ``work.x1`` (mass at the end of round 1, when the
     caller fought it). ``A``/``D`` are each side's ``SideTables``. ``defender_holds``: the
@@ -274,7 +347,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     others retreated and the landed units fought on, by the round the others left) and
     ``work.outcome``; returns the states where battles ended (increasing), the expected number of
     rounds, and the mass pruned. ``visited``, when given, receives the mass that reaches each state
-    not pruned (the states the battle gets to)."""
+    not pruned (the states the battle gets to). ``store``, when given (a ``MoveStore``), gives the
+    round moves it has, and records those computed here while it records."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
@@ -327,7 +401,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
                                                     win_chance):
                 target = retreat_to[j]
-            n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+            if store is None:
+                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+            else:
+                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
             final = 0.0
             final_w = 0.0
             if target != j:

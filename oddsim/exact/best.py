@@ -22,14 +22,19 @@ from oddsim.exact._best import best_retreat_kernel
 from oddsim.names import describe_counts
 from oddsim.result import BattleResult, RetreatPlanRow
 
+MOVE_STORE_ENTRIES = 8_000_000
+"""Most round-move entries the best retreat keeps for reuse (16 bytes each: 128 MB); states
+beyond them have their moves computed again."""
+
 
 @dataclass(frozen=True)
 class BestRetreat:
-    """The best policy of one battle: its expected objective from the start, and whether it
-    retreats in each joint state (the end of a round there)."""
+    """The best policy of one battle: its expected objective from the start, whether it
+    retreats in each joint state (the end of a round there), and the round moves found."""
 
     objective: float
     retreat: np.ndarray  # int8 per joint state
+    moves: k.MoveStore  # the round moves of the states the battle reaches, for the solve under it
 
 
 def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
@@ -46,8 +51,11 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     # the retreat inputs: placeholders stand for them
     visited = np.zeros(n)
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
+    # the sweep records each state's round moves: the backward sweep and the solve under the
+    # policy read them instead of computing them again (up to a memory budget)
+    moves = k.move_store(n, min(MOVE_STORE_ENTRIES, n * (4 + 2 * (p.a.n_states + p.d.n_states))))
     k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, p.work(p.end), p.rules, p.holds, prune, never,
-                   unused, unused, p.submerge_to, no_moves, False, visited)
+                   unused, unused, p.submerge_to, no_moves, False, visited, moves)
     retreat_to = p.retreat_to
     landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
     partial = landed and (retreat_to >= 0) & (retreat_to != np.arange(n)) & (visited > 0.0)
@@ -55,7 +63,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
         k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), p.work(after), p.rules, p.holds, prune, never,
-                       unused, unused, p.submerge_to, no_moves, False, visited)
+                       unused, unused, p.submerge_to, no_moves, False, visited, moves)
     a, d = p.a_counts, p.d_counts
     # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
     a_dead = a_total - a.departed @ low.cost
@@ -64,12 +72,12 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     live = np.flatnonzero(visited)  # increasing, as the kernel reads them backwards
     v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
                                                   live, a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead,
-                                                  takes, policy.territory_bonus)
+                                                  takes, policy.territory_bonus, moves)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
     objective = float((p.start_val * v_start[p.start_idx]).sum())
     if p.end is not None:
         objective += float((p.end * v_end).sum())
-    return BestRetreat(objective, retreat)
+    return BestRetreat(objective, retreat, moves)
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,

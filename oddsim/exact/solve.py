@@ -443,7 +443,7 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     else:
         work = p.work(p.end)
         ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
-                                              p.track_rounds)
+                                              p.track_rounds, None, None if p.best is None else p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
         ends = ends[final[ends] != 0.0]
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
@@ -464,7 +464,7 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
         work = p.work(p.end)
         ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
                                     p.retreat, p.air_alive, p.win_chance, p.submerge_to,
-                                    np.where(partial, -1, p.retreat_to), True)
+                                    np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
     states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
     states.sort()

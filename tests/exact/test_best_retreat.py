@@ -167,3 +167,20 @@ def test_best_retreat_cli_table_and_json():
     assert {"attacker", "defender", "probability", "mean_round"} <= set(data["retreat_plan"][0])
     bad = CliRunner().invoke(cli, ["battle", "-a", "2 inf", "-d", "3 inf", "--retreat-best", "value"])
     assert bad.exit_code == 2 and bad.output.count("\n") == 1
+
+
+@pytest.mark.parametrize("entries", [0, 100])
+def test_moves_beyond_the_store_are_computed_again_alike(monkeypatch, entries):
+    """The round moves the forward sweep records are reused by the later sweeps; states beyond
+    the store's budget (none stored, or only some) have them computed again, to the same result."""
+    from oddsim.exact import best as best_module
+
+    battle = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
+                    defender_submerge="alone", retreat={"best": "tuv"})
+    stored = solve(battle)
+    monkeypatch.setattr(best_module, "MOVE_STORE_ENTRIES", entries)
+    computed = solve(battle)
+    assert computed.objective == pytest.approx(stored.objective, abs=1e-12)
+    assert computed.retreat_plan == stored.retreat_plan
+    for name in ("attacker_win", "defender_win", "retreat", "attacker_ipc_lost", "defender_ipc_lost"):
+        assert getattr(computed, name) == pytest.approx(getattr(stored, name), abs=1e-12), name
