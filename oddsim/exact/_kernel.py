@@ -209,9 +209,10 @@ def _round_moves(ia, idd, A, D, rules, buf):
 class MoveStore(NamedTuple):
     """Each state's round moves (``_round_moves``) as one sweep recorded them, for later sweeps
     over the same states to read instead of computing them again. State j's record starts at
-    ``at[j]`` (-1: none) in both ``idx`` and ``p``: the four list lengths and two "no change"
-    chances, then the four lists (phase 1 attacker and defender, phase 2 attacker and defender).
-    ``used``: [entries written, 1 while recording]; once the arrays are full, no more records."""
+    ``at[j] - 1`` (``at[j]`` 0: none) in both ``idx`` and ``p``: the four list lengths and two
+    "no change" chances, then the four lists (phase 1 attacker and defender, phase 2 attacker and
+    defender). ``used``: [entries written, 1 while recording]; once the arrays are full, no more
+    records."""
 
     at: np.ndarray
     idx: np.ndarray
@@ -220,9 +221,9 @@ class MoveStore(NamedTuple):
 
 
 def move_store(n_joint: int, capacity: int) -> MoveStore:
-    """An empty store recording at most ``capacity`` entries (``np.empty``: pages never written
-    are never touched)."""
-    return MoveStore(np.full(n_joint, -1, dtype=np.int64), np.empty(capacity, dtype=np.int64),
+    """An empty store recording at most ``capacity`` entries (zeros and ``np.empty``: pages never
+    written are never touched)."""
+    return MoveStore(np.zeros(n_joint, dtype=np.int64), np.empty(capacity, dtype=np.int64),
                      np.empty(capacity), np.array([0, 1], dtype=np.int64))
 
 
@@ -232,23 +233,14 @@ def _stored_moves(j, ia, idd, A, D, rules, buf, store):
     buffers left as ``_round_moves`` leaves them), else computed, and recorded while it records."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     at, idx, p, used = store
-    o = at[j]
+    o = at[j] - 1
     if o >= 0:
         n1_a, n1_d, n2_a, n2_d = idx[o], idx[o + 1], idx[o + 2], idx[o + 3]
         stay1, stay2 = p[o], p[o + 1]
         o += 4
-        for t in range(n1_a):
-            compact_idx[0, t] = idx[o + t]
-            compact_p[0, t] = p[o + t]
-        o += n1_a
-        for t in range(n1_d):
-            compact_idx[1, t] = idx[o + t]
-            compact_p[1, t] = p[o + t]
-        o += n1_d
-        for t in range(n2_a):
-            compact_idx[2, t] = idx[o + t]
-            compact_p[2, t] = p[o + t]
-        o += n2_a
+        o = _load(compact_idx[0], compact_p[0], idx, p, o, n1_a)
+        o = _load(compact_idx[1], compact_p[1], idx, p, o, n1_d)
+        o = _load(compact_idx[2], compact_p[2], idx, p, o, n2_a)
         for t in range(n2_d):
             d_touched[t] = idx[o + t]
             d_prob[idx[o + t]] = p[o + t]
@@ -256,27 +248,36 @@ def _stored_moves(j, ia, idd, A, D, rules, buf, store):
     n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
     o = used[0]
     if used[1] and o + 4 + n1_a + n1_d + n2_a + n2_d <= idx.shape[0]:
-        at[j] = o
+        at[j] = o + 1
         idx[o], idx[o + 1], idx[o + 2], idx[o + 3] = n1_a, n1_d, n2_a, n2_d
         p[o], p[o + 1], p[o + 2], p[o + 3] = stay1, stay2, 0.0, 0.0
         o += 4
-        for t in range(n1_a):
-            idx[o + t] = compact_idx[0, t]
-            p[o + t] = compact_p[0, t]
-        o += n1_a
-        for t in range(n1_d):
-            idx[o + t] = compact_idx[1, t]
-            p[o + t] = compact_p[1, t]
-        o += n1_d
-        for t in range(n2_a):
-            idx[o + t] = compact_idx[2, t]
-            p[o + t] = compact_p[2, t]
-        o += n2_a
+        o = _save(compact_idx[0], compact_p[0], idx, p, o, n1_a)
+        o = _save(compact_idx[1], compact_p[1], idx, p, o, n1_d)
+        o = _save(compact_idx[2], compact_p[2], idx, p, o, n2_a)
         for t in range(n2_d):
             idx[o + t] = d_touched[t]
             p[o + t] = d_prob[d_touched[t]]
         used[0] = o + n2_d
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
+
+
+@hot_jit
+def _load(to_idx, to_p, idx, p, o, n):
+    """Copy a compact list of n entries from the store at offset o; returns the offset after it."""
+    for t in range(n):
+        to_idx[t] = idx[o + t]
+        to_p[t] = p[o + t]
+    return o + n
+
+
+@hot_jit
+def _save(from_idx, from_p, idx, p, o, n):
+    """Copy a compact list of n entries into the store at offset o; returns the offset after it."""
+    for t in range(n):
+        idx[o + t] = from_idx[t]
+        p[o + t] = from_p[t]
+    return o + n
 
 
 @hot_jit
