@@ -4,9 +4,10 @@ the same battle (the issue's bound: at most 2x), warm, best of a few runs.
 Run: python benchmarks/best_retreat.py
 Times are CPU seconds of this process (time.process_time), the fastest of interleaved runs: on
 a shared machine wall time swings by 2x with the other processes' load.
-The best retreat is a forward sweep marking the states the battle reaches, one backward sweep
-over only those (the policy), and the forward solve under it, sharing the tables; with landed
-units a further forward sweep finds where the plan retreats.
+The best retreat is a forward sweep marking the states the battle reaches and recording their
+round moves, one backward sweep over only those (the policy), and the forward solve under it,
+both reading the recorded moves; with landed units a further forward sweep finds where the plan
+retreats.
 """
 
 from __future__ import annotations
