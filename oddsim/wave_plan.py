@@ -38,6 +38,8 @@ def load_wave_plan(path: str | Path) -> list[Wave]:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise BattleError(f"wave plan {path}: cannot read it ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise BattleError(f"wave plan {path}: not UTF-8 text: write the plan in TOML or JSON") from None
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as error:
@@ -58,6 +60,10 @@ def _wave(entry: object, path: Path, number: int) -> Wave:
         raise BattleError(f"{where}: unknown option '{unknown[0]}': use {', '.join(WAVE_KEYS)}")
     if "attacker" not in entry:
         raise BattleError(f"{where}: every wave needs an attacker")
+    for key in ("attacker", "defender_reinforcements"):
+        if key in entry and not isinstance(entry[key], str | dict):
+            raise BattleError(f"{where}: {key} is an army in quotes, like \"3 arm, 2 ftr\", "
+                              f"not {entry[key]!r}")
     options = dict(entry)
     retreat = options.get("retreat")
     if retreat is not None:

@@ -84,3 +84,19 @@ def test_bad_wave_plans_are_one_line_errors(tmp_path, text, message):
     out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
     assert out.exit_code == 2
     assert out.output.count("\n") == 1 and message in out.output
+
+
+def test_a_plan_file_that_is_not_text_is_a_one_line_error(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
+    assert out.exit_code == 2
+    assert out.output.count("\n") == 1 and "not UTF-8 text" in out.output
+
+
+def test_a_bad_army_in_a_plan_names_the_file_and_the_wave(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text('[[wave]]\nattacker = "1 arm"\n[[wave]]\nattacker = 3\n')
+    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
+    assert out.exit_code == 2
+    assert out.output.count("\n") == 1 and "wave 2: attacker" in out.output
