@@ -10,6 +10,7 @@ server cannot drift from ``oddsim battle --json``. A user's ruleset arrives as T
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import threading
 import time
@@ -68,6 +69,12 @@ def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -
     if unknown:
         raise WebError(f"unknown field '{unknown[0]}' in a {where} request: use "
                        f"{', '.join(sorted(allowed))}")
+    required = [name for name, parameter in inspect.signature(value_type).parameters.items()
+                if parameter.default is inspect.Parameter.empty and name != "rules"]
+    missing = [name for name in required if name not in body]
+    if missing:
+        raise WebError(f"missing field '{missing[0]}' in a {where} request: it needs "
+                       f"{', '.join(required)}")
     return {name: body[name] for name in own if name in body}
 
 
@@ -92,9 +99,9 @@ def battle_spec(body: Body):
     """The ``Battle`` of a battle request and its engine options, as the CLI builds them."""
     from oddsim.battle import Battle
 
-    fields = _fields(body, Battle, BATTLE_ENGINE, "battle")
-    if "defender" not in fields:
+    if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
+    fields = _fields(body, Battle, BATTLE_ENGINE, "battle")
     defender = fields["defender"]
     if isinstance(defender, str) and not defender.strip():
         raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")

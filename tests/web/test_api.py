@@ -105,6 +105,19 @@ def test_bad_requests_get_a_4xx_and_one_line(client, raw, status, words):
     assert words in error and "\n" not in error
 
 
+@pytest.mark.parametrize("path, body, missing", [
+    ("/api/battle", {"defender": "1 inf"}, "attacker"),
+    ("/api/amphibious", {"cargo": "1 inf", "defender": "1 inf"}, "fleet"),
+    ("/api/amphibious", {}, "fleet"),
+])
+def test_a_missing_field_is_named_not_a_python_signature(client, path, body, missing):
+    response = client.post(path, json=body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert f"missing field '{missing}'" in error
+    assert "__init__" not in error and "positional" not in error
+
+
 def test_unknown_endpoints_and_methods_answer_json(client):
     assert client.get("/api/nothing").status_code == 404
     assert "GET /api" in client.get("/api/nothing").json()["error"]
