@@ -223,7 +223,8 @@ def run_trench_request(body: Body, progress: Progress | None = None) -> str:
 
 
 PURCHASE_FIELDS = ("budget", "units", "against", "goal", "existing", "max_counts", "sea",
-                   "ool_attacker", "ool_defender", "keep_land", "method", "runs", "seed")
+                   "ool_attacker", "ool_defender", "keep_land", "method", "runs", "seed",
+                   "territory_value", "counter_attack")
 
 
 def purchase_spec(body: Body):

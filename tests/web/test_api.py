@@ -176,6 +176,24 @@ def test_a_purchase_job_ranks_the_same_rows_as_the_python_api(client):
     assert job["result"]["rows"] == json.loads(json.dumps(expected[:10]))
 
 
+@pytest.mark.parametrize("goal, extra, expected", [
+    # 1 arm takes 2 inf with 2/7 x 1/2 = 1/7; 2 inf counter-attacking the armor win 179/329
+    ("hold-after", {"counter_attack": "2 inf"}, 1 / 7 * 150 / 329),
+    # 1 arm against 1 inf fights on (retreating is worth 0): wins 1/2 (+3 +6), loses 1/4 (-6),
+    # both die 1/4 (+3 -6)
+    ("value", {"territory_value": 6}, 1 / 2 * (3 + 6) - 1 / 4 * 6 + 1 / 4 * (3 - 6)),
+])
+def test_a_purchase_job_takes_the_goals_own_options(client, goal, extra, expected):
+    against = "2 inf" if goal == "hold-after" else "1 inf"
+    body = {"budget": 6, "units": "arm", "against": against, "goal": goal, "method": "exact", **extra}
+    started = client.post("/api/purchase", json=body, headers={"x-oddsim-client": f"t-{goal}"})
+    assert started.status_code == 202, started.text
+    job = wait_for(client, started.json()["id"])
+    assert job["state"] == "done", job
+    assert job["result"]["rows"][0]["purchase"] == "1 armor"
+    assert job["result"]["rows"][0]["value"] == pytest.approx(expected, abs=1e-12)
+
+
 def test_one_job_per_client_and_cancel(client):
     body = {"attacker": "10 inf, 5 arm", "defender": "12 inf", "method": "mc", "runs": 5_000_000,
             "seed": 1}
