@@ -190,3 +190,20 @@ def test_tabs_by_keyboard_and_a_screenshot_of_each(page, browser, live_server):
     phone.close()
     for name in ("battle", "amphibious", "raid", "trench", "purchase", "battle-phone"):
         assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
+
+
+def test_purchase_tab_ranks_by_hold_after_a_counter_attack(page):
+    page.goto(page.base + "/")
+    page.click("#tab-purchase")
+    form = "#panel-purchase form"
+    page.fill(f"{form} [name=budget]", "6")
+    page.fill(f"{form} [name=units]", "arm")
+    page.fill(f"{form} [name=against]", "2 inf")
+    page.select_option(f"{form} [name=goal]", "hold-after")
+    page.fill(f"{form} [name=counter_attack]", "2 inf")
+    page.select_option(f"{form} [name=method]", "exact")
+    page.click("#panel-purchase .start")
+    page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
+    # 1 arm takes 2 inf 1/7 of the time; 2 inf counter-attacking the armor take it back 179/329
+    row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    assert "1 armor" in row and f"{100 / 7 * 150 / 329:.2f}%" in row

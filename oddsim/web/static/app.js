@@ -592,7 +592,7 @@ function renderPurchase(data, ms) {
   // The ranking (best first, * on the cost-vs-goal Pareto frontier) and the CLI's report.
   const box = el("div", {}, el("div", { class: "status", text: `${num(data.purchases)} purchases · ${(ms / 1000).toFixed(1)} s` }),
     el("h3", { text: data.describe }));
-  const isP = data.goal !== "tuv";
+  const isP = !["tuv", "value"].includes(data.goal);  // value: TUV swing plus the territory's worth
   const table = el("table", { id: "out-purchase-rows" }, el("tr", {},
     el("th", { class: "num", text: "rank" }), el("th", { text: "purchase" }), el("th", { class: "num", text: "cost" }),
     el("th", { class: "num", text: data.goal }), el("th", { text: "" })));
