@@ -207,3 +207,19 @@ def test_purchase_tab_ranks_by_hold_after_a_counter_attack(page):
     # 1 arm takes 2 inf 1/7 of the time; 2 inf counter-attacking the armor take it back 179/329
     row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
     assert "1 armor" in row and f"{100 / 7 * 150 / 329:.2f}%" in row
+
+
+def test_the_retreat_plan_shows_chances_as_percentages(page):
+    import json
+    import urllib.parse
+
+    req = {"rules": "1942-2e", "attacker": "3 inf, 2 arm", "defender": "4 inf",
+           "retreat": {"best": "tuv"}}
+    page.goto(page.base + "/#battle=" + urllib.parse.quote(json.dumps(req)))
+    page.wait_for_selector("#battle-results[data-state=done]", timeout=60_000)
+    plan = oddsim.solve(oddsim.Battle("1942-2e", attacker="3 inf, 2 arm", defender="4 inf",
+                                      retreat={"best": "tuv"})).retreat_plan
+    text = page.inner_text("#battle-results")
+    assert len(plan) > 1
+    for row in plan:  # each state's chance of a retreat there, 0.29% and 11.01% alike
+        assert f"{100 * row.probability:.2f}%" in text

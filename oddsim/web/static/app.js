@@ -517,7 +517,7 @@ function genericValue(value, depth = 0) {
       for (const row of value.slice(0, 30))
         table.append(el("tr", {}, ...keys.map(k => el("td", { class: typeof row[k] === "number" ? "num" : "" },
           typeof row[k] === "object" && row[k] !== null ? genericValue(row[k], depth + 1) :
-          (typeof row[k] === "number" ? num(row[k]) : String(row[k]))))));
+          (typeof row[k] !== "number" ? String(row[k]) : k === "probability" ? pct(row[k]) : num(row[k]))))));
       return table;
     }
     return document.createTextNode(value.map(v => typeof v === "number" ? num(v) : JSON.stringify(v)).join(", "));
