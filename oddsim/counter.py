@@ -10,7 +10,8 @@ there), and units that retreated while the landed ones fought on are gone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError, TooLargeError
@@ -33,6 +34,7 @@ class CounterAttackResult:
     counter_attacker_ipc_lost: float  # expected, over the battles that take it
     stayed_ipc_lost: float  # the attacker's units in the territory: IPCs lost to the counter
     compositions: tuple[dict, ...]  # per composition: units, probability, holds, method
+    std_error: dict[str, float] = field(default_factory=dict)  # takes_territory, holds: Monte Carlo
 
     @property
     def holds_if_taken(self) -> float:
@@ -44,12 +46,17 @@ class CounterAttackResult:
                 "takes_territory": self.takes_territory, "holds": self.holds,
                 "holds_if_taken": self.holds_if_taken,
                 "counter_attacker_ipc_lost": self.counter_attacker_ipc_lost,
-                "stayed_ipc_lost": self.stayed_ipc_lost, "compositions": list(self.compositions)}
+                "stayed_ipc_lost": self.stayed_ipc_lost, "compositions": list(self.compositions),
+                "std_error": dict(self.std_error)}
+
+    def _plus_minus(self, name: str) -> str:
+        return f" ± {100 * self.std_error[name]:.2f}%" if name in self.std_error else ""
 
     def to_table(self, top: int = 5) -> str:
         lines = [self.battle.to_table(), f"counter-attack by {self.counter_attack}:"]
-        lines.append(f"  takes the territory {100 * self.takes_territory:6.2f}%")
-        lines.append(f"  takes and holds it  {100 * self.holds:6.2f}% "
+        lines.append(f"  takes the territory {100 * self.takes_territory:6.2f}%"
+                     f"{self._plus_minus('takes_territory')}")
+        lines.append(f"  takes and holds it  {100 * self.holds:6.2f}%{self._plus_minus('holds')} "
                      f"({100 * self.holds_if_taken:.2f}% of the times it is taken)")
         lines.append(f"  expected IPC lost in counter-attacks (over all battles): counter-attacker "
                      f"{self.counter_attacker_ipc_lost:.2f}, "
@@ -82,7 +89,7 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
         raise BattleError("this battle can end in a stalemate with the attacker's land units left, "
                           "so its survivors do not say whether the territory was taken: fight the "
                           "counter-attack as a separate battle")
-    holds = counter_lost = stayed_lost = 0.0
+    holds = counter_lost = stayed_lost = held_squares = counter_variance = 0.0
     rows = []
     for units, probability in stays.items():
         result = run(Battle(rules=battle.rules, attacker=army, defender=units, ool_attacker=ool_counter,
@@ -92,9 +99,23 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
         holds += probability * kept
         counter_lost += probability * result.attacker_ipc_lost
         stayed_lost += probability * result.defender_ipc_lost
+        held_squares += probability * kept ** 2
+        counter_variance += (probability * result.std_error.get("takes_territory", 0.0)) ** 2
         rows.append({"units": units, "probability": probability, "holds": kept, "method": result.method})
     return CounterAttackResult(first, army.describe(), taken, holds, counter_lost, stayed_lost,
-                               tuple(rows))
+                               tuple(rows), _hold_errors(first, holds, held_squares, counter_variance))
+
+
+def _hold_errors(first: BattleResult, holds: float, held_squares: float,
+                 counter_variance: float) -> dict[str, float]:
+    """Standard errors where Monte Carlo answered: ``holds`` sums each composition's frequency
+    in the first battle's N runs (multinomial: variance (sum p h^2 - (sum p h)^2) / N) times its
+    counter-attack's hold estimate (variance p^2 se^2 each, independent runs)."""
+    first_error = first.std_error.get("takes_territory")
+    if first_error is None and counter_variance == 0.0:
+        return {}
+    first_variance = max(held_squares - holds ** 2, 0.0) / first.runs if first_error is not None else 0.0
+    return {"takes_territory": first_error or 0.0, "holds": math.sqrt(first_variance + counter_variance)}
 
 
 def staying_forces(result: BattleResult, battle: Battle) -> dict[str, float]:

@@ -87,3 +87,25 @@ def test_counter_attack_cli():
     bad = CliRunner().invoke(cli, ["battle", "-a", "1 arm", "-d", "1 inf", "--counter-attack", "1 inf",
                                    "--wave", "1 arm"])
     assert bad.exit_code == 2 and bad.output.count("\n") == 1
+
+
+def test_monte_carlo_hold_chance_has_its_standard_error():
+    # the territory is always taken by the armor; the hold chance is a binomial estimate of
+    # 6/7 over the runs: its standard error is sqrt(h (1 - h) / N)
+    runs = 200_000
+    mc = run_counter_attack(Battle(rules="1942-2e", attacker="1 arm", defender="none"), "1 inf",
+                            method="mc", runs=runs, seed=5)
+    h = float(ARMOR_HOLDS)
+    assert mc.std_error["holds"] == pytest.approx((h * (1 - h) / runs) ** 0.5, rel=0.02)
+    assert abs(mc.holds - h) < 4.5 * mc.std_error["holds"]
+    # a mixed battle: the first battle's composition frequencies add their own variance
+    battle = Battle(rules="1942-2e", attacker="3 inf, 1 art, 1 arm", defender="2 inf")
+    exact = run_counter_attack(battle, "2 inf, 1 arm", method="exact")
+    assert exact.std_error == {}
+    mixed = run_counter_attack(battle, "2 inf, 1 arm", method="mc", runs=runs, seed=3)
+    for name in ("takes_territory", "holds"):
+        assert 0 < mixed.std_error[name] < (1 / (2 * runs)) ** 0.5
+        assert abs(getattr(mixed, name) - getattr(exact, name)) < 4.5 * mixed.std_error[name], name
+    table = CliRunner().invoke(cli, ["battle", "-a", "1 arm", "-d", "none", "--counter-attack", "1 inf",
+                                     "--method", "mc", "--runs", "20000", "--seed", "1", "--json"])
+    assert json.loads(table.output)["std_error"]["holds"] > 0
