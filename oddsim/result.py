@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any, overload
+
+import numpy as np
 
 from oddsim.estimates import binomial_interval
 from oddsim.forces import Force, parse_force
@@ -143,6 +146,102 @@ def merge_rows(rows, runs: int | None = None) -> tuple[Survivors, ...]:
                 out[start:end] = sorted(out[start:end], key=lambda s: s.units)
             start = end
     return tuple(out)
+
+
+class SurvivorTable(Sequence[Survivors]):
+    """A side's survivor rows, kept as per-type arrays (one row per end state, most likely
+    first) until one is read: a small exact solve spent a third of its time building rows that
+    most callers never read. Reads like the tuple of ``Survivors`` it stands for, and compares
+    equal to any sequence of the same rows."""
+
+    __slots__ = ("_names", "_counts", "_damaged", "_departed", "_retreated", "_probability", "_ipc",
+                 "_verb", "_rows")
+
+    def __init__(self, names: Sequence[str], counts: np.ndarray, damaged: np.ndarray,
+                 departed: np.ndarray, retreated: np.ndarray, probability: np.ndarray, ipc: np.ndarray,
+                 verb: str) -> None:
+        self._names = names
+        self._counts = counts
+        self._damaged = damaged
+        self._departed = departed
+        self._retreated = retreated
+        self._probability = probability
+        self._ipc = ipc
+        self._verb = verb
+        self._rows: tuple[Survivors, ...] | None = None
+
+    def _built(self) -> tuple[Survivors, ...]:
+        if self._rows is None:
+            names = self._names
+            self._rows = tuple(
+                Survivors(counts={names[j]: n for j, n in enumerate(alive) if n},
+                          probability=p, ipc=ipc,
+                          damaged={names[j]: n for j, n in enumerate(hurt) if n},
+                          departed={names[j]: n for j, n in enumerate(gone) if n},
+                          retreated=retreated, departed_as=self._verb)
+                for alive, hurt, gone, retreated, p, ipc in zip(
+                    self._counts.tolist(), self._damaged.tolist(), self._departed.tolist(),
+                    self._retreated.tolist(), self._probability.tolist(), self._ipc.tolist(), strict=True))
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._probability)
+
+    @overload
+    def __getitem__(self, i: int) -> Survivors: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Survivors, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Survivors | tuple[Survivors, ...]:
+        return self._built()[i]
+
+    def __iter__(self) -> Iterator[Survivors]:
+        return iter(self._built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self._built() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to tuples, so not hashable
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (Dask sweeps) as the plain rows
+        return (tuple, (self._built(),))
+
+
+def survivor_table(names: Sequence[str], counts: np.ndarray, damaged: np.ndarray, departed: np.ndarray,
+                   retreated: np.ndarray, probability: np.ndarray, ipc: np.ndarray,
+                   verb: str) -> SurvivorTable:
+    """``merge_rows`` of the rows given as per-type arrays, one row per line (``survivor_row``'s
+    numbers), without building a row: the same end states added up in the order given, zero
+    rows dropped, most likely first, ties by their text."""
+    damaged = np.minimum(damaged, counts)
+    retreated = retreated & counts.any(axis=1)
+    key = np.ascontiguousarray(np.column_stack((counts, damaged, departed, retreated)), dtype=np.int64)
+    as_bytes = key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel()
+    _, first, inverse = np.unique(as_bytes, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # merged rows in the order they first came
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    total = np.bincount(rank[inverse.ravel()], probability, len(order))  # summed in the order given
+    rows = first[order]
+    kept = total > 0
+    rows, total = rows[kept], total[kept]
+    by_chance = np.argsort(-total, kind="stable")
+    rows, total = rows[by_chance], total[by_chance]
+    table = SurvivorTable(names, counts[rows], damaged[rows], departed[rows], retreated[rows], total,
+                          ipc[rows], verb)
+    if len(total) > 1 and (total[1:] == total[:-1]).any():  # ties (rare): by their text
+        rows_now = list(table)
+        order = sorted(range(len(rows_now)), key=lambda i: (-rows_now[i].probability, rows_now[i].units))
+        pick = np.asarray(order)
+        table = SurvivorTable(names, counts[rows][pick], damaged[rows][pick], departed[rows][pick],
+                              retreated[rows][pick], total[pick], ipc[rows][pick], verb)
+    return table
 
 
 @dataclass(frozen=True, repr=False)
