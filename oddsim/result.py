@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, overload
@@ -148,44 +148,34 @@ def merge_rows(rows, runs: int | None = None) -> tuple[Survivors, ...]:
     return tuple(out)
 
 
+RowArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""A side's end states as arrays, one row per state: units left by type, damaged ones, those
+that left the battle early (``survivor_row``'s numbers), whether the side retreated, the
+probability and the IPC value."""
+
+
 class SurvivorTable(Sequence[Survivors]):
-    """A side's survivor rows, kept as per-type arrays (one row per end state, most likely
-    first) until one is read: a small exact solve spent a third of its time building rows that
-    most callers never read. Reads like the tuple of ``Survivors`` it stands for, and compares
-    equal to any sequence of the same rows."""
+    """A side's survivor rows (``merge_rows`` of its end states), worked out from ``source``, a
+    function that returns its end states (``RowArrays``), only when first read: a small exact
+    solve spent a third of its time building rows that most callers never read. Reads like the
+    tuple of ``Survivors`` it stands for, and compares equal to any sequence of the same rows."""
 
-    __slots__ = ("_names", "_counts", "_damaged", "_departed", "_retreated", "_probability", "_ipc",
-                 "_verb", "_rows")
+    __slots__ = ("_names", "_verb", "_source", "_rows")
 
-    def __init__(self, names: Sequence[str], counts: np.ndarray, damaged: np.ndarray,
-                 departed: np.ndarray, retreated: np.ndarray, probability: np.ndarray, ipc: np.ndarray,
-                 verb: str) -> None:
+    def __init__(self, names: Sequence[str], verb: str, source: Callable[[], RowArrays]) -> None:
         self._names = names
-        self._counts = counts
-        self._damaged = damaged
-        self._departed = departed
-        self._retreated = retreated
-        self._probability = probability
-        self._ipc = ipc
         self._verb = verb
-        self._rows: tuple[Survivors, ...] | None = None
+        self._source: Callable[[], RowArrays] | None = source
+        self._rows: tuple[Survivors, ...] = ()
 
     def _built(self) -> tuple[Survivors, ...]:
-        if self._rows is None:
-            names = self._names
-            self._rows = tuple(
-                Survivors(counts={names[j]: n for j, n in enumerate(alive) if n},
-                          probability=p, ipc=ipc,
-                          damaged={names[j]: n for j, n in enumerate(hurt) if n},
-                          departed={names[j]: n for j, n in enumerate(gone) if n},
-                          retreated=retreated, departed_as=self._verb)
-                for alive, hurt, gone, retreated, p, ipc in zip(
-                    self._counts.tolist(), self._damaged.tolist(), self._departed.tolist(),
-                    self._retreated.tolist(), self._probability.tolist(), self._ipc.tolist(), strict=True))
+        if self._source is not None:
+            self._rows = _merged_rows(self._names, self._verb, *self._source())
+            self._source = None  # let go of what it held
         return self._rows
 
     def __len__(self) -> int:
-        return len(self._probability)
+        return len(self._built())
 
     @overload
     def __getitem__(self, i: int) -> Survivors: ...
@@ -213,12 +203,12 @@ class SurvivorTable(Sequence[Survivors]):
         return (tuple, (self._built(),))
 
 
-def survivor_table(names: Sequence[str], counts: np.ndarray, damaged: np.ndarray, departed: np.ndarray,
-                   retreated: np.ndarray, probability: np.ndarray, ipc: np.ndarray,
-                   verb: str) -> SurvivorTable:
-    """``merge_rows`` of the rows given as per-type arrays, one row per line (``survivor_row``'s
-    numbers), without building a row: the same end states added up in the order given, zero
-    rows dropped, most likely first, ties by their text."""
+def _merged_rows(names: Sequence[str], verb: str, counts: np.ndarray, damaged: np.ndarray,
+                 departed: np.ndarray, retreated: np.ndarray, probability: np.ndarray,
+                 ipc: np.ndarray) -> tuple[Survivors, ...]:
+    """``merge_rows`` of the rows given as arrays (``RowArrays``), as arrays until the end: the
+    same end states added up in the order given, zero rows dropped, most likely first, ties by
+    their text."""
     damaged = np.minimum(damaged, counts)
     retreated = retreated & counts.any(axis=1)
     key = np.ascontiguousarray(np.column_stack((counts, damaged, departed, retreated)), dtype=np.int64)
@@ -233,15 +223,16 @@ def survivor_table(names: Sequence[str], counts: np.ndarray, damaged: np.ndarray
     rows, total = rows[kept], total[kept]
     by_chance = np.argsort(-total, kind="stable")
     rows, total = rows[by_chance], total[by_chance]
-    table = SurvivorTable(names, counts[rows], damaged[rows], departed[rows], retreated[rows], total,
-                          ipc[rows], verb)
+    out = [Survivors(counts={names[j]: n for j, n in enumerate(alive) if n}, probability=p, ipc=value,
+                     damaged={names[j]: n for j, n in enumerate(hurt) if n},
+                     departed={names[j]: n for j, n in enumerate(gone) if n},
+                     retreated=left, departed_as=verb)
+           for alive, hurt, gone, left, p, value in zip(
+               counts[rows].tolist(), damaged[rows].tolist(), departed[rows].tolist(),
+               retreated[rows].tolist(), total.tolist(), ipc[rows].tolist(), strict=True)]
     if len(total) > 1 and (total[1:] == total[:-1]).any():  # ties (rare): by their text
-        rows_now = list(table)
-        order = sorted(range(len(rows_now)), key=lambda i: (-rows_now[i].probability, rows_now[i].units))
-        pick = np.asarray(order)
-        table = SurvivorTable(names, counts[rows][pick], damaged[rows][pick], departed[rows][pick],
-                              retreated[rows][pick], total[pick], ipc[rows][pick], verb)
-    return table
+        out.sort(key=lambda s: (-s.probability, s.units))
+    return tuple(out)
 
 
 @dataclass(frozen=True, repr=False)
@@ -268,8 +259,8 @@ class BattleResult:
     attacker_ipc_lost: float
     defender_ipc_lost: float
     expected_rounds: float
-    attacker_survivors: tuple[Survivors, ...]
-    defender_survivors: tuple[Survivors, ...]
+    attacker_survivors: Sequence[Survivors]
+    defender_survivors: Sequence[Survivors]
     retreat: float = 0.0  # the attacker retreated (the defender keeps the territory)
     retreat_round: float | None = None  # expected rounds fought, given a retreat
     runs: int | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
-from oddsim.result import BattleResult, Method, SurvivorTable, survivor_table
+from oddsim.result import BattleResult, Method, RowArrays, SurvivorTable
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -444,14 +445,14 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     verb = "submerged" if battle.sea else "retreated"
     a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
     nothing = np.zeros((1, len(names)), dtype=np.int64)
-    a_rows = _survivors(names, verb, low.cost, a_fighting, (
+    a_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, a_fighting, (
         (np.array([a_none]), nothing, nothing, nothing, False),
         (a_fought, a_alive, a_damaged, a_gone, False),
         (a_retreated, a_alive, a_damaged, a_gone, True),
-        (a_left_early, a_gone, 0 * a_gone, a_gone, True)))
-    d_rows = _survivors(names, verb, low.cost, d_fighting, (
+        (a_left_early, a_gone, 0 * a_gone, a_gone, True))))
+    d_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, d_fighting, (
         (d_fought, d_alive, d_damaged, d_gone, False),
-        (d_dead, d_gone, 0 * d_gone, d_gone, False)))
+        (d_dead, d_gone, 0 * d_gone, d_gone, False))))
     return BattleResult(
         battle=battle.describe(),
         method=Method.EXACT,
@@ -474,13 +475,12 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     )
 
 
-def _survivors(names: list[str], verb: str, cost: np.ndarray, fighting: np.ndarray,
-               parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], ...]
-               ) -> SurvivorTable:
-    """A side's survivor rows from its end states, in ``parts`` of (probability per state, units
-    left per state and type, damaged ones, those that left the battle early, whether the side
-    retreated): the units a state leaves are those it ``alive`` that fight (``fighting``)."""
-    empty = np.zeros((0, len(names)), dtype=np.int64)
+def _survivors(cost: np.ndarray, fighting: np.ndarray,
+               parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], ...]) -> RowArrays:
+    """A side's end states (for its ``SurvivorTable``), from ``parts`` of (probability per state,
+    units left per state and type, damaged ones, those that left the battle early, whether the
+    side retreated): the units a state leaves are those of it that fight (``fighting``)."""
+    empty = np.zeros((0, len(cost)), dtype=np.int64)
     counts, damaged, departed = [empty], [empty], [empty]
     retreated, probability = [np.zeros(0, dtype=bool)], [np.zeros(0)]
     for mass, alive, hurt, gone, left in parts:
@@ -491,8 +491,8 @@ def _survivors(names: list[str], verb: str, cost: np.ndarray, fighting: np.ndarr
         retreated.append(np.full(len(states), left))
         probability.append(mass[states])
     units = np.concatenate(counts)
-    return survivor_table(names, units, np.concatenate(damaged), np.concatenate(departed),
-                          np.concatenate(retreated), np.concatenate(probability), units @ cost, verb)
+    return (units, np.concatenate(damaged), np.concatenate(departed), np.concatenate(retreated),
+            np.concatenate(probability), units @ cost)
 
 
 def _combatant(low, side) -> np.ndarray:
