@@ -48,7 +48,8 @@ def aa_hit(battle: Battle) -> int:
 def splits(battle: Battle) -> list[Split] | None:
     """The AA outcomes of ``battle`` to fight apart, or None when the engines can take it whole."""
     rules = battle.rules
-    if (battle.sea or battle.aa_fired or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
+    if (battle.sea or battle.aa_fired or battle.in_progress
+            or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
             or not any(rules.unit(name).aa for name, _ in battle.defender.counts)):
         return None
     aircraft = [(name, n) for name, n in battle.attacker.counts
@@ -134,7 +135,14 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -
                 _add(rows[side], row, p)
         for name, se in result.std_error.items():
             if isinstance(se, float | int):
-                errors[name] = errors.get(name, 0.0) + (p * se) ** 2
+                # the rounds before a retreat are a mean over the retreats: weighted by them
+                weight = p * result.retreat if name == "retreat_round" else p
+                errors[name] = errors.get(name, 0.0) + (weight * se) ** 2
+    if "retreat_round" in errors:
+        if totals["retreat"] > 0:
+            errors["retreat_round"] /= totals["retreat"] ** 2
+        else:
+            del errors["retreat_round"]
     runs = None if first is None or first.runs is None else sum(r.runs or 0 for _, r, _ in fought)
     return BattleResult(
         battle=battle.describe(), method=first.method if first else Method.EXACT,

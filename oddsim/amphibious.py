@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 
 from oddsim.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
 from oddsim.errors import BattleError
-from oddsim.estimates import number, percent
+from oddsim.estimates import number, percent, swing
 from oddsim.forces import Force, parse_force
+from oddsim.names import unit_label
 from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
 
@@ -93,7 +94,8 @@ class Amphibious:
                 if rules.unit(unit).domain not in allowed:
                     kinds = " or ".join(d.value for d in allowed)
                     article = "an" if kinds[0] in "aeiou" else "a"
-                    raise BattleError(f"{name.replace('_', ' ')}: {unit} is not {article} {kinds} unit")
+                    raise BattleError(f"{name.replace('_', ' ')}: {unit_label(unit)} is not {article} "
+                                      f"{kinds} unit")
             set_(self, name, force)
         if self.cargo.is_empty():
             raise BattleError("cargo: an amphibious assault lands at least one unit from the sea")
@@ -287,9 +289,21 @@ class AmphibiousResult:
         lines.append(f"takes the territory {take}, defender destroyed {wiped}")
         lines.append(f"expected IPC lost: attacker {lost['attacker']} (sea "
                      f"{self.attacker_ipc_lost_sea:.2f}, land {self.attacker_ipc_lost_land:.2f}), "
-                     f"defender {lost['defender']} (TUV swing {self.tuv_swing:+.2f})")
+                     f"defender {lost['defender']} (TUV swing "
+                     f"{swing(self.tuv_swing, _swing_bound(se))})")
         return "\n".join(lines)
 
+
+def _swing_bound(errors: dict[str, float]) -> float | None:
+    """The sum of the two sides' IPC-loss errors (Monte Carlo), a bound on the swing's."""
+    if "attacker_ipc_lost" not in errors:
+        return None
+    return errors["attacker_ipc_lost"] + errors.get("defender_ipc_lost", 0.0)
+
+
+NO_LANDING_BELOW = 1e-12
+"""A chance that no transport reaches land smaller than this is the rounding of a sum of the sea
+battle's rows, not a landing: it is neither fought nor printed."""
 
 Runner = Callable[[Battle, float], BattleResult]
 """Solves one stage given the share (0..1] of the whole that reaches it."""
@@ -326,7 +340,7 @@ def fight_amphibious(assault: Amphibious, run: Runner) -> AmphibiousResult:
         d_lost += p * result.defender_ipc_lost
     # battles that never reach land: overland units and aircraft attack alone, or nobody does
     no_landing = max(0.0, 1.0 - sum(unloading.values()))
-    if no_landing > 0.0:
+    if no_landing > NO_LANDING_BELOW:  # less is the rounding of the sea battle's row sum
         spec = assault.land_battle(0)
         alone = None if spec is None else run(spec, no_landing)
         landings.append(Landing(no_landing, 0, "nobody attacks" if spec is None else spec.describe(),
@@ -426,7 +440,7 @@ def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
     need = max(math.ceil(len(units) / rule.capacity),
                math.ceil(len(heavy) / rule.max_heavy) if rule.max_heavy else (1 << 30) * len(heavy))
     if need > transports:
-        heavy_names = ", ".join(u.name for u in rules.units if u.heavy_cargo) or "none"
+        heavy_names = ", ".join(unit_label(u.name) for u in rules.units if u.heavy_cargo) or "none"
         what = (f"{rule.capacity} land units, at most {rule.max_heavy} of them {heavy_names}"
                 if rule.max_heavy else f"{rule.capacity} land units, none of them {heavy_names}")
         if rule.max_heavy == 0 and heavy:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
-from oddsim.battle import Battle
+from oddsim.battle import ArmySpec, Battle
+from oddsim.counter import CounterAttackResult, fight_counter_attack
 from oddsim.errors import BattleError
 from oddsim.exact import estimate_work, solve
 from oddsim.exact.solve import MAX_JOINT_STATES
@@ -58,6 +59,19 @@ def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None =
     _check_method(method, runs, seed)
     with stop_on_interrupt():
         return fight_amphibious(assault, _stage_runner(method, runs, seed, progress))
+
+
+def run_counter_attack(battle: Battle, counter: ArmySpec, method: str = "auto", runs: int | None = None,
+                       seed: int | None = None,
+                       ool_counter: str | tuple[str, ...] | None = None) -> CounterAttackResult:
+    """Odds of taking the territory in ``battle`` and holding it against ``counter``, an army
+    that counter-attacks whatever the attacker takes it with (``oddsim.counter``). Each
+    composition's counter-attack is exact where cheap or asked, else Monte Carlo with its share
+    of ``runs`` and a seed derived from ``seed``."""
+    _check_battle(battle, "run_counter_attack")
+    _check_method(method, runs, seed)
+    with stop_on_interrupt():
+        return fight_counter_attack(battle, counter, _stage_runner(method, runs, seed), ool_counter)
 
 
 def _check_battle(battle: object, caller: str) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from oddsim.errors import BattleError
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
+from oddsim.names import count_label, unit_label
 from oddsim.order_of_loss import LossStep, casualty_order, parse_unit_list
 from oddsim.rules import DiceRule, Domain, Ruleset, load_ruleset
 
@@ -39,22 +41,40 @@ DICE_MODES = tuple(mode.value for mode in Dice)
 SUBMERGE_POLICIES = tuple(policy.value for policy in Submerge)
 
 
+BEST_OBJECTIVES = ("tuv", "value")
+"""What the best retreat maximises: the expected TUV swing (defender IPC lost minus attacker IPC
+lost), or that plus ``territory_value`` times the chance the attacker takes the territory."""
+RETREAT_OPTIONS = ("after_round", "units_left", "below_win", "aircraft_risk", "strafe", "best",
+                   "territory_value")
+
+
 @dataclass(frozen=True)
 class RetreatPolicy:
     """When the attacker retreats, checked at the end of every round (any rule that fires is
     enough): after round ``after_round``; when it has ``units_left`` units or fewer; when its
     exact chance to win by fighting on falls below ``below_win``; when the next round would kill
-    one of its aircraft with more than ``aircraft_risk`` chance. All its units retreat together
-    and the defender keeps the territory."""
+    one of its aircraft with more than ``aircraft_risk`` chance; when the defender is down to
+    ``strafe`` units or fewer (a strafe: kill units without taking the territory). All its units
+    retreat together and the defender keeps the territory.
+
+    ``best="tuv"`` replaces those rules by the best retreat: the attacker retreats exactly where
+    retreating gives a higher expected TUV swing than fighting on and acting best afterwards
+    (ties fight on); ``best="value"`` adds ``territory_value`` IPCs to the objective when the
+    attacker takes the territory. The exact engine finds it by dynamic programming over its
+    states (see ``oddsim.exact.best``)."""
 
     after_round: int | None = None
     units_left: int | None = None
     below_win: float | None = None
     aircraft_risk: float | None = None
+    strafe: int | None = None
+    best: str | None = None
+    territory_value: float | None = None
 
     def __post_init__(self) -> None:
         for name, low, high in (("after_round", 1, MAX_RETREAT_ROUND),
-                                ("units_left", 0, MAX_UNITS_PER_SIDE)):
+                                ("units_left", 0, MAX_UNITS_PER_SIDE),
+                                ("strafe", 0, MAX_UNITS_PER_SIDE)):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or not low <= value <= high):
@@ -66,22 +86,59 @@ class RetreatPolicy:
                                       or not 0.0 <= value <= 1.0):
                 raise BattleError(f"retreat {name.replace('_', ' ')} must be a probability between "
                                   f"0 and 1, not {value!r}")
+        self._check_best()
+
+    def _check_best(self) -> None:
+        value = self.territory_value
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not math.isfinite(value) or value < 0):
+            raise BattleError(f"territory value must be a number of IPCs, 0 or more, not {value!r}")
+        if self.best is None:
+            if value is not None:
+                raise BattleError("territory value is part of the best retreat: add "
+                                  "--retreat-best value, or drop --territory-value")
+            return
+        if self.best not in BEST_OBJECTIVES:
+            raise BattleError(f"unknown best retreat objective {self.best!r}: use "
+                              f"{' or '.join(BEST_OBJECTIVES)}")
+        if self.best == "value" and value is None:
+            raise BattleError("the best retreat by value needs the territory's value: add "
+                              "--territory-value V")
+        if self.best == "tuv" and value is not None:
+            raise BattleError("--territory-value applies to --retreat-best value, not tuv: drop it "
+                              "or use value")
+        flags = {"after_round": "after-round", "units_left": "units", "below_win": "below-win",
+                 "aircraft_risk": "aircraft-risk", "strafe": "strafe"}
+        rules = [name for name in flags if getattr(self, name) is not None]
+        if rules:
+            raise BattleError(f"the best retreat replaces the other retreat rules: drop "
+                              f"--retreat-{flags[rules[0]]} ({rules[0]})")
 
     @property
     def active(self) -> bool:
         return any(v is not None for v in (self.after_round, self.units_left, self.below_win,
-                                           self.aircraft_risk))
+                                           self.aircraft_risk, self.strafe, self.best))
+
+    @property
+    def territory_bonus(self) -> float:
+        """IPCs the best retreat's objective adds when the attacker takes the territory."""
+        return float(self.territory_value or 0.0)
 
     def describe(self) -> str:
+        if self.best is not None:
+            return ("best retreat by TUV swing" if self.best == "tuv" else
+                    f"best retreat by TUV swing + {self.territory_bonus:g} IPC territory")
         parts = []
         if self.after_round is not None:
             parts.append(f"after round {self.after_round}")
         if self.units_left is not None:
-            parts.append(f"at {self.units_left} units or fewer")
+            parts.append(f"at {self.units_left} unit{'' if self.units_left == 1 else 's'} or fewer")
         if self.below_win is not None:
             parts.append(f"below {100 * self.below_win:g}% to win")
         if self.aircraft_risk is not None:
             parts.append(f"when an aircraft is lost with more than {100 * self.aircraft_risk:g}%")
+        if self.strafe is not None:
+            parts.append(f"when the defender is down to {self.strafe} units or fewer")
         return "retreat " + ", ".join(parts)
 
 
@@ -112,10 +169,10 @@ def _retreat_policy(retreat: RetreatPolicy | Mapping[str, object] | None) -> Ret
     """The retreat policy from a RetreatPolicy or a mapping of its fields; None when it never
     retreats."""
     if isinstance(retreat, Mapping):
-        unknown = set(retreat) - {"after_round", "units_left", "below_win", "aircraft_risk"}
+        unknown = set(retreat) - set(RETREAT_OPTIONS)
         if unknown:
             raise BattleError(f"unknown retreat option '{sorted(map(str, unknown))[0]}': use "
-                              f"after_round, units_left, below_win or aircraft_risk")
+                              f"{', '.join(RETREAT_OPTIONS)}")
         retreat = RetreatPolicy(**retreat)  # type: ignore[arg-type]  # its __post_init__ checks
     if retreat is not None and not isinstance(retreat, RetreatPolicy):
         raise BattleError(f"retreat must be a RetreatPolicy or a mapping, not {retreat!r}")
@@ -148,6 +205,13 @@ class Battle:
     are a ``Submerge`` (or its string: ``"never"``, ``"always"``, ``"alone"``). ``aa_fired``: the
     defender's AA fire before round 1 was already resolved (a later part of a battle split by
     ``oddsim.aa_casualties``), so it does not fire again.
+
+    ``in_progress``: a battle resumed at a round boundary (the armies are what is left of it), so
+    nothing that happens before round 1 happens again: no AA fire, no bombardment. The attacker's
+    retreat rules apply from the end of the first round fought here.
+
+    ``crash_fighters`` (sea battles): the defender's aircraft that its surviving carriers cannot
+    hold are lost after the battle (see ``oddsim.crash``).
     """
 
     rules: Ruleset
@@ -166,6 +230,8 @@ class Battle:
     landed: Force | None
     bombard: Force | None
     aa_fired: bool
+    in_progress: bool
+    crash_fighters: bool
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -177,7 +243,8 @@ class Battle:
                  retreat: RetreatPolicy | Mapping[str, object] | None = None,
                  attacker_submerge: Submerge | str = Submerge.NEVER,
                  defender_submerge: Submerge | str = Submerge.NEVER,
-                 landed: ArmySpec = None, bombard: ArmySpec = None, aa_fired: bool = False) -> None:
+                 landed: ArmySpec = None, bombard: ArmySpec = None, aa_fired: bool = False,
+                 in_progress: bool = False, crash_fighters: bool = False) -> None:
         set_ = object.__setattr__  # frozen: fields are set once, here
         parsed = load_ruleset(rules)
         set_(self, "rules", parsed)
@@ -187,6 +254,13 @@ class Battle:
         if not isinstance(aa_fired, bool):
             raise BattleError(f"aa_fired must be True or False, not {aa_fired!r}")
         set_(self, "aa_fired", aa_fired)
+        for name, flag in (("in_progress", in_progress), ("crash_fighters", crash_fighters)):
+            if not isinstance(flag, bool):
+                raise BattleError(f"{name} must be True or False, not {flag!r}")
+            set_(self, name, flag)
+        if crash_fighters and not sea:
+            raise BattleError("crash fighters applies to sea battles (fighters over land land "
+                              "there): add --sea or drop --crash-fighters")
         attacking = parse_force(attacker, parsed, "attacker")
         defending = parse_force(defender, parsed, "defender")
         if attacking.is_empty():
@@ -251,10 +325,11 @@ class Battle:
             raise BattleError("landed units fight in a land battle: drop --landed for a sea battle")
         for name, n in landed.counts:
             if self.rules.unit(name).domain is not Domain.LAND:
-                raise BattleError(f"landed: {name} is not a land unit: only land units land from "
+                raise BattleError(f"landed: {unit_label(name)} is not a land unit: only land units land from "
                                   f"the sea")
             if n > attacker.count(name):
-                raise BattleError(f"landed: {n} {name} but the attacker has {attacker.count(name)}: "
+                raise BattleError(f"landed: {count_label(name, n)} but the attacker has "
+                                  f"{attacker.count(name)}: "
                                   f"landed units are part of the attacker")
         return landed
 
@@ -270,8 +345,11 @@ class Battle:
         for name, _ in ships.counts:
             if name not in values:
                 allowed = ", ".join(sorted(values)) or "no ships"
-                raise BattleError(f"bombard: {name} cannot bombard in {self.rules.name} "
+                raise BattleError(f"bombard: {unit_label(name)} cannot bombard in {self.rules.name} "
                                   f"(can: {allowed})")
+        if self.in_progress:
+            raise BattleError("bombardment comes before round 1, which a battle in progress has "
+                              "already fought: drop --bombard or --in-progress")
         landed = 0 if self.landed is None else self.landed.total
         if landed == 0:
             raise BattleError("bombardment is part of an amphibious assault: name the attacker's "
@@ -292,9 +370,9 @@ class Battle:
         for name, _ in force.counts:
             unit = self.rules.unit(name)
             if unit.domain is wrong:
-                raise BattleError(f"{side}: {name} cannot fight in {kind}")
+                raise BattleError(f"{side}: {unit_label(name)} cannot fight in {kind}")
             if side == "attacker" and not unit.can_attack:
-                raise BattleError(f"attacker: {name} cannot attack in {self.rules.name}")
+                raise BattleError(f"attacker: {unit_label(name)} cannot attack in {self.rules.name}")
 
     @property
     def is_land(self) -> bool:
@@ -306,6 +384,10 @@ class Battle:
                   (("attacker", self.attacker_tech), ("defender", self.defender_tech)) if techs]
         if self.dice is Dice.LOW_LUCK:
             extras.append("low luck")
+        if self.in_progress:
+            extras.append("in progress")
+        if self.crash_fighters:
+            extras.append("defending aircraft without a carrier crash")
         if self.retreat is not None:
             extras.append(self.retreat.describe())
         if self.landed is not None:

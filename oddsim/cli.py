@@ -69,7 +69,10 @@ def cli() -> None:
 
 
 def _retreat_options(command):
-    """The attacker's retreat options (read back with ``_retreat_policy``)."""
+    """The attacker's retreat options, handed to the command as one ``retreat`` argument (a
+    ``RetreatPolicy``, or None when no option is given)."""
+    import functools
+
     options = [
         click.option("--retreat-after-round", type=int, default=None, metavar="1..100",
                      help="Attacker retreats after this round if the battle is not over."),
@@ -80,10 +83,30 @@ def _retreat_options(command):
         click.option("--retreat-aircraft-risk", type=float, default=None, metavar="0..1",
                      help="Attacker retreats when the next round would kill an aircraft with more "
                           "than this chance."),
+        click.option("--retreat-strafe", type=int, default=None, metavar="0..1000",
+                     help="Attacker retreats once the defender is down to this many units or fewer "
+                          "(a strafe)."),
+        click.option("--retreat-best", type=click.Choice(["tuv", "value"]), default=None,
+                     help="The best retreat, computed exactly: maximise the expected TUV swing "
+                          "(tuv), or that plus --territory-value when the territory is taken (value)."),
+        click.option("--territory-value", type=click.FloatRange(min=0), default=None,
+                     help="IPCs the territory is worth to the attacker, for --retreat-best value."),
     ]
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        from oddsim.battle import RetreatPolicy
+
+        policy = RetreatPolicy(
+            after_round=kwargs.pop("retreat_after_round"), units_left=kwargs.pop("retreat_units"),
+            below_win=kwargs.pop("retreat_below_win"),
+            aircraft_risk=kwargs.pop("retreat_aircraft_risk"), strafe=kwargs.pop("retreat_strafe"),
+            best=kwargs.pop("retreat_best"), territory_value=kwargs.pop("territory_value"))
+        return command(*args, retreat=policy if policy.active else None, **kwargs)
+
     for option in reversed(options):
-        command = option(command)
-    return command
+        wrapper = option(wrapper)
+    return wrapper
 
 
 UNITS_HELP = ("Units by name or abbreviation (inf, art, arm, ftr, bmb, bb, dd, sub, trn, ...): "
@@ -150,6 +173,10 @@ def _say_where(path, as_json: bool) -> None:
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
               show_default=True, help="Dice mode: standard, or Low Luck.")
+@click.option("--in-progress", is_flag=True,
+              help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
+@click.option("--crash-fighters", is_flag=True,
+              help="Sea battles: the defender's aircraft its surviving carriers cannot hold are lost.")
 @_retreat_options
 @click.option("--landed", default=None,
               help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
@@ -161,14 +188,19 @@ def _say_where(path, as_json: bool) -> None:
               show_default=True, help="When defending subs submerge (no enemy destroyer).")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
+@click.option("--wave-plan", type=click.Path(dir_okay=False), default=None,
+              help="A TOML or JSON file of later waves, each with its own options (see README).")
+@click.option("--counter-attack", "counter", default=None,
+              help='An army that counter-attacks what the attacker takes the territory with, e.g. '
+                   '"6 inf, 2 arm": adds the chance to take it and hold it.')
 @click.option("--survivors", type=_Survivors(), default=None,
               help="Also print each side's survivor table (with the chance to keep at least as "
                    "many units) and IPC-loss distribution: all rows, or the N most likely.")
 @_output_options
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, attacker_tech, defender_tech, dice, retreat_after_round, retreat_units,
-           retreat_below_win, retreat_aircraft_risk, landed, bombard, attacker_submerge,
-           defender_submerge, waves, survivors, quiet, as_json, plot) -> int:
+           seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, retreat, landed,
+           bombard, attacker_submerge, defender_submerge, waves, wave_plan, counter, survivors,
+           quiet, as_json, plot) -> int:
     """Odds of one battle (and of later waves with --wave).
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
@@ -182,17 +214,31 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                  retreat=_retreat_policy(retreat_after_round, retreat_units, retreat_below_win,
-                                          retreat_aircraft_risk),
+                  in_progress=in_progress, crash_fighters=crash_fighters, retreat=retreat,
                   landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
                   defender_submerge=defender_submerge)
-    from oddsim.api import run_battle, run_waves  # the engines: after the input is checked
+    # the engines: after the input is checked
+    from oddsim.api import run_battle, run_counter_attack, run_waves
     from oddsim.waves import Wave
 
-    if waves:
+    later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
+    if wave_plan is not None:
+        from oddsim.wave_plan import load_wave_plan
+
+        later += load_wave_plan(wave_plan)
+    if counter is not None:
+        if later:
+            raise OddsimError("--counter-attack follows one battle: drop --wave, or fight the waves "
+                              "first and counter-attack their result as a separate battle")
+        if plot or survivors is not None:
+            raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
+        outcome = run_counter_attack(spec, counter, method=method, runs=runs, seed=seed,
+                                     ool_counter=ool_defender)
+        click.echo(json.dumps(outcome.to_dict(), indent=2) if as_json else outcome.to_table())
+        return finish(outcome.battle)
+    if later:
         if survivors is not None:
             raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
-        later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
         click.echo(json.dumps(total.to_dict(), indent=2) if as_json else total.to_table())
         if plot:
@@ -218,8 +264,8 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
               help="Escorting fighters (editions with air battles).")
 @click.option("--interceptors", type=int, default=0, show_default=True, metavar="0..200",
               help="Intercepting fighters.")
-@click.option("--territory-value", type=int, default=None, metavar="IPCS",
-              help="IPC value of the territory (0 or more), where the edition caps damage by it.")
+@click.option("--territory-value", type=int, default=None, metavar="0..1000",
+              help="IPC value of the territory, where the edition caps damage by it.")
 @click.option("--facility", type=click.Choice(["major", "minor", "air_base", "naval_base"]), default=None,
               help="Target facility, where the edition caps damage by facility.")
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")
@@ -345,8 +391,7 @@ def describe_ruleset(ruleset) -> str:
 @_output_options
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
                sea_battle, ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
-               defender_tech, dice, retreat_after_round, retreat_units, retreat_below_win,
-               retreat_aircraft_risk, quiet, as_json, plot) -> int:
+               defender_tech, dice, retreat, quiet, as_json, plot) -> int:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
     and orders of loss apply to the land battle, where the landed units stay)."""
     import json
@@ -354,12 +399,9 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
     from oddsim.amphibious import Amphibious
     from oddsim.api import run_amphibious
 
-    policy = _retreat_policy(retreat_after_round, retreat_units, retreat_below_win,
-                             retreat_aircraft_risk)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
-                         bombard=not no_bombard, sea_battle=sea_battle,
-                         retreat=policy if policy.active else None,
+                         bombard=not no_bombard, sea_battle=sea_battle, retreat=retreat,
                          attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
                          ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
     result = run_amphibious(assault, method=method, runs=runs, seed=seed,
@@ -370,13 +412,6 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
 
         _say_where(write_amphibious_chart(result, plot), as_json)
     return finish(result)
-
-
-def _retreat_policy(after_round, units_left, below_win, aircraft_risk):
-    from oddsim.battle import RetreatPolicy
-
-    return RetreatPolicy(after_round=after_round, units_left=units_left, below_win=below_win,
-                         aircraft_risk=aircraft_risk)
 
 
 def _register_subcommands() -> None:

@@ -68,3 +68,10 @@ def needs_interval(p: float, runs: int) -> bool:
     """Whether a Monte Carlo probability is so near 0 or 1 that its ± says little."""
     seen = round(p * runs)
     return min(seen, runs - seen) < INTERVAL_BELOW
+
+
+def swing(value: float, bound: float | None = None) -> str:
+    """A TUV swing with its sign, and where given the bound on its error (the sum of the two
+    sides' loss errors, since the runs tally each side's losses apart): ``"+6.14, ± at most 0.03"``."""
+    text = ("+" if value >= 0 else "") + number(value, bound)
+    return text.replace(" ± ", ", ± at most ") if bound else text

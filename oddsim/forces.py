@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from oddsim.errors import ForceError
+from oddsim.names import count_label, unit_label
 from oddsim.rules import Ruleset, load_ruleset
 
 MAX_UNITS_PER_SIDE = 1000
@@ -90,7 +91,7 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | s
 def _resolve(token: str, rules: Ruleset, side: str) -> str:
     name = rules.resolve_name(token)
     if name is None:
-        known = ", ".join(u.name for u in rules.units)
+        known = ", ".join(unit_label(u.name) for u in rules.units)
         raise ForceError(f"{side}: unknown unit '{token.strip()}' in {rules.name} (known: {known})")
     return name
 
@@ -174,10 +175,11 @@ def _normalise(counts: dict[str, int], damaged: dict[str, int], rules: Ruleset,
                side: str) -> Force:
     for name, n in damaged.items():
         if rules.unit(name).hits < 2:
-            raise ForceError(f"{side}: '{name}' has one hit in {rules.name}, so it cannot "
+            raise ForceError(f"{side}: {unit_label(name)} has one hit in {rules.name}, so it cannot "
                              f"be entered as damaged")
         if n > counts.get(name, 0):
-            raise ForceError(f"{side}: {n} damaged {name} but {counts.get(name, 0)} {name} in all: "
+            raise ForceError(f"{side}: {count_label(name, n, damaged=True)} but "
+                             f"{count_label(name, counts.get(name, 0))} in all: "
                              f"damaged units are counted among the side's units")
     total = sum(counts.values())
     if total > MAX_UNITS_PER_SIDE:

@@ -136,8 +136,8 @@ def lower(battle: Battle) -> LoweredBattle:
 def _aa_dice(battle: Battle, rules: Ruleset) -> int:
     """Dice the defender's AA guns roll at the attacker's aircraft before the first round of a
     land battle: one per aircraft, or per gun up to ``aa_dice_per_gun`` each (never more than
-    the aircraft)."""
-    if battle.sea:
+    the aircraft); none in a battle in progress, which is past it."""
+    if battle.sea or battle.in_progress:
         return 0
     guns = sum(battle.defender.count(u.name) for u in rules.units if u.aa)
     aircraft = sum(battle.attacker.count(u.name) for u in rules.units if u.domain is Domain.AIR)

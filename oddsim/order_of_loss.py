@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from oddsim.errors import OrderOfLossError
 from oddsim.forces import Force
+from oddsim.names import unit_label
 from oddsim.rules import Domain, Ruleset
 
 
@@ -47,7 +48,7 @@ def parse_unit_list(spec: str | list[str] | tuple[str, ...] | None, rules: Rules
             continue
         name = rules.resolve_name(token)
         if name is None:
-            known = ", ".join(u.name for u in rules.units)
+            known = ", ".join(unit_label(u.name) for u in rules.units)
             raise OrderOfLossError(f"order of loss for the {side}: unknown unit '{token.strip()}' "
                                    f"in {rules.name} (known: {known})")
         if name not in names:

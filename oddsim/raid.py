@@ -219,7 +219,8 @@ class RaidResult:
                  f"expected damage {figure('expected_damage')} IPCs; bombers lost "
                  f"{figure('bombers_lost')}; escorts lost {figure('escorts_lost')}; interceptors "
                  f"lost {figure('interceptors_lost')}",
-                 f"expected IPC swing for the attacker: {self.ipc_swing:+.3f}", "damage distribution:"]
+                 f"expected IPC swing for the attacker: {'+' if self.ipc_swing >= 0 else ''}"
+                 f"{figure('ipc_swing')}", "damage distribution:"]
         for damage, p in sorted(self.damage.items()):
             error = math.sqrt(p * (1 - p) / self.runs) if self.runs else None
             lines.append(f"  {damage:4d}  {percent(p, error):>18s}")
@@ -344,7 +345,8 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
     rng = np.random.default_rng(seed_or_random(seed, BattleError))
     damage = np.zeros(raid.cap + 1, dtype=np.int64)
     sums = {name: [0, 0] for name in ("expected_damage", "bombers_lost", "escorts_lost",
-                                      "interceptors_lost", "strategic_lost", "tactical_lost")}
+                                      "interceptors_lost", "strategic_lost", "tactical_lost",
+                                      "ipc_swing")}
     done = 0
     interrupted = False
     with stop_on_interrupt() as stop:
@@ -363,7 +365,7 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
     result = _result(raid, Method.MC, damage / done, mean["strategic_lost"], mean["tactical_lost"],
                      mean["escorts_lost"], mean["interceptors_lost"], runs=done)
     se = {name: _standard_error(sums[name][0], sums[name][1], done) for name in
-          ("expected_damage", "bombers_lost", "escorts_lost", "interceptors_lost")}
+          ("expected_damage", "bombers_lost", "escorts_lost", "interceptors_lost", "ipc_swing")}
     return RaidResult(**{**asdict(result), "std_error": se, "interrupted": interrupted})
 
 
@@ -393,12 +395,18 @@ def _raid_chunk(raid: Raid, rng: np.random.Generator, runs: int) -> dict[str, np
             total += np.where(count > k, rolls, 0)
     strategic_lost = raid.bombers - bombers
     tactical_lost = raid.tactical_bombers - tactical
-    return {"expected_damage": np.minimum(total, raid.cap),
+    damage = np.minimum(total, raid.cap)
+    costs = raid.rules.unit
+    swing = (damage + (interceptors_lost - escorts_lost) * costs("fighter").cost
+             - strategic_lost * costs("bomber").cost
+             - (tactical_lost * costs("tactical_bomber").cost if raid.tactical_bombers else 0))
+    return {"expected_damage": damage,
             "bombers_lost": (strategic_lost + tactical_lost).astype(np.int64),
             "escorts_lost": escorts_lost.astype(np.int64),
             "interceptors_lost": interceptors_lost.astype(np.int64),
             "strategic_lost": strategic_lost.astype(np.int64),
-            "tactical_lost": tactical_lost.astype(np.int64)}
+            "tactical_lost": tactical_lost.astype(np.int64),
+            "ipc_swing": np.asarray(swing, dtype=np.int64)}
 
 
 def _standard_error(total: int, squares: int, n: int) -> float:

@@ -235,6 +235,18 @@ def _merged_rows(names: Sequence[str], verb: str, counts: np.ndarray, damaged: n
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class RetreatPlanRow:
+    """One state where the best retreat policy retreats (at the end of a round): the units in
+    the battle on each side, the chance the battle retreats there and the mean round it does.
+    The policy depends only on the units left, so the same row holds whichever round it is."""
+
+    attacker: str
+    defender: str
+    probability: float
+    mean_round: float
+
+
 @dataclass(frozen=True, repr=False)
 class BattleResult:
     """Outcome probabilities, expected losses and survivor distributions of one battle.
@@ -246,7 +258,8 @@ class BattleResult:
     ``None`` at sea). ``tuv_swing`` is defender IPCs lost minus attacker IPCs lost.
     ``attacker_ipc_total``/``defender_ipc_total``: IPCs of the units each side may lose, so
     that IPC lost = total - the IPC value of a survivor row. ``retreat_round`` is the mean
-    number of rounds fought before a retreat, apart from ``expected_rounds`` (all battles).
+    number of rounds of the battles that end in a retreat, apart from ``expected_rounds`` (all
+    battles); where landed units fight on after the others retreat, their rounds count too.
     """
 
     battle: str
@@ -269,6 +282,8 @@ class BattleResult:
     interrupted: bool = False
     attacker_ipc_total: float = 0
     defender_ipc_total: float = 0
+    objective: float | None = None  # the best retreat's expected objective (RetreatPolicy.best)
+    retreat_plan: tuple[RetreatPlanRow, ...] | None = None  # where the best retreat retreats
 
     @property
     def tuv_swing(self) -> float:
@@ -354,10 +369,16 @@ class BattleResult:
             "interval_95": {k: [float(lo), float(hi)] for k, (lo, hi) in self.interval_95().items()},
             "attacker_ipc_total": float(self.attacker_ipc_total),
             "defender_ipc_total": float(self.defender_ipc_total),
+            "objective": number(self.objective),
+            "retreat_plan": None if self.retreat_plan is None else [
+                {"attacker": row.attacker, "defender": row.defender,
+                 "probability": float(row.probability), "mean_round": float(row.mean_round)}
+                for row in self.retreat_plan],
         }
         for side in ("attacker", "defender"):
             data[f"{side}_ipc_lost_distribution"] = [
-                {"ipc": float(k), "probability": float(p)}
+                {"ipc": float(k), "probability": float(p),
+                 "std_error": math.sqrt(max(p * (1.0 - p), 0.0) / self.runs) if self.runs else 0.0}
                 for k, p in self.ipc_lost_distribution(side).items()]
             data[f"{side}_survivors"] = [row.to_dict() for row in getattr(self, f"{side}_survivors")]
         return data

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from oddsim.estimates import needs_interval, number, percent
 from oddsim.names import unit_label
 
@@ -54,7 +56,14 @@ def battle_text(result, survivors: int | None = None) -> str:
         lines.append(f"  {side}: {units_left_text(result, side)}")
     rounds = f"expected rounds: {number(result.expected_rounds, se.get('expected_rounds'))}"
     if result.retreat_round is not None:
-        rounds += f"; a retreat comes after {result.retreat_round:.2f} rounds on average"
+        after = number(result.retreat_round, se.get("retreat_round"))
+        if se.get("retreat_round"):  # a bound (see montecarlo.simulate)
+            after = after.replace(" ± ", " (± at most ") + ")"
+        if result.landed_after_retreat is None:
+            rounds += f"; a retreat comes after {after} rounds on average"
+        else:  # the engines count the rounds the landed units fought on after the others left
+            rounds += (f"; battles that end in a retreat last {after} rounds on average (with "
+                       f"the landed units' fight after it)")
     lines.append(rounds)
     if survivors is None:
         for side in SIDES:
@@ -65,7 +74,30 @@ def battle_text(result, survivors: int | None = None) -> str:
         for side in SIDES:
             lines += [""] + survivor_table(result, side, survivors)
             lines += [""] + ipc_loss_table(result, side)
+    lines += retreat_plan_text(result)
     return "\n".join(lines)
+
+
+def retreat_plan_text(result, top: int = 10) -> list[str]:
+    """The best retreat's objective and the most likely states where it retreats (none without
+    the best retreat)."""
+    if result.objective is None:
+        return []
+    lines = [f"best retreat: expected objective {result.objective:+.2f}"]
+    if result.objective < 0:
+        lines.append(f"  not attacking is better by {-result.objective:.2f}")
+    plan = result.retreat_plan or ()
+    if not plan:
+        lines.append("  it never retreats: fight to the end")
+        return lines
+    lines.append(f"  retreats in {len(plan)} states (most likely first; the same in every round):")
+    lines.append(f"  {'chance':>8s}  {'round':>5s}  attacker left  |  defender left")
+    for row in plan[:top]:
+        lines.append(f"  {100 * row.probability:7.2f}%  {row.mean_round:5.2f}  {row.attacker}  |  "
+                     f"{row.defender}")
+    if len(plan) > top:
+        lines.append(f"  ... {len(plan) - top} more (see --json)")
+    return lines
 
 
 def shown(rows) -> list:
@@ -75,9 +107,17 @@ def shown(rows) -> list:
 def units_left_text(result, side: str) -> str:
     """``"0.50 armor"``, ``"2.31 ± 0.01 infantry, 0.12 ± 0.003 AA guns"``, or "none"."""
     errors = result.units_left_std_error(side)
-    parts = [f"{number(n, errors.get(name))} {unit_label(name, 2)}"
+    parts = [f"{_units(n, errors.get(name))} {unit_label(name, 2)}"
              for name, n in getattr(result, f"{side}_units_left").items()]
     return ", ".join(parts) if parts else "none"
+
+
+def _units(n: float, error: float | None) -> str:
+    """An expected number of units; a small exact one keeps two significant digits ("0.0019",
+    never a bare "0.00" for units that may be left)."""
+    if not error and 0 < n < 0.005:
+        return f"{n:.{1 - math.floor(math.log10(n))}f}"
+    return number(n, error)
 
 
 def survivor_table(result, side: str, top: int = 0) -> list[str]:
@@ -93,11 +133,11 @@ def survivor_table(result, side: str, top: int = 0) -> list[str]:
     hidden = len(rows) - len(chosen)
     title = f"{side} survivors ({len(chosen)} of {len(rows)} end states"
     title += f"; {hidden} not shown, --json has all)" if hidden else ")"
-    out = [title, f"  {'chance':>18s}  {'at least as many':>16s}  {'units':>5s}  {'IPC':>5s}  units left"]
+    out = [title, f"  {'chance':>18s}  {'at least as many':>18s}  {'units':>5s}  {'IPC':>5s}  units left"]
     for row in chosen:
         count = "?" if row.other else str(row.count)
-        cumulative = "" if row.other else percent(at_least[row.count])
-        out.append(f"  {percent(row.probability, row.std_error or None):>18s}  {cumulative:>16s}  "
+        cumulative = "" if row.other else estimated(result, at_least[row.count])
+        out.append(f"  {percent(row.probability, row.std_error or None):>18s}  {cumulative:>18s}  "
                    f"{count:>5s}  {row.ipc:5.0f}  {row.units}")
     return out
 
@@ -105,10 +145,19 @@ def survivor_table(result, side: str, top: int = 0) -> list[str]:
 def ipc_loss_table(result, side: str) -> list[str]:
     """The side's IPC-loss distribution with the chance to lose at least as much."""
     dist = result.ipc_lost_distribution(side)
-    out = [f"{side} IPC lost", f"  {'IPC lost':>8s}  {'chance':>10s}  {'at least as much':>16s}"]
+    out = [f"{side} IPC lost", f"  {'IPC lost':>8s}  {'chance':>18s}  {'at least as much':>18s}"]
     tail = 1.0
     for lost, p in dist.items():
         if p >= SHOWN_BELOW:
-            out.append(f"  {lost:8.4g}  {percent(p):>10s}  {percent(min(1.0, tail)):>16s}")
+            out.append(f"  {lost:8.4g}  {estimated(result, p):>18s}  "
+                       f"{estimated(result, min(1.0, tail)):>18s}")
         tail -= p
     return out
+
+
+def estimated(result, p: float) -> str:
+    """A chance summed from the survivor rows, with its binomial standard error when the result
+    is Monte Carlo (each run lands in one row, so a sum of rows is one binomial chance)."""
+    if not result.runs:
+        return percent(p)
+    return percent(p, math.sqrt(max(p * (1.0 - p), 0.0) / result.runs) or None)

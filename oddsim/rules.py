@@ -107,6 +107,9 @@ class UnitType:
     defenceless: bool = False
     casualty_last: bool = False
     combatant: bool = True
+    lands_on_carrier: bool = False  # an aircraft a carrier can hold
+    carries_aircraft: int = 0  # how many such aircraft this unit holds (a carrier)
+    carries_aircraft_damaged: int = 0  # the same once damaged (two-hit carriers)
     transport: bool = False  # carries land units in an amphibious assault ([transport] table)
     heavy_cargo: bool = False  # a transport carries at most [transport] max_heavy of these
 
@@ -365,7 +368,7 @@ class _Fields:
 
 
 _UNIT_FLAGS = ("submarine", "destroyer", "aa", "can_attack", "defenceless", "casualty_last",
-               "combatant", "transport", "heavy_cargo")
+               "combatant", "transport", "heavy_cargo", "lands_on_carrier")
 
 
 def parse_ruleset(data: dict, origin: str) -> Ruleset:
@@ -387,7 +390,8 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     for unit_name, unit_data in units_table.table.items():
         f = _Fields(unit_data, f"units.{unit_name}", origin)
         f.check_known({"cost", "attack", "defense", "move", "hits", "domain", "aliases",
-                       *_UNIT_FLAGS})
+                       "carries_aircraft", "carries_aircraft_damaged", *_UNIT_FLAGS})
+        carries = f.get("carries_aircraft", int, default=0, low=0, high=100)
         flags = {flag: f.get(flag, bool, default=(flag in ("can_attack", "combatant")))
                  for flag in _UNIT_FLAGS}
         units.append(UnitType(
@@ -399,6 +403,9 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
             hits=f.get("hits", int, default=1, low=1, high=2),
             domain=f.choice("domain", Domain),
             aliases=tuple(a.lower() for a in f.names("aliases", default=[])),
+            carries_aircraft=carries,
+            carries_aircraft_damaged=f.get("carries_aircraft_damaged", int, default=carries, low=0,
+                                           high=carries),
             **flags,
         ))
     _check_aliases(units, origin)

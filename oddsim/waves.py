@@ -10,13 +10,14 @@ the later waves sample exactly the earlier waves' outcomes.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from oddsim.battle import ArmySpec, Battle
+from oddsim.battle import ArmySpec, Battle, RetreatPolicy
 from oddsim.errors import BattleError
-from oddsim.estimates import number, percent
-from oddsim.forces import parse_force
+from oddsim.estimates import number, percent, swing
+from oddsim.forces import Force, parse_force
 from oddsim.order_of_loss import parse_unit_list
 from oddsim.result import BattleResult
 from oddsim.rules import Domain
@@ -26,11 +27,20 @@ MAX_WAVES = 10
 
 @dataclass(frozen=True)
 class Wave:
-    """One later wave: its attacker and its own order-of-loss options."""
+    """One later wave: its attacker and its own options. ``retreat``, ``attacker_submerge``,
+    ``defender_submerge`` and ``dice`` left at None are the first battle's (a wave that must not
+    retreat when the first battle does: ``retreat=RetreatPolicy()``). ``defender_reinforcements``
+    join every defending composition still standing before this wave fights it (a defender
+    already destroyed gets none: the territory is empty or taken)."""
 
     attacker: ArmySpec
     ool_attacker: str | tuple[str, ...] | None = None
     keep_land: int = 0
+    retreat: RetreatPolicy | Mapping[str, object] | None = None
+    attacker_submerge: str | None = None
+    defender_submerge: str | None = None
+    dice: str | None = None
+    defender_reinforcements: ArmySpec = None
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,7 @@ class WaveResult:
         lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
                 for side in ("attacker", "defender")}
         lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
-                     f"(TUV swing {self.tuv_swing:+.2f})")
+                     f"(TUV swing {swing(self.tuv_swing, se.get('tuv_swing'))})")
         return "\n".join(lines)
 
 
@@ -95,6 +105,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     if len(waves) + 1 > MAX_WAVES:
         raise BattleError(f"at most {MAX_WAVES} waves, not {len(waves) + 1}")
     battles = [first] + [replace_attacker(first, wave) for wave in waves]
+    reinforcements = [None] + [_reinforcements(first, wave) for wave in waves]
     standing = {first.defender.describe(): 1.0}  # defender compositions still standing
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
@@ -102,8 +113,10 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     interrupted = False
     reports = []
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
-    runs = 0.0  # Monte Carlo runs in all (0: every battle exact)
-    for battle in battles:
+    paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
+    for battle, extra in zip(battles, reinforcements, strict=True):
+        if extra is not None:
+            standing = {_join(defender, extra, battle): weight for defender, weight in standing.items()}
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
         if has_land and not battle.sea:
             taken += destroyed_open
@@ -116,7 +129,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             result: BattleResult = run(replace(battle, defender=parse_force(defender, battle.rules)),
                                        weight)
             if result.runs:
-                runs = max(runs, result.runs / weight)
+                paced.append(result.runs / weight)
             for side in ("attacker", "defender"):
                 square[f"{side}_ipc_lost"] += weight * sum(
                     p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
@@ -147,7 +160,13 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                        takes_territory=None if first.sea else taken,
                        attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
                        interrupted=interrupted)
-    return wave_errors(total, squares, round(runs)) if runs else total
+    if not paced:
+        return total
+    # Each battle gets its share of the runs (rounded up to 1), so the largest pace is the runs
+    # in all. After Ctrl-C the battles stopped at different points (later ones after one chunk,
+    # which can exceed a rare one's share): the smallest pace is the runs every path had.
+    runs = min(paced) if interrupted else max(paced)
+    return wave_errors(total, squares, max(1, round(runs)))
 
 
 def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult:
@@ -179,13 +198,44 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
               "defender_win": chance(total.defender_win, runs),
               **{name: sum(w["std_error"][name] for w in waves)
                  for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
+    errors["tuv_swing"] = errors["attacker_ipc_lost"] + errors["defender_ipc_lost"]  # a bound
     if total.takes_territory is not None:
         errors["takes_territory"] = chance(total.takes_territory, runs)
     return replace(total, waves=tuple(waves), std_error=errors)
 
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:
-    """The battle with a later wave's attacker and options."""
+    """The battle with a later wave's attacker and options (those it leaves at None: the
+    battle's)."""
+    options = {name: getattr(wave, name) for name in ("retreat", "attacker_submerge",
+                                                       "defender_submerge", "dice")
+               if getattr(wave, name) is not None}
     return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
                    ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
-                   keep_land=wave.keep_land)
+                   keep_land=wave.keep_land, **options)
+
+
+def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
+    """The wave's defender reinforcements, parsed and checked (None: none)."""
+    if wave.defender_reinforcements is None:
+        return None
+    extra = parse_force(wave.defender_reinforcements, battle.rules, "defender reinforcements")
+    if extra.is_empty():
+        return None
+    replace(battle, defender=extra)  # the units must be able to defend in this battle
+    return extra
+
+
+def _join(defender: str, extra: Force, battle: Battle) -> str:
+    """A defending composition with the reinforcements added."""
+    force = parse_force(defender, battle.rules, "defender")
+    counts = dict(force.counts)
+    for name, n in extra.counts:
+        counts[name] = counts.get(name, 0) + n
+    damaged = dict(force.damaged)
+    for name, n in extra.damaged:
+        damaged[name] = damaged.get(name, 0) + n
+    joined = parse_force({name: n for name, n in counts.items()}, battle.rules, "defender")
+    if damaged:
+        joined = Force(joined.counts, tuple(sorted(damaged.items())))
+    return joined.describe()

@@ -115,3 +115,15 @@ def test_cli_battle_uses_the_editions_aa_casualties():
         data = json.loads(out.output)
         # the fighter alone survives AA only when the bomber alone was hit
         assert any(row["label"].startswith("1 fighter") for row in data["attacker_survivors"])
+
+
+def test_per_aircraft_monte_carlo_rounds_before_a_retreat_carry_an_error():
+    """The AA split mixes each part's rounds before a retreat by its share of the retreats; the
+    mixed error is checked against the exact engine's mean at a fixed seed."""
+    battle = oddsim.Battle("anniversary", "2 inf, 1 ftr, 1 bmb", "2 inf, 1 aa",
+                           retreat=oddsim.RetreatPolicy(units_left=2))
+    mc = oddsim.simulate(battle, runs=200_000, seed=5)
+    exact = oddsim.solve(battle)
+    se = mc.std_error["retreat_round"]
+    assert 0 < se < 0.05
+    assert abs(mc.retreat_round - exact.retreat_round) <= 4.5 * se

@@ -273,3 +273,25 @@ def test_monte_carlo_assault_figures_carry_their_standard_error():
         assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * mc.std_error[name], name
     assert exact.std_error == {}
     assert "±" in mc.to_table()
+
+
+def test_a_sea_battle_whose_rows_sum_to_1_but_for_rounding_adds_no_landing():
+    """Before: an interrupted Monte Carlo sea battle's rows summed to 1 - 1e-16, and the rest
+    became a '0.00%  0 transports unload' row (fought as a one-run battle with overland units)."""
+    from dataclasses import replace
+
+    from oddsim.amphibious import fight_amphibious
+
+    def run(spec, share):
+        result = oddsim.solve(spec)
+        if not spec.sea:
+            return result
+        rows = tuple(replace(row, probability=row.probability * (1 - 1e-15))
+                     for row in result.attacker_survivors)
+        return replace(result, attacker_survivors=rows)
+
+    assault = Amphibious("1942-2e", fleet="1 bb, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
+                         sea_defender="2 dd", overland="1 inf")
+    result = fight_amphibious(assault, run)
+    assert [x.transports for x in result.landings] == [2, 0]  # the sea battle's two outcomes
+    assert "0.00%" not in result.to_table()

@@ -10,7 +10,7 @@ import oddsim
      "submarine cannot fight in a land battle"),
     (dict(attacker="2 inf", defender="1 dd", sea=True), oddsim.BattleError,
      "infantry cannot fight in a sea battle"),
-    (dict(attacker="1 aa", defender="1 inf"), oddsim.BattleError, "aa_gun cannot attack"),
+    (dict(attacker="1 aa", defender="1 inf"), oddsim.BattleError, "AA gun cannot attack"),
     (dict(attacker="none", defender="1 inf"), oddsim.BattleError, "the army is empty"),
     (dict(attacker="1 inf", defender="1 inf", keep_land=-1), oddsim.BattleError, "keep_land"),
     (dict(attacker="1 dd", defender="1 dd", sea=True, keep_land=1), oddsim.BattleError,
@@ -39,6 +39,12 @@ def test_too_large_for_exact_refuses_fast():
                         defender="500 inf, 300 arm, 150 ftr")
     with pytest.raises(oddsim.TooLargeError, match="limit"):
         oddsim.solve(big)
+
+
+@pytest.mark.parametrize(("units", "text"), [(1, "at 1 unit or fewer"), (0, "at 0 units or fewer"),
+                                             (2, "at 2 units or fewer")])
+def test_retreat_policy_says_unit_in_the_singular_for_one(units, text):
+    assert oddsim.RetreatPolicy(units_left=units).describe() == f"retreat {text}"
 
 
 def test_choices_are_enums_and_their_strings_still_work():

@@ -246,3 +246,55 @@ def test_a_system_error_from_ctrl_c_in_a_numba_call_is_an_interruption(monkeypat
     result = run("battle", "-a", "1 inf", "-d", "1 inf")
     assert result.exit_code == 130
     assert result.stderr.strip() == "oddsim: interrupted"
+
+
+def _numeric_options(command, path=()):
+    """(command path, option) for every whole-number or decimal option of ``command`` and its
+    subcommands."""
+    import click
+
+    for param in command.params:
+        if isinstance(param, click.Option) and not param.is_flag and not param.hidden and isinstance(
+                param.type, (click.types.IntParamType, click.types.FloatParamType)):
+            yield " ".join(path + (command.name,)), param
+    for sub in getattr(command, "commands", {}).values():
+        yield from _numeric_options(sub, path + (command.name,))
+
+
+def test_every_numeric_option_shows_its_range_in_help():
+    """Before: purchase (--budget, --keep-land, --runs, --seed, --workers) and trench (--year,
+    --points, --runs, --seed, advise --top) showed no range."""
+    import re
+
+    import click
+
+    missing = []
+    for where, option in _numeric_options(cli):
+        with click.Context(cli) as ctx:
+            name, text = option.get_help_record(ctx)
+        if not re.search(r"\d\.\.|x>=|x<=|<=x|<x|x>", name + " " + text):
+            missing.append(f"{where} {option.opts[0]}")
+    assert missing == []
+
+
+@pytest.mark.parametrize(("args", "name"), [
+    (["battle", "--rules", "global-1940-2e", "-a", "1 aa", "-d", "1 inf"], "AA gun"),
+    (["battle", "--rules", "global-1940-2e", "-a", "1 mech", "-d", "1 dd", "--sea"], "mech infantry"),
+    (["battle", "--rules", "global-1940-2e", "-a", "2 mech", "-d", "1 inf", "--landed", "3 mech"],
+     "3 mech infantry"),
+    (["amphibious", "--fleet", "1 trn", "--cargo", "1 inf", "-d", "1 inf", "--air", "1 aa"], "AA gun"),
+    (["purchase", "--budget", "10", "--units", "aa", "--against", "1 inf"], "AA gun"),
+    (["purchase", "--budget", "10", "--units", "inf", "--against", "1 inf", "--existing", "1 aa"],
+     "AA gun"),
+    (["battle", "-a", "1 tank2", "-d", "1 inf"], "known: infantry, artillery, armor, AA gun"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--ool-attacker", "tank2"], "AA gun"),
+    (["purchase", "--budget", "10", "--units", "tank2", "--against", "1 inf"], "AA gun"),
+    (["chart", "curve", "-a", "1 inf", "-d", "1 inf", "--vary", "tank2=0..2", "--out", "x.png"],
+     "AA gun"),
+])
+def test_errors_name_units_as_players_do(args, name):
+    """Before: 'aa_gun cannot attack', 'mech_infantry cannot fight', '3 mech_infantry'."""
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    message = result.output.strip()
+    assert name in message and "_" not in message.replace("--", "")

@@ -90,7 +90,7 @@ def test_a_hand_built_force_keeps_every_unit():
 @pytest.mark.parametrize("force, message", [
     (oddsim.Force((("inf", 2.5),)), "whole number"),
     (oddsim.Force((("inf", -3),)), "negative"),
-    (oddsim.Force((("bb", 1),), (("bb", 5),)), "5 damaged battleship but 1 battleship"),
+    (oddsim.Force((("bb", 1),), (("bb", 5),)), "5 damaged battleships but 1 battleship"),
     (oddsim.Force((("inf", 2),), (("inf", 1),)), "one hit"),
     (oddsim.Force((("xyz", 2),)), "unknown unit 'xyz'"),
     (oddsim.Force((("inf", float("nan")),)), "whole number"),

@@ -219,3 +219,20 @@ def test_a_chart_stops_on_the_first_ctrl_c_and_writes_nothing(monkeypatch, tmp_p
     assert result.exit_code == 130
     assert result.stderr.strip() == "oddsim: interrupted"
     assert len(chunks) == 1 and not out.exists()
+
+
+def test_interrupted_waves_give_errors_of_the_runs_done_not_of_the_runs_asked(monkeypatch):
+    """Before: a later wave's sub-battle of small share fought a whole first chunk after Ctrl-C,
+    and its runs / share (far beyond the runs asked) set the standard errors of every figure, so
+    an interrupted 10**10-run answer printed '± 0.0003%' from 2**14 battles."""
+    ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
+    battle = oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 arm", defender="4 inf, 1 art")
+    result = run_waves(battle, ["3 inf, 1 arm"], method="mc", runs=10**10, seed=4)
+    assert result.interrupted
+    first = result.waves[0]
+    done = 2**14  # the first chunk of the first wave, all that ran before the flag was seen
+    p = first["attacker_win"]
+    # A binomial chance from `done` battles: its error is at least sqrt(p (1 - p) / done).
+    assert first["std_error"]["attacker_win"] >= 0.999 * (p * (1 - p) / done) ** 0.5
+    q = result.attacker_win
+    assert result.std_error["attacker_win"] >= 0.999 * (q * (1 - q) / done) ** 0.5

@@ -1,5 +1,6 @@
 """Strategic bombing raids against hand-derived expectations, exact vs Monte Carlo, and errors."""
 
+import math
 from fractions import Fraction as F
 
 import pytest
@@ -188,3 +189,18 @@ def test_raid_without_a_territory_value_names_the_option():
     with pytest.raises(oddsim.OddsimError) as caught:
         Raid(rules="1942-2e", bombers=1)
     assert "--territory-value" in str(caught.value) and "None" not in str(caught.value)
+
+
+def test_monte_carlo_ipc_swing_carries_its_standard_error():
+    """Before: the raid's IPC swing had no error under Monte Carlo. 1942-2e, 1 bomber (12 IPCs)
+    on a territory worth 10: shot down with chance 1/6 (swing -12), else 1d6 damage (swing d).
+    Mean 35/12 - 2 = 11/12; E[swing^2] = 144/6 + (5/6)(91/6); the error is sqrt(variance / n)."""
+
+    runs = 100_000
+    r = simulate_raid(Raid(rules="1942-2e", bombers=1, territory_value=10), runs=runs, seed=8)
+    mean = 11 / 12
+    variance = 144 / 6 + (5 / 6) * (91 / 6) - mean * mean
+    se = r.std_error["ipc_swing"]
+    assert se == pytest.approx(math.sqrt(variance / runs), rel=0.03)
+    assert abs(r.ipc_swing - mean) <= 4.5 * se
+    assert f"expected IPC swing for the attacker: +{r.ipc_swing:.3f} ± " in r.to_table()

@@ -132,3 +132,62 @@ def test_estimates_show_significant_digits():
     assert percent(2e-7) == "0.000020%"  # never a bare 0.00% for a possible outcome
     assert number(12.345, 0.0123) == "12.345 ± 0.012"
     assert percent(0.0, interval=binomial_interval(0, 1_000_000)) == "0% (95%: 0 to 0.00038%)"
+
+
+def test_monte_carlo_distribution_tables_give_each_chance_its_error():
+    """Before: under Monte Carlo the IPC-loss chances and the 'at least' columns had no ±.
+    1 armor vs 1 infantry (1942-2e): the defender loses its 3 IPCs with chance 3/4, so that row's
+    error is sqrt(3/4 * 1/4 / runs)."""
+    import math
+    import re
+
+    runs = 100_000
+    r = oddsim.simulate(oddsim.Battle("1942-2e", "1 arm", "1 inf"), runs=runs, seed=1)
+    text = r.to_table(survivors=0)
+    table = text[text.index("defender IPC lost"):]
+    row = re.search(r"\n\s+3\s+([\d.]+)% ± ([\d.]+)%\s+([\d.]+)% ± ([\d.]+)%", table)
+    assert row is not None, table
+    expected = 100 * math.sqrt(0.75 * 0.25 / runs)
+    assert float(row.group(2)) == pytest.approx(expected, abs=0.006)
+    assert float(row.group(4)) == pytest.approx(expected, abs=0.006)
+    assert abs(float(row.group(1)) - 75) <= 4.5 * expected
+    survivors = text[text.index("attacker survivors"):text.index("attacker IPC lost")]
+    assert re.search(r"1 armor", survivors) and survivors.count("±") == 3  # 2 rows, 1 cumulative < 100%
+
+
+def test_json_ipc_loss_records_carry_a_standard_error():
+    runs = 100_000
+    r = oddsim.simulate(oddsim.Battle("1942-2e", "1 arm", "1 inf"), runs=runs, seed=1)
+    records = {rec["ipc"]: rec for rec in r.to_dict()["defender_ipc_lost_distribution"]}
+    p = records[3.0]["probability"]
+    assert records[3.0]["std_error"] == pytest.approx(math.sqrt(p * (1 - p) / runs))
+    exact = oddsim.solve(oddsim.Battle("1942-2e", "1 arm", "1 inf")).to_dict()
+    assert [rec["std_error"] for rec in exact["defender_ipc_lost_distribution"]] == [0.0, 0.0]
+
+
+def test_rounds_of_a_retreat_with_landed_units_say_that_their_fight_counts():
+    """Before: with --retreat-after-round 1 the text said 'a retreat comes after 3.52 rounds',
+    though every retreat comes after round 1: the engines count the landed units' fight on.
+    1 inf (landed) + 1 arm vs 1 inf, retreat after round 1: a plain retreat (5/12 x 1/3) lasts
+    1 round; one where the landed infantry fights on and dies (5/12 x 2/3 x (d + draw) of
+    duel(1, 2)) lasts 1 + 9/4 rounds."""
+    b = oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", landed="1 inf", retreat={"after_round": 1})
+    r = oddsim.solve(b)
+    _, d, draw = duel(1, 2)
+    plain, on = F(5, 12) * F(1, 3), F(5, 12) * F(2, 3) * (d + draw)
+    assert r.retreat_round == pytest.approx(float((plain + on * F(13, 4)) / (plain + on)))
+    text = str(r)
+    assert "a retreat comes after" not in text
+    assert f"battles that end in a retreat last {r.retreat_round:.2f} rounds" in text
+    assert "a retreat comes after 1.00 rounds" in str(oddsim.solve(
+        oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", retreat={"after_round": 1})))
+
+
+def test_a_small_expected_number_of_units_left_keeps_its_digits():
+    """Before: '0.00 infantry'. 1 inf attacks 3 inf (1942-2e): from 3 defenders the attacker
+    scores a hit and survives before it dies with chance (1/6 x 8/27) / (1 - 5/6 x 8/27) = 4/61,
+    from 2 with (1/6 x 4/9) / (1 - 5/6 x 4/9) = 2/17, then wins the duel with 1/4: it is left
+    with its 1 infantry with chance 4/61 x 2/17 x 1/4 = 2/1037."""
+    r = oddsim.solve(oddsim.Battle("1942-2e", "1 inf", "3 inf"))
+    assert r.attacker_units_left["infantry"] == pytest.approx(2 / 1037)
+    assert "attacker: 0.0019 infantry" in str(r)

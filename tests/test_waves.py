@@ -94,3 +94,25 @@ def test_monte_carlo_waves_carry_standard_errors_that_cover_the_exact_figures():
     for name in ("attacker_win", "takes_territory", "attacker_ipc_lost", "defender_ipc_lost"):
         assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * mc.std_error[name], name
     assert "±" in mc.to_table()
+
+
+def test_monte_carlo_waves_and_assaults_bound_the_tuv_swing_error():
+    """Before: the waves' and the assault's TUV swing had no error under Monte Carlo. The bound
+    (the sum of both sides' loss errors) holds the exact swing at a fixed seed."""
+    from oddsim.amphibious import Amphibious
+    from oddsim.api import run_amphibious
+
+    battle = oddsim.Battle("1942-2e", "4 inf, 2 art", "6 inf")
+    mc = run_waves(battle, ["3 arm, 2 ftr"], method="mc", runs=100_000, seed=1)
+    exact = run_waves(battle, ["3 arm, 2 ftr"], method="exact")
+    bound = mc.std_error["tuv_swing"]
+    assert bound == pytest.approx(mc.std_error["attacker_ipc_lost"] + mc.std_error["defender_ipc_lost"])
+    assert abs(mc.tuv_swing - exact.tuv_swing) <= 4.5 * bound
+    assert "± at most" in mc.to_table().splitlines()[-1]
+    assault = Amphibious("1942-2e", fleet="1 bb, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
+                         sea_defender="2 dd")
+    mc_a = run_amphibious(assault, method="mc", runs=100_000, seed=1)
+    exact_a = run_amphibious(assault, method="exact")
+    bound_a = mc_a.std_error["attacker_ipc_lost"] + mc_a.std_error["defender_ipc_lost"]
+    assert abs(mc_a.tuv_swing - exact_a.tuv_swing) <= 4.5 * bound_a
+    assert f"(TUV swing {mc_a.tuv_swing:+.2f}, ± at most " in mc_a.to_table()

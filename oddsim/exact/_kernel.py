@@ -256,7 +256,7 @@ class Work(NamedTuple):
 
 @jit
 def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat, air_alive,
-                 win_chance, submerge_to, retreat_to, track_rounds):
+                 win_chance, submerge_to, retreat_to, track_rounds, visited=None):
     """Run the DP from the mass before round 1 (``start_val`` at joint states ``start_idx``,
     increasing, after the pre-battle phase) and ``work.x1`` (mass at the end of round 1, when the
     caller fought it). ``A``/``D`` are each side's ``SideTables``. ``defender_holds``: the
@@ -271,7 +271,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     of its ``air_alive`` aircraft with more than ``max_air_risk`` chance. Fills ``work.x1`` with
     the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``) and
     ``work.outcome``; returns the states where battles ended (increasing), the expected number of
-    rounds, and the mass pruned."""
+    rounds, and the mass pruned. ``visited``, when given, receives the mass that reaches each state
+    not pruned (the states the battle gets to)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
@@ -310,6 +311,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             if total < prune:
                 pruned += total
                 continue
+            if visited is not None:
+                visited[j] = total
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 x1[j] = total

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
 
 from oddsim import aa_casualties
 from oddsim.battle import Battle
+from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
+from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
 from oddsim.result import BattleResult, Method, RowArrays, SurvivorTable
@@ -142,6 +144,7 @@ class _Prepared:
     start_val: np.ndarray  # their mass
     end: np.ndarray | None  # mass at the end of round 1, where the pre-battle phase fought it
     track_rounds: bool
+    best: BestRetreat | None = None  # the best retreat, when the policy asks for it
 
     @property
     def joint(self) -> int:
@@ -206,9 +209,34 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         win_chance = np.zeros(0)  # not needed
     start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or len(submerge_to) > 0
-    return _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat,
-                     ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1), win_chance, submerge_to,
-                     NO_MOVES if policy is None else _retreat_moves(a, d), start_idx, start_val, end, track)
+    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat,
+                         ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1), win_chance,
+                         submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d), start_idx,
+                         start_val, end, track)
+    return _with_decisions(battle, prepared)
+
+
+def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
+    """``p`` with the retreat decisions made per state here: the best retreat's, or a rule that
+    only looks at the units in the battle (the strafe: the defender down to N units or fewer).
+    They reach the kernel through its per-state score: a state scores -1 (below any threshold)
+    where the attacker retreats."""
+    policy = battle.retreat
+    if policy is None or (policy.best is None and policy.strafe is None):
+        return p
+    best = None
+    if policy.best is not None:
+        low = p.low
+        best = best_retreat(policy, p, PRUNE, battle.is_land,
+                            int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum()),
+                            int((low.defender.count * low.cost * _combatant(low, low.defender)).sum()))
+        decided = best.retreat == 1
+    else:
+        d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
+        decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
+    score = p.win_chance if len(p.win_chance) else np.ones(p.joint)
+    retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
+    return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
 
 def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,
@@ -372,7 +400,18 @@ def solve(battle: Battle) -> BattleResult:
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome
-        return aa_casualties.fight_split(battle, parts, lambda spec, _p, _i: solve(spec))
+        solved: list[tuple[float, BattleResult]] = []
+
+        def part(spec: Battle, p: float, _i: int) -> BattleResult:
+            solved.append((p, solve(spec)))
+            return solved[-1][1]
+
+        mixed = aa_casualties.fight_split(battle, parts, part)
+        if battle.retreat is None or battle.retreat.best is None:
+            return mixed
+        # each part follows the same state-based policy: the outcomes are the policy's
+        return replace(mixed, objective=mixed.tuv_swing + battle.retreat.territory_bonus
+                       * (mixed.takes_territory or 0.0), retreat_plan=mix_plans(solved))
     lowered = _lowered(battle)
     _, work = _work(*lowered)
     return call_interruptibly(_solve, battle, lowered, background=work >= BACKGROUND_WORK)
@@ -406,7 +445,29 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
                                               p.track_rounds)
         final, outcome, final_w = work.x1, work.outcome, work.w1
         ends = ends[final[ends] != 0.0]
-    return _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
+    result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
+    if battle.crash_fighters:
+        result = crash_fighters(result, battle)
+    if p.best is None:
+        return result
+    return replace(result, objective=p.best.objective,
+                   retreat_plan=_best_plan(battle, p, final, outcome, final_w))
+
+
+def _best_plan(battle: Battle, p: _Prepared, final, outcome, final_w):
+    """The best retreat's plan from a solve under it: the retreat mass per state. Where landed
+    units fight on after a retreat, that mass moved on; a second solve in which every retreat
+    ends the battle finds where it left."""
+    own = np.arange(len(p.retreat_to))
+    partial = (p.retreat_to >= 0) & (p.retreat_to != own)
+    if partial.any():
+        work = p.work(p.end)
+        k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE, p.retreat,
+                       p.air_alive, p.win_chance, p.submerge_to, np.where(partial, -1, p.retreat_to), True)
+        final, outcome, final_w = work.x1, work.outcome, work.w1
+    retreated = np.where(outcome == k.RETREAT, final, 0.0)
+    names = [u.name for u in battle.rules.units]
+    return retreat_plan(names, p.a_counts, p.d_counts, p.d.n_states, retreated, final_w)
 
 
 def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:

@@ -472,6 +472,13 @@ def _round(state, bombard, model):
 
 
 @hot_jit
+def _has_retreat_rules(model):
+    """Whether the attacker has a retreat policy at all."""
+    return (_rule(model, RULES.retreat_after) > 0 or _rule(model, RULES.retreat_units) >= 0
+            or _rule(model, RULES.retreat_strafe) >= 0 or get(model, HEADER.retreat) >= 0)
+
+
+@hot_jit
 def _retreats(state, rounds, model):
     """Whether the attacker's policy retreats at the end of round ``rounds``."""
     after = _rule(model, RULES.retreat_after)
@@ -484,6 +491,14 @@ def _retreats(state, rounds, model):
         for i in range(_scalar(model, ATTACKER, SCALARS.steps)):
             units += get(state, ab + TALLY_WIDTH + i) * get(model, steps + i * STEP_WIDTH + STEP.kill)
         if units <= _rule(model, RULES.retreat_units):
+            return True
+    if _rule(model, RULES.retreat_strafe) >= 0:
+        db = _base(model, DEFENDER)
+        d_steps = _steps_at(model, DEFENDER)
+        units = 0
+        for i in range(_scalar(model, DEFENDER, SCALARS.steps)):
+            units += get(state, db + TALLY_WIDTH + i) * get(model, d_steps + i * STEP_WIDTH + STEP.kill)
+        if units <= _rule(model, RULES.retreat_strafe):
             return True
     table = get(model, HEADER.retreat)
     if table < 0:
@@ -619,8 +634,7 @@ def _fight(state, start, seed, index, model):
     code = _outcome(state, model)
     rounds = 0
     plain = _rule(model, RULES.plain) != 0
-    retreat = _rule(model, RULES.retreat_after) > 0 or _rule(model, RULES.retreat_units) >= 0 or get(
-        model, HEADER.retreat) >= 0
+    retreat = _has_retreat_rules(model)
     submerge = _rule(model, RULES.submerge) != 0
     if code == ONGOING and _rule(model, RULES.start_boundary):  # subs only: no retreat before round 1
         code = _boundary(state, rounds, False, model)[0]
@@ -826,6 +840,9 @@ def _plain_retreats(a_rec, d_rec, rounds, model):
     units = _rule(model, RULES.retreat_units)
     if units >= 0 and get(model, a_rec + PLAIN.units) <= units:
         return True
+    strafe = _rule(model, RULES.retreat_strafe)
+    if strafe >= 0 and get(model, d_rec + PLAIN.units) <= strafe:
+        return True
     table = get(model, HEADER.retreat)
     if table < 0:
         return False
@@ -856,8 +873,7 @@ def _fight_plain(seed, index, model):
     a_at = get(model, chain + CHAIN.at)
     d_slots = get(model, section + ZERO + CHAIN.slots)
     d_at = get(model, section + ZERO + CHAIN.at)
-    retreat = _rule(model, RULES.retreat_after) > 0 or _rule(model, RULES.retreat_units) >= 0 or get(
-        model, HEADER.retreat) >= 0
+    retreat = _has_retreat_rules(model)
     no_stalemate = _rule(model, RULES.no_stalemate) != 0
     a_lost = 0
     d_lost = 0

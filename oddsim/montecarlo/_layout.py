@@ -135,6 +135,7 @@ class Rules(NamedTuple):
     submerge: int  # some side's subs may submerge
     start_boundary: int  # besides, the boundary between rounds comes once before round 1
     partial_retreat: int  # the attacker has landed units and a retreat policy: they fight on
+    retreat_strafe: int  # the attacker retreats at this many defending units or fewer (-1: never)
 
 
 class RetreatTable(NamedTuple):

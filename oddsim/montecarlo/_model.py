@@ -244,6 +244,9 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
     rules[RULES.retreat_units] = -1
     if policy is not None and policy.units_left is not None:
         rules[RULES.retreat_units] = policy.units_left
+    rules[RULES.retreat_strafe] = -1
+    if policy is not None and policy.strafe is not None:
+        rules[RULES.retreat_strafe] = policy.strafe
     dice = low.bombard_dice
     rules[RULES.bombard_strength] = int(np.arange(len(dice)) @ dice)
     rules[RULES.bombard_cells] = 0 if low.low_luck else int(dice.sum()) + 1
@@ -266,18 +269,20 @@ def _bombard_table(low: LoweredBattle) -> np.ndarray:
 
 def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
     """The exact engine's retreat decisions, for the rules that need exact odds (chance to win
-    by fighting on, chance to lose an aircraft next round): defender states, each side's layer
+    by fighting on, chance to lose an aircraft next round) and for the best retreat (the policy
+    table the exact engine computed, played as it is): defender states, each side's layer
     size (added to its index while it has units departed), each side's step strides
     (``step_width`` each), then one decision per joint state. Empty when not needed."""
     policy = battle.retreat
-    if policy is None or (policy.below_win is None and policy.aircraft_risk is None):
+    if policy is None or (policy.below_win is None and policy.aircraft_risk is None
+                          and policy.best is None):
         return np.zeros(0, dtype=np.int64)
     from oddsim.exact import retreat_table
 
     try:
         table = retreat_table(battle)
     except OddsimError as error:
-        raise BattleError(f"the Monte Carlo engine takes 'below win' and 'aircraft risk' retreat "
+        raise BattleError(f"the Monte Carlo engine takes 'below win', 'aircraft risk' and best retreat "
                           f"decisions from the exact engine, which cannot take this battle: "
                           f"{error}") from None
     strides = np.zeros((2, step_width), dtype=np.int64)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numba
@@ -18,6 +18,7 @@ import numpy as np
 
 from oddsim import aa_casualties
 from oddsim.battle import Battle
+from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
 from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_RUNS, check_runs, seed_or_random
@@ -53,7 +54,9 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     """Monte Carlo estimate of ``battle``'s outcome from ``runs`` simulated battles.
 
     Fights the battle as the README's "How a battle is fought" says, with technology, Low Luck,
-    retreat, bombardment, submerging subs and landed units. The same ``seed`` gives the same
+    retreat, bombardment, submerging subs and landed units. Retreat rules that need exact odds,
+    and the best retreat, are decisions the exact engine computed: this engine plays its policy
+    table (the one place where the engines share a decision, not a rule). The same ``seed`` gives the same
     result on any number of threads (``None``: a random seed). ``std_error`` holds the standard
     error of every probability and mean.
     Survivors are exact end states; a side with more than ``_model.MAX_EXACT_KEYS`` of them
@@ -69,9 +72,9 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome, its share of runs
         with stop_on_interrupt():  # one Ctrl-C stops every part
-            return aa_casualties.fight_split(battle, parts, lambda spec, p, i: simulate(
+            return _finish(battle, aa_casualties.fight_split(battle, parts, lambda spec, p, i: simulate(
                 spec, runs=max(1, round(p * runs)), seed=(seed * 1_000_003 + i + 1) % (1 << 63),
-                progress=progress))
+                progress=progress)))
     low = lower(battle)
     spec = KernelModel.build(battle, low)
     arrays = 2 if spec.key_coarse else 1  # a histogram row, and which end state each slot keeps
@@ -97,7 +100,22 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
             raise
     finally:
         bar.close()
-    return _result(battle, low, spec, tallies, interrupted)
+    return _finish(battle, _result(battle, low, spec, tallies, interrupted))
+
+
+def _finish(battle: Battle, result: BattleResult) -> BattleResult:
+    """What follows the battle: crashed fighters; with the best retreat, its objective estimated
+    from the battles fought and the plan of the policy played, the exact engine's (it computed
+    the policy; its chances are exact). A part of a battle split by its AA outcomes
+    (``aa_fired``) gets no plan: the whole battle gets it."""
+    if battle.crash_fighters:
+        result = crash_fighters(result, battle)
+    if battle.retreat is None or battle.retreat.best is None or battle.aa_fired:
+        return result
+    from oddsim.exact import solve
+
+    bonus = battle.retreat.territory_bonus * (result.takes_territory or 0.0)
+    return replace(result, objective=result.tuv_swing + bonus, retreat_plan=solve(battle).retreat_plan)
 
 
 def _choose_kept_states(spec: KernelModel, seed: int, tallies: _Tallies) -> None:
@@ -209,6 +227,9 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
     if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
         del std_error["retreat"]
     retreats = t[RETREAT]
+    if retreats:
+        std_error["retreat_round"] = _retreat_round_error_bound(
+            t[STATS.retreat_rounds], t[STATS.rounds_sq], retreats)
     names = [u.name for u in battle.rules.units]
     survivors = [
         SurvivorCodec(low, layout, spec.key_coarse, names).table(
@@ -243,6 +264,16 @@ def _held(held: np.ndarray) -> np.ndarray:
     out = held[0].copy()
     out[0] = held[:, 0].sum()
     return out
+
+
+def _retreat_round_error_bound(retreat_rounds: int, all_rounds_squared: int, retreats: int) -> float:
+    """A bound on the standard error of the mean rounds before a retreat. The kernel sums the
+    squared rounds of all battles, not of the retreats alone; that sum bounds the retreats' own,
+    so ``sqrt((sum r^2 / retreats - mean^2) / retreats)`` bounds the error (reported as a bound,
+    like the TUV swing's)."""
+    mean = retreat_rounds / retreats
+    variance = max(all_rounds_squared / retreats - mean * mean, 0.0)
+    return math.sqrt(variance / retreats)
 
 
 def _standard_error_of_mean(total: int, squares: int, n: int) -> float:

@@ -40,11 +40,13 @@ MEANS = {"attacker_ipc_lost": "attacker's expected IPC loss (IPCs)",
 
 @dataclass(frozen=True)
 class ConvergencePoint:
-    """One Monte Carlo estimate: how many runs, the estimate and its standard error."""
+    """One Monte Carlo estimate: how many runs, the estimate and its standard error; ``battle``
+    (from a result) names the battle, the chart's default title."""
 
     runs: int
     estimate: float
     std_error: float
+    battle: str | None = None
 
 
 def convergence_points(battle, runs: Sequence[int] = DEFAULT_RUNS, metric: str = "attacker_win",
@@ -77,7 +79,9 @@ def as_point(item, metric: str = "attacker_win") -> ConvergencePoint:
         value = getattr(item, metric)
         if value is None:
             raise PlotError(f"the result has no {metric} (a sea battle has no territory)")
-        return ConvergencePoint(int(item.runs), float(value), float(item.std_error.get(metric, 0.0)))
+        battle = getattr(item, "battle", None)
+        return ConvergencePoint(int(item.runs), float(value), float(item.std_error.get(metric, 0.0)),
+                                battle if isinstance(battle, str) else None)
     try:
         runs, estimate, error = item
         return ConvergencePoint(int(runs), float(estimate), float(error))
@@ -96,8 +100,8 @@ def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes
     _check_metric(metric)
     points = list(points)
     if title is None:  # name the battle when the points or the exact value are results
-        title = next((r.battle for r in (*points, exact) if isinstance(getattr(r, "battle", None), str)),
-                     None)
+        title = next((r.battle for r in (*points, exact) if isinstance(getattr(r, "battle", None), str)
+                      and r.battle), None)
     series = sorted((as_point(p, metric) for p in points), key=lambda p: p.runs)
     if not series:
         raise PlotError("no convergence point to draw")

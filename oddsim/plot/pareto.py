@@ -108,6 +108,7 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
 
     ``percent``: show values as percentages (default: when the goal is a chance, or every value
     lies in 0..1). ``value_label`` names the value axis (default: the sweep's goal, or "value").
+    ``title``: default, what a sweep's table says it asked (its battle, budget and goal).
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
         raise PlotError(f"top must be a whole number >= 0, not {top!r}")
@@ -149,6 +150,8 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
     ax.set_xlabel("purchase cost (IPCs)")
     ax.set_ylabel(f"{label} (%)" if percent else label)
     ax.set_title(f"Purchases: cost against {label}")
+    if title is None:
+        title = getattr(rows, "battle", None)
     if owned and title:
         fig.suptitle(wrap_title(title))
     if owned or not best:
@@ -157,7 +160,8 @@ def pareto_chart(rows, top: int = 5, value_label: str | None = None, percent: bo
         handles, names = ax.get_legend_handles_labels()
         blanks = [Line2D([], [], linestyle="none") for _ in listing]
         ax.legend([*handles, *blanks], [*names, *listing], loc="best", framealpha=0.92)
-    _number_points(fig, ax, [(p.cost, scale * p.value) for p in best])
+    _number_points(fig, ax, [(p.cost, scale * p.value) for p in best],
+                   [(p.cost, scale * p.value) for p in points])
     return fig
 
 
@@ -179,14 +183,17 @@ one wins, near ones first. Far ones get a leader line."""
 LEADER_FROM = 16
 
 
-def _number_points(fig: Figure, ax: Axes, positions: list[tuple[float, float]]) -> None:
+def _number_points(fig: Figure, ax: Axes, positions: list[tuple[float, float]],
+                   drawn: list[tuple[float, float]] | None = None) -> None:
     """Write 1, 2, ... next to the given points, each where it overlaps no number already
-    written and no other numbered point (close purchases would otherwise hide each other)."""
+    written and no point drawn (``drawn``: every point of the chart; close purchases would
+    otherwise hide each other, or a number would sit on another purchase's point)."""
     if not positions:
         return
     fig.draw_without_rendering()  # settle the layout, so data-to-pixel positions are final
     scale = fig.dpi / 72
     markers = [tuple(ax.transData.transform(p)) for p in positions]
+    obstacles = [tuple(ax.transData.transform(p)) for p in (drawn or positions)]
     taken: list[tuple[float, float]] = []
     half_w, half_h = 5 * scale, 6 * scale  # a one-digit number at 9 pt, with a little air
 
@@ -195,7 +202,7 @@ def _number_points(fig: Figure, ax: Axes, positions: list[tuple[float, float]]) 
     def clashes(x: float, y: float) -> int:
         labels = sum(abs(x - a) < 2 * half_w and abs(y - b) < 2 * half_h for a, b in taken)
         points = sum(abs(x - a) < half_w + 4 * scale and abs(y - b) < half_h + 4 * scale
-                     for a, b in markers)
+                     for a, b in obstacles)
         # a number outside the plot (e.g. above the 100% line) would pile up with the others
         outside = not (box.x0 + half_w <= x <= box.x1 - half_w
                        and box.y0 + half_h <= y <= box.y1 - half_h)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
+from oddsim.amphibious import AmphibiousResult
+from oddsim.plot.errors import require
 from oddsim.plot.style import (
     BLUE,
     GREEN,
@@ -16,12 +18,14 @@ from oddsim.plot.style import (
     styled,
     wrap_title,
 )
+from oddsim.raid import RaidResult
 
 
 @styled
 def raid_chart(result, title: str | None = None) -> Figure:
     """Bars of the chance of each damage total of a ``RaidResult`` (in %), the expected damage
     marked; titled with the raid."""
+    require(result, RaidResult, "raid_chart")
     fig = new_figure(height=4.2)
     ax = fig.add_subplot()
     damage = sorted(result.damage.items())
@@ -43,6 +47,7 @@ def raid_chart(result, title: str | None = None) -> Figure:
 def amphibious_chart(result, title: str | None = None) -> Figure:
     """An ``AmphibiousResult``: the chance of each number of transports unloading, and with it
     the chance to take the territory (both in %); titled with the overall chance."""
+    require(result, AmphibiousResult, "amphibious_chart")
     fig = new_figure(height=4.2)
     ax = fig.add_subplot()
     landings = [x for x in result.landings if x.probability > 0]

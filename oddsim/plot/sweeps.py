@@ -23,6 +23,7 @@ from oddsim.battle import Battle
 from oddsim.forces import Force, parse_force
 from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_SEED, check_runs, check_seed
+from oddsim.names import unit_label
 from oddsim.plot.errors import PlotError
 from oddsim.plot.ranges import UnitRange, parse_unit_range
 from oddsim.rules import Ruleset, load_ruleset
@@ -270,7 +271,7 @@ def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _
 def _unit_name(spec: UnitRange, rules: Ruleset, what: str) -> str:
     name = rules.resolve_name(spec.unit)
     if name is None:
-        known = ", ".join(u.name for u in rules.units)
+        known = ", ".join(unit_label(u.name) for u in rules.units)
         raise PlotError(f"{what} {spec}: unknown unit '{spec.unit.strip()}' in {rules.name} "
                         f"(known: {known})")
     return name

@@ -14,6 +14,7 @@ import click
 
 from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_purchase_chart
+from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
 from oddsim.purchase.spec import SweepSpec
@@ -23,7 +24,8 @@ from oddsim.purchase.table import PurchaseTable
 @click.command()
 @click.option("--rules", default="1942-2e", show_default=True,
               help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
-@click.option("--budget", type=int, required=True, help="IPCs to spend.")
+@click.option("--budget", type=int, required=True, metavar="0..",
+              help=f"IPCs to spend (a sweep tries at most {MAX_PURCHASES:,} purchases).")
 @click.option("--units", required=True, help="Unit types to buy, e.g. inf,art,arm,ftr,bmb.")
 @click.option("--max", "caps", multiple=True, metavar="UNIT=N",
               help="Buy at most N of UNIT (repeatable, or comma-separated: arm=4,ftr=2).")
@@ -34,39 +36,48 @@ from oddsim.purchase.table import PurchaseTable
 @click.option("--goal", type=click.Choice([g.value for g in Goal], case_sensitive=False),
               default="take", show_default=True,
               help="take: chance to take the territory; clear: chance to destroy every defender; "
-                   "hold: you defend, chance to keep it; tuv: expected TUV swing.")
+                   "hold: you defend, chance to keep it; tuv: expected TUV swing; value: TUV swing "
+                   "plus --territory-value if taken, retreating at best; hold-after: chance to "
+                   "take it and hold it against --counter-attack.")
+@click.option("--territory-value", type=click.FloatRange(min=0), default=None,
+              help="IPCs the territory is worth, for --goal value (default 0).")
+@click.option("--counter-attack", default=None,
+              help='The army that counter-attacks, for --goal hold-after, e.g. "4 inf, 2 arm".')
 @click.option("--sea", is_flag=True, help="A sea battle (goal take is refused: use clear).")
 @click.option("--ool-attacker", default=None, help="Order of loss of the battle's attacker.")
 @click.option("--ool-defender", default=None, help="Order of loss of the battle's defender.")
-@click.option("--keep-land", type=int, default=0, show_default=True,
+@click.option("--keep-land", type=int, default=0, show_default=True, metavar="0..1000",
               help="Keep the attacker's last N land units until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Engine per battle; auto is exact when cheap.")
-@click.option("--runs", type=int, default=None, help="Monte Carlo runs per battle (default 100,000).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--runs", type=int, default=None, metavar="1..10^10",
+              help="Monte Carlo runs per battle (default 100,000).")
+@click.option("--seed", type=int, default=0, show_default=True, metavar="0..2^64-1",
               help="Sweep seed; each Monte Carlo battle's seed derives from it and the battle.")
 @click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
               help="Rows of the ranking to print (0: all).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write rows as they finish to a .csv or .json (JSON Lines) file.")
 @click.option("--resume", is_flag=True, help="Keep the rows already in --out; solve the rest.")
-@click.option("--workers", type=int, default=None, help="Run on a local Dask cluster of N workers.")
+@click.option("--workers", type=int, default=None, metavar="1..",
+              help="Run on a local Dask cluster of N workers.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Run on an existing Dask cluster.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
               help="Rows per write to --out.")
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
-def purchase(rules, budget, units, caps, existing, against, goal, sea, ool_attacker, ool_defender,
-             keep_land, method, runs, seed, top, out, resume, workers, scheduler, quiet,
-             chunk_rows, plot) -> int:
+def purchase(rules, budget, units, caps, existing, against, goal, territory_value, counter_attack,
+             sea, ool_attacker, ool_defender, keep_land, method, runs, seed, top, out, resume,
+             workers, scheduler, quiet, chunk_rows, plot) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
-                           runs=runs, seed=seed)
+                           runs=runs, seed=seed, territory_value=territory_value,
+                           counter_attack=counter_attack)
     try:
         with _stop_on_signals() as stop_requested:
             table = run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from oddsim.api import run_battle
+from oddsim.api import run_battle, run_counter_attack
 from oddsim.battle import Battle
 from oddsim.purchase.rows import Outcome, PurchaseRow
 from oddsim.purchase.spec import SweepSpec
@@ -84,16 +84,21 @@ def solve_battle(battle: Battle, spec: SweepSpec, cache: BattleCache) -> tuple[O
     Raises ``KeyboardInterrupt`` when Monte Carlo was stopped early: a partial estimate is never
     kept as a row.
     """
-    key = (battle, spec.method, spec.runs, spec.seed)
+    key = (battle, spec.method, spec.runs, spec.seed, spec.counter_attack)
     outcome = cache.get(key)
     if outcome is not None:
         return outcome, True
-    result = run_battle(battle, method=spec.method,
-                        runs=None if spec.method == "exact" else spec.runs,
-                        seed=battle_seed(battle, spec.seed))
+    runs = None if spec.method == "exact" else spec.runs
+    holds = None
+    if spec.counter_attack is not None:
+        both = run_counter_attack(battle, spec.counter_attack, method=spec.method, runs=runs,
+                                  seed=battle_seed(battle, spec.seed))
+        result, holds = both.battle, both.holds
+    else:
+        result = run_battle(battle, method=spec.method, runs=runs, seed=battle_seed(battle, spec.seed))
     if result.interrupted:
         raise KeyboardInterrupt
-    outcome = Outcome.from_result(result)
+    outcome = Outcome.from_result(result, holds)
     cache.put(key, outcome)
     return outcome, False
 

@@ -10,6 +10,10 @@
   with aircraft only, still holds); at sea the defender keeps the zone when it has units left
   (``defender_win + stalemate``).
 - ``tuv``: the buyer attacks; the expected TUV swing (defender's IPCs lost minus the attacker's).
+- ``value``: the buyer attacks and retreats at best (``RetreatPolicy(best="value")``); the
+  expected TUV swing plus the territory's value (``territory_value``) times the chance to take it.
+- ``hold-after``: the buyer attacks; the chance to take the territory and still hold it after
+  the ``counter_attack`` army counter-attacks what took it (``oddsim.counter``). Land only.
 
 Higher is better for every goal.
 """
@@ -37,6 +41,10 @@ class _Outcome(Protocol):
     def takes_territory(self) -> float | None: ...
     @property
     def tuv_swing(self) -> float: ...
+    @property
+    def objective(self) -> float | None: ...
+    @property
+    def holds(self) -> float | None: ...
 
 
 class Goal(enum.Enum):
@@ -46,6 +54,8 @@ class Goal(enum.Enum):
     CLEAR = "clear"
     HOLD = "hold"
     TUV = "tuv"
+    VALUE = "value"
+    HOLD_AFTER = "hold-after"
 
     @classmethod
     def parse(cls, text: Goal | str, sea: bool) -> Goal:
@@ -58,9 +68,10 @@ class Goal(enum.Enum):
             except ValueError:
                 names = " | ".join(g.value for g in cls)
                 raise PurchaseError(f"unknown goal '{text}': use {names}") from None
-        if goal is Goal.TAKE and sea:
-            raise PurchaseError("goal 'take' makes no sense for a sea battle (there is no territory "
-                                "to take): use --goal clear (destroy every defending unit), hold or tuv")
+        if goal in (Goal.TAKE, Goal.HOLD_AFTER) and sea:
+            raise PurchaseError(f"goal '{goal.value}' makes no sense for a sea battle (there is no "
+                                f"territory to take): use --goal clear (destroy every defending "
+                                f"unit), hold, tuv or value")
         return goal
 
     @property
@@ -70,12 +81,13 @@ class Goal(enum.Enum):
 
     @property
     def is_probability(self) -> bool:
-        return self is not Goal.TUV
+        return self not in (Goal.TUV, Goal.VALUE)
 
     @property
     def label(self) -> str:
         return {Goal.TAKE: "chance to take", Goal.CLEAR: "chance to clear",
-                Goal.HOLD: "chance to hold", Goal.TUV: "expected TUV swing"}[self]
+                Goal.HOLD: "chance to hold", Goal.TUV: "expected TUV swing",
+                Goal.VALUE: "best-retreat value", Goal.HOLD_AFTER: "chance to take and hold"}[self]
 
     def value_of(self, outcome: _Outcome, sea: bool) -> float:
         """The score of one battle's outcome for this goal (higher is better)."""
@@ -87,6 +99,10 @@ class Goal(enum.Enum):
             if sea:
                 return outcome.defender_win + outcome.stalemate
             return 1.0 - float(outcome.takes_territory or 0.0)
+        if self is Goal.VALUE:
+            return float(outcome.objective or 0.0)  # a value sweep's battles always carry it
+        if self is Goal.HOLD_AFTER:
+            return float(outcome.holds or 0.0)  # a hold-after sweep's battles always carry it
         return outcome.tuv_swing
 
     def format(self, value: float) -> str:

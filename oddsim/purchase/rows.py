@@ -29,15 +29,18 @@ class Outcome:
     takes_territory: float | None
     attacker_ipc_lost: float
     defender_ipc_lost: float
+    objective: float | None = None  # the best retreat's objective (goal value)
+    holds: float | None = None  # the chance to take and hold after a counter-attack (hold-after)
 
     @classmethod
-    def from_result(cls, result) -> Outcome:
+    def from_result(cls, result, holds: float | None = None) -> Outcome:
         return cls(method=result.method, runs=result.runs if result.method == "mc" else None,
                    attacker_win=result.attacker_win, defender_win=result.defender_win,
                    draw=result.draw, stalemate=result.stalemate,
                    takes_territory=result.takes_territory,
                    attacker_ipc_lost=result.attacker_ipc_lost,
-                   defender_ipc_lost=result.defender_ipc_lost)
+                   defender_ipc_lost=result.defender_ipc_lost,
+                   objective=getattr(result, "objective", None), holds=holds)
 
     @property
     def tuv_swing(self) -> float:

@@ -39,11 +39,12 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
           keep_land: int = 0, method: str = "auto", runs: int | None = None, seed: int = 0,
           out: str | Path | None = None, resume: bool = False, workers: int | None = None,
           scheduler: str | None = None, progress: bool = False, cache: BattleCache | None = None,
-          ) -> PurchaseTable:
+          territory_value: float | None = None, counter_attack: ArmySpec = None) -> PurchaseTable:
     """Every purchase of ``units`` within ``budget`` (each at most its ``max_counts``), added to
     ``existing``, fought against ``against``, and ranked by ``goal``.
 
-    The buyer attacks for ``take``, ``clear`` and ``tuv`` and defends for ``hold`` (see
+    The buyer attacks for ``take``, ``clear``, ``tuv``, ``value`` (with ``territory_value``) and
+    ``hold-after`` (against ``counter_attack``) and defends for ``hold`` (see
     ``oddsim.purchase.goals``). Each battle is solved by ``method`` (``auto``: exact when cheap,
     else Monte Carlo with ``runs`` runs and a seed derived from the battle and ``seed``). With
     ``out`` (``.csv``, or ``.json`` for JSON Lines) rows are written as they finish; ``resume``
@@ -53,7 +54,8 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=max_counts, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
-                           runs=runs, seed=seed)
+                           runs=runs, seed=seed, territory_value=territory_value,
+                           counter_attack=counter_attack)
     return run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
                      progress=progress, cache=cache)
 
@@ -113,7 +115,8 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
                                    finished, path) from None
     stats = SweepStats(resumed=len(done), cached=cached, solved=len(fresh) - cached,
                        out=str(path) if path else None)
-    return PurchaseTable.from_rows([*done.values(), *fresh], spec.goal, spec.units, stats)
+    return PurchaseTable.from_rows([*done.values(), *fresh], spec.goal, spec.units, stats,
+                                   battle=spec.describe())
 
 
 def _row_source(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], cache: BattleCache,

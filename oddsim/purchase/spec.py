@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from oddsim.battle import ArmySpec, Battle, UnitListSpec
+from oddsim.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.limits import check_runs, check_seed
+from oddsim.names import unit_label
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
 from oddsim.rules import Domain, Ruleset, builtin_names, load_ruleset
@@ -51,13 +52,16 @@ class SweepSpec:
     method: str = "auto"
     runs: int = DEFAULT_PURCHASE_RUNS
     seed: int = 0
+    territory_value: float | None = None  # goal value: IPCs the territory is worth
+    counter_attack: Force | None = None  # goal hold-after: the army that counter-attacks
 
     @classmethod
     def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec,
               goal: Goal | str = Goal.TAKE, existing: ArmySpec = None, max_counts: CapsSpec = None,
               sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
-              seed: int = 0) -> SweepSpec:
+              seed: int = 0, territory_value: float | None = None,
+              counter_attack: ArmySpec = None) -> SweepSpec:
         """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one."""
         ruleset = load_ruleset(rules)
         if not isinstance(sea, bool):
@@ -82,10 +86,12 @@ class SweepSpec:
         if goal.buyer_defends and against_force.is_empty():
             raise PurchaseError("against: the attacking army is empty: 'hold' needs an army to "
                                 "hold against")
+        value, counter = _goal_options(goal, ruleset, territory_value, counter_attack)
         spec = cls(rules=ruleset, budget=budget, units=names,
                    costs=tuple(ruleset.unit(n).cost for n in names), caps=caps, goal=goal,
                    existing=existing_force, against=against_force, sea=sea, keep_land=keep_land,
-                   method=method, runs=runs, seed=seed)
+                   method=method, runs=runs, seed=seed, territory_value=value,
+                   counter_attack=counter)
         spec._check_size()
         probe = spec._probe(ool_attacker, ool_defender)
         return replace(spec, ool_attacker=probe.ool_attacker, ool_defender=probe.ool_defender)
@@ -112,7 +118,8 @@ class SweepSpec:
         counts = first if self.existing.is_empty() else (0,) * len(self.units)
         attacker, defender = self._sides(counts)
         return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
-                      ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=self.keep_land)
+                      ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=self.keep_land,
+                      retreat=self._retreat)
 
     def _sides(self, counts: Sequence[int]) -> tuple[Force, Force]:
         buyer = self.army(counts)
@@ -131,7 +138,14 @@ class SweepSpec:
         attacker, defender = self._sides(counts)
         return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
                       ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
-                      keep_land=self.keep_land)
+                      keep_land=self.keep_land, retreat=self._retreat)
+
+    @property
+    def _retreat(self) -> RetreatPolicy | None:
+        """The attacker's retreat: the best one by value for goal value, else none."""
+        if self.goal is not Goal.VALUE:
+            return None
+        return RetreatPolicy(best="value", territory_value=self.territory_value)
 
     def buys_an_army(self, counts: Sequence[int]) -> bool:
         """False for the one purchase that leaves an attacking buyer with no units at all."""
@@ -158,7 +172,10 @@ class SweepSpec:
                   else f"attack {self.against.describe()} with {buyer}")
         return (f"{self.rules.name} {kind} battle: {action}; buy up to {self.budget} IPCs of "
                 f"{', '.join(self.units)}" + (f" ({', '.join(caps)})" if caps else "")
-                + f"; goal: {self.goal.value} ({self.goal.label})")
+                + f"; goal: {self.goal.value} ({self.goal.label})"
+                + (f", territory worth {self.territory_value:g}" if self.goal is Goal.VALUE else "")
+                + (f" against a counter-attack by {self.counter_attack.describe()}"
+                   if self.counter_attack is not None else ""))
 
     @cached_property
     def fingerprint(self) -> str:
@@ -166,10 +183,37 @@ class SweepSpec:
         resume only when their fingerprint is this one."""
         rules = (self.rules.name, self.rules.units, self.rules.combat, self.rules.bombard,
                  self.rules.support)
-        parts = (rules, self.budget, self.units, self.caps, self.goal.value, self.existing,
-                 self.against, self.sea, self.ool_attacker, self.ool_defender, self.keep_land,
-                 self.method, self.runs, self.seed)
+        parts: tuple[object, ...] = (
+            rules, self.budget, self.units, self.caps, self.goal.value, self.existing, self.against,
+            self.sea, self.ool_attacker, self.ool_defender, self.keep_land, self.method, self.runs,
+            self.seed)
+        if self.goal in (Goal.VALUE, Goal.HOLD_AFTER):  # older sweeps keep their fingerprints
+            parts += (self.territory_value, self.counter_attack)
         return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
+
+
+def _goal_options(goal: Goal, rules: Ruleset, territory_value: float | None,
+                  counter_attack: ArmySpec) -> tuple[float | None, Force | None]:
+    """The territory value (goal value) and counter-attacking army (goal hold-after), checked:
+    each belongs to its goal only."""
+    if goal is Goal.VALUE:
+        value = 0.0 if territory_value is None else territory_value
+        RetreatPolicy(best="value", territory_value=value)  # checks the value
+    elif territory_value is not None:
+        raise PurchaseError("--territory-value applies to --goal value: drop it or use that goal")
+    else:
+        value = None
+    if goal is Goal.HOLD_AFTER:
+        if counter_attack is None:
+            raise PurchaseError("goal 'hold-after' needs the army that counter-attacks: add "
+                                "--counter-attack ARMY")
+        counter = parse_force(counter_attack, rules, "counter-attack")
+        if counter.is_empty():
+            raise PurchaseError("counter-attack: the army is empty: name the units that counter-attack")
+        return value, counter
+    if counter_attack is not None:
+        raise PurchaseError("--counter-attack applies to --goal hold-after: drop it or use that goal")
+    return value, None
 
 
 def _check_budget(budget: object) -> int:
@@ -193,13 +237,13 @@ def _parse_units(spec: UnitsSpec, rules: Ruleset, sea: bool, goal: Goal) -> tupl
             continue
         name = _resolve_buyable(token.strip(), rules)
         if name in names:
-            raise PurchaseError(f"units: {name} is listed twice")
+            raise PurchaseError(f"units: {unit_label(name)} is listed twice")
         unit = rules.unit(name)
         if unit.domain is (Domain.LAND if sea else Domain.SEA):
             kind = "a sea battle" if sea else "a land battle (add --sea for a sea battle)"
-            raise PurchaseError(f"units: {name} cannot fight in {kind}: drop it from the units")
+            raise PurchaseError(f"units: {unit_label(name)} cannot fight in {kind}: drop it from the units")
         if not goal.buyer_defends and not unit.can_attack:
-            raise PurchaseError(f"units: {name} cannot attack in {rules.name}, and goal "
+            raise PurchaseError(f"units: {unit_label(name)} cannot attack in {rules.name}, and goal "
                                 f"'{goal.value}' buys attackers: drop it from the units")
         names.append(name)
     if not names:
@@ -212,13 +256,13 @@ def _resolve_buyable(token: str, rules: Ruleset) -> str:
     if name is None:
         elsewhere = [edition for edition in builtin_names()
                      if edition != rules.name and load_ruleset(edition).resolve_name(token)]
-        known = ", ".join(u.name for u in rules.units)
+        known = ", ".join(unit_label(u.name) for u in rules.units)
         if elsewhere:
             raise PurchaseError(f"units: {rules.name} cannot buy '{token}' (a unit of "
                                 f"{', '.join(elsewhere)}); its units are: {known}")
         raise PurchaseError(f"units: unknown unit '{token}' in {rules.name} (known: {known})")
     if rules.unit(name).cost <= 0:
-        raise PurchaseError(f"units: {name} has no price in {rules.name}, so it cannot be bought")
+        raise PurchaseError(f"units: {unit_label(name)} has no price in {rules.name}, so it cannot be bought")
     return name
 
 
@@ -252,10 +296,10 @@ def _parse_caps(spec: CapsSpec, rules: Ruleset, names: tuple[str, ...]) -> tuple
         except ValueError:
             value = raw
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise PurchaseError(f"max: the cap of {name} must be a whole number, 0 or more, "
+            raise PurchaseError(f"max: the cap of {unit_label(name)} must be a whole number, 0 or more, "
                                 f"not {raw!r}")
         if name in caps:
-            raise PurchaseError(f"max: {name} is capped twice ({caps[name]} and {value}): give "
+            raise PurchaseError(f"max: {unit_label(name)} is capped twice ({caps[name]} and {value}): give "
                                 f"one cap per unit")
         caps[name] = value
     return tuple(caps.get(name) for name in names)
@@ -266,6 +310,6 @@ def _check_army(force: Force, label: str, rules: Ruleset, sea: bool, attacks: bo
         unit = rules.unit(name)
         if unit.domain is (Domain.LAND if sea else Domain.SEA):
             kind = "a sea battle" if sea else "a land battle (add --sea for a sea battle)"
-            raise PurchaseError(f"{label}: {name} cannot fight in {kind}")
+            raise PurchaseError(f"{label}: {unit_label(name)} cannot fight in {kind}")
         if attacks and not unit.can_attack:
-            raise PurchaseError(f"{label}: {name} cannot attack in {rules.name}")
+            raise PurchaseError(f"{label}: {unit_label(name)} cannot attack in {rules.name}")

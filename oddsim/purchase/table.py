@@ -29,20 +29,23 @@ class SweepStats:
 
 @dataclass(frozen=True)
 class PurchaseTable:
-    """A sweep's rows, best first (see the module doc). ``rows`` is in rank order."""
+    """A sweep's rows, best first (see the module doc). ``rows`` is in rank order; ``battle``
+    says what the sweep asked (``SweepSpec.describe``), the default title of its chart."""
 
     goal: Goal
     units: tuple[str, ...]
     rows: tuple[PurchaseRow, ...]
     frontier_indices: frozenset[int]
     stats: SweepStats = field(default_factory=SweepStats)
+    battle: str = ""
 
     @classmethod
     def from_rows(cls, rows: Sequence[PurchaseRow], goal: Goal, units: Sequence[str],
-                  stats: SweepStats | None = None) -> PurchaseTable:
+                  stats: SweepStats | None = None, battle: str = "") -> PurchaseTable:
         ranked = sorted(rows, key=lambda r: (-round(r.value, 12), r.cost, r.index))
         return cls(goal=goal, units=tuple(units), rows=tuple(ranked),
-                   frontier_indices=frozenset(pareto_frontier(rows)), stats=stats or SweepStats())
+                   frontier_indices=frozenset(pareto_frontier(rows)), stats=stats or SweepStats(),
+                   battle=battle)
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -14,7 +14,16 @@ import click
 from click.core import ParameterSource
 
 from oddsim.plot.cli import plot_option, write_trench_chart
-from oddsim.trench.model import DiceFronts, Information, Policy, RollOrder, TrenchError
+from oddsim.trench.model import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    MAX_POINTS,
+    DiceFronts,
+    Information,
+    Policy,
+    RollOrder,
+    TrenchError,
+)
 
 POLICIES = click.Choice([p.value for p in Policy])
 ROLL_ORDERS = click.Choice([r.value for r in RollOrder])
@@ -29,9 +38,9 @@ BATTLE_OPTIONS = ("attacker", "attacker_support", "defender", "defender_support"
 def _common(command):
     """Options shared by the battle and the advice: year, points, sea, placement, JSON."""
     options = [
-        click.option("--year", type=int, default=None,
+        click.option("--year", type=int, default=None, metavar=f"{FIRST_YEAR}..{LAST_YEAR}",
                      help="Year of the battle, 1914-1918 (from 1917 a 4 is a valid die)."),
-        click.option("--points", type=int, default=1, show_default=True,
+        click.option("--points", type=int, default=1, show_default=True, metavar=f"0..{MAX_POINTS}",
                      help="The battle's printed victory points."),
         click.option("--sea", is_flag=True,
                      help="A sea battle: fleet cards on the fronts and in the support slots."),
@@ -75,8 +84,10 @@ def _common(command):
 @_common
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact",
               show_default=True, help="Exact enumeration or Monte Carlo.")
-@click.option("--runs", type=int, default=None, help="Monte Carlo runs (default 1,000,000).")
-@click.option("--seed", type=int, default=None, help="Monte Carlo seed.")
+@click.option("--runs", type=int, default=None, metavar="1..10^10",
+              help="Monte Carlo runs (default 1,000,000).")
+@click.option("--seed", type=int, default=None, metavar="0..2^64-1",
+              help="Monte Carlo seed (default: random).")
 @plot_option()
 @click.pass_context
 def trench(ctx: click.Context, attacker, attacker_support, defender, defender_support, year,
@@ -138,7 +149,8 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
 @_common
 @click.option("--objective", type=click.Choice(["win", "points"]), default="win",
               show_default=True, help="Maximise the win chance or the expected VP swing.")
-@click.option("--top", type=int, default=5, show_default=True, help="How many options to show.")
+@click.option("--top", type=int, default=5, show_default=True, metavar="1..",
+              help="How many options to show.")
 def advise_command(attacker_hand, attacker_hand_support, defender, defender_support,
                    defender_hand, defender_hand_support, year, points, sea, policy,
                    defender_policy, roll_order, information, hidden_support_values, dice_fronts,

@@ -263,7 +263,8 @@ class TrenchBattle:
             support = parse_supports(getattr(self, f"{side}_support"), f"{side} {slot}")
             for i, (card, extra) in enumerate(zip(cards, support, strict=True), start=1):
                 if card is None and extra:
-                    raise TrenchError(f"{side} {slot} {extra} on front {i}, where the {side} "
+                    shown = UNKNOWN_MARK if extra == UNKNOWN else extra
+                    raise TrenchError(f"{side} {slot} {shown} on front {i}, where the {side} "
                                       f"has no {'fleet' if self.sea else 'army'} card")
             object.__setattr__(self, side, cards)
             object.__setattr__(self, f"{side}_support", support)

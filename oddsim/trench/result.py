@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from oddsim.estimates import number, percent
 from oddsim.trench.outcomes import category_of, victory_points
 
 T = TypeVar("T")
@@ -137,7 +138,10 @@ class TrenchResult:
         def pct(value: float | None, error: float = 0.0) -> str:
             if value is None:
                 return "-"
-            return f"{100 * value:6.2f}%" + (f" ± {100 * error:.2f}" if error else "")
+            if not error:
+                return f"{100 * value:6.2f}%"
+            shown, _, spread = percent(value, error).partition(" ± ")
+            return f"{shown:>7s} ± {spread}"
 
         method = "exact" if self.runs is None else f"Monte Carlo, {self.runs:,} runs"
         if self.interrupted:
@@ -158,12 +162,15 @@ class TrenchResult:
         for side in SIDES:
             lines.append(f"  {side:10s}" + "".join(
                 f"{pct(p):>9s}" for p in getattr(self.cards_destroyed, side)))
+        if self.runs is not None:
+            table_errors = [e for name in ("fronts_won", "cards_destroyed") for s in SIDES
+                            for e in err[name][s] if e is not None]
+            lines.append(f"  (Monte Carlo: each chance in these two tables ± at most "
+                         f"{percent(max(table_errors, default=0.0))})")
         vp, vp_err = self.expected_points, err["expected_points"]
         lines.append("expected victory points: "
-                     f"attacker {vp.attacker:.3f}"
-                     + (f" ± {vp_err['attacker']:.3f}" if vp_err["attacker"] else "")
-                     + f", defender {vp.defender:.3f}"
-                     + (f" ± {vp_err['defender']:.3f}" if vp_err["defender"] else ""))
+                     f"attacker {number(vp.attacker, vp_err['attacker'] or None, decimals=3)}, "
+                     f"defender {number(vp.defender, vp_err['defender'] or None, decimals=3)}")
         return "\n".join(lines)
 
     def check(self) -> float:

@@ -294,3 +294,20 @@ def test_progress_bar_is_drawn_only_for_long_runs_on_a_terminal():
 def test_progress_on_a_pipe_writes_nothing(capsys):
     simulate(LAND, runs=20_000, seed=1, progress=True)
     assert capsys.readouterr().err == ""
+
+
+def test_rounds_before_a_retreat_have_an_error_bound():
+    """2 inf attack 1 inf (1942-2e), retreating at 1 unit or fewer. Each round the attacker misses
+    both dice (25/36) and the defender hits (1/3): a retreat; both miss (25/36 x 2/3 = 25/54): one
+    more round. So the rounds before a retreat are geometric with s = 25/54: mean 1/(1-s) = 54/29,
+    variance s/(1-s)^2 = 1350/841. Before: no standard error for ``retreat_round`` at all."""
+    battle = oddsim.Battle("1942-2e", "2 inf", "1 inf", retreat=oddsim.RetreatPolicy(units_left=1))
+    runs = 200_000
+    r = simulate(battle, runs=runs, seed=11)
+    se = r.std_error["retreat_round"]
+    true_se = math.sqrt(1350 / 841 / (r.retreat * runs))
+    assert se >= 0.98 * true_se  # a bound on the error, never smaller than it
+    assert se <= 5 * true_se  # and not so loose that it says nothing
+    assert abs(r.retreat_round - 54 / 29) <= Z * se
+    assert "a retreat comes after" in str(r) and "± at most" in str(r)
+    assert oddsim.solve(battle).retreat_round == pytest.approx(54 / 29)

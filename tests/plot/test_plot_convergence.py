@@ -68,3 +68,12 @@ def test_convergence_points_simulate_the_battle_once_per_run_count(land_result):
                                              * (1 - land_result.attacker_win) / p.runs) ** 0.5,
                                             rel=0.2)
         assert abs(p.estimate - land_result.attacker_win) < 5 * p.std_error
+
+
+def test_points_from_convergence_points_title_the_chart_with_their_battle():
+    """Before: convergence_chart(convergence_points(battle)) had no title (the points forgot the
+    battle)."""
+    battle = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
+    fig = convergence_chart(convergence_points(battle, runs=[200, 400], seed=1))
+    assert fig.get_suptitle() == battle.describe()
+    assert convergence_chart(POINTS).get_suptitle() == ""  # plain triples name no battle

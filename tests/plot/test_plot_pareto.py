@@ -151,3 +151,31 @@ def test_rank_numbers_stay_inside_the_plot():
     for text in numbers:
         extent = text.get_window_extent(renderer)
         assert box.y0 <= extent.y0 and extent.y1 <= box.y1 + 1, text.get_text()
+
+
+def test_chart_of_a_sweep_from_python_is_titled_with_its_battle():
+    """Before: from Python, with no title, a sweep's chart had no title naming the battle."""
+    purchase = pytest.importorskip("oddsim.purchase")
+    table = purchase.sweep("1942-2e", budget=6, units="inf,art", against="1 inf", goal="take")
+    title = pareto_chart(table).get_suptitle()
+    assert title.startswith("1942-2e land battle: attack 1 infantry with the purchase")
+    assert "buy up to 6 IPCs" in title
+
+
+def test_rank_numbers_do_not_sit_on_other_purchases_points():
+    """Before: only the numbered points were avoided, so a rank number could cover (and seem to
+    label) another purchase's point."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    purchase = pytest.importorskip("oddsim.purchase")
+    table = purchase.sweep("1942-2e", budget=30, units="inf,art,arm,ftr", against="3 inf", goal="take")
+    fig = pareto_chart(table, top=5)
+    ax = fig.axes[0]
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    centres = [tuple(ax.transData.transform((r.cost, 100 * r.value))) for r in table]
+    for text in (t for t in ax.texts if t.get_text().isdigit()):
+        box = Text.get_window_extent(text, renderer)  # the number itself, not its leader line
+        covered = [c for c in centres if box.x0 <= c[0] <= box.x1 and box.y0 <= c[1] <= box.y1]
+        assert covered == [], text.get_text()

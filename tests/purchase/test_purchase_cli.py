@@ -38,7 +38,7 @@ BAD_INPUT = [
     (["--budget", "-5", "--units", "inf", "--against", "1 inf"], "budget -5 is negative"),
     (["--budget", "10", "--units", "inf,xyz", "--against", "1 inf"], "unknown unit 'xyz'"),
     (["--budget", "10", "--units", "mech", "--against", "1 inf"], "1942-2e cannot buy 'mech'"),
-    (["--budget", "10", "--units", "aa", "--against", "1 inf"], "aa_gun cannot attack"),
+    (["--budget", "10", "--units", "aa", "--against", "1 inf"], "AA gun cannot attack"),
     (["--budget", "10", "--units", "dd", "--against", "1 sub", "--sea"],
      "goal 'take' makes no sense for a sea battle"),
     (["--budget", "10", "--units", "inf,dd", "--against", "1 sub", "--sea", "--goal", "clear"],

@@ -251,7 +251,8 @@ def test_hiding_changes_the_answer_when_it_matters():
     hidden = solve_trench(battle, dice_fronts="own")
     full = solve_trench(battle, information="full", dice_fronts="own")
     assert hidden.counts != full.counts
-    assert full.attacker_win == pytest.approx(0.3023, abs=5e-5)  # today's figure
+    # the full reading of this battle is checked against the brute-force oracle in
+    # test_trench_oracle.py (BATTLES), not against a figure the engine once printed
 
 
 @pytest.mark.parametrize("policy", ["optimal", "greedy"])

@@ -59,3 +59,9 @@ def test_dice_go_only_where_the_side_has_a_card():
     nowhere = placements(4, (False, False, False))
     assert nowhere.vectors.tolist() == [[0, 0, 0]]
     assert (nowhere.count == 1).all()
+
+
+def test_a_face_down_support_without_a_card_is_named_as_written():
+    """Before: 'defender support -1 on front 2' (the internal mark of a face-down card)."""
+    with pytest.raises(TrenchError, match=r"defender support \? on front 2, where the defender has no"):
+        TrenchBattle((5, 4, 3), (4, None, 4), 1917, defender_support=(0, "?", 0))

@@ -102,3 +102,36 @@ def test_runs_are_split_without_loss():
 def test_bad_runs_or_seed(runs, seed):
     with pytest.raises(TrenchError):
         simulate_trench(TrenchBattle((1, 2, 3), (3, 2, 1), 1914), runs=runs, seed=seed)
+
+
+def test_monte_carlo_text_gives_every_figure_an_error_to_significant_digits():
+    """Before: '± 0.06' without a %, to two fixed decimals (so '± 0.00' from 10**9 runs), and no
+    error at all for the fronts-won and cards-lost tables."""
+    import dataclasses
+    import math
+    import re
+
+    battle = TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917)
+    runs = 100_000
+    result = _simulate_trench(battle, runs=runs, seed=3)
+    text = result.to_table()
+    p = result.attacker_win
+    shown = float(re.search(r"attacker wins\s+[\d.]+% ± ([\d.]+)%", text).group(1))
+    assert shown == pytest.approx(100 * math.sqrt(p * (1 - p) / runs), rel=0.1)
+    worst = max(math.sqrt(q * (1 - q) / runs) for q in (*result.fronts_won.attacker,
+                                                          *result.fronts_won.defender))
+    table = float(re.search(r"these two tables ± at most ([\d.]+)%", text).group(1))
+    assert table >= 100 * worst * 0.95
+    # as if from 10**4 times the runs: the errors keep a significant digit, never '± 0.00'
+    scale = 1e-2
+
+    def shrink(value):
+        if isinstance(value, dict):
+            return {k: shrink(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [shrink(v) for v in value]
+        return None if value is None else value * scale
+
+    tiny = dataclasses.replace(result, std_error=shrink(result.std_error))
+    for spread in re.findall(r"± (?:at most )?([\d.]+)", tiny.to_table()):
+        assert re.search("[1-9]", spread), tiny.to_table()

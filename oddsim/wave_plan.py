@@ -1,0 +1,70 @@
+"""A battle plan file: later waves with their own options, in TOML or JSON.
+
+```toml
+[[wave]]
+attacker = "3 arm, 2 ftr"
+ool_attacker = "arm,ftr"            # optional, like every key but attacker
+keep_land = 1
+retreat = { units_left = 2 }        # a RetreatPolicy's fields; {} for no retreat
+attacker_submerge = "never"
+defender_submerge = "alone"
+dice = "lowluck"
+defender_reinforcements = "2 inf"   # join the defender before this wave
+```
+
+JSON: ``{"wave": [{"attacker": "3 arm, 2 ftr", ...}, ...]}``. Options a wave leaves out are the
+first battle's (see ``oddsim.waves.Wave``).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+from oddsim.battle import RetreatPolicy
+from oddsim.errors import BattleError
+from oddsim.waves import Wave
+
+WAVE_KEYS = tuple(f.name for f in fields(Wave))
+
+
+def load_wave_plan(path: str | Path) -> list[Wave]:
+    """The waves of a plan file (``.toml`` or ``.json``), each checked; BattleError naming the
+    first problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise BattleError(f"wave plan {path}: cannot read it ({error.strerror or error})") from None
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as error:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise BattleError(f"wave plan {path}: not valid {kind}: {error}") from None
+    if not isinstance(data, dict) or set(data) != {"wave"} or not isinstance(data["wave"], list):
+        raise BattleError(f"wave plan {path}: write one list of waves under 'wave' ([[wave]] tables "
+                          f"in TOML)")
+    return [_wave(entry, path, number) for number, entry in enumerate(data["wave"], start=1)]
+
+
+def _wave(entry: object, path: Path, number: int) -> Wave:
+    where = f"wave plan {path}, wave {number}"
+    if not isinstance(entry, dict):
+        raise BattleError(f"{where}: a wave is a table of options, not {entry!r}")
+    unknown = sorted(set(entry) - set(WAVE_KEYS))
+    if unknown:
+        raise BattleError(f"{where}: unknown option '{unknown[0]}': use {', '.join(WAVE_KEYS)}")
+    if "attacker" not in entry:
+        raise BattleError(f"{where}: every wave needs an attacker")
+    options = dict(entry)
+    retreat = options.get("retreat")
+    if retreat is not None:
+        if not isinstance(retreat, dict):
+            raise BattleError(f"{where}: retreat is a table of RetreatPolicy options, not {retreat!r}")
+        try:
+            options["retreat"] = RetreatPolicy(**retreat)
+        except TypeError:
+            raise BattleError(f"{where}: unknown retreat option in {sorted(retreat)}") from None
+    return Wave(**options)
