@@ -178,6 +178,7 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
     rules = battle.rules
     units = rules.units
     force = battle.attacker if attacking else battle.defender
+    counts, damaged = dict(force.counts), dict(force.damaged)  # (Force.count makes a dict a call)
     index = {u.name: i for i, u in enumerate(units)}
     value = {u.name: (u.attack if attacking else u.defense) for u in units}
     dice = {u.name: 1 for u in units}
@@ -190,8 +191,8 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
             if tech.attack_dice_rule is DiceRule.BEST:
                 best_of.update(unit for unit, _ in tech.attack_dice)
     return SideArrays(
-        count=np.array([force.count(u.name) for u in units], dtype=np.int64),
-        damaged=np.array([force.damaged_count(u.name) for u in units], dtype=np.int64),
+        count=np.array([counts.get(u.name, 0) for u in units], dtype=np.int64),
+        damaged=np.array([damaged.get(u.name, 0) for u in units], dtype=np.int64),
         value=np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
         dice=np.array([dice[u.name] for u in units], dtype=np.int64),
         best_of=np.array([u.name in best_of for u in units], dtype=np.bool_),
