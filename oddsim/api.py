@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.battle import ArmySpec, Battle
 from oddsim.counter import CounterAttackResult, fight_counter_attack
@@ -19,18 +21,29 @@ DEFAULT_RUNS = 1_000_000
 
 
 def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
-               seed: int | None = None, progress: bool = False) -> BattleResult:
+               seed: int | None = None, progress: bool = False,
+               on_chunk: Callable[[int], bool] | None = None) -> BattleResult:
     """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto"). ``runs`` and ``seed`` are
-    checked against ``oddsim.limits`` whichever engine ``auto`` picks."""
-    _check_battle(battle, "run_battle")
-    _check_method(method, runs, seed)
-    if method == "auto":
-        method = "exact" if _exact_is_cheap(battle) else "mc"
+    checked against ``oddsim.limits`` whichever engine ``auto`` picks. ``on_chunk`` as in
+    ``oddsim.simulate`` (Monte Carlo progress, and a way to stop early)."""
+    method = engine_for(battle, method, runs, seed)
     if method == "exact":
         return solve(battle)
     from oddsim.montecarlo import simulate
 
-    return simulate(battle, runs=DEFAULT_RUNS if runs is None else runs, seed=seed, progress=progress)
+    return simulate(battle, runs=DEFAULT_RUNS if runs is None else runs, seed=seed, progress=progress,
+                    on_chunk=on_chunk)
+
+
+def engine_for(battle: Battle, method: str = "auto", runs: int | None = None,
+               seed: int | None = None) -> str:
+    """The engine ``run_battle`` uses for ``battle``: "exact" or "mc" ("auto": exact when cheap),
+    after checking the battle and the engine options."""
+    _check_battle(battle, "run_battle")
+    _check_method(method, runs, seed)
+    if method == "auto":
+        return "exact" if _exact_is_cheap(battle) else "mc"
+    return method
 
 
 def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | None = None,

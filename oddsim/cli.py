@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import click
 
-from oddsim.errors import OddsimError
+from oddsim.errors import OddsimError, one_line
 from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_battle_chart
 
@@ -57,8 +57,7 @@ def finish(result) -> int:
 
 
 def _fail(message: str) -> None:
-    line = " ".join(message.split())
-    click.echo(f"oddsim: error: {line}", err=True)
+    click.echo(f"oddsim: error: {one_line(message)}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -412,6 +411,21 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
 
         _say_where(write_amphibious_chart(result, plot), as_json)
     return finish(result)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than loopback only when you mean it).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+def serve(host, port, open_browser) -> None:
+    """A local web app: the page and a JSON API, with the engines kept warm."""
+    try:
+        from oddsim.web import serve as run_server
+    except ImportError as exc:
+        raise OddsimError(f"oddsim serve needs {exc.name}: pip install oddsim (or pip install "
+                          f"starlette uvicorn)") from None
+    run_server(host=host, port=port, open_browser=open_browser, say=click.echo)
 
 
 def _register_subcommands() -> None:

@@ -1,6 +1,11 @@
 """The exceptions oddsim raises: one base class, one subclass per kind of bad input."""
 
 
+def one_line(message: str) -> str:
+    """An error message as the one line the CLI prints (and the web API answers)."""
+    return " ".join(str(message).split())
+
+
 class OddsimError(Exception):
     """Base class of every error oddsim raises on bad input; its message is one line (a line
     break in quoted user input is shown as ``\\n``)."""

@@ -258,8 +258,9 @@ class BattleResult:
     ``None`` at sea). ``tuv_swing`` is defender IPCs lost minus attacker IPCs lost.
     ``attacker_ipc_total``/``defender_ipc_total``: IPCs of the units each side may lose, so
     that IPC lost = total - the IPC value of a survivor row. ``retreat_round`` is the mean
-    number of rounds of the battles that end in a retreat, apart from ``expected_rounds`` (all
-    battles); where landed units fight on after the others retreat, their rounds count too.
+    number of rounds fought before the attacker retreated, given the battle ends in a retreat,
+    apart from ``expected_rounds`` (all battles); where landed units fight on after the others
+    retreat, it is when the others left (the landed units' fight is in ``expected_rounds``).
     """
 
     battle: str

@@ -57,13 +57,9 @@ def battle_text(result, survivors: int | None = None) -> str:
     rounds = f"expected rounds: {number(result.expected_rounds, se.get('expected_rounds'))}"
     if result.retreat_round is not None:
         after = number(result.retreat_round, se.get("retreat_round"))
-        if se.get("retreat_round"):  # a bound (see montecarlo.simulate)
-            after = after.replace(" ± ", " (± at most ") + ")"
-        if result.landed_after_retreat is None:
-            rounds += f"; a retreat comes after {after} rounds on average"
-        else:  # the engines count the rounds the landed units fought on after the others left
-            rounds += (f"; battles that end in a retreat last {after} rounds on average (with "
-                       f"the landed units' fight after it)")
+        rounds += f"; a retreat comes after {after} rounds on average"
+        if result.landed_after_retreat is not None:  # the round the others left, not the fight's end
+            rounds += " (when the others left; the landed units fought on)"
     lines.append(rounds)
     if survivors is None:
         for side in SIDES:

@@ -313,11 +313,18 @@ def _load_file(path: Path) -> Ruleset:
         raw = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetError(f"ruleset file {path} is not UTF-8 text") from None
+    return ruleset_from_text(raw, origin=str(path), what=f"ruleset file {path}")
+
+
+def ruleset_from_text(text: str, origin: str = "(text)", what: str = "the ruleset") -> Ruleset:
+    """A ruleset from the TOML text of a ruleset file (a server receives text, never a path)."""
+    if not isinstance(text, str):
+        raise RulesetError(f"{what} must be TOML text, not {type(text).__name__}")
     try:
-        table = tomllib.loads(raw)
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"ruleset file {path} is not valid TOML: {exc}") from None
-    return parse_ruleset(table, origin=str(path))
+        raise RulesetError(f"{what} is not valid TOML: {exc}") from None
+    return parse_ruleset(table, origin=origin)
 
 
 class _Fields:

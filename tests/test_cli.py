@@ -298,3 +298,12 @@ def test_errors_name_units_as_players_do(args, name):
     assert result.exit_code == 2
     message = result.output.strip()
     assert name in message and "_" not in message.replace("--", "")
+
+
+def test_battle_with_landed_units_says_when_the_others_retreated():
+    """Before: '... a retreat comes after 3.53 rounds', the landed units' fight on counted in."""
+    result = run("battle", "-a", "3 inf, 1 art, 2 arm", "-d", "4 inf", "--landed", "3 inf, 1 art",
+                 "--retreat-after-round", "1")
+    assert result.exit_code == 0, result.output
+    assert ("a retreat comes after 1.00 rounds on average (when the others left; the landed units "
+            "fought on)") in result.output

@@ -165,29 +165,17 @@ def test_json_ipc_loss_records_carry_a_standard_error():
     assert [rec["std_error"] for rec in exact["defender_ipc_lost_distribution"]] == [0.0, 0.0]
 
 
-def test_rounds_of_a_retreat_with_landed_units_say_that_their_fight_counts():
+def test_rounds_of_a_retreat_with_landed_units_are_when_the_others_left():
     """Before: with --retreat-after-round 1 the text said 'a retreat comes after 3.52 rounds',
-    though every retreat comes after round 1: the engines count the landed units' fight on.
-    1 inf (landed) + 1 arm vs 1 inf, retreat after round 1: a plain retreat (5/12 x 1/3) lasts
-    1 round; one where the landed infantry fights on and dies (5/12 x 2/3 x (d + draw) of
-    duel(1, 2)) lasts 1 + 9/4 rounds."""
+    counting the landed units' fight on after the others left. Every retreat here leaves after
+    round 1 (by construction), also where the landed infantry fights on and dies."""
     b = oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", landed="1 inf", retreat={"after_round": 1})
     r = oddsim.solve(b)
-    _, d, draw = duel(1, 2)
-    plain, on = F(5, 12) * F(1, 3), F(5, 12) * F(2, 3) * (d + draw)
-    assert r.retreat_round == pytest.approx(float((plain + on * F(13, 4)) / (plain + on)))
+    assert r.retreat_round == pytest.approx(1.0, abs=1e-12)
+    assert r.expected_rounds > 1.5  # the landed infantry's fight on is in the expected rounds
     text = str(r)
-    assert "a retreat comes after" not in text
-    assert f"battles that end in a retreat last {r.retreat_round:.2f} rounds" in text
-    assert "a retreat comes after 1.00 rounds" in str(oddsim.solve(
-        oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", retreat={"after_round": 1})))
-
-
-def test_a_small_expected_number_of_units_left_keeps_its_digits():
-    """Before: '0.00 infantry'. 1 inf attacks 3 inf (1942-2e): from 3 defenders the attacker
-    scores a hit and survives before it dies with chance (1/6 x 8/27) / (1 - 5/6 x 8/27) = 4/61,
-    from 2 with (1/6 x 4/9) / (1 - 5/6 x 4/9) = 2/17, then wins the duel with 1/4: it is left
-    with its 1 infantry with chance 4/61 x 2/17 x 1/4 = 2/1037."""
-    r = oddsim.solve(oddsim.Battle("1942-2e", "1 inf", "3 inf"))
-    assert r.attacker_units_left["infantry"] == pytest.approx(2 / 1037)
-    assert "attacker: 0.0019 infantry" in str(r)
+    assert ("a retreat comes after 1.00 rounds on average (when the others left; the landed "
+            "units fought on)") in text
+    plain = str(oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", retreat={"after_round": 1})))
+    assert "a retreat comes after 1.00 rounds on average\n" in plain + "\n"
+    assert "when the others left" not in plain

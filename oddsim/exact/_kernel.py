@@ -247,7 +247,8 @@ class Work(NamedTuple):
 
     x1: np.ndarray  # mass arriving at the start of a round; once a state is visited, its final mass
     x2: np.ndarray  # mass arriving after the first-strike phase (used when subs strike first)
-    w1: np.ndarray  # x1 weighted by rounds fought so far; once visited, the final weighted mass
+    w1: np.ndarray  # x1 weighted by rounds fought so far (where the attacker's others have retreated
+    # and the landed units fight on: by the round they left); once visited, the final weighted mass
     w2: np.ndarray  # x2 weighted the same way
     outcome: np.ndarray  # int8: the outcome code of each state where the battle ended
     row_lo: np.ndarray  # int64[n_attacker]: first defender state with mass in the attacker's row
@@ -269,7 +270,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
     (``win_chance``, per joint state) is below ``min_win``, or when the next round would kill one
     of its ``air_alive`` aircraft with more than ``max_air_risk`` chance. Fills ``work.x1`` with
-    the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``) and
+    the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``; where the
+    others retreated and the landed units fought on, by the round the others left) and
     ``work.outcome``; returns the states where battles ended (increasing), the expected number of
     rounds, and the mass pruned. ``visited``, when given, receives the mass that reaches each state
     not pruned (the states the battle gets to)."""
@@ -354,7 +356,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 u_round = 0.0
                 u_after_first = 0.0
                 if track_rounds:
-                    u_round = (u1 + m1 + stay2 * (u2 + x_after_first)) / (1.0 - stay1 * stay2)
+                    # once the attacker's others have retreated (retreat_to[j] == j: the landed
+                    # units fight on) the weight keeps the round they left: no round is added
+                    add = 0.0 if retreat_to.shape[0] and retreat_to[j] == j else 1.0
+                    u_round = (u1 + add * m1 + stay2 * (u2 + add * x_after_first)) / (1.0 - stay1 * stay2)
                     u_after_first = u2 + stay1 * u_round
             rounds += x_round
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
@@ -428,7 +433,10 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     """Like ``solve_kernel`` for an attacker that retreats after ``max_rounds`` rounds at the
     latest: the DP is swept round by round (no closed form for "nothing changed"). Returns the
     same tuple as ``solve_kernel`` and the mass still fighting after ``max_rounds`` (landed
-    units that could not retreat), at the end of that round, for ``solve_kernel`` to finish."""
+    units that could not retreat), at the end of that round, for ``solve_kernel`` to finish, with
+    that mass weighted by the round the others left. Where the others retreated and the landed
+    units fight on (``retreat_to[j] == j``) the mass carries that weight (``*_w``), and the final
+    weight of the battles that end there is the round the others left, not the rounds fought."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     cur = start_mass.copy()
@@ -437,7 +445,13 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     outcome = np.zeros(na * nd, dtype=np.int8)
     rounds = 0.0
     pruned = 0.0
-    w_dummy = np.zeros(1)  # weights are not tracked here (weight 0: never written)
+    fights_on = False  # some states are those where the others left (only they carry weights)
+    for j in range(retreat_to.shape[0]):
+        if retreat_to[j] == j:
+            fights_on = True
+            break
+    size_w = na * nd if fights_on else 1  # (weight 0: never written)
+    cur_w = np.zeros(size_w)
     lo_dummy = np.zeros(na, dtype=np.int64)  # every state is swept here: no row ranges
     hi_dummy = np.zeros(na, dtype=np.int64)
     d2_idx = np.zeros(nd, dtype=np.int64)
@@ -447,22 +461,30 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     first = 1
     if end_mass.sum() > 0.0:  # the caller fought round 1
         nxt = end_mass.copy()
-        _end_of_round(nxt, 1, max_rounds, final, final_w, outcome, A, D, rules, defender_holds, buf,
-                      retreat, air_alive, win_chance, submerge_to, retreat_to)
+        nxt_w = np.zeros(size_w)
+        _end_of_round(nxt, nxt_w, 1, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
+                      buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
         cur += nxt
+        cur_w += nxt_w
         first = 2
     for fought in range(first, max_rounds + 1):
         mid = np.zeros(na * nd)
         nxt = np.zeros(na * nd)
+        mid_w = np.zeros(size_w)
+        nxt_w = np.zeros(size_w)
         for ia in range(na):
             for idd in range(nd):
                 j = ia * nd + idd
                 if cur[j] == 0.0 and mid[j] == 0.0:
                     continue
+                left = fights_on and retreat_to[j] == j
                 code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
                 if code != ONGOING:
                     final[j] += cur[j] + mid[j]
-                    final_w[j] += (fought - 1) * cur[j] + fought * mid[j]
+                    if left:
+                        final_w[j] += cur_w[j] + mid_w[j]
+                    else:
+                        final_w[j] += (fought - 1) * cur[j] + fought * mid[j]
                     outcome[j] = code
                     continue
                 if cur[j] + mid[j] < prune:
@@ -472,32 +494,37 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 rounds += cur[j]
                 n2_d = _compact(d_prob, d_touched, n2_d, d2_idx, d2_p)  # set phase 2 aside
                 middle = cur[j] + mid[j]
+                middle_w = cur_w[j] + mid_w[j] if left else 0.0
                 if n1_a:
                     # phase 1 from the round start; its own share joins the mid-round mass here
                     for t in range(n1_d):
                         d_prob[compact_idx[1, t]] = compact_p[1, t]
-                    pruned += _spread(mid, w_dummy, nd, cur[j], 0.0, compact_idx[0], compact_p[0],
-                                      n1_a, compact_idx[1], d_prob, n1_d, prune, lo_dummy, hi_dummy)
+                    pruned += _spread(mid, mid_w, nd, cur[j], cur_w[j] if left else 0.0, compact_idx[0],
+                                      compact_p[0], n1_a, compact_idx[1], d_prob, n1_d, prune, lo_dummy,
+                                      hi_dummy)
                     _clear(d_prob, compact_idx[1], n1_d)
                     middle = mid[j]
+                    middle_w = mid_w[j] if left else 0.0
                 # phase 2 from all mid-round mass here
                 for t in range(n2_d):
                     d_prob[d2_idx[t]] = d2_p[t]
-                pruned += _spread(nxt, w_dummy, nd, middle, 0.0, compact_idx[2], compact_p[2], n2_a,
+                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, compact_idx[2], compact_p[2], n2_a,
                                   d2_idx, d_prob, n2_d, prune, lo_dummy, hi_dummy)
                 _clear(d_prob, d2_idx, n2_d)
-        _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
-                      buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
+        _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D, rules,
+                      defender_holds, buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
         cur = nxt
-    return final, outcome, final_w, rounds, pruned, cur
+        cur_w = nxt_w
+    return final, outcome, final_w, rounds, pruned, cur, cur_w
 
 
 @jit
-def _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds, buf,
-                  retreat, air_alive, win_chance, submerge_to, retreat_to):
+def _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
+                  buf, retreat, air_alive, win_chance, submerge_to, retreat_to):
     """Between rounds in ``rounds_kernel``: finished battles are recorded, subs submerge, then the
     attacker's policy (or the round limit) may retreat. Mass moved to a later state is handled
-    there, later in the same sweep."""
+    there, later in the same sweep; mass whose others retreat now is weighted by this round
+    (``nxt_w``, see ``rounds_kernel``)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     for ia in range(na):
@@ -505,17 +532,20 @@ def _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules,
             j = ia * nd + idd
             if nxt[j] == 0.0:
                 continue
+            left = retreat_to[j] == j  # the others retreated before: weights carried
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 final[j] += nxt[j]
-                final_w[j] += fought * nxt[j]
+                final_w[j] += nxt_w[j] if left else fought * nxt[j]
                 outcome[j] = code
                 nxt[j] = 0.0
                 continue
             target = submerge_to[j] if submerge_to.shape[0] else j
+            retreating = False
             if target == j and (fought == max_rounds or _retreats(
                     ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)):
                 target = retreat_to[j]
+                retreating = target != j
             if target < 0:
                 final[j] += nxt[j]
                 final_w[j] += fought * nxt[j]
@@ -523,6 +553,8 @@ def _end_of_round(nxt, fought, max_rounds, final, final_w, outcome, A, D, rules,
                 nxt[j] = 0.0
             elif target != j:
                 nxt[target] += nxt[j]
+                if retreating:  # the others leave now, the landed units fight on
+                    nxt_w[target] += fought * nxt[j]
                 nxt[j] = 0.0
 
 

@@ -426,15 +426,16 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         start = np.zeros(p.joint)
         start[p.start_idx] = p.start_val
         end = np.zeros(p.joint) if p.end is None else p.end
-        final, outcome, final_w, rounds, pruned, rest = k.rounds_kernel(p.A, p.D, start, end, *rest_args,
-                                                                        policy.after_round)
+        final, outcome, final_w, rounds, pruned, rest, rest_w = k.rounds_kernel(
+            p.A, p.D, start, end, *rest_args, policy.after_round)
         if rest.any():  # landed units fight on after the others retreated
             rest_idx = np.flatnonzero(rest)
             work = p.work(None)
+            work.w1[rest_idx] = rest_w[rest_idx]  # the round the others left, carried to the end
             _, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work, *rest_args,
                                                          True)
             final = final + work.x1
-            final_w = final_w + work.w1 + policy.after_round * work.x1
+            final_w = final_w + work.w1
             outcome = np.where(work.x1 > 0, work.outcome, outcome)
             rounds += rest_rounds
             pruned += rest_pruned

@@ -599,6 +599,7 @@ def _boundary(state, rounds, retreat, model):
     if retreat and code == ONGOING and _retreats(state, rounds, model):
         if _rule(model, RULES.partial_retreat) and _landed_left(state, model) > 0:
             _depart(state, ATTACKER, True, model)
+            put(state, STATE.retreat_round, rounds)
             return _outcome(state, model), False
         return RETREAT, retreat
     return code, retreat
@@ -715,14 +716,16 @@ def _record(state, code, rounds, counts, model):
         code = DEFENDER_WINS
     lost_a, land = _losses(state, ATTACKER, a_dead, model)
     lost_d = _losses(state, DEFENDER, d_dead, model)[0]
-    key_a = _tally(code, rounds, lost_a, lost_d, land, _survivor_key(state, ATTACKER, a_dead, model),
-                   counts, model)
+    left = get(state, STATE.retreat_round)  # the others retreated then, the landed fought on
+    key_a = _tally(code, rounds, left if left > 0 else rounds, lost_a, lost_d, land,
+                   _survivor_key(state, ATTACKER, a_dead, model), counts, model)
     return key_a, _survivor_key(state, DEFENDER, d_dead, model), lost_a, lost_d
 
 
 @hot_jit
-def _tally(code, rounds, lost_a, lost_d, land, key_a, counts, model):
-    """Add one battle's outcome, losses and rounds to the block's tallies; returns the attacker's
+def _tally(code, rounds, retreat_round, lost_a, lost_d, land, key_a, counts, model):
+    """Add one battle's outcome, losses and rounds to the block's tallies (``retreat_round``: the
+    round after which the attacker left, read for a retreat only); returns the attacker's
     survivor key as its histogram counts it (a retreat's end states have keys of their own).
     The end states are counted apart, by the block loops (``_count_end_state``), one side's
     arrays at a time: a helper taking all four histograms was too large for LLVM to inline, and
@@ -731,7 +734,8 @@ def _tally(code, rounds, lost_a, lost_d, land, key_a, counts, model):
     if code == ATTACKER_WINS and _rule(model, RULES.land_battle) and land > 0:
         add(counts, STATS.takes, ONE)
     if code == RETREAT:
-        add(counts, STATS.retreat_rounds, rounds)
+        add(counts, STATS.retreat_rounds, retreat_round)
+        add(counts, STATS.retreat_rounds_sq, retreat_round * retreat_round)
         key_a += _scalar(model, ATTACKER, SCALARS.keys)
     add(counts, STATS.attacker_ipc, lost_a)
     add(counts, STATS.attacker_ipc_sq, lost_a * lost_a)
@@ -918,7 +922,7 @@ def _record_plain(code, rounds, a_rec, d_rec, counts, model):
     lost_a = get(model, a_rec + PLAIN.cost)
     lost_d = get(model, d_rec + PLAIN.cost)
     land = get(model, a_rec + PLAIN.land)
-    key_a = _tally(code, rounds, lost_a, lost_d, land, get(model, a_rec + PLAIN.key), counts, model)
+    key_a = _tally(code, rounds, rounds, lost_a, lost_d, land, get(model, a_rec + PLAIN.key), counts, model)
     return key_a, get(model, d_rec + PLAIN.key), lost_a, lost_d
 
 

@@ -170,11 +170,14 @@ class Plain(NamedTuple):
 
 
 class BattleState(NamedTuple):
-    """The head of a battle's state: its generator's two words; then the attacker's part, then
-    the defender's (see Tally and the Header's ``*_at`` offsets)."""
+    """The head of a battle's state: its generator's two words and the round of a retreat
+    that left the landed units fighting; then the attacker's part, then the defender's (see
+    Tally and the Header's ``*_at`` offsets)."""
 
     rng: int
     rng_high: int
+    retreat_round: int  # the round after which the attacker's others retreated while its landed
+    # units fight on (0: they have not)
 
 
 class Tally(NamedTuple):
@@ -203,7 +206,8 @@ class Stats(NamedTuple):
     defender_ipc_sq: int
     rounds: int
     rounds_sq: int
-    retreat_rounds: int
+    retreat_rounds: int  # of the battles that end in a retreat: the round the attacker left
+    retreat_rounds_sq: int
 
 
 HEADER, STEP, LINE, UNIT_TYPE, SUPPORT, SCALARS, RULES = (

@@ -8,7 +8,7 @@ histograms; nothing is stored per battle. A chunk's blocks run on threads, one p
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -50,7 +50,7 @@ fewer blocks, i.e. fewer threads."""
 
 
 def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
-             progress: bool = False) -> BattleResult:
+             progress: bool = False, on_chunk: Callable[[int], bool] | None = None) -> BattleResult:
     """Monte Carlo estimate of ``battle``'s outcome from ``runs`` simulated battles.
 
     Fights the battle as the README's "How a battle is fought" says, with technology, Low Luck,
@@ -63,7 +63,9 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     (huge mixed fleets) keeps those a pilot run saw one by one and counts the rarer rest in one
     "other end states" row (see ``_choose_kept_states``), so memory stays bounded. With
     ``progress``, a bar is drawn on stderr when it is a terminal and the run is long. Ctrl-C
-    stops early and returns the battles fought so far (``interrupted=True``).
+    stops early and returns the battles fought so far (``interrupted=True``); so does
+    ``on_chunk`` returning True (it is called after every chunk with the battles fought so far:
+    a server's progress report and cancel button).
     """
     if not isinstance(battle, Battle):
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
@@ -90,7 +92,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
                 _fight_chunk(np.uint64(seed), start, size, *tallies.arrays(), spec.model)
                 tallies.fold()
                 bar.update(tallies.battles)
-                if stop.is_set():
+                if stop.is_set() or (on_chunk is not None and on_chunk(tallies.battles)):
                     interrupted = True
                     break
     except KeyboardInterrupt:
@@ -228,8 +230,8 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         del std_error["retreat"]
     retreats = t[RETREAT]
     if retreats:
-        std_error["retreat_round"] = _retreat_round_error_bound(
-            t[STATS.retreat_rounds], t[STATS.rounds_sq], retreats)
+        std_error["retreat_round"] = _standard_error_of_mean(
+            t[STATS.retreat_rounds], t[STATS.retreat_rounds_sq], retreats)
     names = [u.name for u in battle.rules.units]
     survivors = [
         SurvivorCodec(low, layout, spec.key_coarse, names).table(
@@ -264,16 +266,6 @@ def _held(held: np.ndarray) -> np.ndarray:
     out = held[0].copy()
     out[0] = held[:, 0].sum()
     return out
-
-
-def _retreat_round_error_bound(retreat_rounds: int, all_rounds_squared: int, retreats: int) -> float:
-    """A bound on the standard error of the mean rounds before a retreat. The kernel sums the
-    squared rounds of all battles, not of the retreats alone; that sum bounds the retreats' own,
-    so ``sqrt((sum r^2 / retreats - mean^2) / retreats)`` bounds the error (reported as a bound,
-    like the TUV swing's)."""
-    mean = retreat_rounds / retreats
-    variance = max(all_rounds_squared / retreats - mean * mean, 0.0)
-    return math.sqrt(variance / retreats)
 
 
 def _standard_error_of_mean(total: int, squares: int, n: int) -> float:

@@ -3,6 +3,7 @@
 from fractions import Fraction as F
 
 import pytest
+from oracle import landed_retreat_rounds
 
 import oddsim
 from oddsim.battle import RetreatPolicy
@@ -116,3 +117,29 @@ def test_retreat_table_indexes_states_by_casualties_per_loss_step():
     assert decision(0, 0) == 1  # win chance 1/7 < 0.4
     assert decision(0, 1) == 0  # win chance 1/2
     assert decision(0, 2) == 0 and decision(1, 0) == 0  # battle over: no decision
+
+
+def test_landed_units_fighting_on_leave_retreat_round_at_the_round_the_others_left():
+    """Before: retreat_round counted the landed units' fight after the others left (3.53 rounds
+    for the battle below, where every retreat leaves after round 1 by construction)."""
+    battle = dict(rules="1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf", landed="3 inf, 1 art")
+    by_round = oddsim.solve(oddsim.Battle(**battle, retreat={"after_round": 1}))
+    assert by_round.retreat_round == pytest.approx(1.0, abs=TOL)
+    assert by_round.landed_after_retreat["destroyed"] > 0.01  # some landed units did fight on
+    # the state-based path: a win chance below 1 holds in every state still fought, so this
+    # retreats after round 1 too, with the same odds
+    by_state = oddsim.solve(oddsim.Battle(**battle, retreat={"below_win": 1.0}))
+    assert by_state.retreat_round == pytest.approx(1.0, abs=TOL)
+    assert by_state.retreat == pytest.approx(by_round.retreat, abs=TOL)
+    assert by_state.expected_rounds == pytest.approx(by_round.expected_rounds, abs=TOL)
+
+
+def test_retreat_round_mixes_the_rounds_the_others_left():
+    """Retreats after round 1 (armor alone) and after round 2 (armor alone, or the armor leaving
+    the landed inf to fight on and die): the oracle's independent sum of the rounds."""
+    retreat, rounds = landed_retreat_rounds()
+    r = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "2 inf", landed="1 inf",
+                                   retreat={"after_round": 2, "units_left": 1}))
+    assert r.retreat == pytest.approx(float(retreat), abs=TOL)
+    assert r.retreat_round == pytest.approx(float(rounds), abs=TOL)
+    assert 1 < r.retreat_round < 2

@@ -122,7 +122,9 @@ def test_expected_losses_and_rounds_agree(pair):
         assert abs(getattr(mc, name) - getattr(exact, name)) <= Z * se + 1e-9, (
             name, getattr(mc, name), getattr(exact, name), se)
     if exact.retreat > 0:
-        assert mc.retreat_round == pytest.approx(exact.retreat_round, rel=0.02)
+        se = mc.std_error["retreat_round"]
+        assert abs(mc.retreat_round - exact.retreat_round) <= Z * se + 1e-9, (
+            mc.retreat_round, exact.retreat_round, se)
 
 
 @pytest.mark.parametrize("side", ["attacker", "defender"])

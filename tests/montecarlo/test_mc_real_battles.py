@@ -9,7 +9,7 @@ import math
 from fractions import Fraction as F
 
 import pytest
-from oracle import duel
+from oracle import duel, landed_retreat_rounds
 
 import oddsim
 from oddsim.montecarlo import simulate
@@ -263,9 +263,22 @@ def test_landed_units_fight_on_when_the_others_retreat():
                                       "none": 1 - F(5, 12) * F(1, 3) - fights_on * d})
     check_mean(r, "attacker_ipc_lost", 3 * (F(7, 12) * F(1, 3) + F(5, 12) * F(1, 3)
                                             + fights_on * (d + draw)))
-    # rounds of a retreat: 1 for the plain ones, 1 + 9/4 when the inf fought on and died
-    plain, on = F(5, 12) * F(1, 3), fights_on * (d + draw)
-    assert r.retreat_round == pytest.approx(float((plain + on * F(13, 4)) / (plain + on)), abs=0.02)
+    # every retreat leaves after round 1, also where the inf fought on and died (before: 1 + 9/4)
+    assert r.retreat_round == 1.0 and r.std_error["retreat_round"] == 0.0
+
+
+def test_retreat_round_is_the_round_the_others_left():
+    # retreats after round 1 (the armor alone) or 2 (the armor alone, or leaving the landed inf
+    # to fight on and die): the oracle's independent sum; the error is the retreats' own
+    retreat, rounds = landed_retreat_rounds()
+    r = simulate(B("1942-2e", "1 inf, 1 arm", "2 inf", landed="1 inf",
+                   retreat={"after_round": 2, "units_left": 1}), runs=RUNS, seed=53)
+    assert close(r.retreat, retreat)
+    check_mean(r, "retreat_round", rounds)
+    # the rounds of a retreat are 1 or 2: variance m(1 - m) for a mean 1 + m
+    m = float(rounds) - 1
+    assert r.std_error["retreat_round"] == pytest.approx(math.sqrt(m * (1 - m) / (r.retreat * RUNS)),
+                                                         rel=0.05)
 
 
 def test_units_left_rule_counts_units_in_the_battle():

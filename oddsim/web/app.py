@@ -1,0 +1,254 @@
+"""The ASGI app: the page, the JSON API, and its error handling (Starlette).
+
+Every bad request gets a 4xx answer ``{"error": "<the one line the CLI prints>"}``; a request
+is computed in a worker thread (the event loop keeps answering), and an abandoned one (the
+page aborted it, the client went away) tells Monte Carlo to stop between chunks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from importlib import resources
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from oddsim.errors import OddsimError, one_line
+from oddsim.rules import builtin_names, load_ruleset
+from oddsim.web.capabilities import CAPABILITIES, rules_request, ruleset_json
+from oddsim.web.jobs import JobBoard
+from oddsim.web.limits import MAX_BODY_BYTES, SYNC_THREADS, WebError
+
+STATIC = resources.files("oddsim.web") / "static"
+CLIENT_HEADER = "x-oddsim-client"
+"""The page sends a random id per tab; other clients are told apart by address and port."""
+INPUT_ERRORS = (OddsimError, TypeError, ValueError, KeyError, AttributeError, OverflowError,
+                RecursionError)
+"""What building a value from a JSON request may raise: all of them are bad input."""
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": one_line(message)}, status_code=status)
+
+
+def _json(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
+
+
+async def _body(request: Request) -> dict:
+    """The request's JSON object, refused when too long, not JSON, or not an object."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+        raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    try:
+        body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise WebError(f"the request body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise WebError(f"the request body must be a JSON object of fields, not {type(body).__name__}")
+    return body
+
+
+async def _compute(request: Request, work) -> Response:
+    """Run ``work(progress)`` in a thread; if the client goes away, progress says stop."""
+    stop = threading.Event()
+
+    async def watch() -> None:
+        while not stop.is_set():
+            if await request.is_disconnected():
+                stop.set()
+                return
+            await anyio.sleep(0.05)
+
+    text: str = ""
+    error: Exception | None = None
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        try:
+            text = await anyio.to_thread.run_sync(
+                work, lambda done, total: stop.is_set(), limiter=request.app.state.limiter)
+        except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
+            error = exc
+        finally:
+            stop.set()
+            group.cancel_scope.cancel()
+    if error is not None:
+        raise error
+    return _json(text)
+
+
+def _capability(name: str):
+    run = CAPABILITIES[name]
+
+    async def endpoint(request: Request) -> Response:
+        body = await _body(request)
+        return await _compute(request, lambda progress: _checked(run, body, progress))
+
+    endpoint.__name__ = f"post_{name}"
+    endpoint.__doc__ = run.__doc__
+    return endpoint
+
+
+def _checked(run, body, progress) -> str:
+    """``run`` with every input error as an OddsimError (its message is the answer)."""
+    try:
+        return run(body, progress)
+    except OddsimError:
+        raise
+    except INPUT_ERRORS as exc:
+        raise WebError(f"bad request: {exc}") from None
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(str(STATIC / "index.html"))
+
+
+async def rules_list(request: Request) -> Response:
+    return JSONResponse({"editions": [{"name": name, "title": load_ruleset(name).title}
+                                      for name in builtin_names()]})
+
+
+async def rules_show(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in builtin_names():
+        raise WebError(f"unknown edition {name!r}: use one of {', '.join(builtin_names())}",
+                       status=404)
+    return JSONResponse(ruleset_json(load_ruleset(name)))
+
+
+async def rules_post(request: Request) -> Response:
+    body = await _body(request)
+    return await _compute(request, lambda progress: _checked(rules_request, body, progress))
+
+
+def _client(request: Request) -> str:
+    given = request.headers.get(CLIENT_HEADER)
+    if given:
+        return given[:64]
+    host = request.client
+    return f"{host.host}:{host.port}" if host else "unknown"
+
+
+async def job_create(request: Request) -> Response:
+    kind = request.path_params["kind"]
+    if kind not in CAPABILITIES:
+        raise WebError(f"unknown job kind {kind!r}: use {', '.join(CAPABILITIES)}", status=404)
+    body = await _body(request)
+    run = CAPABILITIES[kind]
+    await anyio.to_thread.run_sync(_validate, kind, body, limiter=request.app.state.limiter)
+    job = request.app.state.jobs.submit(kind, _client(request),
+                                        lambda progress: _checked(run, body, progress))
+    return _json(job.to_json(), status=202)
+
+
+def _validate(kind: str, body: dict) -> None:
+    """Refuse a bad job at once (400), not after it was queued."""
+    from oddsim.web import capabilities as c
+
+    check = {"battle": c.battle_spec, "purchase": c.purchase_spec}.get(kind)
+    if check is not None:
+        _checked(lambda b, p: check(b), body, None)
+
+
+async def job_get(request: Request) -> Response:
+    job = request.app.state.jobs.get(request.path_params["job_id"])
+    return _json(job.to_json())
+
+
+async def job_cancel(request: Request) -> Response:
+    job = request.app.state.jobs.cancel(request.path_params["job_id"])
+    return _json(job.to_json())
+
+
+async def api_index(request: Request) -> Response:
+    """What the API offers, each endpoint with its first docstring line."""
+    routes = {f"POST /api/{name}": (run.__doc__ or "").split("\n")[0]
+              for name, run in CAPABILITIES.items() if name != "purchase"}
+    routes.update({
+        "GET /api/rules": "the built-in editions",
+        "GET /api/rules/{name}": "an edition's units, technologies and rules",
+        "POST /api/rules": "a user's ruleset, sent as {\"ruleset_toml\": text}, checked and described",
+        "POST /api/jobs/{kind}": f"start a job ({', '.join(CAPABILITIES)}): purchase sweeps, "
+                                 f"long Monte Carlo; one per client",
+        "GET /api/jobs/{id}": "a job's state, progress (done of total) and result",
+        "DELETE /api/jobs/{id}": "cancel a job",
+    })
+    return JSONResponse({"endpoints": routes, "errors": "4xx with {\"error\": \"<one line>\"}",
+                         "battle_fields": _field_types("oddsim.battle", "Battle"),
+                         "retreat_fields": _field_types("oddsim.battle", "RetreatPolicy")})
+
+
+def _field_types(module: str, name: str) -> dict[str, str]:
+    """A dataclass's fields and their annotations: the page shows an input for each field it
+    does not know yet (options added to ``Battle`` after the page was written)."""
+    import dataclasses
+    import importlib
+
+    value_type = getattr(importlib.import_module(module), name)
+    return {f.name: str(f.type) for f in dataclasses.fields(value_type) if f.init}
+
+
+async def _oddsim_error(request: Request, exc: Exception) -> Response:
+    return _error(str(exc), getattr(exc, "status", 400))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    where = f"{request.method} {request.url.path}"
+    message = {404: f"no such endpoint: {where} (GET /api lists them)",
+               405: f"{where}: method not allowed (GET /api lists the endpoints)"}
+    return _error(message.get(exc.status_code, str(exc.detail)), exc.status_code)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+
+def create_app(jobs: JobBoard | None = None) -> Starlette:
+    """The app; the caller warms the engines (``oddsim.web.engines.warm_up``) before serving."""
+    routes = [
+        Route("/", index),
+        Route("/api", api_index),
+        Route("/api/rules", rules_list),
+        Route("/api/rules", rules_post, methods=["POST"]),
+        Route("/api/rules/{name}", rules_show),
+        *(Route(f"/api/{name}", _capability(name), methods=["POST"]) for name in CAPABILITIES
+          if name != "purchase"),
+        Route("/api/purchase", _purchase_job, methods=["POST"]),
+        Route("/api/jobs/{kind}", job_create, methods=["POST"]),
+        Route("/api/jobs/{job_id}", job_get),
+        Route("/api/jobs/{job_id}", job_cancel, methods=["DELETE"]),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    board = jobs or JobBoard()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        app.state.limiter = anyio.CapacityLimiter(SYNC_THREADS)  # needs the running loop
+        yield
+        board.shutdown()
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        OddsimError: _oddsim_error, HTTPException: _http_error, Exception: _internal_error})
+    app.state.jobs = board
+    return app
+
+
+async def _purchase_job(request: Request) -> Response:
+    """``POST /api/purchase`` starts a purchase job (as ``POST /api/jobs/purchase``)."""
+    request.path_params["kind"] = "purchase"
+    return await job_create(request)

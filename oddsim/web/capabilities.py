@@ -1,0 +1,314 @@
+"""One function per API endpoint: a JSON request in, the CLI's ``--json`` text out.
+
+Each builds the same value the CLI builds (``Battle``, ``Amphibious``, ``Raid``,
+``TrenchBattle``, ``SweepSpec``) from the request's fields, which are that value's own fields,
+calls the same engine function, and answers with the result's own ``to_json``/``to_dict``: the
+server cannot drift from ``oddsim battle --json``. A user's ruleset arrives as TOML text
+(``ruleset_toml``); a ``rules`` field only names a built-in edition, never a path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from contextlib import nullcontext
+from typing import Any
+
+from oddsim.errors import OddsimError
+from oddsim.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
+from oddsim.web.limits import MAX_EXACT_WORK, MC_SECONDS, WebError, check_runs, check_seed
+
+Body = Mapping[str, Any]
+Progress = Callable[[int, int], bool]
+"""``progress(done, total)``: reports work done; True means stop (the client cancelled)."""
+
+ENGINE_LOCK = threading.Lock()
+"""Held by Monte Carlo work when Numba's threading layer is not thread-safe (``workqueue``):
+then parallel kernels must not run from two threads at once."""
+
+
+def engine_guard(mc: bool):
+    """The lock Monte Carlo work holds, or none where Numba's threads are thread-safe."""
+    if not mc:
+        return nullcontext()
+    try:
+        import numba
+
+        if numba.threading_layer() in ("omp", "tbb"):
+            return nullcontext()
+    except ValueError:  # no parallel kernel has run yet: the layer is not chosen
+        pass
+    return ENGINE_LOCK
+
+
+def ruleset_of(body: Body) -> Ruleset:
+    """The request's ruleset: ``ruleset_toml`` (a user's file, as text) or a built-in ``rules``."""
+    text = body.get("ruleset_toml")
+    if text is not None:
+        if body.get("rules") is not None:
+            raise WebError("give rules (an edition's name) or ruleset_toml (a ruleset's text), "
+                           "not both")
+        return ruleset_from_text(text, origin="ruleset_toml", what="ruleset_toml")
+    name = body.get("rules", "1942-2e")
+    if not isinstance(name, str) or name not in builtin_names():
+        raise WebError(f"unknown edition {name!r}: use one of {', '.join(builtin_names())}, or "
+                       f"send your ruleset file's text as ruleset_toml")
+    return load_ruleset(name)
+
+
+def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -> dict[str, Any]:
+    """The request's fields of ``value_type`` (a dataclass), refusing any unknown field."""
+    own = [f.name for f in dataclasses.fields(value_type) if f.init and f.name != "rules"]
+    allowed = {*own, *engine, "rules", "ruleset_toml"}
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise WebError(f"unknown field '{unknown[0]}' in a {where} request: use "
+                       f"{', '.join(sorted(allowed))}")
+    return {name: body[name] for name in own if name in body}
+
+
+def _stopper(progress: Progress | None, total: int) -> Callable[[int], bool]:
+    """``on_chunk`` for Monte Carlo: report progress, stop when asked or MC_SECONDS after the
+    first chunk (the clock starts there: compiling the kernels the first time does not count)."""
+    deadline: list[float] = []
+
+    def on_chunk(done: int) -> bool:
+        stop = progress(done, total) if progress is not None else False
+        if not deadline:
+            deadline.append(time.monotonic() + MC_SECONDS)
+        return stop or time.monotonic() >= deadline[0]
+
+    return on_chunk
+
+
+BATTLE_ENGINE = ("method", "runs", "seed")
+
+
+def battle_spec(body: Body):
+    """The ``Battle`` of a battle request and its engine options, as the CLI builds them."""
+    from oddsim.battle import Battle
+
+    fields = _fields(body, Battle, BATTLE_ENGINE, "battle")
+    if "defender" not in fields:
+        raise WebError("defender: missing: write 'none' for an undefended territory")
+    defender = fields["defender"]
+    if isinstance(defender, str) and not defender.strip():
+        raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
+    battle = Battle(rules=ruleset_of(body), **fields)
+    method = body.get("method", "auto")
+    runs = check_runs(body.get("runs"), None)
+    seed = check_seed(body.get("seed"))
+    return battle, method, runs, seed
+
+
+ANSWERS_KEPT = 1024
+"""Answers to battle requests kept for the same request sent again (exact, or seeded)."""
+_answers: OrderedDict[str, str] = OrderedDict()
+_answers_lock = threading.Lock()
+
+
+def run_battle_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/battle``: what ``oddsim battle --json`` prints for the same battle (the same
+    ``to_dict``, without the indentation). A request sent again is answered from memory when
+    its answer cannot change: exact, or Monte Carlo with a seed that finished."""
+    from oddsim.api import DEFAULT_RUNS, engine_for, run_battle
+
+    key = json.dumps(body, sort_keys=True)
+    with _answers_lock:
+        if key in _answers:
+            _answers.move_to_end(key)
+            return _answers[key]
+    battle, method, runs, seed = battle_spec(body)
+    engine = engine_for(battle, method, runs)
+    if method == "exact":  # "auto" picks exact only well under the cap
+        _check_exact_work(battle)
+    with engine_guard(engine == "mc"):
+        result = run_battle(battle, method=engine, runs=runs, seed=seed,
+                            on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
+    text = json.dumps(result.to_dict())
+    if engine == "exact" or (seed is not None and not result.interrupted):
+        with _answers_lock:
+            _answers[key] = text
+            while len(_answers) > ANSWERS_KEPT:
+                _answers.popitem(last=False)
+    return text
+
+
+def _check_exact_work(*battles) -> None:
+    from oddsim.errors import TooLargeError
+    from oddsim.exact import estimate_work
+
+    work = sum(estimate_work(b)[1] for b in battles if b is not None)
+    if work > MAX_EXACT_WORK:
+        raise TooLargeError(f"too large to solve exactly on the server (about {work:.2g} steps, the "
+                            f"limit is {MAX_EXACT_WORK:.2g}): use method mc or auto, or the CLI")
+
+
+def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/amphibious``: what ``oddsim amphibious --json`` prints."""
+    from oddsim.amphibious import Amphibious
+    from oddsim.api import run_amphibious
+
+    fields = _fields(body, Amphibious, BATTLE_ENGINE, "amphibious")
+    assault = Amphibious(rules=ruleset_of(body), **fields)
+    method = body.get("method", "auto")
+    runs = check_runs(body.get("runs"), None)
+    seed = check_seed(body.get("seed"))
+    if method == "exact":
+        stages = [assault.land_battle(n) for n in range(len(assault.loads) + 1)]
+        _check_exact_work(assault.sea_stage() if assault.has_sea_battle else None, *stages)
+    with engine_guard(method != "exact"):
+        result = run_amphibious(assault, method=method, runs=runs, seed=seed)
+    return json.dumps(result.to_dict(), indent=2)
+
+
+RAID_ENGINE = ("method", "runs", "seed")
+
+
+def run_raid_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/raid``: what ``oddsim raid --json`` prints (exact unless ``method: mc``)."""
+    from oddsim.raid import Raid, simulate_raid, solve_raid
+
+    fields = _fields(body, Raid, RAID_ENGINE, "raid")
+    raid = Raid(rules=ruleset_of(body), **fields)
+    method = body.get("method", "exact")
+    if method not in ("exact", "mc"):
+        raise WebError(f"unknown method {method!r}: use exact or mc")
+    runs = check_runs(body.get("runs"), None)
+    seed = check_seed(body.get("seed"))
+    result = solve_raid(raid) if method == "exact" else simulate_raid(
+        raid, runs=1_000_000 if runs is None else runs, seed=seed)
+    return result.to_json()
+
+
+def run_trench_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/trench``: what ``oddsim trench --json`` prints. Fields: the ``TrenchBattle``
+    fields, ``method``, ``runs``, ``seed`` and ``run_trench``'s play options (``policy``,
+    ``roll_order`` ...)."""
+    import inspect
+
+    from oddsim.trench.api import run_trench
+    from oddsim.trench.model import TrenchBattle
+
+    play = [name for name in inspect.signature(run_trench).parameters
+            if name not in ("battle", "method", "runs", "seed")]
+    battle_fields = [f.name for f in dataclasses.fields(TrenchBattle) if f.init]
+    allowed = {*battle_fields, *play, "method", "runs", "seed"}
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise WebError(f"unknown field '{unknown[0]}' in a trench request: use "
+                       f"{', '.join(sorted(allowed))}")
+    for name in ("attacker", "defender", "year"):
+        if name not in body:
+            raise WebError(f"missing {name}: a battle needs both sides' cards and its year")
+    battle = TrenchBattle(**{name: body[name] for name in battle_fields if name in body})
+    method = body.get("method", "exact")
+    runs = check_runs(body.get("runs"), None)
+    seed = check_seed(body.get("seed"))
+    options = {name: body[name] for name in play if name in body}
+    with engine_guard(method == "mc"):
+        result = run_trench(battle, method=method, runs=runs, seed=seed, **options)
+    return result.to_json()
+
+
+PURCHASE_FIELDS = ("budget", "units", "against", "goal", "existing", "max_counts", "sea",
+                   "ool_attacker", "ool_defender", "keep_land", "method", "runs", "seed")
+
+
+def purchase_spec(body: Body):
+    """The ``SweepSpec`` of a purchase request (``SweepSpec.build``'s arguments) and ``top``."""
+    from oddsim.purchase.enumeration import count_purchases
+    from oddsim.purchase.spec import SweepSpec
+    from oddsim.web.limits import MAX_PURCHASES
+
+    allowed = {*PURCHASE_FIELDS, "top", "rules", "ruleset_toml"}
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise WebError(f"unknown field '{unknown[0]}' in a purchase request: use "
+                       f"{', '.join(sorted(allowed))}")
+    for name in ("budget", "units", "against"):
+        if name not in body:
+            raise WebError(f"missing {name}: a purchase sweep needs a budget, units to buy and an "
+                           f"army to fight")
+    args = {name: body[name] for name in PURCHASE_FIELDS if name in body}
+    if args.get("seed") is None:
+        args.pop("seed", None)
+    args["runs"] = check_runs(args.get("runs"), None)
+    spec = SweepSpec.build(ruleset_of(body), **args)
+    count = count_purchases(spec.costs, spec.caps, spec.budget, stop_after=MAX_PURCHASES + 1)
+    if count > MAX_PURCHASES:
+        raise WebError(f"more than {MAX_PURCHASES:,} purchases: the server sweeps at most that "
+                       f"many; lower the budget, cap units, or use oddsim purchase")
+    top = body.get("top", 10)
+    if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= MAX_PURCHASES:
+        raise WebError(f"top must be a whole number from 0 to {MAX_PURCHASES:,}, not {top!r}")
+    return spec, top
+
+
+def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
+    """A purchase sweep (``oddsim purchase``): its text report and its ranked rows as JSON."""
+    from oddsim.purchase.cli import report
+    from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep
+
+    spec, top = purchase_spec(body)
+    total = len(purchases_of(spec))
+    done = 0
+
+    def stop_requested() -> bool:  # asked once after every row
+        nonlocal done
+        done += 1
+        return progress(done, total) if progress is not None else False
+
+    if progress is not None:
+        progress(0, total)
+    with engine_guard(spec.method != "exact"):
+        try:
+            table = run_sweep(spec, stop_requested=stop_requested)
+        except SweepInterrupted as stop:
+            raise WebError(f"cancelled: {stop}", status=409) from None
+    records = table.records()
+    return json.dumps({"describe": spec.describe(), "goal": spec.goal.value, "units": list(spec.units),
+                       "purchases": len(records), "report": report(table, spec, top),
+                       "rows": records if top == 0 else records[:top],
+                       "frontier": [r for r in records if r["frontier"]]}, indent=2)
+
+
+def ruleset_json(rules: Ruleset) -> dict:
+    """An edition as plain data: units (numbers and roles), technologies, special rules, and
+    each side's default order of loss: what the page builds its pickers from."""
+    from oddsim.order_of_loss import default_priority
+
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return getattr(value, "value", value)  # enums
+
+    data = plain(dataclasses.asdict(rules))
+    data["technologies"] = [t.name for t in rules.tech]
+    data["order_of_loss"] = {"attacker": default_priority(rules, True),
+                             "defender": default_priority(rules, False)}
+    return data
+
+
+def rules_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/rules``: a user's ruleset (TOML text) checked and described like an edition."""
+    unknown = sorted(set(body) - {"ruleset_toml"})
+    if unknown or "ruleset_toml" not in body:
+        raise WebError("send {\"ruleset_toml\": \"<the text of a ruleset file>\"}")
+    return json.dumps(ruleset_json(ruleset_of(body)))
+
+
+CAPABILITIES: dict[str, Callable[[Body, Progress | None], str]] = {
+    "battle": run_battle_request,
+    "amphibious": run_amphibious_request,
+    "raid": run_raid_request,
+    "trench": run_trench_request,
+    "purchase": run_purchase_request,
+}
+"""What ``POST /api/{name}`` (and a job of that kind) runs."""

@@ -1,0 +1,37 @@
+"""Warm the engines once at start: load (or, the first time, compile) every Numba kernel."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+WARM_UPS: tuple[tuple[str, dict], ...] = (
+    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "exact"}),
+    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "exact",
+                "retreat": {"after_round": 1}}),
+    ("battle", {"attacker": "1 sub, 1 ftr", "defender": "1 dd", "sea": True, "method": "exact"}),
+    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "mc", "runs": 1000,
+                "seed": 1}),
+    ("battle", {"attacker": "1 sub, 1 ftr", "defender": "1 dd", "sea": True, "method": "mc",
+                "runs": 1000, "seed": 1}),
+    ("raid", {"bombers": 1, "territory_value": 3}),
+    ("trench", {"attacker": "3,-,-", "defender": "2,-,-", "year": 1915}),
+    ("trench", {"attacker": "3,-,-", "defender": "2,-,-", "year": 1915, "method": "mc",
+                "runs": 1000, "seed": 1}),
+)
+"""Small requests that between them run every kernel the API uses."""
+
+
+def warm_up(say: Callable[[str], None] = print) -> float:
+    """Run the warm-up requests, saying what it does; returns the seconds it took."""
+    from oddsim.web.capabilities import CAPABILITIES
+
+    started = time.monotonic()
+    say("oddsim serve: loading the engines (the first time on a machine Numba compiles them: "
+        "a minute or two)")
+    for kind, body in WARM_UPS:
+        begun = time.monotonic()
+        CAPABILITIES[kind](body, None)
+        say(f"  {kind:7s} {'mc' if body.get('method') == 'mc' else 'exact':5s} "
+            f"ready in {time.monotonic() - begun:5.1f} s")
+    return time.monotonic() - started

@@ -1,0 +1,57 @@
+"""What one request may ask of the server: body size, Monte Carlo runs, exact work, time.
+
+The CLI's own checks still apply (every request builds the same ``Battle`` and calls the same
+engines); these are the tighter caps of a server that must keep answering other requests.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+from oddsim.errors import OddsimError
+
+MAX_BODY_BYTES = 256 * 1024
+"""A request body (a ruleset's TOML text included) is at most this long."""
+MAX_RUNS = 5_000_000
+"""Monte Carlo runs per request (the CLI allows more: run those there)."""
+MAX_EXACT_WORK = 2_000_000_000
+"""Estimated work (see ``oddsim.exact.estimate_work``) a request may ask the exact solver for:
+about two seconds; ``method: auto`` already switches to Monte Carlo above a quarter of it."""
+MC_SECONDS = 30.0
+"""A Monte Carlo run stops this long after its first chunk and answers what it has
+(``interrupted: true``)."""
+MAX_PURCHASES = 20_000
+"""Purchases in one sweep job."""
+JOB_WORKERS = 2
+"""Jobs (purchase sweeps, long Monte Carlo) running at once; the rest wait in line."""
+MAX_JOBS_WAITING = 8
+"""Jobs running or waiting in all; one more is refused until one ends."""
+SYNC_THREADS = 8
+"""Requests computed at once outside jobs (exact battles are single-threaded)."""
+ABANDONED_SECONDS = 30.0
+"""A job nobody has asked about for this long is cancelled: its client went away."""
+
+
+class WebError(OddsimError):
+    """A request the server refuses; ``status`` is its HTTP status (4xx)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def check_runs(runs: object, default: int | None) -> int | None:
+    """``runs`` as sent (``None``: the CLI's default), refused above the server's cap."""
+    if runs is None:
+        return default
+    if isinstance(runs, bool) or not isinstance(runs, Integral) or not 1 <= int(runs) <= MAX_RUNS:
+        raise WebError(f"runs must be a whole number from 1 to {MAX_RUNS:,} on the server, not "
+                       f"{runs!r}: run more from the command line")
+    return int(runs)
+
+
+def check_seed(seed: object) -> int | None:
+    """The seeds the CLI takes (``oddsim.limits``)."""
+    from oddsim.limits import check_seed as check
+
+    return check(seed, WebError)

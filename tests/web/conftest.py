@@ -1,0 +1,48 @@
+"""A server for the web tests: the app in-process (TestClient), or on a real port (uvicorn)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette")
+
+
+@pytest.fixture(scope="session")
+def client():
+    """The app behind Starlette's test client (no socket), engines warm after the first call."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # starlette: "install httpx2" (httpx works)
+        from starlette.testclient import TestClient
+    from oddsim.web import create_app
+
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The app on uvicorn on a free loopback port, in a thread; yields its base URL."""
+    import uvicorn
+
+    from oddsim.web import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)

@@ -1,0 +1,219 @@
+"""The JSON API answers exactly what the CLI prints, refuses bad requests with the CLI's line."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from oddsim.cli import cli
+from oddsim.rules import builtin_names, load_ruleset
+
+pytest.importorskip("starlette")
+
+
+def cli_json(*args):
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def cli_error(*args):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 2
+    line = result.stderr.strip()
+    assert line.startswith("oddsim: error: ")
+    return line.removeprefix("oddsim: error: ")
+
+
+BATTLES = [
+    ({"attacker": "3 inf, 1 art, 2 arm", "defender": "4 inf, 1 arm"},
+     ["-a", "3 inf, 1 art, 2 arm", "-d", "4 inf, 1 arm"]),
+    ({"rules": "revised", "attacker": "2 sub, 1 ftr", "defender": "1 dd, 1 carrier", "sea": True,
+      "attacker_submerge": "alone"},
+     ["--rules", "revised", "-a", "2 sub, 1 ftr", "-d", "1 dd, 1 carrier", "--sea",
+      "--attacker-submerge", "alone"]),
+    ({"attacker": "4 inf, 2 arm, 1 ftr", "defender": "5 inf", "retreat": {"after_round": 2},
+      "ool_attacker": "inf,arm,ftr", "keep_land": 1, "dice": "lowluck"},
+     ["-a", "4 inf, 2 arm, 1 ftr", "-d", "5 inf", "--retreat-after-round", "2",
+      "--ool-attacker", "inf,arm,ftr", "--keep-land", "1", "--dice", "lowluck"]),
+    ({"attacker": "2 inf, 1 arm", "defender": "2 inf", "landed": "2 inf", "bombard": "1 bb"},
+     ["-a", "2 inf, 1 arm", "-d", "2 inf", "--landed", "2 inf", "--bombard", "1 bb"]),
+    ({"attacker": "3 inf, 1 ftr", "defender": "3 inf", "method": "mc", "runs": 20000, "seed": 7},
+     ["-a", "3 inf, 1 ftr", "-d", "3 inf", "--method", "mc", "--runs", "20000", "--seed", "7",
+      "--quiet"]),
+    ({"attacker": "1 inf", "defender": "none"}, ["-a", "1 inf", "-d", "none"]),
+]
+
+
+@pytest.mark.parametrize("body, args", BATTLES)
+def test_battle_answers_what_the_cli_prints(client, body, args):
+    response = client.post("/api/battle", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == cli_json("battle", *args)
+
+
+def test_amphibious_raid_and_trench_answer_what_the_cli_prints(client):
+    amphibious = client.post("/api/amphibious", json={"fleet": "1 bb, 2 transport", "cargo": "2 inf, 1 art",
+                                                      "defender": "2 inf", "sea_defender": "1 sub"})
+    assert amphibious.json() == cli_json("amphibious", "--fleet", "1 bb, 2 transport", "--cargo",
+                                         "2 inf, 1 art", "-d", "2 inf", "--sea-defender", "1 sub")
+    raid = client.post("/api/raid", json={"bombers": 2, "territory_value": 6})
+    assert raid.json() == cli_json("raid", "--bombers", "2", "--territory-value", "6")
+    trench = client.post("/api/trench", json={"attacker": "5,4,3", "attacker_support": "2,0,1",
+                                               "defender": "4,4,4", "year": 1917, "points": 2})
+    assert trench.json() == cli_json("trench", "--attacker", "5,4,3", "--attacker-support", "2,0,1",
+                                     "--defender", "4,4,4", "--year", "1917", "--points", "2")
+
+
+@pytest.mark.parametrize("body, args", [
+    ({"attacker": "3 zz", "defender": "1 inf"}, ["-a", "3 zz", "-d", "1 inf"]),
+    ({"attacker": "1 inf", "defender": " "}, ["-a", "1 inf", "-d", " "]),
+    ({"attacker": "1 inf", "defender": "1 inf", "sea": True}, ["-a", "1 inf", "-d", "1 inf", "--sea"]),
+    ({"attacker": "1 inf", "defender": "1 inf", "ool_attacker": "inf,zeppelin"},
+     ["-a", "1 inf", "-d", "1 inf", "--ool-attacker", "inf,zeppelin"]),
+    ({"attacker": "1 inf", "defender": "1 inf", "method": "exact", "runs": 5},
+     ["-a", "1 inf", "-d", "1 inf", "--method", "exact", "--runs", "5"]),
+    ({"attacker": "1 inf", "defender": "1 inf", "attacker_tech": "warp"},
+     ["-a", "1 inf", "-d", "1 inf", "--attacker-tech", "warp"]),
+])
+def test_a_bad_battle_gets_the_cli_line(client, body, args):
+    response = client.post("/api/battle", json=body)
+    assert response.status_code == 400
+    assert response.json() == {"error": cli_error("battle", *args)}
+
+
+@pytest.mark.parametrize("raw, status, words", [
+    (b"{not json", 400, "not JSON"),
+    (b"[1, 2]", 400, "JSON object"),
+    (json.dumps({"attacker": "1 inf", "defender": "1 inf", "colour": "red"}).encode(), 400,
+     "unknown field 'colour'"),
+    (json.dumps({"rules": "/etc/oddsim.toml", "attacker": "1 inf", "defender": "1 inf"}).encode(), 400,
+     "ruleset_toml"),
+    (json.dumps({"attacker": "1 inf", "defender": "1 inf", "method": "mc", "runs": 10**9}).encode(),
+     400, "5,000,000"),
+    (json.dumps({"attacker": "200 inf, 200 arm", "defender": "300 inf, 100 arm",
+                 "method": "exact"}).encode(), 400, "too large"),
+    (b"{" + b'"a": "' + b"x" * 300_000 + b'"}', 413, "KiB"),
+])
+def test_bad_requests_get_a_4xx_and_one_line(client, raw, status, words):
+    response = client.post("/api/battle", content=raw, headers={"content-type": "application/json"})
+    assert response.status_code == status
+    error = response.json()["error"]
+    assert words in error and "\n" not in error
+
+
+def test_unknown_endpoints_and_methods_answer_json(client):
+    assert client.get("/api/nothing").status_code == 404
+    assert "GET /api" in client.get("/api/nothing").json()["error"]
+    assert client.get("/api/battle").status_code == 405
+    assert client.get("/api/rules/no-such-edition").status_code == 404
+
+
+def test_rules_endpoints_describe_each_edition(client):
+    editions = client.get("/api/rules").json()["editions"]
+    assert [e["name"] for e in editions] == builtin_names()
+    for name in builtin_names():
+        data = client.get(f"/api/rules/{name}").json()
+        rules = load_ruleset(name)
+        assert [(u["name"], u["cost"], u["attack"], u["defense"], u["domain"]) for u in data["units"]] == [
+            (u.name, u.cost, u.attack, u.defense, u.domain.value) for u in rules.units]
+        assert data["technologies"] == [t.name for t in rules.tech]
+
+
+def test_a_user_ruleset_arrives_as_toml_text(client):
+    from importlib import resources
+
+    text = resources.files("oddsim.rulesets").joinpath("revised.toml").read_text(encoding="utf-8")
+    described = client.post("/api/rules", json={"ruleset_toml": text}).json()
+    assert described.pop("source") == "ruleset_toml"  # where it came from: the request, no path
+    builtin = client.get("/api/rules/revised").json()
+    builtin.pop("source")
+    assert described == builtin
+    by_text = client.post("/api/battle", json={"ruleset_toml": text, "attacker": "2 inf, 1 ftr",
+                                               "defender": "2 inf"})
+    by_name = client.post("/api/battle", json={"rules": "revised", "attacker": "2 inf, 1 ftr",
+                                               "defender": "2 inf"})
+    assert by_text.json() == by_name.json()
+    bad = client.post("/api/rules", json={"ruleset_toml": "name = [unclosed"})
+    assert bad.status_code == 400 and "not valid TOML" in bad.json()["error"]
+
+
+def wait_for(client, job_id, seconds=120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if job["state"] not in ("waiting", "running"):
+            return job
+        time.sleep(0.05)
+    pytest.fail(f"job {job_id} did not finish")
+
+
+def test_a_purchase_job_ranks_the_same_rows_as_the_python_api(client):
+    from oddsim.purchase import sweep
+
+    body = {"budget": 15, "units": "inf,art,arm", "against": "3 inf", "goal": "take"}
+    started = client.post("/api/purchase", json=body, headers={"x-oddsim-client": "t-purchase"})
+    assert started.status_code == 202
+    job = wait_for(client, started.json()["id"])
+    assert job["state"] == "done" and job["done"] == job["total"] == job["result"]["purchases"]
+    expected = sweep("1942-2e", 15, "inf,art,arm", "3 inf", goal="take").records()
+    assert job["result"]["rows"] == json.loads(json.dumps(expected[:10]))
+
+
+def test_one_job_per_client_and_cancel(client):
+    body = {"attacker": "10 inf, 5 arm", "defender": "12 inf", "method": "mc", "runs": 5_000_000,
+            "seed": 1}
+    headers = {"x-oddsim-client": "t-cancel"}
+    first = client.post("/api/jobs/battle", json=body, headers=headers)
+    assert first.status_code == 202
+    second = client.post("/api/jobs/battle", json=body, headers=headers)
+    assert second.status_code == 429 and first.json()["id"] in second.json()["error"]
+    cancelled = client.delete(f"/api/jobs/{first.json()['id']}")
+    assert cancelled.status_code == 200
+    job = wait_for(client, first.json()["id"])
+    assert job["state"] == "cancelled"
+    if job["result"] is not None:  # stopped between chunks: the battles fought so far
+        assert job["result"]["interrupted"] and job["result"]["runs"] < 5_000_000
+    assert client.post("/api/jobs/battle", json={**body, "runs": 20000}, headers=headers).status_code == 202
+
+
+def test_a_battle_job_reports_progress_and_answers_like_the_endpoint(client):
+    body = {"attacker": "3 inf, 1 art", "defender": "3 inf", "method": "mc", "runs": 100_000, "seed": 3}
+    started = client.post("/api/jobs/battle", json=body, headers={"x-oddsim-client": "t-progress"})
+    job = wait_for(client, started.json()["id"])
+    assert job["state"] == "done" and job["done"] == job["total"] == 100_000
+    assert job["result"] == client.post("/api/battle", json=body).json()
+    bad = client.post("/api/jobs/battle", json={"attacker": "1 zz", "defender": "1 inf"})
+    assert bad.status_code == 400 and "unknown unit 'zz'" in bad.json()["error"]
+
+
+def test_the_page_and_its_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "<title>oddsim" in page.text
+    texts = [page.text] + [client.get(f"/static/{name}").text for name in ("app.js", "style.css")]
+    for text in texts:  # offline: nothing fetched from another host
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text
+
+
+def test_monte_carlo_answers_what_it_has_at_the_time_cap(client, monkeypatch):
+    from oddsim.montecarlo.simulate import FIRST_CHUNK
+    from oddsim.web import capabilities
+
+    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    body = {"attacker": "3 inf, 1 art", "defender": "3 inf", "method": "mc", "runs": 5_000_000, "seed": 11}
+    data = client.post("/api/battle", json=body).json()
+    assert data["interrupted"] is True and data["runs"] == FIRST_CHUNK  # stopped after one chunk
+
+
+def test_an_exact_amphibious_assault_with_a_sea_battle_answers_what_the_cli_prints(client):
+    body = {"fleet": "1 bb, 1 dd, 2 transport", "cargo": "2 inf, 1 arm", "defender": "2 inf",
+            "sea_defender": "1 dd", "method": "exact"}
+    answer = client.post("/api/amphibious", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["sea"] is not None  # a sea battle was fought first
+    assert answer.json() == cli_json("amphibious", "--fleet", "1 bb, 1 dd, 2 transport", "--cargo",
+                                     "2 inf, 1 arm", "-d", "2 inf", "--sea-defender", "1 dd",
+                                     "--method", "exact")

@@ -1,0 +1,192 @@
+"""The page in a real browser (Debian's chromium driven by Playwright) against a live server.
+
+Screenshots of every tab go to tests/web/screenshots/ (or $ODDSIM_SCREENSHOTS): CI keeps them.
+Skipped, saying why, only where chromium is not installed (CI installs it); Playwright comes
+with the test extras and drives that chromium: it never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import oddsim
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SCREENSHOTS = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / "screenshots"))
+
+if CHROMIUM is None:
+    pytest.skip("no chromium on this machine: apt-get install chromium (CI does)", allow_module_level=True)
+
+from playwright import sync_api  # noqa: E402 - only where chromium is there to drive
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.base = live_server
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def answer_for(page, battle: oddsim.Battle, timeout: float = 60_000) -> None:
+    """Wait until the page shows the result of ``battle`` (its title line)."""
+    page.wait_for_function(
+        "title => { const box = document.querySelector('#battle-results');"
+        " const h = box.querySelector('h3');"
+        " return h && h.textContent === title && box.dataset.state === 'done'; }",
+        arg=battle.describe(), timeout=timeout)
+
+
+def set_counter(page, side: str, unit: str, n: int) -> None:
+    page.fill(f"#{side}-{unit}", str(n))
+
+
+def shown(page, key: str) -> float:
+    return float(page.get_attribute(f"#out-{key}", "data-value"))
+
+
+def test_counters_give_the_odds_of_oddsim_solve(page):
+    page.goto(page.base + "/")
+    page.click("#clear")
+    set_counter(page, "attacker", "infantry", 2)
+    page.click("button[aria-label='one more artillery']")  # a + button: 1 artillery
+    page.click("button[aria-label='one more fighter']")
+    set_counter(page, "defender", "infantry", 3)
+    battle = oddsim.Battle("1942-2e", attacker="2 inf, 1 art, 1 ftr", defender="3 inf")
+    answer_for(page, battle)
+    expected = oddsim.solve(battle)
+    for key in ("attacker_win", "defender_win", "draw", "takes_territory", "attacker_ipc_lost",
+                "defender_ipc_lost", "tuv_swing"):
+        assert shown(page, key) == pytest.approx(getattr(expected, key), abs=1e-12), key
+    for side in ("attacker", "defender"):  # units left: the expected count of each type, summed
+        left = sum(getattr(expected, f"{side}_units_left").values())
+        assert shown(page, f"{side}_units_left") == pytest.approx(left, abs=1e-9)
+    legend = page.inner_text("#out-attacker_win")
+    assert f"{100 * expected.attacker_win:.2f}%" in legend
+    command = page.inner_text("#cli-command")
+    assert command == 'oddsim battle -a "2 infantry, 1 artillery, 1 fighter" -d "3 infantry"'
+
+
+def test_monte_carlo_shows_standard_errors(page):
+    page.goto(page.base + "/")
+    page.select_option("#method", "mc")
+    page.fill("#runs", "20000")
+    page.fill("#seed", "5")
+    battle = oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm")
+    page.wait_for_function("() => document.querySelector('#battle-results .status')"
+                           " && document.querySelector('#battle-results .status').textContent"
+                           ".includes('Monte Carlo, 20,000 runs')", timeout=60_000)
+    expected = oddsim.simulate(battle, runs=20_000, seed=5)
+    assert shown(page, "attacker_win") == expected.attacker_win
+    se = expected.std_error["attacker_win"]
+    assert f"± {100 * se:.2f}" in page.inner_text("#out-attacker_win")
+    assert page.inner_text("#cli-command").endswith("--method \"mc\" --runs 20000 --seed 5")
+
+
+def test_options_the_page_reads_from_the_server(page):
+    """Battle and retreat options the page builds from GET /api (a battle in progress, a
+    strafe) reach the server and the CLI line."""
+    fields = page.request.get(page.base + "/api").json()
+    if "in_progress" not in fields["battle_fields"] or "strafe" not in fields["retreat_fields"]:
+        pytest.skip("this oddsim has no in_progress or strafe option")
+    page.goto(page.base + "/")
+    page.click("#clear")
+    set_counter(page, "attacker", "infantry", 4)
+    set_counter(page, "attacker", "fighter", 1)
+    set_counter(page, "defender", "infantry", 3)
+    page.check("#extra-in_progress")
+    page.fill("#extra-strafe", "1")
+    battle = oddsim.Battle("1942-2e", attacker="4 inf, 1 ftr", defender="3 inf", in_progress=True,
+                           retreat={"strafe": 1})
+    answer_for(page, battle)
+    expected = oddsim.solve(battle)
+    assert shown(page, "attacker_win") == pytest.approx(expected.attacker_win, abs=1e-12)
+    assert shown(page, "retreat") == pytest.approx(expected.retreat, abs=1e-12)
+    assert page.inner_text("#cli-command").endswith("--in-progress --retreat-strafe 1")
+
+
+def test_the_url_keeps_the_battle_and_swap_sides(page, browser):
+    page.goto(page.base + "/")
+    page.click("#clear")
+    page.check("input[name=kind][value=sea]")
+    set_counter(page, "attacker", "destroyer", 2)
+    set_counter(page, "defender", "submarine", 2)
+    page.select_option("#defender_submerge", "always")
+    battle = oddsim.Battle("1942-2e", attacker="2 dd", defender="2 sub", sea=True, defender_submerge="always")
+    answer_for(page, battle)
+    link = page.url
+    other = browser.new_page()
+    other.goto(link)  # a shared link, or a reload
+    answer_for(other, battle)
+    assert other.input_value("#attacker-destroyer") == "2"
+    assert other.input_value("#defender_submerge") == "always"
+    assert shown(other, "attacker_win") == pytest.approx(oddsim.solve(battle).attacker_win, abs=1e-12)
+    other.close()
+    page.select_option("#defender_submerge", "never")
+    page.click("#swap")
+    swapped = oddsim.Battle("1942-2e", attacker="2 sub", defender="2 dd", sea=True)
+    answer_for(page, swapped)
+    assert shown(page, "attacker_win") == pytest.approx(oddsim.solve(swapped).attacker_win, abs=1e-12)
+
+
+def test_a_bad_input_shows_its_message(page, client):
+    page.goto(page.base + "/")
+    page.fill("#ool_attacker", "inf,zeppelin")
+    page.wait_for_selector("#battle-results .error", timeout=60_000)
+    message = page.inner_text("#battle-results .error")
+    api = client.post("/api/battle", json={"attacker": "3 infantry, 1 artillery, 2 armor",
+                                           "defender": "4 infantry, 1 armor", "ool_attacker": "inf,zeppelin"})
+    assert message == api.json()["error"]
+    assert "unknown unit 'zeppelin'" in message
+
+
+def test_tabs_by_keyboard_and_a_screenshot_of_each(page, browser, live_server):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(page.base + "/")
+    answer_for(page, oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
+    page.screenshot(path=str(SCREENSHOTS / "battle.png"), full_page=True)
+    page.focus("#tab-battle")
+    for tab in ("amphibious", "raid", "trench"):
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute(f"#tab-{tab}", "aria-selected") == "true"
+        page.wait_for_selector(f"#panel-{tab} .results[data-state=done]", timeout=60_000)
+        page.screenshot(path=str(SCREENSHOTS / f"{tab}.png"), full_page=True)
+    trench = oddsim.trench.api.solve_trench(oddsim.trench.model.TrenchBattle(
+        attacker="5,4,3", attacker_support="2,0,1", defender="4,4,4", defender_support="0,0,3",
+        year=1917, points=2))
+    assert shown(page, "trench-attacker_win") == pytest.approx(trench.attacker_win, abs=1e-12)
+    page.keyboard.press("ArrowRight")
+    page.click("#panel-purchase .start")
+    page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
+    from oddsim.purchase import sweep
+
+    best = sweep("1942-2e", 24, "inf,art,arm", "4 inf, 1 arm", goal="take").best
+    assert page.inner_text("#out-purchase-rows tr:nth-child(2) td:nth-child(2)") == best.purchase
+    assert f"{100 * best.value:.2f}%" in page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    page.screenshot(path=str(SCREENSHOTS / "purchase.png"), full_page=True)
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(live_server + "/")
+    answer_for(phone, oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
+    phone.screenshot(path=str(SCREENSHOTS / "battle-phone.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    phone.screenshot(path=str(SCREENSHOTS / "battle-phone.png"), full_page=True)
+    phone.close()
+    for name in ("battle", "amphibious", "raid", "trench", "purchase", "battle-phone"):
+        assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
