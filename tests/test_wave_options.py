@@ -100,3 +100,17 @@ def test_a_bad_army_in_a_plan_names_the_file_and_the_wave(tmp_path):
     out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
     assert out.exit_code == 2
     assert out.output.count("\n") == 1 and "wave 2: attacker" in out.output
+
+
+def test_monte_carlo_plays_each_waves_own_options_like_exact():
+    first = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="3 inf")
+    later = [Wave(attacker="2 arm", retreat={"units_left": 1}, defender_reinforcements="1 inf"),
+             Wave(attacker="2 inf", dice="lowluck")]
+    exact = run_waves(first, later, method="exact")
+    mc = run_waves(first, later, method="mc", runs=100_000, seed=17)
+    for name in ("attacker_win", "takes_territory", "attacker_ipc_lost", "defender_ipc_lost"):
+        assert abs(getattr(mc, name) - getattr(exact, name)) < 4.5 * mc.std_error[name], name
+    for number, (e, m) in enumerate(zip(exact.waves, mc.waves, strict=True)):
+        for name in ("fights", "attacker_win", "attacker_ipc_lost", "defender_ipc_lost"):
+            error = m["std_error"].get(name, 0.0)
+            assert abs(m[name] - e[name]) <= 4.5 * error + 1e-12, (number, name)
