@@ -282,9 +282,11 @@ def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
     try:
         table = retreat_table(battle)
     except OddsimError as error:
+        reason = str(error).split("; use ")[0]  # its own fix (Monte Carlo) is what failed here
         raise BattleError(f"the Monte Carlo engine takes 'below win', 'aircraft risk' and best retreat "
-                          f"decisions from the exact engine, which cannot take this battle: "
-                          f"{error}") from None
+                          f"decisions from the exact engine, which cannot take this battle ({reason}): "
+                          f"retreat by a threshold instead (--retreat-units, --retreat-after-round or "
+                          f"--retreat-strafe)") from None
     strides = np.zeros((2, step_width), dtype=np.int64)
     strides[0, : len(table.attacker_step_stride)] = table.attacker_step_stride
     strides[1, : len(table.defender_step_stride)] = table.defender_step_stride

@@ -184,3 +184,13 @@ def test_moves_beyond_the_store_are_computed_again_alike(monkeypatch, entries):
     assert computed.retreat_plan == stored.retreat_plan
     for name in ("attacker_win", "defender_win", "retreat", "attacker_ipc_lost", "defender_ipc_lost"):
         assert getattr(computed, name) == pytest.approx(getattr(stored, name), abs=1e-12), name
+
+
+def test_monte_carlo_on_a_battle_too_large_for_the_policy_names_a_fix_that_works():
+    """Monte Carlo needs the exact engine's table for the best retreat: when the exact engine
+    cannot take the battle, the advice is a threshold retreat, not 'use --method mc' (already used)."""
+    out = CliRunner().invoke(cli, ["battle", "-a", "400 inf, 300 arm", "-d", "600 inf", "--retreat-best",
+                                   "tuv", "--method", "mc", "--runs", "1000"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1
+    assert "--method mc" not in out.output
+    assert "--retreat-units" in out.output
