@@ -114,7 +114,7 @@ def _hold_errors(first: BattleResult, holds: float, held_squares: float,
     first_error = first.std_error.get("takes_territory")
     if first_error is None and counter_variance == 0.0:
         return {}
-    first_variance = max(held_squares - holds ** 2, 0.0) / first.runs if first_error is not None else 0.0
+    first_variance = max(held_squares - holds ** 2, 0.0) / first.runs if first.runs else 0.0
     return {"takes_territory": first_error or 0.0, "holds": math.sqrt(first_variance + counter_variance)}
 
 
