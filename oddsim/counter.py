@@ -140,3 +140,19 @@ def staying_forces(result: BattleResult, battle: Battle) -> dict[str, float]:
             key = force.describe()
             stays[key] = stays.get(key, 0.0) + row.probability
     return stays
+
+
+def land_units_bound(battle: Battle) -> tuple[Force | None, int]:
+    """All the attacker's land units (landed ones too) and how many compositions of them there
+    are at most: a bound on the counter-attacks to fight. (None, 0) without land units."""
+    counts: dict[str, int] = {}
+    for force in (battle.attacker, battle.landed):
+        for name, n in (force.counts if force is not None else ()):
+            if battle.rules.unit(name).domain is Domain.LAND:
+                counts[name] = counts.get(name, 0) + n
+    if not counts:
+        return None, 0
+    compositions = 1
+    for n in counts.values():
+        compositions *= n + 1
+    return parse_force(Force(tuple(counts.items()), ()), battle.rules, "survivors"), compositions

@@ -101,7 +101,7 @@ def battle_spec(body: Body):
 
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
-    fields = _fields(body, Battle, BATTLE_ENGINE, "battle")
+    fields = _fields(body, Battle, (*BATTLE_ENGINE, "counter_attack"), "battle")
     defender = fields["defender"]
     if isinstance(defender, str) and not defender.strip():
         raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
@@ -130,6 +130,14 @@ def run_battle_request(body: Body, progress: Progress | None = None) -> str:
             _answers.move_to_end(key)
             return _answers[key]
     battle, method, runs, seed = battle_spec(body)
+    if body.get("counter_attack") is not None:
+        text = _counter_attack(battle, body["counter_attack"], method, runs, seed, body.get("ool_defender"))
+        with _answers_lock:
+            if method == "exact" or seed is not None:
+                _answers[key] = text
+                while len(_answers) > ANSWERS_KEPT:
+                    _answers.popitem(last=False)
+        return text
     engine = engine_for(battle, method, runs)
     if method == "exact":  # "auto" picks exact only well under the cap
         _check_exact_work(battle)
@@ -143,6 +151,37 @@ def run_battle_request(body: Body, progress: Progress | None = None) -> str:
             while len(_answers) > ANSWERS_KEPT:
                 _answers.popitem(last=False)
     return text
+
+
+def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | None, ool_counter) -> str:
+    """``oddsim battle --counter-attack --json``: the battle, then ``counter`` against each
+    composition the attacker may take the territory with. Exact work is bounded by the first
+    battle plus, for each possible composition of the attacker's land units, the counter-attack
+    on all of them."""
+    from oddsim.api import run_counter_attack
+    from oddsim.battle import Battle
+    from oddsim.counter import land_units_bound
+
+    if method == "exact":
+        land, compositions = land_units_bound(battle)
+        _check_exact_work(battle)
+        if land is not None:
+            from oddsim.exact import estimate_work
+
+            whole = Battle(rules=battle.rules, attacker=counter, defender=land,
+                           attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
+                           dice=battle.dice)
+            work = estimate_work(battle)[1] + compositions * estimate_work(whole)[1]
+            if work > MAX_EXACT_WORK:
+                from oddsim.errors import TooLargeError
+
+                raise TooLargeError(f"too large to solve exactly on the server (about {work:.2g} steps "
+                                    f"with the counter-attacks, the limit is {MAX_EXACT_WORK:.2g}): use "
+                                    f"method mc or auto, or the CLI")
+    with engine_guard(method != "exact"):
+        outcome = run_counter_attack(battle, counter, method=method, runs=runs, seed=seed,
+                                     ool_counter=ool_counter)
+    return json.dumps(outcome.to_dict())
 
 
 def _check_exact_work(*battles) -> None:

@@ -55,6 +55,24 @@ def test_battle_answers_what_the_cli_prints(client, body, args):
     assert response.json() == cli_json("battle", *args)
 
 
+def test_a_counter_attack_answers_what_the_cli_prints(client):
+    body = {"attacker": "1 arm", "defender": "none", "counter_attack": "1 inf"}
+    response = client.post("/api/battle", json=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    # 1 armor (defense 3) against 1 infantry (attack 1): the infantry retakes it with
+    # (1/6 x 1/2) / (1 - 5/6 x 1/2) = 1/7
+    assert data["holds"] == pytest.approx(6 / 7, abs=1e-12)
+    assert data == cli_json("battle", "-a", "1 arm", "-d", "none", "--counter-attack", "1 inf")
+    bad = client.post("/api/battle", json={**body, "sea": True, "attacker": "1 bb", "defender": "1 dd"})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == cli_error("battle", "-a", "1 bb", "-d", "1 dd", "--sea",
+                                            "--counter-attack", "1 inf")
+    too_large = client.post("/api/battle", json={"attacker": "60 inf, 40 arm", "defender": "50 inf",
+                                                 "counter_attack": "80 inf", "method": "exact"})
+    assert too_large.status_code == 400 and "too large" in too_large.json()["error"]
+
+
 def test_amphibious_raid_and_trench_answer_what_the_cli_prints(client):
     amphibious = client.post("/api/amphibious", json={"fleet": "1 bb, 2 transport", "cargo": "2 inf, 1 art",
                                                       "defender": "2 inf", "sea_defender": "1 sub"})
