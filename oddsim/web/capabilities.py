@@ -67,13 +67,13 @@ def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -
     allowed = {*own, *engine, "rules", "ruleset_toml"}
     unknown = sorted(set(body) - allowed)
     if unknown:
-        raise WebError(f"unknown field '{unknown[0]}' in a {where} request: use "
+        raise WebError(f"unknown field '{unknown[0]}' in the {where} request: use "
                        f"{', '.join(sorted(allowed))}")
     required = [name for name, parameter in inspect.signature(value_type).parameters.items()
                 if parameter.default is inspect.Parameter.empty and name != "rules"]
     missing = [name for name in required if name not in body]
     if missing:
-        raise WebError(f"missing field '{missing[0]}' in a {where} request: it needs "
+        raise WebError(f"missing field '{missing[0]}' in the {where} request: it needs "
                        f"{', '.join(required)}")
     return {name: body[name] for name in own if name in body}
 

@@ -134,6 +134,7 @@ def test_a_missing_field_is_named_not_a_python_signature(client, path, body, mis
     error = response.json()["error"]
     assert f"missing field '{missing}'" in error
     assert "__init__" not in error and "positional" not in error
+    assert " a amphibious" not in error  # "in the amphibious request"
 
 
 def test_unknown_endpoints_and_methods_answer_json(client):
