@@ -235,7 +235,9 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
     rules[RULES.defender_holds] = sides[1].has_non_combatants
     rules[RULES.land_battle] = battle.is_land
     rules[RULES.key_coarse] = key_coarse
-    rules[RULES.plain] = not np.any(scalars[:, [SCALARS.sub_lines, SCALARS.air_lines]])
+    # plain: every hit takes the next unit in order (no destroyer moving with the enemy's subs)
+    rules[RULES.plain] = (not np.any(scalars[:, [SCALARS.sub_lines, SCALARS.air_lines]])
+                          and bool(np.all(scalars[:, SCALARS.kept] < 0)))
     rules[RULES.no_stalemate] = rules[RULES.plain] and all(side.always_hits for side in sides)
     rules[RULES.low_luck] = low.low_luck
     policy = battle.retreat
@@ -447,6 +449,8 @@ class SideLayout:
         scalars[SCALARS.total_ipc] = int(steps[:, STEP.cost] @ side.step_count)
         scalars[SCALARS.dead_key] = int(category_len @ key_stride)
         scalars[SCALARS.submerge] = side.submerge
+        scalars[SCALARS.kept] = side.reserved_step
+        scalars[SCALARS.kept_before] = side.reserve_before
         for i, r in enumerate(rules):
             scalars[SCALARS_WIDTH + i] = low.support_per[r]
         # the steps whose survivors departed when the side has units departed: its subs, or
