@@ -273,9 +273,8 @@ class Battle:
         defending = parse_force(defender, parsed, "defender")
         if attacking.is_empty():
             raise BattleError("attacker: the army is empty: an attack needs at least one unit")
-        for side, flag, force in (("attacker", attacker_destroyer_last, attacking),
-                                  ("defender", defender_destroyer_last, defending)):
-            self._check_destroyer_last(side, flag, force, parsed, sea)
+        for side, flag in (("attacker", attacker_destroyer_last), ("defender", defender_destroyer_last)):
+            self._check_destroyer_last(side, flag, sea)
             set_(self, f"{side}_destroyer_last", flag)
         set_(self, "attacker", attacking)
         set_(self, "defender", defending)
@@ -310,19 +309,14 @@ class Battle:
         set_(self, "defender_steps", casualty_order(defending, parsed, False, self.ool_defender))
 
     @staticmethod
-    def _check_destroyer_last(side: str, flag: object, force: Force, rules: Ruleset, sea: bool) -> None:
-        """``{side}_destroyer_last`` must be a bool, and on only in a sea battle where the side
-        has a destroyer."""
+    def _check_destroyer_last(side: str, flag: object, sea: bool) -> None:
+        """``{side}_destroyer_last`` must be a bool, and on only in a sea battle (a side without a
+        destroyer, as a later wave may be, keeps none: the option then does nothing)."""
         if not isinstance(flag, bool):
             raise BattleError(f"{side}_destroyer_last must be True or False, not {flag!r}")
-        if not flag:
-            return
-        if not sea:
+        if flag and not sea:
             raise BattleError(f"{side} destroyer last applies to sea battles: add --sea or drop "
                               f"--{side}-destroyer-last")
-        if not any(rules.unit(name).destroyer for name, _ in force.counts):
-            raise BattleError(f"{side} destroyer last needs a destroyer, and the {side} has none: "
-                              f"drop --{side}-destroyer-last or add one")
 
     def _submerge_policy(self, policy: Submerge | str, side: str) -> Submerge:
         """The side's submerge policy, checked against the battle (sea, the side has subs)."""

@@ -182,14 +182,15 @@ def _reserve_last_destroyer(battle: Battle, steps: tuple[LossStep, ...],
                             attacking: bool) -> tuple[tuple[LossStep, ...], int, int]:
     """Destroyer last: ``steps`` with the side's last destroyer as a step of its own, its index
     and the index of the first step of units chosen last (or the end). Off (index -1) when the
-    option is, or when the enemy has no submarine (then the rule never acts)."""
+    option is, or when the side has no destroyer or the enemy no submarine (then the rule never
+    acts)."""
     rules = battle.rules
     enemy = battle.defender if attacking else battle.attacker
     wanted = battle.attacker_destroyer_last if attacking else battle.defender_destroyer_last
-    if not wanted or not any(rules.unit(name).submarine for name, _ in enemy.counts):
+    destroyers = [i for i, s in enumerate(steps) if s.kind is LossKind.KILL and rules.unit(s.unit).destroyer]
+    if not wanted or not destroyers or not any(rules.unit(name).submarine for name, _ in enemy.counts):
         return steps, -1, 0
-    last = max(i for i, s in enumerate(steps)
-               if s.kind is LossKind.KILL and rules.unit(s.unit).destroyer)
+    last = destroyers[-1]
     step = steps[last]
     split = [replace(step, count=step.count - 1)] if step.count > 1 else []
     out = (*steps[:last], *split, replace(step, count=1), *steps[last + 1:])

@@ -37,8 +37,8 @@ from oddsim.exact._tables import (
     H_SUB,
     KEPT,
     N_CLASSES,
-    N_HIT_KINDS,
     N_GROUPS,
+    N_HIT_KINDS,
     OTHER,
     SUB,
 )
