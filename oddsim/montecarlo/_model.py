@@ -49,7 +49,8 @@ KEPT_SLOTS = 524_287
 key mod KEPT_SLOTS); 4 MiB per histogram row."""
 LANDED_CATEGORY = 4
 """The survivor-key category of the attacker's landed units (after the kernel's four): apart,
-because after a retreat they go on losing units while the others do not."""
+because after a retreat they go on losing units while the others do not. In a sea battle (no
+units landed) it holds the destroyer a side keeps last, which leaves its category's order."""
 N_KEY_CATEGORIES = 5
 
 
@@ -432,6 +433,8 @@ class SideLayout:
         lines = np.zeros((len(ordered), LINE_WIDTH), dtype=np.int64)
         lines[:, LINE.value] = [v for _, v, _, _ in ordered]
         category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, STEP.category])
+        if side.reserved_step >= 0:  # the kept destroyer leaves its category's order: its own count
+            category[side.reserved_step] = LANDED_CATEGORY  # (a sea battle: no units landed)
         category_len = np.array([side.step_count[category == c].sum()
                                  for c in range(N_KEY_CATEGORIES)], dtype=np.int64)
         key_stride = np.cumprod(np.concatenate(([1], category_len[:-1] + 1)))
