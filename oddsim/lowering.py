@@ -86,10 +86,6 @@ def lower(battle: Battle) -> LoweredBattle:
     units = rules.units
     n = len(units)
     names = [u.name for u in units]
-
-    def mask(predicate) -> np.ndarray:
-        return np.array([bool(predicate(u)) for u in units], dtype=np.bool_)
-
     # support rows per side: the edition's rules for that side's role, changed by its technology
     support_rows = [(side, rule) for side, techs, role in ((0, battle.attacker_tech, SupportSide.ATTACK),
                                                            (1, battle.defender_tech, SupportSide.DEFENSE))
@@ -109,13 +105,7 @@ def lower(battle: Battle) -> LoweredBattle:
     if battle.aa_fired:  # resolved apart (oddsim.aa_casualties): its dice cannot hit again
         aa_hit = 0
     return LoweredBattle(
-        cost=np.array([u.cost for u in units], dtype=np.int64),
-        is_air=mask(lambda u: u.domain is Domain.AIR),
-        is_land=mask(lambda u: u.domain is Domain.LAND),
-        is_sub=mask(lambda u: u.submarine),
-        is_destroyer=mask(lambda u: u.destroyer),
-        is_aa=mask(lambda u: u.aa),
-        defenceless=mask(lambda u: u.defenceless),
+        **_unit_arrays(rules),
         support_supporter=supporter,
         support_supported=supported,
         support_per=np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
@@ -135,6 +125,35 @@ def lower(battle: Battle) -> LoweredBattle:
         attacker=_side(battle, battle.attacker_steps, attacking=True),
         defender=_side(battle, battle.defender_steps, attacking=False),
     )
+
+
+_UNIT_ARRAYS: dict[int, tuple[Ruleset, dict[str, np.ndarray]]] = {}
+
+
+def _unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
+    """The edition's unit table (``LoweredBattle.cost`` to ``defenceless``), made once per
+    ruleset and read-only (every battle of the edition shares it)."""
+    held = _UNIT_ARRAYS.get(id(rules))
+    if held is not None and held[0] is rules:
+        return held[1]
+    units = rules.units
+
+    def mask(predicate) -> np.ndarray:
+        return np.array([bool(predicate(u)) for u in units], dtype=np.bool_)
+
+    arrays = {"cost": np.array([u.cost for u in units], dtype=np.int64),
+              "is_air": mask(lambda u: u.domain is Domain.AIR),
+              "is_land": mask(lambda u: u.domain is Domain.LAND),
+              "is_sub": mask(lambda u: u.submarine),
+              "is_destroyer": mask(lambda u: u.destroyer),
+              "is_aa": mask(lambda u: u.aa),
+              "defenceless": mask(lambda u: u.defenceless)}
+    for array in arrays.values():
+        array.flags.writeable = False
+    if len(_UNIT_ARRAYS) >= 64:  # rulesets made on the fly (house rules): keep it small
+        _UNIT_ARRAYS.clear()
+    _UNIT_ARRAYS[id(rules)] = (rules, arrays)
+    return arrays
 
 
 def _aa_dice(battle: Battle, rules: Ruleset) -> int:
@@ -205,6 +224,7 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
     units = rules.units
     force = battle.attacker if attacking else battle.defender
     steps, reserved, before = _reserve_last_destroyer(battle, steps, attacking)
+    counts, damaged = dict(force.counts), dict(force.damaged)  # (Force.count makes a dict a call)
     index = {u.name: i for i, u in enumerate(units)}
     value = {u.name: (u.attack if attacking else u.defense) for u in units}
     dice = {u.name: 1 for u in units}
@@ -217,8 +237,8 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
             if tech.attack_dice_rule is DiceRule.BEST:
                 best_of.update(unit for unit, _ in tech.attack_dice)
     return SideArrays(
-        count=np.array([force.count(u.name) for u in units], dtype=np.int64),
-        damaged=np.array([force.damaged_count(u.name) for u in units], dtype=np.int64),
+        count=np.array([counts.get(u.name, 0) for u in units], dtype=np.int64),
+        damaged=np.array([damaged.get(u.name, 0) for u in units], dtype=np.int64),
         value=np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
         dice=np.array([dice[u.name] for u in units], dtype=np.int64),
         best_of=np.array([u.name in best_of for u in units], dtype=np.bool_),

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any, overload
+
+import numpy as np
 
 from oddsim.estimates import binomial_interval
 from oddsim.forces import Force, parse_force
@@ -145,6 +148,93 @@ def merge_rows(rows, runs: int | None = None) -> tuple[Survivors, ...]:
     return tuple(out)
 
 
+RowArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""A side's end states as arrays, one row per state: units left by type, damaged ones, those
+that left the battle early (``survivor_row``'s numbers), whether the side retreated, the
+probability and the IPC value."""
+
+
+class SurvivorTable(Sequence[Survivors]):
+    """A side's survivor rows (``merge_rows`` of its end states), worked out from ``source``, a
+    function that returns its end states (``RowArrays``), only when first read: a small exact
+    solve spent a third of its time building rows that most callers never read. Reads like the
+    tuple of ``Survivors`` it stands for, and compares equal to any sequence of the same rows."""
+
+    __slots__ = ("_names", "_verb", "_source", "_rows")
+
+    def __init__(self, names: Sequence[str], verb: str, source: Callable[[], RowArrays]) -> None:
+        self._names = names
+        self._verb = verb
+        self._source: Callable[[], RowArrays] | None = source
+        self._rows: tuple[Survivors, ...] = ()
+
+    def _built(self) -> tuple[Survivors, ...]:
+        if self._source is not None:
+            self._rows = _merged_rows(self._names, self._verb, *self._source())
+            self._source = None  # let go of what it held
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    @overload
+    def __getitem__(self, i: int) -> Survivors: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Survivors, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Survivors | tuple[Survivors, ...]:
+        return self._built()[i]
+
+    def __iter__(self) -> Iterator[Survivors]:
+        return iter(self._built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self._built() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to tuples, so not hashable
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles (Dask sweeps) as the plain rows
+        return (tuple, (self._built(),))
+
+
+def _merged_rows(names: Sequence[str], verb: str, counts: np.ndarray, damaged: np.ndarray,
+                 departed: np.ndarray, retreated: np.ndarray, probability: np.ndarray,
+                 ipc: np.ndarray) -> tuple[Survivors, ...]:
+    """``merge_rows`` of the rows given as arrays (``RowArrays``), as arrays until the end: the
+    same end states added up in the order given, zero rows dropped, most likely first, ties by
+    their text."""
+    damaged = np.minimum(damaged, counts)
+    retreated = retreated & counts.any(axis=1)
+    key = np.ascontiguousarray(np.column_stack((counts, damaged, departed, retreated)), dtype=np.int64)
+    as_bytes = key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel()
+    _, first, inverse = np.unique(as_bytes, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # merged rows in the order they first came
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    total = np.bincount(rank[inverse.ravel()], probability, len(order))  # summed in the order given
+    rows = first[order]
+    kept = total > 0
+    rows, total = rows[kept], total[kept]
+    by_chance = np.argsort(-total, kind="stable")
+    rows, total = rows[by_chance], total[by_chance]
+    out = [Survivors(counts={names[j]: n for j, n in enumerate(alive) if n}, probability=p, ipc=value,
+                     damaged={names[j]: n for j, n in enumerate(hurt) if n},
+                     departed={names[j]: n for j, n in enumerate(gone) if n},
+                     retreated=left, departed_as=verb)
+           for alive, hurt, gone, left, p, value in zip(
+               counts[rows].tolist(), damaged[rows].tolist(), departed[rows].tolist(),
+               retreated[rows].tolist(), total.tolist(), ipc[rows].tolist(), strict=True)]
+    if len(total) > 1 and (total[1:] == total[:-1]).any():  # ties (rare): by their text
+        out.sort(key=lambda s: (-s.probability, s.units))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class RetreatPlanRow:
     """One state where the best retreat policy retreats (at the end of a round): the units in
@@ -183,8 +273,8 @@ class BattleResult:
     attacker_ipc_lost: float
     defender_ipc_lost: float
     expected_rounds: float
-    attacker_survivors: tuple[Survivors, ...]
-    defender_survivors: tuple[Survivors, ...]
+    attacker_survivors: Sequence[Survivors]
+    defender_survivors: Sequence[Survivors]
     retreat: float = 0.0  # the attacker retreated (the defender keeps the territory)
     retreat_round: float | None = None  # expected rounds fought, given a retreat
     runs: int | None = None

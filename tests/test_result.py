@@ -10,7 +10,7 @@ from oracle import duel
 
 import oddsim
 from oddsim.estimates import binomial_interval, number, percent
-from oddsim.result import Survivors, merge_rows
+from oddsim.result import Survivors, SurvivorTable, merge_rows, survivor_row
 
 TOL = 1e-12
 Z = 4.5
@@ -62,6 +62,33 @@ def test_rows_of_one_end_state_merge_and_zero_rows_go():
                        Survivors({}, 0.25), Survivors({"armor": 1}, 0.0, 6)], runs=100)
     assert [(s.units, s.probability) for s in rows] == [("1 infantry", 0.75), ("none", 0.25)]
     assert rows[0].std_error == pytest.approx(math.sqrt(0.75 * 0.25 / 100))
+
+
+def test_a_survivor_table_holds_the_rows_merge_rows_makes_of_its_end_states():
+    # end states as arrays: a repeated state (added up in order), a zero one, a probability tie
+    # (broken by the text), a retreat with no unit left (not a retreat row), units departed
+    import pickle
+
+    import numpy as np
+
+    names = ["infantry", "battleship", "submarine"]
+    counts = np.array([[2, 0, 0], [0, 1, 1], [2, 0, 0], [1, 0, 0], [0, 0, 0], [0, 0, 1], [0, 1, 0]])
+    damaged = np.array([[0, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 2, 0]])
+    departed = np.array([[0, 0, 0], [0, 0, 1], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 1], [0, 0, 0]])
+    retreated = np.array([False, False, False, True, True, False, False])
+    probability = np.array([0.1, 0.25, 0.15, 0.0, 0.2, 0.05, 0.25])
+    ipc = counts @ np.array([3, 20, 6])
+    arrays = (counts, damaged, departed, retreated, probability, ipc)
+    table = SurvivorTable(names, "submerged", lambda: arrays)
+    expected = merge_rows([survivor_row(names, *row, "submerged", r) for *row, r in zip(
+        counts, damaged, departed, probability, ipc, retreated, strict=True)])
+    assert [row.units for row in expected] == ["1 damaged battleship",
+                                               "1 damaged battleship, 1 submarine (1 submarine submerged)",
+                                               "2 infantry", "none", "1 submarine (submerged)"]
+    assert [row.probability for row in expected] == [0.25, 0.25, 0.1 + 0.15, 0.2, 0.05]
+    assert len(table) == 5 and table == expected and tuple(table) == expected
+    assert table[0] == expected[0] and table[1:3] == expected[1:3]
+    assert pickle.loads(pickle.dumps(table)) == expected
 
 
 def test_json_has_stable_keys_and_plain_numbers():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
-from oddsim.result import BattleResult, Method, Survivors, merge_rows, survivor_row
+from oddsim.result import BattleResult, Method, RowArrays, SurvivorTable
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -511,15 +512,16 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         take = float(a_mass[k.ATTACKER_WINS][p.A.flags[:, t.F_LAND] == 1].sum())
     names = [u.name for u in battle.rules.units]
     verb = "submerged" if battle.sea else "retreated"
-    a_rows: list[Survivors] = [Survivors({}, a_none)]
-    _add_survivors(a_rows, a_fought, a_alive, a_damaged, a_gone, low, low.attacker, names, verb)
-    _add_survivors(a_rows, a_retreated, a_alive, a_damaged, a_gone, low, low.attacker, names, verb,
-                   retreated=True)
-    _add_survivors(a_rows, a_left_early, a_gone, 0 * a_gone, a_gone, low, low.attacker, names, verb,
-                   retreated=True)
-    d_rows: list[Survivors] = []
-    _add_survivors(d_rows, d_fought, d_alive, d_damaged, d_gone, low, low.defender, names, verb)
-    _add_survivors(d_rows, d_dead, d_gone, 0 * d_gone, d_gone, low, low.defender, names, verb)
+    a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
+    nothing = np.zeros((1, len(names)), dtype=np.int64)
+    a_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, a_fighting, (
+        (np.array([a_none]), nothing, nothing, nothing, False),
+        (a_fought, a_alive, a_damaged, a_gone, False),
+        (a_retreated, a_alive, a_damaged, a_gone, True),
+        (a_left_early, a_gone, 0 * a_gone, a_gone, True))))
+    d_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, d_fighting, (
+        (d_fought, d_alive, d_damaged, d_gone, False),
+        (d_dead, d_gone, 0 * d_gone, d_gone, False))))
     return BattleResult(
         battle=battle.describe(),
         method=Method.EXACT,
@@ -534,28 +536,32 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         + float(a_left_early @ a_gone_ipc),
         defender_ipc_lost=float(d_fought @ d_ipc) + float(d_dead @ d_gone_ipc),
         expected_rounds=float(rounds),
-        attacker_survivors=merge_rows(a_rows),
-        defender_survivors=merge_rows(d_rows),
+        attacker_survivors=a_rows,
+        defender_survivors=d_rows,
         truncated_mass=float(pruned),
         attacker_ipc_total=a_total,
         defender_ipc_total=d_total,
     )
 
 
-def _add_survivors(rows: list[Survivors], probability: np.ndarray, alive: np.ndarray,
-                   damaged: np.ndarray, gone: np.ndarray, low: LoweredBattle, side: SideArrays,
-                   names: list[str], verb: str, retreated: bool = False) -> None:
-    """Add the side's end states (probability per state) to its survivor rows: the units they
-    leave (``alive``) and those of them that left the battle early (``gone``)."""
-    states = np.flatnonzero(probability)
-    if not len(states):
-        return
-    units = alive[states] * _combatant(low, side)
-    hurt = np.minimum(damaged[states], units)
-    ipcs = (units @ low.cost).tolist()
-    for row, row_hurt, row_gone, ipc, p in zip(units.tolist(), hurt.tolist(), gone[states].tolist(),
-                                               ipcs, probability[states].tolist(), strict=True):
-        rows.append(survivor_row(names, row, row_hurt, row_gone, p, ipc, verb, retreated))
+def _survivors(cost: np.ndarray, fighting: np.ndarray,
+               parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], ...]) -> RowArrays:
+    """A side's end states (for its ``SurvivorTable``), from ``parts`` of (probability per state,
+    units left per state and type, damaged ones, those that left the battle early, whether the
+    side retreated): the units a state leaves are those of it that fight (``fighting``)."""
+    empty = np.zeros((0, len(cost)), dtype=np.int64)
+    counts, damaged, departed = [empty], [empty], [empty]
+    retreated, probability = [np.zeros(0, dtype=bool)], [np.zeros(0)]
+    for mass, alive, hurt, gone, left in parts:
+        states = np.flatnonzero(mass)
+        counts.append(alive[states] * fighting)
+        damaged.append(hurt[states])
+        departed.append(gone[states])
+        retreated.append(np.full(len(states), left))
+        probability.append(mass[states])
+    units = np.concatenate(counts)
+    return (units, np.concatenate(damaged), np.concatenate(departed), np.concatenate(retreated),
+            np.concatenate(probability), units @ cost)
 
 
 def _combatant(low, side) -> np.ndarray:

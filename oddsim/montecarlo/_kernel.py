@@ -729,11 +729,11 @@ def _survivor_key(state, s, dead, model):
 
 
 @hot_jit
-def _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model):
-    """Add a finished battle to the block's tallies and survivor histograms. ``code`` is the
-    outcome of the units in the battle; with units departed it becomes: the attacker's in the
-    battle destroyed but some departed, a retreat; a draw with only the defender's departed, a
-    defender win."""
+def _record(state, code, rounds, counts, model):
+    """Add a finished battle to the block's tallies; returns each side's survivor key and IPCs
+    lost, for ``_count_end_state``. ``code`` is the outcome of the units in the battle; with
+    units departed it becomes: the attacker's in the battle destroyed but some departed, a
+    retreat; a draw with only the defender's departed, a defender win."""
     a_dead = code == DEFENDER_WINS or code == DRAW
     d_dead = code == ATTACKER_WINS or code == DRAW
     if a_dead and get(state, _base(model, ATTACKER) + TALLY.gone) > 0:
@@ -743,16 +743,19 @@ def _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model):
     lost_a, land = _losses(state, ATTACKER, a_dead, model)
     lost_d = _losses(state, DEFENDER, d_dead, model)[0]
     left = get(state, STATE.retreat_round)  # the others retreated then, the landed fought on
-    _tally(code, rounds, left if left > 0 else rounds, lost_a, lost_d, land,
-           _survivor_key(state, ATTACKER, a_dead, model), _survivor_key(state, DEFENDER, d_dead, model),
-           counts, hist_a, hist_d, ipc_a, ipc_d, model)
+    key_a = _tally(code, rounds, left if left > 0 else rounds, lost_a, lost_d, land,
+                   _survivor_key(state, ATTACKER, a_dead, model), counts, model)
+    return key_a, _survivor_key(state, DEFENDER, d_dead, model), lost_a, lost_d
 
 
 @hot_jit
-def _tally(code, rounds, retreat_round, lost_a, lost_d, land, key_a, key_d, counts, hist_a, hist_d,
-           ipc_a, ipc_d, model):
-    """Add one battle's outcome, losses, rounds and end states (survivor keys) to the tallies;
-    ``retreat_round``: the round after which the attacker left (read for a retreat only)."""
+def _tally(code, rounds, retreat_round, lost_a, lost_d, land, key_a, counts, model):
+    """Add one battle's outcome, losses and rounds to the block's tallies (``retreat_round``: the
+    round after which the attacker left, read for a retreat only); returns the attacker's
+    survivor key as its histogram counts it (a retreat's end states have keys of their own).
+    The end states are counted apart, by the block loops (``_count_end_state``), one side's
+    arrays at a time: a helper taking all four histograms was too large for LLVM to inline, and
+    passing them (some 7 machine words an array) cost a fifth of a plain battle's time."""
     add(counts, code, ONE)
     if code == ATTACKER_WINS and _rule(model, RULES.land_battle) and land > 0:
         add(counts, STATS.takes, ONE)
@@ -766,12 +769,17 @@ def _tally(code, rounds, retreat_round, lost_a, lost_d, land, key_a, key_d, coun
     add(counts, STATS.defender_ipc_sq, lost_d * lost_d)
     add(counts, STATS.rounds, rounds)
     add(counts, STATS.rounds_sq, rounds * rounds)
+    return key_a
+
+
+@hot_jit
+def _count_end_state(hist, held, key, lost, s, model):
+    """Add side ``s``'s end state (survivor ``key``, ``lost`` IPCs) to its histogram, or where
+    its keys are too many to count each, to the slots it keeps (``_keep``)."""
     if _rule(model, RULES.key_coarse):
-        _keep(hist_a, ipc_a, key_a, _scalar(model, ATTACKER, SCALARS.total_ipc) - lost_a)
-        _keep(hist_d, ipc_d, key_d, _scalar(model, DEFENDER, SCALARS.total_ipc) - lost_d)
+        _keep(hist, held, key, _scalar(model, s, SCALARS.total_ipc) - lost)
     else:
-        add(hist_a, key_a, ONE)
-        add(hist_d, key_d, ONE)
+        add(hist, key, ONE)
 
 
 @hot_jit
@@ -935,11 +943,13 @@ def _fight_plain(seed, index, model):
 
 
 @hot_jit
-def _record_plain(code, rounds, a_rec, d_rec, counts, hist_a, hist_d, ipc_a, ipc_d, model):
+def _record_plain(code, rounds, a_rec, d_rec, counts, model):
     """``_record`` for a plain battle from its sides' final records."""
-    _tally(code, rounds, rounds, get(model, a_rec + PLAIN.cost), get(model, d_rec + PLAIN.cost),
-           get(model, a_rec + PLAIN.land), get(model, a_rec + PLAIN.key), get(model, d_rec + PLAIN.key),
-           counts, hist_a, hist_d, ipc_a, ipc_d, model)
+    lost_a = get(model, a_rec + PLAIN.cost)
+    lost_d = get(model, d_rec + PLAIN.cost)
+    land = get(model, a_rec + PLAIN.land)
+    key_a = _tally(code, rounds, rounds, lost_a, lost_d, land, get(model, a_rec + PLAIN.key), counts, model)
+    return key_a, get(model, d_rec + PLAIN.key), lost_a, lost_d
 
 
 @jit
@@ -951,7 +961,9 @@ def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
     counts = np.zeros(STATS_WIDTH, dtype=np.int64)
     for index in range(first, last):
         code, rounds = _fight(state, start, seed, index, model)
-        _record(state, code, rounds, counts, hist_a, hist_d, ipc_a, ipc_d, model)
+        key_a, key_d, lost_a, lost_d = _record(state, code, rounds, counts, model)
+        _count_end_state(hist_a, ipc_a, key_a, lost_a, ATTACKER, model)
+        _count_end_state(hist_d, ipc_d, key_d, lost_d, DEFENDER, model)
     counts[STATS.battles] = last - first
     for column in range(STATS_WIDTH):
         stats[column] += counts[column]
@@ -963,7 +975,9 @@ def _run_plain_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, mod
     counts = np.zeros(STATS_WIDTH, dtype=np.int64)
     for index in range(first, last):
         code, rounds, a_rec, d_rec = _fight_plain(seed, index, model)
-        _record_plain(code, rounds, a_rec, d_rec, counts, hist_a, hist_d, ipc_a, ipc_d, model)
+        key_a, key_d, lost_a, lost_d = _record_plain(code, rounds, a_rec, d_rec, counts, model)
+        _count_end_state(hist_a, ipc_a, key_a, lost_a, ATTACKER, model)
+        _count_end_state(hist_d, ipc_d, key_d, lost_d, DEFENDER, model)
     counts[STATS.battles] = last - first
     for column in range(STATS_WIDTH):
         stats[column] += counts[column]
