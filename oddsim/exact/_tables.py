@@ -191,6 +191,9 @@ def hit_moves(classes, stride, layer_size, n_states):
     for s in range(n_states):
         layer = 0 if s < layer_size else layer_size
         for column in range(2 * N_HIT_KINDS):
+            if column >= N_HIT_KINDS and classes.length[KEPT] == 0:  # nothing kept: the same moves
+                next_hit[s, column] = next_hit[s, column - N_HIT_KINDS]
+                continue
             decode(s, stride, classes.length, counts)
             for c in range(N_CLASSES):
                 cap[c] = counts[c] if layer > 0 and classes.leave[c] else classes.length[c]
