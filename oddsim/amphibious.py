@@ -1,6 +1,6 @@
 """Amphibious assault: a sea battle (when defending ships are there), then the land battle.
 
-The stages follow RULES.md: the sea battle first, fought by the whole attacking fleet and the
+The stages follow docs/rules.md §10: the sea battle first, fought by the whole attacking fleet and the
 aircraft sent to sea; cargo dies with its transport. Only when there was no sea battle do the
 fleet's ships bombard (the edition's ships and values, the best first, at most one per landed
 unit where the edition says so). Then the land battle: what the surviving transports unload,

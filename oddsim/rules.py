@@ -213,7 +213,7 @@ class TechRule:
 
 TECH_NAMES = ("jets", "super-subs", "heavy-bombers", "radar", "improved-artillery",
               "combined-bombardment", "improved-mech-infantry")
-"""Technologies RULES.md names; an edition's file defines those it has."""
+"""Technologies docs/rules.md §15 names; an edition's file defines those it has."""
 
 
 @dataclass(frozen=True)

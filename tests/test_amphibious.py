@@ -1,4 +1,4 @@
-"""Amphibious assaults: stages composed as RULES.md says, against odds derived by hand."""
+"""Amphibious assaults: stages composed as docs/rules.md §10 says, against odds derived by hand."""
 
 import json
 import math
@@ -221,7 +221,7 @@ def test_sea_battle_option_on_the_cli():
 
 
 def test_cargo_rule_is_data_europe_carries_any_two_but_two_tanks():
-    # europe-1999 (seed 000): any two land units except two tanks
+    # europe-1999 (docs/rules.md §9): any two land units except two tanks
     loads = Amphibious("europe-1999", fleet="1 trn", cargo="1 art, 1 arm", defender="1 inf").loads
     assert [load.describe() for load in loads] == ["1 artillery, 1 armor"]
     Amphibious("europe-1999", fleet="1 trn", cargo="2 art", defender="1 inf")

@@ -24,7 +24,10 @@ def test_bad_battles(kwargs, error, message):
     kwargs.setdefault("rules", "1942-2e")
     with pytest.raises(error, match=message):
         oddsim.Battle(**kwargs)
-    assert issubclass(error, oddsim.OddsimError)
+    # the API's catch-all: the same input raises something the caller can catch as OddsimError
+    with pytest.raises(oddsim.OddsimError) as caught:
+        oddsim.Battle(**kwargs)
+    assert type(caught.value) is error
 
 
 def test_battle_is_a_normalised_value():

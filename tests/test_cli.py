@@ -17,7 +17,7 @@ def test_battle_prints_a_readable_summary():
     result = run("battle", "--rules", "1942-2e", "-a", "1 bmb", "-d", "1 bb", "--sea")
     assert result.exit_code == 0
     lines = [" ".join(line.split()) for line in result.output.splitlines()]
-    assert "attacker wins 6.25%" in lines  # 1/16, DESIGN.md golden value
+    assert "attacker wins 6.25%" in lines  # 1/16, the golden value in tests/exact/test_golden.py
     assert "defender wins 81.25%" in lines
     assert "method: exact" in result.output
 

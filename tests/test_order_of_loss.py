@@ -41,7 +41,7 @@ def test_defenceless_transports_always_last_and_damaged_units_need_no_free_hit()
 
 
 def test_order_of_loss_changes_the_odds():
-    # DESIGN.md golden values: losing the bomber first vs the tank first
+    # the golden values of tests/exact/test_golden.py: losing the bomber first vs the tank first
     bomber_first = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 arm, 1 bmb",
                                               defender="1 arm, 1 ftr", ool_attacker="bmb,arm",
                                               ool_defender="arm,ftr"))

@@ -1,4 +1,4 @@
-"""Rulesets: the shipped editions match RULES.md, and bad files fail naming the field."""
+"""Rulesets: the shipped editions match docs/rules.md, and bad files fail naming the field."""
 
 import os
 import re
@@ -11,7 +11,7 @@ from oddsim.rules import MAX_RULESET_BYTES, AADice, AirHitsSubs, SubFirstStrike,
 
 EDITIONS = ["europe-1999", "revised", "anniversary", "1942-2e", "global-1940-2e"]
 
-# (edition, unit, cost, attack, defense, move, hits) straight from RULES.md section 2
+# (edition, unit, cost, attack, defense, move, hits) straight from docs/rules.md §2
 TABLE = [
     ("europe-1999", "armor", 5, 3, 2, 2, 1),
     ("europe-1999", "fighter", 12, 3, 4, 4, 1),

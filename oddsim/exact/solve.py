@@ -465,6 +465,7 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     """The best retreat's plan from a solve under it (``ends``: the states where its battles
     ended): the retreat mass per state. Where landed units fight on after a retreat, that mass
     moved on; a second solve in which every retreat ends the battle finds where it left."""
+    assert p.best is not None  # a plan exists only for the best retreat
     if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:  # landed units may stay (else every retreat ends it)
         partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
         work = p.work(p.end)

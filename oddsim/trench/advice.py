@@ -10,8 +10,8 @@ battles), then enumeration order.
 
 A commitment puts at most one army card on each front, and at most one support card on a front
 that has the side's army card (land). At sea only fleet cards are played, in the front slots and
-in the support slots alike (seed 002: "only fleet cards, both on the front and in the place for
-support cards"), so a sea hand is one list of fleet cards and has no support cards.
+in the support slots alike (docs/rules.md §17), so a sea hand is one list of fleet cards and has no
+support cards.
 
 If the defender's *hand* is given instead, the defender is assumed to commit after seeing the
 attacker's commitment, with its strongest cards in the arrangement that is worst for the

@@ -1,4 +1,5 @@
-"""Golden values from DESIGN.md: hand-derived and checked against two other exact calculators."""
+"""Golden values (1942-2e, standard dice): exact fractions derived by hand and checked against two other
+exact calculators (aacalc2, AlliesCalc); the rules they use are in docs/rules.md §2-§8."""
 
 from fractions import Fraction as F
 

@@ -74,17 +74,48 @@ def test_retreat_below_win_chance():
                         ).attacker_win == pytest.approx(1 / 7, abs=TOL)
 
 
-def test_retreat_to_save_aircraft():
-    # 1 inf + 1 ftr (fighter lost last) against 2 inf: while the infantry lives a fighter is lost
-    # only to two hits (1/9); alone it is lost to any hit (5/9 or 1/3): with 0.2 it leaves then
-    r = solve("1 inf, 1 ftr", "2 inf", aircraft_risk=0.2)
-    assert r.retreat > 0
-    for row in r.attacker_survivors:
-        if row.units.endswith("(retreated)"):
-            assert row.units == "1 fighter (retreated)"
+# 1 inf + 1 ftr (fighter lost last) against 2 inf, 1942-2e. One round from each state:
+# attacker hits 0/1/2 with 5/12, 1/2, 1/12 (inf 1/6, ftr 1/2); 2 defending inf hit 0/1/2 with
+# 4/9, 4/9, 1/9, one with 2/3, 1/3. The next round's chance to lose the fighter, per state:
+# inf + ftr vs 2 inf: two hits, 1/9; inf + ftr vs 1 inf: 0; ftr vs 2 inf: 5/9; ftr vs 1 inf: 1/3.
+# The policy retreats where that chance is above the risk, so the odds change only at 1/9, 1/3
+# and 5/9. From inf + ftr vs 2 inf the round repeats with 5/27 (factor 27/22) and goes on to
+# inf + ftr vs 1 inf with 2/9 (so 3/11 of the time), where it repeats with 5/18 (factor 18/13)
+# and then wins with 7/12 (21/26) or loses the infantry (5/26). A lone fighter against 1 inf
+# that fights on wins 1/2, loses 1/4, draws 1/4.
+AIRCRAFT_RISK_ODDS = [
+    # risk below 1/9: it leaves every state but inf + ftr vs 1 inf after round 1
+    (0.1, dict(retreat=F(223, 351), attacker_win=F(89, 351), defender_win=F(11, 108), draw=F(1, 108))),
+    # between 1/9 and 1/3: it leaves as soon as the fighter is alone
+    (0.2, dict(retreat=F(79, 143), attacker_win=F(89, 286), defender_win=F(1, 8), draw=F(1, 88))),
+    (0.32, dict(retreat=F(79, 143), attacker_win=F(89, 286), defender_win=F(1, 8), draw=F(1, 88))),
+    # between 1/3 and 5/9: a lone fighter leaves 2 inf but fights 1 inf to the end
+    (0.34, dict(retreat=F(5, 22), attacker_win=F(271, 572), defender_win=F(59, 286), draw=F(53, 572))),
+    (0.55, dict(retreat=F(5, 22), attacker_win=F(271, 572), defender_win=F(59, 286), draw=F(53, 572))),
+]
+
+
+@pytest.mark.parametrize("risk, odds", AIRCRAFT_RISK_ODDS)
+def test_retreat_to_save_aircraft(risk, odds):
+    r = solve("1 inf, 1 ftr", "2 inf", aircraft_risk=risk)
+    for key, value in odds.items():
+        assert getattr(r, key) == pytest.approx(float(value), abs=TOL), key
     assert r.check() < 1e-9
-    never = solve("1 inf, 1 ftr", "2 inf", aircraft_risk=1.0)
-    assert never.retreat == 0
+    retreated = {s.units: s.probability for s in r.attacker_survivors if s.units.endswith("(retreated)")}
+    if risk > 1 / 9:  # the infantry never retreats: it is always gone when the fighter leaves
+        assert retreated == {"1 fighter (retreated)": pytest.approx(float(odds["retreat"]), abs=TOL)}
+    else:  # inf + ftr leave 2 inf after a round of no hits (5/27 from the start, times 27/22)
+        assert retreated["1 infantry, 1 fighter (retreated)"] == pytest.approx(5 / 27, abs=TOL)
+
+
+@pytest.mark.parametrize("risk", [0.56, 1.0])
+def test_aircraft_risk_above_every_loss_chance_never_retreats(risk):
+    # the highest chance to lose the fighter in a round is 5/9 (alone against 2 inf)
+    r = solve("1 inf, 1 ftr", "2 inf", aircraft_risk=risk)
+    plain = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 inf, 1 ftr", defender="2 inf"))
+    assert r.retreat == 0
+    assert r.attacker_win == pytest.approx(plain.attacker_win, abs=TOL)
+    assert r.defender_win == pytest.approx(plain.defender_win, abs=TOL)
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -68,7 +68,12 @@ def test_aircraft_need_a_destroyer_to_hit_subs(rules):
     # hit the fighter, so the attacker never loses the fighter
     result = solve(rules, "1 ftr, 1 dd", "1 sub", sea=True)
     assert result.attacker_win + result.stalemate == pytest.approx(1.0, abs=TOL)
-    assert result.attacker_win > 0.5
+    # each round: any attacking hit sinks the sub (a win); else a sub hit sinks the destroyer
+    # (the fighter alone cannot hit the sub: a stalemate); else the round repeats
+    ruleset = oddsim.load_ruleset(rules)
+    hit = 1 - (1 - F(ruleset.unit("fighter").attack, 6)) * (1 - F(ruleset.unit("destroyer").attack, 6))
+    sub_hit = F(ruleset.unit("submarine").defense, 6)
+    assert result.attacker_win == pytest.approx(float(hit / (hit + (1 - hit) * sub_hit)), abs=TOL)
 
 
 def test_sub_hits_never_take_aircraft():

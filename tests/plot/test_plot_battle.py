@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction as F
+
 import pytest
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
@@ -64,9 +66,14 @@ def test_a_retreat_gets_its_own_bar():
 
     r = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 arm", defender="3 inf",
                                    retreat={"after_round": 1}))
-    assert r.retreat > 0
+    # 3 inf cannot score 4 hits, so the attacker retreats unless it scores 3: its 3 inf (1/6 each)
+    # all hit (1/216), or two do (15/216) and the tank (1/2) too
+    retreat = 1 - (F(1, 216) + F(15, 216) / 2)
+    assert r.retreat == pytest.approx(float(retreat), abs=1e-12)
     ax = outcome_chart(r).axes[0]
-    assert "attacker retreats" in tick_texts(ax)
+    labels = tick_texts(ax)
+    assert "attacker retreats" in labels
+    assert bar_heights(ax)[labels.index("attacker retreats")] == pytest.approx(100 * float(retreat))
     assert sum(bar_heights(ax)[:-1]) == pytest.approx(100)  # outcomes, then take
 
 
