@@ -212,6 +212,11 @@ class Battle:
 
     ``crash_fighters`` (sea battles): the defender's aircraft that its surviving carriers cannot
     hold are lost after the battle (see ``oddsim.crash``).
+
+    ``attacker_destroyer_last``/``defender_destroyer_last`` (sea battles): while the enemy has
+    submarines in the battle, the side keeps its last destroyer (the last in its order of loss)
+    until every other unit that can take the hit is lost, but before units that are chosen last
+    (transports); once the enemy's subs are gone, it is lost at its place in the order of loss.
     """
 
     rules: Ruleset
@@ -232,6 +237,8 @@ class Battle:
     aa_fired: bool
     in_progress: bool
     crash_fighters: bool
+    attacker_destroyer_last: bool
+    defender_destroyer_last: bool
     attacker_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     defender_steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
 
@@ -244,7 +251,8 @@ class Battle:
                  attacker_submerge: Submerge | str = Submerge.NEVER,
                  defender_submerge: Submerge | str = Submerge.NEVER,
                  landed: ArmySpec = None, bombard: ArmySpec = None, aa_fired: bool = False,
-                 in_progress: bool = False, crash_fighters: bool = False) -> None:
+                 in_progress: bool = False, crash_fighters: bool = False,
+                 attacker_destroyer_last: bool = False, defender_destroyer_last: bool = False) -> None:
         set_ = object.__setattr__  # frozen: fields are set once, here
         parsed = load_ruleset(rules)
         set_(self, "rules", parsed)
@@ -265,6 +273,9 @@ class Battle:
         defending = parse_force(defender, parsed, "defender")
         if attacking.is_empty():
             raise BattleError("attacker: the army is empty: an attack needs at least one unit")
+        for side, flag in (("attacker", attacker_destroyer_last), ("defender", defender_destroyer_last)):
+            self._check_destroyer_last(side, flag, sea)
+            set_(self, f"{side}_destroyer_last", flag)
         set_(self, "attacker", attacking)
         set_(self, "defender", defending)
         self._check_units(attacking, "attacker")
@@ -296,6 +307,16 @@ class Battle:
         set_(self, "attacker_steps", casualty_order(attacking, parsed, True, self.ool_attacker,
                                                     self.keep_land, self.landed))
         set_(self, "defender_steps", casualty_order(defending, parsed, False, self.ool_defender))
+
+    @staticmethod
+    def _check_destroyer_last(side: str, flag: object, sea: bool) -> None:
+        """``{side}_destroyer_last`` must be a bool, and on only in a sea battle (a side without a
+        destroyer, as a later wave may be, keeps none: the option then does nothing)."""
+        if not isinstance(flag, bool):
+            raise BattleError(f"{side}_destroyer_last must be True or False, not {flag!r}")
+        if flag and not sea:
+            raise BattleError(f"{side} destroyer last applies to sea battles: add --sea or drop "
+                              f"--{side}-destroyer-last")
 
     def _submerge_policy(self, policy: Submerge | str, side: str) -> Submerge:
         """The side's submerge policy, checked against the battle (sea, the side has subs)."""
@@ -388,6 +409,9 @@ class Battle:
             extras.append("in progress")
         if self.crash_fighters:
             extras.append("defending aircraft without a carrier crash")
+        for side in ("attacker", "defender"):
+            if getattr(self, f"{side}_destroyer_last"):
+                extras.append(f"{side} keeps its last destroyer while enemy subs live")
         if self.retreat is not None:
             extras.append(self.retreat.describe())
         if self.landed is not None:

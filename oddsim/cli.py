@@ -176,6 +176,12 @@ def _say_where(path, as_json: bool) -> None:
               help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
 @click.option("--crash-fighters", is_flag=True,
               help="Sea battles: the defender's aircraft its surviving carriers cannot hold are lost.")
+@click.option("--attacker-destroyer-last", is_flag=True,
+              help="Sea battles: the attacker keeps its last destroyer as its last casualty while "
+                   "the defender has subs.")
+@click.option("--defender-destroyer-last", is_flag=True,
+              help="Sea battles: the defender keeps its last destroyer as its last casualty while "
+                   "the attacker has subs.")
 @_retreat_options
 @click.option("--landed", default=None,
               help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
@@ -197,7 +203,8 @@ def _say_where(path, as_json: bool) -> None:
                    "many units) and IPC-loss distribution: all rows, or the N most likely.")
 @_output_options
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, retreat, landed,
+           seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, attacker_destroyer_last,
+           defender_destroyer_last, retreat, landed,
            bombard, attacker_submerge, defender_submerge, waves, wave_plan, counter, survivors,
            quiet, as_json, plot) -> int:
     """Odds of one battle (and of later waves with --wave).
@@ -213,7 +220,9 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                  in_progress=in_progress, crash_fighters=crash_fighters, retreat=retreat,
+                  in_progress=in_progress, crash_fighters=crash_fighters,
+                  attacker_destroyer_last=attacker_destroyer_last,
+                  defender_destroyer_last=defender_destroyer_last, retreat=retreat,
                   landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
                   defender_submerge=defender_submerge)
     # the engines: after the input is checked

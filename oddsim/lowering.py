@@ -38,6 +38,10 @@ class SideArrays:
     step_landed: np.ndarray  # int64[n_steps]: 1 = the attacker's units that came by sea
     submerge: int  # SUBMERGE_NEVER, SUBMERGE_ALWAYS or SUBMERGE_ALONE
     support_side: int  # which support rules act for this side: 0 attack, 1 defense
+    # destroyer last: the step of the side's last destroyer (one unit, -1: none), taken only just
+    # before step ``reserve_before`` (the units chosen last, or the end) while enemy subs live
+    reserved_step: int = -1
+    reserve_before: int = 0
 
 
 @dataclass(frozen=True)
@@ -193,10 +197,33 @@ def _support_for(rules: Ruleset, techs: tuple[str, ...], role: SupportSide) -> l
     return result
 
 
+def _reserve_last_destroyer(battle: Battle, steps: tuple[LossStep, ...],
+                            attacking: bool) -> tuple[tuple[LossStep, ...], int, int]:
+    """Destroyer last: ``steps`` with the side's last destroyer as a step of its own, its index
+    and the index of the first step of units chosen last (or the end). Off (index -1) when the
+    option is, or when the side has no destroyer or the enemy no submarine (then the rule never
+    acts)."""
+    rules = battle.rules
+    enemy = battle.defender if attacking else battle.attacker
+    wanted = battle.attacker_destroyer_last if attacking else battle.defender_destroyer_last
+    destroyers = [i for i, s in enumerate(steps) if s.kind is LossKind.KILL and rules.unit(s.unit).destroyer]
+    if not wanted or not destroyers or not any(rules.unit(name).submarine for name, _ in enemy.counts):
+        return steps, -1, 0
+    last = destroyers[-1]
+    step = steps[last]
+    split = [replace(step, count=step.count - 1)] if step.count > 1 else []
+    out = (*steps[:last], *split, replace(step, count=1), *steps[last + 1:])
+    reserved = last + len(split)
+    before = next((i for i, s in enumerate(out) if i > reserved and rules.unit(s.unit).casualty_last),
+                  len(out))
+    return out, reserved, before
+
+
 def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideArrays:
     rules = battle.rules
     units = rules.units
     force = battle.attacker if attacking else battle.defender
+    steps, reserved, before = _reserve_last_destroyer(battle, steps, attacking)
     counts, damaged = dict(force.counts), dict(force.damaged)  # (Force.count makes a dict a call)
     index = {u.name: i for i, u in enumerate(units)}
     value = {u.name: (u.attack if attacking else u.defense) for u in units}
@@ -222,4 +249,6 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
         submerge=list(Submerge).index(
             battle.attacker_submerge if attacking else battle.defender_submerge),
         support_side=0 if attacking else 1,
+        reserved_step=reserved,
+        reserve_before=before,
     )

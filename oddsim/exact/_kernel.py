@@ -1,7 +1,8 @@
 """Private Numba kernels of the exact engine: a DP over casualty states.
 
-A side's state is how many casualties it has taken in each of three classes of its order of
-loss (0 air, 1 submarine or, in land battles, units landed from the sea, 2 everything else);
+A side's state is how many casualties it has taken in each of four classes of its order of
+loss (0 air, 1 submarine or, in land battles, units landed from the sea, 2 everything else, 3 the
+destroyer kept last while enemy subs live: it moves in the order of loss with their presence);
 within a class, units are always lost in order, so the counts say exactly which units are left.
 A side whose units may leave the battle early (subs that submerge, or all but the landed units
 in a retreat) has a second layer of states, after they left: the leaving classes are frozen
@@ -34,8 +35,10 @@ from oddsim.exact._tables import (
     H_AIR,
     H_ANY,
     H_SUB,
+    KEPT,
     N_CLASSES,
     N_GROUPS,
+    N_HIT_KINDS,
     OTHER,
     SUB,
 )
@@ -63,13 +66,18 @@ ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 
 
 @hot_jit
 def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apart, others_fire,
-                         side, prob, touched):
+                         enemy_subs, side, prob, touched):
     """Distribution of the target's next state under one side's fire: submarine hits first,
     then hits of aircraft that fire apart, then general hits, each taken in the order of loss
-    (``side.next_hit``). Fills ``prob``/``touched`` and returns how many states were touched.
+    (``side.next_hit``; ``enemy_subs``: the firing side has subs in the battle, so a destroyer
+    kept last waits). Fills ``prob``/``touched`` and returns how many states were touched.
     Once the target cannot take more hits of a kind, the rest of that hit distribution's tail
     lands on the state reached."""
     next_hit = side.next_hit
+    column = N_HIT_KINDS if enemy_subs else 0
+    h_sub = H_SUB + column
+    h_air = H_AIR + column
+    h_any = H_ANY + column
     if side.class_info[SUB] == 0:
         air_apart = False  # no submarine apart from the rest: air hits are general here
     s_hi = fire_hi[G_SUB] if subs_fire else 0
@@ -80,7 +88,8 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apa
     g_hi = fire_hi[g_group] if others_fire else 0
     n_touched = 0
     info = side.class_info
-    if s_hi == 0 and a_hi == 0 and info[AIR] == 0 and info[SUB] == 0 and target < info[2 * N_CLASSES]:
+    if (s_hi == 0 and a_hi == 0 and info[AIR] == 0 and info[SUB] == 0 and info[KEPT] == 0
+            and target < info[2 * N_CLASSES]):
         # one class and general hits only: the k-th hit count moves k steps along the order
         step = side.stride[OTHER]
         left = info[OTHER] - target // step
@@ -97,22 +106,22 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apa
     s_state = target
     for sh in range(s_hi + 1):
         if sh > 0:
-            s_state = next_hit[s_state, H_SUB]
-        s_last = sh == s_hi or next_hit[s_state, H_SUB] == s_state
+            s_state = next_hit[s_state, h_sub]
+        s_last = sh == s_hi or next_hit[s_state, h_sub] == s_state
         ps = _tail(fire_dist[G_SUB], sh, s_hi, s_last) if subs_fire else 1.0
         if ps != 0.0:
             a_state = s_state
             for ah in range(a_hi + 1):
                 if ah > 0:
-                    a_state = next_hit[a_state, H_AIR]
-                a_last = ah == a_hi or next_hit[a_state, H_AIR] == a_state
+                    a_state = next_hit[a_state, h_air]
+                a_last = ah == a_hi or next_hit[a_state, h_air] == a_state
                 pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, a_last) if air_fires else 1.0)
                 if pa != 0.0:
                     g_state = a_state
                     for gh in range(g_hi + 1):
                         if gh > 0:
-                            g_state = next_hit[g_state, H_ANY]
-                        g_last = gh == g_hi or next_hit[g_state, H_ANY] == g_state
+                            g_state = next_hit[g_state, h_any]
+                        g_last = gh == g_hi or next_hit[g_state, h_any] == g_state
                         if gh < g_lo and not g_last:
                             continue
                         p = pa * (_tail(fire_dist[g_group], max(gh, g_lo), g_hi, g_last) if others_fire
@@ -176,9 +185,9 @@ def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
     d_air_apart = restricted and d_flags[idd, F_DESTROYER] == 0 and a_flags[ia, F_SUB] == 1
     a_air_apart = restricted and a_flags[ia, F_DESTROYER] == 0 and d_flags[idd, F_SUB] == 1
     na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck, d_air_apart, True,
-                                A, a_prob, a_touched)
+                                d_flags[idd, F_SUB] == 1, A, a_prob, a_touched)
     nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck, a_air_apart, True,
-                                D, d_prob, d_touched)
+                                a_flags[ia, F_SUB] == 1, D, d_prob, d_touched)
     stay = a_prob[ia] * d_prob[idd]
     n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
     return n_a, nd_t, stay
@@ -196,9 +205,9 @@ def _round_moves(ia, idd, A, D, rules, buf):
     stay1 = 1.0
     if a_first or d_first:
         na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], d_first, False, False,
-                                    A, a_prob, a_touched)
+                                    D.flags[idd, F_SUB] == 1, A, a_prob, a_touched)
         nd_t = _target_distribution(idd, A.dist[ia], A.lo[ia], A.hi[ia], a_first, False, False,
-                                    D, d_prob, d_touched)
+                                    A.flags[ia, F_SUB] == 1, D, d_prob, d_touched)
         stay1 = a_prob[ia] * d_prob[idd]
         n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
         n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
@@ -855,9 +864,10 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             for b in range(bombard_dist.shape[0]):
                 fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
         fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True, A, a_prob,
-                                    a_touched)
-        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True, D, d_prob, d_touched)
+        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True,
+                                    D.flags[idd, F_SUB] == 1, A, a_prob, a_touched)
+        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True,
+                                    A.flags[ia, F_SUB] == 1, D, d_prob, d_touched)
         for s in range(na_t):
             for t in range(nd_t):
                 after[a_touched[s] * nd + d_touched[t]] += m * a_prob[a_touched[s]] * d_prob[d_touched[t]]

@@ -1,7 +1,8 @@
 """Per-state tables of one side for the exact engine's DP: what is left, flags, hit distributions.
 
-A side's state is how many casualties it has taken in each of three classes of its order of
-loss (``AIR``, ``SUB``, ``OTHER``; see ``_kernel``). For every state these tables say which units
+A side's state is how many casualties it has taken in each of four classes of its order of
+loss (``AIR``, ``SUB``, ``OTHER``, and ``KEPT``: the destroyer a side keeps last while enemy subs
+live; see ``_kernel``). For every state these tables say which units
 are left (counting), a few yes/no facts the DP branches on (flags), and how many hits the units
 left score, per group of dice that may hit different targets (hit distributions).
 """
@@ -15,15 +16,15 @@ import numpy as np
 from oddsim._jit import hot_jit, inline_jit, jit
 from oddsim.dice import add_dice, hit_chance, low_luck_pmf
 
-AIR, SUB, OTHER = 0, 1, 2
-N_CLASSES = 3
+AIR, SUB, OTHER, KEPT = 0, 1, 2, 3
+N_CLASSES = 4
 # hit groups: who fired the dice, which decides what they may hit
 G_SUB, G_AIR, G_OTHER, G_AIR_OTHER = 0, 1, 2, 3
 N_GROUPS = 4
 # hit kinds, by what they may hit: a submarine's hit (no aircraft), a hit of aircraft that fire
 # apart because they cannot hit submarines (no submarine), any hit
 H_SUB, H_AIR, H_ANY = 0, 1, 2
-N_HIT_KINDS = 3
+N_HIT_KINDS = 3  # ``next_hit`` has these columns, then the same while the enemy has subs
 TAIL = 1e-17  # hit-count tails lighter than this are cut from the loops (mass kept at the edge)
 
 # columns of a side's flag table, about the units still in the battle (not those that left it)
@@ -83,6 +84,7 @@ class Classes(NamedTuple):
     slot_kill: np.ndarray  # int64[slots]: 1 the slot kills a unit, 0 it damages one
     leave: np.ndarray  # int64[N_CLASSES]: 1 the class leaves the battle in the second layer
     layers: int  # 2 when some classes may leave the battle early, else 1
+    kept_before: int  # the ``KEPT`` slot goes just before this slot while enemy subs live
 
 
 class SideCounts(NamedTuple):
@@ -105,7 +107,8 @@ class SideTables(NamedTuple):
     dist: np.ndarray  # float[states, N_GROUPS, dice + 1]: hit distribution per group
     lo: np.ndarray  # int64[states, N_GROUPS]: first hit count with weight (lighter tails cut)
     hi: np.ndarray  # int64[states, N_GROUPS]: last hit count with weight
-    next_hit: np.ndarray  # int64[states, N_HIT_KINDS]: the state after one more hit (itself: none)
+    next_hit: np.ndarray  # int64[states, 2 * N_HIT_KINDS]: the state after one more hit (itself:
+    # none), by hit kind; the second half while the enemy has subs in the battle (destroyer last)
 
 
 @hot_jit
@@ -180,35 +183,43 @@ def count_units(classes, start_count, start_damaged, cost):
 def hit_moves(classes, stride, layer_size, n_states):
     """Per state and hit kind, the state after one more hit of that kind: it takes the first
     unit in the order of loss that can take it (itself when none can). In the second layer the
-    classes that left the battle take no hits."""
-    next_hit = np.zeros((n_states, N_HIT_KINDS), dtype=np.int64)
+    classes that left the battle take no hits. Columns ``N_HIT_KINDS`` on: the same while the
+    enemy has subs, when the ``KEPT`` destroyer waits until just before ``kept_before``."""
+    next_hit = np.zeros((n_states, 2 * N_HIT_KINDS), dtype=np.int64)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
     cap = np.zeros(N_CLASSES, dtype=np.int64)  # how far each class may take hits
     for s in range(n_states):
         layer = 0 if s < layer_size else layer_size
-        for kind in range(N_HIT_KINDS):
+        for column in range(2 * N_HIT_KINDS):
+            if column >= N_HIT_KINDS and classes.length[KEPT] == 0:  # nothing kept: the same moves
+                next_hit[s, column] = next_hit[s, column - N_HIT_KINDS]
+                continue
             decode(s, stride, classes.length, counts)
             for c in range(N_CLASSES):
                 cap[c] = counts[c] if layer > 0 and classes.leave[c] else classes.length[c]
-            next_hit[s, kind] = s
-            if _hit_one(counts, cap, classes.slots, kind):
-                next_hit[s, kind] = layer
+            next_hit[s, column] = s
+            kept_at = classes.kept_before if column >= N_HIT_KINDS else -1
+            if _hit_one(counts, cap, classes.slots, column % N_HIT_KINDS, kept_at):
+                next_hit[s, column] = layer
                 for c in range(N_CLASSES):
-                    next_hit[s, kind] += counts[c] * stride[c]
+                    next_hit[s, column] += counts[c] * stride[c]
     return next_hit
 
 
 @inline_jit
-def _hit_one(counts, cap, class_slots, kind):
+def _hit_one(counts, cap, class_slots, kind, kept_at):
     """Take one hit of ``kind`` on the first unit in the order of loss that can take it; False
-    if none can. ``cap`` is how far each class may go."""
+    if none can. ``cap`` is how far each class may go; ``kept_at`` (-1: its own place) is the
+    slot just before which the ``KEPT`` destroyer is taken."""
     best_class = -1
     best_pos = 1 << 60
     for c in range(N_CLASSES):
         if (kind == H_SUB and c == AIR) or (kind == H_AIR and c == SUB):
             continue
         if counts[c] < cap[c]:
-            pos = class_slots[c, counts[c]]
+            pos = 2 * class_slots[c, counts[c]]  # doubled: the kept destroyer goes in between
+            if c == KEPT and kept_at >= 0:
+                pos = 2 * kept_at - 1
             if pos < best_pos:
                 best_pos = pos
                 best_class = c

@@ -46,6 +46,7 @@ class _SideLayout:
     leave: np.ndarray  # int64 per class: 1 = its units leave the battle together (layer 1)
     layer_size: int  # states per layer: product of (class length + 1)
     layers: int  # 2 when some classes may leave the battle (``leave``), else 1
+    kept_before: int = 0  # the kept destroyer's slot goes before this one while enemy subs live
 
     @property
     def n_states(self) -> int:
@@ -58,7 +59,8 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     apart (enemy subs or AA: air split; enemy aircraft that need a destroyer to hit subs: sub
     split) or where some of them may leave the battle: subs that may submerge (their class
     leaves), units landed from the sea when the attacker may retreat (they take the sub class,
-    empty in land battles, and the others leave)."""
+    empty in land battles, and the others leave). A destroyer kept last while enemy subs live
+    (``SideArrays.reserved_step``) is a class of its own."""
     enemy_has = lambda mask: bool(enemy.count[mask].any())  # noqa: E731
     split_air = enemy_has(low.is_sub) or (is_attacker and enemy_has(low.is_aa))
     submerges = side.submerge != 0 and bool(side.count[low.is_sub].any())
@@ -71,6 +73,9 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
         classes[low.is_air[units]] = t.AIR
     if split_sub:
         classes[low.is_sub[units]] = t.SUB
+    first_slot = np.concatenate(([0], np.cumsum(side.step_count)))
+    if side.reserved_step >= 0:
+        classes[first_slot[side.reserved_step]] = t.KEPT
     leave = np.zeros(t.N_CLASSES, dtype=np.int64)
     if submerges:
         leave[t.SUB] = 1
@@ -85,9 +90,9 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     for c, n in enumerate(lengths):
         class_slots[c, :n] = order[first:first + n]
         first += n
-    layer_size = (lengths[0] + 1) * (lengths[1] + 1) * (lengths[2] + 1)
+    layer_size = int(np.prod(class_len + 1))
     return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave,
-                       layer_size, 2 if leave.any() else 1)
+                       layer_size, 2 if leave.any() else 1, int(first_slot[side.reserve_before]))
 
 
 def _hit_spread(dice: int) -> float:
@@ -186,7 +191,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
                 f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
                 f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
         classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
-                            layout.leave, layout.layers)
+                            layout.leave, layout.layers, layout.kept_before)
         dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
         built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
     (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides

@@ -92,7 +92,7 @@ AIR, SUB, DESTROYER, LAND, DEFENCELESS = np.array([1, 2, 4, 8, 16], dtype=np.int
 NOT_AIR, NOT_SUB, SUBS = np.array([0b0101, 0b0011, 0b1100], dtype=np.int64)
 
 G_SUB, G_AIR, G_OTHER = np.arange(3)  # firing-line groups, in the order lines are stored
-HIT_SUB, HIT_AIR, HIT_AA = np.arange(3)  # hits that may take: not air / not subs / air only
+HIT_SUB, HIT_AIR, HIT_AA, HIT_ANY = np.arange(4)  # hits that may take: not air / not subs / air only / any
 
 SUBMERGE_ALWAYS = np.int64(1)  # lowering.SUBMERGE_ALWAYS (0: never, 2: alone)
 
@@ -231,24 +231,35 @@ def _remove(state, base, i, take, model, steps):
 
 
 @hot_jit
-def _take_hits(state, s, kind, hits, model):
+def _take_hits(state, s, kind, hits, model, waits):
     """Give ``hits`` hits of ``kind`` to side ``s``, each to the first unit in its order of loss
-    that can take it; hits nothing can take are lost."""
+    that can take it; hits nothing can take are lost. ``waits`` (the enemy has subs in the
+    battle): a destroyer the side keeps last is taken only just before its units chosen last."""
     base = _base(model, s)
     rem = base + TALLY_WIDTH
     n_steps = _scalar(model, s, SCALARS.steps)
     steps = _steps_at(model, s)
     head = get(state, base + TALLY.head)
     recount = False
+    kept = _scalar(model, s, SCALARS.kept) if waits else -1
+    kept_before = _scalar(model, s, SCALARS.kept_before)
+    pending = kept >= 0
     i = head
-    while hits > 0 and i < n_steps:
-        category = get(model, steps + i * STEP_WIDTH + STEP.category)
+    while hits > 0 and (i < n_steps or pending):
+        if pending and i >= kept_before:
+            at = kept
+            pending = False
+        else:
+            at = i
+            i += 1
+            if at == kept:
+                continue
+        category = get(model, steps + at * STEP_WIDTH + STEP.category)
         if not ((kind == HIT_SUB and category & AIR) or (kind == HIT_AIR and category & SUB)
                 or (kind == HIT_AA and not category & AIR)):
-            take = min(get(state, rem + i), hits)
-            recount |= _remove(state, base, i, take, model, steps)
+            take = min(get(state, rem + at), hits)
+            recount |= _remove(state, base, at, take, model, steps)
             hits -= take
-        i += 1
     _settle(state, s, head, recount, model)
 
 
@@ -434,13 +445,23 @@ def _general_fire(state, s, subs, model):
 
 
 @hot_jit
-def _take_volley(state, s, sub_hits, air_hits, other_hits, model):
+def _take_volley(state, s, sub_hits, air_hits, other_hits, model, waits):
     """Side ``s``'s casualties of one step: submarine hits placed first, then restricted
-    aircraft hits, then all other hits."""
+    aircraft hits, then all other hits (``waits``: as ``_take_hits``)."""
     if sub_hits + air_hits > 0:
-        _take_hits(state, s, HIT_SUB, sub_hits, model)
-        _take_hits(state, s, HIT_AIR, air_hits, model)
-    _take_any_hits(state, s, other_hits, model)
+        _take_hits(state, s, HIT_SUB, sub_hits, model, waits)
+        _take_hits(state, s, HIT_AIR, air_hits, model, waits)
+    if waits:
+        _take_hits(state, s, HIT_ANY, other_hits, model, waits)
+    else:
+        _take_any_hits(state, s, other_hits, model)
+
+
+@hot_jit
+def _waits(state, s, model):
+    """Side ``s`` keeps a destroyer last and the enemy has subs in the battle: its casualties
+    skip that destroyer until just before its units chosen last."""
+    return _scalar(model, s, SCALARS.kept) >= 0 and _slots_left(state, 1 - s, SUBS, model) > 0
 
 
 @hot_jit
@@ -449,23 +470,28 @@ def _round(state, bombard, model):
     attacker's general hits; returns the outcome code."""
     a_first = _first_strike(state, ATTACKER, model)
     d_first = _first_strike(state, DEFENDER, model)
+    # who waits is judged before either side's casualties of a step are removed (fire is at once)
+    a_waits = _waits(state, ATTACKER, model)
+    d_waits = _waits(state, DEFENDER, model)
     if a_first or d_first:
         on_d = _fire(state, ATTACKER, FIRST_LINE, _scalar(model, ATTACKER, SCALARS.sub_lines),
                      model) if a_first else 0
         on_a = _fire(state, DEFENDER, FIRST_LINE, _scalar(model, DEFENDER, SCALARS.sub_lines),
                      model) if d_first else 0
-        _take_hits(state, DEFENDER, HIT_SUB, on_d, model)
-        _take_hits(state, ATTACKER, HIT_SUB, on_a, model)
+        _take_hits(state, DEFENDER, HIT_SUB, on_d, model, d_waits)
+        _take_hits(state, ATTACKER, HIT_SUB, on_a, model, a_waits)
         if on_d + on_a > 0:
             code = _outcome(state, model)
             if code != ONGOING:
                 return code
+            a_waits = _waits(state, ATTACKER, model)
+            d_waits = _waits(state, DEFENDER, model)
     # general fire: both sides roll from the same state, then both take their casualties
     sub_d, air_d, any_d = _general_fire(state, ATTACKER, not a_first, model)
     sub_a, air_a, any_a = _general_fire(state, DEFENDER, not d_first, model)
     any_d += bombard
-    _take_volley(state, DEFENDER, sub_d, air_d, any_d, model)
-    _take_volley(state, ATTACKER, sub_a, air_a, any_a, model)
+    _take_volley(state, DEFENDER, sub_d, air_d, any_d, model, d_waits)
+    _take_volley(state, ATTACKER, sub_a, air_a, any_a, model, a_waits)
     if sub_d + air_d + any_d + sub_a + air_a + any_a == 0:
         return ONGOING
     return _outcome(state, model)
@@ -625,7 +651,7 @@ def _fight(state, start, seed, index, model):
             hits = low_luck_hits(next_word(state, STATE.rng), _rule(model, RULES.aa_strength))
         else:
             hits = roll(state, STATE.rng, model, _rule(model, RULES.aa_rows), aa_dice)
-        _take_hits(state, ATTACKER, HIT_AA, hits, model)
+        _take_hits(state, ATTACKER, HIT_AA, hits, model, False)
     bombard = 0  # bombardment hits still to be removed (with round 1's)
     if _rule(model, RULES.bombard_strength) > 0:
         bombard = _bombard_hits(next_word(state, STATE.rng), model)
@@ -783,7 +809,7 @@ def plain_profile(model, s, aa_hits):
     state = np.zeros(STATE_WIDTH + 2 * model[HEADER.width], dtype=np.int64)
     start_state(state, model)
     if aa_hits > 0:
-        _take_hits(state, ATTACKER, HIT_AA, aa_hits, model)
+        _take_hits(state, ATTACKER, HIT_AA, aa_hits, model, False)
     base = _base(model, s)
     n = state[base + TALLY.slots]
     n_lines = _scalar(model, s, SCALARS.lines)

@@ -111,6 +111,8 @@ class Scalars(NamedTuple):
     dead_key: int  # the survivor key of the side destroyed
     submerge: int  # its submerge policy (lowering's SUBMERGE_*)
     departed_key: int  # added to the survivor key when the side has units departed
+    kept: int  # destroyer last: the step of the destroyer kept while enemy subs live (-1: none)
+    kept_before: int  # while they live it is taken just before this step (units chosen last)
 
 
 class Rules(NamedTuple):

@@ -49,7 +49,8 @@ KEPT_SLOTS = 524_287
 key mod KEPT_SLOTS); 4 MiB per histogram row."""
 LANDED_CATEGORY = 4
 """The survivor-key category of the attacker's landed units (after the kernel's four): apart,
-because after a retreat they go on losing units while the others do not."""
+because after a retreat they go on losing units while the others do not. In a sea battle (no
+units landed) it holds the destroyer a side keeps last, which leaves its category's order."""
 N_KEY_CATEGORIES = 5
 
 
@@ -235,7 +236,9 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
     rules[RULES.defender_holds] = sides[1].has_non_combatants
     rules[RULES.land_battle] = battle.is_land
     rules[RULES.key_coarse] = key_coarse
-    rules[RULES.plain] = not np.any(scalars[:, [SCALARS.sub_lines, SCALARS.air_lines]])
+    # plain: every hit takes the next unit in order (no destroyer moving with the enemy's subs)
+    rules[RULES.plain] = (not np.any(scalars[:, [SCALARS.sub_lines, SCALARS.air_lines]])
+                          and bool(np.all(scalars[:, SCALARS.kept] < 0)))
     rules[RULES.no_stalemate] = rules[RULES.plain] and all(side.always_hits for side in sides)
     rules[RULES.low_luck] = low.low_luck
     policy = battle.retreat
@@ -432,6 +435,8 @@ class SideLayout:
         lines = np.zeros((len(ordered), LINE_WIDTH), dtype=np.int64)
         lines[:, LINE.value] = [v for _, v, _, _ in ordered]
         category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, STEP.category])
+        if side.reserved_step >= 0:  # the kept destroyer leaves its category's order: its own count
+            category[side.reserved_step] = LANDED_CATEGORY  # (a sea battle: no units landed)
         category_len = np.array([side.step_count[category == c].sum()
                                  for c in range(N_KEY_CATEGORIES)], dtype=np.int64)
         key_stride = np.cumprod(np.concatenate(([1], category_len[:-1] + 1)))
@@ -449,6 +454,8 @@ class SideLayout:
         scalars[SCALARS.total_ipc] = int(steps[:, STEP.cost] @ side.step_count)
         scalars[SCALARS.dead_key] = int(category_len @ key_stride)
         scalars[SCALARS.submerge] = side.submerge
+        scalars[SCALARS.kept] = side.reserved_step
+        scalars[SCALARS.kept_before] = side.reserve_before
         for i, r in enumerate(rules):
             scalars[SCALARS_WIDTH + i] = low.support_per[r]
         # the steps whose survivors departed when the side has units departed: its subs, or

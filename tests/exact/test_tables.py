@@ -19,7 +19,7 @@ def test_next_hit_follows_the_order_of_loss_for_each_kind_of_hit():
     battle = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd, 1 ftr", defender="1 sub, 1 ftr",
                            sea=True)
     tables = solve_module._prepare(battle).A
-    air, sub, other = (int(s) for s in tables.stride)  # a state is sum of losses x stride per class
+    air, sub, other = (int(s) for s in tables.stride[:t.KEPT])  # a state: sum of losses x stride per class
 
     def after(state, kind):
         return int(tables.next_hit[state, kind])
