@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 
 from oddsim.errors import OddsimError, one_line
 from oddsim.rules import builtin_names, load_ruleset
-from oddsim.web.capabilities import CAPABILITIES, rules_request, ruleset_json
+from oddsim.web.capabilities import CAPABILITIES, quick_battle_answer, rules_request, ruleset_json
 from oddsim.web.jobs import JobBoard
 from oddsim.web.limits import MAX_BODY_BYTES, SYNC_THREADS, WebError
 
@@ -32,6 +32,9 @@ CLIENT_HEADER = "x-oddsim-client"
 INPUT_ERRORS = (OddsimError, TypeError, ValueError, KeyError, AttributeError, OverflowError,
                 RecursionError)
 """What building a value from a JSON request may raise: all of them are bad input."""
+QUICK = {"battle": quick_battle_answer}
+"""Per endpoint, the answer when it is cheap (or None), computed on the event loop: a small
+battle solves faster than a hand-off to a worker thread and back."""
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -94,8 +97,14 @@ async def _compute(request: Request, work) -> Response:
 def _capability(name: str):
     run = CAPABILITIES[name]
 
+    quick = QUICK.get(name)
+
     async def endpoint(request: Request) -> Response:
         body = await _body(request)
+        if quick is not None:
+            text = _checked(lambda b, p: quick(b), body, None)
+            if text is not None:
+                return _json(text)
         return await _compute(request, lambda progress: _checked(run, body, progress))
 
     endpoint.__name__ = f"post_{name}"

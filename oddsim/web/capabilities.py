@@ -10,6 +10,7 @@ server cannot drift from ``oddsim battle --json``. A user's ruleset arrives as T
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import json
 import threading
@@ -55,22 +56,37 @@ def ruleset_of(body: Body) -> Ruleset:
                            "not both")
         return ruleset_from_text(text, origin="ruleset_toml", what="ruleset_toml")
     name = body.get("rules", "1942-2e")
-    if not isinstance(name, str) or name not in builtin_names():
+    if not isinstance(name, str) or name not in _builtin_names():
         raise WebError(f"unknown edition {name!r}: use one of {', '.join(builtin_names())}, or "
                        f"send your ruleset file's text as ruleset_toml")
     return load_ruleset(name)
 
 
+@functools.cache
+def _builtin_names() -> frozenset[str]:
+    """The built-in editions' names, read once (listing the package's files on every request
+    cost a tenth of a small battle's time)."""
+    return frozenset(builtin_names())
+
+
+@functools.cache
+def _field_names(value_type: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the init fields of ``value_type`` but ``rules``, those of them without a default), worked
+    out once per type."""
+    own = tuple(f.name for f in dataclasses.fields(value_type) if f.init and f.name != "rules")
+    required = tuple(name for name, parameter in inspect.signature(value_type).parameters.items()
+                     if parameter.default is inspect.Parameter.empty and name != "rules")
+    return own, required
+
+
 def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -> dict[str, Any]:
     """The request's fields of ``value_type`` (a dataclass), refusing any unknown field."""
-    own = [f.name for f in dataclasses.fields(value_type) if f.init and f.name != "rules"]
+    own, required = _field_names(value_type)
     allowed = {*own, *engine, "rules", "ruleset_toml"}
     unknown = sorted(set(body) - allowed)
     if unknown:
         raise WebError(f"unknown field '{unknown[0]}' in the {where} request: use "
                        f"{', '.join(sorted(allowed))}")
-    required = [name for name, parameter in inspect.signature(value_type).parameters.items()
-                if parameter.default is inspect.Parameter.empty and name != "rules"]
     missing = [name for name in required if name not in body]
     if missing:
         raise WebError(f"missing field '{missing[0]}' in the {where} request: it needs "
@@ -118,10 +134,30 @@ _answers: OrderedDict[str, str] = OrderedDict()
 _answers_lock = threading.Lock()
 
 
+QUICK_WORK = 1_000_000
+"""Estimated exact work (``oddsim.exact.estimate_work``, about a nanosecond a unit) under which
+the server answers a battle on its event loop instead of handing it to a worker thread."""
+
+
 def run_battle_request(body: Body, progress: Progress | None = None) -> str:
     """``POST /api/battle``: what ``oddsim battle --json`` prints for the same battle (the same
     ``to_dict``, without the indentation). A request sent again is answered from memory when
     its answer cannot change: exact, or Monte Carlo with a seed that finished."""
+    text = _battle_answer(body, progress, quick_only=False)
+    assert text is not None
+    return text
+
+
+def quick_battle_answer(body: Body) -> str | None:
+    """The answer to a battle request when it is cheap: remembered, or solved exactly with an
+    estimated work under ``QUICK_WORK`` (a millisecond or two, most of it Python). None when it
+    is not: then ``run_battle_request`` computes it (in a worker thread, where it can be
+    cancelled). The server calls this on its event loop: handing a small battle to a thread
+    cost more than solving it. A bad request raises here as it would there."""
+    return _battle_answer(body, None, quick_only=True)
+
+
+def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> str | None:
     from oddsim.api import DEFAULT_RUNS, engine_for, run_battle
 
     key = json.dumps(body, sort_keys=True)
@@ -131,6 +167,8 @@ def run_battle_request(body: Body, progress: Progress | None = None) -> str:
             return _answers[key]
     battle, method, runs, seed = battle_spec(body)
     if body.get("counter_attack") is not None:
+        if quick_only:
+            return None
         text = _counter_attack(battle, body["counter_attack"], method, runs, seed, body.get("ool_defender"))
         with _answers_lock:
             if method == "exact" or seed is not None:
@@ -139,6 +177,11 @@ def run_battle_request(body: Body, progress: Progress | None = None) -> str:
                     _answers.popitem(last=False)
         return text
     engine = engine_for(battle, method, runs)
+    if quick_only:
+        from oddsim.exact import estimate_work
+
+        if engine != "exact" or estimate_work(battle)[1] > QUICK_WORK:
+            return None
     if method == "exact":  # "auto" picks exact only well under the cap
         _check_exact_work(battle)
     with engine_guard(engine == "mc"):
