@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -104,7 +105,7 @@ def _hit_spread(dice: int) -> float:
 def estimate_work(battle: Battle) -> tuple[int, float]:
     """(joint casualty states, estimated work) of solving ``battle`` exactly. On this kind of
     machine one unit of work is about a nanosecond."""
-    return _work(*_lowered(battle))
+    return _work(*_lowered(battle, keep=True))
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
@@ -116,9 +117,23 @@ def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayo
 _Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
 
 
-def _lowered(battle: Battle) -> _Lowered:
+_estimated = threading.local()
+"""Per thread, the battle ``estimate_work`` last lowered and its arrays (which it only reads):
+``solve`` on that same (immutable) ``Battle`` takes them instead of lowering it again, as after
+``auto`` picked the engine; the solve takes them away, so arrays a solve used never serve twice."""
+
+
+def _lowered(battle: Battle, keep: bool = False) -> _Lowered:
+    """The battle's arrays and layouts; ``keep``: remember them for the next call on ``battle``."""
+    last = getattr(_estimated, "pair", None)
+    if last is not None and last[0] is battle:
+        if not keep:
+            _estimated.pair = None
+        return last[1]
     low = lower(battle)
-    return (low, *_layouts(battle, low))
+    lowered = (low, *_layouts(battle, low))
+    _estimated.pair = (battle, lowered) if keep else None
+    return lowered
 
 
 def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
