@@ -59,6 +59,12 @@ def ruleset_of(body: Body) -> Ruleset:
     if not isinstance(name, str) or name not in _builtin_names():
         raise WebError(f"unknown edition {name!r}: use one of {', '.join(builtin_names())}, or "
                        f"send your ruleset file's text as ruleset_toml")
+    return _builtin_ruleset(name)
+
+
+@functools.cache
+def _builtin_ruleset(name: str) -> Ruleset:
+    """A built-in edition (``load_ruleset`` keeps them too, but lists the package's files first)."""
     return load_ruleset(name)
 
 
