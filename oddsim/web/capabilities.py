@@ -159,7 +159,8 @@ def quick_battle_answer(body: Body) -> str | None:
     estimated work under ``QUICK_WORK`` (a millisecond or two, most of it Python). None when it
     is not: then ``run_battle_request`` computes it (in a worker thread, where it can be
     cancelled). The server calls this on its event loop: handing a small battle to a thread
-    cost more than solving it. A bad request raises here as it would there."""
+    cost more than solving it. The best retreat (which costs more than ``estimate_work`` says)
+    always goes to a thread. A bad request raises here as it would there."""
     return _battle_answer(body, None, quick_only=True)
 
 
@@ -186,7 +187,8 @@ def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> s
     if quick_only:
         from oddsim.exact import estimate_work
 
-        if engine != "exact" or estimate_work(battle)[1] > QUICK_WORK:
+        best = battle.retreat is not None and battle.retreat.best is not None  # costs more than
+        if engine != "exact" or best or estimate_work(battle)[1] > QUICK_WORK:  # the estimate says
             return None
     if method == "exact":  # "auto" picks exact only well under the cap
         _check_exact_work(battle)

@@ -37,6 +37,7 @@ def test_a_small_battle_is_answered_quickly_as_solve_answers_it(body):
 @pytest.mark.parametrize("body", [
     {"attacker": "3 inf", "defender": "2 inf", "method": "mc", "runs": 1000, "seed": 3},
     {"attacker": "1 arm", "defender": "none", "counter_attack": "1 inf", "seed": 4},
+    {"attacker": "2 inf, 1 arm", "defender": "2 inf", "retreat": {"best": "tuv"}, "seed": 6},
     {"attacker": "20 inf, 10 art, 10 arm, 6 ftr", "defender": "25 inf, 8 arm, 4 ftr", "seed": 5,
      "method": "exact"},
 ])
