@@ -17,19 +17,12 @@ from functools import cache
 
 import pytest
 from click.testing import CliRunner
+from trench_rolls import roll_weights
 
 from oddsim.trench import Commitment, Hand, TrenchBattle, TrenchError, advise, simulate_trench, solve_trench
 from oddsim.trench.cli import trench
 
 SUM_1914 = [27, 27, 36, 46, 30, 24, 16, 6, 3, 1]  # three dice before 1917, out of 216
-
-
-def roll_weights(year):
-    top = 4 if year >= 1917 else 3
-    counts = Counter()
-    for dice in itertools.product(range(1, 7), repeat=3):
-        counts[tuple(sorted((d for d in dice if d <= top), reverse=True))] += 1
-    return counts
 
 
 def spreads(faces, fronts):

@@ -16,6 +16,7 @@ from fractions import Fraction as F
 from functools import partial
 
 import pytest
+from trench_rolls import roll_weights
 
 from oddsim.trench import TrenchBattle
 from oddsim.trench import solve_trench as _solve_trench
@@ -27,14 +28,6 @@ solve_trench = partial(_solve_trench, **FULL_OWN)
 
 
 ROLL_PAIRS = 216 * 216
-
-
-def roll_weights(year):
-    top = 4 if year >= 1917 else 3
-    counts = Counter()
-    for dice in itertools.product(range(1, 7), repeat=3):
-        counts[tuple(sorted((d for d in dice if d <= top), reverse=True))] += 1
-    return counts
 
 
 def spreads(faces, cards):
