@@ -8,8 +8,9 @@ histograms; nothing is stored per battle. A chunk's blocks run on threads, one p
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -164,10 +165,29 @@ def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray,
     if n_blocks == 1:
         kernel(*blocks[0])
         return
-    # leaving the pool waits for every block, even on Ctrl-C: a chunk is counted whole
-    with ThreadPoolExecutor(max_workers=n_blocks, thread_name_prefix="oddsim-mc") as pool:
-        for future in [pool.submit(kernel, *block) for block in blocks]:
+    pool = _block_pool()
+    futures = [pool.submit(kernel, *block) for block in blocks]
+    try:
+        for future in futures:
             future.result()
+    finally:  # every block ends before this returns, even on Ctrl-C: a chunk is counted whole
+        wait(futures)
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _block_pool() -> ThreadPoolExecutor:
+    """The block threads, started once per process (as many as Numba may use): starting threads
+    for every chunk cost more than a small chunk's battles on two threads. Concurrent runs (the
+    web server's) share them; each waits only for its own blocks."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=getattr(numba.config, "NUMBA_NUM_THREADS", 2),
+                                       thread_name_prefix="oddsim-mc")
+        return _POOL
 
 
 @dataclass
