@@ -85,14 +85,18 @@ def _field_names(value_type: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return own, required
 
 
-def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -> dict[str, Any]:
-    """The request's fields of ``value_type`` (a dataclass), refusing any unknown field."""
-    own, required = _field_names(value_type)
-    allowed = {*own, *engine, "rules", "ruleset_toml"}
+def _refuse_unknown(body: Body, allowed: set[str], where: str) -> None:
+    """Refuse a request with a field none of ``allowed``, naming it and the fields there are."""
     unknown = sorted(set(body) - allowed)
     if unknown:
         raise WebError(f"unknown field '{unknown[0]}' in the {where} request: use "
                        f"{', '.join(sorted(allowed))}")
+
+
+def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -> dict[str, Any]:
+    """The request's fields of ``value_type`` (a dataclass), refusing any unknown field."""
+    own, required = _field_names(value_type)
+    _refuse_unknown(body, {*own, *engine, "rules", "ruleset_toml"}, where)
     missing = [name for name in required if name not in body]
     if missing:
         raise WebError(f"missing field '{missing[0]}' in the {where} request: it needs "
@@ -294,11 +298,7 @@ def run_trench_request(body: Body, progress: Progress | None = None) -> str:
     play = [name for name in inspect.signature(run_trench).parameters
             if name not in ("battle", "method", "runs", "seed")]
     battle_fields = [f.name for f in dataclasses.fields(TrenchBattle) if f.init]
-    allowed = {*battle_fields, *play, "method", "runs", "seed"}
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise WebError(f"unknown field '{unknown[0]}' in a trench request: use "
-                       f"{', '.join(sorted(allowed))}")
+    _refuse_unknown(body, {*battle_fields, *play, "method", "runs", "seed"}, "trench")
     for name in ("attacker", "defender", "year"):
         if name not in body:
             raise WebError(f"missing {name}: a battle needs both sides' cards and its year")
@@ -323,11 +323,7 @@ def purchase_spec(body: Body):
     from oddsim.purchase.spec import SweepSpec
     from oddsim.web.limits import MAX_PURCHASES
 
-    allowed = {*PURCHASE_FIELDS, "top", "rules", "ruleset_toml"}
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise WebError(f"unknown field '{unknown[0]}' in a purchase request: use "
-                       f"{', '.join(sorted(allowed))}")
+    _refuse_unknown(body, {*PURCHASE_FIELDS, "top", "rules", "ruleset_toml"}, "purchase")
     for name in ("budget", "units", "against"):
         if name not in body:
             raise WebError(f"missing {name}: a purchase sweep needs a budget, units to buy and an "
