@@ -17,24 +17,12 @@ from functools import cache
 
 import pytest
 from click.testing import CliRunner
-from trench_rolls import roll_weights
+from trench_rolls import roll_weights, spreads
 
 from oddsim.trench import Commitment, Hand, TrenchBattle, TrenchError, advise, simulate_trench, solve_trench
 from oddsim.trench.cli import trench
 
 SUM_1914 = [27, 27, 36, 46, 30, 24, 16, 6, 3, 1]  # three dice before 1917, out of 216
-
-
-def spreads(faces, fronts):
-    if not fronts:
-        return [(0, 0, 0)]
-    found = set()
-    for targets in itertools.product(fronts, repeat=len(faces)):
-        added = [0, 0, 0]
-        for face, front in zip(faces, targets, strict=True):
-            added[front] += face
-        found.add(tuple(added))
-    return sorted(found)
 
 
 def combos(supports, belief, hidden_only):

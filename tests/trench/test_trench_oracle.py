@@ -9,14 +9,13 @@ joint distribution of fronts won is fixed whatever the tie-breaking, and so are 
 numbers of cards lost; under ``attacker-first`` the expected tuple is.
 """
 
-import itertools
 import random
 from collections import Counter
 from fractions import Fraction as F
 from functools import partial
 
 import pytest
-from trench_rolls import roll_weights
+from trench_rolls import roll_weights, spreads
 
 from oddsim.trench import TrenchBattle
 from oddsim.trench import solve_trench as _solve_trench
@@ -30,17 +29,9 @@ solve_trench = partial(_solve_trench, **FULL_OWN)
 ROLL_PAIRS = 216 * 216
 
 
-def spreads(faces, cards):
-    fronts = [f for f in range(3) if cards[f] is not None]
-    if not fronts:
-        return {(0, 0, 0)}
-    found = set()
-    for targets in itertools.product(fronts, repeat=len(faces)):
-        added = [0, 0, 0]
-        for face, front in zip(faces, targets, strict=True):
-            added[front] += face
-        found.add(tuple(added))
-    return found
+def placements(faces, cards):
+    """Every way to place ``faces`` on the fronts where the side has a card."""
+    return spreads(faces, [f for f in range(3) if cards[f] is not None])
 
 
 def fight(battle, a_dice, d_dice):
@@ -83,7 +74,7 @@ def oracle_optimal(battle, order):
     def answer(a_dice, d_faces):
         if (a_dice, d_faces) not in answers:
             answers[a_dice, d_faces] = min(preference(battle, a_dice, d)
-                                           for d in spreads(d_faces, battle.defender))
+                                           for d in placements(d_faces, battle.defender))
         return answers[a_dice, d_faces]
 
     totals = [0] * 6
@@ -91,14 +82,14 @@ def oracle_optimal(battle, order):
     for a_faces, wa in rolls.items():
         if order == "both-first":
             for d_faces, wd in rolls.items():
-                value = max(answer(a, d_faces) for a in spreads(a_faces, battle.attacker))
+                value = max(answer(a, d_faces) for a in placements(a_faces, battle.attacker))
                 for i, v in enumerate(value):
                     totals[i] += v * wa * wd
                 joint[value[5], value[5] - value[4]] += wa * wd
         else:
             expected = max(
                 [sum(answer(a, d_faces)[i] * wd for d_faces, wd in rolls.items())
-                 for i in range(6)] for a in spreads(a_faces, battle.attacker))
+                 for i in range(6)] for a in placements(a_faces, battle.attacker))
             for i, v in enumerate(expected):
                 totals[i] += v * wa
     return [F(t, ROLL_PAIRS) for t in totals], joint
