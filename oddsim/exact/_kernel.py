@@ -350,7 +350,7 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging; an empty array:
     nothing submerges) when that is not j; else, when the attacker's ``retreat`` policy retreats
     there, to ``retreat_to[j]`` (-1: the battle ends in a retreat; j: no retreat is possible): it
-    retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
+    (``retreat`` None: never; the retreat code is then not compiled) retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
     (``win_chance``, per joint state) is below ``min_win``, or when the next round would kill one
     of its ``air_alive`` aircraft with more than ``max_air_risk`` chance. Fills ``work.x1`` with
     the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``; where the
@@ -369,7 +369,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     pruned = 0.0
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
+    policy = False
+    if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
+        policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
     moves = submerge_to.shape[0] > 0
     next_start = 0
     for t in range(start_idx.shape[0]):
@@ -408,9 +410,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 ends, n_ends = _append(ends, n_ends, j)
                 continue
             target = submerge_to[j] if moves else j
-            if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
-                                                    win_chance):
-                target = retreat_to[j]
+            if retreat is not None:
+                if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
+                                                        win_chance):
+                    target = retreat_to[j]
             if store is None:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
             else:
@@ -471,7 +474,8 @@ def _append(values, n, value):
     """values[n] = value, doubling the array when it is full; returns (array, n + 1)."""
     if n == values.shape[0]:
         bigger = np.empty(2 * n, dtype=values.dtype)
-        bigger[:n] = values
+        for i in range(n):  # (a loop: a slice assignment compiles its error messages, 2 s)
+            bigger[i] = values[i]
         values = bigger
     values[n] = value
     return values, n + 1

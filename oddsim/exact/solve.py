@@ -155,7 +155,7 @@ class _Prepared:
     D: t.SideTables  # noqa: N815
     rules: k.Rules
     holds: bool
-    retreat: k.RetreatRule
+    retreat: k.RetreatRule | None  # None: no retreat policy
     air_alive: np.ndarray
     win_chance: np.ndarray
     submerge_to: np.ndarray  # empty: nothing submerges
@@ -218,7 +218,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
                                _submerge_moves(low, a, d, A.flags, D.flags), np.arange(joint))
     policy = battle.retreat
-    retreat = k.RetreatRule(-1, -1.0, 1.0)  # never
+    retreat = None  # never (the kernels then compile no retreat code)
     if policy is not None:
         retreat = k.RetreatRule(-1 if policy.units_left is None else policy.units_left,
                    -1.0 if policy.below_win is None else float(policy.below_win),
