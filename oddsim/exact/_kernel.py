@@ -350,9 +350,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging; an empty array:
     nothing submerges) when that is not j; else, when the attacker's ``retreat`` policy retreats
     there, to ``retreat_to[j]`` (-1: the battle ends in a retreat; j: no retreat is possible): it
-    (``retreat`` None: never; the retreat code is then not compiled) retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
+    retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
     (``win_chance``, per joint state) is below ``min_win``, or when the next round would kill one
-    of its ``air_alive`` aircraft with more than ``max_air_risk`` chance. Fills ``work.x1`` with
+    of its ``air_alive`` aircraft with more than ``max_air_risk`` chance (``retreat`` None: it
+    never retreats, and the kernel is compiled without the retreat code). Fills ``work.x1`` with
     the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``; where the
     others retreated and the landed units fought on, by the round the others left) and
     ``work.outcome``; returns the states where battles ended (increasing), the expected number of
