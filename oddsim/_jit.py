@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numba
 from numba.core import config, errors, event, sigutils, types
@@ -84,10 +84,11 @@ def _decorator(cache: bool = True, **options: Any) -> Callable[[Callable[..., An
         if options.get("inline") == "always":  # inlined into its callers, never compiled for them
             kernel.__class__ = _Typed
             return kernel
+        called = _compile_with({**options, "no_cpython_wrapper": True, "no_cfunc_wrapper": True},
+                               CACHE_DIR / CALLED_DIR, func)
+        called.__class__ = _Typed
         kernel.__class__ = _Kernel
-        kernel.called = _compile_with({**options, "no_cpython_wrapper": True, "no_cfunc_wrapper": True},
-                                      CACHE_DIR / CALLED_DIR, func)
-        kernel.called.__class__ = _Typed
+        cast(_Kernel, kernel).called = called
         return kernel
 
     return decorate

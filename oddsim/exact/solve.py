@@ -14,6 +14,7 @@ from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
+from oddsim.exact import _ahead
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
@@ -198,6 +199,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
     types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
     support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
                         low.support_side)
+    helper = _ahead.start(battle.retreat is None)  # a first run: the DP compiles meanwhile
     built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
         max_dice = int((side.count * side.dice).sum()) + 1  # + 1: a Low Luck bonus hit
@@ -210,6 +212,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
         built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
     (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
+    _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
     submerge_to = NO_MOVES
@@ -244,6 +247,7 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     policy = battle.retreat
     if policy is None or (policy.best is None and policy.strafe is None):
         return p
+    assert p.retreat is not None  # a policy has its rule
     best = None
     if policy.best is not None:
         low = p.low

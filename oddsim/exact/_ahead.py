@@ -1,0 +1,93 @@
+"""On a first run, compile the exact engine's DP in a second process while this one compiles the
+side tables: the two biggest compiles of a battle, a few seconds each, and Numba compiles one
+function at a time in a process. A machine with two cores then takes half the time.
+
+Only where the command line announces compiles (``_first_run``), for a battle without a retreat
+policy (the DP's plain specialisation, whose argument types the placeholders below copy), and
+when the kernel cache lacks it. The helper process caches the DP; this one waits for it before
+its own call, which then loads it. Nothing runs ahead under the Python API.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from oddsim import _first_run
+
+_settled = False
+"""Whether this process already started (or decided against) its helper."""
+
+
+def start(plain: bool) -> subprocess.Popen | None:
+    """Start compiling the DP's plain specialisation in a helper process when it will be needed
+    (``plain``: the battle has no retreat policy) and must be compiled; None when not."""
+    global _settled
+    if _settled or not (plain and _first_run.announcing()):
+        return None
+    _settled = True  # once per process: after this battle the DP is compiled, one way or the other
+    from oddsim.exact import _kernel as k
+
+    if not hasattr(k.solve_kernel, "overloads") or _cached(k.solve_kernel, signature()):
+        return None  # (no ``overloads``: NUMBA_DISABLE_JIT, nothing to compile)
+    _first_run.compiling(k.solve_kernel)  # this process may compile nothing itself: say it here
+    # the helper imports the oddsim this process runs, wherever that came from
+    package_parent = str(Path(__file__).resolve().parents[2])
+    path = os.pathsep.join(filter(None, (package_parent, os.environ.get("PYTHONPATH"))))
+    try:
+        return subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env={**os.environ, "PYTHONPATH": path})
+    except OSError:  # no interpreter to start: this process compiles it all
+        return None
+
+
+def wait(helper: subprocess.Popen | None) -> None:
+    """Wait for the helper process (if any) to finish: the DP is then in the cache (or, should the
+    helper have failed, this process compiles it as usual)."""
+    if helper is not None:
+        helper.wait()
+
+
+def signature() -> tuple[Any, ...]:
+    """The argument types of ``solve_kernel`` for a battle without a retreat policy."""
+    import numba
+
+    return tuple(numba.typeof(value) for value in plain_arguments())
+
+
+def plain_arguments() -> tuple[Any, ...]:
+    """Placeholders of the types ``solve._solve`` passes ``solve_kernel`` for a battle without a
+    retreat policy (tests check that it compiles this very signature)."""
+    import numpy as np
+
+    from oddsim.exact import _kernel as k
+    from oddsim.exact import _tables as t
+
+    ints, floats = np.zeros(1, dtype=np.int64), np.zeros(1)
+    table = np.zeros((1, 1), dtype=np.int64)
+    side = t.SideTables(ints, table, ints, table, np.zeros((1, 1, 1)), table, table, table)
+    work = k.Work(floats, floats, floats, floats, np.zeros(1, dtype=np.int8), ints, ints)
+    return (side, side, ints, floats, work, k.Rules(False, False, False), False, 0.0, None, ints, floats,
+            ints, ints, False, None, None)
+
+
+def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:
+    """Whether ``kernel`` has ``sig`` compiled in this process or in its cache (read from Numba's
+    cache index, without loading the code; when that cannot be read: not cached)."""
+    if sig in kernel.overloads:
+        return True
+    try:
+        cache = kernel._cache
+        return cache._index_key(sig, kernel.targetctx.codegen()) in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001 - a Numba without these internals: compile ahead anyway
+        return False
+
+
+if __name__ == "__main__":
+    from oddsim.exact import _kernel
+
+    _kernel.solve_kernel.compile(signature())

@@ -1,0 +1,81 @@
+"""The first run's helper process: it compiles the DP exactly as a battle without a retreat
+policy calls it, into the cache the battle reads, and starts only where it helps."""
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oddsim import _first_run
+from oddsim.battle import Battle
+from oddsim.exact import _ahead, solve
+from oddsim.exact import _kernel as k
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_placeholders_have_the_types_of_a_battle_without_retreats():
+    solve(Battle("1942-2e", "3 inf, 1 art, 1 arm", "4 inf, 1 arm"))
+    solve(Battle("1942-2e", "2 sub, 2 dd, 1 cru, 2 ftr", "1 bb, 1 cv, 2 ftr, 2 sub", sea=True))
+    assert _ahead.signature() in k.solve_kernel.signatures
+
+
+def _is_cached(cache: Path) -> bool:
+    code = ("from oddsim.exact import _ahead, _kernel\n"
+            "print(_ahead._cached(_kernel.solve_kernel, _ahead.signature()))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          check=True)
+    return {"True\n": True, "False\n": False}[done.stdout]
+
+
+def test_the_helper_process_caches_the_dp(tmp_path):
+    assert not _is_cached(tmp_path)
+    subprocess.run([sys.executable, "-m", "oddsim.exact._ahead"], cwd=ROOT,
+                   env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, check=True)
+    assert _is_cached(tmp_path)
+
+
+class _FakePopen:
+    started: list = []
+
+    def __init__(self, args, **options):
+        self.started.append(args)
+
+    def wait(self):
+        return 0
+
+
+@pytest.fixture
+def first_run(monkeypatch):
+    """A command-line run on a cold cache, with the notice's stream and the helper's start caught."""
+    stream = io.StringIO()
+    monkeypatch.setattr(_first_run, "_announced", set())
+    monkeypatch.setattr(_first_run, "_enabled", True)
+    monkeypatch.setattr(_first_run, "_stream", stream)
+    monkeypatch.setattr(_ahead, "_settled", False)
+    monkeypatch.setattr(_ahead, "_cached", lambda kernel, sig: False)
+    monkeypatch.setattr(_ahead.subprocess, "Popen", _FakePopen)
+    monkeypatch.setattr(_FakePopen, "started", [])
+    return stream
+
+
+def test_a_first_plain_battle_starts_the_helper_once_and_says_it_compiles(first_run):
+    helper = _ahead.start(plain=True)
+    assert isinstance(helper, _FakePopen)
+    assert _FakePopen.started == [[sys.executable, "-m", "oddsim.exact._ahead"]]
+    assert first_run.getvalue() == "oddsim: compiling the exact engine, first run only...\n"
+    _ahead.wait(helper)
+    assert _ahead.start(plain=True) is None  # once per process
+    assert len(_FakePopen.started) == 1
+
+
+def test_no_helper_for_a_retreat_policy_or_under_the_python_api(first_run, monkeypatch):
+    assert _ahead.start(plain=False) is None
+    monkeypatch.setattr(_first_run, "_enabled", False)
+    assert _ahead.start(plain=True) is None
+    assert _FakePopen.started == []
+    assert first_run.getvalue() == ""
