@@ -18,6 +18,8 @@ from typing import Any
 
 from oddsim import _first_run
 
+HELPER = f"from {__name__} import compile_dp; compile_dp()"
+"""The helper process's program."""
 _settled = False
 """Whether this process already started (or decided against) its helper."""
 
@@ -38,7 +40,7 @@ def start(plain: bool) -> subprocess.Popen | None:
     package_parent = str(Path(__file__).resolve().parents[2])
     path = os.pathsep.join(filter(None, (package_parent, os.environ.get("PYTHONPATH"))))
     try:
-        return subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.DEVNULL,
+        return subprocess.Popen([sys.executable, "-c", HELPER], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 env={**os.environ, "PYTHONPATH": path})
     except OSError:  # no interpreter to start: this process compiles it all
@@ -87,7 +89,8 @@ def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:
         return False
 
 
-if __name__ == "__main__":
-    from oddsim.exact import _kernel
+def compile_dp() -> None:
+    """The helper process's work: compile (and cache) the DP's plain specialisation."""
+    from oddsim.exact import _kernel as k
 
-    _kernel.solve_kernel.compile(signature())
+    k.solve_kernel.compile(signature())

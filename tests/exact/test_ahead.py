@@ -34,7 +34,7 @@ def _is_cached(cache: Path) -> bool:
 
 def test_the_helper_process_caches_the_dp(tmp_path):
     assert not _is_cached(tmp_path)
-    subprocess.run([sys.executable, "-m", "oddsim.exact._ahead"], cwd=ROOT,
+    subprocess.run([sys.executable, "-c", _ahead.HELPER], cwd=ROOT,
                    env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, check=True)
     assert _is_cached(tmp_path)
 
@@ -66,7 +66,8 @@ def first_run(monkeypatch):
 def test_a_first_plain_battle_starts_the_helper_once_and_says_it_compiles(first_run):
     helper = _ahead.start(plain=True)
     assert isinstance(helper, _FakePopen)
-    assert _FakePopen.started == [[sys.executable, "-m", "oddsim.exact._ahead"]]
+    program = "from oddsim.exact._ahead import compile_dp; compile_dp()"
+    assert _FakePopen.started == [[sys.executable, "-c", program]]
     assert first_run.getvalue() == "oddsim: compiling the exact engine, first run only...\n"
     _ahead.wait(helper)
     assert _ahead.start(plain=True) is None  # once per process
