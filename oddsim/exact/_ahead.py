@@ -5,14 +5,16 @@ function at a time in a process. A machine with two cores then takes half the ti
 Only where the command line announces compiles (``_first_run``), for a battle without a retreat
 policy (the DP's plain specialisation, whose argument types the placeholders below copy), and
 when the kernel cache lacks it. The helper process caches the DP; this one waits for it before
-its own call, which then loads it. Nothing runs ahead under the Python API.
+its own call, which then loads it (should this process stop first, on an error or Ctrl-C, the
+helper still finishes and caches it, or stops with it at Ctrl-C in a terminal). Nothing runs
+ahead under the Python API.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -22,27 +24,27 @@ HELPER = f"from {__name__} import compile_dp; compile_dp()"
 """The helper process's program."""
 _settled = False
 """Whether this process already started (or decided against) its helper."""
+_lock = threading.Lock()
 
 
 def start(plain: bool) -> subprocess.Popen | None:
     """Start compiling the DP's plain specialisation in a helper process when it will be needed
     (``plain``: the battle has no retreat policy) and must be compiled; None when not."""
     global _settled
-    if _settled or not (plain and _first_run.announcing()):
-        return None
-    _settled = True  # once per process: after this battle the DP is compiled, one way or the other
+    with _lock:  # (the web server solves on several threads)
+        if _settled or not (plain and _first_run.announcing()):
+            return None
+        _settled = True  # once per process: after this battle the DP is compiled, one way or another
     from oddsim.exact import _kernel as k
 
     if not hasattr(k.solve_kernel, "overloads") or _cached(k.solve_kernel, signature()):
         return None  # (no ``overloads``: NUMBA_DISABLE_JIT, nothing to compile)
     _first_run.compiling(k.solve_kernel)  # this process may compile nothing itself: say it here
-    # the helper imports the oddsim this process runs, wherever that came from
-    package_parent = str(Path(__file__).resolve().parents[2])
-    path = os.pathsep.join(filter(None, (package_parent, os.environ.get("PYTHONPATH"))))
+    # the helper imports oddsim as this process would; else from where this process found it
+    program = f"import sys; sys.path.append({str(Path(__file__).resolve().parents[2])!r}); {HELPER}"
     try:
-        return subprocess.Popen([sys.executable, "-c", HELPER], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env={**os.environ, "PYTHONPATH": path})
+        return subprocess.Popen([sys.executable, "-c", program], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:  # no interpreter to start: this process compiles it all
         return None
 

@@ -66,8 +66,10 @@ def first_run(monkeypatch):
 def test_a_first_plain_battle_starts_the_helper_once_and_says_it_compiles(first_run):
     helper = _ahead.start(plain=True)
     assert isinstance(helper, _FakePopen)
-    program = "from oddsim.exact._ahead import compile_dp; compile_dp()"
-    assert _FakePopen.started == [[sys.executable, "-c", program]]
+    [[python, option, program]] = _FakePopen.started
+    assert (python, option) == (sys.executable, "-c")
+    assert program == (f"import sys; sys.path.append({str(ROOT)!r}); "  # where this oddsim is
+                       "from oddsim.exact._ahead import compile_dp; compile_dp()")
     assert first_run.getvalue() == "oddsim: compiling the exact engine, first run only...\n"
     _ahead.wait(helper)
     assert _ahead.start(plain=True) is None  # once per process
@@ -80,3 +82,13 @@ def test_no_helper_for_a_retreat_policy_or_under_the_python_api(first_run, monke
     assert _ahead.start(plain=True) is None
     assert _FakePopen.started == []
     assert first_run.getvalue() == ""
+
+
+def test_a_first_command_line_battle_with_the_helper_says_so_once_and_matches_a_warm_one(tmp_path):
+    args = [sys.executable, "-m", "oddsim.cli", "battle", "-a", "2 inf, 1 arm", "-d", "3 inf"]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    first = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    warm = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert first.stderr == "oddsim: compiling the exact engine, first run only...\n"
+    assert warm.stderr == ""
+    assert first.stdout == warm.stdout and "attacker wins" in first.stdout
