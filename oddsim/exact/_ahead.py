@@ -2,12 +2,12 @@
 side tables: the two biggest compiles of a battle, a few seconds each, and Numba compiles one
 function at a time in a process. A machine with two cores then takes half the time.
 
-Only where the command line announces compiles (``_first_run``), for a battle without a retreat
-policy (the DP's plain specialisation, whose argument types the placeholders below copy), and
-when the kernel cache lacks it. The helper process caches the DP; this one waits for it before
-its own call, which then loads it (should this process stop first, on an error or Ctrl-C, the
-helper still finishes and caches it, or stops with it at Ctrl-C in a terminal). Nothing runs
-ahead under the Python API.
+Only where the command line announces compiles (``_first_run``), for a battle whose DP the
+placeholders below type (no retreat policy, or one of the rules judged per state: not the best
+retreat, not a round limit), and when the kernel cache lacks it. The helper process caches the
+DP; this one waits for it before its own call, which then loads it (should this process stop
+first, on an error or Ctrl-C, the helper still finishes and caches it, or stops with it at
+Ctrl-C in a terminal). Nothing runs ahead under the Python API.
 """
 
 from __future__ import annotations
@@ -16,32 +16,39 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddsim import _first_run
 
-HELPER = f"from {__name__} import compile_dp; compile_dp()"
+if TYPE_CHECKING:
+    from oddsim.battle import RetreatPolicy
+
+HELPER = f"from {__name__} import compile_dp; compile_dp({{retreats}})"
 """The helper process's program."""
 _settled = False
 """Whether this process already started (or decided against) its helper."""
 _lock = threading.Lock()
 
 
-def start(plain: bool) -> subprocess.Popen | None:
-    """Start compiling the DP's plain specialisation in a helper process when it will be needed
-    (``plain``: the battle has no retreat policy) and must be compiled; None when not."""
+def start(policy: RetreatPolicy | None) -> subprocess.Popen | None:
+    """Start compiling the DP for a battle with the retreat ``policy`` in a helper process when it
+    must be compiled and the placeholders type it; None when not."""
     global _settled
+    if policy is not None and (policy.best is not None or policy.after_round is not None):
+        return None  # other kernels, or other arguments
     with _lock:  # (the web server solves on several threads)
-        if _settled or not (plain and _first_run.announcing()):
+        if _settled or not _first_run.announcing():
             return None
         _settled = True  # once per process: after this battle the DP is compiled, one way or another
     from oddsim.exact import _kernel as k
 
-    if not hasattr(k.solve_kernel, "overloads") or _cached(k.solve_kernel, signature()):
+    retreats = policy is not None
+    if not hasattr(k.solve_kernel, "overloads") or _cached(k.solve_kernel, signature(retreats)):
         return None  # (no ``overloads``: NUMBA_DISABLE_JIT, nothing to compile)
     _first_run.compiling(k.solve_kernel)  # this process may compile nothing itself: say it here
     # the helper imports oddsim as this process would; else from where this process found it
-    program = f"import sys; sys.path.append({str(Path(__file__).resolve().parents[2])!r}); {HELPER}"
+    path = str(Path(__file__).resolve().parents[2])
+    program = f"import sys; sys.path.append({path!r}); {HELPER.format(retreats=retreats)}"
     try:
         return subprocess.Popen([sys.executable, "-c", program], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -56,16 +63,18 @@ def wait(helper: subprocess.Popen | None) -> None:
         helper.wait()
 
 
-def signature() -> tuple[Any, ...]:
-    """The argument types of ``solve_kernel`` for a battle without a retreat policy."""
+def signature(retreats: bool = False) -> tuple[Any, ...]:
+    """The argument types of ``solve_kernel`` for a battle without a retreat policy, or with one
+    (``retreats``) that ``start`` takes."""
     import numba
 
-    return tuple(numba.typeof(value) for value in plain_arguments())
+    return tuple(numba.typeof(value) for value in placeholders(retreats))
 
 
-def plain_arguments() -> tuple[Any, ...]:
-    """Placeholders of the types ``solve._solve`` passes ``solve_kernel`` for a battle without a
-    retreat policy (tests check that it compiles this very signature)."""
+def placeholders(retreats: bool = False) -> tuple[Any, ...]:
+    """Arguments of the types ``solve._solve`` passes ``solve_kernel`` for a battle without a
+    retreat policy, or with one (``retreats``) that ``start`` takes (tests check that such
+    battles compile these very signatures)."""
     import numpy as np
 
     from oddsim.exact import _kernel as k
@@ -75,8 +84,9 @@ def plain_arguments() -> tuple[Any, ...]:
     table = np.zeros((1, 1), dtype=np.int64)
     side = t.SideTables(ints, table, ints, table, np.zeros((1, 1, 1)), table, table, table)
     work = k.Work(floats, floats, floats, floats, np.zeros(1, dtype=np.int8), ints, ints)
-    return (side, side, ints, floats, work, k.Rules(False, False, False), False, 0.0, None, ints, floats,
-            ints, ints, False, None, None)
+    retreat = k.RetreatRule(-1, -1.0, 1.0) if retreats else None
+    return (side, side, ints, floats, work, k.Rules(False, False, False), False, 0.0, retreat, ints, floats,
+            ints, ints, retreats, None, None)
 
 
 def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:
@@ -91,8 +101,8 @@ def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:
         return False
 
 
-def compile_dp() -> None:
-    """The helper process's work: compile (and cache) the DP's plain specialisation."""
+def compile_dp(retreats: bool = False) -> None:
+    """The helper process's work: compile (and cache) the DP as ``signature`` types it."""
     from oddsim.exact import _kernel as k
 
-    k.solve_kernel.compile(signature())
+    k.solve_kernel.compile(signature(retreats))

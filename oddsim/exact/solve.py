@@ -199,7 +199,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
     types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
     support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
                         low.support_side)
-    helper = _ahead.start(battle.retreat is None)  # a first run: the DP compiles meanwhile
+    helper = _ahead.start(battle.retreat)  # a first run: the DP compiles meanwhile
     built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
         max_dice = int((side.count * side.dice).sum()) + 1  # + 1: a Low Luck bonus hit

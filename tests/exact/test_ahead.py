@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from oddsim import _first_run
-from oddsim.battle import Battle
+from oddsim.battle import Battle, RetreatPolicy
 from oddsim.exact import _ahead, solve
 from oddsim.exact import _kernel as k
 
@@ -21,6 +21,13 @@ def test_the_placeholders_have_the_types_of_a_battle_without_retreats():
     solve(Battle("1942-2e", "3 inf, 1 art, 1 arm", "4 inf, 1 arm"))
     solve(Battle("1942-2e", "2 sub, 2 dd, 1 cru, 2 ftr", "1 bb, 1 cv, 2 ftr, 2 sub", sea=True))
     assert _ahead.signature() in k.solve_kernel.signatures
+
+
+@pytest.mark.parametrize("policy", [{"units_left": 2}, {"below_win": 0.3}, {"aircraft_risk": 0.5},
+                                    {"strafe": 1}])
+def test_the_placeholders_have_the_types_of_a_battle_with_a_per_state_retreat_rule(policy):
+    solve(Battle("1942-2e", "3 inf, 1 art, 1 ftr", "4 inf, 1 arm", retreat=policy))
+    assert _ahead.signature(retreats=True) in k.solve_kernel.signatures
 
 
 def _is_cached(cache: Path) -> bool:
@@ -34,7 +41,7 @@ def _is_cached(cache: Path) -> bool:
 
 def test_the_helper_process_caches_the_dp(tmp_path):
     assert not _is_cached(tmp_path)
-    subprocess.run([sys.executable, "-c", _ahead.HELPER], cwd=ROOT,
+    subprocess.run([sys.executable, "-c", _ahead.HELPER.format(retreats=False)], cwd=ROOT,
                    env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}, check=True)
     assert _is_cached(tmp_path)
 
@@ -64,22 +71,28 @@ def first_run(monkeypatch):
 
 
 def test_a_first_plain_battle_starts_the_helper_once_and_says_it_compiles(first_run):
-    helper = _ahead.start(plain=True)
+    helper = _ahead.start(None)
     assert isinstance(helper, _FakePopen)
     [[python, option, program]] = _FakePopen.started
     assert (python, option) == (sys.executable, "-c")
     assert program == (f"import sys; sys.path.append({str(ROOT)!r}); "  # where this oddsim is
-                       "from oddsim.exact._ahead import compile_dp; compile_dp()")
+                       "from oddsim.exact._ahead import compile_dp; compile_dp(False)")
     assert first_run.getvalue() == "oddsim: compiling the exact engine, first run only...\n"
     _ahead.wait(helper)
-    assert _ahead.start(plain=True) is None  # once per process
+    assert _ahead.start(None) is None  # once per process
     assert len(_FakePopen.started) == 1
 
 
-def test_no_helper_for_a_retreat_policy_or_under_the_python_api(first_run, monkeypatch):
-    assert _ahead.start(plain=False) is None
+def test_a_per_state_retreat_rule_has_its_helper_too(first_run):
+    assert _ahead.start(RetreatPolicy(units_left=2)) is not None
+    assert _FakePopen.started[0][2].endswith("compile_dp(True)")
+
+
+def test_no_helper_for_the_best_retreat_a_round_limit_or_under_the_python_api(first_run, monkeypatch):
+    assert _ahead.start(RetreatPolicy(best="tuv")) is None
+    assert _ahead.start(RetreatPolicy(after_round=2)) is None
     monkeypatch.setattr(_first_run, "_enabled", False)
-    assert _ahead.start(plain=True) is None
+    assert _ahead.start(None) is None
     assert _FakePopen.started == []
     assert first_run.getvalue() == ""
 
