@@ -51,7 +51,18 @@ class _Kernel(_Typed):
     wasted on a helper that only kernels call). The twin is cached in a directory of its own:
     Numba's cache does not tell the two apart, and the twin must never answer a Python call."""
 
-    called: _Typed
+    twin_options: dict[str, Any]
+    _twin: Any = None  # the twin once made (``called``)
+
+    @property
+    def called(self) -> _Typed:
+        """The twin, made when a kernel that calls this one is first compiled (never on a run
+        that loads its kernels from the cache)."""
+        if self._twin is None:
+            twin = _compile_with(self.twin_options, CACHE_DIR / CALLED_DIR, self.py_func)
+            twin.__class__ = _Typed
+            self._twin = twin
+        return cast(_Typed, self._twin)
 
     def get_call_template(self, args, kws):
         return self.called.get_call_template(args, kws)
@@ -59,8 +70,8 @@ class _Kernel(_Typed):
     def get_overload(self, sig):
         """The compiled function a calling kernel links to (Numba looks it up here)."""
         args, _ = sigutils.normalize_signature(sig)
-        if tuple(args) in self.called.overloads:
-            return self.called.get_overload(sig)
+        if self._twin is not None and tuple(args) in self._twin.overloads:
+            return self._twin.get_overload(sig)
         return super().get_overload(sig)
 
 
@@ -85,11 +96,8 @@ def _decorator(cache: bool = True, **options: Any) -> Callable[[Callable[..., An
         if options.get("inline") == "always":  # inlined into its callers, never compiled for them
             kernel.__class__ = _Typed
             return kernel
-        called = _compile_with({**options, "no_cpython_wrapper": True, "no_cfunc_wrapper": True},
-                               CACHE_DIR / CALLED_DIR, func)
-        called.__class__ = _Typed
         kernel.__class__ = _Kernel
-        cast(_Kernel, kernel).called = called
+        cast(_Kernel, kernel).twin_options = {**options, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
         return kernel
 
     return decorate
