@@ -16,7 +16,7 @@ only take note, and the Python loops around the kernels act on the note:
 
 from __future__ import annotations
 
-import _signal  # the C functions under ``signal``: the same calls without its enum wrappers
+import _signal  # type: ignore[import-not-found]  # the C functions under ``signal``, no enum wrappers
 import os
 import signal
 import threading

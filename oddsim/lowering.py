@@ -187,7 +187,7 @@ class _RoleTable(NamedTuple):
     """How an edition's units fight in one role with some technology: unit index by name, and
     per unit type the hit value, dice and whether only the best die counts (as lists)."""
 
-    index: dict[str, int]
+    unit_index: dict[str, int]
     value: list[int]
     dice: list[int]
     best_of: list[bool]
@@ -286,7 +286,7 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
     steps, reserved, before = _reserve_last_destroyer(battle, steps, attacking)
     table = _per_ruleset(rules, _make_role_table, battle.attacker_tech if attacking else battle.defender_tech,
                          attacking)
-    index = table.index
+    index = table.unit_index
     count = np.zeros(len(index), dtype=np.int64)
     for name, n in force.counts:
         count[index[name]] = n
