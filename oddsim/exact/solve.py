@@ -29,6 +29,7 @@ MAX_TABLE_ENTRIES = 40_000_000
 """Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
 NO_MOVES = np.zeros(0, dtype=np.int64)
 """``submerge_to``/``retreat_to`` of a battle where nothing submerges / the attacker never retreats."""
+_NO_AIRCRAFT = np.zeros(0, dtype=np.int64)
 _ONE_START = np.zeros(1, dtype=np.int64)
 _ONE_MASS = np.ones(1)
 PRUNE = 1e-18
@@ -48,6 +49,7 @@ class _SideLayout:
     layer_size: int  # states per layer: product of (class length + 1)
     layers: int  # 2 when some classes may leave the battle (``leave``), else 1
     kept_before: int = 0  # the kept destroyer's slot goes before this one while enemy subs live
+    n_units: int = 0  # the side's units at the start (``_work`` estimates their hit spread)
 
     @property
     def n_states(self) -> int:
@@ -62,38 +64,43 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     leaves), units landed from the sea when the attacker may retreat (they take the sub class,
     empty in land battles, and the others leave). A destroyer kept last while enemy subs live
     (``SideArrays.reserved_step``) is a class of its own."""
-    enemy_has = lambda mask: bool(enemy.count[mask].any())  # noqa: E731
-    split_air = enemy_has(low.is_sub) or (is_attacker and enemy_has(low.is_aa))
-    submerges = side.submerge != 0 and bool(side.count[low.is_sub].any())
-    split_sub = (low.air_needs_destroyer and enemy_has(low.is_air)) or submerges
-    units = np.repeat(side.step_unit, side.step_count)
-    kills = np.repeat(side.step_kill, side.step_count)
-    landed = np.repeat(side.step_landed, side.step_count).astype(bool)
-    classes = np.full(units.shape, t.OTHER, dtype=np.int64)
-    if split_air:
-        classes[low.is_air[units]] = t.AIR
-    if split_sub:
-        classes[low.is_sub[units]] = t.SUB
-    first_slot = np.concatenate(([0], np.cumsum(side.step_count)))
+    is_air, is_sub, is_aa = low.is_air.tolist(), low.is_sub.tolist(), low.is_aa.tolist()
+    enemy_types = [u for u, n in enumerate(enemy.count.tolist()) if n]  # (lists: the arrays are tiny)
+    split_air = any(is_sub[u] for u in enemy_types) or (is_attacker and any(is_aa[u] for u in enemy_types))
+    own = side.count.tolist()
+    submerges = side.submerge != 0 and any(is_sub[u] for u, n in enumerate(own) if n)
+    split_sub = (low.air_needs_destroyer and any(is_air[u] for u in enemy_types)) or submerges
+    units: list[int] = []  # per loss slot: its unit type, whether it kills, whether it landed
+    kills: list[int] = []
+    landed: list[int] = []
+    first_slot = [0]  # per loss step: its first slot
+    for unit, kill, count, land in zip(side.step_unit.tolist(), side.step_kill.tolist(),
+                                       side.step_count.tolist(), side.step_landed.tolist(), strict=True):
+        units += [unit] * count
+        kills += [kill] * count
+        landed += [land] * count
+        first_slot.append(first_slot[-1] + count)
+    classes = [t.SUB if split_sub and is_sub[u] else t.AIR if split_air and is_air[u] else t.OTHER
+               for u in units]
     if side.reserved_step >= 0:
         classes[first_slot[side.reserved_step]] = t.KEPT
-    leave = np.zeros(t.N_CLASSES, dtype=np.int64)
+    leave = [0] * t.N_CLASSES
     if submerges:
         leave[t.SUB] = 1
-    elif partial_retreat and landed.any():
-        classes[landed] = t.SUB
+    elif partial_retreat and any(landed):
+        classes = [t.SUB if land else c for c, land in zip(classes, landed, strict=True)]
         leave[t.AIR] = leave[t.OTHER] = 1
-    class_len = np.bincount(classes, minlength=t.N_CLASSES)
-    lengths = class_len.tolist()
-    class_slots = np.zeros((t.N_CLASSES, max(1, max(lengths))), dtype=np.int64)
-    order = np.argsort(classes, kind="stable")  # slot positions, class by class
-    first = 0
-    for c, n in enumerate(lengths):
-        class_slots[c, :n] = order[first:first + n]
-        first += n
-    layer_size = int(np.prod(class_len + 1))
-    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave,
-                       layer_size, 2 if leave.any() else 1, int(first_slot[side.reserve_before]))
+    slots: list[list[int]] = [[] for _ in range(t.N_CLASSES)]  # slot positions, class by class
+    for position, c in enumerate(classes):
+        slots[c].append(position)
+    lengths = [len(row) for row in slots]
+    width = max(1, *lengths)
+    layer_size = math.prod(n + 1 for n in lengths)
+    return _SideLayout(np.array(lengths, dtype=np.int64),
+                       np.array([row + [0] * (width - len(row)) for row in slots], dtype=np.int64),
+                       np.array(units, dtype=np.int64), np.array(kills, dtype=np.int64),
+                       np.array(leave, dtype=np.int64), layer_size, 2 if any(leave) else 1,
+                       first_slot[side.reserve_before], sum(own))
 
 
 def _hit_spread(dice: int) -> float:
@@ -138,7 +145,7 @@ def _lowered(battle: Battle, keep: bool = False) -> _Lowered:
 
 def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
     joint = a.n_states * d.n_states
-    spread = _hit_spread(int(low.attacker.count.sum())) * _hit_spread(int(low.defender.count.sum()))
+    spread = _hit_spread(a.n_units) * _hit_spread(d.n_units)
     return joint, joint * spread
 
 
@@ -200,7 +207,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
                         low.support_side)
     built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
-        max_dice = int((side.count * side.dice).sum()) + 1  # + 1: a Low Luck bonus hit
+        max_dice = int(side.count @ side.dice) + 1  # + 1: a Low Luck bonus hit
         if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
             raise TooLargeError(
                 f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
@@ -229,8 +236,10 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         win_chance = np.zeros(0)  # not needed
     start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or len(submerge_to) > 0
-    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat,
-                         ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1), win_chance,
+    air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by a retreat policy
+    if policy is not None:
+        air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
+    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive, win_chance,
                          submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d), start_idx,
                          start_val, end, track)
     return _with_decisions(battle, prepared)
