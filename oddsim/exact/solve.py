@@ -15,6 +15,7 @@ from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _kernel as k
+from oddsim.exact import _outcomes
 from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.interrupt import call_interruptibly
@@ -507,46 +508,17 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     """The result from the terminal mass ``final`` at the states ``ends`` (its nonzero entries),
     their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     low = p.low
-    na, nd = p.a.n_states, p.d.n_states
-    codes = outcome[ends].astype(np.int64)
-    n_codes = k.RETREAT_LEFT + 1
-    # mass by outcome and by each side's end state
-    a_mass = np.bincount(codes * na + ends // nd, final[ends], n_codes * na).reshape(n_codes, na)
-    d_mass = np.bincount(codes * nd + ends % nd, final[ends], n_codes * nd).reshape(n_codes, nd)
-    by_code = a_mass.sum(axis=1)
-    retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
-    retreat_rounds = 0.0
-    if retreat > 0:
-        retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
-    a_alive, a_damaged, a_gone, a_ipc = p.a_counts
-    d_alive, d_damaged, d_gone, d_ipc = p.d_counts
+    a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
-    a_total = int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum())
-    d_total = int((low.defender.count * low.cost * _combatant(low, low.defender)).sum())
-    a_fought = a_mass[k.ATTACKER_WINS] + a_mass[k.STALEMATE]
-    a_retreated = a_mass[k.RETREAT]
-    a_left_early = a_mass[k.RETREAT_LEFT]
-    a_none = float(by_code[k.DEFENDER_WINS] + by_code[k.DRAW])
-    d_fought = d_mass[k.DEFENDER_WINS] + d_mass[k.STALEMATE] + d_mass[k.RETREAT] + d_mass[k.RETREAT_LEFT]
-    d_dead = d_mass[k.ATTACKER_WINS] + d_mass[k.DRAW]
-    a_gone_ipc = a_total - a_gone @ low.cost
-    d_gone_ipc = d_total - d_gone @ low.cost
-    take = 0.0
-    if not battle.sea:
-        take = float(a_mass[k.ATTACKER_WINS][p.A.flags[:, t.F_LAND] == 1].sum())
+    a_total = int(low.attacker.count @ (low.cost * a_fighting))
+    d_total = int(low.defender.count @ (low.cost * d_fighting))
+    by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
+        ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
+        a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
+    retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
     names = [u.name for u in battle.rules.units]
     verb = "submerged" if battle.sea else "retreated"
-    a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
-    nothing = np.zeros((1, len(names)), dtype=np.int64)
-    a_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, a_fighting, (
-        (np.array([a_none]), nothing, nothing, nothing, False),
-        (a_fought, a_alive, a_damaged, a_gone, False),
-        (a_retreated, a_alive, a_damaged, a_gone, True),
-        (a_left_early, a_gone, 0 * a_gone, a_gone, True))))
-    d_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, d_fighting, (
-        (d_fought, d_alive, d_damaged, d_gone, False),
-        (d_dead, d_gone, 0 * d_gone, d_gone, False))))
     return BattleResult(
         battle=battle.describe(),
         method=Method.EXACT,
@@ -557,16 +529,40 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         retreat=retreat,
         retreat_round=retreat_rounds / retreat if retreat > 0 else None,
         takes_territory=None if battle.sea else take,
-        attacker_ipc_lost=a_none * a_total + float((a_fought + a_retreated) @ a_ipc)
-        + float(a_left_early @ a_gone_ipc),
-        defender_ipc_lost=float(d_fought @ d_ipc) + float(d_dead @ d_gone_ipc),
+        attacker_ipc_lost=a_lost,
+        defender_ipc_lost=d_lost,
         expected_rounds=float(rounds),
-        attacker_survivors=a_rows,
-        defender_survivors=d_rows,
+        attacker_survivors=SurvivorTable(
+            names, verb, partial(_attacker_rows, low.cost, a_fighting, p.a_counts, a_mass)),
+        defender_survivors=SurvivorTable(
+            names, verb, partial(_defender_rows, low.cost, d_fighting, p.d_counts, d_mass)),
         truncated_mass=float(pruned),
         attacker_ipc_total=a_total,
         defender_ipc_total=d_total,
     )
+
+
+def _attacker_rows(cost: np.ndarray, fighting: np.ndarray, counts: t.SideCounts,
+                   mass: np.ndarray) -> RowArrays:
+    """The attacker's end states (``_survivors``) from its mass by outcome code and state."""
+    nothing = np.zeros((1, len(cost)), dtype=np.int64)
+    a_none = mass[k.DEFENDER_WINS].sum() + mass[k.DRAW].sum()
+    alive, damaged, gone = counts.alive, counts.damaged, counts.departed
+    return _survivors(cost, fighting, (
+        (np.array([a_none]), nothing, nothing, nothing, False),
+        (mass[k.ATTACKER_WINS] + mass[k.STALEMATE], alive, damaged, gone, False),
+        (mass[k.RETREAT], alive, damaged, gone, True),
+        (mass[k.RETREAT_LEFT], gone, 0 * gone, gone, True)))
+
+
+def _defender_rows(cost: np.ndarray, fighting: np.ndarray, counts: t.SideCounts,
+                   mass: np.ndarray) -> RowArrays:
+    """The defender's end states (``_survivors``) from its mass by outcome code and state."""
+    alive, damaged, gone = counts.alive, counts.damaged, counts.departed
+    return _survivors(cost, fighting, (
+        (mass[k.DEFENDER_WINS] + mass[k.STALEMATE] + mass[k.RETREAT] + mass[k.RETREAT_LEFT], alive, damaged,
+         gone, False),
+        (mass[k.ATTACKER_WINS] + mass[k.DRAW], gone, 0 * gone, gone, False)))
 
 
 def _survivors(cost: np.ndarray, fighting: np.ndarray,
