@@ -119,14 +119,6 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 
 @jit
-def both_side_tables(a_classes, a_dice, a_max_dice, d_classes, d_dice, d_max_dice, types, support, low_luck):
-    """``side_tables`` of the attacker and of the defender, in one call from Python (each call
-    costs some microseconds, as much as a small side's tables)."""
-    return (side_tables(a_classes, a_dice, types, support, low_luck, a_max_dice),
-            side_tables(d_classes, d_dice, types, support, low_luck, d_max_dice))
-
-
-@jit
 def side_tables(classes, dice, types, support, low_luck, max_dice):
     """Build one side's ``SideTables`` and ``SideCounts``. States of layer 1 (index layer size and
     up) are those after the ``classes.leave`` classes left the battle."""

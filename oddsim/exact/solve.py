@@ -206,7 +206,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
     types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
     support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
                         low.support_side)
-    sides = []  # per side: its classes, dice, and most hits in a round
+    built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
         max_dice = int(side.count @ side.dice) + 1  # + 1: a Low Luck bonus hit
         if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
@@ -216,10 +216,8 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
                             layout.leave, layout.layers, layout.kept_before)
         dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
-        sides.append((classes, dice, max_dice))
-    (a_classes, a_dice, a_max_dice), (d_classes, d_dice, d_max_dice) = sides
-    (A, a_counts), (D, d_counts) = t.both_side_tables(  # noqa: N806 - the kernels' names for the two sides
-        a_classes, a_dice, a_max_dice, d_classes, d_dice, d_max_dice, types, support, low.low_luck)
+        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
+    (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
     submerge_to = NO_MOVES
