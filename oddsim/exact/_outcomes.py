@@ -18,10 +18,11 @@ N_CODES = RETREAT_LEFT + 1
 @jit
 def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed, a_total, d_ipc,
                    d_departed, d_total, cost):
-    """Sums over the end states ``ends`` (joint states, attacker state x ``nd`` + defender state)
-    of their mass ``final``, by ``outcome`` code. Returns (mass per code, attacker mass per code
-    and state, defender mass likewise, rounds-weighted retreat mass (``final_w``), attacker win
-    mass with a land unit left, attacker IPC lost, defender IPC lost).
+    """Sums over the end states ``ends`` (joint states, attacker state x ``nd`` + defender state;
+    those without mass are passed over) of their mass ``final``, by ``outcome`` code. Returns
+    (mass per code, attacker mass per code and state, defender mass likewise, rounds-weighted
+    retreat mass (``final_w``), attacker win mass with a land unit left, attacker IPC lost,
+    defender IPC lost).
 
     IPC lost: a side destroyed loses ``*_total`` (what it fought with), but the units that left
     the battle early (``*_departed``); a side left in the battle loses its state's ``*_ipc``."""
@@ -31,6 +32,8 @@ def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed
     retreat_w = take = a_lost = d_lost = 0.0
     for j in ends:
         p = final[j]
+        if p == 0.0:
+            continue
         code = outcome[j]
         ia = j // nd
         idd = j - ia * nd

@@ -219,7 +219,9 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
     (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
-    holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
+    # the defender holds the territory with units that take no part in combat (an AA gun)
+    in_combat = set(low.defender.step_unit.tolist())
+    holds = any(n and u not in in_combat for u, n in enumerate(low.defender.count.tolist()))
     submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
         # only battles still being fought move
@@ -476,7 +478,6 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
                                               p.track_rounds, None, None if p.best is None else p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
-        ends = ends[final[ends] != 0.0]
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
     if battle.crash_fighters:
         result = crash_fighters(result, battle)
@@ -505,7 +506,7 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
 
 
 def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
-    """The result from the terminal mass ``final`` at the states ``ends`` (its nonzero entries),
+    """The result from the terminal mass ``final`` at the states ``ends`` (all its nonzero entries),
     their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     low = p.low
     a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
