@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel
 from oddsim.names import describe_counts
-from oddsim.result import BattleResult, RetreatPlanRow
+from oddsim.result import BattleResult, LazyRows, RetreatPlanRow
 
 MOVE_STORE_ENTRIES = 8_000_000
 """Most round-move entries the best retreat keeps for reuse (16 bytes each: 128 MB); states
@@ -81,25 +82,40 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,
-                 states: np.ndarray, mass: np.ndarray, weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
+                 states: np.ndarray, mass: np.ndarray, weighted: np.ndarray) -> LazyRows[RetreatPlanRow]:
     """The plan's rows: each state where the policy retreats and the battle gets there (units in
     the battle on each side), with the chance of retreating there and the mean round it happens
     (``states``: the joint states where it retreats with some mass, ``mass``/``weighted``: the
-    retreat mass there, and the same weighted by rounds). Most likely first."""
-    sides = []
-    for counts, index in ((a_counts, states // n_defender), (d_counts, states % n_defender)):
-        alive, damaged, gone = counts.alive, counts.damaged, counts.departed
-        described = {}  # each side state is described once
-        for i in np.unique(index).tolist():
-            units = alive[i] - gone[i]
-            left = [(name, n) for name, n in zip(names, units.tolist(), strict=True) if n > 0]
-            hurt = {name: h for name, h in zip(names, np.minimum(damaged[i], units).tolist(), strict=True)
-                    if h > 0}
-            described[i] = describe_counts(left, hurt)
-        sides.append([described[i] for i in index.tolist()])
-    rows = [RetreatPlanRow(attacker, defender, p, w / p) for attacker, defender, p, w in
-            zip(*sides, mass.tolist(), weighted.tolist(), strict=True)]
-    return tuple(sorted(rows, key=lambda row: (-row.probability, row.attacker, row.defender)))
+    retreat mass there, and the same weighted by rounds). Most likely first. The rows (text, one
+    object each) are built when first read: on a large battle they took as long as the solve
+    under the policy, and most callers (purchase sweeps, the objective) never read them; only
+    the units of the side states they name are kept until then."""
+    def side(counts: t.SideCounts, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        distinct, where = np.unique(index, return_inverse=True)
+        units = counts.alive[distinct] - counts.departed[distinct]
+        return units, np.minimum(counts.damaged[distinct], units), where.ravel()
+
+    return LazyRows(partial(_plan_rows, names, side(a_counts, states // n_defender),
+                            side(d_counts, states % n_defender), mass, weighted))
+
+
+def _plan_rows(names: list[str], attacker: tuple[np.ndarray, np.ndarray, np.ndarray],
+               defender: tuple[np.ndarray, np.ndarray, np.ndarray], mass: np.ndarray,
+               weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
+    """``retreat_plan``'s rows from each side's distinct states (units in the battle, damaged
+    ones) and which of them each row has: each side state is described once, the rows sorted by
+    chance, then by the texts (as ranks), before any row is made."""
+    texts, ranks = [], []
+    for units, damaged, where in (attacker, defender):
+        described = [describe_counts([(name, n) for name, n in zip(names, left, strict=True) if n > 0],
+                                     {name: h for name, h in zip(names, hurt, strict=True) if h > 0})
+                     for left, hurt in zip(units.tolist(), damaged.tolist(), strict=True)]
+        order = {text: rank for rank, text in enumerate(sorted(set(described)))}
+        texts.append([described[i] for i in where.tolist()])
+        ranks.append(np.array([order[text] for text in described], dtype=np.int64)[where])
+    by_chance = np.lexsort((ranks[1], ranks[0], -mass))
+    return tuple(RetreatPlanRow(texts[0][i], texts[1][i], p, w / p) for i, p, w in zip(
+        by_chance.tolist(), mass[by_chance].tolist(), weighted[by_chance].tolist(), strict=True))
 
 
 def mix_plans(parts: Sequence[tuple[float, BattleResult]]) -> tuple[RetreatPlanRow, ...]:
