@@ -20,8 +20,7 @@ from oddsim.exact._kernel import (
     ONGOING,
     RETREAT_LEFT,
     _buffers,
-    _clear,
-    _gather,
+    _compact,
     _outcome,
     _stored_moves,
 )
@@ -53,6 +52,8 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     retreat = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
     rows = np.zeros(nd)
+    d2_idx = np.zeros(nd, dtype=np.int64)
+    d2_p = np.zeros(nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     for n in range(live.shape[0] - 1, -1, -1):  # casualties only grow: later states first
         j = live[n]
@@ -72,18 +73,23 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
                 value += territory_bonus
             v_end[j] = v_mid[j] = v_start[j] = value
             continue
-        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
-        # the values of this state are still 0, so the gathers leave out "no change"
-        after_second = _gather_runs(v_end, nd, compact_idx[2], compact_p[2], n2_a, d_touched, d_prob,
-                                    n2_d, rows)
-        _clear(d_prob, d_touched, n2_d)
-        for t in range(n1_d):
-            d_prob[compact_idx[1, t]] = compact_p[1, t]
-        after_first = _gather_runs(v_mid, nd, compact_idx[0], compact_p[0], n1_a, compact_idx[1], d_prob,
-                                   n1_d, rows)
-        _clear(d_prob, compact_idx[1], n1_d)
-        if n1_a == 0:  # no first strike: the round goes straight to general fire
-            after_first = 0.0
+        o = store.at[j] - 1
+        if o >= 0:  # recorded: the lists are read where they lie in the store
+            idx, p = store.idx, store.p
+            n1_a, n1_d, n2_a, n2_d = idx[o], idx[o + 1], idx[o + 2], idx[o + 3]
+            stay1, stay2 = p[o], p[o + 1]
+            o1_d = o + 4 + n1_a
+            o2_a = o1_d + n1_d
+            # the values of this state are still 0, so the gathers leave out "no change"
+            after_second = _gather_lists(v_end, nd, idx, p, o2_a, n2_a, idx, p, o2_a + n2_a, n2_d, rows)
+            after_first = _gather_lists(v_mid, nd, idx, p, o + 4, n1_a, idx, p, o1_d, n1_d, rows)
+        else:
+            n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
+            n2_d = _compact(d_prob, d_touched, n2_d, d2_idx, d2_p)
+            after_second = _gather_lists(v_end, nd, compact_idx[2], compact_p[2], 0, n2_a, d2_idx, d2_p, 0,
+                                         n2_d, rows)
+            after_first = _gather_lists(v_mid, nd, compact_idx[0], compact_p[0], 0, n1_a, compact_idx[1],
+                                        compact_p[1], 0, n1_d, rows)
         if submerge_to.shape[0] and submerge_to[j] != j:  # subs submerge before the attacker decides
             v_end[j] = v_end[submerge_to[j]]
         else:
@@ -101,29 +107,38 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
 
 
 @hot_jit
-def _gather_runs(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d, rows):
-    """Sum of P(a) * P(d) * values[a, d] over the two distributions (``_kernel._gather``). When
-    the touched defender states are close together, the value rows are first summed along the
-    dense run they span, weighted by P(a), into ``rows`` (scratch, at least ``nd`` long; an
-    element-wise loop, which vectorises), then weighted by P(d)."""
+def _gather_lists(values, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d, rows):
+    """Sum of P(a) * P(d) * values[a, d] over two compact distributions, the attacker's the
+    ``n_a`` entries of (``a_idx``, ``a_p``) from ``a_at`` on, the defender's likewise: where they
+    lie in the move store, without copying them out. When the touched defender states are close
+    together, the value rows are first summed along the dense run they span, weighted by P(a),
+    into ``rows`` (scratch, at least ``nd`` long; an element-wise loop, which vectorises), then
+    weighted by P(d)."""
+    if n_a == 0 or n_d == 0:
+        return 0.0
     d_min = nd
     d_max = -1
-    for t in range(n_d):
+    for t in range(d_at, d_at + n_d):
         d_min = min(d_min, d_idx[t])
         d_max = max(d_max, d_idx[t])
     width = d_max - d_min + 1
-    if n_d == 0 or width > 4 * n_d:
-        return _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d)
+    total = 0.0
+    if width > 4 * n_d:  # spread out: entry by entry
+        for s in range(a_at, a_at + n_a):
+            base = a_idx[s] * nd
+            row = 0.0
+            for t in range(d_at, d_at + n_d):
+                row += d_p[t] * values[base + d_idx[t]]
+            total += a_p[s] * row
+        return total
     acc = rows[:width]
     acc[:] = 0.0
-    for s in range(n_a):
+    for s in range(a_at, a_at + n_a):
         base = a_idx[s] * nd + d_min
         row = values[base: base + width]
         c = a_p[s]
         for q in range(width):
             acc[q] += c * row[q]
-    source = d_dense[d_min: d_min + width]
-    total = 0.0
-    for q in range(width):
-        total += source[q] * acc[q]
+    for t in range(d_at, d_at + n_d):
+        total += d_p[t] * acc[d_idx[t] - d_min]
     return total
