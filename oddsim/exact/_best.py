@@ -40,10 +40,10 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
 
     Returns (value at the end of a round, where the attacker decides; value at the start of a
     round, which is fought whatever the value of retreating, as round 1 is; 1 where the best
-    policy retreats). Ties fight on. Only the ``live`` states are solved (those the battle gets
-    to with a weight the engine does not prune; increasing); the others keep the value 0. Their
-    round moves come from ``store`` (``_kernel.MoveStore``) where the forward sweep that found
-    them recorded them."""
+    policy retreats). Ties fight on. Only the ``live`` states are solved (increasing: every
+    state, or those the battle gets to with a weight the engine does not prune); the others
+    keep the value 0. Their round moves come from ``store`` (``_kernel.MoveStore``) where a
+    forward sweep recorded them, else they are computed here and recorded for the next sweep."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
     v_end = np.zeros(na * nd)

@@ -36,26 +36,61 @@ class BestRetreat:
 
     objective: float
     retreat: np.ndarray  # int8 per joint state
-    moves: k.MoveStore  # the round moves of the states the battle reaches, for the solve under it
+    moves: k.MoveStore  # the round moves of the states solved, for the solve under the policy
 
 
 def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
                  d_total: int) -> BestRetreat:
     """Solve the optimal stopping problem of ``policy``'s objective for the exact engine's
     prepared battle ``p`` (``solve._Prepared``); ``*_total``: the IPCs each side fights with.
-    Only the states the battle reaches when fought to the end (found by a forward sweep) are
-    solved: the policy's battles reach no others, since a retreat only ends some of them
-    earlier."""
+    Where the battle may reach only a small part of its joint states (``_every_state``: not),
+    only those it reaches when fought to the end (found by a forward sweep) are solved: the
+    policy's battles reach no others, since a retreat only ends some of them earlier, and the
+    others keep the value 0. Elsewhere every state is solved, one backward sweep computing the
+    round moves (the values of states reached with less than ``prune`` then count too: each is
+    more exact, and the sweep that found the others cost more than the states it left out)."""
     low = p.low
     n = p.joint
-    # the states the battle gets to, fought to the end; after a retreat that leaves the landed
-    # units fighting, also those they get to from there. With no policy the kernel never reads
-    # the retreat inputs: placeholders stand for them
-    visited = np.zeros(n)
-    never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
-    # the sweep records each state's round moves: the backward sweep and the solve under the
-    # policy read them instead of computing them again (up to a memory budget)
+    # each state's round moves are recorded where they are first computed: the backward sweep
+    # and the solve under the policy read them instead of computing them again (up to a budget)
     moves = _move_store(n, min(MOVE_STORE_ENTRIES, n * (4 + 2 * (p.a.n_states + p.d.n_states))))
+    retreat_to = p.retreat_to
+    if _every_state(p, land_battle):
+        live = np.arange(n)
+    else:
+        live = _reached(p, prune, moves)
+    a, d = p.a_counts, p.d_counts
+    # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
+    a_dead = a_total - a.departed @ low.cost
+    d_dead = d_total - d.departed @ low.cost
+    takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
+    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
+                                                  live, a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead,
+                                                  takes, policy.territory_bonus, moves)
+    # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
+    objective = float((p.start_val * v_start[p.start_idx]).sum())
+    if p.end is not None:
+        objective += float((p.end * v_end).sum())
+    return BestRetreat(objective, retreat, moves)
+
+
+def _every_state(p, land_battle: bool) -> bool:
+    """Whether the battle reaches (nearly) every joint state of ``p``, so that solving them all
+    costs less than a forward sweep to find those it reaches: a land battle whose sides are
+    one layer each (no landed units that stay) and whose dice are rolled (Low Luck's nearly
+    certain hits skip most casualty counts). At sea, where subs, aircraft and a kept destroyer
+    split the states into classes, a battle reaches a few per cent of them."""
+    return land_battle and not p.low.low_luck and p.a.layers == 1 and p.d.layers == 1
+
+
+def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
+    """The joint states the battle gets to (increasing) when fought to the end, recording their
+    round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
+    they get to from there."""
+    n = p.joint
+    visited = np.zeros(n)
+    # with no policy the kernel never reads the retreat inputs: placeholders stand for them
+    never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
     k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, p.work(p.end), p.rules, p.holds, prune, never,
                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
     retreat_to = p.retreat_to
@@ -66,20 +101,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         np.add.at(after, retreat_to[partial], visited[partial])
         k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), p.work(after), p.rules, p.holds, prune, never,
                        unused, unused, p.submerge_to, no_moves, False, visited, moves)
-    a, d = p.a_counts, p.d_counts
-    # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
-    a_dead = a_total - a.departed @ low.cost
-    d_dead = d_total - d.departed @ low.cost
-    takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
-    live = np.flatnonzero(visited)  # increasing, as the kernel reads them backwards
-    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
-                                                  live, a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead,
-                                                  takes, policy.territory_bonus, moves)
-    # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
-    objective = float((p.start_val * v_start[p.start_idx]).sum())
-    if p.end is not None:
-        objective += float((p.end * v_end).sum())
-    return BestRetreat(objective, retreat, moves)
+    return np.flatnonzero(visited)
 
 
 _scratch = threading.local()
