@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -91,7 +91,8 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     visited = np.zeros(n)
     # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
-    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, p.work(p.end), p.rules, p.holds, prune, never,
+    untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
+    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, untracked.work(p.end), p.rules, p.holds, prune, never,
                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
     retreat_to = p.retreat_to
     landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
@@ -99,7 +100,7 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     if landed and partial.any():
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
-        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), p.work(after), p.rules, p.holds, prune, never,
+        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), untracked.work(after), p.rules, p.holds, prune, never,
                        unused, unused, p.submerge_to, no_moves, False, visited, moves)
     return np.flatnonzero(visited)
 

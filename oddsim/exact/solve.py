@@ -254,7 +254,7 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     else:
         d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
         decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
-    score = p.win_chance if len(p.win_chance) else np.ones(p.joint)
+    score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
     retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
     return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
