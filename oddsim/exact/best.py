@@ -65,12 +65,14 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     d_dead = d_total - d.departed @ low.cost
     takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
     v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
-                                                  live, a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead,
-                                                  takes, policy.territory_bonus, moves)
+                                                  live, p.start_idx, a.ipc_lost, d.ipc_lost, a_total, a_dead,
+                                                  d_dead, takes, policy.territory_bonus, moves)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
-    objective = float((p.start_val * v_start[p.start_idx]).sum())
+    objective = float((p.start_val * v_start).sum())
     if p.end is not None:
-        objective += float((p.end * v_end).sum())
+        end = np.zeros(n)
+        end[live] = v_end
+        objective += float((p.end * end).sum())
     return BestRetreat(objective, retreat, moves)
 
 
