@@ -11,6 +11,7 @@ engine computed: the one place where the engines share a decision rather than a 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -73,7 +74,10 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         end = np.zeros(n)
         end[live] = v_end
         objective += float((p.end * end).sum())
-    return BestRetreat(objective, retreat, moves)
+    moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
+    best = BestRetreat(objective, retreat, moves)
+    weakref.finalize(best, _give_back, moves, live)  # once the solve under the policy is done with it
+    return best
 
 
 def _every_state(p, land_battle: bool) -> bool:
@@ -90,7 +94,8 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
     they get to from there."""
     n = p.joint
-    visited = np.zeros(n)
+    whole = _kept.take("visited", n, np.float64)
+    visited = whole[:n]
     # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
@@ -104,24 +109,54 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         np.add.at(after, retreat_to[partial], visited[partial])
         k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), untracked.work(after), p.rules, p.holds, prune, never,
                        unused, unused, p.submerge_to, no_moves, False, visited, moves)
-    return np.flatnonzero(visited)
+    live = np.flatnonzero(visited)
+    visited[live] = 0.0
+    _kept.give("visited", whole)
+    return live
 
 
-_scratch = threading.local()
-"""Per thread, the move store's entry arrays of its last best retreat, for the next one."""
+class _Kept:
+    """Arrays one best retreat leaves for the next, in any thread (solves of large battles run
+    in a thread of their own, one per solve): fresh memory costs a page fault per page written,
+    some milliseconds on a battle at sea, as much as its forward sweep. Each array is taken whole
+    by one solve at a time (a solve that finds it taken makes its own) and given back zeroed
+    where that solve wrote it; only the pages a battle wrote stay resident."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def take(self, name: str, size: int, dtype: type) -> np.ndarray:
+        """An array of at least ``size`` entries, zeroed (``np.empty``'s for entries that are
+        written before they are read: the move store's)."""
+        with self._lock:
+            kept = self._arrays.pop(name, None)
+        if kept is not None and kept.shape[0] >= size:
+            return kept
+        return np.zeros(size, dtype=dtype) if name != "idx" and name != "p" else np.empty(size, dtype=dtype)
+
+    def give(self, name: str, array: np.ndarray) -> None:
+        with self._lock:
+            self._arrays[name] = array
+
+
+_kept = _Kept()
 
 
 def _move_store(n_joint: int, capacity: int) -> k.MoveStore:
-    """An empty ``_kernel.MoveStore`` of ``capacity`` entries, on this thread's entry arrays when
-    they are large enough (else on new ones, kept for the next): each fresh page written costs a
-    page fault, some 1.5 ms of a 4 ms solve on a large battle. Only the pages a battle wrote stay
-    resident; a solve uses its store only until it returns, and one thread runs one at a time."""
-    kept = getattr(_scratch, "entries", None)
-    if kept is None or kept[0].shape[0] < capacity:
-        kept = np.empty(capacity, dtype=np.int64), np.empty(capacity)
-        _scratch.entries = kept
-    return k.MoveStore(np.zeros(n_joint, dtype=np.int64), kept[0][:capacity], kept[1][:capacity],
-                       np.array([0, 1], dtype=np.int64))
+    """An empty ``_kernel.MoveStore`` of ``capacity`` entries for ``n_joint`` joint states, on
+    kept arrays (``_Kept``); ``_give_back`` returns them."""
+    return k.MoveStore(_kept.take("at", n_joint, np.int64)[:n_joint],
+                       _kept.take("idx", capacity, np.int64)[:capacity],
+                       _kept.take("p", capacity, np.float64)[:capacity], np.array([0, 1], dtype=np.int64))
+
+
+def _give_back(store: k.MoveStore, states: np.ndarray) -> None:
+    """Return ``store``'s arrays to the kept ones, the states it recorded (among ``states``)
+    cleared."""
+    store.at[states] = 0
+    for name, part in zip(("at", "idx", "p"), store[:3], strict=True):
+        _kept.give(name, part if part.base is None else part.base)
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,

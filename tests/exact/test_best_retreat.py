@@ -213,6 +213,30 @@ def test_solving_every_state_matches_solving_the_states_reached(monkeypatch, ent
         assert getattr(every, name) == pytest.approx(getattr(reached, name), abs=1e-12), name
 
 
+def test_arrays_kept_from_one_best_retreat_serve_the_next_alike():
+    """The move store's and the sweep's arrays are kept from one best retreat for the next (any
+    size, any thread): a battle solved after others, larger and smaller, at sea and on land, with
+    the moves recorded in other places, gives what it gave first."""
+    import threading
+
+    sea = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
+                 defender_submerge="alone", retreat={"best": "tuv"})
+    first = solve(sea).to_dict()
+    best = {"best": "tuv"}
+    others = [Battle(rules="1942-2e", attacker="4 sub, 2 dd, 2 cru, 2 ftr",
+                     defender="1 bb, 1 cv, 2 ftr, 3 sub", sea=True, retreat=best),
+              Battle(rules="1942-2e", attacker="1 sub, 1 ftr", defender="1 dd", sea=True, retreat=best),
+              Battle(rules="1942-2e", attacker="6 inf, 2 art, 3 arm", defender="8 inf", retreat=best)]
+    for other in others:
+        solve(other)
+    assert solve(sea).to_dict() == first
+    in_thread = []
+    worker = threading.Thread(target=lambda: in_thread.append(solve(sea).to_dict()))
+    worker.start()
+    worker.join()
+    assert in_thread == [first]
+
+
 def test_monte_carlo_on_a_battle_too_large_for_the_policy_names_a_fix_that_works():
     """Monte Carlo needs the exact engine's table for the best retreat: when the exact engine
     cannot take the battle, the advice is a threshold retreat, not 'use --method mc' (already used)."""
