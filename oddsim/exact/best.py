@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -38,6 +38,7 @@ class BestRetreat:
     objective: float
     retreat: np.ndarray  # int8 per joint state
     moves: k.MoveStore  # the round moves of the states solved, for the solve under the policy
+    score: np.ndarray  # per joint state, -1 where it retreats, else 1 (``solve_kernel``'s win_chance)
 
 
 def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
@@ -75,8 +76,12 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         end[live] = v_end
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
-    best = BestRetreat(objective, retreat, moves)
-    weakref.finalize(best, _give_back, moves, live)  # once the solve under the policy is done with it
+    retreats = np.flatnonzero(retreat)
+    score = _kept.take("score", n, np.ones)[:n]
+    score[retreats] = -1.0
+    best = BestRetreat(objective, retreat, moves, score)
+    # once the solve under the policy is done with them
+    weakref.finalize(best, _give_back, moves, live, score, retreats)
     return best
 
 
@@ -94,7 +99,7 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
     they get to from there."""
     n = p.joint
-    whole = _kept.take("visited", n, np.float64)
+    whole = _kept.take("visited", n, np.zeros)
     visited = whole[:n]
     # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
@@ -119,21 +124,22 @@ class _Kept:
     """Arrays one best retreat leaves for the next, in any thread (solves of large battles run
     in a thread of their own, one per solve): fresh memory costs a page fault per page written,
     some milliseconds on a battle at sea, as much as its forward sweep. Each array is taken whole
-    by one solve at a time (a solve that finds it taken makes its own) and given back zeroed
-    where that solve wrote it; only the pages a battle wrote stay resident."""
+    by one solve at a time (a solve that finds it taken makes its own) and given back as it was
+    made (zeroed, or ones: the score) where that solve wrote it; only the pages a battle wrote
+    stay resident."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._arrays: dict[str, np.ndarray] = {}
 
-    def take(self, name: str, size: int, dtype: type) -> np.ndarray:
-        """An array of at least ``size`` entries, zeroed (``np.empty``'s for entries that are
-        written before they are read: the move store's)."""
+    def take(self, name: str, size: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
+        """The array kept as ``name`` when it has at least ``size`` entries (as it was given
+        back), else ``make(size)``."""
         with self._lock:
             kept = self._arrays.pop(name, None)
         if kept is not None and kept.shape[0] >= size:
             return kept
-        return np.zeros(size, dtype=dtype) if name != "idx" and name != "p" else np.empty(size, dtype=dtype)
+        return make(size)
 
     def give(self, name: str, array: np.ndarray) -> None:
         with self._lock:
@@ -146,16 +152,17 @@ _kept = _Kept()
 def _move_store(n_joint: int, capacity: int) -> k.MoveStore:
     """An empty ``_kernel.MoveStore`` of ``capacity`` entries for ``n_joint`` joint states, on
     kept arrays (``_Kept``); ``_give_back`` returns them."""
-    return k.MoveStore(_kept.take("at", n_joint, np.int64)[:n_joint],
-                       _kept.take("idx", capacity, np.int64)[:capacity],
-                       _kept.take("p", capacity, np.float64)[:capacity], np.array([0, 1], dtype=np.int64))
+    return k.MoveStore(_kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
+                       _kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
+                       _kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
 
 
-def _give_back(store: k.MoveStore, states: np.ndarray) -> None:
-    """Return ``store``'s arrays to the kept ones, the states it recorded (among ``states``)
-    cleared."""
+def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retreats: np.ndarray) -> None:
+    """Return ``store``'s arrays and ``score`` to the kept ones, the states the store recorded
+    (among ``states``) cleared, the score 1 again where it retreats (``retreats``)."""
     store.at[states] = 0
-    for name, part in zip(("at", "idx", "p"), store[:3], strict=True):
+    score[retreats] = 1.0
+    for name, part in zip(("at", "idx", "p", "score"), (*store[:3], score), strict=True):
         _kept.give(name, part if part.base is None else part.base)
 
 
