@@ -4,11 +4,13 @@ the same battle (the issue's bound: at most 2x), warm, best of a few runs.
 Run: python benchmarks/best_retreat.py
 Times are CPU seconds of this process (time.process_time), the fastest of interleaved runs: on
 a shared machine wall time swings by 2x with the other processes' load.
-The best retreat is a forward sweep marking the states the battle reaches and recording their
-round moves, one backward sweep over only those (the policy), and the forward solve under it,
-both reading the recorded moves; with landed units a further forward sweep finds where the plan
-retreats. The plan's rows (``result.retreat_plan``) are built when first read: "best ms" is the
-solve, "+ plan ms" the solve and reading the plan (as the CLI, JSON and web output do).
+The best retreat is one backward sweep (the policy) and the forward solve under it, reading the
+round moves the first sweep recorded. A land battle (rolled dice, no landed units) solves every
+joint state in that backward sweep; elsewhere (at sea, Low Luck, landed units) a forward sweep
+first finds the states the battle reaches and records their moves, and only those are solved;
+with landed units a further forward sweep finds where the plan retreats. The plan's rows
+(``result.retreat_plan``) are built when first read: "best ms" is the solve, "+ plan ms" the
+solve and reading the plan (as the CLI, JSON and web output do).
 """
 
 from __future__ import annotations
