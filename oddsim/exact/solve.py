@@ -262,12 +262,14 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
         best = best_retreat(policy, p, PRUNE, battle.is_land,
                             int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum()),
                             int((low.defender.count * low.cost * _combatant(low, low.defender)).sum()))
-        decided = best.retreat == 1
+        decided = best.retreat
     else:
         d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
         decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
-    score = p.win_chance if len(p.win_chance) else np.ones(p.joint)
     retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
+    if best is not None and not len(p.win_chance):  # the best retreat's own score
+        return replace(p, win_chance=best.score, retreat=retreat, best=best)
+    score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
     return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
 
