@@ -415,7 +415,11 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
                                                         win_chance):
                     target = retreat_to[j]
-            if store is None:
+            if target != j and m_start == 0.0 and m2 == 0.0:
+                # all the mass here leaves at the end of a round: none fights one from here
+                n1_a = n1_d = n2_a = n2_d = 0
+                stay1 = stay2 = 0.0
+            elif store is None:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
             else:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
