@@ -18,10 +18,10 @@ from functools import partial
 import numpy as np
 
 from oddsim.battle import RetreatPolicy
+from oddsim.exact import _kept
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel
-from oddsim.exact._kept import kept as _kept
 from oddsim.names import describe_counts
 from oddsim.result import BattleResult, LazyRows, RetreatPlanRow
 
@@ -77,7 +77,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
     retreats = np.flatnonzero(retreat)
-    score = _kept.take("score", n, np.ones)[:n]
+    score = _kept.kept.take("score", n, np.ones)[:n]
     score[retreats] = -1.0
     best = BestRetreat(objective, retreat, moves, score)
     # once the solve under the policy is done with them
@@ -99,7 +99,7 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
     they get to from there."""
     n = p.joint
-    whole = _kept.take("visited", n, np.zeros)
+    whole = _kept.kept.take("visited", n, np.zeros)
     visited = whole[:n]
     # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
@@ -120,16 +120,16 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         p.done(work)
     live = np.flatnonzero(visited)
     visited[live] = 0.0
-    _kept.give("visited", whole)
+    _kept.kept.give("visited", whole)
     return live
 
 
 def _move_store(n_joint: int, capacity: int) -> k.MoveStore:
     """An empty ``_kernel.MoveStore`` of ``capacity`` entries for ``n_joint`` joint states, on
     kept arrays (``_kept``); ``_give_back`` returns them."""
-    return k.MoveStore(_kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
-                       _kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
-                       _kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
+    return k.MoveStore(_kept.kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
+                       _kept.kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
+                       _kept.kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
 
 
 def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retreats: np.ndarray) -> None:
@@ -138,7 +138,7 @@ def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retrea
     store.at[states] = 0
     score[retreats] = 1.0
     for name, part in zip(("at", "idx", "p", "score"), (*store[:3], score), strict=True):
-        _kept.give(name, part)
+        _kept.kept.give(name, part)
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,
