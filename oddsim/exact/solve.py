@@ -204,6 +204,8 @@ class _Prepared:
         ``row_lo``/``row_hi``): once nothing reads them any more (results copy what they keep)."""
         arrays = {name: array for name, array in zip(_WORK_NAMES, work[:5], strict=True)
                   if array.shape[0] >= _kept.MIN_KEPT_ENTRIES}
+        if not arrays:  # a small battle: nothing was kept
+            return
         _kept.clear_rows(tuple(arrays.values()), self.d.n_states, work.row_lo, work.row_hi)
         for name, array in arrays.items():
             _kept.kept.give(name, array)
