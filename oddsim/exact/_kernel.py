@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._jit import hot_jit, jit
+from oddsim._jit import hot_inline_jit, hot_jit, jit
 from oddsim.exact._tables import (
     AIR,
     F_DEPARTED,
@@ -64,7 +64,7 @@ class RetreatRule(NamedTuple):
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 0, 1, 2, 3, 4, 5, 6
 
 
-@hot_jit
+@hot_inline_jit
 def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apart, others_fire,
                          enemy_subs, side, prob, touched, out_idx, out_p):
     """Distribution of the target's next state under one side's fire: submarine hits first,
@@ -87,26 +87,26 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apa
         out_idx[0] = target
         out_p[0] = 1.0
         return 1, 1.0
-    if not others_fire:  # submarine hits only: one chain along the order of loss
-        n = _chain(target, fire_dist[G_SUB], fire_lo[G_SUB], s_hi, next_hit, H_SUB + column, out_idx, out_p)
-    elif s_hi == 0 and a_hi == 0:  # general hits only
-        info = side.class_info
-        if info[AIR] == 0 and info[SUB] == 0 and info[KEPT] == 0 and target < info[2 * N_CLASSES]:
-            # one class: the h-th hit moves h steps along it, no table to walk
-            n = _steps(target, fire_dist[g_group], fire_lo[g_group], fire_hi[g_group], side.stride[OTHER],
-                       info[OTHER] - target // side.stride[OTHER], out_idx, out_p)
-        else:
-            n = _chain(target, fire_dist[g_group], fire_lo[g_group], fire_hi[g_group], next_hit,
-                       H_ANY + column, out_idx, out_p)
-    else:
+    if others_fire and (s_hi > 0 or a_hi > 0):  # hits of several kinds
         n = _mixed_fire(target, fire_dist, fire_lo, fire_hi, subs_fire, air_fires, g_group, s_hi, a_hi,
                         next_hit, column, prob, touched)
         stay = prob[target]
         return _compact(prob, touched, n, out_idx, out_p), stay
+    # hits of one kind: submarine hits (a first strike) or general hits
+    group, kind = (g_group, H_ANY) if others_fire else (G_SUB, H_SUB)
+    info = side.class_info
+    if (kind == H_ANY and info[AIR] == 0 and info[SUB] == 0 and info[KEPT] == 0
+            and target < info[2 * N_CLASSES]):
+        # one class: the h-th hit moves h steps along it, no table to walk
+        n = _steps(target, fire_dist[group], fire_lo[group], fire_hi[group], side.stride[OTHER],
+                   info[OTHER] - target // side.stride[OTHER], out_idx, out_p)
+    else:
+        n = _chain(target, fire_dist[group], fire_lo[group], fire_hi[group], next_hit, kind + column, out_idx,
+                   out_p)
     return n, out_p[0] if n > 0 and out_idx[0] == target else 0.0
 
 
-@hot_jit
+@hot_inline_jit
 def _chain(state, dist, lo, hi, next_hit, column, out_idx, out_p):
     """The next states under ``lo``..``hi`` hits of one kind (``dist``), one hit after another
     along the order of loss (``next_hit`` column): distinct states, in increasing order. Hits
@@ -136,7 +136,7 @@ def _chain(state, dist, lo, hi, next_hit, column, out_idx, out_p):
     return n
 
 
-@hot_jit
+@hot_inline_jit
 def _steps(state, dist, lo, hi, step, left, out_idx, out_p):
     """``_chain`` for a side of one class, ``left`` hits from its end: the h-th hit moves
     ``step`` further."""
@@ -173,14 +173,18 @@ def _mixed_fire(target, fire_dist, fire_lo, fire_hi, subs_fire, air_fires, g_gro
         if sh > 0:
             s_state = next_hit[s_state, h_sub]
         s_last = sh == s_hi or next_hit[s_state, h_sub] == s_state
-        ps = _tail(fire_dist[G_SUB], sh, s_hi, s_last) if subs_fire else 1.0
+        ps = 1.0
+        if subs_fire:  # (a call only for the tail: this loop is hot)
+            ps = _tail(fire_dist[G_SUB], sh, s_hi, True) if s_last else fire_dist[G_SUB, sh]
         if ps != 0.0:
             a_state = s_state
             for ah in range(a_hi + 1):
                 if ah > 0:
                     a_state = next_hit[a_state, h_air]
                 a_last = ah == a_hi or next_hit[a_state, h_air] == a_state
-                pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, a_last) if air_fires else 1.0)
+                pa = ps
+                if air_fires:
+                    pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, True) if a_last else fire_dist[G_AIR, ah])
                 if pa != 0.0:
                     g_state = a_state
                     for gh in range(g_hi + 1):
@@ -189,7 +193,8 @@ def _mixed_fire(target, fire_dist, fire_lo, fire_hi, subs_fire, air_fires, g_gro
                         g_last = gh == g_hi or next_hit[g_state, h_any] == g_state
                         if gh < g_lo and not g_last:
                             continue
-                        p = pa * _tail(fire_dist[g_group], max(gh, g_lo), g_hi, g_last)
+                        p = pa * (_tail(fire_dist[g_group], max(gh, g_lo), g_hi, True) if g_last
+                                  else fire_dist[g_group, gh])
                         if p != 0.0:
                             if prob[g_state] == 0.0:
                                 touched[n_touched] = g_state
@@ -233,7 +238,7 @@ def _buffers(na, nd):
     return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p
 
 
-@hot_jit
+@hot_inline_jit
 def _strikes_first(ia, idd, A, D, rules):
     """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
     a_first = rules.attacker_subs_first and D.flags[idd, F_DESTROYER] == 0 and A.dist[ia, G_SUB, 0] < 1.0
@@ -241,26 +246,37 @@ def _strikes_first(ia, idd, A, D, rules):
     return a_first, d_first
 
 
-@hot_jit
-def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
-    """General fire from (ia, idd): everything that has not fired yet (subs that struck first
-    have); aircraft fire apart from the rest only while they cannot hit subs that are there.
-    The next states go to the compact lists ``A_GENERAL`` and ``D_GENERAL``. Returns
-    (n_attacker, n_defender, stay)."""
-    a_flags, a_dist, a_lo, a_hi = A.flags, A.dist, A.lo, A.hi
-    d_flags, d_dist, d_lo, d_hi = D.flags, D.dist, D.lo, D.hi
+@hot_inline_jit
+def _phase(ia, idd, A, D, rules, buf, general, a_first, d_first):
+    """One phase of a round from (ia, idd): the first strike (``general`` False: the subs that
+    strike first fire, ``a_first``/``d_first``) or general fire (everything that has not fired
+    yet; aircraft fire apart from the rest only while they cannot hit subs that are there).
+    The next states go to the compact lists ``A_FIRST``/``D_FIRST`` or ``A_GENERAL``/``D_GENERAL``.
+    Returns (n_attacker, n_defender, the chance that the phase changes nothing)."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    restricted = rules.air_needs_destroyer
-    # a side's aircraft fire apart when they cannot hit the enemy's subs (no destroyer of its own)
-    d_air_apart = restricted and d_flags[idd, F_DESTROYER] == 0 and a_flags[ia, F_SUB] == 1
-    a_air_apart = restricted and a_flags[ia, F_DESTROYER] == 0 and d_flags[idd, F_SUB] == 1
-    n_a, a_stay = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck, d_air_apart, True,
-                                       d_flags[idd, F_SUB] == 1, A, a_prob, a_touched,
-                                       compact_idx[A_GENERAL], compact_p[A_GENERAL])
-    n_d, d_stay = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck, a_air_apart, True,
-                                       a_flags[ia, F_SUB] == 1, D, d_prob, d_touched,
-                                       compact_idx[D_GENERAL], compact_p[D_GENERAL])
-    return n_a, n_d, a_stay * d_stay
+    restricted = general and rules.air_needs_destroyer
+    stay = 1.0
+    n_a = n_d = 0
+    for side in range(2):  # the attacker's next states (under the defender's fire), the defender's
+        hit = A if side == 0 else D  # the side that takes the hits, in state `target`
+        fire = D if side == 0 else A  # the side that fires, in state `firing`
+        target = ia if side == 0 else idd
+        firing = idd if side == 0 else ia
+        subs_first = d_first if side == 0 else a_first  # the firing side's subs strike first
+        # aircraft fire apart when they cannot hit the enemy's subs (no destroyer of their own)
+        air_apart = restricted and fire.flags[firing, F_DESTROYER] == 0 and hit.flags[target, F_SUB] == 1
+        lists = (A_GENERAL if general else A_FIRST) if side == 0 else (D_GENERAL if general else D_FIRST)
+        prob = a_prob if side == 0 else d_prob
+        touched = a_touched if side == 0 else d_touched
+        n, p = _target_distribution(target, fire.dist[firing], fire.lo[firing], fire.hi[firing],
+                                    subs_first != general, air_apart, general, fire.flags[firing, F_SUB] == 1,
+                                    hit, prob, touched, compact_idx[lists], compact_p[lists])
+        stay *= p
+        if side == 0:
+            n_a = n
+        else:
+            n_d = n
+    return n_a, n_d, stay
 
 
 @hot_jit
@@ -269,20 +285,17 @@ def _moves(ia, idd, A, D, rules, buf):
     states: phase 1 (first strike) in ``A_FIRST``/``D_FIRST`` (none when no sub strikes first),
     phase 2 in ``A_GENERAL``/``D_GENERAL``. Returns (n1_a, n1_d, stay1, n2_a, n2_d, stay2), the
     stays being the chances that the phase changes nothing."""
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
-    n1_a = 0
-    n1_d = 0
-    stay1 = 1.0
-    if a_first or d_first:
-        n1_a, a_stay = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], d_first, False, False,
-                                            D.flags[idd, F_SUB] == 1, A, a_prob, a_touched,
-                                            compact_idx[A_FIRST], compact_p[A_FIRST])
-        n1_d, d_stay = _target_distribution(idd, A.dist[ia], A.lo[ia], A.hi[ia], a_first, False, False,
-                                            A.flags[ia, F_SUB] == 1, D, d_prob, d_touched,
-                                            compact_idx[D_FIRST], compact_p[D_FIRST])
-        stay1 = a_stay * d_stay
-    n2_a, n2_d, stay2 = _general_fire(ia, idd, A, D, rules, buf, a_first, d_first)
+    n1_a = n1_d = n2_a = n2_d = 0
+    stay1 = stay2 = 1.0
+    for general in (False, True):  # (one call site: ``_phase`` is inlined)
+        if not general and not a_first and not d_first:
+            continue  # no sub strikes first
+        n_a, n_d, stay = _phase(ia, idd, A, D, rules, buf, general, a_first, d_first)
+        if general:
+            n2_a, n2_d, stay2 = n_a, n_d, stay
+        else:
+            n1_a, n1_d, stay1 = n_a, n_d, stay
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
 
 
@@ -398,7 +411,7 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
             if D.flags[first_d[t], F_SLOTS_LEFT] == 0:  # the defender is gone: nothing fires back
                 keep += p
                 continue
-            m_a, m_d, _ = _general_fire(first_a[s], first_d[t], A, D, rules, buf, a_first, d_first)
+            m_a, m_d, _ = _phase(first_a[s], first_d[t], A, D, rules, buf, True, a_first, d_first)
             for u in range(m_a):
                 if air_alive[compact_idx[A_GENERAL, u]] == air_alive[ia]:
                     keep += p * compact_p[A_GENERAL, u]
