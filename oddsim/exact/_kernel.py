@@ -547,10 +547,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
             # lands on this state's own slot, which is set to its final mass after.
             pruned += _spread(x1, w1, nd, x_after_first, u_after_first, A_GENERAL, n2_a, D_GENERAL, n2_d,
-                              buf, prune, row_lo, row_hi)
+                              compact_idx, compact_p, prune, row_lo, row_hi)
             if n1_a:
-                pruned += _spread(x2, w2, nd, x_round, u_round, A_FIRST, n1_a, D_FIRST, n1_d, buf, prune,
-                                  row_lo, row_hi)
+                pruned += _spread(x2, w2, nd, x_round, u_round, A_FIRST, n1_a, D_FIRST, n1_d, compact_idx,
+                                  compact_p, prune, row_lo, row_hi)
             x1[j] = final
             if track_rounds:
                 w1[j] = final_w
@@ -673,12 +673,12 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 if n1_a:
                     # phase 1 from the round start; its own share joins the mid-round mass here
                     pruned += _spread(mid, mid_w, nd, cur[j], cur_w[j] if left else 0.0, A_FIRST, n1_a,
-                                      D_FIRST, n1_d, buf, prune, lo_dummy, hi_dummy)
+                                      D_FIRST, n1_d, compact_idx, compact_p, prune, lo_dummy, hi_dummy)
                     middle = mid[j]
                     middle_w = mid_w[j] if left else 0.0
                 # phase 2 from all mid-round mass here
-                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, A_GENERAL, n2_a, D_GENERAL, n2_d, buf,
-                                  prune, lo_dummy, hi_dummy)
+                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, A_GENERAL, n2_a, D_GENERAL, n2_d,
+                                  compact_idx, compact_p, prune, lo_dummy, hi_dummy)
         _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D, rules,
                       defender_holds, buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
         cur = nxt
@@ -788,14 +788,14 @@ def _compact(dense, touched, n, idx, p):
 
 
 @hot_jit
-def _spread(dest, dest_w, nd, mass, weight, a_list, n_a, d_list, n_d, buf, eps, row_lo, row_hi):
+def _spread(dest, dest_w, nd, mass, weight, a_list, n_a, d_list, n_d, compact_idx, compact_p, eps, row_lo,
+            row_hi):
     """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): the outer product
-    of the compact lists ``a_list`` and ``d_list`` of ``buf``. Moves that would carry less than
+    of the compact lists ``a_list`` and ``d_list`` (rows of ``compact_*``). Moves that would carry less than
     ``eps`` on either side are dropped; returns the mass dropped. When the defender's states
     kept are consecutive (one class taking general hits, as in land battles) each row is one
     contiguous run, which vectorises. ``row_lo``/``row_hi`` are widened to cover what was
     written."""
-    compact_idx, compact_p = buf[4], buf[5]
     a_idx, a_p = compact_idx[a_list], compact_p[a_list]
     d_idx, d_p = compact_idx[d_list], compact_p[d_list]
     keep_idx, keep_p, run = compact_idx[KEEP], compact_p[KEEP], compact_p[RUN]
