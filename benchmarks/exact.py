@@ -168,20 +168,22 @@ def main() -> None:
             print(f"-- round {round_no + 1} of {args.rounds}")
         peer = peer_times(checkout, peers) if checkout else {}
         print(f"{'battle':22s} {'states':>9s} {'ours ms':>9s} {'aacalc2 ms':>11s} {'ratio':>7s}"
-              f"  {'attacker wins':>13s} {'aacalc2 survives':>16s}")
+              f"  {'att. survives':>13s} {'aacalc2 survives':>16s}")
         for case in CASES:
             battle = battle_of(case)
             ms = our_ms(battle)
             states, _ = estimate_work(battle)
-            win = oddsim.solve(battle).attacker_win
+            result = oddsim.solve(battle)
+            # aacalc2's "survives" is the chance the attacker has units left: wins and stalemates
+            survives = result.attacker_win + result.stalemate
             line = f"{case.name:22s} {states:9,d} {ms:9.3f}"
             if case.name in peer:
                 theirs = peer[case.name]
                 ratios[case.name].append(theirs["ms"] / ms)
-                line += (f" {theirs['ms']:11.3f} {theirs['ms'] / ms:6.1f}x  {win:13.6f}"
+                line += (f" {theirs['ms']:11.3f} {theirs['ms'] / ms:6.1f}x  {survives:13.6f}"
                          f" {theirs['attacker_survives']:16.6f}")
             else:
-                line += f" {'':11s} {'':7s}  {win:13.6f}"
+                line += f" {'':11s} {'':7s}  {survives:13.6f}"
             print(line)
     if args.rounds > 1 and peers:
         print("ratios (aacalc2 / ours) per round:")

@@ -18,10 +18,11 @@ from numba.core import config, errors, event, types
 from numba.core.cpu import CPUTargetOptions
 from numba.core.registry import CPUDispatcher
 
-from oddsim import _cache_key, _first_run
+from oddsim import _cache_key, _first_run, _kernel_cache
 
 CACHE_DIR = _cache_key.kernel_cache_dir(getattr(config, "CACHE_DIR", None) or None)
 """Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
+_kernel_cache.prepare(CACHE_DIR)  # marks it used; a new one removes its long-unused siblings
 
 
 class _Kernel(CPUDispatcher):

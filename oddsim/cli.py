@@ -439,10 +439,12 @@ def serve(host, port, open_browser) -> None:
 
 def _register_subcommands() -> None:
     """Commands that live with their own feature package."""
+    from oddsim.cache_cli import cache
     from oddsim.plot.cli import chart
     from oddsim.purchase.cli import purchase
     from oddsim.trench.cli import trench
 
+    cli.add_command(cache)
     cli.add_command(chart)
     cli.add_command(purchase)
     cli.add_command(trench)

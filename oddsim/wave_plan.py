@@ -9,6 +9,8 @@ retreat = { units_left = 2 }        # a RetreatPolicy's fields; {} for no retrea
 attacker_submerge = "never"
 defender_submerge = "alone"
 dice = "lowluck"
+attacker_destroyer_last = true      # sea: keep the last destroyer while the enemy has subs
+defender_destroyer_last = false
 defender_reinforcements = "2 inf"   # join the defender before this wave
 ```
 
@@ -64,6 +66,9 @@ def _wave(entry: object, path: Path, number: int) -> Wave:
         if key in entry and not isinstance(entry[key], str | dict):
             raise BattleError(f"{where}: {key} is an army in quotes, like \"3 arm, 2 ftr\", "
                               f"not {entry[key]!r}")
+    for key in ("attacker_destroyer_last", "defender_destroyer_last"):
+        if key in entry and not isinstance(entry[key], bool):
+            raise BattleError(f"{where}: {key} is true or false, not {entry[key]!r}")
     options = dict(entry)
     retreat = options.get("retreat")
     if retreat is not None:

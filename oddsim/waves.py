@@ -23,15 +23,20 @@ from oddsim.result import BattleResult
 from oddsim.rules import Domain
 
 MAX_WAVES = 10
+# a wave's options that, left at None, are the first battle's
+INHERITED = ("retreat", "attacker_submerge", "defender_submerge", "dice", "attacker_destroyer_last",
+             "defender_destroyer_last")
 
 
 @dataclass(frozen=True)
 class Wave:
     """One later wave: its attacker and its own options. ``retreat``, ``attacker_submerge``,
-    ``defender_submerge`` and ``dice`` left at None are the first battle's (a wave that must not
-    retreat when the first battle does: ``retreat=RetreatPolicy()``). ``defender_reinforcements``
-    join every defending composition still standing before this wave fights it (a defender
-    already destroyed gets none: the territory is empty or taken)."""
+    ``defender_submerge``, ``dice``, ``attacker_destroyer_last`` and ``defender_destroyer_last``
+    left at None are the first battle's (a wave that must not retreat when the first battle does:
+    ``retreat=RetreatPolicy()``; one that must not keep its destroyer: ``False``). The defender's
+    choices are per wave too, since it may take its losses differently against each attacker.
+    ``defender_reinforcements`` join every defending composition still standing before this
+    wave fights it (a defender already destroyed gets none: the territory is empty or taken)."""
 
     attacker: ArmySpec
     ool_attacker: str | tuple[str, ...] | None = None
@@ -40,6 +45,8 @@ class Wave:
     attacker_submerge: str | None = None
     defender_submerge: str | None = None
     dice: str | None = None
+    attacker_destroyer_last: bool | None = None
+    defender_destroyer_last: bool | None = None
     defender_reinforcements: ArmySpec = None
 
 
@@ -207,9 +214,12 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     """The battle with a later wave's attacker and options (those it leaves at None: the
     battle's)."""
-    options = {name: getattr(wave, name) for name in ("retreat", "attacker_submerge",
-                                                       "defender_submerge", "dice")
-               if getattr(wave, name) is not None}
+    options = {name: getattr(wave, name) for name in INHERITED if getattr(wave, name) is not None}
+    for side in ("attacker", "defender"):
+        if options.get(f"{side}_destroyer_last") is True and not battle.sea:
+            # Battle's own message names the command-line flag, which a wave does not have
+            raise BattleError(f"wave {wave.attacker!r}: {side}_destroyer_last applies to sea battles: "
+                              f"drop it from the wave")
     return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
                    ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
                    keep_land=wave.keep_land, **options)

@@ -41,6 +41,7 @@ def run_cli(*args):
     (["battle", "--help"], 0),
     (["trench", "--help"], 0),
     (["purchase", "--help"], 0),
+    (["cache", "info"], 0),
     (["battle", "-a", "3 foo", "-d", "1 inf"], 2),
     (["battle", "-a", "3 inf"], 2),
     (["raid", "--bombers", "x"], 2),

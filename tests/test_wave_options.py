@@ -6,6 +6,7 @@ from fractions import Fraction as F
 import pytest
 from click.testing import CliRunner
 from oracle import duel
+from test_destroyer_last import KEPT, PLAIN
 
 import oddsim
 from oddsim.api import run_waves
@@ -114,3 +115,78 @@ def test_monte_carlo_plays_each_waves_own_options_like_exact():
         for name in ("fights", "attacker_win", "attacker_ipc_lost", "defender_ipc_lost"):
             error = m["std_error"].get(name, 0.0)
             assert abs(m[name] - e[name]) <= 4.5 * error + 1e-12, (number, name)
+
+
+# Destroyer last per wave. The first battle, 1942-2e at sea: 1 sub (attack 2) against 1 sub
+# (defense 1), neither side with a destroyer, so both strike first together: a 2-against-1 duel.
+# The defender's sub survives it with duel(2, 1)[1]; the wave, 1 destroyer + 1 cruiser with the
+# destroyer first in the order, then meets it: the hand values of test_destroyer_last (PLAIN: the
+# destroyer is lost first, KEPT: kept while the sub lives).
+def _sub_duel_then(kept: bool | None, first_keeps: bool = False):
+    first = oddsim.Battle(rules="1942-2e", attacker="1 sub", defender="1 sub", sea=True,
+                          attacker_destroyer_last=first_keeps)
+    return first, [Wave(attacker="1 dd, 1 cru", ool_attacker="dd,cru", attacker_destroyer_last=kept)]
+
+
+@pytest.mark.parametrize(("kept", "first_keeps", "hand"), [
+    (True, False, KEPT), (False, False, PLAIN), (None, True, KEPT), (False, True, PLAIN),
+    (None, False, PLAIN)])
+def test_a_wave_keeps_its_last_destroyer_or_not(kept, first_keeps, hand):
+    total = run_waves(*_sub_duel_then(kept, first_keeps), method="exact")
+    reach = duel(2, 1)[1]
+    assert total.waves[1]["fights"] == pytest.approx(float(reach), abs=TOL)
+    assert total.waves[1]["attacker_win"] == pytest.approx(float(reach * hand[0]), abs=TOL)
+    assert total.defender_win == pytest.approx(float(reach * hand[1]), abs=TOL)
+
+
+@pytest.mark.parametrize(("kept", "hand", "other"), [(True, KEPT, PLAIN), (False, PLAIN, KEPT)])
+def test_monte_carlo_keeps_a_waves_last_destroyer_like_the_hand_values(kept, hand, other):
+    total = run_waves(*_sub_duel_then(kept), method="mc", runs=200_000, seed=23)
+    wave = total.waves[1]
+    given = wave["given_it_fights"]["attacker_win"]
+    error = wave["std_error"]["given_it_fights"]["attacker_win"]
+    assert abs(given - float(hand[0])) < 4.5 * error
+    # the check tells the two apart: the other policy's value lies far outside the tolerance
+    # (about 50,000 runs reach the wave: an error near 0.0007 against a difference of 0.0068)
+    assert abs(given - float(other[0])) > 4.5 * error
+    assert abs(total.defender_win - float(duel(2, 1)[1] * hand[1])) < 4.5 * total.std_error["defender_win"]
+
+
+def test_a_plan_file_sets_a_waves_destroyer_last(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text('[[wave]]\nattacker = "1 dd, 1 cru"\nool_attacker = "dd,cru"\n'
+                    'attacker_destroyer_last = true\n')
+    out = CliRunner().invoke(cli, ["battle", "--sea", "-a", "1 sub", "-d", "1 sub", "--wave-plan", str(plan),
+                                   "--method", "exact", "--json"])
+    assert out.exit_code == 0, out.output
+    reach = duel(2, 1)[1]
+    assert json.loads(out.output)["defender_win"] == pytest.approx(float(reach * KEPT[1]), abs=TOL)
+    # a --wave inherits the battle's flag, which the first attacker (no destroyer) cannot use
+    out = CliRunner().invoke(cli, ["battle", "--sea", "-a", "1 sub", "-d", "1 sub", "--wave", "1 dd, 1 cru",
+                                   "--ool-attacker", "dd,cru", "--attacker-destroyer-last",
+                                   "--method", "exact", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["defender_win"] == pytest.approx(float(reach * KEPT[1]), abs=TOL)
+
+
+SEA = ["--sea", "-a", "1 sub", "-d", "1 sub"]
+LAND = ["-a", "1 inf", "-d", "1 inf"]
+
+
+@pytest.mark.parametrize(("where", "text", "message"), [
+    (SEA, 'attacker = "1 dd"\nattacker_destroyer_last = "yes"', "attacker_destroyer_last is true or false"),
+    (SEA, 'attacker = "1 dd"\ndefender_destroyer_last = 1', "defender_destroyer_last is true or false"),
+    (LAND, 'attacker = "1 inf"\nattacker_destroyer_last = true', "applies to sea battles: drop it"),
+])
+def test_bad_destroyer_last_in_a_plan_is_a_one_line_error(tmp_path, where, text, message):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f"[[wave]]\n{text}\n")
+    out = CliRunner().invoke(cli, ["battle", *where, "--wave-plan", str(plan), "--method", "exact"])
+    assert out.exit_code == 2, out.output
+    assert out.output.count("\n") == 1 and message in out.output, out.output
+
+
+def test_a_wave_that_keeps_a_destroyer_on_land_is_refused():
+    first = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
+    with pytest.raises(BattleError, match="attacker_destroyer_last applies to sea battles"):
+        run_waves(first, [Wave(attacker="1 arm", attacker_destroyer_last=True)], method="exact")

@@ -110,16 +110,25 @@ def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
     if stats.out:
         lines.append(f"rows written to {stats.out}")
     shown = rows if top == 0 else rows[:top]
+    errors = any(row.value_std_error is not None for row in rows)
+
+    def error(row) -> str:  # the value's standard error column, where Monte Carlo estimated one
+        if not errors:
+            return ""
+        se = row.value_std_error
+        return f" {'' if se is None else '± ' + goal.format_error(se):>9s}"
+
     lines.append("")
-    lines.append(f"{'rank':>5s}  {goal.value:>8s}    {'cost':>4s} {'left':>4s}  {'method':6s} purchase")
+    lines.append(f"{'rank':>5s}  {goal.value:>8s}" + (f" {'std error':>9s}" if errors else "")
+                 + f"    {'cost':>4s} {'left':>4s}  {'method':6s} purchase")
     for rank, row in enumerate(shown, start=1):
         mark = "*" if table.on_frontier(row) else " "
-        lines.append(f"{rank:5d}  {goal.format(row.value):>8s} {mark}  {row.cost:4d} {row.leftover:4d}  "
-                     f"{row.method:6s} {row.purchase}")
+        lines.append(f"{rank:5d}  {goal.format(row.value):>8s}{error(row)} {mark}  {row.cost:4d} "
+                     f"{row.leftover:4d}  {row.method:6s} {row.purchase}")
     lines.append("")
     lines.append(f"* Pareto frontier, cost vs {goal.label} (cheapest first):")
     for row in table.frontier():
-        lines.append(f"  {row.cost:4d} IPCs  {goal.format(row.value):>8s}  {row.purchase}")
+        lines.append(f"  {row.cost:4d} IPCs  {goal.format(row.value):>8s}{error(row)}  {row.purchase}")
     return "\n".join(lines)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from oddsim.api import run_battle, run_counter_attack
 from oddsim.battle import Battle
-from oddsim.purchase.rows import Outcome, PurchaseRow
+from oddsim.purchase.rows import FIGURES, Outcome, PurchaseRow
 from oddsim.purchase.spec import SweepSpec
 
 DEFAULT_CACHE_SIZE = 100_000
@@ -89,16 +89,17 @@ def solve_battle(battle: Battle, spec: SweepSpec, cache: BattleCache) -> tuple[O
     if outcome is not None:
         return outcome, True
     runs = None if spec.method == "exact" else spec.runs
-    holds = None
+    holds = holds_error = None
     if spec.counter_attack is not None:
         both = run_counter_attack(battle, spec.counter_attack, method=spec.method, runs=runs,
                                   seed=battle_seed(battle, spec.seed))
-        result, holds = both.battle, both.holds
+        result, holds, holds_error = both.battle, both.holds, both.std_error.get("holds")
     else:
         result = run_battle(battle, method=spec.method, runs=runs, seed=battle_seed(battle, spec.seed))
     if result.interrupted:
         raise KeyboardInterrupt
-    outcome = Outcome.from_result(result, holds)
+    bonus = battle.retreat.territory_bonus if battle.retreat is not None else 0.0
+    outcome = Outcome.from_result(result, holds, holds_error, bonus)
     cache.put(key, outcome)
     return outcome, False
 
@@ -108,6 +109,7 @@ def evaluate_purchase(spec: SweepSpec, index: int, counts: Sequence[int],
     """Solve the battle after buying ``counts`` and score it by the sweep's goal."""
     outcome, cached = solve_battle(spec.battle(counts), spec, cache)
     cost = spec.cost(counts)
+    errors = outcome.std_error or {}
     row = PurchaseRow(
         index=index, counts=tuple(counts), purchase=spec.describe_purchase(counts), cost=cost,
         leftover=spec.budget - cost, goal=spec.goal.value, value=spec.goal.value_of(outcome, spec.sea),
@@ -115,7 +117,8 @@ def evaluate_purchase(spec: SweepSpec, index: int, counts: Sequence[int],
         defender_win=outcome.defender_win, draw=outcome.draw, stalemate=outcome.stalemate,
         takes_territory=outcome.takes_territory, attacker_ipc_lost=outcome.attacker_ipc_lost,
         defender_ipc_lost=outcome.defender_ipc_lost, tuv_swing=outcome.tuv_swing,
-        sweep=spec.fingerprint)
+        sweep=spec.fingerprint, value_std_error=spec.goal.std_error_of(outcome, spec.sea),
+        **{f"{name}_std_error": errors.get(name) for name in FIGURES})
     return Evaluated(row, cached)
 
 

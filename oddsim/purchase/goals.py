@@ -21,6 +21,7 @@ Higher is better for every goal.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from typing import Protocol
 
 from oddsim.errors import OddsimError
@@ -45,6 +46,9 @@ class _Outcome(Protocol):
     def objective(self) -> float | None: ...
     @property
     def holds(self) -> float | None: ...
+    @property
+    def std_error(self) -> Mapping[str, float] | None: ...
+    def chance_std_error(self, p: float) -> float | None: ...
 
 
 class Goal(enum.Enum):
@@ -105,6 +109,23 @@ class Goal(enum.Enum):
             return float(outcome.holds or 0.0)  # a hold-after sweep's battles always carry it
         return outcome.tuv_swing
 
+    def std_error_of(self, outcome: _Outcome, sea: bool) -> float | None:
+        """The standard error of ``value_of`` where Monte Carlo estimated it (None: exact)."""
+        errors = outcome.std_error
+        if errors is None:
+            return None
+        if self is Goal.HOLD and sea:  # one chance: the defender has units left
+            if "defender_win" not in errors:
+                return None
+            return outcome.chance_std_error(outcome.defender_win + outcome.stalemate)
+        name = {Goal.TAKE: "takes_territory", Goal.CLEAR: "attacker_win", Goal.HOLD: "takes_territory",
+                Goal.TUV: "tuv_swing", Goal.VALUE: "objective", Goal.HOLD_AFTER: "holds"}[self]
+        return errors.get(name)
+
     def format(self, value: float) -> str:
         """``"63.21%"`` for a chance, ``"+4.75"`` for a TUV swing."""
         return f"{100 * value:.2f}%" if self.is_probability else f"{value:+.2f}"
+
+    def format_error(self, error: float) -> str:
+        """A standard error in the value's unit: ``"0.15%"``, ``"0.08"``."""
+        return f"{100 * error:.2f}%" if self.is_probability else f"{error:.2f}"

@@ -15,6 +15,8 @@ import enum
 import io
 import json
 import os
+import stat
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -132,6 +134,50 @@ def _cut_partial_line(path: Path, end: int) -> None:
         f.truncate(end)
         f.flush()
         os.fsync(f.fileno())
+
+
+def holds_columns(path: Path, columns: Sequence[str]) -> bool:
+    """Whether the first whole line of ``path`` is of ``columns``: the CSV header, or a JSON row
+    with exactly these keys (False for anything unreadable)."""
+    fmt = RowFormat.for_path(path)
+    try:
+        with open(path, "rb") as f:
+            line = f.readline()
+        text = line.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not text.endswith("\n"):
+        return False
+    if fmt is RowFormat.CSV:
+        try:
+            return next(csv.reader([text.rstrip("\r\n")]), None) == list(columns)
+        except csv.Error:
+            return False
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and list(record) == list(columns)
+
+
+def rewrite_rows(path: Path, columns: Sequence[str], records: Sequence[dict[str, object]]) -> None:
+    """Replace ``path`` by ``records`` under ``columns``, atomically: they are written to a new
+    file beside it (fsync'd), which then takes its name, so a crash leaves the old file or the
+    new one, never a mix."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
+        with RowWriter(temporary, columns, chunk_rows=len(records) + 1, chunk_seconds=float("inf")) as writer:
+            for record in records:
+                writer.add(record)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise PurchaseError(f"cannot rewrite {path}: {exc.strerror or exc}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+    _sync_directory(path.parent)
 
 
 class RowWriter:

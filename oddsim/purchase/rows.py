@@ -3,17 +3,24 @@
 A record is a plain dict whose keys are ``columns(units)``: the row's ``index`` in the
 enumeration, one ``buy_UNIT`` count per unit bought, the purchase in words, its ``cost`` and the
 ``leftover`` IPCs, the ``goal`` and its ``value``, the engine (``method``; ``runs`` for Monte
-Carlo, empty for exact), the battle's outcome figures (see ``oddsim.BattleResult``) and the
-``sweep`` fingerprint. Files hold records; tables and DataFrames are built from them.
+Carlo, empty for exact), the battle's outcome figures (see ``oddsim.BattleResult``), each
+figure's standard error (``value_std_error``, ``attacker_win_std_error``, ...: where Monte Carlo
+estimated it, empty where it is exact) and the ``sweep`` fingerprint. Files hold records;
+tables and DataFrames are built from them.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from oddsim.purchase.goals import PurchaseError
+
+FIGURES = ("attacker_win", "defender_win", "draw", "stalemate", "takes_territory", "attacker_ipc_lost",
+           "defender_ipc_lost", "tuv_swing")
+"""A row's outcome figures: each has a ``*_std_error`` column too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,16 +38,40 @@ class Outcome:
     defender_ipc_lost: float
     objective: float | None = None  # the best retreat's objective (goal value)
     holds: float | None = None  # the chance to take and hold after a counter-attack (hold-after)
+    std_error: Mapping[str, float] | None = None  # Monte Carlo figures' errors; None: all exact
 
     @classmethod
-    def from_result(cls, result, holds: float | None = None) -> Outcome:
-        return cls(method=result.method, runs=result.runs if result.method == "mc" else None,
-                   attacker_win=result.attacker_win, defender_win=result.defender_win,
-                   draw=result.draw, stalemate=result.stalemate,
-                   takes_territory=result.takes_territory,
-                   attacker_ipc_lost=result.attacker_ipc_lost,
-                   defender_ipc_lost=result.defender_ipc_lost,
-                   objective=getattr(result, "objective", None), holds=holds)
+    def from_result(cls, result, holds: float | None = None, holds_std_error: float | None = None,
+                    territory_bonus: float = 0.0) -> Outcome:
+        """The outcome of a ``BattleResult``; ``holds`` (and its standard error where Monte Carlo
+        played a part) from a counter-attack; ``territory_bonus`` is the best retreat's value of
+        taking the territory, for its objective's error."""
+        outcome = cls(method=result.method, runs=result.runs if result.method == "mc" else None,
+                      attacker_win=result.attacker_win, defender_win=result.defender_win,
+                      draw=result.draw, stalemate=result.stalemate,
+                      takes_territory=result.takes_territory,
+                      attacker_ipc_lost=result.attacker_ipc_lost,
+                      defender_ipc_lost=result.defender_ipc_lost,
+                      objective=getattr(result, "objective", None), holds=holds)
+        errors: dict[str, float] = {}
+        if result.method == "mc":
+            errors = {name: float(result.std_error[name]) for name in FIGURES
+                      if name in result.std_error and getattr(outcome, name) is not None}
+            if outcome.objective is not None and "tuv_swing" in errors:
+                # objective = swing + bonus x takes: the sum of the errors bounds its error, as
+                # the swing's bounds the swing's
+                takes = errors.get("takes_territory", 0.0)
+                errors["objective"] = errors["tuv_swing"] + territory_bonus * takes
+        if holds_std_error is not None:
+            errors["holds"] = float(holds_std_error)
+        return replace(outcome, std_error=errors) if errors else outcome
+
+    def chance_std_error(self, p: float) -> float | None:
+        """The standard error of a chance ``p`` counted over this outcome's Monte Carlo runs
+        (None when exact)."""
+        if self.method != "mc" or not self.runs:
+            return None
+        return math.sqrt(max(p * (1.0 - p), 0.0) / self.runs)
 
     @property
     def tuv_swing(self) -> float:
@@ -69,6 +100,16 @@ class PurchaseRow:
     defender_ipc_lost: float
     tuv_swing: float
     sweep: str
+    # standard errors where Monte Carlo estimated the figure (None: exact)
+    value_std_error: float | None = None
+    attacker_win_std_error: float | None = None
+    defender_win_std_error: float | None = None
+    draw_std_error: float | None = None
+    stalemate_std_error: float | None = None
+    takes_territory_std_error: float | None = None
+    attacker_ipc_lost_std_error: float | None = None
+    defender_ipc_lost_std_error: float | None = None
+    tuv_swing_std_error: float | None = None
 
     def record(self, units: Sequence[str]) -> dict[str, object]:
         """The row as a flat dict, keys in ``columns(units)`` order."""
@@ -94,13 +135,21 @@ _TAIL: dict[str, object] = {  # field -> its type (a class, or a class | None)
     "purchase": str, "cost": int, "leftover": int, "goal": str, "value": float, "method": str,
     "runs": int | None, "attacker_win": float, "defender_win": float, "draw": float,
     "stalemate": float, "takes_territory": float | None, "attacker_ipc_lost": float,
-    "defender_ipc_lost": float, "tuv_swing": float, "sweep": str,
+    "defender_ipc_lost": float, "tuv_swing": float,
+    "value_std_error": float | None, **{f"{name}_std_error": float | None for name in FIGURES},
+    "sweep": str,
 }
+_BEFORE_STD_ERRORS = [key for key in _TAIL if not key.endswith("_std_error")]
 
 
 def columns(units: Sequence[str]) -> list[str]:
     """The record keys, in order, of a sweep buying ``units``."""
     return ["index", *(f"buy_{name}" for name in units), *_TAIL]
+
+
+def columns_before_std_errors(units: Sequence[str]) -> list[str]:
+    """The record keys of files written before rows had standard errors (read to upgrade them)."""
+    return ["index", *(f"buy_{name}" for name in units), *_BEFORE_STD_ERRORS]
 
 
 def _convert(value: Any, kind: object) -> Any:

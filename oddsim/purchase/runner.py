@@ -13,8 +13,16 @@ from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
 from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated, evaluate_purchase
 from oddsim.purchase.goals import Goal, PurchaseError
-from oddsim.purchase.output import CHUNK_ROWS, CHUNK_SECONDS, RowFormat, RowWriter, read_rows
-from oddsim.purchase.rows import PurchaseRow, columns
+from oddsim.purchase.output import (
+    CHUNK_ROWS,
+    CHUNK_SECONDS,
+    RowFormat,
+    RowWriter,
+    holds_columns,
+    read_rows,
+    rewrite_rows,
+)
+from oddsim.purchase.rows import PurchaseRow, columns, columns_before_std_errors
 from oddsim.purchase.spec import CapsSpec, SweepSpec, UnitsSpec
 from oddsim.purchase.table import PurchaseTable, SweepStats
 from oddsim.rules import Ruleset
@@ -158,5 +166,21 @@ def _rows_already_written(spec: SweepSpec, path: Path | None, resume: bool,
                                     f"is damaged; choose another --out")
             done[row.index] = row
 
-    read_rows(path, columns(spec.units), check=keep)
+    new, old = columns(spec.units), columns_before_std_errors(spec.units)
+    if not holds_columns(path, old):
+        read_rows(path, new, check=keep)
+        return done
+    # written before rows had standard errors: exact rows have none, so such a file is read and
+    # rewritten with empty standard errors; Monte Carlo rows would lack theirs
+    upgraded: list[dict[str, object]] = []
+
+    def keep_old(records: list[dict[str, object]]) -> None:
+        if any(record["method"] == "mc" for record in records):
+            raise PurchaseError(f"{path} was written by an older oddsim whose Monte Carlo rows have no "
+                                f"standard errors: rerun the sweep with another --out")
+        upgraded.extend({key: record.get(key) for key in new} for record in records)
+        keep(upgraded)
+
+    read_rows(path, old, check=keep_old)
+    rewrite_rows(path, new, upgraded)
     return done

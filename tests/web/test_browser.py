@@ -223,3 +223,20 @@ def test_the_retreat_plan_shows_chances_as_percentages(page):
     assert len(plan) > 1
     for row in plan:  # each state's chance of a retreat there, 0.29% and 11.01% alike
         assert f"{100 * row.probability:.2f}%" in text
+
+
+def test_purchase_tab_shows_the_error_of_monte_carlo_rows(page):
+    from oddsim.purchase import BattleCache, sweep
+
+    page.goto(page.base + "/")
+    page.click("#tab-purchase")
+    form = "#panel-purchase form"
+    page.fill(f"{form} [name=budget]", "3")
+    page.fill(f"{form} [name=units]", "inf")
+    page.fill(f"{form} [name=against]", "1 inf")
+    page.select_option(f"{form} [name=method]", "mc")
+    page.click("#panel-purchase .start")
+    page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
+    best = sweep("1942-2e", 3, "inf", "1 inf", method="mc", cache=BattleCache()).best  # same seed
+    row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    assert f"{100 * best.value:.2f}% ± {100 * best.value_std_error:.2f}%" in row
