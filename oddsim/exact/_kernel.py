@@ -279,17 +279,27 @@ def _phase(ia, idd, A, D, rules, buf, general, a_first, d_first):
     return n_a, n_d, stay
 
 
+OWN_STRIKES = -1  # ``_moves``: the round's first strikes are those of the state itself
+
+
 @hot_jit
-def _moves(ia, idd, A, D, rules, buf):
+def _moves(ia, idd, A, D, rules, buf, strikes):
     """Both phases of one round from joint state (ia, idd), as compact lists of each side's next
     states: phase 1 (first strike) in ``A_FIRST``/``D_FIRST`` (none when no sub strikes first),
     phase 2 in ``A_GENERAL``/``D_GENERAL``. Returns (n1_a, n1_d, stay1, n2_a, n2_d, stay2), the
-    stays being the chances that the phase changes nothing."""
-    a_first, d_first = _strikes_first(ia, idd, A, D, rules)
+    stays being the chances that the phase changes nothing. ``strikes``: ``OWN_STRIKES``, or
+    general fire only (no phase 1), after a first strike in which the attacker's subs struck
+    (``strikes`` & 1) and the defender's (& 2): the one call that ``_aircraft_loss_chance``
+    needs, so that the moves are compiled once (``_phase`` and what it calls are inlined
+    here, at one call site each)."""
+    if strikes == OWN_STRIKES:
+        a_first, d_first = _strikes_first(ia, idd, A, D, rules)
+    else:
+        a_first, d_first = (strikes & 1) == 1, (strikes & 2) == 2
     n1_a = n1_d = n2_a = n2_d = 0
     stay1 = stay2 = 1.0
-    for general in (False, True):  # (one call site: ``_phase`` is inlined)
-        if not general and not a_first and not d_first:
+    for general in (False, True):
+        if not general and not (strikes == OWN_STRIKES and (a_first or d_first)):
             continue  # no sub strikes first
         n_a, n_d, stay = _phase(ia, idd, A, D, rules, buf, general, a_first, d_first)
         if general:
@@ -304,7 +314,7 @@ def _round_moves(ia, idd, A, D, rules, buf):
     """``_moves``, with the defender's phase-2 states also in the dense buffer (``d_prob``, listed
     in ``d_touched``; the caller clears it), as the best-retreat kernel reads them."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf)
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
     for t in range(n2_d):
         d_touched[t] = compact_idx[D_GENERAL, t]
         d_prob[d_touched[t]] = compact_p[D_GENERAL, t]
@@ -397,7 +407,7 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     hit aircraft, so only general fire can: it is weighed over each first-strike outcome."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
-    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf)
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
     first_a = compact_idx[A_FIRST, :max(n1_a, 1)].copy()
     first_ap = compact_p[A_FIRST, :max(n1_a, 1)].copy()
     first_d = compact_idx[D_FIRST, :max(n1_d, 1)].copy()
@@ -411,7 +421,7 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
             if D.flags[first_d[t], F_SLOTS_LEFT] == 0:  # the defender is gone: nothing fires back
                 keep += p
                 continue
-            m_a, m_d, _ = _phase(first_a[s], first_d[t], A, D, rules, buf, True, a_first, d_first)
+            m_a = _moves(first_a[s], first_d[t], A, D, rules, buf, int(a_first) + 2 * int(d_first))[3]
             for u in range(m_a):
                 if air_alive[compact_idx[A_GENERAL, u]] == air_alive[ia]:
                     keep += p * compact_p[A_GENERAL, u]
@@ -506,7 +516,7 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                                                     win_chance):
                 target = retreat_to[j]
             if store is None:
-                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf)
+                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
             else:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
                 _compact(d_prob, d_touched, n2_d, compact_idx[D_GENERAL], compact_p[D_GENERAL])
@@ -666,7 +676,7 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 if cur[j] + mid[j] < prune:
                     pruned += cur[j] + mid[j]
                     continue
-                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf)
+                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
                 rounds += cur[j]
                 middle = cur[j] + mid[j]
                 middle_w = cur_w[j] + mid_w[j] if left else 0.0

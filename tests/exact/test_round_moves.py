@@ -96,7 +96,7 @@ def test_round_moves_match_the_round_played_hit_by_hit(battle):
     checked = 0
     for j in rng.choice(states, size=min(150, len(states)), replace=False):
         ia, idd = divmod(int(j), nd)
-        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = k._moves(ia, idd, A, D, p.rules, buf)
+        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = k._moves(ia, idd, A, D, p.rules, buf, k.OWN_STRIKES)
         want = oracle(A, D, p.rules, ia, idd)
         got = {True: [(k.A_GENERAL, n2_a), (k.D_GENERAL, n2_d)]}
         if n1_a:
