@@ -9,6 +9,12 @@ in a retreat) has a second layer of states, after they left: the leaving classes
 there (their units survive, outside the battle). A joint state is (attacker state, defender
 state); casualties only grow, so states are visited in index order. Each round has two phases
 (submarine first strike, then general fire); the loop "nothing changed" is solved in closed form.
+
+Per joint state, ``_moves`` lists each side's next states and their chances for each phase
+(compact lists, see ``_buffers``), and ``_spread`` adds their outer product to the mass of the
+states they lead to. The helpers of ``_moves`` are inlined into it (``hot_inline_jit``, one call
+site each): a call passing the side tables copies dozens of array fields, which cost more than
+the helpers' own work.
 """
 
 from __future__ import annotations
