@@ -32,7 +32,9 @@ NOTICE = "first run only"
 class Timing(NamedTuple):
     wall: float
     cpu: float
-    """Processor seconds: what the run itself needed, whatever else the machine was doing."""
+    """Processor seconds: what the run itself needed, whatever else the machine was doing (summed
+    over its processes: a first exact battle compiles in two at once, so its wall time on an idle
+    machine is below this)."""
 
 
 def run_oddsim(args: list[str], cache: str, check: bool = True) -> tuple[Timing, str]:

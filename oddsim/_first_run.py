@@ -31,6 +31,12 @@ def announce_compiles(stream: TextIO | None = None) -> None:
     _enabled, _stream = True, stream
 
 
+def announcing() -> bool:
+    """Whether compiles are announced: the command line's run, where a first run is worth
+    speeding up by compiling in a second process (``oddsim.exact._ahead``)."""
+    return _enabled
+
+
 def engine_of(module: str) -> str:
     """The engine that Python code in ``module`` belongs to, in words."""
     for package, name in ENGINES.items():

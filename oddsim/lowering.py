@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -21,6 +23,7 @@ from oddsim.rules import (
 )
 
 SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE = 0, 1, 2
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -83,20 +86,6 @@ class LoweredBattle:
 def lower(battle: Battle) -> LoweredBattle:
     """The arrays for this battle; both engines start from these."""
     rules: Ruleset = battle.rules
-    units = rules.units
-    n = len(units)
-    names = [u.name for u in units]
-    # support rows per side: the edition's rules for that side's role, changed by its technology
-    support_rows = [(side, rule) for side, techs, role in ((0, battle.attacker_tech, SupportSide.ATTACK),
-                                                           (1, battle.defender_tech, SupportSide.DEFENSE))
-                    for rule in _support_for(rules, techs, role)]
-    supporter = np.zeros((len(support_rows), n), dtype=np.bool_)
-    supported = np.zeros((len(support_rows), n), dtype=np.bool_)
-    for r, (_, rule) in enumerate(support_rows):
-        for name in rule.supporters:
-            supporter[r, names.index(name)] = True
-        for name in rule.supported:
-            supported[r, names.index(name)] = True
     c = rules.combat
     aa_hit = c.aa_hit
     for tech in battle.defender_tech:
@@ -106,11 +95,7 @@ def lower(battle: Battle) -> LoweredBattle:
         aa_hit = 0
     return LoweredBattle(
         **_unit_arrays(rules),
-        support_supporter=supporter,
-        support_supported=supported,
-        support_per=np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
-        support_value=np.array([r.value for _, r in support_rows], dtype=np.int64),
-        support_side=np.array([side for side, _ in support_rows], dtype=np.int64),
+        **_support_arrays(rules, battle.attacker_tech, battle.defender_tech),
         attacker_subs_first=c.sub_first_strike in (SubFirstStrike.ATTACKER, SubFirstStrike.BOTH),
         defender_subs_first=c.sub_first_strike is SubFirstStrike.BOTH,
         air_needs_destroyer=c.air_hits_subs is AirHitsSubs.WITH_DESTROYER,
@@ -127,15 +112,32 @@ def lower(battle: Battle) -> LoweredBattle:
     )
 
 
-_UNIT_ARRAYS: dict[int, tuple[Ruleset, dict[str, np.ndarray]]] = {}
+_PER_RULESET: dict[tuple, tuple[Ruleset, Any]] = {}
+"""What ``_per_ruleset`` made, by (id of the ruleset, what, its arguments)."""
+
+
+def _per_ruleset(rules: Ruleset, what: Callable[..., T], *args: Any) -> T:
+    """``what(rules, *args)``, made once per ruleset and arguments: the tables every battle of an
+    edition shares (its units, support rules, values with a technology), which were most of the
+    time of lowering a small battle. Callers copy what they may change."""
+    key = (id(rules), what, *args)
+    held = _PER_RULESET.get(key)
+    if held is not None and held[0] is rules:
+        return held[1]
+    made = what(rules, *args)
+    if len(_PER_RULESET) >= 256:  # rulesets made on the fly (house rules): keep it small
+        _PER_RULESET.clear()
+    _PER_RULESET[key] = (rules, made)
+    return made
 
 
 def _unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
     """The edition's unit table (``LoweredBattle.cost`` to ``defenceless``), made once per
     ruleset and read-only (every battle of the edition shares it)."""
-    held = _UNIT_ARRAYS.get(id(rules))
-    if held is not None and held[0] is rules:
-        return held[1]
+    return _per_ruleset(rules, _make_unit_arrays)
+
+
+def _make_unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
     units = rules.units
 
     def mask(predicate) -> np.ndarray:
@@ -150,10 +152,66 @@ def _unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
               "defenceless": mask(lambda u: u.defenceless)}
     for array in arrays.values():
         array.flags.writeable = False
-    if len(_UNIT_ARRAYS) >= 64:  # rulesets made on the fly (house rules): keep it small
-        _UNIT_ARRAYS.clear()
-    _UNIT_ARRAYS[id(rules)] = (rules, arrays)
     return arrays
+
+
+def _support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
+                    defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """``LoweredBattle``'s support rows (``support_supporter`` to ``support_side``): each side's
+    rules for its role, changed by its technology. Fresh arrays from a table made once."""
+    made = _per_ruleset(rules, _make_support_arrays, attacker_tech, defender_tech)
+    return {name: array.copy() for name, array in made.items()}
+
+
+def _make_support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
+                         defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+    n = len(rules.units)
+    names = [u.name for u in rules.units]
+    support_rows = [(side, rule) for side, techs, role in ((0, attacker_tech, SupportSide.ATTACK),
+                                                           (1, defender_tech, SupportSide.DEFENSE))
+                    for rule in _support_for(rules, techs, role)]
+    supporter = np.zeros((len(support_rows), n), dtype=np.bool_)
+    supported = np.zeros((len(support_rows), n), dtype=np.bool_)
+    for r, (_, rule) in enumerate(support_rows):
+        for name in rule.supporters:
+            supporter[r, names.index(name)] = True
+        for name in rule.supported:
+            supported[r, names.index(name)] = True
+    return {"support_supporter": supporter, "support_supported": supported,
+            "support_per": np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
+            "support_value": np.array([r.value for _, r in support_rows], dtype=np.int64),
+            "support_side": np.array([side for side, _ in support_rows], dtype=np.int64)}
+
+
+class _RoleTable(NamedTuple):
+    """How an edition's units fight in one role with some technology: unit index by name, and
+    per unit type the hit value, dice and whether only the best die counts (as lists)."""
+
+    unit_index: dict[str, int]
+    value: list[int]
+    dice: list[int]
+    best_of: list[bool]
+    aa: frozenset[str]  # AA guns
+    air: frozenset[str]  # aircraft
+
+
+def _make_role_table(rules: Ruleset, techs: tuple[str, ...], attacking: bool) -> _RoleTable:
+    units = rules.units
+    value = {u.name: (u.attack if attacking else u.defense) for u in units}
+    dice = {u.name: 1 for u in units}
+    best_of: set[str] = set()
+    for name in techs:
+        tech = rules.technology(name)
+        value.update(dict(tech.attack if attacking else tech.defense))
+        if attacking:
+            dice.update(dict(tech.attack_dice))
+            if tech.attack_dice_rule is DiceRule.BEST:
+                best_of.update(unit for unit, _ in tech.attack_dice)
+    return _RoleTable({u.name: i for i, u in enumerate(units)},
+                      [value[u.name] if not u.defenceless else 0 for u in units],
+                      [dice[u.name] for u in units], [u.name in best_of for u in units],
+                      frozenset(u.name for u in units if u.aa),
+                      frozenset(u.name for u in units if u.domain is Domain.AIR))
 
 
 def _aa_dice(battle: Battle, rules: Ruleset) -> int:
@@ -162,8 +220,9 @@ def _aa_dice(battle: Battle, rules: Ruleset) -> int:
     the aircraft); none in a battle in progress, which is past it."""
     if battle.sea or battle.in_progress:
         return 0
-    guns = sum(battle.defender.count(u.name) for u in rules.units if u.aa)
-    aircraft = sum(battle.attacker.count(u.name) for u in rules.units if u.domain is Domain.AIR)
+    table = _per_ruleset(rules, _make_role_table, (), True)
+    guns = sum(n for name, n in battle.defender.counts if name in table.aa)
+    aircraft = sum(n for name, n in battle.attacker.counts if name in table.air)
     if guns == 0 or aircraft == 0:
         return 0
     if rules.combat.aa_dice is AADice.PER_GUN:
@@ -203,9 +262,11 @@ def _reserve_last_destroyer(battle: Battle, steps: tuple[LossStep, ...],
     and the index of the first step of units chosen last (or the end). Off (index -1) when the
     option is, or when the side has no destroyer or the enemy no submarine (then the rule never
     acts)."""
+    wanted = battle.attacker_destroyer_last if attacking else battle.defender_destroyer_last
+    if not wanted:
+        return steps, -1, 0
     rules = battle.rules
     enemy = battle.defender if attacking else battle.attacker
-    wanted = battle.attacker_destroyer_last if attacking else battle.defender_destroyer_last
     destroyers = [i for i, s in enumerate(steps) if s.kind is LossKind.KILL and rules.unit(s.unit).destroyer]
     if not wanted or not destroyers or not any(rules.unit(name).submarine for name, _ in enemy.counts):
         return steps, -1, 0
@@ -221,34 +282,37 @@ def _reserve_last_destroyer(battle: Battle, steps: tuple[LossStep, ...],
 
 def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideArrays:
     rules = battle.rules
-    units = rules.units
     force = battle.attacker if attacking else battle.defender
     steps, reserved, before = _reserve_last_destroyer(battle, steps, attacking)
-    counts, damaged = dict(force.counts), dict(force.damaged)  # (Force.count makes a dict a call)
-    index = {u.name: i for i, u in enumerate(units)}
-    value = {u.name: (u.attack if attacking else u.defense) for u in units}
-    dice = {u.name: 1 for u in units}
-    best_of: set[str] = set()
-    for name in battle.attacker_tech if attacking else battle.defender_tech:
-        tech = rules.technology(name)
-        value.update(dict(tech.attack if attacking else tech.defense))
-        if attacking:
-            dice.update(dict(tech.attack_dice))
-            if tech.attack_dice_rule is DiceRule.BEST:
-                best_of.update(unit for unit, _ in tech.attack_dice)
+    table = _per_ruleset(rules, _make_role_table, battle.attacker_tech if attacking else battle.defender_tech,
+                         attacking)
+    index = table.unit_index
+    count = np.zeros(len(index), dtype=np.int64)
+    for name, n in force.counts:
+        count[index[name]] = n
+    damaged = np.zeros(len(index), dtype=np.int64)
+    for name, n in force.damaged:
+        damaged[index[name]] = n
+    kill = LossKind.KILL
+    # one array of the steps' four columns, each column a contiguous row of it
+    step_rows = np.array([(index[s.unit], s.kind is kill, s.count, s.landed) for s in steps],
+                         dtype=np.int64).reshape(len(steps), 4).T.copy()
     return SideArrays(
-        count=np.array([counts.get(u.name, 0) for u in units], dtype=np.int64),
-        damaged=np.array([damaged.get(u.name, 0) for u in units], dtype=np.int64),
-        value=np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
-        dice=np.array([dice[u.name] for u in units], dtype=np.int64),
-        best_of=np.array([u.name in best_of for u in units], dtype=np.bool_),
-        step_unit=np.array([index[s.unit] for s in steps], dtype=np.int64),
-        step_kill=np.array([s.kind is LossKind.KILL for s in steps], dtype=np.int64),
-        step_count=np.array([s.count for s in steps], dtype=np.int64),
-        step_landed=np.array([s.landed for s in steps], dtype=np.int64),
-        submerge=list(Submerge).index(
-            battle.attacker_submerge if attacking else battle.defender_submerge),
+        count=count,
+        damaged=damaged,
+        value=np.array(table.value, dtype=np.int64),
+        dice=np.array(table.dice, dtype=np.int64),
+        best_of=np.array(table.best_of, dtype=np.bool_),
+        step_unit=step_rows[0],
+        step_kill=step_rows[1],
+        step_count=step_rows[2],
+        step_landed=step_rows[3],
+        submerge=_SUBMERGE_CODE[battle.attacker_submerge if attacking else battle.defender_submerge],
         support_side=0 if attacking else 1,
         reserved_step=reserved,
         reserve_before=before,
     )
+
+
+_SUBMERGE_CODE = {policy: code for code, policy in enumerate(Submerge)}
+"""``SideArrays.submerge`` of each policy (SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE)."""

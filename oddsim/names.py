@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 _UNCOUNTABLE = ("infantry", "artillery", "armor", "armour")
 """Last words whose plural is the word itself ("3 infantry", "2 mech infantry")."""
@@ -18,6 +19,7 @@ def unit_label(name: str, n: int = 1) -> str:
     return " ".join(words)
 
 
+@lru_cache(maxsize=4096)  # every result's description and survivor rows write these again
 def count_label(name: str, n: int, damaged: bool = False) -> str:
     """``"2 AA guns"``, ``"1 damaged battleship"``."""
     return f"{n} {'damaged ' if damaged else ''}{unit_label(name, n)}"

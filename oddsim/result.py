@@ -11,13 +11,16 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
 from oddsim.estimates import binomial_interval
 from oddsim.forces import Force, parse_force
 from oddsim.names import describe_counts
+
+Row = TypeVar("Row")
+"""The row type of a ``LazyRows``."""
 
 OUTCOMES = ("attacker_win", "defender_win", "draw", "stalemate", "retreat", "takes_territory")
 """The outcome probabilities of a result (``takes_territory`` is None at sea)."""
@@ -154,39 +157,37 @@ that left the battle early (``survivor_row``'s numbers), whether the side retrea
 probability and the IPC value."""
 
 
-class SurvivorTable(Sequence[Survivors]):
-    """A side's survivor rows (``merge_rows`` of its end states), worked out from ``source``, a
-    function that returns its end states (``RowArrays``), only when first read: a small exact
-    solve spent a third of its time building rows that most callers never read. Reads like the
-    tuple of ``Survivors`` it stands for, and compares equal to any sequence of the same rows."""
+class LazyRows(Sequence[Row]):
+    """A tuple of rows worked out by ``build`` (a function of no arguments) only when first read:
+    a small exact solve spent a third of its time building rows that most callers never read.
+    Reads like the tuple it stands for, compares equal to any sequence of the same rows, and
+    pickles as that tuple."""
 
-    __slots__ = ("_names", "_verb", "_source", "_rows")
+    __slots__ = ("_build", "_rows")
 
-    def __init__(self, names: Sequence[str], verb: str, source: Callable[[], RowArrays]) -> None:
-        self._names = names
-        self._verb = verb
-        self._source: Callable[[], RowArrays] | None = source
-        self._rows: tuple[Survivors, ...] = ()
+    def __init__(self, build: Callable[[], tuple[Row, ...]]) -> None:
+        self._build: Callable[[], tuple[Row, ...]] | None = build
+        self._rows: tuple[Row, ...] = ()
 
-    def _built(self) -> tuple[Survivors, ...]:
-        if self._source is not None:
-            self._rows = _merged_rows(self._names, self._verb, *self._source())
-            self._source = None  # let go of what it held
+    def _built(self) -> tuple[Row, ...]:
+        if self._build is not None:
+            self._rows = self._build()
+            self._build = None  # let go of what it held
         return self._rows
 
     def __len__(self) -> int:
         return len(self._built())
 
     @overload
-    def __getitem__(self, i: int) -> Survivors: ...
+    def __getitem__(self, i: int) -> Row: ...
 
     @overload
-    def __getitem__(self, i: slice) -> tuple[Survivors, ...]: ...
+    def __getitem__(self, i: slice) -> tuple[Row, ...]: ...
 
-    def __getitem__(self, i: int | slice) -> Survivors | tuple[Survivors, ...]:
+    def __getitem__(self, i: int | slice) -> Row | tuple[Row, ...]:
         return self._built()[i]
 
-    def __iter__(self) -> Iterator[Survivors]:
+    def __iter__(self) -> Iterator[Row]:
         return iter(self._built())
 
     def __eq__(self, other: object) -> bool:
@@ -201,6 +202,16 @@ class SurvivorTable(Sequence[Survivors]):
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickles (Dask sweeps) as the plain rows
         return (tuple, (self._built(),))
+
+
+class SurvivorTable(LazyRows[Survivors]):
+    """A side's survivor rows (``merge_rows`` of its end states), worked out from ``source``, a
+    function that returns its end states (``RowArrays``), only when first read (``LazyRows``)."""
+
+    __slots__ = ()
+
+    def __init__(self, names: Sequence[str], verb: str, source: Callable[[], RowArrays]) -> None:
+        super().__init__(lambda: _merged_rows(names, verb, *source()))
 
 
 def _merged_rows(names: Sequence[str], verb: str, counts: np.ndarray, damaged: np.ndarray,
@@ -284,7 +295,8 @@ class BattleResult:
     attacker_ipc_total: float = 0
     defender_ipc_total: float = 0
     objective: float | None = None  # the best retreat's expected objective (RetreatPolicy.best)
-    retreat_plan: tuple[RetreatPlanRow, ...] | None = None  # where the best retreat retreats
+    retreat_plan: Sequence[RetreatPlanRow] | None = None  # where the best retreat retreats (rows
+    # built when first read)
 
     @property
     def tuv_swing(self) -> float:

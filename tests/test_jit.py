@@ -40,12 +40,33 @@ def _first_of_mixed(x):
 
 def test_a_constant_argument_does_not_compile_a_copy_per_value():
     assert _twice_and_thrice(7) == 35
-    assert [str(sig) for sig in _scaled.signatures] == ["(int64, int64)"]
+    assert [str(sig) for sig in _scaled.called.signatures] == ["(int64, int64)"]
 
 
 def test_a_kernel_that_needs_its_constant_still_gets_it():
     assert _first_of_mixed(5) == 5
-    assert [str(sig[1]) for sig in _pick.signatures] == ["Literal[int](0)"]
+    assert [str(sig[1]) for sig in _pick.called.signatures] == ["Literal[int](0)"]
+
+
+@jit
+def _halved(x):
+    return x / 2
+
+
+@jit
+def _halved_twice(x):
+    return _halved(_halved(x))
+
+
+def test_a_kernel_called_by_kernels_and_from_python_compiles_a_wrapper_only_for_python():
+    """Kernels call a twin compiled without the Python wrapper; a Python call of the same types
+    compiles its own version (the twin has no wrapper to run)."""
+    assert _halved_twice(8.0) == 2.0
+    assert [str(sig) for sig in _halved.called.signatures] == ["(float64,)"]
+    assert _halved.signatures == []
+    assert _halved(8.0) == 4.0
+    assert [str(sig) for sig in _halved.signatures] == ["(float64,)"]
+    assert _halved_twice(6.0) == 1.5
 
 
 def test_kernels_cache_under_this_version_and_source_key():

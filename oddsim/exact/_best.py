@@ -21,14 +21,14 @@ from oddsim.exact._kernel import (
     RETREAT_LEFT,
     _buffers,
     _clear,
-    _gather,
+    _compact,
     _outcome,
     _stored_moves,
 )
 
 
 @jit
-def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, live, a_ipc, d_ipc,
+def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, live, start_idx, a_ipc, d_ipc,
                         a_total, a_dead_ipc, d_dead_ipc, a_takes, territory_bonus, store):
     """Values of the best retreat policy, whose objective is the TUV swing (defender IPC lost
     minus attacker IPC lost) plus ``territory_bonus`` when the attacker takes the territory.
@@ -39,25 +39,39 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     battle, to another state leaves the landed units fighting there, to the state itself is
     impossible.
 
-    Returns (value at the end of a round, where the attacker decides; value at the start of a
-    round, which is fought whatever the value of retreating, as round 1 is; 1 where the best
-    policy retreats). Ties fight on. Only the ``live`` states are solved (those the battle gets
-    to with a weight the engine does not prune; increasing); the others keep the value 0. Their
-    round moves come from ``store`` (``_kernel.MoveStore``) where the forward sweep that found
-    them recorded them."""
+    Returns (the value at the end of a round, where the attacker decides, of each ``live``
+    state; the value at the start of a round, which is fought whatever the value of retreating,
+    as round 1 is, of each state of ``start_idx`` (increasing); 1 per joint state where the best
+    policy retreats). Ties fight on. Only the ``live`` states are solved (increasing: every
+    state, or those the battle gets to with a weight the engine does not prune); the others
+    keep the value 0. The values are kept by attacker state, each over the run of defender
+    states its live states span (``_rows``): where the battle reaches a few per cent of the
+    joint states, as at sea, joint-sized arrays cost more in fresh memory pages than the sweep.
+    The round moves come from ``store`` (``_kernel.MoveStore``) where a forward sweep recorded
+    them, else they are computed here and recorded for the next sweep."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
-    v_end = np.zeros(na * nd)
-    v_mid = np.zeros(na * nd)  # after the first-strike phase of a round
-    v_start = np.zeros(na * nd)
+    row_lo, row_hi, row_at, size = _rows(live, na, nd)
+    v_end = np.zeros(size)
+    v_mid = np.zeros(size)  # after the first-strike phase of a round
+    end_values = np.zeros(live.shape[0])
+    start_values = np.zeros(start_idx.shape[0])
     retreat = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
-    rows = np.zeros(nd)
+    acc = np.zeros(nd)
+    d2_idx = np.zeros(nd, dtype=np.int64)
+    d2_p = np.zeros(nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    rows = (row_lo, row_hi, row_at)
+    next_start = start_idx.shape[0] - 1
     for n in range(live.shape[0] - 1, -1, -1):  # casualties only grow: later states first
         j = live[n]
         ia = j // nd
         idd = j % nd
+        here = row_at[ia] + idd - row_lo[ia]
+        while next_start >= 0 and start_idx[next_start] > j:
+            next_start -= 1
+        is_start = next_start >= 0 and start_idx[next_start] == j
         code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
         if code != ONGOING:
             # IPCs lost as the result counts them
@@ -70,60 +84,125 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
             value = float(d_lost - a_lost)
             if code == ATTACKER_WINS and a_takes[ia]:
                 value += territory_bonus
-            v_end[j] = v_mid[j] = v_start[j] = value
+            v_end[here] = v_mid[here] = end_values[n] = value
+            if is_start:
+                start_values[next_start] = value
             continue
-        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
-        # the values of this state are still 0, so the gathers leave out "no change"
-        after_second = _gather_runs(v_end, nd, compact_idx[2], compact_p[2], n2_a, d_touched, d_prob,
-                                    n2_d, rows)
-        _clear(d_prob, d_touched, n2_d)
-        for t in range(n1_d):
-            d_prob[compact_idx[1, t]] = compact_p[1, t]
-        after_first = _gather_runs(v_mid, nd, compact_idx[0], compact_p[0], n1_a, compact_idx[1], d_prob,
-                                   n1_d, rows)
-        _clear(d_prob, compact_idx[1], n1_d)
-        if n1_a == 0:  # no first strike: the round goes straight to general fire
-            after_first = 0.0
+        if store.at[j] == 0:  # not recorded: computed here, and recorded while the store has room
+            n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
+            if store.at[j] == 0:  # no room: the lists are read from the buffers
+                n2_d = _compact(d_prob, d_touched, n2_d, d2_idx, d2_p)
+                after_second = _gather_lists(v_end, rows, nd, compact_idx[2], compact_p[2], 0, n2_a, d2_idx,
+                                             d2_p, 0, n2_d, acc)
+                after_first = _gather_lists(v_mid, rows, nd, compact_idx[0], compact_p[0], 0, n1_a,
+                                            compact_idx[1], compact_p[1], 0, n1_d, acc)
+            else:
+                _clear(d_prob, d_touched, n2_d)
+        if store.at[j] != 0:  # recorded: the lists are read where they lie in the store
+            o = store.at[j] - 1
+            idx, p = store.idx, store.p
+            n1_a, n1_d, n2_a, n2_d = idx[o], idx[o + 1], idx[o + 2], idx[o + 3]
+            stay1, stay2 = p[o], p[o + 1]
+            o1_d = o + 4 + n1_a
+            o2_a = o1_d + n1_d
+            # the values of this state are still 0, so the gathers leave out "no change"
+            after_second = _gather_lists(v_end, rows, nd, idx, p, o2_a, n2_a, idx, p, o2_a + n2_a, n2_d, acc)
+            after_first = _gather_lists(v_mid, rows, nd, idx, p, o + 4, n1_a, idx, p, o1_d, n1_d, acc)
         if submerge_to.shape[0] and submerge_to[j] != j:  # subs submerge before the attacker decides
-            v_end[j] = v_end[submerge_to[j]]
+            v_end[here] = _value(v_end, rows, nd, submerge_to[j])
         else:
             fight = (after_first + stay1 * after_second) / (1.0 - stay1 * stay2)
-            v_end[j] = fight
+            v_end[here] = fight
             target = retreat_to[j]
             if target != j:
-                leave = float(d_ipc[idd] - a_ipc[ia]) if target < 0 else v_end[target]
+                leave = float(d_ipc[idd] - a_ipc[ia]) if target < 0 else _value(v_end, rows, nd, target)
                 if leave > fight:
-                    v_end[j] = leave
+                    v_end[here] = leave
                     retreat[j] = 1
-        v_mid[j] = after_second + stay2 * v_end[j]
-        v_start[j] = after_first + stay1 * v_mid[j]
-    return v_end, v_start, retreat
+        end_values[n] = v_end[here]
+        v_mid[here] = after_second + stay2 * v_end[here]
+        if is_start:
+            start_values[next_start] = after_first + stay1 * v_mid[here]
+    return end_values, start_values, retreat
+
+
+@jit
+def _rows(live, na, nd):
+    """Where each attacker state's values lie: the run of defender states from ``row_lo`` to
+    ``row_hi`` that its ``live`` joint states span, from ``row_at`` on (an empty run: lo > hi),
+    and the size of all runs."""
+    row_lo = np.full(na, nd, dtype=np.int64)
+    row_hi = np.full(na, -1, dtype=np.int64)
+    for n in range(live.shape[0]):
+        ia = live[n] // nd
+        idd = live[n] % nd
+        row_lo[ia] = min(row_lo[ia], idd)
+        row_hi[ia] = max(row_hi[ia], idd)
+    row_at = np.zeros(na, dtype=np.int64)
+    size = 0
+    for ia in range(na):
+        row_at[ia] = size
+        if row_hi[ia] >= row_lo[ia]:
+            size += row_hi[ia] - row_lo[ia] + 1
+    return row_lo, row_hi, row_at, size
 
 
 @hot_jit
-def _gather_runs(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d, rows):
-    """Sum of P(a) * P(d) * values[a, d] over the two distributions (``_kernel._gather``). When
-    the touched defender states are close together, the value rows are first summed along the
-    dense run they span, weighted by P(a), into ``rows`` (scratch, at least ``nd`` long; an
-    element-wise loop, which vectorises), then weighted by P(d)."""
+def _value(values, rows, nd, j):
+    """The value of joint state j (0 outside its attacker state's run)."""
+    row_lo, row_hi, row_at = rows
+    ia = j // nd
+    idd = j % nd
+    if idd < row_lo[ia] or idd > row_hi[ia]:
+        return 0.0
+    return values[row_at[ia] + idd - row_lo[ia]]
+
+
+@hot_jit
+def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d, acc):
+    """Sum of P(a) * P(d) * value(a, d) over two compact distributions, the attacker's the
+    ``n_a`` entries of (``a_idx``, ``a_p``) from ``a_at`` on, the defender's likewise: where they
+    lie in the move store, without copying them out (values by ``_rows``: 0 outside a run).
+    When the touched defender states are close together, each attacker state's values along
+    the part of the run they span are summed, weighted by P(a), into ``acc`` (scratch, at least
+    ``nd`` long; an element-wise loop, which vectorises), then weighted by P(d)."""
+    if n_a == 0 or n_d == 0:
+        return 0.0
+    row_lo, row_hi, row_at = rows
     d_min = nd
     d_max = -1
-    for t in range(n_d):
+    for t in range(d_at, d_at + n_d):
         d_min = min(d_min, d_idx[t])
         d_max = max(d_max, d_idx[t])
     width = d_max - d_min + 1
-    if n_d == 0 or width > 4 * n_d:
-        return _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d)
-    acc = rows[:width]
-    acc[:] = 0.0
-    for s in range(n_a):
-        base = a_idx[s] * nd + d_min
-        row = values[base: base + width]
-        c = a_p[s]
-        for q in range(width):
-            acc[q] += c * row[q]
-    source = d_dense[d_min: d_min + width]
     total = 0.0
-    for q in range(width):
-        total += source[q] * acc[q]
+    if width > 4 * n_d:  # spread out: entry by entry
+        for s in range(a_at, a_at + n_a):
+            a = a_idx[s]
+            lo = row_lo[a]
+            hi = row_hi[a]
+            base = row_at[a] - lo
+            row = 0.0
+            for t in range(d_at, d_at + n_d):
+                d = d_idx[t]
+                if lo <= d <= hi:
+                    row += d_p[t] * values[base + d]
+            total += a_p[s] * row
+        return total
+    run = acc[:width]
+    run[:] = 0.0
+    for s in range(a_at, a_at + n_a):
+        a = a_idx[s]
+        lo = max(d_min, row_lo[a])
+        hi = min(d_max, row_hi[a])
+        if lo > hi:
+            continue
+        first = row_at[a] + lo - row_lo[a]
+        row = values[first: first + hi - lo + 1]
+        part = run[lo - d_min: hi - d_min + 1]
+        c = a_p[s]
+        for q in range(hi - lo + 1):
+            part[q] += c * row[q]
+    for t in range(d_at, d_at + n_d):
+        total += d_p[t] * run[d_idx[t] - d_min]
     return total

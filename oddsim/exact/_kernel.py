@@ -462,7 +462,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     there, to ``retreat_to[j]`` (-1: the battle ends in a retreat; j: no retreat is possible): it
     retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
     (``win_chance``, per joint state) is below ``min_win``, or when the next round would kill one
-    of its ``air_alive`` aircraft with more than ``max_air_risk`` chance. Fills ``work.x1`` with
+    of its ``air_alive`` aircraft with more than ``max_air_risk`` chance (``retreat`` None: it
+    never retreats, and the kernel is compiled without the retreat code). Fills ``work.x1`` with
     the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``; where the
     others retreated and the landed units fought on, by the round the others left) and
     ``work.outcome``; returns the states where battles ended (increasing), the expected number of
@@ -479,7 +480,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     pruned = 0.0
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
+    policy = False
+    if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
+        policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
     moves = submerge_to.shape[0] > 0
     next_start = 0
     for t in range(start_idx.shape[0]):
@@ -518,10 +521,15 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 ends, n_ends = _append(ends, n_ends, j)
                 continue
             target = submerge_to[j] if moves else j
-            if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
-                                                    win_chance):
-                target = retreat_to[j]
-            if store is None:
+            if retreat is not None:
+                if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
+                                                        win_chance):
+                    target = retreat_to[j]
+            if target != j and m_start == 0.0 and m2 == 0.0:
+                # all the mass here leaves at the end of a round: none fights one from here
+                n1_a = n1_d = n2_a = n2_d = 0
+                stay1 = stay2 = 0.0
+            elif store is None:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
             else:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
@@ -578,7 +586,8 @@ def _append(values, n, value):
     """values[n] = value, doubling the array when it is full; returns (array, n + 1)."""
     if n == values.shape[0]:
         bigger = np.empty(2 * n, dtype=values.dtype)
-        bigger[:n] = values
+        for i in range(n):  # (a loop: a slice assignment compiles its error messages, 2 s)
+            bigger[i] = values[i]
         values = bigger
     values[n] = value
     return values, n + 1

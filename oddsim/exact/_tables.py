@@ -300,15 +300,30 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
                 rolls = n if dice.best_of[u] else n * dice.dice[u]
                 p = hit_chance(v, dice.dice[u], dice.best_of[u])
                 size_of[g] = add_dice(dist[s, g], size_of[g], rolls, p, scratch)
-                if g != G_SUB:
-                    size_of[G_AIR_OTHER] = add_dice(dist[s, G_AIR_OTHER], size_of[G_AIR_OTHER], rolls,
-                                                    p, scratch)
+        # aircraft and the others firing together: the sum of the two groups' hits
+        size_of[G_AIR_OTHER] = _sum_of_hits(dist[s, G_AIR], size_of[G_AIR], dist[s, G_OTHER],
+                                            size_of[G_OTHER], dist[s, G_AIR_OTHER])
         for g in range(N_GROUPS):
             if low_luck:
                 dist[s, g, :] = 0.0
                 size_of[g] = low_luck_pmf(strength[g], dist[s, g])
             lo[s, g], hi[s, g] = _cut_tails(dist[s, g], size_of[g])
     return dist, lo, hi
+
+
+@inline_jit
+def _sum_of_hits(first, first_size, second, second_size, out):
+    """``out`` = the distribution of the sum of two independent hit counts (``first[:first_size]``
+    and ``second[:second_size]``); returns its size. Cheaper than rolling both groups' dice again."""
+    size = first_size + second_size - 1
+    for k in range(size):
+        out[k] = 0.0
+    for i in range(first_size):
+        if first[i] == 0.0:
+            continue
+        for j in range(second_size):
+            out[i + j] += first[i] * second[j]
+    return size
 
 
 @inline_jit

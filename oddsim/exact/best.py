@@ -10,8 +10,11 @@ engine computed: the one place where the engines share a decision rather than a 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 
@@ -20,7 +23,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel
 from oddsim.names import describe_counts
-from oddsim.result import BattleResult, RetreatPlanRow
+from oddsim.result import BattleResult, LazyRows, RetreatPlanRow
 
 MOVE_STORE_ENTRIES = 8_000_000
 """Most round-move entries the best retreat keeps for reuse (16 bytes each: 128 MB); states
@@ -34,27 +37,74 @@ class BestRetreat:
 
     objective: float
     retreat: np.ndarray  # int8 per joint state
-    moves: k.MoveStore  # the round moves of the states the battle reaches, for the solve under it
+    moves: k.MoveStore  # the round moves of the states solved, for the solve under the policy
+    score: np.ndarray  # per joint state, -1 where it retreats, else 1 (``solve_kernel``'s win_chance)
 
 
 def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
                  d_total: int) -> BestRetreat:
     """Solve the optimal stopping problem of ``policy``'s objective for the exact engine's
     prepared battle ``p`` (``solve._Prepared``); ``*_total``: the IPCs each side fights with.
-    Only the states the battle reaches when fought to the end (found by a forward sweep) are
-    solved: the policy's battles reach no others, since a retreat only ends some of them
-    earlier."""
+    Where the battle may reach only a small part of its joint states (``_every_state``: not),
+    only those it reaches when fought to the end (found by a forward sweep) are solved: the
+    policy's battles reach no others, since a retreat only ends some of them earlier, and the
+    others keep the value 0. Elsewhere every state is solved, one backward sweep computing the
+    round moves (the values of states reached with less than ``prune`` then count too: each is
+    more exact, and the sweep that found the others cost more than the states it left out)."""
     low = p.low
     n = p.joint
-    # the states the battle gets to, fought to the end; after a retreat that leaves the landed
-    # units fighting, also those they get to from there. With no policy the kernel never reads
-    # the retreat inputs: placeholders stand for them
-    visited = np.zeros(n)
+    # each state's round moves are recorded where they are first computed: the backward sweep
+    # and the solve under the policy read them instead of computing them again (up to a budget)
+    moves = _move_store(n, min(MOVE_STORE_ENTRIES, n * (4 + 2 * (p.a.n_states + p.d.n_states))))
+    retreat_to = p.retreat_to
+    if _every_state(p, land_battle):
+        live = np.arange(n)
+    else:
+        live = _reached(p, prune, moves)
+    a, d = p.a_counts, p.d_counts
+    # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
+    a_dead = a_total - a.departed @ low.cost
+    d_dead = d_total - d.departed @ low.cost
+    takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
+    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
+                                                  live, p.start_idx, a.ipc_lost, d.ipc_lost, a_total, a_dead,
+                                                  d_dead, takes, policy.territory_bonus, moves)
+    # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
+    objective = float((p.start_val * v_start).sum())
+    if p.end is not None:
+        end = np.zeros(n)
+        end[live] = v_end
+        objective += float((p.end * end).sum())
+    moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
+    retreats = np.flatnonzero(retreat)
+    score = _kept.take("score", n, np.ones)[:n]
+    score[retreats] = -1.0
+    best = BestRetreat(objective, retreat, moves, score)
+    # once the solve under the policy is done with them
+    weakref.finalize(best, _give_back, moves, live, score, retreats)
+    return best
+
+
+def _every_state(p, land_battle: bool) -> bool:
+    """Whether the battle reaches (nearly) every joint state of ``p``, so that solving them all
+    costs less than a forward sweep to find those it reaches: a land battle whose sides are
+    one layer each (no landed units that stay) and whose dice are rolled (Low Luck's nearly
+    certain hits skip most casualty counts). At sea, where subs, aircraft and a kept destroyer
+    split the states into classes, a battle reaches a few per cent of them."""
+    return land_battle and not p.low.low_luck and p.a.layers == 1 and p.d.layers == 1
+
+
+def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
+    """The joint states the battle gets to (increasing) when fought to the end, recording their
+    round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
+    they get to from there."""
+    n = p.joint
+    whole = _kept.take("visited", n, np.zeros)
+    visited = whole[:n]
+    # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
-    # the sweep records each state's round moves: the backward sweep and the solve under the
-    # policy read them instead of computing them again (up to a memory budget)
-    moves = k.move_store(n, min(MOVE_STORE_ENTRIES, n * (4 + 2 * (p.a.n_states + p.d.n_states))))
-    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, p.work(p.end), p.rules, p.holds, prune, never,
+    untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
+    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, untracked.work(p.end), p.rules, p.holds, prune, never,
                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
     retreat_to = p.retreat_to
     landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
@@ -62,44 +112,95 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     if landed and partial.any():
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
-        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), p.work(after), p.rules, p.holds, prune, never,
+        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), untracked.work(after), p.rules, p.holds, prune, never,
                        unused, unused, p.submerge_to, no_moves, False, visited, moves)
-    a, d = p.a_counts, p.d_counts
-    # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
-    a_dead = a_total - a.departed @ low.cost
-    d_dead = d_total - d.departed @ low.cost
-    takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
-    live = np.flatnonzero(visited)  # increasing, as the kernel reads them backwards
-    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
-                                                  live, a.ipc_lost, d.ipc_lost, a_total, a_dead, d_dead,
-                                                  takes, policy.territory_bonus, moves)
-    # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
-    objective = float((p.start_val * v_start[p.start_idx]).sum())
-    if p.end is not None:
-        objective += float((p.end * v_end).sum())
-    return BestRetreat(objective, retreat, moves)
+    live = np.flatnonzero(visited)
+    visited[live] = 0.0
+    _kept.give("visited", whole)
+    return live
+
+
+class _Kept:
+    """Arrays one best retreat leaves for the next, in any thread (solves of large battles run
+    in a thread of their own, one per solve): fresh memory costs a page fault per page written,
+    some milliseconds on a battle at sea, as much as its forward sweep. Each array is taken whole
+    by one solve at a time (a solve that finds it taken makes its own) and given back as it was
+    made (zeroed, or ones: the score) where that solve wrote it; only the pages a battle wrote
+    stay resident."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def take(self, name: str, size: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
+        """The array kept as ``name`` when it has at least ``size`` entries (as it was given
+        back), else ``make(size)``."""
+        with self._lock:
+            kept = self._arrays.pop(name, None)
+        if kept is not None and kept.shape[0] >= size:
+            return kept
+        return make(size)
+
+    def give(self, name: str, array: np.ndarray) -> None:
+        with self._lock:
+            self._arrays[name] = array
+
+
+_kept = _Kept()
+
+
+def _move_store(n_joint: int, capacity: int) -> k.MoveStore:
+    """An empty ``_kernel.MoveStore`` of ``capacity`` entries for ``n_joint`` joint states, on
+    kept arrays (``_Kept``); ``_give_back`` returns them."""
+    return k.MoveStore(_kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
+                       _kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
+                       _kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
+
+
+def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retreats: np.ndarray) -> None:
+    """Return ``store``'s arrays and ``score`` to the kept ones, the states the store recorded
+    (among ``states``) cleared, the score 1 again where it retreats (``retreats``)."""
+    store.at[states] = 0
+    score[retreats] = 1.0
+    for name, part in zip(("at", "idx", "p", "score"), (*store[:3], score), strict=True):
+        _kept.give(name, part if part.base is None else part.base)
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,
-                 states: np.ndarray, mass: np.ndarray, weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
+                 states: np.ndarray, mass: np.ndarray, weighted: np.ndarray) -> LazyRows[RetreatPlanRow]:
     """The plan's rows: each state where the policy retreats and the battle gets there (units in
     the battle on each side), with the chance of retreating there and the mean round it happens
     (``states``: the joint states where it retreats with some mass, ``mass``/``weighted``: the
-    retreat mass there, and the same weighted by rounds). Most likely first."""
-    sides = []
-    for counts, index in ((a_counts, states // n_defender), (d_counts, states % n_defender)):
-        alive, damaged, gone = counts.alive, counts.damaged, counts.departed
-        described = {}  # each side state is described once
-        for i in np.unique(index).tolist():
-            units = alive[i] - gone[i]
-            left = [(name, n) for name, n in zip(names, units.tolist(), strict=True) if n > 0]
-            hurt = {name: h for name, h in zip(names, np.minimum(damaged[i], units).tolist(), strict=True)
-                    if h > 0}
-            described[i] = describe_counts(left, hurt)
-        sides.append([described[i] for i in index.tolist()])
-    rows = [RetreatPlanRow(attacker, defender, p, w / p) for attacker, defender, p, w in
-            zip(*sides, mass.tolist(), weighted.tolist(), strict=True)]
-    return tuple(sorted(rows, key=lambda row: (-row.probability, row.attacker, row.defender)))
+    retreat mass there, and the same weighted by rounds). Most likely first. The rows (text, one
+    object each) are built when first read: on a large battle they took as long as the solve
+    under the policy, and most callers (purchase sweeps, the objective) never read them; only
+    the units of the side states they name are kept until then."""
+    def side(counts: t.SideCounts, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        distinct, where = np.unique(index, return_inverse=True)
+        units = counts.alive[distinct] - counts.departed[distinct]
+        return units, np.minimum(counts.damaged[distinct], units), where.ravel()
+
+    return LazyRows(partial(_plan_rows, names, side(a_counts, states // n_defender),
+                            side(d_counts, states % n_defender), mass, weighted))
+
+
+def _plan_rows(names: list[str], attacker: tuple[np.ndarray, np.ndarray, np.ndarray],
+               defender: tuple[np.ndarray, np.ndarray, np.ndarray], mass: np.ndarray,
+               weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
+    """``retreat_plan``'s rows from each side's distinct states (units in the battle, damaged
+    ones) and which of them each row has: each side state is described once, the rows sorted by
+    chance, then by the texts (as ranks), before any row is made."""
+    texts, ranks = [], []
+    for units, damaged, where in (attacker, defender):
+        described = [describe_counts([(name, n) for name, n in zip(names, left, strict=True) if n > 0],
+                                     {name: h for name, h in zip(names, hurt, strict=True) if h > 0})
+                     for left, hurt in zip(units.tolist(), damaged.tolist(), strict=True)]
+        order = {text: rank for rank, text in enumerate(sorted(set(described)))}
+        texts.append([described[i] for i in where.tolist()])
+        ranks.append(np.array([order[text] for text in described], dtype=np.int64)[where])
+    by_chance = np.lexsort((ranks[1], ranks[0], -mass))
+    return tuple(RetreatPlanRow(texts[0][i], texts[1][i], p, w / p) for i, p, w in zip(
+        by_chance.tolist(), mass[by_chance].tolist(), weighted[by_chance].tolist(), strict=True))
 
 
 def mix_plans(parts: Sequence[tuple[float, BattleResult]]) -> tuple[RetreatPlanRow, ...]:

@@ -14,6 +14,7 @@ from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
+from oddsim.exact import _ahead, _outcomes
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
@@ -29,6 +30,7 @@ MAX_TABLE_ENTRIES = 40_000_000
 """Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
 NO_MOVES = np.zeros(0, dtype=np.int64)
 """``submerge_to``/``retreat_to`` of a battle where nothing submerges / the attacker never retreats."""
+_NO_AIRCRAFT = np.zeros(0, dtype=np.int64)
 _ONE_START = np.zeros(1, dtype=np.int64)
 _ONE_MASS = np.ones(1)
 PRUNE = 1e-18
@@ -48,6 +50,7 @@ class _SideLayout:
     layer_size: int  # states per layer: product of (class length + 1)
     layers: int  # 2 when some classes may leave the battle (``leave``), else 1
     kept_before: int = 0  # the kept destroyer's slot goes before this one while enemy subs live
+    n_units: int = 0  # the side's units at the start (``_work`` estimates their hit spread)
 
     @property
     def n_states(self) -> int:
@@ -62,38 +65,43 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     leaves), units landed from the sea when the attacker may retreat (they take the sub class,
     empty in land battles, and the others leave). A destroyer kept last while enemy subs live
     (``SideArrays.reserved_step``) is a class of its own."""
-    enemy_has = lambda mask: bool(enemy.count[mask].any())  # noqa: E731
-    split_air = enemy_has(low.is_sub) or (is_attacker and enemy_has(low.is_aa))
-    submerges = side.submerge != 0 and bool(side.count[low.is_sub].any())
-    split_sub = (low.air_needs_destroyer and enemy_has(low.is_air)) or submerges
-    units = np.repeat(side.step_unit, side.step_count)
-    kills = np.repeat(side.step_kill, side.step_count)
-    landed = np.repeat(side.step_landed, side.step_count).astype(bool)
-    classes = np.full(units.shape, t.OTHER, dtype=np.int64)
-    if split_air:
-        classes[low.is_air[units]] = t.AIR
-    if split_sub:
-        classes[low.is_sub[units]] = t.SUB
-    first_slot = np.concatenate(([0], np.cumsum(side.step_count)))
+    is_air, is_sub, is_aa = low.is_air.tolist(), low.is_sub.tolist(), low.is_aa.tolist()
+    enemy_types = [u for u, n in enumerate(enemy.count.tolist()) if n]  # (lists: the arrays are tiny)
+    split_air = any(is_sub[u] for u in enemy_types) or (is_attacker and any(is_aa[u] for u in enemy_types))
+    own = side.count.tolist()
+    submerges = side.submerge != 0 and any(is_sub[u] for u, n in enumerate(own) if n)
+    split_sub = (low.air_needs_destroyer and any(is_air[u] for u in enemy_types)) or submerges
+    units: list[int] = []  # per loss slot: its unit type, whether it kills, whether it landed
+    kills: list[int] = []
+    landed: list[int] = []
+    first_slot = [0]  # per loss step: its first slot
+    for unit, kill, count, land in zip(side.step_unit.tolist(), side.step_kill.tolist(),
+                                       side.step_count.tolist(), side.step_landed.tolist(), strict=True):
+        units += [unit] * count
+        kills += [kill] * count
+        landed += [land] * count
+        first_slot.append(first_slot[-1] + count)
+    classes = [t.SUB if split_sub and is_sub[u] else t.AIR if split_air and is_air[u] else t.OTHER
+               for u in units]
     if side.reserved_step >= 0:
         classes[first_slot[side.reserved_step]] = t.KEPT
-    leave = np.zeros(t.N_CLASSES, dtype=np.int64)
+    leave = [0] * t.N_CLASSES
     if submerges:
         leave[t.SUB] = 1
-    elif partial_retreat and landed.any():
-        classes[landed] = t.SUB
+    elif partial_retreat and any(landed):
+        classes = [t.SUB if land else c for c, land in zip(classes, landed, strict=True)]
         leave[t.AIR] = leave[t.OTHER] = 1
-    class_len = np.bincount(classes, minlength=t.N_CLASSES)
-    lengths = class_len.tolist()
-    class_slots = np.zeros((t.N_CLASSES, max(1, max(lengths))), dtype=np.int64)
-    order = np.argsort(classes, kind="stable")  # slot positions, class by class
-    first = 0
-    for c, n in enumerate(lengths):
-        class_slots[c, :n] = order[first:first + n]
-        first += n
-    layer_size = int(np.prod(class_len + 1))
-    return _SideLayout(class_len, class_slots, units.astype(np.int64), kills.astype(np.int64), leave,
-                       layer_size, 2 if leave.any() else 1, int(first_slot[side.reserve_before]))
+    slots: list[list[int]] = [[] for _ in range(t.N_CLASSES)]  # slot positions, class by class
+    for position, c in enumerate(classes):
+        slots[c].append(position)
+    lengths = [len(row) for row in slots]
+    width = max(1, *lengths)
+    layer_size = math.prod(n + 1 for n in lengths)
+    return _SideLayout(np.array(lengths, dtype=np.int64),
+                       np.array([row + [0] * (width - len(row)) for row in slots], dtype=np.int64),
+                       np.array(units, dtype=np.int64), np.array(kills, dtype=np.int64),
+                       np.array(leave, dtype=np.int64), layer_size, 2 if any(leave) else 1,
+                       first_slot[side.reserve_before], sum(own))
 
 
 def _hit_spread(dice: int) -> float:
@@ -138,7 +146,7 @@ def _lowered(battle: Battle, keep: bool = False) -> _Lowered:
 
 def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
     joint = a.n_states * d.n_states
-    spread = _hit_spread(int(low.attacker.count.sum())) * _hit_spread(int(low.defender.count.sum()))
+    spread = _hit_spread(a.n_units) * _hit_spread(d.n_units)
     return joint, joint * spread
 
 
@@ -155,7 +163,7 @@ class _Prepared:
     D: t.SideTables  # noqa: N815
     rules: k.Rules
     holds: bool
-    retreat: k.RetreatRule
+    retreat: k.RetreatRule | None  # None: no retreat policy
     air_alive: np.ndarray
     win_chance: np.ndarray
     submerge_to: np.ndarray  # empty: nothing submerges
@@ -198,9 +206,10 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
     types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
     support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
                         low.support_side)
+    helper = _ahead.start(battle.retreat)  # a first run: the DP compiles meanwhile
     built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
-        max_dice = int((side.count * side.dice).sum()) + 1  # + 1: a Low Luck bonus hit
+        max_dice = int(side.count @ side.dice) + 1  # + 1: a Low Luck bonus hit
         if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
             raise TooLargeError(
                 f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
@@ -210,15 +219,18 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
         built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
     (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
+    _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
-    holds = bool(np.any((low.defender.count > 0) & (_combatant(low, low.defender) == 0)))
+    # the defender holds the territory with units that take no part in combat (an AA gun)
+    in_combat = set(low.defender.step_unit.tolist())
+    holds = any(n and u not in in_combat for u, n in enumerate(low.defender.count.tolist()))
     submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
         # only battles still being fought move
         submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
                                _submerge_moves(low, a, d, A.flags, D.flags), np.arange(joint))
     policy = battle.retreat
-    retreat = k.RetreatRule(-1, -1.0, 1.0)  # never
+    retreat = None  # never (the kernels then compile no retreat code)
     if policy is not None:
         retreat = k.RetreatRule(-1 if policy.units_left is None else policy.units_left,
                    -1.0 if policy.below_win is None else float(policy.below_win),
@@ -229,8 +241,10 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         win_chance = np.zeros(0)  # not needed
     start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or len(submerge_to) > 0
-    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat,
-                         ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1), win_chance,
+    air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by a retreat policy
+    if policy is not None:
+        air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
+    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive, win_chance,
                          submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d), start_idx,
                          start_val, end, track)
     return _with_decisions(battle, prepared)
@@ -244,18 +258,21 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     policy = battle.retreat
     if policy is None or (policy.best is None and policy.strafe is None):
         return p
+    assert p.retreat is not None  # a policy has its rule
     best = None
     if policy.best is not None:
         low = p.low
         best = best_retreat(policy, p, PRUNE, battle.is_land,
                             int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum()),
                             int((low.defender.count * low.cost * _combatant(low, low.defender)).sum()))
-        decided = best.retreat == 1
+        decided = best.retreat
     else:
         d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
         decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
-    score = p.win_chance if len(p.win_chance) else np.ones(p.joint)
     retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
+    if best is not None and not len(p.win_chance):  # the best retreat's own score
+        return replace(p, win_chance=best.score, retreat=retreat, best=best)
+    score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
     return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
 
@@ -466,7 +483,6 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
                                               p.track_rounds, None, None if p.best is None else p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
-        ends = ends[final[ends] != 0.0]
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
     if battle.crash_fighters:
         result = crash_fighters(result, battle)
@@ -495,49 +511,20 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
 
 
 def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
-    """The result from the terminal mass ``final`` at the states ``ends`` (its nonzero entries),
+    """The result from the terminal mass ``final`` at the states ``ends`` (all its nonzero entries),
     their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     low = p.low
-    na, nd = p.a.n_states, p.d.n_states
-    codes = outcome[ends].astype(np.int64)
-    n_codes = k.RETREAT_LEFT + 1
-    # mass by outcome and by each side's end state
-    a_mass = np.bincount(codes * na + ends // nd, final[ends], n_codes * na).reshape(n_codes, na)
-    d_mass = np.bincount(codes * nd + ends % nd, final[ends], n_codes * nd).reshape(n_codes, nd)
-    by_code = a_mass.sum(axis=1)
-    retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
-    retreat_rounds = 0.0
-    if retreat > 0:
-        retreat_rounds = float(final_w[ends][(codes == k.RETREAT) | (codes == k.RETREAT_LEFT)].sum())
-    a_alive, a_damaged, a_gone, a_ipc = p.a_counts
-    d_alive, d_damaged, d_gone, d_ipc = p.d_counts
+    a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
-    a_total = int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum())
-    d_total = int((low.defender.count * low.cost * _combatant(low, low.defender)).sum())
-    a_fought = a_mass[k.ATTACKER_WINS] + a_mass[k.STALEMATE]
-    a_retreated = a_mass[k.RETREAT]
-    a_left_early = a_mass[k.RETREAT_LEFT]
-    a_none = float(by_code[k.DEFENDER_WINS] + by_code[k.DRAW])
-    d_fought = d_mass[k.DEFENDER_WINS] + d_mass[k.STALEMATE] + d_mass[k.RETREAT] + d_mass[k.RETREAT_LEFT]
-    d_dead = d_mass[k.ATTACKER_WINS] + d_mass[k.DRAW]
-    a_gone_ipc = a_total - a_gone @ low.cost
-    d_gone_ipc = d_total - d_gone @ low.cost
-    take = 0.0
-    if not battle.sea:
-        take = float(a_mass[k.ATTACKER_WINS][p.A.flags[:, t.F_LAND] == 1].sum())
+    a_total = int(low.attacker.count @ (low.cost * a_fighting))
+    d_total = int(low.defender.count @ (low.cost * d_fighting))
+    by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
+        ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
+        a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
+    retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
     names = [u.name for u in battle.rules.units]
     verb = "submerged" if battle.sea else "retreated"
-    a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
-    nothing = np.zeros((1, len(names)), dtype=np.int64)
-    a_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, a_fighting, (
-        (np.array([a_none]), nothing, nothing, nothing, False),
-        (a_fought, a_alive, a_damaged, a_gone, False),
-        (a_retreated, a_alive, a_damaged, a_gone, True),
-        (a_left_early, a_gone, 0 * a_gone, a_gone, True))))
-    d_rows = SurvivorTable(names, verb, partial(_survivors, low.cost, d_fighting, (
-        (d_fought, d_alive, d_damaged, d_gone, False),
-        (d_dead, d_gone, 0 * d_gone, d_gone, False))))
     return BattleResult(
         battle=battle.describe(),
         method=Method.EXACT,
@@ -548,16 +535,40 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         retreat=retreat,
         retreat_round=retreat_rounds / retreat if retreat > 0 else None,
         takes_territory=None if battle.sea else take,
-        attacker_ipc_lost=a_none * a_total + float((a_fought + a_retreated) @ a_ipc)
-        + float(a_left_early @ a_gone_ipc),
-        defender_ipc_lost=float(d_fought @ d_ipc) + float(d_dead @ d_gone_ipc),
+        attacker_ipc_lost=a_lost,
+        defender_ipc_lost=d_lost,
         expected_rounds=float(rounds),
-        attacker_survivors=a_rows,
-        defender_survivors=d_rows,
+        attacker_survivors=SurvivorTable(
+            names, verb, partial(_attacker_rows, low.cost, a_fighting, p.a_counts, a_mass)),
+        defender_survivors=SurvivorTable(
+            names, verb, partial(_defender_rows, low.cost, d_fighting, p.d_counts, d_mass)),
         truncated_mass=float(pruned),
         attacker_ipc_total=a_total,
         defender_ipc_total=d_total,
     )
+
+
+def _attacker_rows(cost: np.ndarray, fighting: np.ndarray, counts: t.SideCounts,
+                   mass: np.ndarray) -> RowArrays:
+    """The attacker's end states (``_survivors``) from its mass by outcome code and state."""
+    nothing = np.zeros((1, len(cost)), dtype=np.int64)
+    a_none = mass[k.DEFENDER_WINS].sum() + mass[k.DRAW].sum()
+    alive, damaged, gone = counts.alive, counts.damaged, counts.departed
+    return _survivors(cost, fighting, (
+        (np.array([a_none]), nothing, nothing, nothing, False),
+        (mass[k.ATTACKER_WINS] + mass[k.STALEMATE], alive, damaged, gone, False),
+        (mass[k.RETREAT], alive, damaged, gone, True),
+        (mass[k.RETREAT_LEFT], gone, 0 * gone, gone, True)))
+
+
+def _defender_rows(cost: np.ndarray, fighting: np.ndarray, counts: t.SideCounts,
+                   mass: np.ndarray) -> RowArrays:
+    """The defender's end states (``_survivors``) from its mass by outcome code and state."""
+    alive, damaged, gone = counts.alive, counts.damaged, counts.departed
+    return _survivors(cost, fighting, (
+        (mass[k.DEFENDER_WINS] + mass[k.STALEMATE] + mass[k.RETREAT] + mass[k.RETREAT_LEFT], alive, damaged,
+         gone, False),
+        (mass[k.ATTACKER_WINS] + mass[k.DRAW], gone, 0 * gone, gone, False)))
 
 
 def _survivors(cost: np.ndarray, fighting: np.ndarray,

@@ -186,6 +186,57 @@ def test_moves_beyond_the_store_are_computed_again_alike(monkeypatch, entries):
         assert getattr(computed, name) == pytest.approx(getattr(stored, name), abs=1e-12), name
 
 
+@pytest.mark.parametrize("entries", [None, 0, 100])
+def test_solving_every_state_matches_solving_the_states_reached(monkeypatch, entries):
+    """A land battle's best retreat solves every joint state in one backward sweep; the forward
+    sweep that first finds the states the battle reaches (as at sea) gives the same policy where
+    the battle goes, so the same result, with the moves recorded or not (a store of no entries,
+    or of only some)."""
+    from oddsim.exact import best as best_module
+
+    battle = Battle(rules="1942-2e", attacker="6 inf, 2 art, 3 arm, 1 ftr", defender="7 inf, 1 arm, 1 aa",
+                    retreat={"best": "value", "territory_value": 6})
+    every = solve(battle)
+    monkeypatch.setattr(best_module, "_every_state", lambda p, land_battle: False)
+    if entries is not None:
+        monkeypatch.setattr(best_module, "MOVE_STORE_ENTRIES", entries)
+    reached = solve(battle)
+    assert every.retreat > 0.01 and len(every.retreat_plan) > 5  # the policy does retreat
+    assert every.objective == pytest.approx(reached.objective, abs=1e-12)
+    assert [(row.attacker, row.defender) for row in every.retreat_plan] == \
+        [(row.attacker, row.defender) for row in reached.retreat_plan]
+    for mine, theirs in zip(every.retreat_plan, reached.retreat_plan, strict=True):
+        assert mine.probability == pytest.approx(theirs.probability, abs=1e-12)
+        assert mine.mean_round == pytest.approx(theirs.mean_round, rel=1e-12)
+    for name in ("attacker_win", "defender_win", "retreat", "attacker_ipc_lost", "defender_ipc_lost",
+                 "expected_rounds", "retreat_round"):
+        assert getattr(every, name) == pytest.approx(getattr(reached, name), abs=1e-12), name
+
+
+def test_arrays_kept_from_one_best_retreat_serve_the_next_alike():
+    """The move store's and the sweep's arrays are kept from one best retreat for the next (any
+    size, any thread): a battle solved after others, larger and smaller, at sea and on land, with
+    the moves recorded in other places, gives what it gave first."""
+    import threading
+
+    sea = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
+                 defender_submerge="alone", retreat={"best": "tuv"})
+    first = solve(sea).to_dict()
+    best = {"best": "tuv"}
+    others = [Battle(rules="1942-2e", attacker="4 sub, 2 dd, 2 cru, 2 ftr",
+                     defender="1 bb, 1 cv, 2 ftr, 3 sub", sea=True, retreat=best),
+              Battle(rules="1942-2e", attacker="1 sub, 1 ftr", defender="1 dd", sea=True, retreat=best),
+              Battle(rules="1942-2e", attacker="6 inf, 2 art, 3 arm", defender="8 inf", retreat=best)]
+    for other in others:
+        solve(other)
+    assert solve(sea).to_dict() == first
+    in_thread = []
+    worker = threading.Thread(target=lambda: in_thread.append(solve(sea).to_dict()))
+    worker.start()
+    worker.join()
+    assert in_thread == [first]
+
+
 def test_monte_carlo_on_a_battle_too_large_for_the_policy_names_a_fix_that_works():
     """Monte Carlo needs the exact engine's table for the best retreat: when the exact engine
     cannot take the battle, the advice is a threshold retreat, not 'use --method mc' (already used)."""

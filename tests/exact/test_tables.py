@@ -60,3 +60,28 @@ def test_mass_moving_along_a_row_is_swept():
     assert result.attacker_win == pytest.approx(1 / 16, abs=1e-15)
     assert result.draw == pytest.approx(1 / 8, abs=1e-15)
     assert result.defender_win == pytest.approx(13 / 16, abs=1e-15)
+
+
+def test_hit_distributions_per_group_of_dice():
+    # 1942-2e: 1 infantry raised to 2 by 1 artillery (2), 1 fighter (3). The others: two dice
+    # at 1/3; the fighter: one at 1/2; together the sum of the two. After the first loss (the
+    # infantry, cheapest) the artillery rolls alone.
+    battle = oddsim.Battle(rules="1942-2e", attacker="1 inf, 1 art, 1 ftr", defender="1 inf")
+    tables = solve_module._prepare(battle).A
+    third, half = F(1, 3), F(1, 2)
+    expected = {
+        0: {t.G_OTHER: [(1 - third) ** 2, 2 * third * (1 - third), third ** 2], t.G_AIR: [half, half]},
+        1: {t.G_OTHER: [1 - third, third], t.G_AIR: [half, half]},
+    }
+    for state, groups in expected.items():
+        both = [F(0)] * (len(groups[t.G_OTHER]) + 1)
+        for i, p in enumerate(groups[t.G_AIR]):
+            for j, q in enumerate(groups[t.G_OTHER]):
+                both[i + j] += p * q
+        groups[t.G_AIR_OTHER] = both
+        for group, dist in groups.items():
+            got = tables.dist[state, group]
+            assert got[:len(dist)] == pytest.approx([float(x) for x in dist], abs=1e-15)
+            assert not got[len(dist):].any()
+    assert tables.dist[0, t.G_AIR_OTHER, :4] == pytest.approx(
+        [2 / 9, 4 / 9, 5 / 18, 1 / 18], abs=1e-15)  # the sum, worked out by hand
