@@ -111,8 +111,13 @@ if hasattr(CPUTargetOptions, "_nrt"):
     """Decorator for hot helpers that never allocate. They are compiled without Numba's runtime
     (its private ``_nrt`` option), so passing them arrays costs no atomic reference counting,
     which otherwise dominates small helpers (a call: 12 ns with it, under 1 ns without)."""
+    hot_inline_jit = _decorator(_nrt=False, inline="always")
+    """Decorator for hot helpers inlined into their callers (Numba IR): a call passing the side
+    tables, dozens of array fields, costs more than a short helper's work. Each call site
+    compiles its own copy, so keep them few."""
 else:  # a Numba without the option: the same results, only slower
     hot_jit = jit
+    hot_inline_jit = _decorator(inline="always")
 
 inline_jit = _decorator(inline="always")
 """Decorator for helpers only other kernels call: Numba inlines them into their callers, which

@@ -9,6 +9,12 @@ in a retreat) has a second layer of states, after they left: the leaving classes
 there (their units survive, outside the battle). A joint state is (attacker state, defender
 state); casualties only grow, so states are visited in index order. Each round has two phases
 (submarine first strike, then general fire); the loop "nothing changed" is solved in closed form.
+
+Per joint state, ``_moves`` lists each side's next states and their chances for each phase
+(compact lists, see ``_buffers``), and ``_spread`` adds their outer product to the mass of the
+states they lead to. The helpers of ``_moves`` are inlined into it (``hot_inline_jit``, one call
+site each): a call passing the side tables copies dozens of array fields, which cost more than
+the helpers' own work.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._jit import hot_jit, jit
+from oddsim._jit import hot_inline_jit, hot_jit, jit
 from oddsim.exact._tables import (
     AIR,
     F_DEPARTED,
@@ -64,58 +70,127 @@ class RetreatRule(NamedTuple):
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 0, 1, 2, 3, 4, 5, 6
 
 
-@hot_jit
+@hot_inline_jit
 def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apart, others_fire,
-                         enemy_subs, side, prob, touched):
+                         enemy_subs, side, prob, touched, out_idx, out_p):
     """Distribution of the target's next state under one side's fire: submarine hits first,
     then hits of aircraft that fire apart, then general hits, each taken in the order of loss
     (``side.next_hit``; ``enemy_subs``: the firing side has subs in the battle, so a destroyer
-    kept last waits). Fills ``prob``/``touched`` and returns how many states were touched.
-    Once the target cannot take more hits of a kind, the rest of that hit distribution's tail
-    lands on the state reached."""
+    kept last waits). Writes it as a compact list (``out_idx``/``out_p``, distinct states) and
+    returns (its length, the chance the target stays as it is). Once the target cannot take
+    more hits of a kind, the rest of that hit distribution's tail lands on the state reached.
+    ``prob``/``touched`` are scratch (left cleared) for fire of several kinds, whose paths can
+    meet in the same state."""
     next_hit = side.next_hit
     column = N_HIT_KINDS if enemy_subs else 0
-    h_sub = H_SUB + column
-    h_air = H_AIR + column
-    h_any = H_ANY + column
     if side.class_info[SUB] == 0:
         air_apart = False  # no submarine apart from the rest: air hits are general here
     s_hi = fire_hi[G_SUB] if subs_fire else 0
     air_fires = others_fire and air_apart
     a_hi = fire_hi[G_AIR] if air_fires else 0
     g_group = G_OTHER if air_apart else G_AIR_OTHER
-    g_lo = fire_lo[g_group] if others_fire else 0
-    g_hi = fire_hi[g_group] if others_fire else 0
-    n_touched = 0
+    if not others_fire and not subs_fire:  # nobody fires at the target
+        out_idx[0] = target
+        out_p[0] = 1.0
+        return 1, 1.0
+    if others_fire and (s_hi > 0 or a_hi > 0):  # hits of several kinds
+        n = _mixed_fire(target, fire_dist, fire_lo, fire_hi, subs_fire, air_fires, g_group, s_hi, a_hi,
+                        next_hit, column, prob, touched)
+        stay = prob[target]
+        return _compact(prob, touched, n, out_idx, out_p), stay
+    # hits of one kind: submarine hits (a first strike) or general hits
+    group, kind = (g_group, H_ANY) if others_fire else (G_SUB, H_SUB)
     info = side.class_info
-    if (s_hi == 0 and a_hi == 0 and info[AIR] == 0 and info[SUB] == 0 and info[KEPT] == 0
+    if (kind == H_ANY and info[AIR] == 0 and info[SUB] == 0 and info[KEPT] == 0
             and target < info[2 * N_CLASSES]):
-        # one class and general hits only: the k-th hit count moves k steps along the order
-        step = side.stride[OTHER]
-        left = info[OTHER] - target // step
-        for gh in range(g_lo, g_hi + 1):
-            p = fire_dist[g_group, gh] if others_fire else 1.0
-            if p == 0.0:
-                continue
-            nxt = target + min(gh, left) * step
-            if prob[nxt] == 0.0:
-                touched[n_touched] = nxt
-                n_touched += 1
-            prob[nxt] += p
-        return n_touched
+        # one class: the h-th hit moves h steps along it, no table to walk
+        n = _steps(target, fire_dist[group], fire_lo[group], fire_hi[group], side.stride[OTHER],
+                   info[OTHER] - target // side.stride[OTHER], out_idx, out_p)
+    else:
+        n = _chain(target, fire_dist[group], fire_lo[group], fire_hi[group], next_hit, kind + column, out_idx,
+                   out_p)
+    return n, out_p[0] if n > 0 and out_idx[0] == target else 0.0
+
+
+@hot_inline_jit
+def _chain(state, dist, lo, hi, next_hit, column, out_idx, out_p):
+    """The next states under ``lo``..``hi`` hits of one kind (``dist``), one hit after another
+    along the order of loss (``next_hit`` column): distinct states, in increasing order. Hits
+    beyond what the side can take land on the last state reached. Returns the list's length."""
+    h = 0
+    while h < lo and next_hit[state, column] != state:  # the first lo hits are certain
+        state = next_hit[state, column]
+        h += 1
+    n = 0
+    h = lo
+    while h <= hi:
+        nxt = next_hit[state, column]
+        if nxt == state or h == hi:  # the last state: the rest of the tail lands here
+            p = 0.0
+            for i in range(h, hi + 1):
+                p += dist[i]
+        else:
+            p = dist[h]
+        if p != 0.0:
+            out_idx[n] = state
+            out_p[n] = p
+            n += 1
+        if nxt == state:
+            break
+        state = nxt
+        h += 1
+    return n
+
+
+@hot_inline_jit
+def _steps(state, dist, lo, hi, step, left, out_idx, out_p):
+    """``_chain`` for a side of one class, ``left`` hits from its end: the h-th hit moves
+    ``step`` further."""
+    n = 0
+    for h in range(lo, min(hi, left) + 1):
+        if dist[h] != 0.0:
+            out_idx[n] = state + h * step
+            out_p[n] = dist[h]
+            n += 1
+    if hi > left:  # the side cannot take all the hits: the rest of the tail lands on its end
+        p = _tail(dist, max(lo, left), hi, True)
+        if lo <= left and n > 0 and out_idx[n - 1] == state + left * step:
+            out_p[n - 1] = p
+        elif p != 0.0:
+            out_idx[n] = state + left * step
+            out_p[n] = p
+            n += 1
+    return n
+
+
+@hot_jit
+def _mixed_fire(target, fire_dist, fire_lo, fire_hi, subs_fire, air_fires, g_group, s_hi, a_hi, next_hit,
+                column, prob, touched):
+    """``_target_distribution`` for fire of several kinds, summed in the dense ``prob`` (the
+    states first reached listed in ``touched``); returns how many states were touched."""
+    h_sub = H_SUB + column
+    h_air = H_AIR + column
+    h_any = H_ANY + column
+    g_lo = fire_lo[g_group]
+    g_hi = fire_hi[g_group]
+    n_touched = 0
     s_state = target
     for sh in range(s_hi + 1):
         if sh > 0:
             s_state = next_hit[s_state, h_sub]
         s_last = sh == s_hi or next_hit[s_state, h_sub] == s_state
-        ps = _tail(fire_dist[G_SUB], sh, s_hi, s_last) if subs_fire else 1.0
+        ps = 1.0
+        if subs_fire:  # (a call only for the tail: this loop is hot)
+            ps = _tail(fire_dist[G_SUB], sh, s_hi, True) if s_last else fire_dist[G_SUB, sh]
         if ps != 0.0:
             a_state = s_state
             for ah in range(a_hi + 1):
                 if ah > 0:
                     a_state = next_hit[a_state, h_air]
                 a_last = ah == a_hi or next_hit[a_state, h_air] == a_state
-                pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, a_last) if air_fires else 1.0)
+                pa = ps
+                if air_fires:
+                    pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, True) if a_last else fire_dist[G_AIR, ah])
                 if pa != 0.0:
                     g_state = a_state
                     for gh in range(g_hi + 1):
@@ -124,8 +199,8 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apa
                         g_last = gh == g_hi or next_hit[g_state, h_any] == g_state
                         if gh < g_lo and not g_last:
                             continue
-                        p = pa * (_tail(fire_dist[g_group], max(gh, g_lo), g_hi, g_last) if others_fire
-                                  else 1.0)
+                        p = pa * (_tail(fire_dist[g_group], max(gh, g_lo), g_hi, True) if g_last
+                                  else fire_dist[g_group, gh])
                         if p != 0.0:
                             if prob[g_state] == 0.0:
                                 touched[n_touched] = g_state
@@ -151,19 +226,25 @@ def _tail(dist, h, hi, whole):
     return total
 
 
+# rows of the compact lists in ``_buffers``: each phase's next states of each side, then scratch
+A_FIRST, D_FIRST, A_GENERAL, D_GENERAL, KEEP, RUN = 0, 1, 2, 3, 4, 5
+N_LISTS = 6
+
+
 @jit
 def _buffers(na, nd):
-    """Scratch arrays for ``_round_moves``: dense probabilities, touched lists, compact lists."""
+    """Scratch arrays for ``_moves``: dense probabilities and touched lists (to sum fire of
+    several kinds), and the compact lists (rows ``A_FIRST``.. ``RUN``)."""
     a_prob = np.zeros(na)
     d_prob = np.zeros(nd)
     a_touched = np.zeros(na, dtype=np.int64)
     d_touched = np.zeros(nd, dtype=np.int64)
-    compact_idx = np.zeros((3, max(na, nd)), dtype=np.int64)  # a phase 1, d phase 1, a phase 2
-    compact_p = np.zeros((3, max(na, nd)))
+    compact_idx = np.zeros((N_LISTS, max(na, nd)), dtype=np.int64)
+    compact_p = np.zeros((N_LISTS, max(na, nd)))
     return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p
 
 
-@hot_jit
+@hot_inline_jit
 def _strikes_first(ia, idd, A, D, rules):
     """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
     a_first = rules.attacker_subs_first and D.flags[idd, F_DESTROYER] == 0 and A.dist[ia, G_SUB, 0] < 1.0
@@ -171,47 +252,78 @@ def _strikes_first(ia, idd, A, D, rules):
     return a_first, d_first
 
 
-@hot_jit
-def _general_fire(ia, idd, A, D, rules, buf, a_struck, d_struck):
-    """General fire from (ia, idd): everything that has not fired yet (subs that struck first
-    have); aircraft fire apart from the rest only while they cannot hit subs that are there.
-    The attacker's next states go to compact list 2, the defender's stay in the dense buffer
-    (the caller clears it). Returns (n_attacker, n_defender, stay)."""
-    a_flags, a_dist, a_lo, a_hi = A.flags, A.dist, A.lo, A.hi
-    d_flags, d_dist, d_lo, d_hi = D.flags, D.dist, D.lo, D.hi
+@hot_inline_jit
+def _phase(ia, idd, A, D, rules, buf, general, a_first, d_first):
+    """One phase of a round from (ia, idd): the first strike (``general`` False: the subs that
+    strike first fire, ``a_first``/``d_first``) or general fire (everything that has not fired
+    yet; aircraft fire apart from the rest only while they cannot hit subs that are there).
+    The next states go to the compact lists ``A_FIRST``/``D_FIRST`` or ``A_GENERAL``/``D_GENERAL``.
+    Returns (n_attacker, n_defender, the chance that the phase changes nothing)."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    restricted = rules.air_needs_destroyer
-    # a side's aircraft fire apart when they cannot hit the enemy's subs (no destroyer of its own)
-    d_air_apart = restricted and d_flags[idd, F_DESTROYER] == 0 and a_flags[ia, F_SUB] == 1
-    a_air_apart = restricted and a_flags[ia, F_DESTROYER] == 0 and d_flags[idd, F_SUB] == 1
-    na_t = _target_distribution(ia, d_dist[idd], d_lo[idd], d_hi[idd], not d_struck, d_air_apart, True,
-                                d_flags[idd, F_SUB] == 1, A, a_prob, a_touched)
-    nd_t = _target_distribution(idd, a_dist[ia], a_lo[ia], a_hi[ia], not a_struck, a_air_apart, True,
-                                a_flags[ia, F_SUB] == 1, D, d_prob, d_touched)
-    stay = a_prob[ia] * d_prob[idd]
-    n_a = _compact(a_prob, a_touched, na_t, compact_idx[2], compact_p[2])
-    return n_a, nd_t, stay
+    restricted = general and rules.air_needs_destroyer
+    stay = 1.0
+    n_a = n_d = 0
+    for side in range(2):  # the attacker's next states (under the defender's fire), the defender's
+        hit = A if side == 0 else D  # the side that takes the hits, in state `target`
+        fire = D if side == 0 else A  # the side that fires, in state `firing`
+        target = ia if side == 0 else idd
+        firing = idd if side == 0 else ia
+        subs_first = d_first if side == 0 else a_first  # the firing side's subs strike first
+        # aircraft fire apart when they cannot hit the enemy's subs (no destroyer of their own)
+        air_apart = restricted and fire.flags[firing, F_DESTROYER] == 0 and hit.flags[target, F_SUB] == 1
+        lists = (A_GENERAL if general else A_FIRST) if side == 0 else (D_GENERAL if general else D_FIRST)
+        prob = a_prob if side == 0 else d_prob
+        touched = a_touched if side == 0 else d_touched
+        n, p = _target_distribution(target, fire.dist[firing], fire.lo[firing], fire.hi[firing],
+                                    subs_first != general, air_apart, general, fire.flags[firing, F_SUB] == 1,
+                                    hit, prob, touched, compact_idx[lists], compact_p[lists])
+        stay *= p
+        if side == 0:
+            n_a = n
+        else:
+            n_d = n
+    return n_a, n_d, stay
+
+
+OWN_STRIKES = -1  # ``_moves``: the round's first strikes are those of the state itself
+
+
+@hot_jit
+def _moves(ia, idd, A, D, rules, buf, strikes):
+    """Both phases of one round from joint state (ia, idd), as compact lists of each side's next
+    states: phase 1 (first strike) in ``A_FIRST``/``D_FIRST`` (none when no sub strikes first),
+    phase 2 in ``A_GENERAL``/``D_GENERAL``. Returns (n1_a, n1_d, stay1, n2_a, n2_d, stay2), the
+    stays being the chances that the phase changes nothing. ``strikes``: ``OWN_STRIKES``, or
+    general fire only (no phase 1), after a first strike in which the attacker's subs struck
+    (``strikes`` & 1) and the defender's (& 2): the one call that ``_aircraft_loss_chance``
+    needs, so that the moves are compiled once (``_phase`` and what it calls are inlined
+    here, at one call site each)."""
+    if strikes == OWN_STRIKES:
+        a_first, d_first = _strikes_first(ia, idd, A, D, rules)
+    else:
+        a_first, d_first = (strikes & 1) == 1, (strikes & 2) == 2
+    n1_a = n1_d = n2_a = n2_d = 0
+    stay1 = stay2 = 1.0
+    for general in (False, True):
+        if not general and not (strikes == OWN_STRIKES and (a_first or d_first)):
+            continue  # no sub strikes first
+        n_a, n_d, stay = _phase(ia, idd, A, D, rules, buf, general, a_first, d_first)
+        if general:
+            n2_a, n2_d, stay2 = n_a, n_d, stay
+        else:
+            n1_a, n1_d, stay1 = n_a, n_d, stay
+    return n1_a, n1_d, stay1, n2_a, n2_d, stay2
 
 
 @hot_jit
 def _round_moves(ia, idd, A, D, rules, buf):
-    """Both phases of one round from joint state (ia, idd). Phase 1 (first strike) ends up in the
-    compact lists 0 (attacker) and 1 (defender); phase 2 as ``_general_fire`` leaves it.
-    Returns (n1_a, n1_d, stay1, n2_a, n2_d, stay2)."""
+    """``_moves``, with the defender's phase-2 states also in the dense buffer (``d_prob``, listed
+    in ``d_touched``; the caller clears it), as the best-retreat kernel reads them."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    a_first, d_first = _strikes_first(ia, idd, A, D, rules)
-    n1_a = 0
-    n1_d = 0
-    stay1 = 1.0
-    if a_first or d_first:
-        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], d_first, False, False,
-                                    D.flags[idd, F_SUB] == 1, A, a_prob, a_touched)
-        nd_t = _target_distribution(idd, A.dist[ia], A.lo[ia], A.hi[ia], a_first, False, False,
-                                    A.flags[ia, F_SUB] == 1, D, d_prob, d_touched)
-        stay1 = a_prob[ia] * d_prob[idd]
-        n1_a = _compact(a_prob, a_touched, na_t, compact_idx[0], compact_p[0])
-        n1_d = _compact(d_prob, d_touched, nd_t, compact_idx[1], compact_p[1])
-    n2_a, n2_d, stay2 = _general_fire(ia, idd, A, D, rules, buf, a_first, d_first)
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
+    for t in range(n2_d):
+        d_touched[t] = compact_idx[D_GENERAL, t]
+        d_prob[d_touched[t]] = compact_p[D_GENERAL, t]
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
 
 
@@ -301,12 +413,11 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
     hit aircraft, so only general fire can: it is weighed over each first-strike outcome."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
-    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
-    _clear(d_prob, d_touched, n2_d)
-    first_a = compact_idx[0, :max(n1_a, 1)].copy()
-    first_ap = compact_p[0, :max(n1_a, 1)].copy()
-    first_d = compact_idx[1, :max(n1_d, 1)].copy()
-    first_dp = compact_p[1, :max(n1_d, 1)].copy()
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
+    first_a = compact_idx[A_FIRST, :max(n1_a, 1)].copy()
+    first_ap = compact_p[A_FIRST, :max(n1_a, 1)].copy()
+    first_d = compact_idx[D_FIRST, :max(n1_d, 1)].copy()
+    first_dp = compact_p[D_FIRST, :max(n1_d, 1)].copy()
     if n1_a == 0:  # no first strike: the round starts and ends its first step here
         first_a[0], first_ap[0], first_d[0], first_dp[0] = ia, 1.0, idd, 1.0
     keep = 0.0
@@ -316,11 +427,10 @@ def _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive):
             if D.flags[first_d[t], F_SLOTS_LEFT] == 0:  # the defender is gone: nothing fires back
                 keep += p
                 continue
-            m_a, m_d, _ = _general_fire(first_a[s], first_d[t], A, D, rules, buf, a_first, d_first)
-            _clear(d_prob, d_touched, m_d)
+            m_a = _moves(first_a[s], first_d[t], A, D, rules, buf, int(a_first) + 2 * int(d_first))[3]
             for u in range(m_a):
-                if air_alive[compact_idx[2, u]] == air_alive[ia]:
-                    keep += p * compact_p[2, u]
+                if air_alive[compact_idx[A_GENERAL, u]] == air_alive[ia]:
+                    keep += p * compact_p[A_GENERAL, u]
     return 1.0 - keep
 
 
@@ -420,9 +530,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 n1_a = n1_d = n2_a = n2_d = 0
                 stay1 = stay2 = 0.0
             elif store is None:
-                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
             else:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
+                _compact(d_prob, d_touched, n2_d, compact_idx[D_GENERAL], compact_p[D_GENERAL])
             final = 0.0
             final_w = 0.0
             if target != j:
@@ -459,15 +570,11 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             rounds += x_round
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
             # lands on this state's own slot, which is set to its final mass after.
-            pruned += _spread(x1, w1, nd, x_after_first, u_after_first, compact_idx[2], compact_p[2],
-                              n2_a, d_touched, d_prob, n2_d, prune, row_lo, row_hi)
-            _clear(d_prob, d_touched, n2_d)
+            pruned += _spread(x1, w1, nd, x_after_first, u_after_first, A_GENERAL, n2_a, D_GENERAL, n2_d,
+                              compact_idx, compact_p, prune, row_lo, row_hi)
             if n1_a:
-                for t in range(n1_d):
-                    d_prob[compact_idx[1, t]] = compact_p[1, t]
-                pruned += _spread(x2, w2, nd, x_round, u_round, compact_idx[0], compact_p[0], n1_a,
-                                  compact_idx[1], d_prob, n1_d, prune, row_lo, row_hi)
-                _clear(d_prob, compact_idx[1], n1_d)
+                pruned += _spread(x2, w2, nd, x_round, u_round, A_FIRST, n1_a, D_FIRST, n1_d, compact_idx,
+                                  compact_p, prune, row_lo, row_hi)
             x1[j] = final
             if track_rounds:
                 w1[j] = final_w
@@ -550,8 +657,6 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     cur_w = np.zeros(size_w)
     lo_dummy = np.zeros(na, dtype=np.int64)  # every state is swept here: no row ranges
     hi_dummy = np.zeros(na, dtype=np.int64)
-    d2_idx = np.zeros(nd, dtype=np.int64)
-    d2_p = np.zeros(nd)
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     first = 1
@@ -586,27 +691,19 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 if cur[j] + mid[j] < prune:
                     pruned += cur[j] + mid[j]
                     continue
-                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
                 rounds += cur[j]
-                n2_d = _compact(d_prob, d_touched, n2_d, d2_idx, d2_p)  # set phase 2 aside
                 middle = cur[j] + mid[j]
                 middle_w = cur_w[j] + mid_w[j] if left else 0.0
                 if n1_a:
                     # phase 1 from the round start; its own share joins the mid-round mass here
-                    for t in range(n1_d):
-                        d_prob[compact_idx[1, t]] = compact_p[1, t]
-                    pruned += _spread(mid, mid_w, nd, cur[j], cur_w[j] if left else 0.0, compact_idx[0],
-                                      compact_p[0], n1_a, compact_idx[1], d_prob, n1_d, prune, lo_dummy,
-                                      hi_dummy)
-                    _clear(d_prob, compact_idx[1], n1_d)
+                    pruned += _spread(mid, mid_w, nd, cur[j], cur_w[j] if left else 0.0, A_FIRST, n1_a,
+                                      D_FIRST, n1_d, compact_idx, compact_p, prune, lo_dummy, hi_dummy)
                     middle = mid[j]
                     middle_w = mid_w[j] if left else 0.0
                 # phase 2 from all mid-round mass here
-                for t in range(n2_d):
-                    d_prob[d2_idx[t]] = d2_p[t]
-                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, compact_idx[2], compact_p[2], n2_a,
-                                  d2_idx, d_prob, n2_d, prune, lo_dummy, hi_dummy)
-                _clear(d_prob, d2_idx, n2_d)
+                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, A_GENERAL, n2_a, D_GENERAL, n2_d,
+                                  compact_idx, compact_p, prune, lo_dummy, hi_dummy)
         _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D, rules,
                       defender_holds, buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
         cur = nxt
@@ -716,53 +813,63 @@ def _compact(dense, touched, n, idx, p):
 
 
 @hot_jit
-def _spread(dest, dest_w, nd, mass, weight, a_idx, a_p, n_a, d_idx, d_dense, n_d, eps, row_lo, row_hi):
-    """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): an outer product,
-    over a dense run of defender states where the touched ones are close together (so the inner
-    loop vectorises). Moves that would carry less than ``eps`` are dropped; returns the mass
-    dropped. ``row_lo``/``row_hi`` are widened to cover what was written."""
+def _spread(dest, dest_w, nd, mass, weight, a_list, n_a, d_list, n_d, compact_idx, compact_p, eps, row_lo,
+            row_hi):
+    """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): the outer product
+    of the compact lists ``a_list`` and ``d_list`` (rows of ``compact_*``). Moves that would carry less than
+    ``eps`` on either side are dropped; returns the mass dropped. When the defender's states
+    kept are consecutive (one class taking general hits, as in land battles) each row is one
+    contiguous run, which vectorises. ``row_lo``/``row_hi`` are widened to cover what was
+    written."""
+    a_idx, a_p = compact_idx[a_list], compact_p[a_list]
+    d_idx, d_p = compact_idx[d_list], compact_p[d_list]
+    keep_idx, keep_p, run = compact_idx[KEEP], compact_p[KEEP], compact_p[RUN]
+    n_keep = 0
     d_min = nd
     d_max = -1
     d_dropped = 0.0
     for t in range(n_d):
-        td = d_idx[t]
-        if mass * d_dense[td] < eps:
-            d_dropped += d_dense[td]
+        if mass * d_p[t] < eps:
+            d_dropped += d_p[t]
             continue
-        d_min = min(d_min, td)
-        d_max = max(d_max, td)
-    width = d_max - d_min + 1
-    dense = width <= 4 * n_d
-    # slices indexed from 0 let Numba drop its negative-index checks and vectorise the loop
-    source = d_dense[max(d_min, 0): max(d_min, 0) + max(width, 0)]
+        keep_idx[n_keep] = d_idx[t]
+        keep_p[n_keep] = d_p[t]
+        n_keep += 1
+        d_min = min(d_min, d_idx[t])
+        d_max = max(d_max, d_idx[t])
+    consecutive = n_keep > 0 and d_max - d_min == n_keep - 1  # (the states in a list are distinct)
+    if consecutive:
+        for t in range(n_keep):
+            run[keep_idx[t] - d_min] = keep_p[t]
     dropped = 0.0
     for s in range(n_a):
         c = mass * a_p[s]
-        cw = weight * a_p[s]
         if c < eps:
             dropped += c
             continue
         dropped += c * d_dropped
+        if n_keep == 0:
+            continue
         base = a_idx[s] * nd
-        if dense:
-            row = dest[base + d_min: base + d_min + width]
-            for k in range(width):
-                row[k] += c * source[k]
+        row_lo[a_idx[s]] = min(row_lo[a_idx[s]], d_min)  # (``_widen``, written out: no call per row)
+        row_hi[a_idx[s]] = max(row_hi[a_idx[s]], d_max)
+        if consecutive:
+            # slices indexed from 0 let Numba drop its negative-index checks and vectorise the loop
+            row = dest[base + d_min: base + d_min + n_keep]
+            for k in range(n_keep):
+                row[k] += c * run[k]
             if weight != 0.0:
-                row_w = dest_w[base + d_min: base + d_min + width]
-                for k in range(width):
-                    row_w[k] += cw * source[k]
+                cw = weight * a_p[s]
+                row_w = dest_w[base + d_min: base + d_min + n_keep]
+                for k in range(n_keep):
+                    row_w[k] += cw * run[k]
         else:
-            for t in range(n_d):
-                td = d_idx[t]
-                if mass * d_dense[td] >= eps:
-                    dest[base + td] += c * d_dense[td]
-                    if weight != 0.0:
-                        dest_w[base + td] += cw * d_dense[td]
-    if d_max >= 0:
-        for s in range(n_a):
-            if mass * a_p[s] >= eps:
-                _widen(row_lo, row_hi, a_idx[s], d_min, d_max)
+            for t in range(n_keep):
+                dest[base + keep_idx[t]] += c * keep_p[t]
+            if weight != 0.0:
+                cw = weight * a_p[s]
+                for t in range(n_keep):
+                    dest_w[base + keep_idx[t]] += cw * keep_p[t]
     return dropped
 
 
@@ -873,15 +980,16 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             for b in range(bombard_dist.shape[0]):
                 fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
         fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True,
-                                    D.flags[idd, F_SUB] == 1, A, a_prob, a_touched)
-        nd_t = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True,
-                                    A.flags[ia, F_SUB] == 1, D, d_prob, d_touched)
+        na_t, _ = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True,
+                                       D.flags[idd, F_SUB] == 1, A, a_prob, a_touched,
+                                       compact_idx[A_GENERAL], compact_p[A_GENERAL])
+        nd_t, _ = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True,
+                                       A.flags[ia, F_SUB] == 1, D, d_prob, d_touched,
+                                       compact_idx[D_GENERAL], compact_p[D_GENERAL])
         for s in range(na_t):
             for t in range(nd_t):
-                after[a_touched[s] * nd + d_touched[t]] += m * a_prob[a_touched[s]] * d_prob[d_touched[t]]
-        _clear(a_prob, a_touched, na_t)
-        _clear(d_prob, d_touched, nd_t)
+                after[compact_idx[A_GENERAL, s] * nd + compact_idx[D_GENERAL, t]] += (
+                    m * compact_p[A_GENERAL, s] * compact_p[D_GENERAL, t])
     return left, after
 
 
