@@ -268,3 +268,14 @@ def test_an_error_in_a_background_call_reaches_the_caller():
     with pytest.raises(ValueError, match="from the worker"):
         call_interruptibly(fail, background=True)
     assert call_interruptibly(lambda: 3, background=True) == 3  # the worker serves on
+
+
+def test_a_forked_child_makes_its_own_worker_thread():
+    """A child forked while the parent's worker waits has no such thread: it starts its own."""
+    assert call_interruptibly(lambda: 1, background=True) == 1  # the parent's worker now waits
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if the call came back within a few seconds
+        signal.alarm(10)
+        os._exit(0 if call_interruptibly(lambda: 2, background=True) == 2 else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
