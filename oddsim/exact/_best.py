@@ -20,10 +20,9 @@ from oddsim.exact._kernel import (
     ONGOING,
     RETREAT_LEFT,
     _buffers,
-    _clear,
-    _compact,
     _outcome,
-    _stored_moves,
+    _record_lists,
+    _record_moves,
 )
 
 
@@ -47,8 +46,9 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     keep the value 0. The values are kept by attacker state, each over the run of defender
     states its live states span (``_rows``): where the battle reaches a few per cent of the
     joint states, as at sea, joint-sized arrays cost more in fresh memory pages than the sweep.
-    The round moves come from ``store`` (``_kernel.MoveStore``) where a forward sweep recorded
-    them, else they are computed here and recorded for the next sweep."""
+    The round moves are read where they lie in ``store`` (``_kernel.MoveStore``): where a forward
+    sweep recorded them, else they are computed here and recorded for the next sweep (or kept in
+    its spare room while they are read)."""
     na = A[3].shape[0]
     nd = D[3].shape[0]
     row_lo, row_hi, row_at, size = _rows(live, na, nd)
@@ -59,9 +59,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     retreat = np.zeros(na * nd, dtype=np.int8)
     buf = _buffers(na, nd)
     acc = np.zeros(nd)
-    d2_idx = np.zeros(nd, dtype=np.int64)
-    d2_p = np.zeros(nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    idx, p = store.idx, store.p
     rows = (row_lo, row_hi, row_at)
     next_start = start_idx.shape[0] - 1
     for n in range(live.shape[0] - 1, -1, -1):  # casualties only grow: later states first
@@ -88,26 +86,15 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
             if is_start:
                 start_values[next_start] = value
             continue
-        if store.at[j] == 0:  # not recorded: computed here, and recorded while the store has room
-            n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
-            if store.at[j] == 0:  # no room: the lists are read from the buffers
-                n2_d = _compact(d_prob, d_touched, n2_d, d2_idx, d2_p)
-                after_second = _gather_lists(v_end, rows, nd, compact_idx[2], compact_p[2], 0, n2_a, d2_idx,
-                                             d2_p, 0, n2_d, acc)
-                after_first = _gather_lists(v_mid, rows, nd, compact_idx[0], compact_p[0], 0, n1_a,
-                                            compact_idx[1], compact_p[1], 0, n1_d, acc)
-            else:
-                _clear(d_prob, d_touched, n2_d)
-        if store.at[j] != 0:  # recorded: the lists are read where they lie in the store
-            o = store.at[j] - 1
-            idx, p = store.idx, store.p
-            n1_a, n1_d, n2_a, n2_d = idx[o], idx[o + 1], idx[o + 2], idx[o + 3]
-            stay1, stay2 = p[o], p[o + 1]
-            o1_d = o + 4 + n1_a
-            o2_a = o1_d + n1_d
-            # the values of this state are still 0, so the gathers leave out "no change"
-            after_second = _gather_lists(v_end, rows, nd, idx, p, o2_a, n2_a, idx, p, o2_a + n2_a, n2_d, acc)
-            after_first = _gather_lists(v_mid, rows, nd, idx, p, o + 4, n1_a, idx, p, o1_d, n1_d, acc)
+        # the round's moves where they lie in the store: the state's record (from a forward sweep,
+        # or computed here)
+        o = store.at[j] - 1
+        if o < 0:
+            o = _record_moves(j, ia, idd, A, D, rules, buf, store)
+        o1_a, n1_a, o1_d, n1_d, stay1, o2_a, n2_a, o2_d, n2_d, stay2 = _record_lists(idx, p, o)
+        # the values of this state are still 0, so the gathers leave out "no change"
+        after_second = _gather_lists(v_end, rows, nd, idx, p, o2_a, n2_a, idx, p, o2_d, n2_d, acc)
+        after_first = _gather_lists(v_mid, rows, nd, idx, p, o1_a, n1_a, idx, p, o1_d, n1_d, acc)
         if submerge_to.shape[0] and submerge_to[j] != j:  # subs submerge before the attacker decides
             v_end[here] = _value(v_end, rows, nd, submerge_to[j])
         else:

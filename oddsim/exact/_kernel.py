@@ -244,6 +244,13 @@ def _buffers(na, nd):
     return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p
 
 
+@jit
+def _flat(compact):
+    """The compact lists of ``_buffers`` (one row each) as one flat array, a view: list L starts
+    at L times the row width (as ``_spread`` reads them)."""
+    return compact.reshape(compact.shape[0] * compact.shape[1])
+
+
 @hot_inline_jit
 def _strikes_first(ia, idd, A, D, rules):
     """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
@@ -318,7 +325,7 @@ def _moves(ia, idd, A, D, rules, buf, strikes):
 @hot_jit
 def _round_moves(ia, idd, A, D, rules, buf):
     """``_moves``, with the defender's phase-2 states also in the dense buffer (``d_prob``, listed
-    in ``d_touched``; the caller clears it), as the best-retreat kernel reads them."""
+    in ``d_touched``; the caller clears it), as ``win_chance_kernel`` reads them."""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
     for t in range(n2_d):
@@ -328,12 +335,15 @@ def _round_moves(ia, idd, A, D, rules, buf):
 
 
 class MoveStore(NamedTuple):
-    """Each state's round moves (``_round_moves``) as one sweep recorded them, for later sweeps
-    over the same states to read instead of computing them again. State j's record starts at
-    ``at[j] - 1`` (``at[j]`` 0: none) in both ``idx`` and ``p``: the four list lengths and two
-    "no change" chances, then the four lists (phase 1 attacker and defender, phase 2 attacker and
-    defender). ``used``: [entries written, 1 while recording]; once the arrays are full, no more
-    records."""
+    """Each state's round moves (``_moves``) as one sweep recorded them, for later sweeps over the
+    same states to read where they lie instead of computing them again. State j's record starts
+    at ``o = at[j] - 1`` (``at[j]`` 0: none) in both ``idx`` and ``p``: ``idx[o:o + 4]`` the four
+    list lengths (n1_a, n1_d, n2_a, n2_d), ``p[o]``/``p[o + 1]`` the two "no change" chances
+    (stay1, stay2; ``p[o + 2:o + 4]`` unused), then from ``o + 4`` on the four compact lists of
+    ``_moves`` one after another (states in ``idx``, chances in ``p``): phase 1 attacker and
+    defender, phase 2 attacker and defender (``_record_lists``). The last ``record_room``
+    entries of the arrays hold the one record of a state that did not fit, until the next one.
+    ``used``: [entries written, 1 while recording]; once the arrays are full, no more records."""
 
     at: np.ndarray
     idx: np.ndarray
@@ -341,55 +351,48 @@ class MoveStore(NamedTuple):
     used: np.ndarray
 
 
-def move_store(n_joint: int, capacity: int) -> MoveStore:
-    """An empty store recording at most ``capacity`` entries (zeros and ``np.empty``: pages never
-    written are never touched)."""
-    return MoveStore(np.zeros(n_joint, dtype=np.int64), np.empty(capacity, dtype=np.int64),
-                     np.empty(capacity), np.array([0, 1], dtype=np.int64))
+@jit
+def record_room(n_attacker: int, n_defender: int) -> int:
+    """The most entries one record takes: each list holds distinct states of its side."""
+    return 4 + 2 * (n_attacker + n_defender)
 
 
 @hot_jit
-def _stored_moves(j, ia, idd, A, D, rules, buf, store):
-    """``_round_moves`` of joint state j = (ia, idd), read from ``store`` where it has them (the
-    buffers left as ``_round_moves`` leaves them), else computed, and recorded while it records."""
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+def _record_moves(j, ia, idd, A, D, rules, buf, store):
+    """Compute the round moves of joint state j = (ia, idd) (``_moves``) and copy them into a new
+    record of ``store``, while it records and has room, else into its last ``record_room``
+    entries, kept there until the next state that does not fit. Returns the record's offset."""
     at, idx, p, used = store
-    o = at[j] - 1
-    if o >= 0:
-        n1_a, n1_d, n2_a, n2_d = idx[o], idx[o + 1], idx[o + 2], idx[o + 3]
-        stay1, stay2 = p[o], p[o + 1]
-        o += 4
-        o = _load(compact_idx[0], compact_p[0], idx, p, o, n1_a)
-        o = _load(compact_idx[1], compact_p[1], idx, p, o, n1_d)
-        o = _load(compact_idx[2], compact_p[2], idx, p, o, n2_a)
-        for t in range(n2_d):
-            d_touched[t] = idx[o + t]
-            d_prob[idx[o + t]] = p[o + t]
-        return n1_a, n1_d, stay1, n2_a, n2_d, stay2
-    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _round_moves(ia, idd, A, D, rules, buf)
+    compact_idx, compact_p = buf[4], buf[5]
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
+    spare = idx.shape[0] - record_room(A.flags.shape[0], D.flags.shape[0])
     o = used[0]
-    if used[1] and o + 4 + n1_a + n1_d + n2_a + n2_d <= idx.shape[0]:
+    if used[1] and o + 4 + n1_a + n1_d + n2_a + n2_d <= spare:
         at[j] = o + 1
-        idx[o], idx[o + 1], idx[o + 2], idx[o + 3] = n1_a, n1_d, n2_a, n2_d
-        p[o], p[o + 1], p[o + 2], p[o + 3] = stay1, stay2, 0.0, 0.0
-        o += 4
-        o = _save(compact_idx[0], compact_p[0], idx, p, o, n1_a)
-        o = _save(compact_idx[1], compact_p[1], idx, p, o, n1_d)
-        o = _save(compact_idx[2], compact_p[2], idx, p, o, n2_a)
-        for t in range(n2_d):
-            idx[o + t] = d_touched[t]
-            p[o + t] = d_prob[d_touched[t]]
-        used[0] = o + n2_d
-    return n1_a, n1_d, stay1, n2_a, n2_d, stay2
+    else:
+        o = spare
+    idx[o], idx[o + 1], idx[o + 2], idx[o + 3] = n1_a, n1_d, n2_a, n2_d
+    p[o], p[o + 1], p[o + 2], p[o + 3] = stay1, stay2, 0.0, 0.0
+    end = o + 4
+    end = _save(compact_idx[A_FIRST], compact_p[A_FIRST], idx, p, end, n1_a)
+    end = _save(compact_idx[D_FIRST], compact_p[D_FIRST], idx, p, end, n1_d)
+    end = _save(compact_idx[A_GENERAL], compact_p[A_GENERAL], idx, p, end, n2_a)
+    end = _save(compact_idx[D_GENERAL], compact_p[D_GENERAL], idx, p, end, n2_d)
+    if at[j] == o + 1:
+        used[0] = end
+    return o
 
 
-@hot_jit
-def _load(to_idx, to_p, idx, p, o, n):
-    """Copy a compact list of n entries from the store at offset o; returns the offset after it."""
-    for t in range(n):
-        to_idx[t] = idx[o + t]
-        to_p[t] = p[o + t]
-    return o + n
+@hot_inline_jit
+def _record_lists(idx, p, o):
+    """The four lists of the record at offset o of a ``MoveStore`` (``idx``, ``p``): their offsets
+    and lengths, phase 1 attacker and defender, phase 2 attacker and defender, each phase's
+    "no change" chance after its lists."""
+    n1_a, n1_d, n2_a, n2_d = idx[o], idx[o + 1], idx[o + 2], idx[o + 3]
+    o1_a = o + 4
+    o1_d = o1_a + n1_a
+    o2_a = o1_d + n1_d
+    return o1_a, n1_a, o1_d, n1_d, p[o], o2_a, n2_a, o2_a + n2_a, n2_d, p[o + 1]
 
 
 @hot_jit
@@ -480,6 +483,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     pruned = 0.0
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    lists_idx, lists_p, width = _flat(compact_idx), _flat(compact_p), compact_idx.shape[1]
+    if store is not None:
+        lists_idx, lists_p = store.idx, store.p
     policy = False
     if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
         policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
@@ -525,6 +531,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
                                                         win_chance):
                     target = retreat_to[j]
+            # the round's four lists of moves, at offsets of lists_idx/lists_p: the flattened compact
+            # lists of ``_moves``, or with a store the state's record where it lies there
+            o1_a, o1_d, o2_a, o2_d = A_FIRST * width, D_FIRST * width, A_GENERAL * width, D_GENERAL * width
             if target != j and m_start == 0.0 and m2 == 0.0:
                 # all the mass here leaves at the end of a round: none fights one from here
                 n1_a = n1_d = n2_a = n2_d = 0
@@ -532,8 +541,11 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             elif store is None:
                 n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
             else:
-                n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _stored_moves(j, ia, idd, A, D, rules, buf, store)
-                _compact(d_prob, d_touched, n2_d, compact_idx[D_GENERAL], compact_p[D_GENERAL])
+                o = store.at[j] - 1
+                if o < 0:
+                    o = _record_moves(j, ia, idd, A, D, rules, buf, store)
+                o1_a, n1_a, o1_d, n1_d, stay1, o2_a, n2_a, o2_d, n2_d, stay2 = _record_lists(
+                    lists_idx, lists_p, o)
             final = 0.0
             final_w = 0.0
             if target != j:
@@ -570,11 +582,11 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             rounds += x_round
             # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
             # lands on this state's own slot, which is set to its final mass after.
-            pruned += _spread(x1, w1, nd, x_after_first, u_after_first, A_GENERAL, n2_a, D_GENERAL, n2_d,
-                              compact_idx, compact_p, prune, row_lo, row_hi)
+            pruned += _spread(x1, w1, nd, x_after_first, u_after_first, lists_idx, lists_p, o2_a, n2_a, o2_d,
+                              n2_d, compact_idx, compact_p, prune, row_lo, row_hi)
             if n1_a:
-                pruned += _spread(x2, w2, nd, x_round, u_round, A_FIRST, n1_a, D_FIRST, n1_d, compact_idx,
-                                  compact_p, prune, row_lo, row_hi)
+                pruned += _spread(x2, w2, nd, x_round, u_round, lists_idx, lists_p, o1_a, n1_a, o1_d, n1_d,
+                                  compact_idx, compact_p, prune, row_lo, row_hi)
             x1[j] = final
             if track_rounds:
                 w1[j] = final_w
@@ -659,6 +671,7 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
     hi_dummy = np.zeros(na, dtype=np.int64)
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    flat_idx, flat_p, width = _flat(compact_idx), _flat(compact_p), compact_idx.shape[1]
     first = 1
     if end_mass.sum() > 0.0:  # the caller fought round 1
         nxt = end_mass.copy()
@@ -697,13 +710,14 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 middle_w = cur_w[j] + mid_w[j] if left else 0.0
                 if n1_a:
                     # phase 1 from the round start; its own share joins the mid-round mass here
-                    pruned += _spread(mid, mid_w, nd, cur[j], cur_w[j] if left else 0.0, A_FIRST, n1_a,
-                                      D_FIRST, n1_d, compact_idx, compact_p, prune, lo_dummy, hi_dummy)
+                    pruned += _spread(mid, mid_w, nd, cur[j], cur_w[j] if left else 0.0, flat_idx, flat_p,
+                                      A_FIRST * width, n1_a, D_FIRST * width, n1_d, compact_idx, compact_p,
+                                      prune, lo_dummy, hi_dummy)
                     middle = mid[j]
                     middle_w = mid_w[j] if left else 0.0
                 # phase 2 from all mid-round mass here
-                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, A_GENERAL, n2_a, D_GENERAL, n2_d,
-                                  compact_idx, compact_p, prune, lo_dummy, hi_dummy)
+                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, flat_idx, flat_p, A_GENERAL * width, n2_a,
+                                  D_GENERAL * width, n2_d, compact_idx, compact_p, prune, lo_dummy, hi_dummy)
         _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D, rules,
                       defender_holds, buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
         cur = nxt
@@ -813,16 +827,18 @@ def _compact(dense, touched, n, idx, p):
 
 
 @hot_jit
-def _spread(dest, dest_w, nd, mass, weight, a_list, n_a, d_list, n_d, compact_idx, compact_p, eps, row_lo,
+def _spread(dest, dest_w, nd, mass, weight, idx, p, a_at, n_a, d_at, n_d, compact_idx, compact_p, eps, row_lo,
             row_hi):
     """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): the outer product
-    of the compact lists ``a_list`` and ``d_list`` (rows of ``compact_*``). Moves that would carry less than
-    ``eps`` on either side are dropped; returns the mass dropped. When the defender's states
-    kept are consecutive (one class taking general hits, as in land battles) each row is one
-    contiguous run, which vectorises. ``row_lo``/``row_hi`` are widened to cover what was
-    written."""
-    a_idx, a_p = compact_idx[a_list], compact_p[a_list]
-    d_idx, d_p = compact_idx[d_list], compact_p[d_list]
+    of two compact lists, the attacker's the ``n_a`` entries of (``idx``, ``p``) from ``a_at`` on,
+    the defender's the ``n_d`` from ``d_at`` on: rows of the flattened ``_buffers`` lists (``_flat``)
+    or a record where it lies in a ``MoveStore``. Moves that would carry less than ``eps`` on
+    either side are dropped; returns the mass dropped. When the defender's states kept are
+    consecutive (one class taking general hits, as in land battles) each row is one contiguous
+    run, which vectorises. ``row_lo``/``row_hi`` are widened to cover what was written;
+    ``compact_*`` give the scratch rows ``KEEP`` and ``RUN``."""
+    a_idx, a_p = idx[a_at: a_at + n_a], p[a_at: a_at + n_a]
+    d_idx, d_p = idx[d_at: d_at + n_d], p[d_at: d_at + n_d]
     keep_idx, keep_p, run = compact_idx[KEEP], compact_p[KEEP], compact_p[RUN]
     n_keep = 0
     d_min = nd

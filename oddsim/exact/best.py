@@ -55,7 +55,8 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     n = p.joint
     # each state's round moves are recorded where they are first computed: the backward sweep
     # and the solve under the policy read them instead of computing them again (up to a budget)
-    moves = _move_store(n, min(MOVE_STORE_ENTRIES, n * (4 + 2 * (p.a.n_states + p.d.n_states))))
+    room = k.record_room(p.a.n_states, p.d.n_states)
+    moves = _move_store(n, min(MOVE_STORE_ENTRIES, n * room) + room)
     retreat_to = p.retreat_to
     if _every_state(p, land_battle):
         live = np.arange(n)
@@ -125,8 +126,8 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
 
 
 def _move_store(n_joint: int, capacity: int) -> k.MoveStore:
-    """An empty ``_kernel.MoveStore`` of ``capacity`` entries for ``n_joint`` joint states, on
-    kept arrays (``_kept``); ``_give_back`` returns them."""
+    """An empty ``_kernel.MoveStore`` of ``capacity`` entries (its spare room for one record
+    included) for ``n_joint`` joint states, on kept arrays (``_kept``); ``_give_back`` returns them."""
     return k.MoveStore(_kept.kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
                        _kept.kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
                        _kept.kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
