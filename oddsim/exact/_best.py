@@ -41,11 +41,12 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     Returns (the value at the end of a round, where the attacker decides, of each ``live``
     state; the value at the start of a round, which is fought whatever the value of retreating,
     as round 1 is, of each state of ``start_idx`` (increasing); 1 per joint state where the best
-    policy retreats). Ties fight on. Only the ``live`` states are solved (increasing: every
-    state, or those the battle gets to with a weight the engine does not prune); the others
-    keep the value 0. The values are kept by attacker state, each over the run of defender
-    states its live states span (``_rows``): where the battle reaches a few per cent of the
-    joint states, as at sea, joint-sized arrays cost more in fresh memory pages than the sweep.
+    policy retreats; those states, decreasing). Ties fight on. Only the ``live`` states are
+    solved (increasing: every state, or those the battle gets to with a weight the engine does
+    not prune); the others keep the value 0. The values are kept by attacker state, each over
+    the run of defender states its live states span (``_rows``): where the battle reaches a few
+    per cent of the joint states, as at sea, joint-sized arrays cost more in fresh memory pages
+    than the sweep.
     The round moves are read where they lie in ``store`` (``_kernel.MoveStore``): where a forward
     sweep recorded them, else they are computed here and recorded for the next sweep (or kept in
     its spare room while they are read)."""
@@ -57,6 +58,8 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     end_values = np.zeros(live.shape[0])
     start_values = np.zeros(start_idx.shape[0])
     retreat = np.zeros(na * nd, dtype=np.int8)
+    retreats = np.empty(live.shape[0], dtype=np.int64)
+    n_retreats = 0
     buf = _buffers(na, nd)
     acc = np.zeros(nd)
     idx, p = store.idx, store.p
@@ -106,11 +109,34 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
                 if leave > fight:
                     v_end[here] = leave
                     retreat[j] = 1
+                    retreats[n_retreats] = j
+                    n_retreats += 1
         end_values[n] = v_end[here]
         v_mid[here] = after_second + stay2 * v_end[here]
         if is_start:
             start_values[next_start] = after_first + stay1 * v_mid[here]
-    return end_values, start_values, retreat
+    return end_values, start_values, retreat, retreats[:n_retreats]
+
+
+@jit
+def visited_states(visited, row_lo, row_hi, nd):
+    """The joint states where ``visited`` (a joint array) is not 0, increasing, found along each
+    attacker state's run of defender states from ``row_lo`` to ``row_hi`` (where a sweep wrote),
+    and cleared there: a scan of the runs, not of every joint state."""
+    n = 0
+    for a in range(row_lo.shape[0]):
+        for d in range(row_lo[a], row_hi[a] + 1):
+            if visited[a * nd + d] != 0.0:
+                n += 1
+    states = np.empty(n, dtype=np.int64)
+    n = 0
+    for a in range(row_lo.shape[0]):
+        for d in range(row_lo[a], row_hi[a] + 1):
+            if visited[a * nd + d] != 0.0:
+                states[n] = a * nd + d
+                visited[a * nd + d] = 0.0
+                n += 1
+    return states
 
 
 @jit

@@ -21,7 +21,7 @@ from oddsim.battle import RetreatPolicy
 from oddsim.exact import _kept
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
-from oddsim.exact._best import best_retreat_kernel
+from oddsim.exact._best import best_retreat_kernel, visited_states
 from oddsim.names import describe_counts
 from oddsim.result import BattleResult, LazyRows, RetreatPlanRow
 
@@ -67,9 +67,9 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     a_dead = a_total - a.departed @ low.cost
     d_dead = d_total - d.departed @ low.cost
     takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
-    v_end, v_start, retreat = best_retreat_kernel(p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to,
-                                                  live, p.start_idx, a.ipc_lost, d.ipc_lost, a_total, a_dead,
-                                                  d_dead, takes, policy.territory_bonus, moves)
+    v_end, v_start, retreat, retreats = best_retreat_kernel(
+        p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to, live, p.start_idx, a.ipc_lost, d.ipc_lost,
+        a_total, a_dead, d_dead, takes, policy.territory_bonus, moves)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
     objective = float((p.start_val * v_start).sum())
     if p.end is not None:
@@ -77,7 +77,6 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         end[live] = v_end
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
-    retreats = np.flatnonzero(retreat)
     score = _kept.kept.take("score", n, np.ones)[:n]
     score[retreats] = -1.0
     best = BestRetreat(objective, retreat, moves, score)
@@ -108,6 +107,7 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     work = untracked.work(p.end)
     k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, never,
                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
+    row_lo, row_hi = work.row_lo.copy(), work.row_hi.copy()  # where the sweeps visited states
     p.done(work)
     retreat_to = p.retreat_to
     landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
@@ -118,9 +118,10 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         work = untracked.work(after)
         k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, never,
                        unused, unused, p.submerge_to, no_moves, False, visited, moves)
+        np.minimum(row_lo, work.row_lo, out=row_lo)
+        np.maximum(row_hi, work.row_hi, out=row_hi)
         p.done(work)
-    live = np.flatnonzero(visited)
-    visited[live] = 0.0
+    live = visited_states(visited, row_lo, row_hi, p.d.n_states)  # (and cleared)
     _kept.kept.give("visited", whole)
     return live
 
