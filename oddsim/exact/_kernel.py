@@ -614,9 +614,10 @@ def _widen(row_lo, row_hi, row, lo, hi):
         row_hi[row] = hi
 
 
-@jit
+@hot_inline_jit
 def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
-    """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd)."""
+    """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd).
+    Inlined: a call passing the side tables cost more than the test itself, once per state."""
     max_units, min_win, max_air_risk = retreat
     if A.flags[ia, F_UNITS] <= max_units:
         return True
