@@ -471,8 +471,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     others retreated and the landed units fought on, by the round the others left) and
     ``work.outcome``; returns the states where battles ended (increasing), the expected number of
     rounds, and the mass pruned. ``visited``, when given, receives the mass that reaches each state
-    not pruned (the states the battle gets to). ``store``, when given (a ``MoveStore``), gives the
-    round moves it has, and records those computed here while it records."""
+    not pruned (the states the battle gets to). ``store``, when given (a ``MoveStore``: by the
+    best retreat only), gives the round moves it has, and records those computed here while it
+    records; the kernel is then compiled without the policy's aircraft rule, which the best
+    retreat replaces (a third of the solve under its policy at sea, for a call never made)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
@@ -489,6 +491,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     policy = False
     if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
         policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
+        if store is not None and retreat.max_air_risk < 1.0:
+            raise ValueError("a solve reading a move store has no aircraft rule")
     moves = submerge_to.shape[0] > 0
     next_start = 0
     for t in range(start_idx.shape[0]):
@@ -527,9 +531,12 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 ends, n_ends = _append(ends, n_ends, j)
                 continue
             target = submerge_to[j] if moves else j
-            if retreat is not None:
-                if target == j and policy and _retreats(ia, idd, A, D, rules, buf, retreat, air_alive,
-                                                        win_chance):
+            if retreat is not None and target == j and policy:
+                if store is None:
+                    retreating = _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)
+                else:  # (compiled without the aircraft rule, which the best retreat replaces)
+                    retreating = _state_retreats(ia, j, A, retreat, win_chance)
+                if retreating:
                     target = retreat_to[j]
             # the round's four lists of moves, at offsets of lists_idx/lists_p: the flattened compact
             # lists of ``_moves``, or with a store the state's record where it lies there
@@ -618,13 +625,20 @@ def _widen(row_lo, row_hi, row, lo, hi):
 def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
     """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd).
     Inlined: a call passing the side tables cost more than the test itself, once per state."""
-    max_units, min_win, max_air_risk = retreat
-    if A.flags[ia, F_UNITS] <= max_units:
+    if _state_retreats(ia, ia * D.flags.shape[0] + idd, A, retreat, win_chance):
         return True
-    if min_win > 0.0 and win_chance[ia * D.flags.shape[0] + idd] < min_win:  # (else no table)
-        return True
+    max_air_risk = retreat.max_air_risk
     return (max_air_risk < 1.0 and air_alive[ia] > 0
             and _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive) > max_air_risk)
+
+
+@hot_inline_jit
+def _state_retreats(ia, j, A, retreat, win_chance):
+    """``_retreats`` without the aircraft rule, in joint state j (attacker state ia): the units
+    left, the chance to win (or the state's score; else no table). A loop that has no aircraft
+    rule to test runs a third faster without its call (``solve_kernel`` at sea)."""
+    max_units, min_win = retreat.max_units, retreat.min_win
+    return A.flags[ia, F_UNITS] <= max_units or (min_win > 0.0 and win_chance[j] < min_win)
 
 
 @jit
