@@ -119,15 +119,50 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 
 @jit
-def side_tables(classes, dice, types, support, low_luck, max_dice):
+def side_tables(classes, dice, types, support, low_luck, max_dice, seeds):
     """Build one side's ``SideTables`` and ``SideCounts``. States of layer 1 (index layer size and
-    up) are those after the ``classes.leave`` classes left the battle."""
+    up) are those after the ``classes.leave`` classes left the battle. Hit distributions are
+    worked out only for the states the battle can reach from ``seeds`` (the side's states before
+    round 1) by hits and by leaving the battle: at sea, where the classes interleave in the
+    order of loss, a few in ten; the others read "no hits" and are never fought from."""
     stride, class_info, counts, slots_left = count_units(classes, dice.count, dice.damaged, types.cost)
     fighting = counts.alive - counts.departed
     flags = side_flags(fighting, counts.departed, slots_left, types)
-    dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice)
-    next_hit = hit_moves(classes, stride, class_info[2 * N_CLASSES], flags.shape[0])
+    layer_size = class_info[2 * N_CLASSES]
+    next_hit = hit_moves(classes, stride, layer_size, flags.shape[0])
+    reached = reachable(next_hit, layer_size, seeds)
+    dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice, reached)
     return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts
+
+
+@inline_jit
+def reachable(next_hit, layer_size, seeds):
+    """Per state, whether it follows from a state of ``seeds`` by hits of any kind (``next_hit``)
+    and by classes leaving the battle (a state of the first layer to its twin in the second)."""
+    n_states = next_hit.shape[0]
+    reached = np.zeros(n_states, dtype=np.bool_)
+    stack = np.zeros(n_states, dtype=np.int64)
+    top = 0
+    for i in range(seeds.shape[0]):
+        if not reached[seeds[i]]:
+            reached[seeds[i]] = True
+            stack[top] = seeds[i]
+            top += 1
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        for column in range(next_hit.shape[1] + 1):
+            if column < next_hit.shape[1]:
+                nxt = next_hit[s, column]
+            elif s < layer_size and n_states > layer_size:
+                nxt = s + layer_size
+            else:
+                continue
+            if not reached[nxt]:
+                reached[nxt] = True
+                stack[top] = nxt
+                top += 1
+    return reached
 
 
 @inline_jit
@@ -266,10 +301,11 @@ def side_flags(fighting, departed, slots_left, types):
 
 
 @inline_jit
-def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
+def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reached):
     """Per state, the distribution of hits the units in the battle score in a combat round, per
     group (``G_``), with support applied; tails lighter than ``TAIL`` are folded into the last
-    hit count kept (the counts cut read 0), whose range is ``lo``..``hi``."""
+    hit count kept (the counts cut read 0), whose range is ``lo``..``hi``. States not ``reached``
+    read no hits (0 with certainty)."""
     n_states, n_types = fighting.shape
     dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
@@ -280,11 +316,14 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
     size_of = np.ones(N_GROUPS, dtype=np.int64)
     strength = np.zeros(N_GROUPS, dtype=np.int64)
     for s in range(n_states):
+        for g in range(N_GROUPS):
+            dist[s, g, 0] = 1.0
+        if not reached[s]:
+            continue
         _apply_support(fighting[s], dice, support, boosted, raised)
         for g in range(N_GROUPS):
             size_of[g] = 1
             strength[g] = 0
-            dist[s, g, 0] = 1.0
         for u in range(n_types):
             if fighting[s, u] == 0 or types.defenceless[u]:
                 continue

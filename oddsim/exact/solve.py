@@ -195,7 +195,10 @@ class _Prepared:
                       row_lo, row_hi)
 
 
-def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
+def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
+    """The kernels' inputs for ``battle``. Hit distributions are worked out for the side states
+    the battle can reach (``_seeds``), or with ``every_state`` for all (``retreat_table``, whose
+    decisions the Monte Carlo engine looks up in states of its own)."""
     low, a, d = lowered or _lowered(battle)
     joint, work = _work(low, a, d)
     if joint > MAX_JOINT_STATES or work > MAX_WORK:
@@ -217,7 +220,8 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
                             layout.leave, layout.layers, layout.kept_before)
         dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
-        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
+        seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
+        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice, seeds))
     (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
@@ -248,6 +252,18 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
                          submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d), start_idx,
                          start_val, end, track)
     return _with_decisions(battle, prepared)
+
+
+def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.ndarray:
+    """A side's states before round 1, from which every state its battle gets to follows by hits
+    and by leaving the battle (``_tables.reachable``): the whole side, and the casualties of
+    what fires before round 1 (``_start_mass``): AA fire takes the attacker's aircraft (their
+    own class), a bombardment the defender's first units of its one class."""
+    if is_attacker and low.aa_dice:
+        return np.arange(int(layout.class_len[t.AIR]) + 1) * int(np.prod(layout.class_len[:t.AIR] + 1))
+    if not is_attacker and low.bombard_dice.any():
+        return np.arange(int(layout.class_len[t.OTHER]) + 1) * int(np.prod(layout.class_len[:t.OTHER] + 1))
+    return _ONE_START
 
 
 def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
@@ -375,7 +391,7 @@ class RetreatTable:
 def retreat_table(battle: Battle) -> RetreatTable:
     """The exact engine's retreat decisions for ``battle``'s policy (raises TooLargeError for
     battles the exact engine cannot take)."""
-    p = _prepare(battle)
+    p = _prepare(battle, every_state=True)
     mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, p.win_chance)
     return RetreatTable(_step_strides(p.a, p.low.attacker), _step_strides(p.d, p.low.defender),
                         p.d.n_states, mask, p.a.layer_size if p.a.layers > 1 else 0,
