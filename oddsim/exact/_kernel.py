@@ -950,6 +950,32 @@ def ongoing_kernel(A, D, rules, defender_holds):
 
 
 @jit
+def submerge_kernel(A, D, rules, defender_holds, a_willing, d_willing):
+    """Where each joint state goes between rounds when subs submerge (itself where none do): a
+    side's subs go where it is ``*_willing`` (per side state: its policy says so and its subs
+    are in the battle), the battle is still being fought and the enemy has no destroyer in it.
+    One pass: the outcome is only judged where some side is willing."""
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
+    a_leave = A.class_info[2 * N_CLASSES] * nd  # to the attacker's second layer
+    d_leave = D.class_info[2 * N_CLASSES]
+    moves = np.empty(na * nd, dtype=np.int64)
+    for ia in range(na):
+        for idd in range(nd):
+            j = ia * nd + idd
+            moves[j] = j
+            if not (a_willing[ia] or d_willing[idd]):
+                continue
+            if _joint_outcome(ia, idd, A, D, rules, defender_holds) != ONGOING:
+                continue
+            if a_willing[ia] and D.flags[idd, F_DESTROYER] == 0:
+                moves[j] += a_leave
+            if d_willing[idd] and A.flags[ia, F_DESTROYER] == 0:
+                moves[j] += d_leave
+    return moves
+
+
+@jit
 def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
     """Round 1 of a land battle whose bombardment casualties fire back: the bombardment's hits
     join the attacker's general fire, the defender fires from its state before it. Returns the

@@ -230,9 +230,8 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     holds = any(n and u not in in_combat for u, n in enumerate(low.defender.count.tolist()))
     submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
-        # only battles still being fought move
-        submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
-                               _submerge_moves(low, a, d, A.flags, D.flags), np.arange(joint))
+        submerge_to = k.submerge_kernel(A, D, rules, holds, _willing(low.attacker, a, A.flags),
+                                        _willing(low.defender, d, D.flags))
     policy = battle.retreat
     retreat = None  # never (the kernels then compile no retreat code)
     if policy is not None:
@@ -292,23 +291,14 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
 
-def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,
-                    d_flags: np.ndarray) -> np.ndarray:
-    """Where each joint state goes between rounds when subs submerge (itself if none do): a
-    side's subs go when its policy says so, they are in the battle, and the enemy has no
-    destroyer in it."""
-    def willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
-        in_first_layer = np.arange(layout.n_states) < layout.layer_size
-        if side.submerge == 0 or not layout.leave[t.SUB]:
-            return np.zeros(layout.n_states, dtype=bool)
-        ready = flags[:, t.F_ONLY_SUBS] == 1 if side.submerge == SUBMERGE_ALONE else True
-        return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
-
-    a_goes = willing(low.attacker, a, a_flags)[:, None] & (d_flags[:, t.F_DESTROYER] == 0)[None, :]
-    d_goes = willing(low.defender, d, d_flags)[None, :] & (a_flags[:, t.F_DESTROYER] == 0)[:, None]
-    ia = np.arange(a.n_states)[:, None] + a_goes * a.layer_size
-    idd = np.arange(d.n_states)[None, :] + d_goes * d.layer_size
-    return (ia * d.n_states + idd).ravel().astype(np.int64)
+def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
+    """Per side state, whether its subs submerge between rounds where the enemy has no destroyer
+    (``_kernel.submerge_kernel``): its policy says so, and its subs are in the battle."""
+    if side.submerge == 0 or not layout.leave[t.SUB]:
+        return np.zeros(layout.n_states, dtype=bool)
+    in_first_layer = np.arange(layout.n_states) < layout.layer_size
+    ready = flags[:, t.F_ONLY_SUBS] == 1 if side.submerge == SUBMERGE_ALONE else True
+    return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
 
 
 def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
