@@ -120,11 +120,11 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 @jit
 def side_tables(classes, dice, types, support, low_luck, max_dice, seeds):
-    """Build one side's ``SideTables`` and ``SideCounts``. States of layer 1 (index layer size and
-    up) are those after the ``classes.leave`` classes left the battle. Hit distributions are
-    worked out only for the states the battle can reach from ``seeds`` (the side's states before
-    round 1) by hits and by leaving the battle: at sea, where the classes interleave in the
-    order of loss, a few in ten; the others read "no hits" and are never fought from."""
+    """Build one side's ``SideTables`` and ``SideCounts``, and which of its states the battle can
+    reach from ``seeds`` (the side's states before round 1) by hits and by leaving the battle:
+    at sea, where the classes interleave in the order of loss, a few in ten. Hit distributions
+    are worked out for those only; the others read "no hits" and are never fought from. States
+    of layer 1 (index layer size and up) are those after the ``classes.leave`` classes left."""
     stride, class_info, counts, slots_left = count_units(classes, dice.count, dice.damaged, types.cost)
     fighting = counts.alive - counts.departed
     flags = side_flags(fighting, counts.departed, slots_left, types)
@@ -132,7 +132,7 @@ def side_tables(classes, dice, types, support, low_luck, max_dice, seeds):
     next_hit = hit_moves(classes, stride, layer_size, flags.shape[0])
     reached = reachable(next_hit, layer_size, seeds)
     dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice, reached)
-    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts
+    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts, reached
 
 
 @inline_jit

@@ -222,7 +222,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
         dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
         seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
         built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice, seeds))
-    (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
+    (A, a_counts, a_reached), (D, d_counts, d_reached) = built  # noqa: N806 - the kernels' names
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     # the defender holds the territory with units that take no part in combat (an AA gun)
@@ -230,8 +230,9 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     holds = any(n and u not in in_combat for u, n in enumerate(low.defender.count.tolist()))
     submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
-        submerge_to = k.submerge_kernel(A, D, rules, holds, _willing(low.attacker, a, A.flags),
-                                        _willing(low.defender, d, D.flags))
+        # (states the battle never reaches stay where they are)
+        submerge_to = k.submerge_kernel(A, D, rules, holds, _willing(low.attacker, a, A.flags) & a_reached,
+                                        _willing(low.defender, d, D.flags) & d_reached)
     policy = battle.retreat
     retreat = None  # never (the kernels then compile no retreat code)
     if policy is not None:
