@@ -752,10 +752,11 @@ def _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D,
 
 
 @jit
-def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
+def win_chance_kernel(A, D, rules, defender_holds, submerge_to, a_reached, d_reached):
     """Chance that the attacker wins by fighting to the end (subs submerging as their policies
     say), from the start of a round in each joint state: the same moves as ``solve_kernel``,
-    gathered backwards."""
+    gathered backwards. Only states of ``a_reached`` x ``d_reached`` side states are solved
+    (their moves never leave them); the others read 0."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     v1 = np.zeros(na * nd)  # at the start of a round
@@ -763,7 +764,11 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     for ia in range(na - 1, -1, -1):
+        if not a_reached[ia]:
+            continue
         for idd in range(nd - 1, -1, -1):
+            if not d_reached[idd]:
+                continue
             j = ia * nd + idd
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:

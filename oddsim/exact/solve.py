@@ -240,7 +240,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
                    -1.0 if policy.below_win is None else float(policy.below_win),
                    1.0 if policy.aircraft_risk is None else float(policy.aircraft_risk))
     if policy is not None and policy.below_win is not None:
-        win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to)
+        win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to, a_reached, d_reached)
     else:
         win_chance = np.zeros(0)  # not needed
     start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
