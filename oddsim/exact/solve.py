@@ -256,7 +256,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
 
 def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.ndarray:
     """A side's states before round 1, from which every state its battle gets to follows by hits
-    and by leaving the battle (``_tables.reachable``): the whole side, and the casualties of
+    and by leaving the battle (``_tables.hit_moves``): the whole side, and the casualties of
     what fires before round 1 (``_start_mass``): AA fire takes the attacker's aircraft (their
     own class), a bombardment the defender's first units of its one class."""
     if is_attacker and low.aa_dice:

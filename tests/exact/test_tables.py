@@ -90,8 +90,8 @@ def test_hit_distributions_per_group_of_dice():
 def test_hit_distributions_only_for_states_the_battle_reaches():
     # attacker order of loss: sub, sub, destroyer, fighter (classes: air, sub, other). Every kind
     # of hit takes the destroyer before the fighter, so no state has lost the fighter alone: its
-    # hit distributions are never read and read "no hits"; with every state (the retreat table)
-    # they are those of 2 subs (2) and a destroyer (2).
+    # tables are never read, and its hit distributions read "no hits"; with every state (the
+    # retreat table) they are those of 2 subs (2) and a destroyer (2).
     battle = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd, 1 ftr", defender="1 sub, 1 ftr",
                            sea=True)
     reached = solve_module._prepare(battle).A
@@ -99,6 +99,11 @@ def test_hit_distributions_only_for_states_the_battle_reaches():
     fighter_lost = int(reached.stride[t.AIR])
     assert (reached.dist[fighter_lost, :, 0] == 1.0).all() and not reached.dist[fighter_lost, :, 1:].any()
     assert not reached.hi[fighter_lost].any()
+    # and read as a side with nothing left that takes no hit; with every state: 3 slots left, and
+    # the next hit takes the first sub
+    assert reached.flags[fighter_lost, t.F_SLOTS_LEFT] == 0 and every.flags[fighter_lost, t.F_SLOTS_LEFT] == 3
+    assert reached.next_hit[fighter_lost, t.H_ANY] == fighter_lost
+    assert every.next_hit[fighter_lost, t.H_ANY] == fighter_lost + int(reached.stride[t.SUB])
     third = 1 / 3
     assert every.dist[fighter_lost, t.G_SUB, :3] == pytest.approx(
         [(1 - third) ** 2, 2 * third * (1 - third), third ** 2], abs=1e-15)
