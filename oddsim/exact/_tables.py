@@ -205,26 +205,22 @@ def hit_moves(classes, stride, layer_size, n_states, seeds):
     enemy has subs, when the ``KEPT`` destroyer waits until just before ``kept_before``.
     Worked out for the states reached from ``seeds`` by these moves and by the ``leave`` classes
     leaving (a state of the first layer to its twin in the second), which it also returns; the
-    others move nowhere."""
+    others move nowhere. Every move leads to a later state: one sweep finds them all."""
     next_hit = np.zeros((n_states, 2 * N_HIT_KINDS), dtype=np.int64)
     reached = np.zeros(n_states, dtype=np.bool_)
-    for s in range(n_states):
-        for column in range(2 * N_HIT_KINDS):
-            next_hit[s, column] = s
+    for i in range(seeds.shape[0]):
+        reached[seeds[i]] = True
     start = np.zeros(N_CLASSES, dtype=np.int64)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
     cap = np.zeros(N_CLASSES, dtype=np.int64)  # how far each class may take hits
-    stack = np.zeros(n_states, dtype=np.int64)  # states reached, their moves still to work out
-    top = 0
-    for i in range(seeds.shape[0]):
-        if not reached[seeds[i]]:
-            reached[seeds[i]] = True
-            stack[top] = seeds[i]
-            top += 1
-    while top > 0:
-        top -= 1
-        s = stack[top]
+    for s in range(n_states):
+        for column in range(2 * N_HIT_KINDS):
+            next_hit[s, column] = s
+        if not reached[s]:
+            continue
         layer = 0 if s < layer_size else layer_size
+        if layer == 0 and n_states > layer_size:
+            reached[s + layer_size] = True
         decode(s, stride, classes.length, start)
         for c in range(N_CLASSES):
             cap[c] = start[c] if layer > 0 and classes.leave[c] else classes.length[c]
@@ -239,17 +235,7 @@ def hit_moves(classes, stride, layer_size, n_states, seeds):
                 next_hit[s, column] = layer
                 for c in range(N_CLASSES):
                     next_hit[s, column] += counts[c] * stride[c]
-        for column in range(2 * N_HIT_KINDS + 1):
-            if column < 2 * N_HIT_KINDS:
-                nxt = next_hit[s, column]
-            elif s < layer_size and n_states > layer_size:
-                nxt = s + layer_size
-            else:
-                continue
-            if not reached[nxt]:
-                reached[nxt] = True
-                stack[top] = nxt
-                top += 1
+                reached[next_hit[s, column]] = True
     return next_hit, reached
 
 
