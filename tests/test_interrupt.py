@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 import oddsim
 import oddsim.montecarlo
+from oddsim import interrupt
 from oddsim import raid as raid_module
 from oddsim.api import run_waves
 from oddsim.cli import cli
@@ -236,3 +237,45 @@ def test_interrupted_waves_give_errors_of_the_runs_done_not_of_the_runs_asked(mo
     assert first["std_error"]["attacker_win"] >= 0.999 * (p * (1 - p) / done) ** 0.5
     q = result.attacker_win
     assert result.std_error["attacker_win"] >= 0.999 * (q * (1 - q) / done) ** 0.5
+
+
+def test_background_calls_in_a_row_share_one_thread_that_ends_when_idle(monkeypatch):
+    monkeypatch.setattr(interrupt, "WORKER_IDLE_S", 0.2)
+    first = call_interruptibly(threading.current_thread, background=True)
+    second = call_interruptibly(threading.current_thread, background=True)
+    assert first is second and first is not threading.main_thread()
+    first.join(5)  # idle past WORKER_IDLE_S: it ends
+    assert not first.is_alive()
+    assert call_interruptibly(threading.current_thread, background=True) is not first
+
+
+def test_a_background_call_after_an_abandoned_one_does_not_wait_for_it():
+    release = threading.Event()
+    ctrl_c_soon(0.1)
+    with pytest.raises(KeyboardInterrupt):
+        call_interruptibly(release.wait, 60, background=True)
+    try:
+        assert call_interruptibly(lambda: 7, background=True) == 7  # the abandoned call still waits
+        assert not release.is_set()
+    finally:
+        release.set()
+
+
+def test_an_error_in_a_background_call_reaches_the_caller():
+    def fail():
+        raise ValueError("from the worker")
+
+    with pytest.raises(ValueError, match="from the worker"):
+        call_interruptibly(fail, background=True)
+    assert call_interruptibly(lambda: 3, background=True) == 3  # the worker serves on
+
+
+def test_a_forked_child_makes_its_own_worker_thread():
+    """A child forked while the parent's worker waits has no such thread: it starts its own."""
+    assert call_interruptibly(lambda: 1, background=True) == 1  # the parent's worker now waits
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if the call came back within a few seconds
+        signal.alarm(10)
+        os._exit(0 if call_interruptibly(lambda: 2, background=True) == 2 else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0

@@ -10,15 +10,15 @@ engine computed: the one place where the engines share a decision rather than a 
 
 from __future__ import annotations
 
-import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
 
 from oddsim.battle import RetreatPolicy
+from oddsim.exact import _kept
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel
@@ -77,7 +77,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
     retreats = np.flatnonzero(retreat)
-    score = _kept.take("score", n, np.ones)[:n]
+    score = _kept.kept.take("score", n, np.ones)[:n]
     score[retreats] = -1.0
     best = BestRetreat(objective, retreat, moves, score)
     # once the solve under the policy is done with them
@@ -99,62 +99,37 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
     they get to from there."""
     n = p.joint
-    whole = _kept.take("visited", n, np.zeros)
+    whole = _kept.kept.take("visited", n, np.zeros)
     visited = whole[:n]
     # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
-    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, untracked.work(p.end), p.rules, p.holds, prune, never,
+    work = untracked.work(p.end)
+    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, never,
                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
+    p.done(work)
     retreat_to = p.retreat_to
     landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
     partial = landed and (retreat_to >= 0) & (retreat_to != np.arange(n)) & (visited > 0.0)
     if landed and partial.any():
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
-        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), untracked.work(after), p.rules, p.holds, prune, never,
+        work = untracked.work(after)
+        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, never,
                        unused, unused, p.submerge_to, no_moves, False, visited, moves)
+        p.done(work)
     live = np.flatnonzero(visited)
     visited[live] = 0.0
-    _kept.give("visited", whole)
+    _kept.kept.give("visited", whole)
     return live
-
-
-class _Kept:
-    """Arrays one best retreat leaves for the next, in any thread (solves of large battles run
-    in a thread of their own, one per solve): fresh memory costs a page fault per page written,
-    some milliseconds on a battle at sea, as much as its forward sweep. Each array is taken whole
-    by one solve at a time (a solve that finds it taken makes its own) and given back as it was
-    made (zeroed, or ones: the score) where that solve wrote it; only the pages a battle wrote
-    stay resident."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._arrays: dict[str, np.ndarray] = {}
-
-    def take(self, name: str, size: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
-        """The array kept as ``name`` when it has at least ``size`` entries (as it was given
-        back), else ``make(size)``."""
-        with self._lock:
-            kept = self._arrays.pop(name, None)
-        if kept is not None and kept.shape[0] >= size:
-            return kept
-        return make(size)
-
-    def give(self, name: str, array: np.ndarray) -> None:
-        with self._lock:
-            self._arrays[name] = array
-
-
-_kept = _Kept()
 
 
 def _move_store(n_joint: int, capacity: int) -> k.MoveStore:
     """An empty ``_kernel.MoveStore`` of ``capacity`` entries for ``n_joint`` joint states, on
-    kept arrays (``_Kept``); ``_give_back`` returns them."""
-    return k.MoveStore(_kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
-                       _kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
-                       _kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
+    kept arrays (``_kept``); ``_give_back`` returns them."""
+    return k.MoveStore(_kept.kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
+                       _kept.kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
+                       _kept.kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
 
 
 def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retreats: np.ndarray) -> None:
@@ -163,7 +138,7 @@ def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retrea
     store.at[states] = 0
     score[retreats] = 1.0
     for name, part in zip(("at", "idx", "p", "score"), (*store[:3], score), strict=True):
-        _kept.give(name, part if part.base is None else part.base)
+        _kept.kept.give(name, part)
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,

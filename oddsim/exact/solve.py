@@ -14,7 +14,7 @@ from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
-from oddsim.exact import _ahead, _outcomes
+from oddsim.exact import _ahead, _kept, _outcomes
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
@@ -179,20 +179,47 @@ class _Prepared:
         return self.a.n_states * self.d.n_states
 
     def work(self, end: np.ndarray | None) -> k.Work:
-        """Zeroed joint arrays for ``solve_kernel`` (NumPy's zeros: pages of states never reached
-        are never touched), with ``end`` (the mass at the end of round 1) in them."""
+        """Zeroed joint arrays for ``solve_kernel``, with ``end`` (the mass at the end of round
+        1) in them: on large battles kept ones (``_kept``), which ``done`` gives back; else
+        NumPy's zeros (pages of states never reached are never touched)."""
         na, nd = self.a.n_states, self.d.n_states
         first_strikes = bool(
             self.rules.attacker_subs_first and (self.A.dist[:, t.G_SUB, 0] < 1.0).any()
             or self.rules.defender_subs_first and (self.D.dist[:, t.G_SUB, 0] < 1.0).any())
         joint, track = self.joint, self.track_rounds
-        x1 = np.zeros(joint) if end is None else end.copy()
-        w1 = (np.zeros(joint) if end is None else end.copy()) if track else np.zeros(1)
+        x1 = _zeros("x1", joint)
+        w1 = _zeros("w1", joint if track else 1)
+        if end is not None:
+            x1[:] = end
+            if track:
+                w1[:] = end
         row_lo = np.full(na, nd if end is None else 0, dtype=np.int64)
         row_hi = np.full(na, -1 if end is None else nd - 1, dtype=np.int64)
-        return k.Work(x1, np.zeros(joint if first_strikes else 1), w1,
-                      np.zeros(joint if first_strikes and track else 1), np.zeros(joint, dtype=np.int8),
-                      row_lo, row_hi)
+        x2 = _zeros("x2", joint if first_strikes else 1)
+        w2 = _zeros("w2", joint if first_strikes and track else 1)
+        return k.Work(x1, x2, w1, w2, _zeros("outcome", joint, np.int8), row_lo, row_hi)
+
+    def done(self, work: k.Work) -> None:
+        """Give ``work``'s kept arrays back, cleared where the solve wrote them (its rows'
+        ``row_lo``/``row_hi``): once nothing reads them any more (results copy what they keep)."""
+        arrays = {name: array for name, array in zip(_WORK_NAMES, work[:5], strict=True)
+                  if array.shape[0] >= _kept.MIN_KEPT_ENTRIES}
+        if not arrays:  # a small battle: nothing was kept
+            return
+        _kept.clear_rows(tuple(arrays.values()), self.d.n_states, work.row_lo, work.row_hi)
+        for name, array in arrays.items():
+            _kept.kept.give(name, array)
+
+
+_WORK_NAMES = ("x1", "x2", "w1", "w2", "outcome")
+"""``k.Work``'s joint arrays, as ``_kept`` knows them."""
+
+
+def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
+    """``size`` zeros: the array kept as ``name`` where it is large enough to keep."""
+    if size < _kept.MIN_KEPT_ENTRIES:
+        return np.zeros(size, dtype=dtype)
+    return _kept.kept.take(name, size, partial(np.zeros, dtype=dtype))[:size]
 
 
 def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
@@ -434,7 +461,7 @@ def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray
 BACKGROUND_WORK = 50_000_000
 """Battles whose estimated work (``estimate_work``, about a nanosecond a unit) reaches this, some
 50 ms, are solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
-hold Ctrl-C back until they return (a thread costs about half a millisecond)."""
+hold Ctrl-C back until they return (handing a call to the waiting thread costs some 20 us)."""
 
 
 def solve(battle: Battle) -> BattleResult:
@@ -467,6 +494,7 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     policy = battle.retreat
     rest_args = (p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance, p.submerge_to, p.retreat_to)
     rounds_done = 0.0 if p.end is None else float(p.end.sum())
+    plain = None  # the work arrays of the solve, when ``final`` and the others are theirs
     if policy is not None and policy.after_round is not None:
         start = np.zeros(p.joint)
         start[p.start_idx] = p.start_val
@@ -484,19 +512,23 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
             outcome = np.where(work.x1 > 0, work.outcome, outcome)
             rounds += rest_rounds
             pruned += rest_pruned
+            p.done(work)
         ends = np.flatnonzero(final)
     else:
         work = p.work(p.end)
         ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
                                               p.track_rounds, None, None if p.best is None else p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
+        plain = work
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
+    plan = None if p.best is None else _best_plan(battle, p, ends, final, outcome, final_w)
+    if plain is not None:
+        p.done(plain)  # (the result and the plan copied what they keep)
     if battle.crash_fighters:
         result = crash_fighters(result, battle)
     if p.best is None:
         return result
-    return replace(result, objective=p.best.objective,
-                   retreat_plan=_best_plan(battle, p, ends, final, outcome, final_w))
+    return replace(result, objective=p.best.objective, retreat_plan=plan)
 
 
 def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
@@ -514,7 +546,10 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
     states.sort()
     names = [u.name for u in battle.rules.units]
-    return retreat_plan(names, p.a_counts, p.d_counts, p.d.n_states, states, final[states], final_w[states])
+    plan = retreat_plan(names, p.a_counts, p.d_counts, p.d.n_states, states, final[states], final_w[states])
+    if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:
+        p.done(work)
+    return plan
 
 
 def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
