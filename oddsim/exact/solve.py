@@ -223,9 +223,9 @@ def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
 
 
 def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
-    """The kernels' inputs for ``battle``. Hit distributions are worked out for the side states
-    the battle can reach (``_seeds``), or with ``every_state`` for all (``retreat_table``, whose
-    decisions the Monte Carlo engine looks up in states of its own)."""
+    """The kernels' inputs for ``battle``. The side tables are worked out for the side states
+    the battle can reach (from ``_seeds``), or with ``every_state`` for all (``retreat_table``,
+    whose decisions the Monte Carlo engine looks up in states of its own)."""
     low, a, d = lowered or _lowered(battle)
     joint, work = _work(low, a, d)
     if joint > MAX_JOINT_STATES or work > MAX_WORK:
