@@ -943,18 +943,6 @@ def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defen
 
 
 @jit
-def ongoing_kernel(A, D, rules, defender_holds):
-    """Whether the battle is still being fought in each joint state."""
-    na = A.flags.shape[0]
-    nd = D.flags.shape[0]
-    result = np.zeros(na * nd, dtype=np.bool_)
-    for ia in range(na):
-        for idd in range(nd):
-            result[ia * nd + idd] = _joint_outcome(ia, idd, A, D, rules, defender_holds) == ONGOING
-    return result
-
-
-@jit
 def submerge_kernel(A, D, rules, defender_holds, a_willing, d_willing):
     """Where each joint state goes between rounds when subs submerge (itself where none do): a
     side's subs go where it is ``*_willing`` (per side state: its policy says so and its subs
