@@ -781,10 +781,11 @@ def _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D,
 
 
 @jit
-def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
+def win_chance_kernel(A, D, rules, defender_holds, submerge_to, a_reached, d_reached):
     """Chance that the attacker wins by fighting to the end (subs submerging as their policies
     say), from the start of a round in each joint state: the same moves as ``solve_kernel``,
-    gathered backwards."""
+    gathered backwards. Only states of ``a_reached`` x ``d_reached`` side states are solved
+    (their moves never leave them); the others read 0."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     v1 = np.zeros(na * nd)  # at the start of a round
@@ -792,7 +793,11 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to):
     buf = _buffers(na, nd)
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
     for ia in range(na - 1, -1, -1):
+        if not a_reached[ia]:
+            continue
         for idd in range(nd - 1, -1, -1):
+            if not d_reached[idd]:
+                continue
             j = ia * nd + idd
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
@@ -969,15 +974,29 @@ def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defen
 
 
 @jit
-def ongoing_kernel(A, D, rules, defender_holds):
-    """Whether the battle is still being fought in each joint state."""
+def submerge_kernel(A, D, rules, defender_holds, a_willing, d_willing):
+    """Where each joint state goes between rounds when subs submerge (itself where none do): a
+    side's subs go where it is ``*_willing`` (per side state: its policy says so and its subs
+    are in the battle), the battle is still being fought and the enemy has no destroyer in it.
+    One pass: the outcome is only judged where some side is willing."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
-    result = np.zeros(na * nd, dtype=np.bool_)
+    a_leave = A.class_info[2 * N_CLASSES] * nd  # to the attacker's second layer
+    d_leave = D.class_info[2 * N_CLASSES]
+    moves = np.empty(na * nd, dtype=np.int64)
     for ia in range(na):
         for idd in range(nd):
-            result[ia * nd + idd] = _joint_outcome(ia, idd, A, D, rules, defender_holds) == ONGOING
-    return result
+            j = ia * nd + idd
+            moves[j] = j
+            if not (a_willing[ia] or d_willing[idd]):
+                continue
+            if _joint_outcome(ia, idd, A, D, rules, defender_holds) != ONGOING:
+                continue
+            if a_willing[ia] and D.flags[idd, F_DESTROYER] == 0:
+                moves[j] += a_leave
+            if d_willing[idd] and A.flags[ia, F_DESTROYER] == 0:
+                moves[j] += d_leave
+    return moves
 
 
 @jit

@@ -2,9 +2,11 @@
 
 A side's state is how many casualties it has taken in each of four classes of its order of
 loss (``AIR``, ``SUB``, ``OTHER``, and ``KEPT``: the destroyer a side keeps last while enemy subs
-live; see ``_kernel``). For every state these tables say which units
-are left (counting), a few yes/no facts the DP branches on (flags), and how many hits the units
-left score, per group of dice that may hit different targets (hit distributions).
+live; see ``_kernel``). For every state the battle can reach (``hit_moves``) these tables say
+which units are left (counting), a few yes/no facts the DP branches on (flags), how many hits
+the units left score, per group of dice that may hit different targets (hit distributions),
+and where the next hit of each kind leads; the states it cannot reach read as a side with
+nothing left.
 """
 
 from __future__ import annotations
@@ -119,33 +121,47 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 
 @jit
-def side_tables(classes, dice, types, support, low_luck, max_dice):
-    """Build one side's ``SideTables`` and ``SideCounts``. States of layer 1 (index layer size and
-    up) are those after the ``classes.leave`` classes left the battle."""
-    stride, class_info, counts, slots_left = count_units(classes, dice.count, dice.damaged, types.cost)
+def side_tables(classes, dice, types, support, low_luck, max_dice, seeds):
+    """Build one side's ``SideTables`` and ``SideCounts``, and which of its states the battle can
+    reach from ``seeds`` (the side's states before round 1) by hits and by leaving the battle:
+    at sea, where the classes interleave in the order of loss, a few in ten. The tables are
+    worked out for those only; the others stand for a side with nothing left that takes no hit
+    (and are never fought from). States of layer 1 (index layer size and up) are those after the
+    ``classes.leave`` classes left."""
+    stride, class_info = class_strides(classes)
+    layer_size = class_info[2 * N_CLASSES]
+    next_hit, reached = hit_moves(classes, stride, layer_size, layer_size * classes.layers, seeds)
+    counts, slots_left = count_units(classes, dice.count, dice.damaged, types.cost, stride, layer_size,
+                                     reached)
     fighting = counts.alive - counts.departed
     flags = side_flags(fighting, counts.departed, slots_left, types)
-    dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice)
-    next_hit = hit_moves(classes, stride, class_info[2 * N_CLASSES], flags.shape[0])
-    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts
+    dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice, reached)
+    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts, reached
 
 
 @inline_jit
-def count_units(classes, start_count, start_damaged, cost):
-    """Per state: the units left, damaged and departed, IPC lost, and loss slots left in the
-    battle. Also the class strides and the class table the kernels read (``SideTables``)."""
+def class_strides(classes):
+    """The class strides (a state index is sum of casualties x stride per class) and the class
+    table the kernels read (``SideTables.class_info``)."""
     class_len = classes.length
-    n_types = start_count.shape[0]
     stride = np.ones(N_CLASSES, dtype=np.int64)
     for c in range(1, N_CLASSES):
         stride[c] = stride[c - 1] * (class_len[c - 1] + 1)
-    layer_size = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
     class_info = np.zeros(2 * N_CLASSES + 1, dtype=np.int64)
     for c in range(N_CLASSES):  # (loops: an array slice assignment costs seconds to compile)
         class_info[c] = class_len[c]
         class_info[N_CLASSES + c] = classes.leave[c]
-    class_info[2 * N_CLASSES] = layer_size
-    n_states = layer_size * classes.layers
+    class_info[2 * N_CLASSES] = stride[N_CLASSES - 1] * (class_len[N_CLASSES - 1] + 1)
+    return stride, class_info
+
+
+@inline_jit
+def count_units(classes, start_count, start_damaged, cost, stride, layer_size, reached):
+    """Per state ``reached`` (the others read 0): the units left, damaged and departed, IPC lost,
+    and loss slots left in the battle."""
+    class_len = classes.length
+    n_types = start_count.shape[0]
+    n_states = reached.shape[0]
     alive = np.zeros((n_states, n_types), dtype=np.int64)
     departed = np.zeros((n_states, n_types), dtype=np.int64)
     damaged = np.zeros((n_states, n_types), dtype=np.int64)
@@ -153,6 +169,8 @@ def count_units(classes, start_count, start_damaged, cost):
     slots_left = np.zeros(n_states, dtype=np.int64)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
     for s in range(n_states):
+        if not reached[s]:
+            continue
         decode(s, stride, class_len, counts)
         gone = s >= layer_size
         for u in range(n_types):
@@ -176,34 +194,49 @@ def count_units(classes, start_count, start_damaged, cost):
             # free hits come before any kill of the type, so the killed ones were damaged
             damaged[s, u] = min(alive[s, u], start_damaged[u] + damaged[s, u])
         slots_left[s] = left
-    return stride, class_info, SideCounts(alive, damaged, departed, ipc_lost), slots_left
+    return SideCounts(alive, damaged, departed, ipc_lost), slots_left
 
 
 @inline_jit
-def hit_moves(classes, stride, layer_size, n_states):
+def hit_moves(classes, stride, layer_size, n_states, seeds):
     """Per state and hit kind, the state after one more hit of that kind: it takes the first
     unit in the order of loss that can take it (itself when none can). In the second layer the
     classes that left the battle take no hits. Columns ``N_HIT_KINDS`` on: the same while the
-    enemy has subs, when the ``KEPT`` destroyer waits until just before ``kept_before``."""
+    enemy has subs, when the ``KEPT`` destroyer waits until just before ``kept_before``.
+    Worked out for the states reached from ``seeds`` by these moves and by the ``leave`` classes
+    leaving (a state of the first layer to its twin in the second), which it also returns; the
+    others move nowhere. Every move leads to a later state: one sweep finds them all."""
     next_hit = np.zeros((n_states, 2 * N_HIT_KINDS), dtype=np.int64)
+    reached = np.zeros(n_states, dtype=np.bool_)
+    for i in range(seeds.shape[0]):
+        reached[seeds[i]] = True
+    start = np.zeros(N_CLASSES, dtype=np.int64)
     counts = np.zeros(N_CLASSES, dtype=np.int64)
     cap = np.zeros(N_CLASSES, dtype=np.int64)  # how far each class may take hits
     for s in range(n_states):
+        for column in range(2 * N_HIT_KINDS):
+            next_hit[s, column] = s
+        if not reached[s]:
+            continue
         layer = 0 if s < layer_size else layer_size
+        if layer == 0 and n_states > layer_size:
+            reached[s + layer_size] = True
+        decode(s, stride, classes.length, start)
+        for c in range(N_CLASSES):
+            cap[c] = start[c] if layer > 0 and classes.leave[c] else classes.length[c]
         for column in range(2 * N_HIT_KINDS):
             if column >= N_HIT_KINDS and classes.length[KEPT] == 0:  # nothing kept: the same moves
                 next_hit[s, column] = next_hit[s, column - N_HIT_KINDS]
                 continue
-            decode(s, stride, classes.length, counts)
             for c in range(N_CLASSES):
-                cap[c] = counts[c] if layer > 0 and classes.leave[c] else classes.length[c]
-            next_hit[s, column] = s
+                counts[c] = start[c]
             kept_at = classes.kept_before if column >= N_HIT_KINDS else -1
             if _hit_one(counts, cap, classes.slots, column % N_HIT_KINDS, kept_at):
                 next_hit[s, column] = layer
                 for c in range(N_CLASSES):
                     next_hit[s, column] += counts[c] * stride[c]
-    return next_hit
+                reached[next_hit[s, column]] = True
+    return next_hit, reached
 
 
 @inline_jit
@@ -266,10 +299,11 @@ def side_flags(fighting, departed, slots_left, types):
 
 
 @inline_jit
-def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
+def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reached):
     """Per state, the distribution of hits the units in the battle score in a combat round, per
     group (``G_``), with support applied; tails lighter than ``TAIL`` are folded into the last
-    hit count kept (the counts cut read 0), whose range is ``lo``..``hi``."""
+    hit count kept (the counts cut read 0), whose range is ``lo``..``hi``. States not ``reached``
+    read no hits (0 with certainty)."""
     n_states, n_types = fighting.shape
     dist = np.zeros((n_states, N_GROUPS, max_dice + 1))
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
@@ -280,11 +314,14 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice):
     size_of = np.ones(N_GROUPS, dtype=np.int64)
     strength = np.zeros(N_GROUPS, dtype=np.int64)
     for s in range(n_states):
+        for g in range(N_GROUPS):
+            dist[s, g, 0] = 1.0
+        if not reached[s]:
+            continue
         _apply_support(fighting[s], dice, support, boosted, raised)
         for g in range(N_GROUPS):
             size_of[g] = 1
             strength[g] = 0
-            dist[s, g, 0] = 1.0
         for u in range(n_types):
             if fighting[s, u] == 0 or types.defenceless[u]:
                 continue

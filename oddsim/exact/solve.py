@@ -222,7 +222,10 @@ def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     return _kept.kept.take(name, size, partial(np.zeros, dtype=dtype))[:size]
 
 
-def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
+def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
+    """The kernels' inputs for ``battle``. The side tables are worked out for the side states
+    the battle can reach (from ``_seeds``), or with ``every_state`` for all (``retreat_table``,
+    whose decisions the Monte Carlo engine looks up in states of its own)."""
     low, a, d = lowered or _lowered(battle)
     joint, work = _work(low, a, d)
     if joint > MAX_JOINT_STATES or work > MAX_WORK:
@@ -244,8 +247,9 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
         classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
                             layout.leave, layout.layers, layout.kept_before)
         dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
-        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice))
-    (A, a_counts), (D, d_counts) = built  # noqa: N806 - the kernels' names for the two sides
+        seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
+        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice, seeds))
+    (A, a_counts, a_reached), (D, d_counts, d_reached) = built  # noqa: N806 - the kernels' names
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     # the defender holds the territory with units that take no part in combat (an AA gun)
@@ -253,9 +257,9 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
     holds = any(n and u not in in_combat for u, n in enumerate(low.defender.count.tolist()))
     submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
-        # only battles still being fought move
-        submerge_to = np.where(k.ongoing_kernel(A, D, rules, holds),
-                               _submerge_moves(low, a, d, A.flags, D.flags), np.arange(joint))
+        # (states the battle never reaches stay where they are)
+        submerge_to = k.submerge_kernel(A, D, rules, holds, _willing(low.attacker, a, A.flags) & a_reached,
+                                        _willing(low.defender, d, D.flags) & d_reached)
     policy = battle.retreat
     retreat = None  # never (the kernels then compile no retreat code)
     if policy is not None:
@@ -263,7 +267,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
                    -1.0 if policy.below_win is None else float(policy.below_win),
                    1.0 if policy.aircraft_risk is None else float(policy.aircraft_risk))
     if policy is not None and policy.below_win is not None:
-        win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to)
+        win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to, a_reached, d_reached)
     else:
         win_chance = np.zeros(0)  # not needed
     start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
@@ -275,6 +279,18 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None) -> _Prepared:
                          submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d), start_idx,
                          start_val, end, track)
     return _with_decisions(battle, prepared)
+
+
+def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.ndarray:
+    """A side's states before round 1, from which every state its battle gets to follows by hits
+    and by leaving the battle (``_tables.hit_moves``): the whole side, and the casualties of
+    what fires before round 1 (``_start_mass``): AA fire takes the attacker's aircraft (their
+    own class), a bombardment the defender's first units of its one class."""
+    if is_attacker and low.aa_dice:
+        return np.arange(int(layout.class_len[t.AIR]) + 1) * int(np.prod(layout.class_len[:t.AIR] + 1))
+    if not is_attacker and low.bombard_dice.any():
+        return np.arange(int(layout.class_len[t.OTHER]) + 1) * int(np.prod(layout.class_len[:t.OTHER] + 1))
+    return _ONE_START
 
 
 def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
@@ -303,23 +319,14 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
 
-def _submerge_moves(low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_flags: np.ndarray,
-                    d_flags: np.ndarray) -> np.ndarray:
-    """Where each joint state goes between rounds when subs submerge (itself if none do): a
-    side's subs go when its policy says so, they are in the battle, and the enemy has no
-    destroyer in it."""
-    def willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
-        in_first_layer = np.arange(layout.n_states) < layout.layer_size
-        if side.submerge == 0 or not layout.leave[t.SUB]:
-            return np.zeros(layout.n_states, dtype=bool)
-        ready = flags[:, t.F_ONLY_SUBS] == 1 if side.submerge == SUBMERGE_ALONE else True
-        return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
-
-    a_goes = willing(low.attacker, a, a_flags)[:, None] & (d_flags[:, t.F_DESTROYER] == 0)[None, :]
-    d_goes = willing(low.defender, d, d_flags)[None, :] & (a_flags[:, t.F_DESTROYER] == 0)[:, None]
-    ia = np.arange(a.n_states)[:, None] + a_goes * a.layer_size
-    idd = np.arange(d.n_states)[None, :] + d_goes * d.layer_size
-    return (ia * d.n_states + idd).ravel().astype(np.int64)
+def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
+    """Per side state, whether its subs submerge between rounds where the enemy has no destroyer
+    (``_kernel.submerge_kernel``): its policy says so, and its subs are in the battle."""
+    if side.submerge == 0 or not layout.leave[t.SUB]:
+        return np.zeros(layout.n_states, dtype=bool)
+    in_first_layer = np.arange(layout.n_states) < layout.layer_size
+    ready = flags[:, t.F_ONLY_SUBS] == 1 if side.submerge == SUBMERGE_ALONE else True
+    return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
 
 
 def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
@@ -402,7 +409,7 @@ class RetreatTable:
 def retreat_table(battle: Battle) -> RetreatTable:
     """The exact engine's retreat decisions for ``battle``'s policy (raises TooLargeError for
     battles the exact engine cannot take)."""
-    p = _prepare(battle)
+    p = _prepare(battle, every_state=True)
     mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, p.win_chance)
     return RetreatTable(_step_strides(p.a, p.low.attacker), _step_strides(p.d, p.low.defender),
                         p.d.n_states, mask, p.a.layer_size if p.a.layers > 1 else 0,

@@ -85,3 +85,32 @@ def test_hit_distributions_per_group_of_dice():
             assert not got[len(dist):].any()
     assert tables.dist[0, t.G_AIR_OTHER, :4] == pytest.approx(
         [2 / 9, 4 / 9, 5 / 18, 1 / 18], abs=1e-15)  # the sum, worked out by hand
+
+
+def test_hit_distributions_only_for_states_the_battle_reaches():
+    # attacker order of loss: sub, sub, destroyer, fighter (classes: air, sub, other). Every kind
+    # of hit takes the destroyer before the fighter, so no state has lost the fighter alone: its
+    # tables are never read, and its hit distributions read "no hits"; with every state (the
+    # retreat table) they are those of 2 subs (2) and a destroyer (2).
+    battle = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd, 1 ftr", defender="1 sub, 1 ftr",
+                           sea=True)
+    reached = solve_module._prepare(battle).A
+    every = solve_module._prepare(battle, every_state=True).A
+    fighter_lost = int(reached.stride[t.AIR])
+    assert (reached.dist[fighter_lost, :, 0] == 1.0).all() and not reached.dist[fighter_lost, :, 1:].any()
+    assert not reached.hi[fighter_lost].any()
+    # and read as a side with nothing left that takes no hit; with every state: 3 slots left, and
+    # the next hit takes the first sub
+    assert reached.flags[fighter_lost, t.F_SLOTS_LEFT] == 0 and every.flags[fighter_lost, t.F_SLOTS_LEFT] == 3
+    assert reached.next_hit[fighter_lost, t.H_ANY] == fighter_lost
+    assert every.next_hit[fighter_lost, t.H_ANY] == fighter_lost + int(reached.stride[t.SUB])
+    third = 1 / 3
+    assert every.dist[fighter_lost, t.G_SUB, :3] == pytest.approx(
+        [(1 - third) ** 2, 2 * third * (1 - third), third ** 2], abs=1e-15)
+    assert every.dist[fighter_lost, t.G_OTHER, :2] == pytest.approx([1 - third, third], abs=1e-15)
+    # a state the battle reaches (a sub lost, then the fighter to a fighter's hit that skips subs
+    # once the destroyer is gone) has its own distributions either way
+    for state in (0, int(reached.stride[t.SUB]), int(reached.stride[t.OTHER] + reached.stride[t.AIR])):
+        assert np.array_equal(reached.dist[state], every.dist[state])
+        assert np.array_equal(reached.hi[state], every.hi[state])
+    assert every.dist[int(reached.stride[t.SUB]), t.G_SUB, 1] == pytest.approx(third, abs=1e-15)

@@ -192,18 +192,22 @@ def test_tabs_by_keyboard_and_a_screenshot_of_each(page, browser, live_server):
         assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
 
 
-def test_purchase_tab_ranks_by_hold_after_a_counter_attack(page):
+def _run_purchase(page, fills: dict[str, str], selects: dict[str, str]) -> None:
+    """Fill the purchase tab's form (text fields, then drop-downs), start it and wait for it."""
     page.goto(page.base + "/")
     page.click("#tab-purchase")
     form = "#panel-purchase form"
-    page.fill(f"{form} [name=budget]", "6")
-    page.fill(f"{form} [name=units]", "arm")
-    page.fill(f"{form} [name=against]", "2 inf")
-    page.select_option(f"{form} [name=goal]", "hold-after")
-    page.fill(f"{form} [name=counter_attack]", "2 inf")
-    page.select_option(f"{form} [name=method]", "exact")
+    for name, value in fills.items():
+        page.fill(f"{form} [name={name}]", value)
+    for name, value in selects.items():
+        page.select_option(f"{form} [name={name}]", value)
     page.click("#panel-purchase .start")
     page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
+
+
+def test_purchase_tab_ranks_by_hold_after_a_counter_attack(page):
+    _run_purchase(page, {"budget": "6", "units": "arm", "against": "2 inf", "counter_attack": "2 inf"},
+                  {"goal": "hold-after", "method": "exact"})
     # 1 arm takes 2 inf 1/7 of the time; 2 inf counter-attacking the armor take it back 179/329
     row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
     assert "1 armor" in row and f"{100 / 7 * 150 / 329:.2f}%" in row
@@ -228,15 +232,7 @@ def test_the_retreat_plan_shows_chances_as_percentages(page):
 def test_purchase_tab_shows_the_error_of_monte_carlo_rows(page):
     from oddsim.purchase import BattleCache, sweep
 
-    page.goto(page.base + "/")
-    page.click("#tab-purchase")
-    form = "#panel-purchase form"
-    page.fill(f"{form} [name=budget]", "3")
-    page.fill(f"{form} [name=units]", "inf")
-    page.fill(f"{form} [name=against]", "1 inf")
-    page.select_option(f"{form} [name=method]", "mc")
-    page.click("#panel-purchase .start")
-    page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
+    _run_purchase(page, {"budget": "3", "units": "inf", "against": "1 inf"}, {"method": "mc"})
     best = sweep("1942-2e", 3, "inf", "1 inf", method="mc", cache=BattleCache()).best  # same seed
     row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
     assert f"{100 * best.value:.2f}% ± {100 * best.value_std_error:.2f}%" in row
