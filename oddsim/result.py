@@ -95,12 +95,16 @@ class Survivors:
                            "survivors")
 
     def to_dict(self) -> dict:
-        return {"label": self.units, "counts": {k: int(v) for k, v in self.counts.items()},
-                "damaged": {k: int(v) for k, v in self.damaged.items()},
-                "departed": {k: int(v) for k, v in self.departed.items()},
-                "retreated": bool(self.retreated), "units_left": int(self.count),
+        return {"label": self.units, "counts": _plain(self.counts), "damaged": _plain(self.damaged),
+                "departed": _plain(self.departed), "retreated": bool(self.retreated),
+                "units_left": int(self.count),
                 "ipc": float(self.ipc), "probability": float(self.probability),
                 "std_error": float(self.std_error), "other": int(self.other)}
+
+
+def _plain(numbers: Mapping[str, int]) -> dict[str, int]:
+    """A copy of ``numbers`` with plain ints (most rows' damaged and departed are empty)."""
+    return {k: int(v) for k, v in numbers.items()} if numbers else {}
 
 
 def survivor_row(names: list[str], alive, damaged, departed, probability: float, ipc: float,
