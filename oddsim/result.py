@@ -251,8 +251,8 @@ def _exact_row(counts: dict[str, int], probability: float, ipc: float, damaged: 
                departed: dict[str, int], retreated: bool, departed_as: str) -> Survivors:
     """``Survivors(counts, probability, ipc, damaged, departed, retreated, departed_as)`` (no
     standard error, not an "other" row), made without the frozen dataclass's ``__init__``, which
-    sets each field through ``object.__setattr__``: that was half the time of building the rows
-    of a large exact result."""
+    sets each field through ``object.__setattr__``: that was about half the time of building
+    the rows of a large exact result."""
     row = object.__new__(Survivors)
     row.__dict__.update(counts=counts, probability=probability, ipc=ipc, damaged=damaged, departed=departed,
                         retreated=retreated, departed_as=departed_as, std_error=0.0, other=0)
@@ -261,8 +261,8 @@ def _exact_row(counts: dict[str, int], probability: float, ipc: float, damaged: 
 
 def _by_name(names: Sequence[str], table: np.ndarray) -> list[dict[str, int]]:
     """Each row of ``table`` (a number per unit type) as {name: number}, zeros left out. Only the
-    types some row has are looked at (few of an edition's, and rarely any damaged or departed):
-    going over all of them was most of the time of building the rows."""
+    types some row has are looked at (few of an edition's, and rarely any damaged or departed),
+    not all of the edition's for every row."""
     used = np.flatnonzero(table.any(axis=0))
     if not len(used):
         return [{} for _ in range(len(table))]
