@@ -38,7 +38,9 @@ def live_server():
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60
+    # the app warms its engines before it serves: with an empty kernel cache on a busy machine
+    # that is compiling, which took over a minute once
+    deadline = time.monotonic() + 240
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             pytest.fail("the test server did not start")
