@@ -266,7 +266,7 @@ def _by_name(names: Sequence[str], table: np.ndarray) -> list[dict[str, int]]:
     used = np.flatnonzero(table.any(axis=0))
     if not len(used):
         return [{} for _ in range(len(table))]
-    used_names = [names[j] for j in used]
+    used_names = [names[j] for j in used.tolist()]
     return [{name: n for name, n in zip(used_names, row, strict=True) if n}
             for row in table[:, used].tolist()]
 
