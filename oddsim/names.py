@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 _UNCOUNTABLE = ("infantry", "artillery", "armor", "armour")
@@ -25,10 +25,12 @@ def count_label(name: str, n: int, damaged: bool = False) -> str:
     return f"{n} {'damaged ' if damaged else ''}{unit_label(name, n)}"
 
 
-def describe_counts(counts: Iterable[tuple[str, int]], damaged: dict[str, int] | None = None) -> str:
+def describe_counts(counts: Iterable[tuple[str, int]], damaged: Mapping[str, int] | None = None) -> str:
     """``"3 infantry, 1 damaged battleship"`` from (unit, number) pairs in order; damaged ones
     (of those numbers) are counted apart; "none" when there are no units."""
-    hurt_by = damaged or {}
+    if not damaged:  # most survivor rows: one label per unit type
+        return ", ".join([count_label(name, int(n)) for name, n in counts if n > 0]) or "none"
+    hurt_by = damaged
     parts = []
     for name, n in counts:
         hurt = min(int(hurt_by.get(name, 0)), int(n))

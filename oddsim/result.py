@@ -68,7 +68,7 @@ class Survivors:
         submerged)"``, ``"none"``, or ``"other end states"``."""
         if self.other:
             return "other end states"
-        units = describe_counts(self.counts.items(), dict(self.damaged))
+        units = describe_counts(self.counts.items(), self.damaged)
         gone = describe_counts(self.departed.items())
         if not self.retreated:
             if gone == "none":
@@ -95,12 +95,16 @@ class Survivors:
                            "survivors")
 
     def to_dict(self) -> dict:
-        return {"label": self.units, "counts": {k: int(v) for k, v in self.counts.items()},
-                "damaged": {k: int(v) for k, v in self.damaged.items()},
-                "departed": {k: int(v) for k, v in self.departed.items()},
-                "retreated": bool(self.retreated), "units_left": int(self.count),
+        return {"label": self.units, "counts": _plain(self.counts), "damaged": _plain(self.damaged),
+                "departed": _plain(self.departed), "retreated": bool(self.retreated),
+                "units_left": int(self.count),
                 "ipc": float(self.ipc), "probability": float(self.probability),
                 "std_error": float(self.std_error), "other": int(self.other)}
+
+
+def _plain(numbers: Mapping[str, int]) -> dict[str, int]:
+    """A copy of ``numbers`` with plain ints (most rows' damaged and departed are empty)."""
+    return {k: int(v) for k, v in numbers.items()} if numbers else {}
 
 
 def survivor_row(names: list[str], alive, damaged, departed, probability: float, ipc: float,
@@ -234,16 +238,37 @@ def _merged_rows(names: Sequence[str], verb: str, counts: np.ndarray, damaged: n
     rows, total = rows[kept], total[kept]
     by_chance = np.argsort(-total, kind="stable")
     rows, total = rows[by_chance], total[by_chance]
-    out = [Survivors(counts={names[j]: n for j, n in enumerate(alive) if n}, probability=p, ipc=value,
-                     damaged={names[j]: n for j, n in enumerate(hurt) if n},
-                     departed={names[j]: n for j, n in enumerate(gone) if n},
-                     retreated=left, departed_as=verb)
+    out = [_exact_row(alive, p, value, hurt, gone, left, verb)
            for alive, hurt, gone, left, p, value in zip(
-               counts[rows].tolist(), damaged[rows].tolist(), departed[rows].tolist(),
+               _by_name(names, counts[rows]), _by_name(names, damaged[rows]), _by_name(names, departed[rows]),
                retreated[rows].tolist(), total.tolist(), ipc[rows].tolist(), strict=True)]
     if len(total) > 1 and (total[1:] == total[:-1]).any():  # ties (rare): by their text
         out.sort(key=lambda s: (-s.probability, s.units))
     return tuple(out)
+
+
+def _exact_row(counts: dict[str, int], probability: float, ipc: float, damaged: dict[str, int],
+               departed: dict[str, int], retreated: bool, departed_as: str) -> Survivors:
+    """``Survivors(counts, probability, ipc, damaged, departed, retreated, departed_as)`` (no
+    standard error, not an "other" row), made without the frozen dataclass's ``__init__``, which
+    sets each field through ``object.__setattr__``: that was about half the time of building
+    the rows of a large exact result."""
+    row = object.__new__(Survivors)
+    row.__dict__.update(counts=counts, probability=probability, ipc=ipc, damaged=damaged, departed=departed,
+                        retreated=retreated, departed_as=departed_as, std_error=0.0, other=0)
+    return row
+
+
+def _by_name(names: Sequence[str], table: np.ndarray) -> list[dict[str, int]]:
+    """Each row of ``table`` (a number per unit type) as {name: number}, zeros left out. Only the
+    types some row has are looked at (few of an edition's, and rarely any damaged or departed),
+    not all of the edition's for every row."""
+    used = np.flatnonzero(table.any(axis=0))
+    if not len(used):
+        return [{} for _ in range(len(table))]
+    used_names = [names[j] for j in used.tolist()]
+    return [{name: n for name, n in zip(used_names, row, strict=True) if n}
+            for row in table[:, used].tolist()]
 
 
 @dataclass(frozen=True)
@@ -428,9 +453,11 @@ def units_left(rows, runs: int | None = None) -> tuple[dict[str, float], dict[st
     mean: dict[str, float] = {}
     square: dict[str, float] = {}
     for row in rows:
+        p = row.probability
         for name, n in row.counts.items():
-            mean[name] = mean.get(name, 0.0) + row.probability * n
-            square[name] = square.get(name, 0.0) + row.probability * n * n
+            mean[name] = mean.get(name, 0.0) + p * n
+            if runs:  # only the standard errors need them
+                square[name] = square.get(name, 0.0) + p * n * n
     order = _unit_order(rows)
     mean = {name: mean[name] for name in order}
     errors = {}
@@ -444,8 +471,7 @@ def _unit_order(rows) -> list[str]:
     from graphlib import TopologicalSorter
 
     graph: dict[str, set[str]] = {}
-    for row in rows:
-        names = list(row.counts)
+    for names in dict.fromkeys(tuple(row.counts) for row in rows):  # each list of types once
         for i, name in enumerate(names):
             graph.setdefault(name, set()).update(names[:i])
     sorter = TopologicalSorter(graph)

@@ -88,6 +88,7 @@ def test_a_survivor_table_holds_the_rows_merge_rows_makes_of_its_end_states():
     assert [row.probability for row in expected] == [0.25, 0.25, 0.1 + 0.15, 0.2, 0.05]
     assert len(table) == 5 and table == expected and tuple(table) == expected
     assert table[0] == expected[0] and table[1:3] == expected[1:3]
+    assert [vars(row) for row in table] == [vars(row) for row in expected]  # every field set
     assert pickle.loads(pickle.dumps(table)) == expected
 
 
