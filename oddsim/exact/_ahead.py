@@ -46,14 +46,20 @@ def start(policy: RetreatPolicy | None) -> subprocess.Popen | None:
     if not hasattr(k.solve_kernel, "overloads") or _cached(k.solve_kernel, signature(retreats)):
         return None  # (no ``overloads``: NUMBA_DISABLE_JIT, nothing to compile)
     _first_run.compiling(k.solve_kernel)  # this process may compile nothing itself: say it here
-    # the helper imports oddsim as this process would; else from where this process found it
-    path = str(Path(__file__).resolve().parents[2])
-    program = f"import sys; sys.path.append({path!r}); {HELPER.format(retreats=retreats)}"
+    program = in_this_oddsim(HELPER.format(retreats=retreats))
     try:
         return subprocess.Popen([sys.executable, "-c", program], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:  # no interpreter to start: this process compiles it all
         return None
+
+
+def in_this_oddsim(code: str) -> str:
+    """A ``python -c`` program running ``code`` with this process's oddsim first on the path:
+    the helper must compile the very files this process runs (Numba caches per source file), not
+    an ``oddsim`` found in its working directory (a checkout beside an installed copy)."""
+    path = str(Path(__file__).resolve().parents[2])
+    return f"import sys; sys.path.insert(0, {path!r}); {code}"
 
 
 def wait(helper: subprocess.Popen | None) -> None:

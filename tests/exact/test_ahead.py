@@ -39,6 +39,19 @@ def _is_cached(cache: Path) -> bool:
     return {"True\n": True, "False\n": False}[done.stdout]
 
 
+def test_the_helper_imports_this_oddsim_not_one_in_its_working_directory(tmp_path):
+    # (run from a checkout beside an installed copy, it compiled the checkout's files, which
+    # Numba caches apart: the first run then compiled the DP twice)
+    (tmp_path / "oddsim").mkdir()
+    (tmp_path / "oddsim" / "__init__.py").write_text("raise ImportError('the wrong oddsim')\n")
+    import oddsim
+
+    program = _ahead.in_this_oddsim("import oddsim; print(oddsim.__file__)")
+    done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+                          check=True)
+    assert done.stdout == f"{oddsim.__file__}\n"
+
+
 def test_the_helper_process_caches_the_dp(tmp_path):
     assert not _is_cached(tmp_path)
     subprocess.run([sys.executable, "-c", _ahead.HELPER.format(retreats=False)], cwd=ROOT,
@@ -75,7 +88,7 @@ def test_a_first_plain_battle_starts_the_helper_once_and_says_it_compiles(first_
     assert isinstance(helper, _FakePopen)
     [[python, option, program]] = _FakePopen.started
     assert (python, option) == (sys.executable, "-c")
-    assert program == (f"import sys; sys.path.append({str(ROOT)!r}); "  # where this oddsim is
+    assert program == (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "  # where this oddsim is
                        "from oddsim.exact._ahead import compile_dp; compile_dp(False)")
     assert first_run.getvalue() == "oddsim: compiling the exact engine, first run only...\n"
     _ahead.wait(helper)
