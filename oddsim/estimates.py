@@ -10,12 +10,24 @@ INTERVAL_BELOW = 10
 approximation behind ``±`` is poor: the text gives the 95% interval instead."""
 
 
-def binomial_interval(successes: int, runs: int) -> tuple[float, float]:
-    """95% Wilson score interval of a probability seen ``successes`` times in ``runs`` runs."""
-    from scipy.stats import binomtest
+Z_95 = 1.959963984540054
+"""The standard normal distribution's 97.5% quantile: a two-sided 95% interval is +- this many
+standard errors."""
 
-    ci = binomtest(int(successes), int(runs)).proportion_ci(confidence_level=0.95, method="wilson")
-    return float(ci.low), float(ci.high)
+
+def binomial_interval(successes: int, runs: int) -> tuple[float, float]:
+    """95% Wilson score interval (no continuity correction) of a probability seen ``successes``
+    times in ``runs`` runs. Written out rather than taken from ``scipy.stats``, whose import
+    alone cost a Monte Carlo command a third of a second."""
+    n = int(runs)
+    p = int(successes) / n
+    z2 = Z_95 * Z_95
+    scale = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / scale
+    half = Z_95 / scale * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n))
+    low = 0.0 if successes == 0 else max(0.0, center - half)  # (the ends exact, not 1e-17 off)
+    high = 1.0 if successes == n else min(1.0, center + half)
+    return low, high
 
 
 def _decimals(error: float) -> int:

@@ -24,7 +24,7 @@ try:
     oddsim.cli.main()
 except SystemExit as stop:
     code = stop.code
-heavy = sorted(m for m in ("numpy", "numba", "matplotlib") if m in sys.modules)
+heavy = sorted(m for m in ("numpy", "numba", "matplotlib", "scipy.stats") if m in sys.modules)
 print("HEAVY", heavy, "EXIT", code, file=sys.stderr)
 """
 
@@ -49,6 +49,14 @@ def run_cli(*args):
 def test_quick_paths_load_no_engine(args, exit_code):
     result = run_cli(*args)
     assert result.stderr.splitlines()[-1] == f"HEAVY [] EXIT {exit_code}"
+
+
+@pytest.mark.parametrize("method", ["exact", "mc"])
+def test_a_battle_loads_no_scipy_stats(method):
+    # (a Monte Carlo battle's 95% intervals once imported scipy.stats: a third of a second)
+    result = run_cli("battle", "-a", "3 inf", "-d", "2 inf", "--method", method,
+                     *(["--runs", "1000", "--seed", "1"] if method == "mc" else []))
+    assert result.stderr.splitlines()[-1] == "HEAVY ['numba', 'numpy'] EXIT 0"
 
 
 def test_one_version_everywhere():

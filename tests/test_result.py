@@ -126,6 +126,17 @@ def test_probabilities_no_run_saw_get_a_95_percent_interval():
     assert "95%" in line and "±" not in line
 
 
+def test_the_95_percent_interval_is_scipys_wilson_interval():
+    from scipy.stats import binomtest
+
+    for runs in (1, 3, 7, 100, 20_000, 10**6, 10**10):
+        for successes in sorted({0, 1, runs // 3, runs // 2, runs - 1, runs}):
+            want = binomtest(successes, runs).proportion_ci(confidence_level=0.95, method="wilson")
+            low, high = binomial_interval(successes, runs)
+            assert low == pytest.approx(want.low, abs=1e-15) and high == pytest.approx(want.high, abs=1e-15)
+    assert binomial_interval(0, 7)[0] == 0.0 and binomial_interval(10, 10)[1] == 1.0
+
+
 def test_estimates_show_significant_digits():
     assert percent(0.0427, 0.00004) == "4.270% ± 0.004%"
     assert percent(0.5, 0.0015) == "50.00% ± 0.15%"
