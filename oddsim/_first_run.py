@@ -3,7 +3,8 @@
 ``_jit`` calls ``compiling`` whenever Numba really compiles (a kernel loaded from the cache
 fires nothing), and the command line turns the notice on with ``announce_compiles``. The engine
 is named after the oddsim module that called the kernel (or, on a worker thread, the one that
-defines it); each engine is announced once.
+defines it); each engine is announced once, and a shared helper module's compile (no engine's
+code on the stack: a Monte Carlo worker thread compiling ``_splitmix``) only when no engine was.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def compiling(dispatcher: Any) -> None:
     if not caller.startswith("oddsim."):  # somebody else's Numba code
         return
     engine = engine_of(caller)
-    if engine in _announced:
-        return
+    if engine in _announced or (engine == OTHER and _announced):
+        return  # a shared helper (``_splitmix``, ``dice``) compiled for an engine already announced
     _announced.add(engine)
     print(f"oddsim: compiling {engine}, first run only...", file=_stream or sys.stderr, flush=True)
 

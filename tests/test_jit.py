@@ -118,3 +118,31 @@ def test_a_compile_on_a_worker_thread_is_named_after_the_kernel(monkeypatch):
         pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
         pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
     assert stream.getvalue() == "oddsim: compiling the Monte Carlo engine, first run only...\n"
+
+
+def test_a_shared_helper_compiled_on_a_worker_thread_after_an_engine_adds_no_line(monkeypatch):
+    """A first Monte Carlo run compiles ``_splitmix.mix64`` on a worker thread (no oddsim caller
+    on its stack) after announcing the Monte Carlo engine: one line, not a second about
+    "oddsim's kernels". Alone, a helper's compile is still announced."""
+    stream = io.StringIO()
+    monkeypatch.setattr(_first_run, "_announced", set())
+    monkeypatch.setattr(_first_run, "_enabled", False)
+    monkeypatch.setattr(_first_run, "_stream", None)
+    _first_run.announce_compiles(stream)
+
+    def kernel():
+        pass
+
+    def helper():
+        pass
+
+    kernel.__module__ = "oddsim.montecarlo._kernel"
+    helper.__module__ = "oddsim._splitmix"
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
+        pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=helper)).result()
+    assert stream.getvalue() == "oddsim: compiling the Monte Carlo engine, first run only...\n"
+    monkeypatch.setattr(_first_run, "_announced", set())
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=helper)).result()
+    assert stream.getvalue().endswith("oddsim: compiling oddsim's kernels, first run only...\n")
