@@ -67,7 +67,7 @@ def _wave(entry: object, path: Path, number: int) -> Wave:
             raise BattleError(f"{where}: {key} is an army in quotes, like \"3 arm, 2 ftr\", "
                               f"not {entry[key]!r}")
     for key in ("attacker_destroyer_last", "defender_destroyer_last"):
-        if key in entry and not isinstance(entry[key], bool):
+        if entry.get(key) is not None and not isinstance(entry[key], bool):  # JSON null: the first battle's
             raise BattleError(f"{where}: {key} is true or false, not {entry[key]!r}")
     options = dict(entry)
     retreat = options.get("retreat")

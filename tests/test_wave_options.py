@@ -169,6 +169,19 @@ def test_a_plan_file_sets_a_waves_destroyer_last(tmp_path):
     assert json.loads(out.output)["defender_win"] == pytest.approx(float(reach * KEPT[1]), abs=TOL)
 
 
+def test_a_json_plans_null_destroyer_last_is_the_first_battles(tmp_path):
+    """JSON null, like None in a Wave (and like null for dice or retreat): the first battle's flag."""
+    plan = tmp_path / "plan.json"
+    wave = {"attacker": "1 dd, 1 cru", "ool_attacker": "dd,cru", "attacker_destroyer_last": None,
+            "defender_destroyer_last": None}
+    plan.write_text(json.dumps({"wave": [wave]}))
+    assert load_wave_plan(plan)[0].attacker_destroyer_last is None
+    out = CliRunner().invoke(cli, ["battle", "--sea", "-a", "1 sub", "-d", "1 sub", "--wave-plan", str(plan),
+                                   "--attacker-destroyer-last", "--method", "exact", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["defender_win"] == pytest.approx(float(duel(2, 1)[1] * KEPT[1]), abs=TOL)
+
+
 SEA = ["--sea", "-a", "1 sub", "-d", "1 sub"]
 LAND = ["-a", "1 inf", "-d", "1 inf"]
 
