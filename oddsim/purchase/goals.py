@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from oddsim.errors import OddsimError
+from oddsim.estimates import _decimals as significant_decimals  # the battle text's digits
 
 
 class PurchaseError(OddsimError):
@@ -127,5 +128,8 @@ class Goal(enum.Enum):
         return f"{100 * value:.2f}%" if self.is_probability else f"{value:+.2f}"
 
     def format_error(self, error: float) -> str:
-        """A standard error in the value's unit: ``"0.15%"``, ``"0.08"``."""
-        return f"{100 * error:.2f}%" if self.is_probability else f"{error:.2f}"
+        """A standard error in the value's unit, two decimals or more to show a significant digit
+        (never "0.00"): ``"0.15%"``, ``"0.08"``, ``"0.003%"``."""
+        if self.is_probability:
+            return f"{100 * error:.{max(2, significant_decimals(100 * error))}f}%"
+        return f"{error:.{max(2, significant_decimals(error))}f}"

@@ -160,3 +160,14 @@ def test_an_older_file_of_another_sweep_is_refused_untouched(tmp_path):
     with pytest.raises(PurchaseError, match="another sweep"):
         sweep(**{**EXACT, "against": "3 inf"}, out=out, resume=True, cache=BattleCache())
     assert out.read_bytes() == content
+
+
+def test_the_reports_standard_errors_keep_a_significant_digit():
+    """A small error reads as itself, never "± 0.00%": sqrt(p(1-p)/n) of p = 1/1000 over 10^6 runs
+    is 0.0032%; a TUV error of 0.004 stays 0.004. Larger ones keep the usual digits."""
+    from oddsim.purchase.goals import Goal
+
+    assert Goal.TAKE.format_error(math.sqrt(0.001 * 0.999 / 1e6)) == "0.003%"
+    assert Goal.TUV.format_error(0.004) == "0.004"
+    assert Goal.TAKE.format_error(0.0015) == "0.15%"
+    assert Goal.TUV.format_error(0.08) == "0.08"
