@@ -194,6 +194,29 @@ def test_waves_of_large_exact_stages_stop_on_the_first_ctrl_c(monkeypatch):
     release.set()
 
 
+def test_ctrl_c_during_a_first_runs_compile_stops_at_once(monkeypatch):
+    """A command line's first exact solve may compile the engine for seconds, however small the
+    battle: it runs in the background thread, so Ctrl-C is not held back until the compile ends
+    (before: a small battle's solve, compile included, ran with Ctrl-C held)."""
+    release, finished = threading.Event(), threading.Event()
+
+    def compiling(battle, lowered):  # stands for a first call that compiles the kernels
+        release.wait(3)
+        finished.set()
+
+    monkeypatch.setattr(solve_module, "_solve", compiling)
+    monkeypatch.setattr(solve_module, "_solved_once", False)
+    monkeypatch.setattr(oddsim._first_run, "_enabled", True)
+    small = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
+    assert oddsim.exact.estimate_work(small)[1] < solve_module.BACKGROUND_WORK
+    ctrl_c_soon()
+    with pytest.raises(KeyboardInterrupt):
+        oddsim.solve(small)
+    assert not finished.is_set()  # stopped while the "compile" still ran
+    release.set()
+    finished.wait(5)
+
+
 def test_ctrl_c_during_a_long_exact_solve_is_one_line_not_a_system_error():
     """Before: a SystemError traceback when Ctrl-C landed as a Numba kernel returned. This
     solve (a retreat that needs the win chance of every state) takes seconds."""

@@ -9,7 +9,7 @@ from functools import partial
 
 import numpy as np
 
-from oddsim import aa_casualties
+from oddsim import _first_run, aa_casualties
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
@@ -462,6 +462,9 @@ BACKGROUND_WORK = 50_000_000
 """Battles whose estimated work (``estimate_work``, about a nanosecond a unit) reaches this, some
 50 ms, are solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
 hold Ctrl-C back until they return (handing a call to the waiting thread costs some 20 us)."""
+_solved_once = False
+"""Whether this process has finished an exact solve. Its first on the command line may compile the
+engine for seconds, so it runs in the background thread too: Ctrl-C then stops it at once."""
 
 
 def solve(battle: Battle) -> BattleResult:
@@ -486,7 +489,11 @@ def solve(battle: Battle) -> BattleResult:
                        * (mixed.takes_territory or 0.0), retreat_plan=mix_plans(solved))
     lowered = _lowered(battle)
     _, work = _work(*lowered)
-    return call_interruptibly(_solve, battle, lowered, background=work >= BACKGROUND_WORK)
+    global _solved_once
+    first_run = not _solved_once and _first_run.announcing()
+    result = call_interruptibly(_solve, battle, lowered, background=work >= BACKGROUND_WORK or first_run)
+    _solved_once = True
+    return result
 
 
 def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
