@@ -20,6 +20,11 @@ def current_dir() -> Path:
     return _cache_key.kernel_cache_dir(os.environ.get("NUMBA_CACHE_DIR") or None)
 
 
+MAX_DAYS = 1_000_000
+"""--unused-for beyond this (some 2,700 years) is read as this: no directory is that old, and a
+float cannot hold any number of days."""
+
+
 @click.group()
 def cache() -> None:
     """The compiled engines' cache: one directory per version and engine sources."""
@@ -55,7 +60,7 @@ def prune(days: int) -> int:
     here = current_dir()
     now = time.time()
     chosen = [d for d in _kernel_cache.kernel_dirs(here.parent)
-              if d.path != here and now - d.last_used >= days * DAY]
+              if d.path != here and now - d.last_used >= min(days, MAX_DAYS) * DAY]
     return _remove(chosen, "")
 
 

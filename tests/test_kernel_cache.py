@@ -119,3 +119,12 @@ def test_the_cache_command_lists_and_removes_on_demand(tmp_path):
 def test_a_bad_age_is_one_line(tmp_path):
     bad = invoke(tmp_path, "prune", "--unused-for", "-1")
     assert bad.exit_code == 2 and bad.output.count("\n") == 1
+
+
+def test_an_age_past_any_date_removes_nothing(tmp_path):
+    """--unused-for with more days than a float holds (before: an OverflowError traceback): no
+    directory has been unused that long, so nothing goes."""
+    old = kernels(tmp_path, "oddsim-0.0.9-0123456789abcdef", age_days=400)
+    pruned = invoke(tmp_path, "prune", "--unused-for", "1" + "0" * 400)
+    assert pruned.exit_code == 0, pruned.output
+    assert pruned.output == "removed 0 kernel directories (0.0 MB)\n" and old.is_dir()
