@@ -30,7 +30,7 @@ def binomial_interval(successes: int, runs: int) -> tuple[float, float]:
     return low, high
 
 
-def _decimals(error: float) -> int:
+def error_decimals(error: float) -> int:
     """Decimals that show ``error`` to one significant digit (two when it starts with 1 or 2)."""
     if error <= 0 or not math.isfinite(error):
         return 2
@@ -43,8 +43,8 @@ def number(value: float, error: float | None = None, decimals: int = 2) -> str:
     """``12.34`` or ``12.34 ± 0.05`` (the value to the error's last digit, at least ``decimals``)."""
     if not error:
         return f"{value:.{decimals}f}"
-    places = max(decimals, _decimals(error))
-    return f"{value:.{places}f} ± {error:.{_decimals(error)}f}"
+    places = max(decimals, error_decimals(error))
+    return f"{value:.{places}f} ± {error:.{error_decimals(error)}f}"
 
 
 def percent(p: float | None, error: float | None = None, interval: tuple[float, float] | None = None
@@ -59,11 +59,11 @@ def percent(p: float | None, error: float | None = None, interval: tuple[float, 
     value = 100 * p
     if interval is not None:
         lo, hi = (100 * x for x in interval)
-        places = max(2, _decimals((hi - lo) / 4))
+        places = max(2, error_decimals((hi - lo) / 4))
         return f"{_fixed(value, places)}% (95%: {_fixed(lo, places)} to {_fixed(hi, places)}%)"
     if error:
         e = 100 * error
-        return f"{value:.{max(2, _decimals(e))}f}% ± {e:.{_decimals(e)}f}%"
+        return f"{value:.{max(2, error_decimals(e))}f}% ± {e:.{error_decimals(e)}f}%"
     distance = min(value, 100 - value)
     if distance <= 0:
         return f"{value:.0f}%"

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from oddsim.errors import OddsimError
-from oddsim.estimates import _decimals as significant_decimals  # the battle text's digits
+from oddsim.estimates import error_decimals
 
 
 class PurchaseError(OddsimError):
@@ -131,5 +131,5 @@ class Goal(enum.Enum):
         """A standard error in the value's unit, two decimals or more to show a significant digit
         (never "0.00"): ``"0.15%"``, ``"0.08"``, ``"0.003%"``."""
         if self.is_probability:
-            return f"{100 * error:.{max(2, significant_decimals(100 * error))}f}%"
-        return f"{error:.{max(2, significant_decimals(error))}f}"
+            return f"{100 * error:.{max(2, error_decimals(100 * error))}f}%"
+        return f"{error:.{max(2, error_decimals(error))}f}"

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import oddsim
+from oddsim.purchase.goals import Goal
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / "screenshots"))
@@ -235,4 +236,12 @@ def test_purchase_tab_shows_the_error_of_monte_carlo_rows(page):
     _run_purchase(page, {"budget": "3", "units": "inf", "against": "1 inf"}, {"method": "mc"})
     best = sweep("1942-2e", 3, "inf", "1 inf", method="mc", cache=BattleCache()).best  # same seed
     row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
-    assert f"{100 * best.value:.2f}% ± {100 * best.value_std_error:.2f}%" in row
+    assert f"{100 * best.value:.2f}% ± {Goal.TAKE.format_error(best.value_std_error)}" in row
+
+
+def test_the_page_shows_standard_errors_as_the_command_line_does(page):
+    # a significant digit, at least two decimals: never "± 0.00" for an error of 0.004%
+    page.goto(page.base + "/")
+    for error in (0.3, 0.0123, 0.0021, 4e-5, 3e-7):
+        assert page.evaluate(f"errorText({error}, true)") + "%" == Goal.TAKE.format_error(error)
+        assert page.evaluate(f"errorText({error}, false)") == Goal.TUV.format_error(error)

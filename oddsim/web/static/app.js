@@ -49,6 +49,15 @@ const pct = p => (p === null || p === undefined) ? "—" : `${(100 * p).toFixed(
 const num = x => (x === null || x === undefined) ? "—" : typeof x !== "number" ? String(x) :
   (Math.abs(x) >= 1000 ? x.toLocaleString() : (Number.isInteger(x) ? String(x) : x.toFixed(2)));
 const signed = x => (x > 0 ? "+" : "") + num(x);
+// a standard error to its first significant digit (two where it starts with 1 or 2), at least two
+// decimals: "0.30", "0.004", never "0.00" (as oddsim.estimates does for the command line)
+const errorText = (e, asPct) => {
+  const x = asPct ? 100 * e : e;
+  if (!(x > 0) || !isFinite(x)) return x.toFixed(2);
+  const exponent = Math.floor(Math.log10(x));
+  const digits = -exponent + (Math.round(x / 10 ** exponent) < 3 ? 1 : 0);
+  return x.toFixed(Math.min(20, Math.max(2, digits)));
+};
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -370,7 +379,7 @@ function methodLine(data, ms) {
 function seOf(data, key, asPct) {
   const se = (data.std_error || {})[key];
   if (!se || typeof se !== "number") return null;
-  return asPct ? `${(100 * se).toFixed(2)}` : se.toFixed(2);
+  return errorText(se, asPct);
 }
 
 function renderBattle(data, req, ms) {
@@ -425,7 +434,7 @@ function renderBattle(data, req, ms) {
     const table = el("table", { id: `out-${side}-units-left` });
     for (const [unit, n] of Object.entries(given))
       table.append(el("tr", {}, el("td", { text: unit.replace(/_/g, " ") }),
-        el("td", { class: "num", text: num(n) + (se[unit] ? ` ± ${se[unit].toFixed(2)}` : "") })));
+        el("td", { class: "num", text: num(n) + (se[unit] ? ` ± ${errorText(se[unit])}` : "") })));
     box.append(el("h3", { text: `${side} units left, expected by type` }), table);
   }
   for (const [key, value] of Object.entries(data)) {  // lists and tables this page does not know yet
@@ -601,7 +610,7 @@ function renderPurchase(data, ms) {
     table.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
       el("td", { text: r.purchase }), el("td", { class: "num", text: String(r.cost) }),
       el("td", { class: "num", text: (isP ? pct(r.value) : signed(r.value)) + (r.value_std_error == null ? ""
-        : ` ± ${isP ? pct(r.value_std_error) : r.value_std_error.toFixed(2)}`) }),  // Monte Carlo rows only
+        : ` ± ${errorText(r.value_std_error, isP)}${isP ? "%" : ""}`) }),  // Monte Carlo rows only
       el("td", { style: "width:30%" }, el("div", { class: "bar attacker",
         style: `width:${Math.max(0.5, 100 * Math.max(0, r.value) / best)}%` }))));
   }
