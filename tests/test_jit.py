@@ -100,13 +100,19 @@ def test_engine_named_after_the_calling_package():
     assert _first_run.engine_of("oddsim.exactly") == _first_run.OTHER
 
 
-def test_a_compile_on_a_worker_thread_is_named_after_the_kernel(monkeypatch):
-    """A kernel first called on a thread of a pool has no oddsim caller on that thread's stack."""
+def _announcing(monkeypatch) -> io.StringIO:
+    """Compiles announced afresh (nothing announced yet) to the stream returned."""
     stream = io.StringIO()
     monkeypatch.setattr(_first_run, "_announced", set())
     monkeypatch.setattr(_first_run, "_enabled", False)
     monkeypatch.setattr(_first_run, "_stream", None)
     _first_run.announce_compiles(stream)
+    return stream
+
+
+def test_a_compile_on_a_worker_thread_is_named_after_the_kernel(monkeypatch):
+    """A kernel first called on a thread of a pool has no oddsim caller on that thread's stack."""
+    stream = _announcing(monkeypatch)
 
     def kernel():
         pass
@@ -124,11 +130,7 @@ def test_a_shared_helper_compiled_on_a_worker_thread_after_an_engine_adds_no_lin
     """A first Monte Carlo run compiles ``_splitmix.mix64`` on a worker thread (no oddsim caller
     on its stack) after announcing the Monte Carlo engine: one line, not a second about
     "oddsim's kernels". Alone, a helper's compile is still announced."""
-    stream = io.StringIO()
-    monkeypatch.setattr(_first_run, "_announced", set())
-    monkeypatch.setattr(_first_run, "_enabled", False)
-    monkeypatch.setattr(_first_run, "_stream", None)
-    _first_run.announce_compiles(stream)
+    stream = _announcing(monkeypatch)
 
     def kernel():
         pass
