@@ -8,6 +8,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
+from oddsim._frozen import builder
 from oddsim.battle import Battle, Dice, Submerge
 from oddsim.order_of_loss import LossKind, LossStep
 from oddsim.rules import (
@@ -93,7 +94,7 @@ def lower(battle: Battle) -> LoweredBattle:
         aa_hit = found if found is not None else aa_hit
     if battle.aa_fired:  # resolved apart (oddsim.aa_casualties): its dice cannot hit again
         aa_hit = 0
-    return LoweredBattle(
+    return _new_lowered(
         **_unit_arrays(rules),
         **_support_arrays(rules, battle.attacker_tech, battle.defender_tech),
         attacker_subs_first=c.sub_first_strike in (SubFirstStrike.ATTACKER, SubFirstStrike.BOTH),
@@ -188,9 +189,9 @@ class _RoleTable(NamedTuple):
     per unit type the hit value, dice and whether only the best die counts (as lists)."""
 
     unit_index: dict[str, int]
-    value: list[int]
-    dice: list[int]
-    best_of: list[bool]
+    value: np.ndarray  # (``_side`` hands out copies)
+    dice: np.ndarray
+    best_of: np.ndarray
     aa: frozenset[str]  # AA guns
     air: frozenset[str]  # aircraft
 
@@ -208,8 +209,9 @@ def _make_role_table(rules: Ruleset, techs: tuple[str, ...], attacking: bool) ->
             if tech.attack_dice_rule is DiceRule.BEST:
                 best_of.update(unit for unit, _ in tech.attack_dice)
     return _RoleTable({u.name: i for i, u in enumerate(units)},
-                      [value[u.name] if not u.defenceless else 0 for u in units],
-                      [dice[u.name] for u in units], [u.name in best_of for u in units],
+                      np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
+                      np.array([dice[u.name] for u in units], dtype=np.int64),
+                      np.array([u.name in best_of for u in units], dtype=np.bool_),
                       frozenset(u.name for u in units if u.aa),
                       frozenset(u.name for u in units if u.domain is Domain.AIR))
 
@@ -297,12 +299,12 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
     # one array of the steps' four columns, each column a contiguous row of it
     step_rows = np.array([(index[s.unit], s.kind is kill, s.count, s.landed) for s in steps],
                          dtype=np.int64).reshape(len(steps), 4).T.copy()
-    return SideArrays(
+    return _new_side(
         count=count,
         damaged=damaged,
-        value=np.array(table.value, dtype=np.int64),
-        dice=np.array(table.dice, dtype=np.int64),
-        best_of=np.array(table.best_of, dtype=np.bool_),
+        value=table.value.copy(),
+        dice=table.dice.copy(),
+        best_of=table.best_of.copy(),
         step_unit=step_rows[0],
         step_kill=step_rows[1],
         step_count=step_rows[2],
@@ -314,5 +316,8 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
     )
 
 
+_new_lowered = builder(LoweredBattle)
+_new_side = builder(SideArrays)
+"""``LoweredBattle(...)`` and ``SideArrays(...)``, made faster (``oddsim._frozen``)."""
 _SUBMERGE_CODE = {policy: code for code, policy in enumerate(Submerge)}
 """``SideArrays.submerge`` of each policy (SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE)."""

@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 
 from oddsim import _first_run, aa_casualties
+from oddsim._frozen import builder
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
@@ -51,6 +52,7 @@ class _SideLayout:
     layers: int  # 2 when some classes may leave the battle (``leave``), else 1
     kept_before: int = 0  # the kept destroyer's slot goes before this one while enemy subs live
     n_units: int = 0  # the side's units at the start (``_work`` estimates their hit spread)
+    subs: bool = False  # the side has a submarine at the start
 
     @property
     def n_states(self) -> int:
@@ -69,39 +71,41 @@ def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker
     enemy_types = [u for u, n in enumerate(enemy.count.tolist()) if n]  # (lists: the arrays are tiny)
     split_air = any(is_sub[u] for u in enemy_types) or (is_attacker and any(is_aa[u] for u in enemy_types))
     own = side.count.tolist()
-    submerges = side.submerge != 0 and any(is_sub[u] for u, n in enumerate(own) if n)
+    subs = any(is_sub[u] for u, n in enumerate(own) if n)
+    submerges = side.submerge != 0 and subs
     split_sub = (low.air_needs_destroyer and any(is_air[u] for u in enemy_types)) or submerges
-    units: list[int] = []  # per loss slot: its unit type, whether it kills, whether it landed
-    kills: list[int] = []
-    landed: list[int] = []
-    first_slot = [0]  # per loss step: its first slot
-    for unit, kill, count, land in zip(side.step_unit.tolist(), side.step_kill.tolist(),
-                                       side.step_count.tolist(), side.step_landed.tolist(), strict=True):
-        units += [unit] * count
-        kills += [kill] * count
-        landed += [land] * count
-        first_slot.append(first_slot[-1] + count)
-    classes = [t.SUB if split_sub and is_sub[u] else t.AIR if split_air and is_air[u] else t.OTHER
-               for u in units]
-    if side.reserved_step >= 0:
-        classes[first_slot[side.reserved_step]] = t.KEPT
+    step_landed = side.step_landed.tolist()
+    landed_apart = not submerges and partial_retreat and any(step_landed)
     leave = [0] * t.N_CLASSES
     if submerges:
         leave[t.SUB] = 1
-    elif partial_retreat and any(landed):
-        classes = [t.SUB if land else c for c, land in zip(classes, landed, strict=True)]
+    elif landed_apart:  # (units landed from the sea take the sub class, the others leave)
         leave[t.AIR] = leave[t.OTHER] = 1
-    slots: list[list[int]] = [[] for _ in range(t.N_CLASSES)]  # slot positions, class by class
-    for position, c in enumerate(classes):
-        slots[c].append(position)
+    slots: list[list[int]] = [[], [], [], []]  # slot positions, class by class (t.N_CLASSES)
+    first_slot = [0]  # per loss step: its first slot
+    reserved = side.reserved_step
+    for step, (unit, count) in enumerate(zip(side.step_unit.tolist(), side.step_count.tolist(), strict=True)):
+        if landed_apart and step_landed[step]:
+            c = t.SUB
+        elif step == reserved:  # (a step of one slot)
+            c = t.KEPT
+        else:
+            c = t.SUB if split_sub and is_sub[unit] else t.AIR if split_air and is_air[unit] else t.OTHER
+        first = first_slot[-1]
+        slots[c] += range(first, first + count)
+        first_slot.append(first + count)
     lengths = [len(row) for row in slots]
     width = max(1, *lengths)
-    layer_size = math.prod(n + 1 for n in lengths)
-    return _SideLayout(np.array(lengths, dtype=np.int64),
+    layer_size = (lengths[0] + 1) * (lengths[1] + 1) * (lengths[2] + 1) * (lengths[3] + 1)
+    return _new_layout(np.array(lengths, dtype=np.int64),
                        np.array([row + [0] * (width - len(row)) for row in slots], dtype=np.int64),
-                       np.array(units, dtype=np.int64), np.array(kills, dtype=np.int64),
+                       np.repeat(side.step_unit, side.step_count), np.repeat(side.step_kill, side.step_count),
                        np.array(leave, dtype=np.int64), layer_size, 2 if any(leave) else 1,
-                       first_slot[side.reserve_before], sum(own))
+                       first_slot[side.reserve_before], sum(own), subs)
+
+
+_new_layout = builder(_SideLayout)
+"""``_SideLayout(...)``, made faster (``oddsim._frozen``)."""
 
 
 def _hit_spread(dice: int) -> float:
@@ -183,9 +187,9 @@ class _Prepared:
         1) in them: on large battles kept ones (``_kept``), which ``done`` gives back; else
         NumPy's zeros (pages of states never reached are never touched)."""
         na, nd = self.a.n_states, self.d.n_states
-        first_strikes = bool(
-            self.rules.attacker_subs_first and (self.A.dist[:, t.G_SUB, 0] < 1.0).any()
-            or self.rules.defender_subs_first and (self.D.dist[:, t.G_SUB, 0] < 1.0).any())
+        first_strikes = bool(  # (a side without subs has no sub dice in any state)
+            self.rules.attacker_subs_first and self.a.subs and (self.A.dist[:, t.G_SUB, 0] < 1.0).any()
+            or self.rules.defender_subs_first and self.d.subs and (self.D.dist[:, t.G_SUB, 0] < 1.0).any())
         joint, track = self.joint, self.track_rounds
         x1 = _zeros("x1", joint)
         w1 = _zeros("w1", joint if track else 1)
@@ -193,8 +197,10 @@ class _Prepared:
             x1[:] = end
             if track:
                 w1[:] = end
-        row_lo = np.full(na, nd if end is None else 0, dtype=np.int64)
-        row_hi = np.full(na, -1 if end is None else nd - 1, dtype=np.int64)
+        row_lo = np.empty(na, dtype=np.int64)
+        row_lo.fill(nd if end is None else 0)
+        row_hi = np.empty(na, dtype=np.int64)
+        row_hi.fill(-1 if end is None else nd - 1)
         x2 = _zeros("x2", joint if first_strikes else 1)
         w2 = _zeros("w2", joint if first_strikes and track else 1)
         return k.Work(x1, x2, w1, w2, _zeros("outcome", joint, np.int8), row_lo, row_hi)
@@ -220,6 +226,10 @@ def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     if size < _kept.MIN_KEPT_ENTRIES:
         return np.zeros(size, dtype=dtype)
     return _kept.kept.take(name, size, partial(np.zeros, dtype=dtype))[:size]
+
+
+_new_prepared = builder(_Prepared)
+"""``_Prepared(...)``, made faster (``oddsim._frozen``)."""
 
 
 def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
@@ -275,9 +285,9 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by a retreat policy
     if policy is not None:
         air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
-    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive, win_chance,
-                         submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d), start_idx,
-                         start_val, end, track)
+    prepared = _new_prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive,
+                             win_chance, submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d),
+                             start_idx, start_val, end, track)
     return _with_decisions(battle, prepared)
 
 
