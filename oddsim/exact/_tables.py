@@ -121,6 +121,106 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 
 @jit
+def class_layouts(is_air, is_sub, is_aa, air_needs_destroyer, partial_retreat, a_count, a_unit, a_kill,
+                  a_slots, a_landed, a_submerge, a_reserved, a_reserve_before, d_count, d_unit, d_kill,
+                  d_slots, d_landed, d_submerge, d_reserved, d_reserve_before):
+    """Both sides' ``side_classes`` in one call (from Python, a call costs more than the work
+    of a small battle's): the attacker's, then the defender's, each from the side's units at
+    the start (``*_count``), its loss steps (``*_unit``/``_kill``/``_slots``/``_landed``, as in
+    ``SideArrays``) and submerge policy and destroyer kept last."""
+    return (side_classes(is_air, is_sub, is_aa, air_needs_destroyer, True, partial_retreat, a_count, d_count,
+                         a_unit, a_kill, a_slots, a_landed, a_submerge, a_reserved, a_reserve_before),
+            side_classes(is_air, is_sub, is_aa, air_needs_destroyer, False, False, d_count, a_count,
+                         d_unit, d_kill, d_slots, d_landed, d_submerge, d_reserved, d_reserve_before))
+
+
+@inline_jit
+def side_classes(is_air, is_sub, is_aa, air_needs_destroyer, is_attacker, partial_retreat, count, enemy_count,
+                 step_unit, step_kill, step_slots, step_landed, submerge, reserved, reserve_before):
+    """Split a side's loss slots into air / sub / other only where the enemy's hits tell them
+    apart (enemy subs or AA: air split; enemy aircraft that need a destroyer to hit subs: sub
+    split) or where some of them may leave the battle: subs that may submerge (their class
+    leaves), units landed from the sea when the attacker may retreat (they take the sub class,
+    empty in land battles, and the others leave). A destroyer kept last while enemy subs live
+    (the step ``reserved``, of one slot) is a class of its own. Returns the ``Classes`` fields
+    (length, slots, slot_unit, slot_kill, leave), the layer size, layers, the ``kept_before``
+    slot (the first of step ``reserve_before``), the side's units and whether it has subs."""
+    split_air = False
+    split_sub = False
+    subs = False
+    n_units = 0
+    for u in range(count.shape[0]):
+        if enemy_count[u] > 0:
+            if is_sub[u] or (is_attacker and is_aa[u]):
+                split_air = True
+            if air_needs_destroyer and is_air[u]:
+                split_sub = True
+        if count[u] > 0:
+            n_units += count[u]
+            if is_sub[u]:
+                subs = True
+    submerges = submerge != 0 and subs
+    split_sub = split_sub or submerges
+    n_steps = step_unit.shape[0]
+    landed_apart = False  # landed units take the sub class, and the others leave
+    if not submerges and partial_retreat:
+        for i in range(n_steps):
+            if step_landed[i]:
+                landed_apart = True
+    leave = np.zeros(N_CLASSES, dtype=np.int64)
+    if submerges:
+        leave[SUB] = 1
+    elif landed_apart:
+        leave[AIR] = 1
+        leave[OTHER] = 1
+    step_class = np.zeros(n_steps, dtype=np.int64)
+    length = np.zeros(N_CLASSES, dtype=np.int64)
+    n_slots = 0
+    kept_before = 0
+    for i in range(n_steps):
+        u = step_unit[i]
+        if landed_apart and step_landed[i]:
+            c = SUB
+        elif i == reserved:
+            c = KEPT
+        elif split_sub and is_sub[u]:
+            c = SUB
+        elif split_air and is_air[u]:
+            c = AIR
+        else:
+            c = OTHER
+        step_class[i] = c
+        length[c] += step_slots[i]
+        if i == reserve_before:
+            kept_before = n_slots
+        n_slots += step_slots[i]
+    if reserve_before >= n_steps:
+        kept_before = n_slots
+    width = 1
+    layer_size = 1
+    layers = 1
+    for c in range(N_CLASSES):
+        width = max(width, length[c])
+        layer_size *= length[c] + 1
+        if leave[c]:
+            layers = 2
+    slots = np.zeros((N_CLASSES, width), dtype=np.int64)  # slot positions, class by class
+    slot_unit = np.zeros(n_slots, dtype=np.int64)
+    slot_kill = np.zeros(n_slots, dtype=np.int64)
+    filled = np.zeros(N_CLASSES, dtype=np.int64)
+    position = 0
+    for i in range(n_steps):
+        c = step_class[i]
+        for _ in range(step_slots[i]):
+            slots[c, filled[c]] = position
+            filled[c] += 1
+            slot_unit[position] = step_unit[i]
+            slot_kill[position] = step_kill[i]
+            position += 1
+    return length, slots, slot_unit, slot_kill, leave, layer_size, layers, kept_before, n_units, subs
+
+
+@jit
 def side_tables(classes, dice, types, support, low_luck, max_dice, seeds):
     """Build one side's ``SideTables`` and ``SideCounts``, and which of its states the battle can
     reach from ``seeds`` (the side's states before round 1) by hits and by leaving the battle:

@@ -59,51 +59,6 @@ class _SideLayout:
         return self.layer_size * self.layers
 
 
-def _layout(low: LoweredBattle, side: SideArrays, enemy: SideArrays, is_attacker: bool,
-            partial_retreat: bool) -> _SideLayout:
-    """Split a side's loss slots into air / sub / other only where the enemy's hits tell them
-    apart (enemy subs or AA: air split; enemy aircraft that need a destroyer to hit subs: sub
-    split) or where some of them may leave the battle: subs that may submerge (their class
-    leaves), units landed from the sea when the attacker may retreat (they take the sub class,
-    empty in land battles, and the others leave). A destroyer kept last while enemy subs live
-    (``SideArrays.reserved_step``) is a class of its own."""
-    is_air, is_sub, is_aa = low.is_air.tolist(), low.is_sub.tolist(), low.is_aa.tolist()
-    enemy_types = [u for u, n in enumerate(enemy.count.tolist()) if n]  # (lists: the arrays are tiny)
-    split_air = any(is_sub[u] for u in enemy_types) or (is_attacker and any(is_aa[u] for u in enemy_types))
-    own = side.count.tolist()
-    subs = any(is_sub[u] for u, n in enumerate(own) if n)
-    submerges = side.submerge != 0 and subs
-    split_sub = (low.air_needs_destroyer and any(is_air[u] for u in enemy_types)) or submerges
-    step_landed = side.step_landed.tolist()
-    landed_apart = not submerges and partial_retreat and any(step_landed)
-    leave = [0] * t.N_CLASSES
-    if submerges:
-        leave[t.SUB] = 1
-    elif landed_apart:  # (units landed from the sea take the sub class, the others leave)
-        leave[t.AIR] = leave[t.OTHER] = 1
-    slots: list[list[int]] = [[], [], [], []]  # slot positions, class by class (t.N_CLASSES)
-    first_slot = [0]  # per loss step: its first slot
-    reserved = side.reserved_step
-    for step, (unit, count) in enumerate(zip(side.step_unit.tolist(), side.step_count.tolist(), strict=True)):
-        if landed_apart and step_landed[step]:
-            c = t.SUB
-        elif step == reserved:  # (a step of one slot)
-            c = t.KEPT
-        else:
-            c = t.SUB if split_sub and is_sub[unit] else t.AIR if split_air and is_air[unit] else t.OTHER
-        first = first_slot[-1]
-        slots[c] += range(first, first + count)
-        first_slot.append(first + count)
-    lengths = [len(row) for row in slots]
-    width = max(1, *lengths)
-    layer_size = (lengths[0] + 1) * (lengths[1] + 1) * (lengths[2] + 1) * (lengths[3] + 1)
-    return _new_layout(np.array(lengths, dtype=np.int64),
-                       np.array([row + [0] * (width - len(row)) for row in slots], dtype=np.int64),
-                       np.repeat(side.step_unit, side.step_count), np.repeat(side.step_kill, side.step_count),
-                       np.array(leave, dtype=np.int64), layer_size, 2 if any(leave) else 1,
-                       first_slot[side.reserve_before], sum(own), subs)
-
-
 _new_layout = builder(_SideLayout)
 """``_SideLayout(...)``, made faster (``oddsim._frozen``)."""
 
@@ -121,9 +76,14 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
-    partial = battle.retreat is not None
-    return (_layout(low, low.attacker, low.defender, True, partial),
-            _layout(low, low.defender, low.attacker, False, False))
+    """How each side's order of loss is split into classes (``_tables.side_classes``)."""
+    a, d = low.attacker, low.defender
+    a_made, d_made = t.class_layouts(
+        low.is_air, low.is_sub, low.is_aa, low.air_needs_destroyer, battle.retreat is not None,
+        a.count, a.step_unit, a.step_kill, a.step_count, a.step_landed, a.submerge, a.reserved_step,
+        a.reserve_before, d.count, d.step_unit, d.step_kill, d.step_count, d.step_landed, d.submerge,
+        d.reserved_step, d.reserve_before)
+    return _new_layout(*a_made), _new_layout(*d_made)
 
 
 _Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
