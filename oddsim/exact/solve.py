@@ -78,11 +78,12 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
     """How each side's order of loss is split into classes (``_tables.side_classes``)."""
     a, d = low.attacker, low.defender
-    a_made, d_made = t.class_layouts(
-        low.is_air, low.is_sub, low.is_aa, low.air_needs_destroyer, battle.retreat is not None,
-        a.count, a.step_unit, a.step_kill, a.step_count, a.step_landed, a.submerge, a.reserved_step,
-        a.reserve_before, d.count, d.step_unit, d.step_kill, d.step_count, d.step_landed, d.submerge,
-        d.reserved_step, d.reserve_before)
+    a_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.air_needs_destroyer, True,
+                            battle.retreat is not None, a.count, d.count, a.step_unit, a.step_kill,
+                            a.step_count, a.step_landed, a.submerge, a.reserved_step, a.reserve_before)
+    d_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.air_needs_destroyer, False, False,
+                            d.count, a.count, d.step_unit, d.step_kill, d.step_count, d.step_landed,
+                            d.submerge, d.reserved_step, d.reserve_before)
     return _new_layout(*a_made), _new_layout(*d_made)
 
 
