@@ -132,6 +132,15 @@ def _per_ruleset(rules: Ruleset, what: Callable[..., T], *args: Any) -> T:
     return made
 
 
+def unit_names(rules: Ruleset) -> tuple[str, ...]:
+    """The edition's unit names in its order (made once per ruleset)."""
+    return _per_ruleset(rules, _make_unit_names)
+
+
+def _make_unit_names(rules: Ruleset) -> tuple[str, ...]:
+    return tuple(u.name for u in rules.units)
+
+
 def _unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
     """The edition's unit table (``LoweredBattle.cost`` to ``defenceless``), made once per
     ruleset and read-only (every battle of the edition shares it)."""
@@ -224,8 +233,10 @@ def _aa_dice(battle: Battle, rules: Ruleset) -> int:
         return 0
     table = _per_ruleset(rules, _make_role_table, (), True)
     guns = sum(n for name, n in battle.defender.counts if name in table.aa)
+    if guns == 0:
+        return 0
     aircraft = sum(n for name, n in battle.attacker.counts if name in table.air)
-    if guns == 0 or aircraft == 0:
+    if aircraft == 0:
         return 0
     if rules.combat.aa_dice is AADice.PER_GUN:
         return min(rules.combat.aa_dice_per_gun * guns, aircraft)
@@ -297,8 +308,9 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
         damaged[index[name]] = n
     kill = LossKind.KILL
     # one array of the steps' four columns, each column a contiguous row of it
-    step_rows = np.array([(index[s.unit], s.kind is kill, s.count, s.landed) for s in steps],
-                         dtype=np.int64).reshape(len(steps), 4).T.copy()
+    step_rows = np.array([[index[s.unit] for s in steps], [int(s.kind is kill) for s in steps],
+                          [s.count for s in steps], [int(s.landed) for s in steps]],
+                         dtype=np.int64).reshape(4, len(steps))
     return _new_side(
         count=count,
         damaged=damaged,

@@ -20,7 +20,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.interrupt import call_interruptibly
-from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower
+from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
 from oddsim.result import BattleResult, Method, RowArrays, SurvivorTable
 
 MAX_JOINT_STATES = 4_000_000
@@ -534,18 +534,17 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     """The result from the terminal mass ``final`` at the states ``ends`` (all its nonzero entries),
     their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     low = p.low
-    a_fighting, d_fighting = _combatant(low, low.attacker), _combatant(low, low.defender)
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
-    a_total = int(low.attacker.count @ (low.cost * a_fighting))
-    d_total = int(low.defender.count @ (low.cost * d_fighting))
+    cost = low.cost.tolist()
+    a_total, d_total = _fighting_value(cost, low.attacker), _fighting_value(cost, low.defender)
     by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
         ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
         a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
     retreat = float(by_code[k.RETREAT] + by_code[k.RETREAT_LEFT])
-    names = [u.name for u in battle.rules.units]
+    names = unit_names(battle.rules)
     verb = "submerged" if battle.sea else "retreated"
-    return BattleResult(
+    return _new_result(
         battle=battle.describe(),
         method=Method.EXACT,
         attacker_win=float(by_code[k.ATTACKER_WINS]),
@@ -558,19 +557,21 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         attacker_ipc_lost=a_lost,
         defender_ipc_lost=d_lost,
         expected_rounds=float(rounds),
-        attacker_survivors=SurvivorTable(
-            names, verb, partial(_attacker_rows, low.cost, a_fighting, p.a_counts, a_mass)),
-        defender_survivors=SurvivorTable(
-            names, verb, partial(_defender_rows, low.cost, d_fighting, p.d_counts, d_mass)),
+        attacker_survivors=SurvivorTable(names, verb, partial(_attacker_rows, low, p.a_counts, a_mass)),
+        defender_survivors=SurvivorTable(names, verb, partial(_defender_rows, low, p.d_counts, d_mass)),
         truncated_mass=float(pruned),
         attacker_ipc_total=a_total,
         defender_ipc_total=d_total,
     )
 
 
-def _attacker_rows(cost: np.ndarray, fighting: np.ndarray, counts: t.SideCounts,
-                   mass: np.ndarray) -> RowArrays:
+_new_result = builder(BattleResult)
+"""``BattleResult(...)``, made faster (``oddsim._frozen``)."""
+
+
+def _attacker_rows(low: LoweredBattle, counts: t.SideCounts, mass: np.ndarray) -> RowArrays:
     """The attacker's end states (``_survivors``) from its mass by outcome code and state."""
+    cost, fighting = low.cost, _combatant(low, low.attacker)
     nothing = np.zeros((1, len(cost)), dtype=np.int64)
     a_none = mass[k.DEFENDER_WINS].sum() + mass[k.DRAW].sum()
     alive, damaged, gone = counts.alive, counts.damaged, counts.departed
@@ -581,9 +582,9 @@ def _attacker_rows(cost: np.ndarray, fighting: np.ndarray, counts: t.SideCounts,
         (mass[k.RETREAT_LEFT], gone, 0 * gone, gone, True)))
 
 
-def _defender_rows(cost: np.ndarray, fighting: np.ndarray, counts: t.SideCounts,
-                   mass: np.ndarray) -> RowArrays:
+def _defender_rows(low: LoweredBattle, counts: t.SideCounts, mass: np.ndarray) -> RowArrays:
     """The defender's end states (``_survivors``) from its mass by outcome code and state."""
+    cost, fighting = low.cost, _combatant(low, low.defender)
     alive, damaged, gone = counts.alive, counts.damaged, counts.departed
     return _survivors(cost, fighting, (
         (mass[k.DEFENDER_WINS] + mass[k.STALEMATE] + mass[k.RETREAT] + mass[k.RETREAT_LEFT], alive, damaged,
@@ -609,6 +610,12 @@ def _survivors(cost: np.ndarray, fighting: np.ndarray,
     units = np.concatenate(counts)
     return (units, np.concatenate(damaged), np.concatenate(departed), np.concatenate(retreated),
             np.concatenate(probability), units @ cost)
+
+
+def _fighting_value(cost: list[int], side: SideArrays) -> int:
+    """IPC value of the side's units that take part in combat rounds (``_combatant``)."""
+    fighting = set(side.step_unit.tolist())
+    return sum(n * cost[u] for u, n in enumerate(side.count.tolist()) if u in fighting)
 
 
 def _combatant(low, side) -> np.ndarray:
