@@ -82,9 +82,12 @@ def call_interruptibly(function: Callable[..., T], *args: object, background: bo
     """
     if not _in_main_thread():
         return function(*args)
-    if not background:
-        with signals_held((signal.SIGINT,)):
+    if not background:  # (``signals_held`` without its context manager: 2-8 us less a call)
+        previous, caught = _hold(_SIGINT_ONLY)
+        try:
             return function(*args)
+        finally:
+            _release(previous, caught)
     outcome: dict[str, object] = {}
     done = threading.Event()
 
@@ -175,19 +178,34 @@ def signals_held(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> 
     if not _in_main_thread():
         yield
         return
+    previous, caught = _hold(signums)
+    try:
+        yield
+    finally:
+        _release(previous, caught)
+
+
+_SIGINT_ONLY = (signal.SIGINT,)
+
+
+def _hold(signums: tuple[int, ...]) -> tuple[dict[int, object], list[int]]:
+    """Swap the handlers of ``signums`` for ones that note the signal; returns the handlers
+    swapped out and the list of signals noted (``_release`` acts on them)."""
     caught: list[int] = []
     # ``_signal.signal``, not ``signal.signal``: it swaps the same handlers, but without
     # ``signal``'s conversions to and from enums (5 us a call, a tenth of a small exact solve)
     previous = {signum: _signal.signal(signum, lambda number, frame: caught.append(number))
                 for signum in signums}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            _signal.signal(signum, handler)
-        if caught:
-            handler = previous[caught[0]]
-            if callable(handler):
-                handler(caught[0], None)
-            elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), caught[0])
+    return previous, caught
+
+
+def _release(previous: dict[int, object], caught: list[int]) -> None:
+    """Put the handlers ``previous`` back, then act on the first signal ``caught`` meanwhile."""
+    for signum, handler in previous.items():
+        _signal.signal(signum, handler)
+    if caught:
+        handler = previous[caught[0]]
+        if callable(handler):
+            handler(caught[0], None)
+        elif handler == signal.SIG_DFL:
+            os.kill(os.getpid(), caught[0])
