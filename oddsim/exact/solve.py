@@ -259,7 +259,7 @@ def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.nda
     own class), a bombardment the defender's first units of its one class."""
     if is_attacker and low.aa_dice:
         return np.arange(int(layout.class_len[t.AIR]) + 1) * int(np.prod(layout.class_len[:t.AIR] + 1))
-    if not is_attacker and low.bombard_dice.any():
+    if not is_attacker and any(low.bombard_dice.tolist()):  # (lists: the arrays are tiny)
         return np.arange(int(layout.class_len[t.OTHER]) + 1) * int(np.prod(layout.class_len[:t.OTHER] + 1))
     return _ONE_START
 
@@ -413,7 +413,7 @@ def _aa_distribution(low: LoweredBattle) -> np.ndarray | None:
 def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray | None:
     """Hit distribution of a group of dice that fires together (``dice_by_value[v]`` dice that
     hit on v or less), or None for no dice."""
-    n = int(dice_by_value.sum())
+    n = sum(dice_by_value.tolist())  # (a list: the array is tiny)
     if n == 0:
         return None
     dist = np.zeros(n + 2)
