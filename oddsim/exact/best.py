@@ -105,10 +105,10 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
     work = untracked.work(p.end)
-    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, never,
-                   unused, unused, p.submerge_to, no_moves, False, visited, moves)
+    ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, never,
+                                unused, unused, p.submerge_to, no_moves, False, visited, moves)
     row_lo, row_hi = work.row_lo.copy(), work.row_hi.copy()  # where the sweeps visited states
-    p.done(work)
+    p.done(work, ends)
     retreat_to = p.retreat_to
     landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
     partial = landed and (retreat_to >= 0) & (retreat_to != np.arange(n)) & (visited > 0.0)
@@ -116,11 +116,11 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
         work = untracked.work(after)
-        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, never,
-                       unused, unused, p.submerge_to, no_moves, False, visited, moves)
+        ends, _, _ = k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, never,
+                                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
         np.minimum(row_lo, work.row_lo, out=row_lo)
         np.maximum(row_hi, work.row_hi, out=row_hi)
-        p.done(work)
+        p.done(work, ends)
     live = visited_states(visited, row_lo, row_hi, p.d.n_states)  # (and cleared)
     _kept.kept.give("visited", whole)
     return live
