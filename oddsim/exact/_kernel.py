@@ -909,13 +909,15 @@ def _spread(dest, dest_w, nd, mass, weight, idx, p, a_at, n_a, d_at, n_d, compac
                 row_w = dest_w[base + d_min: base + d_min + n_keep]
                 for k in range(n_keep):
                     row_w[k] += cw * run[k]
+        elif weight != 0.0:  # (one pass over the states for both: half the index loads)
+            cw = weight * a_p[s]
+            for t in range(n_keep):
+                q = base + keep_idx[t]
+                dest[q] += c * keep_p[t]
+                dest_w[q] += cw * keep_p[t]
         else:
             for t in range(n_keep):
                 dest[base + keep_idx[t]] += c * keep_p[t]
-            if weight != 0.0:
-                cw = weight * a_p[s]
-                for t in range(n_keep):
-                    dest_w[base + keep_idx[t]] += cw * keep_p[t]
     return dropped
 
 
