@@ -274,8 +274,8 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
         win_chance = np.zeros(0)  # not needed
     start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or len(submerge_to) > 0
-    air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by a retreat policy
-    if policy is not None:
+    air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by the aircraft rule
+    if policy is not None and policy.aircraft_risk is not None:
         air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
     prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive, win_chance,
                          submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d), start_idx,
