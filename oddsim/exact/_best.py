@@ -20,7 +20,7 @@ from oddsim.exact._kernel import (
     ONGOING,
     RETREAT_LEFT,
     _buffers,
-    _outcome,
+    _joint_outcome,
     _record_lists,
     _record_moves,
 )
@@ -73,7 +73,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
         while next_start >= 0 and start_idx[next_start] > j:
             next_start -= 1
         is_start = next_start >= 0 and start_idx[next_start] == j
-        code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+        code = _joint_outcome(ia, idd, A, D, rules, defender_holds)  # (row views made here cost atomics)
         if code != ONGOING:
             # IPCs lost as the result counts them
             a_lost = a_ipc[ia]
