@@ -196,10 +196,14 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
             hi = row_hi[a]
             base = row_at[a] - lo
             row = 0.0
-            for t in range(d_at, d_at + n_d):
-                d = d_idx[t]
-                if lo <= d <= hi:
-                    row += d_p[t] * values[base + d]
+            if lo <= d_min and d_max <= hi:  # (most rows: every entry in the run, no test each)
+                for t in range(d_at, d_at + n_d):
+                    row += d_p[t] * values[base + d_idx[t]]
+            else:
+                for t in range(d_at, d_at + n_d):
+                    d = d_idx[t]
+                    if lo <= d <= hi:
+                        row += d_p[t] * values[base + d]
             total += a_p[s] * row
         return total
     run = acc[:width]
