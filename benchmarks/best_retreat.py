@@ -8,9 +8,11 @@ The best retreat is one backward sweep (the policy) and the forward solve under 
 round moves the first sweep recorded. A land battle (rolled dice, no landed units) solves every
 joint state in that backward sweep; elsewhere (at sea, Low Luck, landed units) a forward sweep
 first finds the states the battle reaches and records their moves, and only those are solved;
-with landed units a further forward sweep finds where the plan retreats. The plan's rows
-(``result.retreat_plan``) are built when first read: "best ms" is the solve, "+ plan ms" the
-solve and reading the plan (as the CLI, JSON and web output do).
+with landed units a further forward sweep finds where the plan retreats.
+Three columns of each: the solve alone ("solve"); the solve and its text as ``oddsim battle``
+prints it ("text": the plain battle's survivors, the best retreat's also its plan's count and
+ten most likely rows); the solve and its whole JSON (``to_dict``: every survivor row and, for the
+best retreat, every plan row, which are made only when read).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import time
 
 import oddsim
+from oddsim.result_text import battle_text
 
 BATTLES = [
     ("land 5 vs 5", dict(rules="1942-2e", attacker="3 inf, 1 art, 1 arm", defender="4 inf, 1 arm")),
@@ -36,26 +39,35 @@ def cpu_seconds(step, *args) -> float:
     return time.process_time() - start
 
 
-def solve_and_read_plan(battle) -> None:
-    len(oddsim.solve(battle).retreat_plan)
+def solve_and_print(battle) -> None:
+    battle_text(oddsim.solve(battle))
+
+
+def solve_and_dump(battle) -> None:
+    oddsim.solve(battle).to_dict()
+
+
+STEPS = {"solve": oddsim.solve, "text": solve_and_print, "json": solve_and_dump}
 
 
 def main() -> None:
-    print(f"{'battle':18s} {'plain ms':>9s} {'best ms':>9s} {'ratio':>6s} {'+ plan ms':>9s} {'ratio':>6s}  "
-          "objective")
+    head = "".join(f" {'plain':>7s} {'best':>7s} {'ratio':>5s} |" for _ in STEPS)
+    print(f"{'':18s}" + "".join(f" {name + ' (ms)':^21s}|" for name in STEPS))
+    print(f"{'battle':18s}{head}  objective")
     for name, spec in BATTLES:
         plain = oddsim.Battle(**spec)
         best = oddsim.Battle(**spec, retreat={"best": "tuv"})
         oddsim.solve(plain)  # compile / load the cache
         result = oddsim.solve(best)
-        t_plain = t_best = t_plan = float("inf")
-        for _ in range(15):  # interleaved, so a busy machine slows all alike
-            t_plain = min(t_plain, cpu_seconds(oddsim.solve, plain))
-            t_best = min(t_best, cpu_seconds(oddsim.solve, best))
-            t_plan = min(t_plan, cpu_seconds(solve_and_read_plan, best))
-        print(f"{name:18s} {1e3 * t_plain:9.1f} {1e3 * t_best:9.1f} {t_best / t_plain:6.2f} "
-              f"{1e3 * t_plan:9.1f} {t_plan / t_plain:6.2f}  "
-              f"{result.objective:+.2f} (plain TUV swing {oddsim.solve(plain).tuv_swing:+.2f})")
+        cells = []
+        for step in STEPS.values():
+            t_plain = t_best = float("inf")
+            for _ in range(15):  # interleaved, so a busy machine slows both alike
+                t_plain = min(t_plain, cpu_seconds(step, plain))
+                t_best = min(t_best, cpu_seconds(step, best))
+            cells.append(f" {1e3 * t_plain:7.2f} {1e3 * t_best:7.2f} {t_best / t_plain:5.2f} |")
+        print(f"{name:18s}{''.join(cells)}  {result.objective:+.2f} "
+              f"(plain TUV swing {oddsim.solve(plain).tuv_swing:+.2f})")
 
 
 if __name__ == "__main__":

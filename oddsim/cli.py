@@ -8,8 +8,8 @@ from typing import NoReturn
 
 import click
 
+from oddsim._entry import EXIT_INTERRUPTED, INTERRUPTED
 from oddsim.errors import OddsimError, one_line
-from oddsim.interrupt import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_battle_chart
 
 EXIT_BAD_INPUT = 2
@@ -43,7 +43,7 @@ class _Cli(click.Group):
 
 
 def _interrupted() -> None:
-    click.echo("oddsim: interrupted", err=True)
+    click.echo(INTERRUPTED, err=True)
     sys.exit(EXIT_INTERRUPTED)
 
 

@@ -27,8 +27,6 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-EXIT_INTERRUPTED = 130
-"""The exit status of a command that Ctrl-C stopped (128 + SIGINT, as shells report it)."""
 
 _active: threading.Event | None = None
 """The flag of the ``stop_on_interrupt`` block in force, if any."""

@@ -26,10 +26,10 @@ from dataclasses import fields
 from pathlib import Path
 
 from oddsim.battle import RetreatPolicy
-from oddsim.errors import BattleError
+from oddsim.errors import BattleError, OddsimError
 from oddsim.waves import Wave
 
-WAVE_KEYS = tuple(f.name for f in fields(Wave))
+WAVE_KEYS = tuple(f.name for f in fields(Wave) if f.name != "source")
 
 
 def load_wave_plan(path: str | Path) -> list[Wave]:
@@ -78,4 +78,6 @@ def _wave(entry: object, path: Path, number: int) -> Wave:
             options["retreat"] = RetreatPolicy(**retreat)
         except TypeError:
             raise BattleError(f"{where}: unknown retreat option in {sorted(retreat)}") from None
-    return Wave(**options)
+        except OddsimError as error:
+            raise type(error)(f"{where}: {error}") from None
+    return Wave(**options, source=where)  # (the rest is checked against the battle: errors name ``where``)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy
-from oddsim.errors import BattleError
+from oddsim.errors import BattleError, OddsimError
 from oddsim.estimates import number, percent, swing
 from oddsim.forces import Force, parse_force
 from oddsim.order_of_loss import parse_unit_list
@@ -48,6 +48,8 @@ class Wave:
     attacker_destroyer_last: bool | None = None
     defender_destroyer_last: bool | None = None
     defender_reinforcements: ArmySpec = None
+    source: str = field(default="", compare=False, repr=False)  # where it was written, for its errors:
+    # a plan file's path and the wave's number there (``wave_plan``); "": its place among the waves
 
 
 @dataclass(frozen=True)
@@ -111,8 +113,13 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     for one battle given the share (0..1] of the whole that reaches it."""
     if len(waves) + 1 > MAX_WAVES:
         raise BattleError(f"at most {MAX_WAVES} waves, not {len(waves) + 1}")
-    battles = [first] + [replace_attacker(first, wave) for wave in waves]
-    reinforcements = [None] + [_reinforcements(first, wave) for wave in waves]
+    battles, reinforcements = [first], [None]
+    for place, wave in enumerate(waves, start=2):  # (the first battle is wave 1)
+        try:
+            battles.append(replace_attacker(first, wave))
+            reinforcements.append(_reinforcements(first, wave))
+        except OddsimError as error:  # say which wave, and where it was written
+            raise type(error)(f"{wave.source or f'wave {place}'}: {error}") from None
     standing = {first.defender.describe(): 1.0}  # defender compositions still standing
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
@@ -218,8 +225,7 @@ def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     for side in ("attacker", "defender"):
         if options.get(f"{side}_destroyer_last") is True and not battle.sea:
             # Battle's own message names the command-line flag, which a wave does not have
-            raise BattleError(f"wave {wave.attacker!r}: {side}_destroyer_last applies to sea battles: "
-                              f"drop it from the wave")
+            raise BattleError(f"{side}_destroyer_last applies to sea battles: drop it from the wave")
     return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
                    ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
                    keep_land=wave.keep_land, **options)

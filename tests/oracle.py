@@ -108,3 +108,11 @@ def _inf_lost(d: int) -> Fraction:
     defence = _binomial(d, hit(2))
     stay = (1 - hit(1)) * defence[0]
     return (hit(1) * defence[0] * _inf_lost(d - 1) + sum(defence[1:])) / (1 - stay)
+
+
+def normal_quantile_975() -> float:
+    """The standard normal distribution's 97.5% quantile (a 95% band is this many standard errors
+    either side), from SciPy rather than from oddsim's own constant."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.975))

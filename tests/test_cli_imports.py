@@ -3,7 +3,7 @@ they answer before an engine could load."""
 
 import subprocess
 import sys
-from importlib.metadata import version
+from importlib.metadata import entry_points, version
 from pathlib import Path
 
 import pytest
@@ -73,3 +73,30 @@ def test_the_command_exits_at_once_with_its_output_and_status():
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.startswith("oddsim: error: attacker: unknown unit 'foo'")
     assert bad.stderr.count("\n") == 1
+
+
+CTRL_C_WHILE_LOADING = """
+import sys
+from importlib.abc import MetaPathFinder
+
+class CtrlC(MetaPathFinder):  # Ctrl-C arrives while the command line loads
+    def find_spec(self, name, path=None, target=None):
+        if name == "oddsim.cli":
+            raise KeyboardInterrupt
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["oddsim", "battle", "-a", "1 inf", "-d", "1 inf"]
+from oddsim._entry import main
+main()
+"""
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line_and_status_130():
+    done = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_LOADING], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "oddsim: interrupted\n")
+
+
+def test_the_installed_command_goes_through_the_guarded_entry_point():
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "oddsim"]
+    assert script.value == "oddsim._entry:main"

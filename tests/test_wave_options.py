@@ -11,7 +11,7 @@ from test_destroyer_last import KEPT, PLAIN
 import oddsim
 from oddsim.api import run_waves
 from oddsim.cli import cli
-from oddsim.errors import BattleError
+from oddsim.errors import BattleError, ForceError
 from oddsim.wave_plan import load_wave_plan
 from oddsim.waves import Wave
 
@@ -203,3 +203,29 @@ def test_a_wave_that_keeps_a_destroyer_on_land_is_refused():
     first = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
     with pytest.raises(BattleError, match="attacker_destroyer_last applies to sea battles"):
         run_waves(first, [Wave(attacker="1 arm", attacker_destroyer_last=True)], method="exact")
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ('keep_land = "two"', "keep_land must be a whole number"),
+    ("dice = 5", "unknown dice mode"),
+    ("retreat = { units_left = -3 }", "retreat units left must be a whole number"),
+    ("attacker_submerge = 7", "unknown attacker submerge policy"),
+    ("ool_attacker = 7", "order of loss for the attacker"),
+    ('defender_reinforcements = "2 zzz"', "unknown unit 'zzz'"),
+])
+def test_a_bad_option_checked_against_the_battle_names_the_plan_file_and_its_wave(tmp_path, option, message):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f'[[wave]]\nattacker = "1 arm"\n[[wave]]\nattacker = "1 inf"\n{option}\n')
+    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
+    assert out.exit_code == 2, out.output
+    assert out.output.count("\n") == 1
+    assert out.output.startswith(f"oddsim: error: wave plan {plan}, wave 2: ") and message in out.output
+
+
+def test_a_bad_wave_from_the_api_or_the_command_line_names_its_place():
+    first = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
+    with pytest.raises(ForceError, match=r"^wave 3: attacker: unknown unit 'zzz'"):
+        run_waves(first, [Wave(attacker="1 arm"), Wave(attacker="2 zzz")], method="exact")
+    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 arm",
+                                   "--wave", "2 zzz"])
+    assert out.exit_code == 2 and out.output.startswith("oddsim: error: wave 3: attacker: unknown unit 'zzz'")

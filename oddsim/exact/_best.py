@@ -20,7 +20,7 @@ from oddsim.exact._kernel import (
     ONGOING,
     RETREAT_LEFT,
     _buffers,
-    _outcome,
+    _joint_outcome,
     _record_lists,
     _record_moves,
 )
@@ -73,7 +73,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
         while next_start >= 0 and start_idx[next_start] > j:
             next_start -= 1
         is_start = next_start >= 0 and start_idx[next_start] == j
-        code = _outcome(A[3][ia], D[3][idd], A[4][ia], D[4][idd], rules[2], defender_holds)
+        code = _joint_outcome(ia, idd, A, D, rules, defender_holds)  # (row views made here cost atomics)
         if code != ONGOING:
             # IPCs lost as the result counts them
             a_lost = a_ipc[ia]
@@ -196,10 +196,14 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
             hi = row_hi[a]
             base = row_at[a] - lo
             row = 0.0
-            for t in range(d_at, d_at + n_d):
-                d = d_idx[t]
-                if lo <= d <= hi:
-                    row += d_p[t] * values[base + d]
+            if lo <= d_min and d_max <= hi:  # (most rows: every entry in the run, no test each)
+                for t in range(d_at, d_at + n_d):
+                    row += d_p[t] * values[base + d_idx[t]]
+            else:
+                for t in range(d_at, d_at + n_d):
+                    d = d_idx[t]
+                    if lo <= d <= hi:
+                        row += d_p[t] * values[base + d]
             total += a_p[s] * row
         return total
     run = acc[:width]

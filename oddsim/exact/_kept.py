@@ -4,7 +4,7 @@ Fresh memory costs a page fault per page written, and in a thread other than the
 (large solves run in one, for Ctrl-C) glibc hands a freed block of some megabytes back to the
 system and ``np.zeros`` then clears a new one page by page: on a battle at sea of 3.8 million
 joint states that was 7,500 page faults and 16 ms of a 42 ms solve. A kept array is cleared
-only where the solve wrote it (some per cent of it) and its pages stay mapped.
+only where the solve's battles ended (the DP leaves it zero elsewhere); its pages stay mapped.
 """
 
 from __future__ import annotations
@@ -63,21 +63,3 @@ class Kept:
 
 kept = Kept()
 """The arrays every exact solve shares."""
-
-
-def clear_rows(arrays: tuple[np.ndarray, ...], nd: int, row_lo: np.ndarray, row_hi: np.ndarray) -> None:
-    """Zero ``arrays`` (joint arrays, attacker state x ``nd`` + defender state) in each row
-    ``a`` from ``row_lo[a]`` to ``row_hi[a]`` (empty where ``row_hi < row_lo``): rows next to
-    each other (or one empty row apart) are cleared as one run of memory, the gaps with them."""
-    rows = np.flatnonzero(row_hi >= row_lo)
-    if not len(rows):
-        return
-    starts = rows * nd + row_lo[rows]
-    stops = rows * nd + row_hi[rows] + 1
-    # a run ends where the next row's range starts more than two rows after this one's ends
-    breaks = np.flatnonzero(starts[1:] - stops[:-1] > 2 * nd)
-    firsts = np.concatenate(([0], breaks + 1))
-    lasts = np.concatenate((breaks, [len(rows) - 1]))
-    for lo, hi in zip(starts[firsts].tolist(), stops[lasts].tolist(), strict=True):
-        for array in arrays:
-            array[lo:hi] = 0

@@ -469,12 +469,14 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     never retreats, and the kernel is compiled without the retreat code). Fills ``work.x1`` with
     the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``; where the
     others retreated and the landed units fought on, by the round the others left) and
-    ``work.outcome``; returns the states where battles ended (increasing), the expected number of
-    rounds, and the mass pruned. ``visited``, when given, receives the mass that reaches each state
-    not pruned (the states the battle gets to). ``store``, when given (a ``MoveStore``: by the
-    best retreat only), gives the round moves it has, and records those computed here while it
-    records; the kernel is then compiled without the policy's aircraft rule, which the best
-    retreat replaces (a third of the solve under its policy at sea, for a call never made)."""
+    ``work.outcome``, which are left 0 at every other state (as are ``x2`` and ``w2``: a caller
+    that keeps the arrays clears them at the ends alone); returns the states where battles ended
+    (increasing), the expected number of rounds, and the mass pruned. ``visited``, when given,
+    receives the mass that reaches each state not pruned (the states the battle gets to).
+    ``store``, when given (a ``MoveStore``: by the best retreat only), gives the round moves it
+    has, and records those computed here while it records; the kernel is then compiled without
+    the policy's aircraft rule, which the best retreat replaces (a third of the solve under its
+    policy at sea, for a call never made)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
@@ -507,7 +509,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 m_start = start_val[next_start]
                 next_start += 1
             m_end = x1[j]
-            m2 = x2[j] if first_strikes else 0.0
+            m2 = 0.0
+            if first_strikes:
+                m2 = x2[j]
+                x2[j] = 0.0  # (x2 and w2 are left all zeros: only x1, w1, outcome hold the ends)
             total = m_start + m_end + m2
             if total == 0.0:
                 continue
@@ -515,8 +520,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             u1 = u2 = 0.0
             if track_rounds:
                 u1 = w1[j]
-                u2 = w2[j] if first_strikes else 0.0
                 w1[j] = 0.0
+                if first_strikes:
+                    u2 = w2[j]
+                    w2[j] = 0.0
             if total < prune:
                 pruned += total
                 continue
@@ -594,6 +601,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
             if n1_a:
                 pruned += _spread(x2, w2, nd, x_round, u_round, lists_idx, lists_p, o1_a, n1_a, o1_d, n1_d,
                                   compact_idx, compact_p, prune, row_lo, row_hi)
+                x2[j] = 0.0  # (the first strike's "no change" share, counted in x_round)
+                if track_rounds:
+                    w2[j] = 0.0
             x1[j] = final
             if track_rounds:
                 w1[j] = final_w
@@ -899,13 +909,15 @@ def _spread(dest, dest_w, nd, mass, weight, idx, p, a_at, n_a, d_at, n_d, compac
                 row_w = dest_w[base + d_min: base + d_min + n_keep]
                 for k in range(n_keep):
                     row_w[k] += cw * run[k]
+        elif weight != 0.0:  # (one pass over the states for both: half the index loads)
+            cw = weight * a_p[s]
+            for t in range(n_keep):
+                q = base + keep_idx[t]
+                dest[q] += c * keep_p[t]
+                dest_w[q] += cw * keep_p[t]
         else:
             for t in range(n_keep):
                 dest[base + keep_idx[t]] += c * keep_p[t]
-            if weight != 0.0:
-                cw = weight * a_p[s]
-                for t in range(n_keep):
-                    dest_w[base + keep_idx[t]] += cw * keep_p[t]
     return dropped
 
 

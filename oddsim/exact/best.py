@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -105,10 +105,10 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
     work = untracked.work(p.end)
-    k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, never,
-                   unused, unused, p.submerge_to, no_moves, False, visited, moves)
+    ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, never,
+                                unused, unused, p.submerge_to, no_moves, False, visited, moves)
     row_lo, row_hi = work.row_lo.copy(), work.row_hi.copy()  # where the sweeps visited states
-    p.done(work)
+    p.done(work, ends)
     retreat_to = p.retreat_to
     landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
     partial = landed and (retreat_to >= 0) & (retreat_to != np.arange(n)) & (visited > 0.0)
@@ -116,11 +116,11 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
         work = untracked.work(after)
-        k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, never,
-                       unused, unused, p.submerge_to, no_moves, False, visited, moves)
+        ends, _, _ = k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, never,
+                                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
         np.minimum(row_lo, work.row_lo, out=row_lo)
         np.maximum(row_hi, work.row_hi, out=row_hi)
-        p.done(work)
+        p.done(work, ends)
     live = visited_states(visited, row_lo, row_hi, p.d.n_states)  # (and cleared)
     _kept.kept.give("visited", whole)
     return live
@@ -144,40 +144,112 @@ def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retrea
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,
-                 states: np.ndarray, mass: np.ndarray, weighted: np.ndarray) -> LazyRows[RetreatPlanRow]:
+                 states: np.ndarray, mass: np.ndarray, weighted: np.ndarray) -> PlanRows:
     """The plan's rows: each state where the policy retreats and the battle gets there (units in
     the battle on each side), with the chance of retreating there and the mean round it happens
     (``states``: the joint states where it retreats with some mass, ``mass``/``weighted``: the
-    retreat mass there, and the same weighted by rounds). Most likely first. The rows (text, one
-    object each) are built when first read: on a large battle they took as long as the solve
-    under the policy, and most callers (purchase sweeps, the objective) never read them; only
-    the units of the side states they name are kept until then."""
-    def side(counts: t.SideCounts, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        distinct, where = np.unique(index, return_inverse=True)
-        units = counts.alive[distinct] - counts.departed[distinct]
-        return units, np.minimum(counts.damaged[distinct], units), where.ravel()
-
-    return LazyRows(partial(_plan_rows, names, side(a_counts, states // n_defender),
-                            side(d_counts, states % n_defender), mass, weighted))
+    retreat mass there, and the same weighted by rounds). Most likely first, ties by the texts
+    (attacker's, then defender's). No row is made before it is read (``PlanRows``)."""
+    return PlanRows(partial(_plan_rows, _Plan(names, a_counts, d_counts, states // n_defender,
+                                              states % n_defender, mass, weighted)))
 
 
-def _plan_rows(names: list[str], attacker: tuple[np.ndarray, np.ndarray, np.ndarray],
-               defender: tuple[np.ndarray, np.ndarray, np.ndarray], mass: np.ndarray,
-               weighted: np.ndarray) -> tuple[RetreatPlanRow, ...]:
-    """``retreat_plan``'s rows from each side's distinct states (units in the battle, damaged
-    ones) and which of them each row has: each side state is described once, the rows sorted by
-    chance, then by the texts (as ranks), before any row is made."""
-    texts, ranks = [], []
-    for units, damaged, where in (attacker, defender):
-        described = [describe_counts([(name, n) for name, n in zip(names, left, strict=True) if n > 0],
-                                     {name: h for name, h in zip(names, hurt, strict=True) if h > 0})
-                     for left, hurt in zip(units.tolist(), damaged.tolist(), strict=True)]
-        order = {text: rank for rank, text in enumerate(sorted(set(described)))}
-        texts.append([described[i] for i in where.tolist()])
-        ranks.append(np.array([order[text] for text in described], dtype=np.int64)[where])
-    by_chance = np.lexsort((ranks[1], ranks[0], -mass))
-    return tuple(RetreatPlanRow(texts[0][i], texts[1][i], p, w / p) for i, p, w in zip(
-        by_chance.tolist(), mass[by_chance].tolist(), weighted[by_chance].tolist(), strict=True))
+@dataclass
+class _Plan:
+    """What ``PlanRows`` makes its rows from: per row its side states, chance and rounds-weighted
+    chance; the order of the rows and each side state's text, once worked out."""
+
+    names: list[str]
+    a_counts: t.SideCounts
+    d_counts: t.SideCounts
+    a_state: np.ndarray
+    d_state: np.ndarray
+    mass: np.ndarray
+    weighted: np.ndarray
+    order: list[int] | None = None
+    texts: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def text(self, side: int, state: int) -> str:
+        """The units in the battle of one side state (0: the attacker's, 1: the defender's)."""
+        key = (side, state)
+        if key not in self.texts:
+            counts = self.d_counts if side else self.a_counts
+            left = (counts.alive[state] - counts.departed[state]).tolist()
+            hurt = np.minimum(counts.damaged[state], counts.alive[state] - counts.departed[state]).tolist()
+            self.texts[key] = describe_counts(
+                [(name, n) for name, n in zip(self.names, left, strict=True) if n > 0],
+                {name: h for name, h in zip(self.names, hurt, strict=True) if h > 0})
+        return self.texts[key]
+
+    def sorted_rows(self) -> list[int]:
+        """The rows by chance, most likely first; rows of equal chance (rare) by their texts."""
+        if self.order is None:
+            order = np.argsort(-self.mass, kind="stable")
+            ordered = self.mass[order]
+            rows = order.tolist()
+            if (ordered[1:] == ordered[:-1]).any():
+                chance = ordered.tolist()
+                start = 0
+                for end in range(1, len(rows) + 1):
+                    if end == len(rows) or chance[end] != chance[start]:
+                        rows[start:end] = sorted(rows[start:end], key=self._texts)
+                        start = end
+            self.order = rows
+        return self.order
+
+    def _texts(self, r: int) -> tuple[str, str]:
+        return self.text(0, int(self.a_state[r])), self.text(1, int(self.d_state[r]))
+
+    def row(self, r: int) -> RetreatPlanRow:
+        """Row r (in the order given)."""
+        p = float(self.mass[r])
+        return _plan_row(*self._texts(r), p, float(self.weighted[r]) / p)
+
+
+def _plan_rows(plan: _Plan) -> tuple[RetreatPlanRow, ...]:
+    """All the plan's rows in order: each distinct side state described once."""
+    texts = []
+    for side, states in enumerate((plan.a_state, plan.d_state)):
+        distinct, where = np.unique(states, return_inverse=True)
+        described = [plan.text(side, state) for state in distinct.tolist()]
+        texts.append([described[w] for w in where.ravel().tolist()])
+    attacker, defender = texts
+    mass, weighted = plan.mass.tolist(), plan.weighted.tolist()
+    return tuple(_plan_row(attacker[r], defender[r], mass[r], weighted[r] / mass[r])
+                 for r in plan.sorted_rows())
+
+
+def _plan_row(attacker: str, defender: str, probability: float, mean_round: float) -> RetreatPlanRow:
+    """``RetreatPlanRow(attacker, defender, probability, mean_round)``, made without the frozen
+    dataclass's ``__init__`` (which sets each field through ``object.__setattr__``: half the
+    time of a plan's rows)."""
+    row = object.__new__(RetreatPlanRow)
+    row.__dict__.update(attacker=attacker, defender=defender, probability=probability, mean_round=mean_round)
+    return row
+
+
+class PlanRows(LazyRows[RetreatPlanRow]):
+    """The best retreat's plan rows (``LazyRows``), of which a count or a few rows are read
+    without making the others: the command line shows ten of some thousand, which took longer
+    than the solve under the policy when all were made (all are when iterated, compared,
+    printed or pickled)."""
+
+    __slots__ = ("_plan",)
+
+    def __init__(self, build: partial) -> None:
+        super().__init__(build)
+        self._plan: _Plan = build.args[0]
+
+    def __len__(self) -> int:
+        return len(self._plan.mass)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if self._build is None:  # all made already
+            return self._rows[i]
+        order = self._plan.sorted_rows()
+        if isinstance(i, slice):
+            return tuple(self._plan.row(r) for r in order[i])
+        return self._plan.row(order[i])
 
 
 def mix_plans(parts: Sequence[tuple[float, BattleResult]]) -> tuple[RetreatPlanRow, ...]:

@@ -166,20 +166,22 @@ class _Prepared:
         w2 = _zeros("w2", joint if first_strikes and track else 1)
         return k.Work(x1, x2, w1, w2, _zeros("outcome", joint, np.int8), row_lo, row_hi)
 
-    def done(self, work: k.Work) -> None:
-        """Give ``work``'s kept arrays back, cleared where the solve wrote them (its rows'
-        ``row_lo``/``row_hi``): once nothing reads them any more (results copy what they keep)."""
-        arrays = {name: array for name, array in zip(_WORK_NAMES, work[:5], strict=True)
-                  if array.shape[0] >= _kept.MIN_KEPT_ENTRIES}
-        if not arrays:  # a small battle: nothing was kept
-            return
-        _kept.clear_rows(tuple(arrays.values()), self.d.n_states, work.row_lo, work.row_hi)
-        for name, array in arrays.items():
-            _kept.kept.give(name, array)
+    def done(self, work: k.Work, ends: np.ndarray) -> None:
+        """Give ``work``'s kept arrays back once nothing reads them any more (results copy what
+        they keep): zeros again, as ``solve_kernel`` leaves them but at the states where its
+        battles ended (``ends``)."""
+        for name, array in zip(_WORK_NAMES, work[:5], strict=True):
+            if array.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # (else a small battle's: not kept)
+                if name in _HOLDING_ENDS and array.shape[0] == self.joint:
+                    array[ends] = 0
+                _kept.kept.give(name, array)
 
 
 _WORK_NAMES = ("x1", "x2", "w1", "w2", "outcome")
 """``k.Work``'s joint arrays, as ``_kept`` knows them."""
+_HOLDING_ENDS = frozenset(("x1", "w1", "outcome"))
+"""Those of them that ``solve_kernel`` leaves nonzero at the ends of battles (``w1`` when it
+tracks rounds: else it is one entry, never written)."""
 
 
 def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
@@ -243,8 +245,8 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
         win_chance = np.zeros(0)  # not needed
     start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
     track = policy is not None or len(submerge_to) > 0
-    air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by a retreat policy
-    if policy is not None:
+    air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by the aircraft rule
+    if policy is not None and policy.aircraft_risk is not None:
         air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
     prepared = _new_prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive,
                              win_chance, submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d),
@@ -483,14 +485,14 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
             rest_idx = np.flatnonzero(rest)
             work = p.work(None)
             work.w1[rest_idx] = rest_w[rest_idx]  # the round the others left, carried to the end
-            _, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work, *rest_args,
-                                                         True)
+            rest_ends, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work,
+                                                                 *rest_args, True)
             final = final + work.x1
             final_w = final_w + work.w1
             outcome = np.where(work.x1 > 0, work.outcome, outcome)
             rounds += rest_rounds
             pruned += rest_pruned
-            p.done(work)
+            p.done(work, rest_ends)
         ends = np.flatnonzero(final)
     else:
         work = p.work(p.end)
@@ -501,7 +503,7 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
     plan = None if p.best is None else _best_plan(battle, p, ends, final, outcome, final_w)
     if plain is not None:
-        p.done(plain)  # (the result and the plan copied what they keep)
+        p.done(plain, ends)  # (the result and the plan copied what they keep)
     if battle.crash_fighters:
         result = crash_fighters(result, battle)
     if p.best is None:
@@ -517,16 +519,16 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:  # landed units may stay (else every retreat ends it)
         partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
         work = p.work(p.end)
-        ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
-                                    p.retreat, p.air_alive, p.win_chance, p.submerge_to,
-                                    np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
-        final, outcome, final_w = work.x1, work.outcome, work.w1
+        plan_ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
+                                         p.retreat, p.air_alive, p.win_chance, p.submerge_to,
+                                         np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
+        ends, final, outcome, final_w = plan_ends, work.x1, work.outcome, work.w1
     states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
     states.sort()
     names = [u.name for u in battle.rules.units]
     plan = retreat_plan(names, p.a_counts, p.d_counts, p.d.n_states, states, final[states], final_w[states])
     if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:
-        p.done(work)
+        p.done(work, plan_ends)
     return plan
 
 

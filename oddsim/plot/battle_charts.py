@@ -2,7 +2,8 @@
 
 They read a ``BattleResult`` (exact or Monte Carlo); the outcome chart also reads anything with
 ``attacker_win``/``defender_win``/``takes_territory`` (a second-wave ``WaveResult``), skipping
-the figures it lacks. Monte Carlo bars carry 95% error bars (1.96 standard errors).
+the figures it lacks. Monte Carlo bars carry 95% error bars (``estimates.Z_95``, 1.96 standard
+errors).
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from oddsim.estimates import Z_95
 from oddsim.plot.errors import PlotError
 from oddsim.plot.style import (
     OUTCOME_COLOURS,
     SIDE_COLOURS,
-    Z95,
     figure_of,
     method_note,
     new_figure,
@@ -79,7 +80,7 @@ def outcome_chart(result, ax: Axes | None = None, title: str | None = None) -> F
         raise PlotError("outcome_chart needs a result with attacker_win and defender_win")
     positions = [i + (0.5 if bar.key == "takes_territory" else 0.0) for i, bar in enumerate(bars)]
     heights = [100 * bar.probability for bar in bars]
-    errors = [100 * Z95 * bar.std_error for bar in bars]
+    errors = [100 * Z_95 * bar.std_error for bar in bars]
     drawn = ax.bar(positions, heights, width=0.7,
                    color=[OUTCOME_COLOURS[bar.key] for bar in bars],
                    hatch=["//" if bar.key == "takes_territory" else "" for bar in bars],

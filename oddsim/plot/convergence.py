@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from oddsim.estimates import Z_95
 from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError, require_many
 from oddsim.plot.style import (
     BLACK,
     BLUE,
-    Z95,
     figure_of,
     method_note,
     new_figure,
@@ -94,7 +94,8 @@ def as_point(item, metric: str = "attacker_win") -> ConvergencePoint:
 def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes | None = None,
                       title: str | None = None) -> Figure:
     """Estimates of ``metric`` against the number of runs (log scale) with their 95% band
-    (1.96 standard errors); ``exact`` (a number or an exact ``BattleResult``) as a dashed line.
+    (``estimates.Z_95``, 1.96 standard errors); ``exact`` (a number or an exact
+    ``BattleResult``) as a dashed line.
     Returns the figure; never shows it."""
     require_many(points, "convergence_chart")
     _check_metric(metric)
@@ -115,7 +116,7 @@ def convergence_chart(points, exact=None, metric: str = "attacker_win", ax: Axes
     fig = figure_of(ax)
     runs = [p.runs for p in series]
     estimates = [scale * p.estimate for p in series]
-    band = [scale * Z95 * p.std_error for p in series]
+    band = [scale * Z_95 * p.std_error for p in series]
     ax.fill_between(runs, [e - b for e, b in zip(estimates, band, strict=True)],
                     [e + b for e, b in zip(estimates, band, strict=True)], color=BLUE, alpha=0.2,
                     linewidth=0, label="95% confidence band")

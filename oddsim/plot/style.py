@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.typing import RcKeyType
 
-Z95 = 1.96
-"""Standard errors either side of an estimate that make a 95% band."""
 
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#F0E442",
              "#000000")

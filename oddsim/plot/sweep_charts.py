@@ -8,11 +8,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from oddsim.estimates import Z_95
 from oddsim.plot.errors import PlotError, require
 from oddsim.plot.style import (
     OKABE_ITO,
     SEQUENTIAL_COLOURMAP,
-    Z95,
     figure_of,
     new_figure,
     percent_axis,
@@ -47,7 +47,7 @@ def odds_curve_chart(sweep: CurveSweep, ax: Axes | None = None) -> Figure:
         ax.plot(curve.counts, values, marker=MARKERS[i % len(MARKERS)], markersize=4.5,
                 linewidth=1.8, color=colour, label=curve.label)
         if any(curve.std_errors):
-            band = [100 * Z95 * e for e in curve.std_errors]
+            band = [100 * Z_95 * e for e in curve.std_errors]
             ax.fill_between(curve.counts, [v - b for v, b in zip(values, band, strict=True)],
                             [v + b for v, b in zip(values, band, strict=True)], color=colour,
                             alpha=0.2, linewidth=0, label=band_label)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from oddsim.estimates import Z_95
 from oddsim.plot.errors import require
 from oddsim.plot.style import (
     SIDE_COLOURS,
-    Z95,
     method_note,
     new_figure,
     percent_axis,
@@ -68,7 +68,7 @@ def _grouped_bars(ax: Axes, positions: list[int], values: dict, errors: dict) ->
                 ax.text(x + shift, 1, "no\ncard", ha="center", va="bottom", fontsize=8,
                         color=SIDE_COLOURS[side])
                 continue
-            height, bar_error = 100 * value, 100 * Z95 * (error or 0.0)
+            height, bar_error = 100 * value, 100 * Z_95 * (error or 0.0)
             ax.bar(x + shift, height, width=BAR_WIDTH, color=SIDE_COLOURS[side],
                    edgecolor="white", label=None if labelled else side, yerr=bar_error or None,
                    capsize=3, ecolor="black")

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import click
 
-from oddsim.interrupt import EXIT_INTERRUPTED
+from oddsim._entry import EXIT_INTERRUPTED
 from oddsim.plot.cli import plot_option, write_purchase_chart
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal

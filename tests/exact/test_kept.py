@@ -63,36 +63,6 @@ def test_solves_on_kept_arrays_give_what_fresh_arrays_give(monkeypatch):
     assert (kept["score"] == 1.0).all()
 
 
-def test_rows_are_cleared_where_written_and_nowhere_else():
-    rng = np.random.default_rng(5)
-    na, nd = 40, 17
-    row_lo = rng.integers(0, nd, na)
-    row_hi = row_lo + rng.integers(-3, 8, na)  # some rows empty (hi < lo)
-    row_hi = np.minimum(row_hi, nd - 1)
-    row_lo[10:14] = nd  # a run of rows never written
-    row_hi[10:14] = -1
-    x = rng.random(na * nd) + 1.0
-    codes = rng.integers(1, 5, na * nd).astype(np.int8)
-    want_x, want_codes = x.copy(), codes.copy()
-    for a in range(na):
-        if row_hi[a] >= row_lo[a]:
-            want_x[a * nd + row_lo[a]: a * nd + row_hi[a] + 1] = 0.0
-            want_codes[a * nd + row_lo[a]: a * nd + row_hi[a] + 1] = 0
-    _kept.clear_rows((x, codes), nd, row_lo, row_hi)
-    # everything written is zero; entries between written ranges may be cleared too (they
-    # were zero already in a solve's arrays), none outside the first and last written entry
-    written = want_x == 0.0
-    assert not x[written].any() and not codes[written].any()
-    first, last = np.flatnonzero(written)[[0, -1]]
-    assert (x[:first] == want_x[:first]).all() and (x[last + 1:] == want_x[last + 1:]).all()
-
-
-def test_rows_never_written_clear_nothing():
-    x = np.ones(12)
-    _kept.clear_rows((x,), 4, np.full(3, 4), np.full(3, -1))
-    assert (x == 1.0).all()
-
-
 def test_arrays_beyond_the_cap_are_freed_not_kept():
     kept = _kept.Kept(max_bytes=1000)
     kept.give("a", np.zeros(100))  # 800 bytes

@@ -7,10 +7,13 @@ from fractions import Fraction as F
 import pytest
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from oracle import normal_quantile_975
 
 from oddsim.plot import PlotError, battle_chart, outcome_chart, survivor_chart
 from oddsim.plot.battle_charts import outcome_bars, survivor_bars
 from oddsim.result import BattleResult, Survivors
+
+Z_95 = normal_quantile_975()
 
 
 def bar_heights(ax) -> list[float]:
@@ -57,7 +60,7 @@ def test_monte_carlo_bars_carry_95_percent_error_bars(land_result):
     (bars,) = [c for c in ax.containers if isinstance(c, BarContainer)]
     segments = bars.errorbar.lines[2][0].get_segments()
     half_widths = [(seg[1][1] - seg[0][1]) / 2 for seg in segments]
-    assert half_widths == pytest.approx([100 * 1.96 * errors[b.key]
+    assert half_widths == pytest.approx([100 * Z_95 * errors[b.key]
                                          for b in outcome_bars(mc)])
 
 

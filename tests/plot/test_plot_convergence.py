@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from oracle import normal_quantile_975
 
 import oddsim
 from oddsim.plot import ConvergencePoint, PlotError, convergence_chart, convergence_points
 from oddsim.plot.convergence import as_point
+
+Z_95 = normal_quantile_975()
 
 POINTS = [(1_000, 0.70, 0.0145), (4_000, 0.735, 0.0070), (16_000, 0.741, 0.0035)]
 
@@ -20,8 +23,8 @@ def test_chart_draws_estimates_band_and_exact_line():
     assert list(exact.get_ydata()) == pytest.approx([73.88, 73.88])
     (band,) = ax.collections
     ys = band.get_paths()[0].vertices[:, 1]
-    assert min(ys) == pytest.approx(min(100 * (e - 1.96 * s) for _, e, s in POINTS))
-    assert max(ys) == pytest.approx(max(100 * (e + 1.96 * s) for _, e, s in POINTS))
+    assert min(ys) == pytest.approx(min(100 * (e - Z_95 * s) for _, e, s in POINTS))
+    assert max(ys) == pytest.approx(max(100 * (e + Z_95 * s) for _, e, s in POINTS))
     assert ax.get_xscale() == "log"
     assert ax.get_xlabel() == "Monte Carlo runs (log scale)"
     assert ax.get_ylabel() == "chance the attacker wins (%)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from matplotlib.collections import QuadMesh
+from oracle import normal_quantile_975
 
 import oddsim
 from oddsim.plot import (
@@ -20,6 +21,8 @@ from oddsim.plot import (
     parse_unit_range,
 )
 from oddsim.plot.sweeps import point_of
+
+Z_95 = normal_quantile_975()
 
 
 def solve(attacker, defender, sea=False):
@@ -143,8 +146,8 @@ def test_curve_chart_bands_monte_carlo_points():
     ax = odds_curve_chart(sweep).axes[0]
     (band,) = ax.collections
     ys = band.get_paths()[0].vertices[:, 1]
-    assert min(ys) == pytest.approx(100 * (0.1 - 1.96 * 0.01))
-    assert max(ys) == pytest.approx(100 * (0.9 + 1.96 * 0.01))
+    assert min(ys) == pytest.approx(100 * (0.1 - Z_95 * 0.01))
+    assert max(ys) == pytest.approx(100 * (0.9 + Z_95 * 0.01))
     assert ax.get_legend().get_title().get_text() == ""
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "N armor", "95% band (Monte Carlo points)"]
