@@ -121,8 +121,9 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 
 @jit
-def side_classes(is_air, is_sub, is_aa, air_needs_destroyer, is_attacker, partial_retreat, count, enemy_count,
-                 step_unit, step_kill, step_slots, step_landed, submerge, reserved, reserve_before):
+def side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, is_attacker, partial_retreat, count,
+                 dice, enemy_count, step_unit, step_kill, step_slots, step_landed, submerge, reserved,
+                 reserve_before):
     """Split a side's loss slots into air / sub / other only where the enemy's hits tell them
     apart (enemy subs or AA: air split; enemy aircraft that need a destroyer to hit subs: sub
     split) or where some of them may leave the battle: subs that may submerge (their class
@@ -132,12 +133,18 @@ def side_classes(is_air, is_sub, is_aa, air_needs_destroyer, is_attacker, partia
     start (``count``) and the enemy's, its loss steps (``step_*``, as in ``SideArrays``), its
     submerge policy and destroyer kept last (in Numba: in Python, both sides took 25 us).
     Returns the ``Classes`` fields (length, slots, slot_unit, slot_kill, leave), the layer size,
-    layers, the ``kept_before`` slot (the first of step ``reserve_before``), the side's units and
-    whether it has subs."""
+    layers, the ``kept_before`` slot (the first of step ``reserve_before``), the side's units,
+    whether it has subs, the dice its units roll (``dice`` per unit), whether some of them take
+    no part in combat rounds (no loss step: a non-casualty AA gun) and the IPC value (``cost``)
+    of those that do."""
     split_air = False
     split_sub = False
     subs = False
     n_units = 0
+    rolls = 0
+    idle = False
+    fighting_value = 0
+    n_steps = step_unit.shape[0]
     for u in range(count.shape[0]):
         if enemy_count[u] > 0:
             if is_sub[u] or (is_attacker and is_aa[u]):
@@ -146,11 +153,19 @@ def side_classes(is_air, is_sub, is_aa, air_needs_destroyer, is_attacker, partia
                 split_sub = True
         if count[u] > 0:
             n_units += count[u]
+            rolls += count[u] * dice[u]
             if is_sub[u]:
                 subs = True
+            fights = False
+            for i in range(n_steps):
+                if step_unit[i] == u:
+                    fights = True
+            if fights:
+                fighting_value += count[u] * cost[u]
+            else:
+                idle = True
     submerges = submerge != 0 and subs
     split_sub = split_sub or submerges
-    n_steps = step_unit.shape[0]
     landed_apart = False  # landed units take the sub class, and the others leave
     if not submerges and partial_retreat:
         for i in range(n_steps):
@@ -206,7 +221,8 @@ def side_classes(is_air, is_sub, is_aa, air_needs_destroyer, is_attacker, partia
             slot_unit[position] = step_unit[i]
             slot_kill[position] = step_kill[i]
             position += 1
-    return length, slots, slot_unit, slot_kill, leave, layer_size, layers, kept_before, n_units, subs
+    return (length, slots, slot_unit, slot_kill, leave, layer_size, layers, kept_before, n_units, subs, rolls,
+            idle, fighting_value)
 
 
 @jit

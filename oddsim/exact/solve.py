@@ -53,6 +53,9 @@ class _SideLayout:
     kept_before: int = 0  # the kept destroyer's slot goes before this one while enemy subs live
     n_units: int = 0  # the side's units at the start (``_work`` estimates their hit spread)
     subs: bool = False  # the side has a submarine at the start
+    rolls: int = 0  # dice its units roll in a combat round at the start
+    idle: bool = False  # some of its units take no part in combat rounds (a non-casualty AA gun)
+    fighting_value: int = 0  # IPC value of its units that do
 
     @property
     def n_states(self) -> int:
@@ -78,12 +81,12 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
     """How each side's order of loss is split into classes (``_tables.side_classes``)."""
     a, d = low.attacker, low.defender
-    a_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.air_needs_destroyer, True,
-                            battle.retreat is not None, a.count, d.count, a.step_unit, a.step_kill,
+    a_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, True,
+                            battle.retreat is not None, a.count, a.dice, d.count, a.step_unit, a.step_kill,
                             a.step_count, a.step_landed, a.submerge, a.reserved_step, a.reserve_before)
-    d_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.air_needs_destroyer, False, False,
-                            d.count, a.count, d.step_unit, d.step_kill, d.step_count, d.step_landed,
-                            d.submerge, d.reserved_step, d.reserve_before)
+    d_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, False,
+                            False, d.count, d.dice, a.count, d.step_unit, d.step_kill, d.step_count,
+                            d.step_landed, d.submerge, d.reserved_step, d.reserve_before)
     return _new_layout(*a_made), _new_layout(*d_made)
 
 
@@ -212,7 +215,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     helper = _ahead.start(battle.retreat)  # a first run: the DP compiles meanwhile
     built = []
     for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
-        max_dice = int(side.count @ side.dice) + 1  # + 1: a Low Luck bonus hit
+        max_dice = layout.rolls + 1  # + 1: a Low Luck bonus hit
         if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
             raise TooLargeError(
                 f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
@@ -226,8 +229,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     # the defender holds the territory with units that take no part in combat (an AA gun)
-    in_combat = set(low.defender.step_unit.tolist())
-    holds = any(n and u not in in_combat for u, n in enumerate(low.defender.count.tolist()))
+    holds = d.idle
     submerge_to = NO_MOVES
     if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
         # (states the battle never reaches stay where they are)
@@ -538,8 +540,7 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     low = p.low
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
-    cost = low.cost.tolist()
-    a_total, d_total = _fighting_value(cost, low.attacker), _fighting_value(cost, low.defender)
+    a_total, d_total = p.a.fighting_value, p.d.fighting_value
     by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
         ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
         a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
@@ -612,12 +613,6 @@ def _survivors(cost: np.ndarray, fighting: np.ndarray,
     units = np.concatenate(counts)
     return (units, np.concatenate(damaged), np.concatenate(departed), np.concatenate(retreated),
             np.concatenate(probability), units @ cost)
-
-
-def _fighting_value(cost: list[int], side: SideArrays) -> int:
-    """IPC value of the side's units that take part in combat rounds (``_combatant``)."""
-    fighting = set(side.step_unit.tolist())
-    return sum(n * cost[u] for u, n in enumerate(side.count.tolist()) if u in fighting)
 
 
 def _combatant(low, side) -> np.ndarray:
