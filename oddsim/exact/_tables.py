@@ -225,14 +225,27 @@ def side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, is_attacker, 
             idle, fighting_value)
 
 
-@jit
-def side_tables(classes, dice, types, support, low_luck, max_dice, seeds):
+def side_tables(classes: Classes, dice: SideDice, types: UnitTypes, support: Support, low_luck: bool,
+                max_dice: int, seeds: np.ndarray) -> tuple[SideTables, SideCounts, np.ndarray]:
     """Build one side's ``SideTables`` and ``SideCounts``, and which of its states the battle can
     reach from ``seeds`` (the side's states before round 1) by hits and by leaving the battle:
     at sea, where the classes interleave in the order of loss, a few in ten. The tables are
     worked out for those only; the others stand for a side with nothing left that takes no hit
     (and are never fought from). States of layer 1 (index layer size and up) are those after the
     ``classes.leave`` classes left."""
+    return _side_tables(*classes, *dice, *types, *support, low_luck, max_dice, seeds)
+
+
+@jit
+def _side_tables(length, slots, slot_unit, slot_kill, leave, layers, kept_before, count, damaged, value,
+                 dice_per_unit, best_of, support_side, cost, is_air, is_sub, is_destroyer, is_land,
+                 defenceless, supporter, supported, per, support_value, rule_side, low_luck, max_dice, seeds):
+    """``side_tables``, from the fields of its named tuples: Numba takes arrays from Python
+    faster than named tuples of them (2 us less a call, a fortieth of a small solve)."""
+    classes = Classes(length, slots, slot_unit, slot_kill, leave, layers, kept_before)
+    dice = SideDice(count, damaged, value, dice_per_unit, best_of, support_side)
+    types = UnitTypes(cost, is_air, is_sub, is_destroyer, is_land, defenceless)
+    support = Support(supporter, supported, per, support_value, rule_side)
     stride, class_info = class_strides(classes)
     layer_size = class_info[2 * N_CLASSES]
     next_hit, reached = hit_moves(classes, stride, layer_size, layer_size * classes.layers, seeds)
