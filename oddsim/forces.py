@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from oddsim.errors import ForceError
-from oddsim.names import count_label, unit_label
+from oddsim.names import count_label, describe_counts, unit_label
 from oddsim.rules import Ruleset, load_ruleset
 
 MAX_UNITS_PER_SIDE = 1000
@@ -44,8 +44,6 @@ class Force:
     def describe(self) -> str:
         """The units as players write them, e.g. ``3 infantry, 2 AA guns, 1 damaged battleship``;
         it parses back to the same force."""
-        from oddsim.names import describe_counts
-
         return describe_counts(self.counts, dict(self.damaged))
 
 
