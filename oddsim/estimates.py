@@ -58,9 +58,8 @@ def percent(p: float | None, error: float | None = None, interval: tuple[float, 
         p = 1.0
     value = 100 * p
     if interval is not None:
-        lo, hi = (100 * x for x in interval)
-        places = max(2, error_decimals((hi - lo) / 4))
-        return f"{_fixed(value, places)}% (95%: {_fixed(lo, places)} to {_fixed(hi, places)}%)"
+        places = _interval_places(interval)
+        return f"{_fixed(value, places)}% ({interval_text(interval)})"
     if error:
         e = 100 * error
         return f"{value:.{max(2, error_decimals(e))}f}% ± {e:.{error_decimals(e)}f}%"
@@ -68,6 +67,18 @@ def percent(p: float | None, error: float | None = None, interval: tuple[float, 
     if distance <= 0:
         return f"{value:.0f}%"
     return f"{value:.{max(2, 1 - math.floor(math.log10(distance)))}f}%"
+
+
+def interval_text(interval: tuple[float, float]) -> str:
+    """A probability's 95% interval as a percentage: ``"95%: 0 to 0.19%"``."""
+    places = _interval_places(interval)
+    lo, hi = (100 * x for x in interval)
+    return f"95%: {_fixed(lo, places)} to {_fixed(hi, places)}%"
+
+
+def _interval_places(interval: tuple[float, float]) -> int:
+    """Decimals of an interval's percentages: a significant digit of a quarter of its width."""
+    return max(2, error_decimals(100 * (interval[1] - interval[0]) / 4))
 
 
 def _fixed(value: float, places: int) -> str:

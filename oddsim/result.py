@@ -283,6 +283,19 @@ class RetreatPlanRow:
     mean_round: float
 
 
+def row_dict(row: RetreatPlanRow) -> dict[str, object]:
+    """A retreat plan row as ``BattleResult.to_dict`` writes it."""
+    return {"attacker": row.attacker, "defender": row.defender, "probability": float(row.probability),
+            "mean_round": float(row.mean_round)}
+
+
+def _plan_dicts(plan: Sequence[RetreatPlanRow]) -> list[dict[str, object]]:
+    """A retreat plan's rows as dicts: the exact engine's plan makes them from its arrays
+    (``as_dicts``), without making a row object each."""
+    as_dicts = getattr(plan, "as_dicts", None)
+    return as_dicts() if as_dicts is not None else [row_dict(row) for row in plan]
+
+
 @dataclass(frozen=True, repr=False)
 class BattleResult:
     """Outcome probabilities, expected losses and survivor distributions of one battle.
@@ -408,10 +421,7 @@ class BattleResult:
             "attacker_ipc_total": float(self.attacker_ipc_total),
             "defender_ipc_total": float(self.defender_ipc_total),
             "objective": number(self.objective),
-            "retreat_plan": None if self.retreat_plan is None else [
-                {"attacker": row.attacker, "defender": row.defender,
-                 "probability": float(row.probability), "mean_round": float(row.mean_round)}
-                for row in self.retreat_plan],
+            "retreat_plan": None if self.retreat_plan is None else _plan_dicts(self.retreat_plan),
         }
         for side in ("attacker", "defender"):
             data[f"{side}_ipc_lost_distribution"] = [

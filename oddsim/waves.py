@@ -113,13 +113,14 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     for one battle given the share (0..1] of the whole that reaches it."""
     if len(waves) + 1 > MAX_WAVES:
         raise BattleError(f"at most {MAX_WAVES} waves, not {len(waves) + 1}")
-    battles, reinforcements = [first], [None]
-    for place, wave in enumerate(waves, start=2):  # (the first battle is wave 1)
+    battles = [first]
+    reinforcements: list[Force | None] = [None]
+    for place, later in enumerate(waves, start=2):  # (the first battle is wave 1)
         try:
-            battles.append(replace_attacker(first, wave))
-            reinforcements.append(_reinforcements(first, wave))
+            battles.append(replace_attacker(first, later))
+            reinforcements.append(_reinforcements(first, later))
         except OddsimError as error:  # say which wave, and where it was written
-            raise type(error)(f"{wave.source or f'wave {place}'}: {error}") from None
+            raise type(error)(f"{later.source or f'wave {place}'}: {error}") from None
     standing = {first.defender.describe(): 1.0}  # defender compositions still standing
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet

@@ -11,7 +11,7 @@ engine computed: the one place where the engines share a decision rather than a 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -23,7 +23,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel, visited_states
 from oddsim.names import describe_counts
-from oddsim.result import BattleResult, LazyRows, RetreatPlanRow
+from oddsim.result import BattleResult, LazyRows, RetreatPlanRow, row_dict
 
 MOVE_STORE_ENTRIES = 8_000_000
 """Most round-move entries the best retreat keeps for reuse (16 bytes each: 128 MB); states
@@ -207,7 +207,13 @@ class _Plan:
 
 
 def _plan_rows(plan: _Plan) -> tuple[RetreatPlanRow, ...]:
-    """All the plan's rows in order: each distinct side state described once."""
+    """All the plan's rows in order."""
+    return tuple(_plan_row(*fields) for fields in _plan_fields(plan))
+
+
+def _plan_fields(plan: _Plan) -> Iterator[tuple[str, str, float, float]]:
+    """Each row's (attacker, defender, probability, mean round), in order: each distinct side
+    state described once."""
     texts = []
     for side, states in enumerate((plan.a_state, plan.d_state)):
         distinct, where = np.unique(states, return_inverse=True)
@@ -215,8 +221,7 @@ def _plan_rows(plan: _Plan) -> tuple[RetreatPlanRow, ...]:
         texts.append([described[w] for w in where.ravel().tolist()])
     attacker, defender = texts
     mass, weighted = plan.mass.tolist(), plan.weighted.tolist()
-    return tuple(_plan_row(attacker[r], defender[r], mass[r], weighted[r] / mass[r])
-                 for r in plan.sorted_rows())
+    return ((attacker[r], defender[r], mass[r], weighted[r] / mass[r]) for r in plan.sorted_rows())
 
 
 def _plan_row(attacker: str, defender: str, probability: float, mean_round: float) -> RetreatPlanRow:
@@ -242,6 +247,14 @@ class PlanRows(LazyRows[RetreatPlanRow]):
 
     def __len__(self) -> int:
         return len(self._plan.mass)
+
+    def as_dicts(self) -> list[dict[str, object]]:
+        """The rows as ``BattleResult.to_dict`` writes them, made from the arrays (no row
+        objects when none were made: the JSON of a plan of thousands of rows)."""
+        if self._build is None:
+            return [row_dict(row) for row in self._rows]
+        keys = ("attacker", "defender", "probability", "mean_round")
+        return [dict(zip(keys, fields, strict=True)) for fields in _plan_fields(self._plan)]
 
     def __getitem__(self, i):  # type: ignore[override]
         if self._build is None:  # all made already

@@ -111,15 +111,17 @@ def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
         lines.append(f"rows written to {stats.out}")
     shown = rows if top == 0 else rows[:top]
     errors = any(row.value_std_error is not None for row in rows)
+    width = max([9] + [len(goal.error_text(r.value, r.value_std_error, r.runs))
+                       for r in (*shown, *table.frontier())])
 
-    def error(row) -> str:  # the value's standard error column, where Monte Carlo estimated one
+    def error(row) -> str:  # the value's standard error (or interval), where Monte Carlo estimated it
         if not errors:
             return ""
-        se = row.value_std_error
-        return f" {'' if se is None else '± ' + goal.format_error(se):>9s}"
+        return f" {goal.error_text(row.value, row.value_std_error, row.runs):>{width}s}"
 
     lines.append("")
-    lines.append(f"{'rank':>5s}  {goal.value:>8s}" + (f" {'std error':>9s}" if errors else "")
+    header = "std error" if width == 9 else "± or 95% interval"
+    lines.append(f"{'rank':>5s}  {goal.value:>8s}" + (f" {header:>{width}s}" if errors else "")
                  + f"    {'cost':>4s} {'left':>4s}  {'method':6s} purchase")
     for rank, row in enumerate(shown, start=1):
         mark = "*" if table.on_frontier(row) else " "

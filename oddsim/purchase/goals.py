@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from oddsim.errors import OddsimError
-from oddsim.estimates import error_decimals
+from oddsim.estimates import binomial_interval, error_decimals, interval_text, needs_interval
 
 
 class PurchaseError(OddsimError):
@@ -126,6 +126,16 @@ class Goal(enum.Enum):
     def format(self, value: float) -> str:
         """``"63.21%"`` for a chance, ``"+4.75"`` for a TUV swing."""
         return f"{100 * value:.2f}%" if self.is_probability else f"{value:+.2f}"
+
+    def error_text(self, value: float, error: float | None, runs: int | None) -> str:
+        """How a row's value is uncertain: "" where it is exact, ``"± 0.15%"``, or for a chance
+        that ``runs`` Monte Carlo runs saw so rarely (or so nearly always) that its ± says
+        little, its 95% interval (``"95%: 0 to 0.19%"``, not "± 0.00%" for no run at all)."""
+        if error is None:
+            return ""
+        if self in (Goal.TAKE, Goal.CLEAR, Goal.HOLD) and runs and needs_interval(value, runs):
+            return interval_text(binomial_interval(round(value * runs), runs))  # (one chance per run)
+        return "± " + self.format_error(error)
 
     def format_error(self, error: float) -> str:
         """A standard error in the value's unit, two decimals or more to show a significant digit

@@ -364,7 +364,8 @@ def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
             table = run_sweep(spec, stop_requested=stop_requested)
         except SweepInterrupted as stop:
             raise WebError(f"cancelled: {stop}", status=409) from None
-    records = table.records()
+    records = [{**record, "value_error_text": spec.goal.error_text(row.value, row.value_std_error, row.runs)}
+               for record, row in zip(table.records(), table.rows, strict=True)]  # (as the report shows it)
     return json.dumps({"describe": spec.describe(), "goal": spec.goal.value, "units": list(spec.units),
                        "purchases": len(records), "report": report(table, spec, top),
                        "rows": records if top == 0 else records[:top],

@@ -63,3 +63,12 @@ def test_an_index_past_the_end_is_an_index_error():
         except IndexError:
             continue
         raise AssertionError(f"plan[{i}] did not raise IndexError")
+
+
+def test_the_json_of_a_plan_never_read_is_that_of_its_rows():
+    battle = Battle(rules="1942-2e", attacker="10 inf, 4 art, 4 arm, 2 ftr",
+                    defender="14 inf, 3 arm, 2 ftr, 1 aa", retreat={"best": "tuv"})
+    unread = solve(battle).to_dict()["retreat_plan"]  # made from the arrays
+    rows = solve(battle).retreat_plan
+    assert unread == [{"attacker": row.attacker, "defender": row.defender, "probability": row.probability,
+                       "mean_round": row.mean_round} for row in rows]

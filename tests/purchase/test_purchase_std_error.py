@@ -171,3 +171,26 @@ def test_the_reports_standard_errors_keep_a_significant_digit():
     assert Goal.TUV.format_error(0.004) == "0.004"
     assert Goal.TAKE.format_error(0.0015) == "0.15%"
     assert Goal.TUV.format_error(0.08) == "0.08"
+
+
+def test_a_chance_no_run_saw_reads_as_its_95_interval_not_a_zero_error():
+    """0 takes in 2,000 runs has a standard error of 0, which says nothing: the row shows the
+    Wilson interval, whose upper end for 0 of n is z^2 / (n + z^2) (3.8415 / 2003.84 = 0.19%);
+    n of n mirrors it. Chances seen often enough keep their ±."""
+    from oddsim.purchase.goals import Goal
+
+    z2 = 1.959963984540054 ** 2
+    assert f"{100 * z2 / (2000 + z2):.2f}" == "0.19"
+    assert Goal.TAKE.error_text(0.0, 0.0, 2000) == "95%: 0 to 0.19%"
+    assert Goal.HOLD.error_text(1.0, 0.0, 2000) == "95%: 99.81 to 100%"
+    assert Goal.TAKE.error_text(0.5, 0.0112, 2000) == "± 1.12%"
+    assert Goal.TUV.error_text(0.0, 0.08, 2000) == "± 0.08"  # a swing is no chance: always its ±
+    assert Goal.TAKE.error_text(0.0, None, None) == ""  # exact
+
+
+def test_the_report_shows_an_interval_for_a_purchase_that_never_takes():
+    result = CliRunner().invoke(cli, ["purchase", "--budget", "3", "--units", "inf", "--against",
+                                      "8 inf, 2 arm", "--method", "mc", "--runs", "2000", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.split()[:1] == ["1"] and " mc " in line]
+    assert rows and "0.00% 95%: 0 to 0.19%" in rows[0] and "± 0.00%" not in result.output

@@ -239,6 +239,17 @@ def test_purchase_tab_shows_the_error_of_monte_carlo_rows(page):
     assert f"{100 * best.value:.2f}% ± {Goal.TAKE.format_error(best.value_std_error)}" in row
 
 
+def test_purchase_tab_shows_the_interval_of_a_chance_no_run_saw(page):
+    from oddsim.purchase import BattleCache, sweep
+
+    _run_purchase(page, {"budget": "3", "units": "inf", "against": "8 inf, 2 arm"}, {"method": "mc"})
+    best = sweep("1942-2e", 3, "inf", "8 inf, 2 arm", method="mc", cache=BattleCache()).best  # same seed
+    assert best.value == 0.0  # no run takes it: an error of 0 would say nothing
+    row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    assert f"0.00% {Goal.TAKE.error_text(best.value, best.value_std_error, best.runs)}" in row
+    assert "95%: 0 to " in row and "±" not in row
+
+
 def test_the_page_shows_standard_errors_as_the_command_line_does(page):
     # a significant digit, at least two decimals: never "± 0.00" for an error of 0.004%
     page.goto(page.base + "/")

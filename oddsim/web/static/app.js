@@ -609,8 +609,8 @@ function renderPurchase(data, ms) {
   for (const r of data.rows) {
     table.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
       el("td", { text: r.purchase }), el("td", { class: "num", text: String(r.cost) }),
-      el("td", { class: "num", text: (isP ? pct(r.value) : signed(r.value)) + (r.value_std_error == null ? ""
-        : ` ± ${errorText(r.value_std_error, isP)}${isP ? "%" : ""}`) }),  // Monte Carlo rows only
+      el("td", { class: "num", text: (isP ? pct(r.value) : signed(r.value))
+        + (r.value_error_text ? ` ${r.value_error_text}` : "") }),  // Monte Carlo rows only, as the report
       el("td", { style: "width:30%" }, el("div", { class: "bar attacker",
         style: `width:${Math.max(0.5, 100 * Math.max(0, r.value) / best)}%` }))));
   }
