@@ -28,6 +28,8 @@ HELPER = f"from {__name__} import compile_dp; compile_dp({{retreats}})"
 _settled = False
 """Whether this process already started (or decided against) its helper."""
 _lock = threading.Lock()
+_early: subprocess.Popen | None = None
+"""The helper ``start_early`` started, until ``wait`` waits for it."""
 
 
 def start(policy: RetreatPolicy | None) -> subprocess.Popen | None:
@@ -54,6 +56,15 @@ def start(policy: RetreatPolicy | None) -> subprocess.Popen | None:
         return None
 
 
+def start_early(policy: RetreatPolicy | None) -> None:
+    """``start``, from where a battle's layouts are worked out, before their own kernel compiles
+    (a second on a first run): the next ``wait`` waits for the helper it started."""
+    global _early
+    helper = start(policy)
+    if helper is not None:
+        _early = helper
+
+
 def in_this_oddsim(code: str) -> str:
     """A ``python -c`` program running ``code`` with this process's oddsim first on the path:
     the helper must compile the very files this process runs (Numba caches per source file), not
@@ -63,8 +74,12 @@ def in_this_oddsim(code: str) -> str:
 
 
 def wait(helper: subprocess.Popen | None) -> None:
-    """Wait for the helper process (if any) to finish: the DP is then in the cache (or, should the
-    helper have failed, this process compiles it as usual)."""
+    """Wait for the helper process (if any; None: the one ``start_early`` started, if any) to
+    finish: the DP is then in the cache (or, should the helper have failed, this process compiles
+    it as usual)."""
+    global _early
+    if helper is None:
+        helper, _early = _early, None
     if helper is not None:
         helper.wait()
 

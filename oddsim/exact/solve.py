@@ -107,6 +107,7 @@ def _lowered(battle: Battle, keep: bool = False) -> _Lowered:
             _estimated.pair = None
         return last[1]
     low = lower(battle)
+    _ahead.start_early(battle.retreat)  # a first run: the DP compiles meanwhile, the layouts' kernel too
     lowered = (low, *_layouts(battle, low))
     _estimated.pair = (battle, lowered) if keep else None
     return lowered
