@@ -11,7 +11,7 @@ engine computed: the one place where the engines share a decision rather than a 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -208,20 +208,20 @@ class _Plan:
 
 def _plan_rows(plan: _Plan) -> tuple[RetreatPlanRow, ...]:
     """All the plan's rows in order."""
-    return tuple(_plan_row(*fields) for fields in _plan_fields(plan))
+    attacker, defender, mass, weighted = _plan_columns(plan)
+    return tuple(_plan_row(attacker[r], defender[r], mass[r], weighted[r] / mass[r])
+                 for r in plan.sorted_rows())
 
 
-def _plan_fields(plan: _Plan) -> Iterator[tuple[str, str, float, float]]:
-    """Each row's (attacker, defender, probability, mean round), in order: each distinct side
-    state described once."""
+def _plan_columns(plan: _Plan) -> tuple[list[str], list[str], list[float], list[float]]:
+    """Per row, in the order given: both sides' texts (each distinct side state described
+    once), the chance and the chance weighted by rounds."""
     texts = []
     for side, states in enumerate((plan.a_state, plan.d_state)):
         distinct, where = np.unique(states, return_inverse=True)
         described = [plan.text(side, state) for state in distinct.tolist()]
         texts.append([described[w] for w in where.ravel().tolist()])
-    attacker, defender = texts
-    mass, weighted = plan.mass.tolist(), plan.weighted.tolist()
-    return ((attacker[r], defender[r], mass[r], weighted[r] / mass[r]) for r in plan.sorted_rows())
+    return texts[0], texts[1], plan.mass.tolist(), plan.weighted.tolist()
 
 
 def _plan_row(attacker: str, defender: str, probability: float, mean_round: float) -> RetreatPlanRow:
@@ -253,8 +253,9 @@ class PlanRows(LazyRows[RetreatPlanRow]):
         objects when none were made: the JSON of a plan of thousands of rows)."""
         if self._build is None:
             return [row_dict(row) for row in self._rows]
-        keys = ("attacker", "defender", "probability", "mean_round")
-        return [dict(zip(keys, fields, strict=True)) for fields in _plan_fields(self._plan)]
+        attacker, defender, mass, weighted = _plan_columns(self._plan)
+        return [{"attacker": attacker[r], "defender": defender[r], "probability": mass[r],
+                 "mean_round": weighted[r] / mass[r]} for r in self._plan.sorted_rows()]
 
     def __getitem__(self, i):  # type: ignore[override]
         if self._build is None:  # all made already
