@@ -48,3 +48,24 @@ def _make_builder(cls: type) -> Callable[..., Any]:
                         "    __fields = __made.__dict__", *body, "    return __made"])
     exec(source, namespace)  # noqa: S102 - code made here from the class's field names
     return namespace["build"]
+
+
+def evolve(instance: T, **changes: Any) -> T:
+    """``dataclasses.replace(instance, **changes)`` for a frozen dataclass that ``builder``
+    makes: a copy of its ``__dict__`` with ``changes`` (each one of its fields), without its
+    ``__init__`` (replace took a tenth of a small best-retreat solve, twice). Only for classes that
+    keep nothing but their fields in ``__dict__`` (no cached properties)."""
+    cls = type(instance)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    unknown = set(changes) - names
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    made = object.__new__(cls)
+    made.__dict__.update(instance.__dict__, **changes)
+    return made
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+"""Each class's field names, as ``evolve`` checks them."""

@@ -1,6 +1,6 @@
 """oddsim._frozen: a builder makes the same frozen dataclass instance as its ``__init__``."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -43,3 +43,18 @@ def test_builder_refuses_classes_with_post_init():
 
     with pytest.raises(TypeError):
         builder(Checked)
+
+
+def test_evolve_is_replace_without_init_and_refuses_unknown_fields():
+    from oddsim._frozen import evolve
+
+    @dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 2
+
+    p = Point(1)
+    moved = evolve(p, y=5)
+    assert moved == replace(p, y=5) and p == Point(1, 2)
+    with pytest.raises(TypeError, match="no field 'z'"):
+        evolve(p, z=3)

@@ -63,3 +63,21 @@ class Kept:
 
 kept = Kept()
 """The arrays every exact solve shares."""
+
+
+def take(name: str, size: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
+    """``size`` entries as made by ``make``: the first ``size`` of the array kept as ``name``
+    where it is long enough to keep (``MIN_KEPT_ENTRIES``), else a fresh one."""
+    if size < MIN_KEPT_ENTRIES:
+        return make(size)
+    return kept.take(name, size, make)[:size]
+
+
+def give(name: str, array: np.ndarray) -> bool:
+    """Give ``array`` back as ``name`` (as it was made) if it is long enough to keep: whether it
+    is (a fresh one is simply dropped)."""
+    if array.shape[0] < MIN_KEPT_ENTRIES:
+        return False
+    kept.give(name, array)
+    return True
+

@@ -343,12 +343,17 @@ class MoveStore(NamedTuple):
     ``_moves`` one after another (states in ``idx``, chances in ``p``): phase 1 attacker and
     defender, phase 2 attacker and defender (``_record_lists``). The last ``record_room``
     entries of the arrays hold the one record of a state that did not fit, until the next one.
-    ``used``: [entries written, 1 while recording]; once the arrays are full, no more records."""
+    ``used``: [entries written, 1 while recording]; once the arrays are full, no more records.
+    ``track_from``: per attacker state, the largest defender state from which a retreat may lie
+    ahead. A solve reading the store weights mass by rounds only up to there: that weight is read
+    only where battles end in a retreat, and none follows a state that no retreat state
+    dominates (casualties only grow, and each side's state index with them)."""
 
     at: np.ndarray
     idx: np.ndarray
     p: np.ndarray
     used: np.ndarray
+    track_from: np.ndarray
 
 
 @jit
@@ -362,7 +367,7 @@ def _record_moves(j, ia, idd, A, D, rules, buf, store):
     """Compute the round moves of joint state j = (ia, idd) (``_moves``) and copy them into a new
     record of ``store``, while it records and has room, else into its last ``record_room``
     entries, kept there until the next state that does not fit. Returns the record's offset."""
-    at, idx, p, used = store
+    at, idx, p, used = store.at, store.idx, store.p, store.used
     compact_idx, compact_p = buf[4], buf[5]
     n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
     spare = idx.shape[0] - record_room(A.flags.shape[0], D.flags.shape[0])
@@ -476,7 +481,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     ``store``, when given (a ``MoveStore``: by the best retreat only), gives the round moves it
     has, and records those computed here while it records; the kernel is then compiled without
     the policy's aircraft rule, which the best retreat replaces (a third of the solve under its
-    policy at sea, for a call never made)."""
+    policy at sea, for a call never made), and leaves the rounds-weighted mass untracked past
+    the store's ``track_from``."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
@@ -537,6 +543,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 outcome[j] = code
                 ends, n_ends = _append(ends, n_ends, j)
                 continue
+            tracked = track_rounds
+            if store is not None and idd > store.track_from[ia]:
+                tracked = False  # no retreat lies ahead: the weighted mass is read nowhere after
             target = submerge_to[j] if moves else j
             if retreat is not None and target == j and policy:
                 if store is None:
@@ -566,9 +575,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 # mass that reaches the end of a round here moves on (or leaves the battle); the
                 # start mass (before round 1) and mid-round mass fight the round out first
                 x_round = m_start
-                u_round = m_start
+                u_round = m_start if tracked else 0.0
                 x_after_first = m2 + stay1 * x_round
-                u_after_first = u2 + stay1 * u_round
+                u_after_first = u2 + stay1 * u_round if tracked else 0.0
                 leaving = m_end + stay2 * x_after_first
                 leaving_w = u1 + stay2 * u_after_first
                 if target < 0:
@@ -578,7 +587,7 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                     ends, n_ends = _append(ends, n_ends, j)
                 else:
                     x1[target] += leaving
-                    if track_rounds:
+                    if tracked:
                         w1[target] += leaving_w
                     _widen(row_lo, row_hi, target // nd, target % nd, target % nd)
             else:
@@ -587,7 +596,7 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 x_after_first = m2 + stay1 * x_round
                 u_round = 0.0
                 u_after_first = 0.0
-                if track_rounds:
+                if tracked:
                     # once the attacker's others have retreated (retreat_to[j] == j: the landed
                     # units fight on) the weight keeps the round they left: no round is added
                     add = 0.0 if retreat_to.shape[0] and retreat_to[j] == j else 1.0

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
 
+from oddsim._frozen import evolve
 from oddsim.battle import RetreatPolicy
 from oddsim.exact import _kept
 from oddsim.exact import _kernel as k
@@ -56,7 +57,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     # each state's round moves are recorded where they are first computed: the backward sweep
     # and the solve under the policy read them instead of computing them again (up to a budget)
     room = k.record_room(p.a.n_states, p.d.n_states)
-    moves = _move_store(n, min(MOVE_STORE_ENTRIES, n * room) + room)
+    moves = _move_store(n, min(MOVE_STORE_ENTRIES, n * room) + room, p.a.n_states)
     retreat_to = p.retreat_to
     if _every_state(p, land_battle):
         live = np.arange(n)
@@ -77,12 +78,27 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         end[live] = v_end
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
-    score = _kept.kept.take("score", n, np.ones)[:n]
+    score = _kept.take("score", n, np.ones)
     score[retreats] = -1.0
+    moves.track_from[:] = _track_from(retreats, p)  # (the solve under the policy weighs rounds up to it)
     best = BestRetreat(objective, retreat, moves, score)
-    # once the solve under the policy is done with them
-    weakref.finalize(best, _give_back, moves, live, score, retreats)
+    if n >= _kept.MIN_KEPT_ENTRIES or moves.idx.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # some are kept
+        weakref.finalize(best, _give_back, moves, live, score, retreats)  # once the solve is done
     return best
+
+
+def _track_from(retreats: np.ndarray, p) -> np.ndarray:
+    """Per attacker state, the largest defender state from which one of the policy's retreat
+    states (``retreats``, joint) can still come: one with as many or more casualties on both
+    sides (a battle's side states only grow). States after the attacker's others left (layer
+    1: the landed units fight on, and a loss there is a retreat too) all can."""
+    nd = p.d.n_states
+    ahead = np.full(p.a.n_states, -1, dtype=np.int64)
+    np.maximum.at(ahead, retreats // nd, retreats % nd)
+    ahead = np.maximum.accumulate(ahead[::-1])[::-1].copy()  # a retreat at a later attacker state too
+    if p.a.layers > 1:
+        ahead[p.a.layer_size:] = nd - 1
+    return ahead
 
 
 def _every_state(p, land_battle: bool) -> bool:
@@ -99,11 +115,10 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
     they get to from there."""
     n = p.joint
-    whole = _kept.kept.take("visited", n, np.zeros)
-    visited = whole[:n]
+    visited = _kept.take("visited", n, np.zeros)
     # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
-    untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
+    untracked = evolve(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
     work = untracked.work(p.end)
     ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, never,
                                 unused, unused, p.submerge_to, no_moves, False, visited, moves)
@@ -122,25 +137,29 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         np.maximum(row_hi, work.row_hi, out=row_hi)
         p.done(work, ends)
     live = visited_states(visited, row_lo, row_hi, p.d.n_states)  # (and cleared)
-    _kept.kept.give("visited", whole)
+    _kept.give("visited", visited)
     return live
 
 
-def _move_store(n_joint: int, capacity: int) -> k.MoveStore:
+def _move_store(n_joint: int, capacity: int, n_attacker: int) -> k.MoveStore:
     """An empty ``_kernel.MoveStore`` of ``capacity`` entries (its spare room for one record
-    included) for ``n_joint`` joint states, on kept arrays (``_kept``); ``_give_back`` returns them."""
-    return k.MoveStore(_kept.kept.take("at", n_joint, partial(np.zeros, dtype=np.int64))[:n_joint],
-                       _kept.kept.take("idx", capacity, partial(np.empty, dtype=np.int64))[:capacity],
-                       _kept.kept.take("p", capacity, np.empty)[:capacity], np.array([0, 1], dtype=np.int64))
+    included) for ``n_joint`` joint states, on kept arrays (``_kept``); ``_give_back`` returns them.
+    Rounds are weighted everywhere (``track_from``) until the policy is known."""
+    return k.MoveStore(_kept.take("at", n_joint, partial(np.zeros, dtype=np.int64)),
+                       _kept.take("idx", capacity, partial(np.empty, dtype=np.int64)),
+                       _kept.take("p", capacity, np.empty), np.array([0, 1], dtype=np.int64),
+                       np.full(n_attacker, n_joint, dtype=np.int64))
 
 
 def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retreats: np.ndarray) -> None:
     """Return ``store``'s arrays and ``score`` to the kept ones, the states the store recorded
     (among ``states``) cleared, the score 1 again where it retreats (``retreats``)."""
-    store.at[states] = 0
-    score[retreats] = 1.0
+    if store.at.shape[0] >= _kept.MIN_KEPT_ENTRIES:
+        store.at[states] = 0
+    if score.shape[0] >= _kept.MIN_KEPT_ENTRIES:
+        score[retreats] = 1.0
     for name, part in zip(("at", "idx", "p", "score"), (*store[:3], score), strict=True):
-        _kept.kept.give(name, part)
+        _kept.give(name, part)
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,

@@ -10,7 +10,7 @@ from functools import partial
 import numpy as np
 
 from oddsim import _first_run, aa_casualties
-from oddsim._frozen import builder
+from oddsim._frozen import builder, evolve
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
@@ -178,7 +178,7 @@ class _Prepared:
             if array.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # (else a small battle's: not kept)
                 if name in _HOLDING_ENDS and array.shape[0] == self.joint:
                     array[ends] = 0
-                _kept.kept.give(name, array)
+                _kept.give(name, array)
 
 
 _WORK_NAMES = ("x1", "x2", "w1", "w2", "outcome")
@@ -190,9 +190,7 @@ tracks rounds: else it is one entry, never written)."""
 
 def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     """``size`` zeros: the array kept as ``name`` where it is large enough to keep."""
-    if size < _kept.MIN_KEPT_ENTRIES:
-        return np.zeros(size, dtype=dtype)
-    return _kept.kept.take(name, size, partial(np.zeros, dtype=dtype))[:size]
+    return _kept.take(name, size, partial(np.zeros, dtype=dtype))
 
 
 _new_prepared = builder(_Prepared)
@@ -290,9 +288,9 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
         decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
     retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
     if best is not None and not len(p.win_chance):  # the best retreat's own score
-        return replace(p, win_chance=best.score, retreat=retreat, best=best)
+        return evolve(p, win_chance=best.score, retreat=retreat, best=best)
     score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
-    return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
+    return evolve(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
 
 def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
@@ -511,7 +509,7 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         result = crash_fighters(result, battle)
     if p.best is None:
         return result
-    return replace(result, objective=p.best.objective, retreat_plan=plan)
+    return evolve(result, objective=p.best.objective, retreat_plan=plan)
 
 
 def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
