@@ -178,7 +178,8 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
     lie in the move store, without copying them out (values by ``_rows``: 0 outside a run).
     When the touched defender states are close together, each attacker state's values along
     the part of the run they span are summed, weighted by P(a), into ``acc`` (scratch, at least
-    ``nd`` long; an element-wise loop, which vectorises), then weighted by P(d)."""
+    ``nd`` long; an element-wise loop, which vectorises; four rows at a time where each holds the
+    whole run, as on land: a quarter of the loads and stores), then weighted by P(d)."""
     if n_a == 0 or n_d == 0:
         return 0.0
     row_lo, row_hi, row_at = rows
@@ -208,7 +209,24 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
         return total
     run = acc[:width]
     run[:] = 0.0
-    for s in range(a_at, a_at + n_a):
+    whole = n_a >= 4  # every attacker row holds the whole run (land: every state is solved)
+    for s in range(a_at, a_at + n_a if whole else a_at):
+        if row_lo[a_idx[s]] > d_min or row_hi[a_idx[s]] < d_max:
+            whole = False
+            break
+    rest = a_at
+    if whole:  # four rows at a time: a quarter of the loads and stores of the run
+        while rest + 3 < a_at + n_a:
+            s = rest
+            r0 = values[row_at[a_idx[s]] + d_min - row_lo[a_idx[s]]:][:width]
+            r1 = values[row_at[a_idx[s + 1]] + d_min - row_lo[a_idx[s + 1]]:][:width]
+            r2 = values[row_at[a_idx[s + 2]] + d_min - row_lo[a_idx[s + 2]]:][:width]
+            r3 = values[row_at[a_idx[s + 3]] + d_min - row_lo[a_idx[s + 3]]:][:width]
+            c0, c1, c2, c3 = a_p[s], a_p[s + 1], a_p[s + 2], a_p[s + 3]
+            for q in range(width):
+                run[q] += (c0 * r0[q] + c1 * r1[q]) + (c2 * r2[q] + c3 * r3[q])
+            rest += 4
+    for s in range(rest, a_at + n_a):
         a = a_idx[s]
         lo = max(d_min, row_lo[a])
         hi = min(d_max, row_hi[a])
