@@ -119,22 +119,23 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
 
 
 @jit
-def visited_states(visited, row_lo, row_hi, nd):
+def visited_states(visited, row_lo, row_hi, nd, clear):
     """The joint states where ``visited`` (a joint array) is not 0, increasing, found along each
     attacker state's run of defender states from ``row_lo`` to ``row_hi`` (where a sweep wrote),
-    and cleared there: a scan of the runs, not of every joint state."""
+    and with ``clear`` cleared there: a scan of the runs, not of every joint state."""
     n = 0
     for a in range(row_lo.shape[0]):
         for d in range(row_lo[a], row_hi[a] + 1):
-            if visited[a * nd + d] != 0.0:
+            if visited[a * nd + d] != 0:
                 n += 1
     states = np.empty(n, dtype=np.int64)
     n = 0
     for a in range(row_lo.shape[0]):
         for d in range(row_lo[a], row_hi[a] + 1):
-            if visited[a * nd + d] != 0.0:
+            if visited[a * nd + d] != 0:
                 states[n] = a * nd + d
-                visited[a * nd + d] = 0.0
+                if clear:
+                    visited[a * nd + d] = 0
                 n += 1
     return states
 

@@ -26,7 +26,7 @@ them from memory it kept, and clearing them row by row would cost more."""
 class Kept:
     """Arrays left by one solve for the next, in any thread, by name. Each is taken whole by
     one solve at a time (a solve that finds it taken makes its own) and given back as it was
-    made (zeroed, or ones: the best retreat's score) where that solve wrote it."""
+    made (zeroed) where that solve wrote it."""
 
     def __init__(self, max_bytes: int = MAX_KEPT_BYTES) -> None:
         self._lock = threading.Lock()

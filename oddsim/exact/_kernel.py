@@ -477,7 +477,9 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     ``work.outcome``, which are left 0 at every other state (as are ``x2`` and ``w2``: a caller
     that keeps the arrays clears them at the ends alone); returns the states where battles ended
     (increasing), the expected number of rounds, and the mass pruned. ``visited``, when given,
-    receives the mass that reaches each state not pruned (the states the battle gets to).
+    receives the mass that reaches each state not pruned (the states the battle gets to); when it
+    is empty (with a store), those states are marked in the store instead (``at`` -1 where no
+    record is made there).
     ``store``, when given (a ``MoveStore``: by the best retreat only), gives the round moves it
     has, and records those computed here while it records; the kernel is then compiled without
     the policy's aircraft rule, which the best retreat replaces (a third of the solve under its
@@ -534,7 +536,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 pruned += total
                 continue
             if visited is not None:
-                visited[j] = total
+                if visited.shape[0]:
+                    visited[j] = total
+                elif store.at[j] == 0:  # (no masses asked for: marked in the store, -1 for no record yet)
+                    store.at[j] = -1
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
                 x1[j] = total

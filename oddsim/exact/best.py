@@ -39,7 +39,8 @@ class BestRetreat:
     objective: float
     retreat: np.ndarray  # int8 per joint state
     moves: k.MoveStore  # the round moves of the states solved, for the solve under the policy
-    score: np.ndarray  # per joint state, -1 where it retreats, else 1 (``solve_kernel``'s win_chance)
+    fights: np.ndarray  # int8 per joint state: 1 where it fights on, 0 where it retreats (the solve's
+    # "win chance", against a threshold of 0.5: an eighth of the memory of a score of floats)
 
 
 def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
@@ -78,12 +79,11 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         end[live] = v_end
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
-    score = _kept.take("score", n, np.ones)
-    score[retreats] = -1.0
+    fights = np.logical_not(retreat).view(np.int8)
     moves.track_from[:] = _track_from(retreats, p)  # (the solve under the policy weighs rounds up to it)
-    best = BestRetreat(objective, retreat, moves, score)
+    best = BestRetreat(objective, retreat, moves, fights)
     if n >= _kept.MIN_KEPT_ENTRIES or moves.idx.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # some are kept
-        weakref.finalize(best, _give_back, moves, live, score, retreats)  # once the solve is done
+        weakref.finalize(best, _give_back, moves, live)  # once the solve is done
     return best
 
 
@@ -113,9 +113,13 @@ def _every_state(p, land_battle: bool) -> bool:
 def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     """The joint states the battle gets to (increasing) when fought to the end, recording their
     round moves in ``moves``; after a retreat that leaves the landed units fighting, also those
-    they get to from there."""
+    they get to from there. They are marked in the store (``solve_kernel`` with no masses asked
+    for), but where landed units may stay, whose mass a retreat moves on: a joint array of the
+    masses then (another array of the joint size to go through)."""
     n = p.joint
-    visited = _kept.take("visited", n, np.zeros)
+    retreat_to = p.retreat_to
+    landed = bool(p.a.leave[t.AIR] or p.a.leave[t.OTHER])  # landed units may stay: else every retreat ends it
+    visited = _kept.take("visited", n, np.zeros) if landed else np.zeros(0)
     # with no policy the kernel never reads the retreat inputs: placeholders stand for them
     never, unused, no_moves = k.RetreatRule(-1, -1.0, 1.0), np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = evolve(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
@@ -124,10 +128,10 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
                                 unused, unused, p.submerge_to, no_moves, False, visited, moves)
     row_lo, row_hi = work.row_lo.copy(), work.row_hi.copy()  # where the sweeps visited states
     p.done(work, ends)
-    retreat_to = p.retreat_to
-    landed = p.a.leave[t.AIR] or p.a.leave[t.OTHER]  # landed units may stay: else every retreat ends it
-    partial = landed and (retreat_to >= 0) & (retreat_to != np.arange(n)) & (visited > 0.0)
-    if landed and partial.any():
+    if not landed:
+        return visited_states(moves.at, row_lo, row_hi, p.d.n_states, False)  # (cleared when given back)
+    partial = (retreat_to >= 0) & (retreat_to != np.arange(n)) & (visited > 0.0)
+    if partial.any():
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
         work = untracked.work(after)
@@ -136,7 +140,7 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         np.minimum(row_lo, work.row_lo, out=row_lo)
         np.maximum(row_hi, work.row_hi, out=row_hi)
         p.done(work, ends)
-    live = visited_states(visited, row_lo, row_hi, p.d.n_states)  # (and cleared)
+    live = visited_states(visited, row_lo, row_hi, p.d.n_states, True)  # (and cleared)
     _kept.give("visited", visited)
     return live
 
@@ -151,14 +155,12 @@ def _move_store(n_joint: int, capacity: int, n_attacker: int) -> k.MoveStore:
                        np.full(n_attacker, n_joint, dtype=np.int64))
 
 
-def _give_back(store: k.MoveStore, states: np.ndarray, score: np.ndarray, retreats: np.ndarray) -> None:
-    """Return ``store``'s arrays and ``score`` to the kept ones, the states the store recorded
-    (among ``states``) cleared, the score 1 again where it retreats (``retreats``)."""
+def _give_back(store: k.MoveStore, states: np.ndarray) -> None:
+    """Return ``store``'s arrays to the kept ones, the states the store recorded (among
+    ``states``) cleared."""
     if store.at.shape[0] >= _kept.MIN_KEPT_ENTRIES:
         store.at[states] = 0
-    if score.shape[0] >= _kept.MIN_KEPT_ENTRIES:
-        score[retreats] = 1.0
-    for name, part in zip(("at", "idx", "p", "score"), (*store[:3], score), strict=True):
+    for name, part in zip(("at", "idx", "p"), store[:3], strict=True):
         _kept.give(name, part)
 
 

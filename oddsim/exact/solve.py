@@ -287,8 +287,8 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
         d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
         decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
     retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
-    if best is not None and not len(p.win_chance):  # the best retreat's own score
-        return evolve(p, win_chance=best.score, retreat=retreat, best=best)
+    if best is not None and not len(p.win_chance):  # the best retreat's own: 0 where it retreats
+        return evolve(p, win_chance=best.fights, retreat=retreat, best=best)
     score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
     return evolve(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
 
@@ -384,7 +384,8 @@ def retreat_table(battle: Battle) -> RetreatTable:
     """The exact engine's retreat decisions for ``battle``'s policy (raises TooLargeError for
     battles the exact engine cannot take)."""
     p = _prepare(battle, every_state=True)
-    mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, p.win_chance)
+    win_chance = p.win_chance.astype(np.float64, copy=False)  # (the best retreat's fights: int8)
+    mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, win_chance)
     return RetreatTable(_step_strides(p.a, p.low.attacker), _step_strides(p.d, p.low.defender),
                         p.d.n_states, mask, p.a.layer_size if p.a.layers > 1 else 0,
                         p.d.layer_size if p.d.layers > 1 else 0)

@@ -39,8 +39,7 @@ def answer(battle: Battle) -> str:
 def test_solves_on_kept_arrays_give_what_fresh_arrays_give(monkeypatch):
     """Every battle keeps its arrays here (no size limit); solved after larger and smaller ones,
     at sea and on land, with and without a retreat, in the main thread and another, each gives
-    the answer it gives on fresh arrays, and the arrays kept are as made (zeros; the best
-    retreat's score: ones)."""
+    the answer it gives on fresh arrays, and the arrays kept are as made (zeros)."""
     monkeypatch.setattr(_kept, "MIN_KEPT_ENTRIES", 2**62)  # nothing kept: fresh arrays
     fresh = [answer(b) for b in BATTLES]
     monkeypatch.setattr(_kept, "MIN_KEPT_ENTRIES", 0)
@@ -57,10 +56,9 @@ def test_solves_on_kept_arrays_give_what_fresh_arrays_give(monkeypatch):
             assert answer(BATTLES[i]) == fresh[i], BATTLES[i]
     gc.collect()  # the best retreat's arrays go back when its policy is collected
     kept = _kept.kept.arrays()
-    assert {"x1", "x2", "w1", "w2", "outcome", "visited", "at", "score"} <= set(kept)
+    assert {"x1", "x2", "w1", "w2", "outcome", "visited", "at"} <= set(kept)
     for name in ("x1", "x2", "w1", "w2", "outcome", "visited", "at"):
         assert not kept[name].any(), name
-    assert (kept["score"] == 1.0).all()
 
 
 def test_arrays_beyond_the_cap_are_freed_not_kept():
