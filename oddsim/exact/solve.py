@@ -308,7 +308,7 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     units in the battle, to the state where the others have left; after that, nowhere (itself)."""
     n = a.n_states
     if not (a.leave[t.AIR] or a.leave[t.OTHER]):  # every retreat ends the battle
-        return np.full(n * d.n_states, -1, dtype=np.int64)
+        return _every_retreat_ends(n * d.n_states)
     # landed units stay: the others leave
     state = np.arange(n)
     landed_lost = (state // int(np.prod(a.class_len[:t.SUB] + 1))) % (a.class_len[t.SUB] + 1)
@@ -319,6 +319,21 @@ def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
     joint = np.where(to[:, None] == -1, -1, joint)
     own = np.arange(n * d.n_states).reshape(n, d.n_states)
     return np.where(to[:, None] == -2, own, joint).ravel().astype(np.int64)
+
+
+_ENDS: list[np.ndarray] = [np.full(0, -1, dtype=np.int64)]
+"""The longest ``_every_retreat_ends`` array made so far: the kernels only read it."""
+
+
+def _every_retreat_ends(size: int) -> np.ndarray:
+    """``size`` entries of -1 (``retreat_to`` where every retreat ends the battle), a view of one
+    array shared by every solve, made longer when needed: filling a fresh one took a tenth of a
+    millisecond of a best retreat at sea, and pushed the solve's arrays out of the caches."""
+    ends = _ENDS[0]
+    if ends.shape[0] < size:
+        ends = np.full(size, -1, dtype=np.int64)
+        _ENDS[0] = ends
+    return ends[:size]
 
 
 def _start_mass(battle, low, a, d, A, D, rules, holds,
