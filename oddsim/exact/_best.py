@@ -24,6 +24,7 @@ from oddsim.exact._kernel import (
     _record_lists,
     _record_moves,
 )
+from oddsim.exact._tables import N_CLASSES
 
 
 @jit
@@ -40,8 +41,9 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
 
     Returns (the value at the end of a round, where the attacker decides, of each ``live``
     state; the value at the start of a round, which is fought whatever the value of retreating,
-    as round 1 is, of each state of ``start_idx`` (increasing); 1 per joint state where the best
-    policy retreats; those states, decreasing). Ties fight on. Only the ``live`` states are
+    as round 1 is, of each state of ``start_idx`` (increasing); per joint state 0 where the best
+    policy retreats, else 1 (int8); those states, decreasing), and sets the store's
+    ``track_from`` (``MoveStore``) for the solve under the policy. Ties fight on. Only the ``live`` states are
     solved (increasing: every state, or those the battle gets to with a weight the engine does
     not prune); the others keep the value 0. The values are kept by attacker state, each over
     the run of defender states its live states span (``_rows``): where the battle reaches a few
@@ -57,7 +59,8 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     v_mid = np.zeros(size)  # after the first-strike phase of a round
     end_values = np.zeros(live.shape[0])
     start_values = np.zeros(start_idx.shape[0])
-    retreat = np.zeros(na * nd, dtype=np.int8)
+    fights = np.ones(na * nd, dtype=np.int8)
+    ahead = np.full(na, -1, dtype=np.int64)  # per attacker state, its largest retreat state's defender
     retreats = np.empty(live.shape[0], dtype=np.int64)
     n_retreats = 0
     buf = _buffers(na, nd)
@@ -108,14 +111,28 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
                 leave = float(d_ipc[idd] - a_ipc[ia]) if target < 0 else _value(v_end, rows, nd, target)
                 if leave > fight:
                     v_end[here] = leave
-                    retreat[j] = 1
+                    fights[j] = 0
                     retreats[n_retreats] = j
                     n_retreats += 1
+                    ahead[ia] = max(ahead[ia], idd)
         end_values[n] = v_end[here]
         v_mid[here] = after_second + stay2 * v_end[here]
         if is_start:
             start_values[next_start] = after_first + stay1 * v_mid[here]
-    return end_values, start_values, retreat, retreats[:n_retreats]
+    _set_track_from(ahead, A[0][2 * N_CLASSES], nd, store.track_from)
+    return end_values, start_values, fights, retreats[:n_retreats]
+
+
+@jit
+def _set_track_from(ahead, layer_size, nd, track_from):
+    """The store's ``track_from``: per attacker state the largest defender state of a retreat
+    state at it or at a later one (with as many casualties or more: side states only grow), and
+    every state once the attacker's others have left (layer 1, past ``layer_size``: the landed
+    units fight on, and losing there is a retreat too)."""
+    largest = -1
+    for ia in range(ahead.shape[0] - 1, -1, -1):
+        largest = max(largest, ahead[ia])
+        track_from[ia] = nd - 1 if ia >= layer_size else largest
 
 
 @jit

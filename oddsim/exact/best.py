@@ -37,10 +37,9 @@ class BestRetreat:
     retreats in each joint state (the end of a round there), and the round moves found."""
 
     objective: float
-    retreat: np.ndarray  # int8 per joint state
-    moves: k.MoveStore  # the round moves of the states solved, for the solve under the policy
     fights: np.ndarray  # int8 per joint state: 1 where it fights on, 0 where it retreats (the solve's
     # "win chance", against a threshold of 0.5: an eighth of the memory of a score of floats)
+    moves: k.MoveStore  # the round moves of the states solved (and ``track_from``), for the solve under it
 
 
 def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
@@ -69,7 +68,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     a_dead = a_total - a.departed @ low.cost
     d_dead = d_total - d.departed @ low.cost
     takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
-    v_end, v_start, retreat, retreats = best_retreat_kernel(
+    v_end, v_start, fights, retreats = best_retreat_kernel(
         p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to, live, p.start_idx, a.ipc_lost, d.ipc_lost,
         a_total, a_dead, d_dead, takes, policy.territory_bonus, moves)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
@@ -79,26 +78,10 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
         end[live] = v_end
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
-    fights = np.logical_not(retreat).view(np.int8)
-    moves.track_from[:] = _track_from(retreats, p)  # (the solve under the policy weighs rounds up to it)
-    best = BestRetreat(objective, retreat, moves, fights)
+    best = BestRetreat(objective, fights, moves)
     if n >= _kept.MIN_KEPT_ENTRIES or moves.idx.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # some are kept
         weakref.finalize(best, _give_back, moves, live)  # once the solve is done
     return best
-
-
-def _track_from(retreats: np.ndarray, p) -> np.ndarray:
-    """Per attacker state, the largest defender state from which one of the policy's retreat
-    states (``retreats``, joint) can still come: one with as many or more casualties on both
-    sides (a battle's side states only grow). States after the attacker's others left (layer
-    1: the landed units fight on, and a loss there is a retreat too) all can."""
-    nd = p.d.n_states
-    ahead = np.full(p.a.n_states, -1, dtype=np.int64)
-    np.maximum.at(ahead, retreats // nd, retreats % nd)
-    ahead = np.maximum.accumulate(ahead[::-1])[::-1].copy()  # a retreat at a later attacker state too
-    if p.a.layers > 1:
-        ahead[p.a.layer_size:] = nd - 1
-    return ahead
 
 
 def _every_state(p, land_battle: bool) -> bool:

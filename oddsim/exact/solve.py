@@ -282,7 +282,7 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
         best = best_retreat(policy, p, PRUNE, battle.is_land,
                             int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum()),
                             int((low.defender.count * low.cost * _combatant(low, low.defender)).sum()))
-        decided = best.retreat
+        decided = best.fights == 0
     else:
         d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
         decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
