@@ -481,10 +481,11 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     is empty (with a store), those states are marked in the store instead (``at`` -1 where no
     record is made there).
     ``store``, when given (a ``MoveStore``: by the best retreat only), gives the round moves it
-    has, and records those computed here while it records; the kernel is then compiled without
-    the policy's aircraft rule, which the best retreat replaces (a third of the solve under its
-    policy at sea, for a call never made), and leaves the rounds-weighted mass untracked past
-    the store's ``track_from``."""
+    has, and records those computed here while it records, and leaves the rounds-weighted mass
+    untracked past the store's ``track_from``. ``air_alive`` None (the best retreat's): the
+    kernel is compiled without the policy's aircraft rule, which the best retreat replaces (a
+    third of the solve under its policy at sea, and some seconds of compile, for a call never
+    made)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
@@ -501,8 +502,8 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
     policy = False
     if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
         policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
-        if store is not None and retreat.max_air_risk < 1.0:
-            raise ValueError("a solve reading a move store has no aircraft rule")
+        if air_alive is None and retreat.max_air_risk < 1.0:
+            raise ValueError("a solve without aircraft counts (air_alive None) has no aircraft rule")
     moves = submerge_to.shape[0] > 0
     next_start = 0
     for t in range(start_idx.shape[0]):
@@ -553,10 +554,10 @@ def solve_kernel(A, D, start_idx, start_val, work, rules, defender_holds, prune,
                 tracked = False  # no retreat lies ahead: the weighted mass is read nowhere after
             target = submerge_to[j] if moves else j
             if retreat is not None and target == j and policy:
-                if store is None:
-                    retreating = _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)
-                else:  # (compiled without the aircraft rule, which the best retreat replaces)
+                if air_alive is None:  # (the best retreat's: compiled without the aircraft rule)
                     retreating = _state_retreats(ia, j, A, retreat, win_chance)
+                else:
+                    retreating = _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance)
                 if retreating:
                     target = retreat_to[j]
             # the round's four lists of moves, at offsets of lists_idx/lists_p: the flattened compact

@@ -489,7 +489,8 @@ def solve(battle: Battle) -> BattleResult:
 def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     p = _prepare(battle, lowered)
     policy = battle.retreat
-    rest_args = (p.rules, p.holds, PRUNE, p.retreat, p.air_alive, p.win_chance, p.submerge_to, p.retreat_to)
+    air_alive = None if p.best is not None else p.air_alive  # (the best retreat has no aircraft rule)
+    rest_args = (p.rules, p.holds, PRUNE, p.retreat, air_alive, p.win_chance, p.submerge_to, p.retreat_to)
     rounds_done = 0.0 if p.end is None else float(p.end.sum())
     plain = None  # the work arrays of the solve, when ``final`` and the others are theirs
     if policy is not None and policy.after_round is not None:
@@ -537,7 +538,7 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
         partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
         work = p.work(p.end)
         plan_ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
-                                         p.retreat, p.air_alive, p.win_chance, p.submerge_to,
+                                         p.retreat, None, p.win_chance, p.submerge_to,
                                          np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
         ends, final, outcome, final_w = plan_ends, work.x1, work.outcome, work.w1
     states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
