@@ -276,21 +276,14 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     if policy is None or (policy.best is None and policy.strafe is None):
         return p
     assert p.retreat is not None  # a policy has its rule
-    best = None
-    if policy.best is not None:
-        low = p.low
-        best = best_retreat(policy, p, PRUNE, battle.is_land,
-                            int((low.attacker.count * low.cost * _combatant(low, low.attacker)).sum()),
-                            int((low.defender.count * low.cost * _combatant(low, low.defender)).sum()))
-        decided = best.fights == 0
-    else:
-        d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
-        decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
+    if policy.best is not None:  # (it replaces every other rule: its own decisions, 0 where it retreats)
+        best = best_retreat(policy, p, PRUNE, battle.is_land)
+        return evolve(p, win_chance=best.fights, retreat=p.retreat._replace(min_win=0.5), best=best)
+    d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
+    decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
     retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
-    if best is not None and not len(p.win_chance):  # the best retreat's own: 0 where it retreats
-        return evolve(p, win_chance=best.fights, retreat=retreat, best=best)
     score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
-    return evolve(p, win_chance=np.where(decided, -1.0, score), retreat=retreat, best=best)
+    return evolve(p, win_chance=np.where(decided, -1.0, score), retreat=retreat)
 
 
 def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
