@@ -285,8 +285,14 @@ class RetreatPlanRow:
 
 def row_dict(row: RetreatPlanRow) -> dict[str, object]:
     """A retreat plan row as ``BattleResult.to_dict`` writes it."""
-    return {"attacker": row.attacker, "defender": row.defender, "probability": float(row.probability),
-            "mean_round": float(row.mean_round)}
+    return plan_row_dict(row.attacker, row.defender, row.probability, row.mean_round)
+
+
+def plan_row_dict(attacker: str, defender: str, probability: float, mean_round: float) -> dict[str, object]:
+    """A retreat plan row's fields as ``BattleResult.to_dict`` writes them (``row_dict``; the
+    exact engine's plan writes its rows from its arrays, without a row object each)."""
+    return {"attacker": attacker, "defender": defender, "probability": float(probability),
+            "mean_round": float(mean_round)}
 
 
 def _plan_dicts(plan: Sequence[RetreatPlanRow]) -> list[dict[str, object]]:

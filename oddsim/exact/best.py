@@ -24,7 +24,7 @@ from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel, visited_states
 from oddsim.names import describe_counts
-from oddsim.result import BattleResult, LazyRows, RetreatPlanRow, row_dict
+from oddsim.result import BattleResult, LazyRows, RetreatPlanRow, plan_row_dict, row_dict
 
 MOVE_STORE_ENTRIES = 8_000_000
 """Most round-move entries the best retreat keeps for reuse (16 bytes each: 128 MB); states
@@ -42,10 +42,9 @@ class BestRetreat:
     moves: k.MoveStore  # the round moves of the states solved (and ``track_from``), for the solve under it
 
 
-def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_total: int,
-                 d_total: int) -> BestRetreat:
+def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool) -> BestRetreat:
     """Solve the optimal stopping problem of ``policy``'s objective for the exact engine's
-    prepared battle ``p`` (``solve._Prepared``); ``*_total``: the IPCs each side fights with.
+    prepared battle ``p`` (``solve._Prepared``).
     Where the battle may reach only a small part of its joint states (``_every_state``: not),
     only those it reaches when fought to the end (found by a forward sweep) are solved: the
     policy's battles reach no others, since a retreat only ends some of them earlier, and the
@@ -64,6 +63,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool, a_to
     else:
         live = _reached(p, prune, moves)
     a, d = p.a_counts, p.d_counts
+    a_total, d_total = p.a.fighting_value, p.d.fighting_value  # the IPCs each side fights with
     # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
     a_dead = a_total - a.departed @ low.cost
     d_dead = d_total - d.departed @ low.cost
@@ -154,8 +154,8 @@ def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCount
     (``states``: the joint states where it retreats with some mass, ``mass``/``weighted``: the
     retreat mass there, and the same weighted by rounds). Most likely first, ties by the texts
     (attacker's, then defender's). No row is made before it is read (``PlanRows``)."""
-    return PlanRows(partial(_plan_rows, _Plan(names, a_counts, d_counts, states // n_defender,
-                                              states % n_defender, mass, weighted)))
+    return PlanRows(_Plan(names, a_counts, d_counts, states // n_defender, states % n_defender, mass,
+                          weighted))
 
 
 @dataclass
@@ -178,10 +178,10 @@ class _Plan:
         key = (side, state)
         if key not in self.texts:
             counts = self.d_counts if side else self.a_counts
-            left = (counts.alive[state] - counts.departed[state]).tolist()
-            hurt = np.minimum(counts.damaged[state], counts.alive[state] - counts.departed[state]).tolist()
+            units = counts.alive[state] - counts.departed[state]
+            hurt = np.minimum(counts.damaged[state], units).tolist()
             self.texts[key] = describe_counts(
-                [(name, n) for name, n in zip(self.names, left, strict=True) if n > 0],
+                [(name, n) for name, n in zip(self.names, units.tolist(), strict=True) if n > 0],
                 {name: h for name, h in zip(self.names, hurt, strict=True) if h > 0})
         return self.texts[key]
 
@@ -245,9 +245,9 @@ class PlanRows(LazyRows[RetreatPlanRow]):
 
     __slots__ = ("_plan",)
 
-    def __init__(self, build: partial) -> None:
-        super().__init__(build)
-        self._plan: _Plan = build.args[0]
+    def __init__(self, plan: _Plan) -> None:
+        super().__init__(partial(_plan_rows, plan))
+        self._plan = plan
 
     def __len__(self) -> int:
         return len(self._plan.mass)
@@ -258,8 +258,8 @@ class PlanRows(LazyRows[RetreatPlanRow]):
         if self._build is None:
             return [row_dict(row) for row in self._rows]
         attacker, defender, mass, weighted = _plan_columns(self._plan)
-        return [{"attacker": attacker[r], "defender": defender[r], "probability": mass[r],
-                 "mean_round": weighted[r] / mass[r]} for r in self._plan.sorted_rows()]
+        return [plan_row_dict(attacker[r], defender[r], mass[r], weighted[r] / mass[r])
+                for r in self._plan.sorted_rows()]
 
     def __getitem__(self, i):  # type: ignore[override]
         if self._build is None:  # all made already
