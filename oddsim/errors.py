@@ -1,5 +1,7 @@
 """The exceptions oddsim raises: one base class, one subclass per kind of bad input."""
 
+from __future__ import annotations
+
 
 def one_line(message: str) -> str:
     """An error message as the one line the CLI prints (and the web API answers)."""
@@ -12,6 +14,11 @@ class OddsimError(Exception):
 
     def __init__(self, message: object = "", *args: object) -> None:
         super().__init__("\\n".join(str(message).splitlines()), *args)
+
+    def located(self, where: str) -> OddsimError:
+        """The same kind of error, its message prefixed by where the bad input was written
+        (``"wave plan plan.toml, wave 2: ..."``)."""
+        return type(self)(f"{where}: {self}")
 
 
 class RulesetError(OddsimError):

@@ -79,5 +79,5 @@ def _wave(entry: object, path: Path, number: int) -> Wave:
         except TypeError:
             raise BattleError(f"{where}: unknown retreat option in {sorted(retreat)}") from None
         except OddsimError as error:
-            raise type(error)(f"{where}: {error}") from None
+            raise error.located(where) from None
     return Wave(**options, source=where)  # (the rest is checked against the battle: errors name ``where``)

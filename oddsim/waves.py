@@ -120,7 +120,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             battles.append(replace_attacker(first, later))
             reinforcements.append(_reinforcements(first, later))
         except OddsimError as error:  # say which wave, and where it was written
-            raise type(error)(f"{later.source or f'wave {place}'}: {error}") from None
+            raise error.located(later.source or f"wave {place}") from None
     standing = {first.defender.describe(): 1.0}  # defender compositions still standing
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
