@@ -111,13 +111,13 @@ def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
         lines.append(f"rows written to {stats.out}")
     shown = rows if top == 0 else rows[:top]
     errors = any(row.value_std_error is not None for row in rows)
-    width = max([9] + [len(goal.error_text(r.value, r.value_std_error, r.runs))
-                       for r in (*shown, *table.frontier())])
+    # each shown row's standard error (or interval), where Monte Carlo estimated it
+    error_texts = {r.index: goal.error_text(r.value, r.value_std_error, r.runs)
+                   for r in (*shown, *table.frontier())}
+    width = max([9, *map(len, error_texts.values())])
 
-    def error(row) -> str:  # the value's standard error (or interval), where Monte Carlo estimated it
-        if not errors:
-            return ""
-        return f" {goal.error_text(row.value, row.value_std_error, row.runs):>{width}s}"
+    def error(row) -> str:
+        return f" {error_texts[row.index]:>{width}s}" if errors else ""
 
     lines.append("")
     header = "std error" if width == 9 else "± or 95% interval"
