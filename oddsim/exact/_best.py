@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import hot_jit, jit
+from oddsim._jit import hot_inline_jit, hot_jit, jit
 from oddsim.exact._kernel import (
     ATTACKER_WINS,
     DEFENDER_WINS,
@@ -43,12 +43,12 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     state; the value at the start of a round, which is fought whatever the value of retreating,
     as round 1 is, of each state of ``start_idx`` (increasing); per joint state 0 where the best
     policy retreats, else 1 (int8); those states, decreasing), and sets the store's
-    ``track_from`` (``MoveStore``) for the solve under the policy. Ties fight on. Only the ``live`` states are
-    solved (increasing: every state, or those the battle gets to with a weight the engine does
-    not prune); the others keep the value 0. The values are kept by attacker state, each over
-    the run of defender states its live states span (``_rows``): where the battle reaches a few
-    per cent of the joint states, as at sea, joint-sized arrays cost more in fresh memory pages
-    than the sweep.
+    ``track_from`` (``MoveStore``) for the solve under the policy. Ties fight on. Only the
+    ``live`` states are solved (increasing: every state, or those the battle gets to with a
+    weight the engine does not prune); the others keep the value 0. The values are kept by
+    attacker state, each over the run of defender states its live states span (``_rows``):
+    where the battle reaches a few per cent of the joint states, as at sea, joint-sized arrays
+    cost more in fresh memory pages than the sweep.
     The round moves are read where they lie in ``store`` (``_kernel.MoveStore``): where a forward
     sweep recorded them, else they are computed here and recorded for the next sweep (or kept in
     its spare room while they are read)."""
@@ -72,7 +72,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
         j = live[n]
         ia = j // nd
         idd = j % nd
-        here = row_at[ia] + idd - row_lo[ia]
+        here = _position(row_lo, row_at, ia, idd)
         while next_start >= 0 and start_idx[next_start] > j:
             next_start -= 1
         is_start = next_start >= 0 and start_idx[next_start] == j
@@ -186,7 +186,13 @@ def _value(values, rows, nd, j):
     idd = j % nd
     if idd < row_lo[ia] or idd > row_hi[ia]:
         return 0.0
-    return values[row_at[ia] + idd - row_lo[ia]]
+    return values[_position(row_lo, row_at, ia, idd)]
+
+
+@hot_inline_jit
+def _position(row_lo, row_at, ia, idd):
+    """Where the value of joint state (ia, idd) lies in the values kept by ``_rows``."""
+    return row_at[ia] + idd - row_lo[ia]
 
 
 @hot_jit
@@ -213,7 +219,7 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
             a = a_idx[s]
             lo = row_lo[a]
             hi = row_hi[a]
-            base = row_at[a] - lo
+            base = _position(row_lo, row_at, a, 0)
             row = 0.0
             if lo <= d_min and d_max <= hi:  # (most rows: every entry in the run, no test each)
                 for t in range(d_at, d_at + n_d):
@@ -228,18 +234,19 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
     run = acc[:width]
     run[:] = 0.0
     whole = n_a >= 4  # every attacker row holds the whole run (land: every state is solved)
-    for s in range(a_at, a_at + n_a if whole else a_at):
-        if row_lo[a_idx[s]] > d_min or row_hi[a_idx[s]] < d_max:
-            whole = False
-            break
+    if whole:
+        for s in range(a_at, a_at + n_a):
+            if row_lo[a_idx[s]] > d_min or row_hi[a_idx[s]] < d_max:
+                whole = False
+                break
     rest = a_at
     if whole:  # four rows at a time: a quarter of the loads and stores of the run
         while rest + 3 < a_at + n_a:
             s = rest
-            r0 = values[row_at[a_idx[s]] + d_min - row_lo[a_idx[s]]:][:width]
-            r1 = values[row_at[a_idx[s + 1]] + d_min - row_lo[a_idx[s + 1]]:][:width]
-            r2 = values[row_at[a_idx[s + 2]] + d_min - row_lo[a_idx[s + 2]]:][:width]
-            r3 = values[row_at[a_idx[s + 3]] + d_min - row_lo[a_idx[s + 3]]:][:width]
+            r0 = values[_position(row_lo, row_at, a_idx[s], d_min):][:width]
+            r1 = values[_position(row_lo, row_at, a_idx[s + 1], d_min):][:width]
+            r2 = values[_position(row_lo, row_at, a_idx[s + 2], d_min):][:width]
+            r3 = values[_position(row_lo, row_at, a_idx[s + 3], d_min):][:width]
             c0, c1, c2, c3 = a_p[s], a_p[s + 1], a_p[s + 2], a_p[s + 3]
             for q in range(width):
                 run[q] += (c0 * r0[q] + c1 * r1[q]) + (c2 * r2[q] + c3 * r3[q])
@@ -250,7 +257,7 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
         hi = min(d_max, row_hi[a])
         if lo > hi:
             continue
-        first = row_at[a] + lo - row_lo[a]
+        first = _position(row_lo, row_at, a, lo)
         row = values[first: first + hi - lo + 1]
         part = run[lo - d_min: hi - d_min + 1]
         c = a_p[s]
