@@ -1,6 +1,6 @@
 """Exact-engine speed: warm solve times of battles of growing size, side by side with aacalc2.
 
-Run: python benchmarks/exact.py [--rounds N] [--aacalc2 PATH]
+Run: python benchmarks/exact.py [--rounds N] [--aacalc2 PATH] [--stages]
 
 aacalc2 (https://github.com/mshih01/aacalc2, TypeScript, the fastest exact calculator we know)
 is measured in the same run, on the same battles, when a built checkout is found at ``--aacalc2``
@@ -23,11 +23,18 @@ tables); no result is ever kept. The ratios are taken on it. With ``--rounds N``
 run alternately N times and every ratio is printed (the machine's load changes between runs).
 aacalc2 runs with its prune threshold of 1e-12 (its tests' setting); ours cuts far less (hit
 tails under 1e-17, moves under 1e-18).
+
+``--stages`` splits each fresh solve into where its time goes (medians of 31, each stage on its
+own): lowering the ``Battle`` to arrays and class layouts, preparing the side tables and the
+start mass, the DP kernel (of which the call itself, with the side tables' named tuples, is
+about what a 1 vs 1 battle's kernel takes), and building the result; with aacalc2, next to a
+tenth of its time (what ten times its speed allows).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import statistics
@@ -39,8 +46,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import oddsim
-from oddsim.exact import estimate_work
+from oddsim.exact import _kernel, estimate_work
 from oddsim.order_of_loss import LossKind
+
+# the exact engine's module (``oddsim.exact.solve`` names its function): ``--stages`` times its parts
+exact_solve = importlib.import_module("oddsim.exact.solve")
 
 
 @dataclass(frozen=True)
@@ -156,6 +166,66 @@ def our_ms(case: Case, repeat: int = 31, fresh: bool = False) -> float:
     return statistics.median(times) * 1000
 
 
+def median_us(step, battles: list[oddsim.Battle]) -> float:
+    """Median time of ``step(battle)`` over ``battles`` (each a new, equal one), in us."""
+    times = []
+    for battle in battles:
+        start = time.perf_counter()
+        step(battle)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e6
+
+
+def kernel_and_result_us(battles: list[oddsim.Battle]) -> tuple[float, float]:
+    """Medians of the exact DP kernel and of building the result from its arrays, each battle
+    prepared outside the timers, in us."""
+    kernel, result = [], []
+    for battle in battles:
+        prepared = exact_solve._prepare(battle)
+        work = prepared.work(prepared.end)
+        args = (prepared.A, prepared.D, prepared.start_idx, prepared.start_val, work, prepared.rules,
+                prepared.holds, exact_solve.PRUNE, prepared.retreat, prepared.air_alive, prepared.win_chance,
+                prepared.submerge_to, prepared.retreat_to, prepared.track_rounds)
+        start = time.perf_counter()
+        ends, rounds, pruned = _kernel.solve_kernel(*args)
+        kernel.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        exact_solve._result(battle, prepared, ends, work.x1, work.outcome, work.w1, rounds, pruned)
+        result.append(time.perf_counter() - start)
+        prepared.done(work, ends)
+    return statistics.median(kernel) * 1e6, statistics.median(result) * 1e6
+
+
+STAGES = ("solve", "lower", "prepare", "kernel", "call", "result")
+"""``stages_us``'s keys: the whole solve, its stages, and the kernel's fixed cost (``call``)."""
+
+
+def stages_us(case: Case, repeat: int = 31) -> dict[str, float]:
+    """Where a fresh solve of the case's battle goes: each stage's median, timed on its own
+    (``STAGES``); ``call`` is the kernel's time on a 1 vs 1 battle of the same kind."""
+    def fresh(of: Case = case) -> list[oddsim.Battle]:
+        return [battle_of(of) for _ in range(repeat)]
+
+    our_ms(case, repeat=1, fresh=True)  # warm
+    one = Case("1 vs 1", case.rules, "1 dd" if case.sea else "1 inf", "1 dd" if case.sea else "1 inf",
+               case.sea, False)
+    lower = median_us(exact_solve._lowered, fresh())
+    kernel, result = kernel_and_result_us(fresh())
+    return {"solve": median_us(oddsim.solve, fresh()), "lower": lower,
+            "prepare": median_us(lambda b: exact_solve._prepare(b, exact_solve._lowered(b)), fresh()) - lower,
+            "kernel": kernel, "call": kernel_and_result_us(fresh(one))[0], "result": result}
+
+
+def print_stages(cases: list[Case], peer: dict[str, dict]) -> None:
+    """``--stages``: each battle's fresh solve by stage, in us, and a tenth of aacalc2's time."""
+    print("where a fresh solve goes (us; medians, each stage timed on its own; 'call': the kernel on 1 vs 1)")
+    print(f"{'battle':22s} " + " ".join(f"{name:>8s}" for name in STAGES) + f" {'aacalc2/10':>10s}")
+    for case in cases:
+        times = stages_us(case)
+        tenth = f"{peer[case.name]['ms'] * 100:10.1f}" if case.name in peer else ""
+        print(f"{case.name:22s} " + " ".join(f"{times[name]:8.1f}" for name in STAGES) + f" {tenth}")
+
+
 def cold_cli_seconds(repeat: int = 3) -> float:
     """Wall time of a whole `oddsim battle` process, Numba cache already filled."""
     args = [sys.executable, "-m", "oddsim.cli", "battle", "--rules", "1942-2e",
@@ -183,10 +253,12 @@ def main() -> None:
     parser.add_argument("--aacalc2", help="a built aacalc2 checkout (default: $AACALC2_DIR)")
     parser.add_argument("--rounds", type=int, default=1, help="alternate ours and aacalc2 this many times")
     parser.add_argument("--no-cli", action="store_true", help="skip the cold CLI call")
+    parser.add_argument("--stages", action="store_true", help="also split each fresh solve into its stages")
     args = parser.parse_args()
     checkout = find_checkout(args.aacalc2)
     peers = [c for c in CASES if c.peer] if checkout else []
     ratios: dict[str, list[float]] = {c.name: [] for c in peers}
+    peer: dict[str, dict] = {}
     for round_no in range(args.rounds):
         if args.rounds > 1:
             print(f"-- round {round_no + 1} of {args.rounds}")
@@ -215,6 +287,8 @@ def main() -> None:
         for name, values in ratios.items():
             print(f"  {name:22s} " + " ".join(f"{v:5.1f}x" for v in values)
                   + f"   median {statistics.median(values):.1f}x")
+    if args.stages:
+        print_stages([c for c in CASES if c.peer], peer)
     if not args.no_cli:
         print(f"cold `oddsim battle` call, cache filled: {cold_cli_seconds():.2f} s")
 
