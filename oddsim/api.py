@@ -11,7 +11,7 @@ from oddsim.errors import BattleError
 from oddsim.exact import estimate_work, solve
 from oddsim.exact.solve import MAX_JOINT_STATES
 from oddsim.interrupt import stop_on_interrupt
-from oddsim.limits import check_runs, check_seed
+from oddsim.limits import check_runs, check_seed, refuse_for_exact
 from oddsim.result import BattleResult
 from oddsim.waves import Wave, WaveResult, fight_waves
 
@@ -98,9 +98,9 @@ def _check_method(method: str, runs: int | None, seed: int | None) -> None:
         raise BattleError(f"unknown method {method!r}: use exact, mc or auto")
     if runs is not None:
         check_runs(runs, BattleError)
-        if method == "exact":
-            raise BattleError("--runs applies to Monte Carlo: drop it or use --method mc")
     check_seed(seed, BattleError)
+    if method == "exact":
+        refuse_for_exact(runs, seed, BattleError)
 
 
 def _stage_runner(method: str, runs: int | None, seed: int | None, progress: bool = False):

@@ -15,6 +15,15 @@ Z_95 = 1.959963984540054
 standard errors."""
 
 
+def standard_error_of_mean(total: int, squares: int, n: int) -> float:
+    """Sample standard error of a mean from the exact integer sum and sum of squares of its ``n``
+    runs (0 for fewer than two: ``oddsim.limits`` asks for two, an interrupted run may have one)."""
+    if n < 2:
+        return 0.0
+    variance = (n * squares - total * total) / (n * n * (n - 1))  # exact integers until here
+    return math.sqrt(max(variance, 0.0))
+
+
 def binomial_interval(successes: int, runs: int) -> tuple[float, float]:
     """95% Wilson score interval (no continuity correction) of a probability seen ``successes``
     times in ``runs`` runs. Written out rather than taken from ``scipy.stats``, whose import

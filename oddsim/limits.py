@@ -1,8 +1,9 @@
 """The run and seed limits of every command and API entry point, and their one validator each.
 
-Monte Carlo runs are 1 to ``MAX_RUNS`` everywhere (battles, waves, amphibious assaults, raids,
-the Longest Trench, purchase sweeps and charts: memory never grows with runs, so the limit only
-guards against a typo that would run for days). A seed is a whole number from 0 to ``MAX_SEED``
+Monte Carlo runs are ``MIN_RUNS`` (2) to ``MAX_RUNS`` everywhere (battles, waves, amphibious
+assaults, raids, the Longest Trench, purchase sweeps and charts): one run has no standard error,
+and memory never grows with runs, so the upper limit only guards against a typo that would run
+for days. A seed is a whole number from 0 to ``MAX_SEED``
 (2**64 - 1) everywhere; nothing is wrapped. Each caller passes the ``OddsimError`` subclass its
 API raises.
 """
@@ -15,18 +16,23 @@ from typing import overload
 
 from oddsim.errors import OddsimError
 
+MIN_RUNS = 2
+"""Fewest Monte Carlo runs: a figure's standard error needs two (one run would show it as 0)."""
 MAX_RUNS = 10**10
 MAX_SEED = 2**64 - 1
+RUNS_RANGE = f"a whole number from {MIN_RUNS} to {MAX_RUNS:,}"
+NO_ERROR_OF_ONE = " (one run has no standard error)"
 
 
 def check_runs(runs: object, error: type[OddsimError] = OddsimError, what: str = "runs") -> int:
-    """``runs`` as an int from 1 to MAX_RUNS, else ``error`` naming the range."""
+    """``runs`` as an int from MIN_RUNS to MAX_RUNS, else ``error`` naming the range."""
     if isinstance(runs, bool) or not isinstance(runs, Integral):
-        raise error(f"{what} must be a whole number from 1 to {MAX_RUNS:,}, not {runs!r}")
+        raise error(f"{what} must be {RUNS_RANGE}, not {runs!r}")
     count = int(runs)
-    if not 1 <= count <= MAX_RUNS:
-        raise error(f"{what} must be a whole number from 1 to {MAX_RUNS:,}, not {count:,}")
+    if not MIN_RUNS <= count <= MAX_RUNS:
+        raise error(f"{what} must be {RUNS_RANGE}, not {count:,}{NO_ERROR_OF_ONE if count == 1 else ''}")
     return count
+
 
 
 @overload
@@ -43,6 +49,17 @@ def check_seed(seed: object, error: type[OddsimError] = OddsimError, what: str =
     if not 0 <= value <= MAX_SEED:
         raise error(f"{what} must be a whole number from 0 to 2**64 - 1, not {value}")
     return value
+
+
+def refuse_for_exact(runs: object, seed: object, error: type[OddsimError] = OddsimError,
+                     use: str = "--method mc") -> None:
+    """Runs or a seed given with the exact method would be ignored: refused, naming them and
+    ``use`` (the methods they apply to)."""
+    given = [name for name, value in (("--runs", runs), ("--seed", seed)) if value is not None]
+    if len(given) == 1:
+        raise error(f"{given[0]} applies to Monte Carlo: drop it or use {use}")
+    if given:
+        raise error(f"--runs and --seed apply to Monte Carlo: drop them or use {use}")
 
 
 def seed_or_random(seed: object, error: type[OddsimError] = OddsimError) -> int:

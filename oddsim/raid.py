@@ -26,8 +26,9 @@ import numpy as np
 
 from oddsim.battle import tech_names
 from oddsim.errors import BattleError
+from oddsim.estimates import standard_error_of_mean
 from oddsim.interrupt import stop_on_interrupt
-from oddsim.limits import check_runs, seed_or_random
+from oddsim.limits import check_runs, refuse_for_exact, seed_or_random
 from oddsim.result import Method
 from oddsim.rules import RaidCap, RaidDiceRule, Ruleset, load_ruleset
 
@@ -328,8 +329,7 @@ def run_raid(raid: Raid, method: str = "exact", runs: int | None = None,
     if not isinstance(method, str) or method not in ("exact", "mc"):
         raise BattleError(f"unknown method {method!r}: use exact or mc")
     if method == "exact":
-        if runs is not None or seed is not None:
-            raise BattleError("--runs and --seed apply to Monte Carlo: drop them or use --method mc")
+        refuse_for_exact(runs, seed, BattleError)
         return solve_raid(raid)
     return simulate_raid(raid, runs=DEFAULT_RAID_RUNS if runs is None else runs, seed=seed)
 
@@ -364,7 +364,7 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
     mean = {name: total / done for name, (total, _) in sums.items()}
     result = _result(raid, Method.MC, damage / done, mean["strategic_lost"], mean["tactical_lost"],
                      mean["escorts_lost"], mean["interceptors_lost"], runs=done)
-    se = {name: _standard_error(sums[name][0], sums[name][1], done) for name in
+    se = {name: standard_error_of_mean(sums[name][0], sums[name][1], done) for name in
           ("expected_damage", "bombers_lost", "escorts_lost", "interceptors_lost", "ipc_swing")}
     return RaidResult(**{**asdict(result), "std_error": se, "interrupted": interrupted})
 
@@ -407,11 +407,3 @@ def _raid_chunk(raid: Raid, rng: np.random.Generator, runs: int) -> dict[str, np
             "strategic_lost": strategic_lost.astype(np.int64),
             "tactical_lost": tactical_lost.astype(np.int64),
             "ipc_swing": np.asarray(swing, dtype=np.int64)}
-
-
-def _standard_error(total: int, squares: int, n: int) -> float:
-    """Standard error of a mean from exact integer sums (0 for a single run)."""
-    if n < 2:
-        return 0.0
-    variance = (n * squares - total * total) / (n * n * (n - 1))
-    return math.sqrt(max(variance, 0.0))

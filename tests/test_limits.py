@@ -20,10 +20,10 @@ RAID = Raid(rules="1942-2e", bombers=1, territory_value=3)
 def test_the_ranges():
     assert MAX_RUNS == 10**10
     assert MAX_SEED == 2**64 - 1
-    assert check_runs(1) == 1 and check_runs(MAX_RUNS) == MAX_RUNS
+    assert check_runs(2) == 2 and check_runs(MAX_RUNS) == MAX_RUNS
     assert check_seed(0) == 0 and check_seed(MAX_SEED) == MAX_SEED and check_seed(None) is None
-    for bad in (0, -1, MAX_RUNS + 1, 1.5, "10", True, None):
-        with pytest.raises(oddsim.OddsimError, match="runs must be a whole number from 1 to"):
+    for bad in (0, 1, -1, MAX_RUNS + 1, 1.5, "10", True, None):
+        with pytest.raises(oddsim.OddsimError, match="runs must be a whole number from 2 to"):
             check_runs(bad)
     for bad in (-1, MAX_SEED + 1, 1.5, "3", False):
         with pytest.raises(oddsim.OddsimError, match=r"seed must be a whole number from 0 to 2\*\*64 - 1"):
@@ -45,8 +45,9 @@ ENTRY_POINTS = {
 
 @pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(runs=0), "runs must be a whole number from 1 to 10,000,000,000, not 0"),
-    (dict(runs=MAX_RUNS + 1), "runs must be a whole number from 1 to 10,000,000,000"),
+    (dict(runs=0), "runs must be a whole number from 2 to 10,000,000,000, not 0"),
+    (dict(runs=1), r"from 2 to 10,000,000,000, not 1 \(one run has no standard error\)"),
+    (dict(runs=MAX_RUNS + 1), "runs must be a whole number from 2 to 10,000,000,000"),
     (dict(seed=2**64), "seed must be a whole number from 0 to 2\\*\\*64 - 1, not 18446744073709551616"),
     (dict(seed=-1), "seed must be a whole number from 0 to 2\\*\\*64 - 1, not -1"),
     (dict(seed=1.5), "seed must be a whole number from 0 to 2\\*\\*64 - 1, not 1.5"),
@@ -72,6 +73,28 @@ def test_exact_methods_refuse_runs_and_check_the_seed():
         curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1", method="exact", runs=10)
     with pytest.raises(oddsim.OddsimError, match="seed must be"):
         run_trench(TRENCH, method="exact", seed=2**64)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: run_battle(BATTLE, method="exact", seed=5),
+    lambda: run_waves(BATTLE, ["1 inf"], method="exact", seed=5),
+    lambda: run_amphibious(AMPHIBIOUS, method="exact", seed=5),
+    lambda: run_raid(RAID, method="exact", seed=5),
+    lambda: run_trench(TRENCH, method="exact", seed=5),
+])
+def test_exact_methods_refuse_a_seed_they_would_ignore(call):
+    """Before: battles took it without a word; raids and the trench refused it in two wordings."""
+    message = "^--seed applies to Monte Carlo: drop it or use --method mc$"
+    with pytest.raises(oddsim.OddsimError, match=message):
+        call()
+
+
+def test_auto_takes_runs_and_a_seed_for_the_engine_it_may_pick():
+    assert run_battle(BATTLE, runs=1000, seed=5).method == "exact"  # a small battle: auto picks exact
+    with pytest.raises(oddsim.OddsimError, match="^--runs and --seed apply to Monte Carlo: drop them"):
+        run_raid(RAID, method="exact", runs=10, seed=5)
+    assert "--seed applies to Monte Carlo" in bad("battle", "-a", "1 inf", "-d", "1 inf", "--method", "exact",
+                                                  "--seed", "10")
 
 
 def bad(*args):
@@ -104,5 +127,5 @@ def test_purchase_runs_beyond_the_limit_fail_before_any_file_is_written(tmp_path
     out = tmp_path / "rows.csv"
     message = bad("purchase", "--budget", "6", "--units", "inf", "--against", "1 inf", "--method", "mc",
                   "--runs", str(MAX_RUNS + 1), "--out", str(out))
-    assert "runs must be a whole number from 1 to 10,000,000,000" in message
+    assert "runs must be a whole number from 2 to 10,000,000,000" in message
     assert not out.exists()

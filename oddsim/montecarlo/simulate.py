@@ -21,6 +21,7 @@ from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
+from oddsim.estimates import standard_error_of_mean
 from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_RUNS, check_runs, seed_or_random
 from oddsim.lowering import LoweredBattle, lower
@@ -234,7 +235,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
     share = {name: t[code] / n for name, code in (
         ("attacker_win", ATTACKER_WINS), ("defender_win", DEFENDER_WINS), ("draw", DRAW),
         ("stalemate", STALEMATE), ("takes_territory", STATS.takes), ("retreat", RETREAT))}
-    means = {name: (t[total] / n, _standard_error_of_mean(t[total], t[squares], n))
+    means = {name: (t[total] / n, standard_error_of_mean(t[total], t[squares], n))
              for name, total, squares in (
                  ("attacker_ipc_lost", STATS.attacker_ipc, STATS.attacker_ipc_sq),
                  ("defender_ipc_lost", STATS.defender_ipc, STATS.defender_ipc_sq),
@@ -250,7 +251,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         del std_error["retreat"]
     retreats = t[RETREAT]
     if retreats:
-        std_error["retreat_round"] = _standard_error_of_mean(
+        std_error["retreat_round"] = standard_error_of_mean(
             t[STATS.retreat_rounds], t[STATS.retreat_rounds_sq], retreats)
     names = [u.name for u in battle.rules.units]
     survivors = [
@@ -286,11 +287,3 @@ def _held(held: np.ndarray) -> np.ndarray:
     out = held[0].copy()
     out[0] = held[:, 0].sum()
     return out
-
-
-def _standard_error_of_mean(total: int, squares: int, n: int) -> float:
-    """Sample standard error of a mean from exact integer sums (0 for a single run)."""
-    if n < 2:
-        return 0.0
-    variance = (n * squares - total * total) / (n * n * (n - 1))  # exact integers until here
-    return math.sqrt(max(variance, 0.0))

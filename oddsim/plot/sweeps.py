@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from oddsim.battle import Battle
 from oddsim.forces import Force, parse_force
 from oddsim.interrupt import stop_on_interrupt
-from oddsim.limits import MAX_SEED, check_runs, check_seed
+from oddsim.limits import MAX_SEED, check_runs, check_seed, refuse_for_exact
 from oddsim.names import unit_label
 from oddsim.plot.errors import PlotError
 from oddsim.plot.ranges import UnitRange, parse_unit_range
@@ -119,10 +119,10 @@ class _Engine:
         if not any(attacker.values()):
             return SweepPoint(1.0 if metric == "hold" else 0.0, 0.0, "none")
         battle = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, **self.options)
-        seed = None if self.seed is None else (self.seed + index) % (MAX_SEED + 1)
+        exact = self.method == "exact"  # (the exact engine takes neither runs nor a seed)
+        seed = None if self.seed is None or exact else (self.seed + index) % (MAX_SEED + 1)
         with stop_on_interrupt() as stop:
-            result = run_battle(battle, method=self.method,
-                                runs=None if self.method == "exact" else self.runs, seed=seed)
+            result = run_battle(battle, method=self.method, runs=None if exact else self.runs, seed=seed)
             if stop.is_set():  # a chart of partial points is no chart: stop the whole sweep
                 raise KeyboardInterrupt
         return point_of(result, metric, sea)
@@ -263,7 +263,7 @@ def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _
     if runs is not None:
         check_runs(runs, PlotError)
         if method == "exact":
-            raise PlotError("--runs applies to Monte Carlo: drop it or use --method auto or mc")
+            refuse_for_exact(runs, None, PlotError, use="--method auto or mc")
     return _Engine(method, DEFAULT_CHART_RUNS if runs is None else runs,
                    check_seed(seed, PlotError), dict(options))
 

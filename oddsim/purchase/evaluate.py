@@ -88,14 +88,15 @@ def solve_battle(battle: Battle, spec: SweepSpec, cache: BattleCache) -> tuple[O
     outcome = cache.get(key)
     if outcome is not None:
         return outcome, True
-    runs = None if spec.method == "exact" else spec.runs
+    exact = spec.method == "exact"  # (the exact engine takes neither runs nor a seed)
+    runs = None if exact else spec.runs
+    seed = None if exact else battle_seed(battle, spec.seed)
     holds = holds_error = None
     if spec.counter_attack is not None:
-        both = run_counter_attack(battle, spec.counter_attack, method=spec.method, runs=runs,
-                                  seed=battle_seed(battle, spec.seed))
+        both = run_counter_attack(battle, spec.counter_attack, method=spec.method, runs=runs, seed=seed)
         result, holds, holds_error = both.battle, both.holds, both.std_error.get("holds")
     else:
-        result = run_battle(battle, method=spec.method, runs=runs, seed=battle_seed(battle, spec.seed))
+        result = run_battle(battle, method=spec.method, runs=runs, seed=seed)
     if result.interrupted:
         raise KeyboardInterrupt
     bonus = battle.retreat.territory_bonus if battle.retreat is not None else 0.0

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
 from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
-from oddsim.limits import check_runs, check_seed
+from oddsim.limits import check_runs, check_seed, refuse_for_exact
 from oddsim.names import unit_label
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
@@ -72,8 +72,8 @@ class SweepSpec:
         caps = _parse_caps(max_counts, ruleset, names)
         if method not in METHODS:
             raise PurchaseError(f"unknown method '{method}': use auto, exact or mc")
-        if method == "exact" and runs is not None:
-            raise PurchaseError("--runs applies to Monte Carlo: drop it or use --method auto or mc")
+        if method == "exact":  # (a sweep always has a seed: its rows are reproducible)
+            refuse_for_exact(runs, None, PurchaseError, use="--method auto or mc")
         runs = check_runs(DEFAULT_PURCHASE_RUNS if runs is None else runs, PurchaseError)
         if seed is None:
             raise PurchaseError("seed must be a whole number from 0 to 2**64 - 1, not None: a sweep's "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from oddsim.limits import refuse_for_exact
 from oddsim.trench.exact import exact_counts
 from oddsim.trench.model import (
     UNKNOWN,
@@ -95,8 +96,7 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
         if runs is not None:
             check_runs(runs)
         check_seed(seed)
-        if runs is not None or seed is not None:
-            raise TrenchError("runs and seed apply only to the Monte Carlo method (--method mc)")
+        refuse_for_exact(runs, seed, TrenchError)
         return solve_trench(battle, policy, defender_policy, roll_order, **rules)
     if method == "mc":
         return simulate_trench(battle, policy, defender_policy, roll_order,

@@ -197,7 +197,7 @@ def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> s
     if method == "exact":  # "auto" picks exact only well under the cap
         _check_exact_work(battle)
     with engine_guard(engine == "mc"):
-        result = run_battle(battle, method=engine, runs=runs, seed=seed,
+        result = run_battle(battle, method=method, runs=runs, seed=seed,  # (it picks ``engine`` again)
                             on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
     text = json.dumps(result.to_dict())
     if engine == "exact" or (seed is not None and not result.interrupted):

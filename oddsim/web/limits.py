@@ -9,6 +9,7 @@ from __future__ import annotations
 from numbers import Integral
 
 from oddsim.errors import OddsimError
+from oddsim.limits import MIN_RUNS, NO_ERROR_OF_ONE
 
 MAX_BODY_BYTES = 256 * 1024
 """A request body (a ruleset's TOML text included) is at most this long."""
@@ -44,10 +45,11 @@ def check_runs(runs: object, default: int | None) -> int | None:
     """``runs`` as sent (``None``: the CLI's default), refused above the server's cap."""
     if runs is None:
         return default
-    if isinstance(runs, bool) or not isinstance(runs, Integral) or not 1 <= int(runs) <= MAX_RUNS:
-        raise WebError(f"runs must be a whole number from 1 to {MAX_RUNS:,} on the server, not "
-                       f"{runs!r}: run more from the command line")
-    return int(runs)
+    if isinstance(runs, Integral) and not isinstance(runs, bool) and MIN_RUNS <= int(runs) <= MAX_RUNS:
+        return int(runs)
+    fix = NO_ERROR_OF_ONE if runs == 1 and not isinstance(runs, bool) else ": run more from the command line"
+    raise WebError(f"runs must be a whole number from {MIN_RUNS} to {MAX_RUNS:,} on the server, not "
+                   f"{runs!r}{fix}")
 
 
 def check_seed(seed: object) -> int | None:

@@ -65,7 +65,7 @@ def test_missing_card_written_as_dash(oddsim_cli):
     (["--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917", "--policy", "lucky"],
      "lucky"),
     (["--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917", "--runs", "10"],
-     "only to the Monte Carlo"),
+     "--runs applies to Monte Carlo: drop it or use --method mc"),
     (["--year", "1917", "advise", "--attacker-hand", "5"], "give options after 'advise'"),
     (["advise", "--attacker-hand", "5", "--year", "1917"], "--defender"),
     (["advise", "--attacker-hand", "5,4", "--attacker-hand-support", "1", "--defender-hand",

@@ -45,6 +45,9 @@ BATTLES = [
      ["-a", "3 inf, 1 ftr", "-d", "3 inf", "--method", "mc", "--runs", "20000", "--seed", "7",
       "--quiet"]),
     ({"attacker": "1 inf", "defender": "none"}, ["-a", "1 inf", "-d", "none"]),
+    # auto picks exact for a small battle, runs and seed or not (before: the server said 400)
+    ({"attacker": "2 inf", "defender": "1 inf", "runs": 1000, "seed": 3},
+     ["-a", "2 inf", "-d", "1 inf", "--runs", "1000", "--seed", "3"]),
 ]
 
 
