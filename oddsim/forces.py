@@ -9,14 +9,12 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from oddsim.errors import ForceError
-from oddsim.names import count_label, describe_counts, unit_label
+from oddsim.names import DAMAGED_WORDS, EMPTY_WORDS, count_label, describe_counts, unit_label
 from oddsim.rules import Ruleset, load_ruleset
 
 MAX_UNITS_PER_SIDE = 1000
 """The largest army oddsim accepts; bigger ones are surely a typo."""
 
-_DAMAGED_WORDS = ("damaged", "dmg")
-_EMPTY_WORDS = ("none", "nothing", "empty", "-")
 _NUMBER = re.compile(r"^[+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?$")
 _GLUED = re.compile(r"^([0-9]+)([a-zA-Z].*)$")  # "3inf"
 
@@ -78,7 +76,7 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | s
     for token, raw_count in entries:
         count = _count(raw_count, token, side)
         words = token.strip().split(maxsplit=1)
-        is_damaged = len(words) == 2 and words[0].lower() in _DAMAGED_WORDS
+        is_damaged = len(words) == 2 and words[0].lower() in DAMAGED_WORDS
         name = _resolve(words[1] if is_damaged else token, rules, side)
         counts[name] = counts.get(name, 0) + count
         if is_damaged:
@@ -117,7 +115,7 @@ def _parse_built(force: Force, rules: Ruleset, side: str) -> Force:
 
 def _split(text: str, side: str) -> list[tuple[str, object]]:
     stripped = text.strip()
-    if stripped.lower() in _EMPTY_WORDS:
+    if stripped.lower() in EMPTY_WORDS:
         return []
     entries = []
     for part in re.split(r"[,;]", stripped):
