@@ -312,3 +312,20 @@ def test_an_exact_amphibious_assault_with_a_sea_battle_answers_what_the_cli_prin
     assert answer.json() == cli_json("amphibious", "--fleet", "1 bb, 1 dd, 2 transport", "--cargo",
                                      "2 inf, 1 arm", "-d", "2 inf", "--sea-defender", "1 dd",
                                      "--method", "exact")
+
+
+@pytest.mark.parametrize("raw, error", [
+    (b'{"attacker": {"inf": 1e308}, "defender": "1 inf"}',
+     "attacker: 1e+308 'inf' is too many: at most 1000 units per side"),
+    (b'{"attacker": {"inf": 9007199254740993}, "defender": "1 inf"}',
+     "attacker: 9007199254740993 'inf' is too many: at most 1000 units per side"),
+    (b'{"attacker": "9007199254740993 inf", "defender": "1 inf"}',
+     "attacker: 9007199254740993 'inf' is too many: at most 1000 units per side"),
+])
+def test_a_huge_count_is_quoted_as_sent(client, raw, error):
+    """The API's counts go through the CLI's parser: exact, and no 309-digit number for 1e308."""
+    response = client.post("/api/battle", content=raw, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json() == {"error": error}
+    assert cli_error("battle", "-a", "9007199254740993 inf", "-d", "1 inf") == error.replace(
+        "1e+308", "9007199254740993")
