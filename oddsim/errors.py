@@ -4,8 +4,12 @@ from __future__ import annotations
 
 
 def one_line(message: str) -> str:
-    """An error message as the one line the CLI prints (and the web API answers)."""
-    return " ".join(str(message).split())
+    """An error message as the one line the CLI prints (and the web API answers); what UTF-8
+    cannot encode (a lone surrogate quoted from JSON's ``"\\ud800"`` or from a command-line
+    argument that was not UTF-8) is written as its escape, ``\\ud800``, so the line can always
+    be printed and sent."""
+    line = " ".join(str(message).split())
+    return line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class OddsimError(Exception):

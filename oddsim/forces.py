@@ -9,14 +9,12 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from oddsim.errors import ForceError
-from oddsim.names import count_label, describe_counts, unit_label
+from oddsim.names import DAMAGED_WORDS, EMPTY_WORDS, count_label, describe_counts, unit_label
 from oddsim.rules import Ruleset, load_ruleset
 
 MAX_UNITS_PER_SIDE = 1000
 """The largest army oddsim accepts; bigger ones are surely a typo."""
 
-_DAMAGED_WORDS = ("damaged", "dmg")
-_EMPTY_WORDS = ("none", "nothing", "empty", "-")
 _NUMBER = re.compile(r"^[+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?$")
 _GLUED = re.compile(r"^([0-9]+)([a-zA-Z].*)$")  # "3inf"
 
@@ -78,7 +76,7 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | s
     for token, raw_count in entries:
         count = _count(raw_count, token, side)
         words = token.strip().split(maxsplit=1)
-        is_damaged = len(words) == 2 and words[0].lower() in _DAMAGED_WORDS
+        is_damaged = len(words) == 2 and words[0].lower() in DAMAGED_WORDS
         name = _resolve(words[1] if is_damaged else token, rules, side)
         counts[name] = counts.get(name, 0) + count
         if is_damaged:
@@ -117,7 +115,7 @@ def _parse_built(force: Force, rules: Ruleset, side: str) -> Force:
 
 def _split(text: str, side: str) -> list[tuple[str, object]]:
     stripped = text.strip()
-    if stripped.lower() in _EMPTY_WORDS:
+    if stripped.lower() in EMPTY_WORDS:
         return []
     entries = []
     for part in re.split(r"[,;]", stripped):
@@ -142,31 +140,74 @@ def _split(text: str, side: str) -> list[tuple[str, object]]:
     return entries
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_SHOWN_DIGITS = 40
+"""A count is quoted in full up to this many digits, longer ones by their first digits and length."""
+
+
 def _count(raw: object, token: str, side: str) -> int:
+    """One unit count, from army text ("3") or a mapping's value (3, 3.0, "3"): exact at any
+    size, so an error quotes the count as it was written (shortened when it is very long)."""
     if isinstance(raw, bool):
         raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
     if isinstance(raw, str):
+        text = raw.strip()
+        if _WHOLE.fullmatch(text):
+            return _in_range(_digits_value(text), _shown(text), token, side)
         try:
-            value = float(raw)
+            float(text)
         except ValueError:
             raise ForceError(f"{side}: count '{raw}' of '{token}' is not a number") from None
-        if not math.isfinite(value) or value != int(value) or "." in raw or "e" in raw.lower():
-            raise ForceError(f"{side}: count '{raw}' of '{token}' must be a whole number")
-        raw = int(value)
+        raise ForceError(f"{side}: count '{raw}' of '{token}' must be a whole number")
     if isinstance(raw, float):
-        if not math.isfinite(raw) or raw != int(raw):
+        if not math.isfinite(raw) or not raw.is_integer():
             raise ForceError(f"{side}: count {raw} of '{token}' must be a whole number")
-        raw = int(raw)
+        return _in_range(int(raw), repr(raw), token, side)  # 1e+308, not int(1e308)'s 309 digits
     if isinstance(raw, Integral):
-        raw = int(raw)
-    if not isinstance(raw, int):
-        raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
-    if raw < 0:
-        raise ForceError(f"{side}: count {raw} of '{token}' is negative: counts start at 0")
-    if raw > MAX_UNITS_PER_SIDE:
-        raise ForceError(f"{side}: {raw} '{token}' is too many: at most {MAX_UNITS_PER_SIDE} "
+        value = int(raw)
+        return _in_range(value, _shown_int(value), token, side)
+    raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
+
+
+def _digits_value(text: str) -> int:
+    """A digit string's value, or one past the limit (with its sign) when it has more digits
+    than any allowed count: ``int()`` refuses strings of over 4300 digits."""
+    digits = text.lstrip("+-").lstrip("0")
+    sign = -1 if text.startswith("-") else 1
+    if len(digits) > len(str(MAX_UNITS_PER_SIDE)):
+        return sign * (MAX_UNITS_PER_SIDE + 1)
+    return sign * int(digits or "0")
+
+
+def _shown(text: str) -> str:
+    """A count as typed; a very long one as its first digits and its number of digits."""
+    sign = text[0] if text[0] in "+-" else ""
+    digits = text.lstrip("+-")
+    if len(digits) <= _SHOWN_DIGITS:
+        return text
+    return f"{sign}{digits[:12]}... ({len(digits)} digits)"
+
+
+def _shown_int(value: int) -> str:
+    """An integer's digits (shortened like typed text), at any size: ``str()`` refuses over
+    4300 digits."""
+    size = abs(value)
+    if size.bit_length() <= 4 * _SHOWN_DIGITS:  # at most 49 digits
+        return _shown(str(value))
+    digits = int(size.bit_length() * math.log10(2))  # within one of the count of digits
+    while 10 ** digits <= size:
+        digits += 1
+    lead = size // 10 ** (digits - 12)
+    return f"{'-' if value < 0 else ''}{lead}... ({digits} digits)"
+
+
+def _in_range(value: int, shown: str, token: str, side: str) -> int:
+    if value < 0:
+        raise ForceError(f"{side}: count {shown} of '{token}' is negative: counts start at 0")
+    if value > MAX_UNITS_PER_SIDE:
+        raise ForceError(f"{side}: {shown} '{token}' is too many: at most {MAX_UNITS_PER_SIDE} "
                          f"units per side")
-    return raw
+    return value
 
 
 def _normalise(counts: dict[str, int], damaged: dict[str, int], rules: Ruleset,

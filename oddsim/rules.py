@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from oddsim.errors import RulesetError
+from oddsim.names import NAME_RULE, is_typable, typed_key
 
 MAX_UNIT_TYPES = 32
 E = TypeVar("E", bound=enum.Enum)
@@ -253,7 +254,7 @@ class Ruleset:
 
     def resolve_name(self, token: str) -> str | None:
         """The canonical unit name for a user's token (name or alias, any case), or None."""
-        key = token.strip().lower().replace("-", "_").replace(" ", "_")
+        key = typed_key(token)
         for unit in self.units:
             if key == unit.name or key in unit.aliases:
                 return unit.name
@@ -398,6 +399,8 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
         f = _Fields(unit_data, f"units.{unit_name}", origin)
         f.check_known({"cost", "attack", "defense", "move", "hits", "domain", "aliases",
                        "carries_aircraft", "carries_aircraft_damaged", *_UNIT_FLAGS})
+        aliases = tuple(a.lower() for a in f.names("aliases", default=[]))
+        _check_typable(unit_name, aliases, origin)
         carries = f.get("carries_aircraft", int, default=0, low=0, high=100)
         flags = {flag: f.get(flag, bool, default=(flag in ("can_attack", "combatant")))
                  for flag in _UNIT_FLAGS}
@@ -409,7 +412,7 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
             move=f.get("move", int, default=1, low=0, high=100),
             hits=f.get("hits", int, default=1, low=1, high=2),
             domain=f.choice("domain", Domain),
-            aliases=tuple(a.lower() for a in f.names("aliases", default=[])),
+            aliases=aliases,
             carries_aircraft=carries,
             carries_aircraft_damaged=f.get("carries_aircraft_damaged", int, default=carries, low=0,
                                            high=carries),
@@ -544,6 +547,19 @@ def _tech_rule(name: str, table: object, known: set[str], origin: str) -> TechRu
 def _check_name(name: str, known: set[str], where: str, origin: str) -> None:
     if name not in known:
         raise RulesetError(f"ruleset {origin}: field '{where}' names unknown unit '{name}'")
+
+
+def _check_typable(name: str, aliases: tuple[str, ...], origin: str) -> None:
+    """Refuse a unit name or alias no army could name: the unit would load but never be typed
+    (``oddsim.names.is_typable`` is what players can type)."""
+    for text in (name, *aliases):
+        if is_typable(text):
+            continue
+        what = f"unit '{name}'" if text == name else f"unit '{name}': alias '{text}'"
+        fix = typed_key(text)
+        suggestion = f"; write '{fix}'" if fix != text and is_typable(fix) else ""
+        raise RulesetError(f"ruleset {origin}: {what} cannot be typed in an army: "
+                           f"{NAME_RULE}{suggestion}")
 
 
 def _check_aliases(units: list[UnitType], origin: str) -> None:

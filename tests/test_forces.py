@@ -3,7 +3,7 @@
 import pytest
 
 import oddsim
-from oddsim.forces import MAX_UNITS_PER_SIDE, parse_force
+from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 
 G42 = oddsim.load_ruleset("1942-2e")
 G40 = oddsim.load_ruleset("global-1940-2e")
@@ -110,3 +110,37 @@ def test_huge_and_not_finite_counts_are_force_errors(spec):
     """Before: OverflowError (1e309 and up) or ValueError (NaN)."""
     with pytest.raises(oddsim.ForceError):
         parse_force(spec, oddsim.load_ruleset("1942-2e"))
+
+
+# Counts are exact integers, and an error quotes the count as written (QA: "9007199254740993 inf"
+# was "9007199254740992 'inf' is too many", a 1 and 400 zeros "must be a whole number").
+
+TOO_MANY = "is too many: at most 1000 units per side"
+GOOGOL4 = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("9007199254740993 inf", f"army: 9007199254740993 'inf' {TOO_MANY}"),
+    ("1000000000000000000000000000000 inf", f"army: 1000000000000000000000000000000 'inf' {TOO_MANY}"),
+    ("+0001001 inf", f"army: +0001001 'inf' {TOO_MANY}"),
+    (f"{GOOGOL4} inf", f"army: 100000000000... (401 digits) 'inf' {TOO_MANY}"),
+    (f"3 arm, {GOOGOL4}inf", f"army: 100000000000... (401 digits) 'inf' {TOO_MANY}"),
+    (f"-{GOOGOL4} inf", "army: count -100000000000... (401 digits) of 'inf' is negative: counts start at 0"),
+    ({"inf": "9007199254740993"}, f"army: 9007199254740993 'inf' {TOO_MANY}"),
+    ({"inf": 9007199254740993}, f"army: 9007199254740993 'inf' {TOO_MANY}"),
+    ({"inf": 1e308}, f"army: 1e+308 'inf' {TOO_MANY}"),
+    ({"inf": -2.0}, "army: count -2.0 of 'inf' is negative: counts start at 0"),
+    ({"inf": 10**400}, f"army: 100000000000... (401 digits) 'inf' {TOO_MANY}"),
+    ({"inf": 10**5000 + 1}, f"army: 100000000000... (5001 digits) 'inf' {TOO_MANY}"),
+    ({"inf": -(10**5000) + 1}, "army: count -999999999999... (5000 digits) of 'inf' is negative: "
+                                "counts start at 0"),
+])
+def test_a_count_out_of_range_is_quoted_as_written(spec, message):
+    with pytest.raises(oddsim.ForceError) as caught:
+        parse_force(spec, G42)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("spec", ["0003 inf", "+3 inf", {"inf": "3"}, {"inf": 3.0}, {"inf": " 3 "}])
+def test_a_whole_count_however_written_is_exact(spec):
+    assert parse_force(spec, G42) == Force((("infantry", 3),))

@@ -5,6 +5,8 @@ import re
 from importlib import resources
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import oddsim
 from oddsim.rules import MAX_RULESET_BYTES, AADice, AirHitsSubs, SubFirstStrike, load_ruleset
@@ -124,3 +126,96 @@ def test_a_ruleset_needs_a_name(tmp_path):
     path.write_text(re.sub(r'(?m)^name\s*=\s*".*"$', 'name = "  "', text, count=1))
     with pytest.raises(oddsim.RulesetError, match="'name' is empty"):
         load_ruleset(str(path))
+
+
+# Unit names and aliases a ruleset may give are the ones players can type (QA: a house rule's
+# [units."Artillery"] loaded, and then "1 Artillery" was an unknown unit).
+
+def _one_unit(name: str, aliases: list[str] | None = None) -> dict:
+    unit = {"cost": 3, "attack": 1, "defense": 2, "domain": "land", "hits": 2}
+    if aliases is not None:
+        unit["aliases"] = aliases
+    return {"name": "house", "units": {name: unit}}
+
+
+RULE = ("a unit name or alias is lowercase letters, digits and underscores (typed as spaces or "
+        "hyphens), starts with a letter, is not none, nothing or empty, and does not start with "
+        "damaged or dmg")
+
+
+@pytest.mark.parametrize("name, aliases, where, fix", [
+    ("Artillery", None, "unit 'Artillery'", "artillery"),
+    ("heavy artillery", None, "unit 'heavy artillery'", "heavy_artillery"),
+    ("heavy-artillery", None, "unit 'heavy-artillery'", "heavy_artillery"),
+    ("", None, "unit ''", None),
+    ("art,y", None, "unit 'art,y'", None),
+    ("art;y", None, "unit 'art;y'", None),
+    ("heavy__art", None, "unit 'heavy__art'", None),
+    ("_art", None, "unit '_art'", None),
+    ("2x", None, "unit '2x'", None),
+    ("none", None, "unit 'none'", None),
+    ("empty", None, "unit 'empty'", None),
+    ("damaged", None, "unit 'damaged'", None),
+    ("dmg_tank", None, "unit 'dmg_tank'", None),
+    ("tank", ["Heavy Tank"], "unit 'tank': alias 'heavy tank'", "heavy_tank"),
+    ("tank", ["none"], "unit 'tank': alias 'none'", None),
+    ("tank", ["nothing"], "unit 'tank': alias 'nothing'", None),
+    ("tank", ["damaged"], "unit 'tank': alias 'damaged'", None),
+    ("tank", [""], "unit 'tank': alias ''", None),
+    ("tank", ["2 x"], "unit 'tank': alias '2 x'", None),
+    ("tank", ["a,b"], "unit 'tank': alias 'a,b'", None),
+])
+def test_a_unit_name_or_alias_players_cannot_type_is_refused(name, aliases, where, fix):
+    from oddsim.rules import parse_ruleset
+
+    expected = f"ruleset house: {where} cannot be typed in an army: {RULE}"
+    if fix is not None:
+        expected += f"; write '{fix}'"
+    with pytest.raises(oddsim.RulesetError) as caught:
+        parse_ruleset(_one_unit(name, aliases), origin="house")
+    assert str(caught.value) == expected
+
+
+def test_typable_names_load_and_are_found_as_players_write_them():
+    from oddsim.forces import parse_force
+    from oddsim.rules import parse_ruleset
+
+    rules = parse_ruleset(_one_unit("t34_model2", ["Panzer", "nonempty", "damaged2"]), origin="house")
+    assert rules.unit("t34_model2").aliases == ("panzer", "nonempty", "damaged2")
+    for text in ("3 t34 model2", "3 T34-Model2", "3 t34_model2s", "3 PANZER", "3 nonempty", "3 damaged2"):
+        assert parse_force(text, rules).counts == (("t34_model2", 3),), text
+
+
+@given(st.text(alphabet="abAB09_ -,;é", max_size=8))
+def test_every_name_a_ruleset_accepts_parses_back_from_its_description(name):
+    """Whatever name loads, a force of it (damaged ones too) written as players read it
+    parses back to the same force."""
+    from oddsim.forces import Force, parse_force
+    from oddsim.rules import parse_ruleset
+
+    try:
+        rules = parse_ruleset(_one_unit(name), origin="house")
+    except oddsim.RulesetError as exc:
+        assert "cannot be typed in an army" in str(exc)
+        return
+    for force in (Force(((name, 1),)), Force(((name, 3),), ((name, 2),))):
+        assert parse_force(force.describe(), rules) == force
+
+
+def test_the_cli_refuses_an_untypable_unit_name_in_every_command(tmp_path):
+    from click.testing import CliRunner
+
+    from oddsim.cli import cli
+
+    text = resources.files("oddsim.rulesets").joinpath("1942-2e.toml").read_text()
+    path = tmp_path / "cap.toml"
+    path.write_text(text.replace("[units.artillery]", '[units."Artillery"]')
+                    .replace('"artillery"', '"Artillery"'))
+    expected = (f"oddsim: error: ruleset {path}: unit 'Artillery' cannot be typed in an army: "
+                f"{RULE}; write 'artillery'")
+    for args in (["battle", "--rules", str(path), "-a", "1 Artillery", "-d", "1 inf"],
+                 ["purchase", "--rules", str(path), "--budget", "10", "--units", "Artillery",
+                  "--against", "1 inf"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip() == expected

@@ -245,6 +245,49 @@ def test_a_battle_job_reports_progress_and_answers_like_the_endpoint(client):
     assert bad.status_code == 400 and "unknown unit 'zz'" in bad.json()["error"]
 
 
+KNOWN_1942 = ("infantry, artillery, armor, AA gun, fighter, bomber, transport, submarine, destroyer, "
+              "cruiser, carrier, battleship")
+
+
+@pytest.mark.parametrize("path, raw, error", [
+    ("/api/battle", b'{"attacker": "\\ud800 inf", "defender": "1 inf"}',
+     f"attacker: unknown unit '\\ud800 inf' in 1942-2e (known: {KNOWN_1942})"),
+    ("/api/battle", b'{"attacker": {"\\ud800": 1}, "defender": "1 inf"}',
+     f"attacker: unknown unit '\\ud800' in 1942-2e (known: {KNOWN_1942})"),
+    ("/api/amphibious", b'{"fleet": "\\ud800", "cargo": "1 inf", "defender": "1 inf"}',
+     f"fleet: unknown unit '\\ud800' in 1942-2e (known: {KNOWN_1942})"),
+    ("/api/jobs/battle", b'{"attacker": "\\ud800 inf", "defender": "1 inf"}',
+     f"attacker: unknown unit '\\ud800 inf' in 1942-2e (known: {KNOWN_1942})"),
+    ("/api/purchase", b'{"budget": 6, "units": "inf", "against": "1 inf", "max_counts": {"\\ud800": 1}}',
+     "max: '\\ud800' is not one of the units bought (infantry)"),
+])
+def test_a_lone_surrogate_in_the_request_is_quoted_as_its_escape(client, path, raw, error):
+    """JSON's "\\ud800" is valid but no UTF-8 text: the error line writes it as the six characters
+    of its escape, and the answer is the request's 400, not a 500 from encoding the answer."""
+    response = client.post(path, content=raw, headers={"content-type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert response.json() == {"error": error}
+
+
+def test_an_unknown_field_named_by_a_lone_surrogate_is_refused_by_name(client):
+    raw = b'{"attacker": "1 inf", "defender": "1 inf", "\\ud800": 1}'
+    response = client.post("/api/battle", content=raw, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("unknown field '\\ud800' in the battle request: use ")
+
+
+def test_a_jobs_stored_error_escapes_a_lone_surrogate_as_the_endpoint_does(client):
+    """A job that fails while it runs (amphibious jobs are not checked before they queue)
+    stores the same line the synchronous endpoint answers."""
+    raw = b'{"fleet": "\\ud800", "cargo": "1 inf", "defender": "1 inf"}'
+    headers = {"content-type": "application/json", "x-oddsim-client": "t-surrogate"}
+    started = client.post("/api/jobs/amphibious", content=raw, headers=headers)
+    assert started.status_code == 202, started.text
+    job = wait_for(client, started.json()["id"])
+    assert job["state"] == "failed"
+    assert job["error"] == f"fleet: unknown unit '\\ud800' in 1942-2e (known: {KNOWN_1942})"
+
+
 def test_the_page_and_its_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "<title>oddsim" in page.text
@@ -272,3 +315,20 @@ def test_an_exact_amphibious_assault_with_a_sea_battle_answers_what_the_cli_prin
     assert answer.json() == cli_json("amphibious", "--fleet", "1 bb, 1 dd, 2 transport", "--cargo",
                                      "2 inf, 1 arm", "-d", "2 inf", "--sea-defender", "1 dd",
                                      "--method", "exact")
+
+
+@pytest.mark.parametrize("raw, error", [
+    (b'{"attacker": {"inf": 1e308}, "defender": "1 inf"}',
+     "attacker: 1e+308 'inf' is too many: at most 1000 units per side"),
+    (b'{"attacker": {"inf": 9007199254740993}, "defender": "1 inf"}',
+     "attacker: 9007199254740993 'inf' is too many: at most 1000 units per side"),
+    (b'{"attacker": "9007199254740993 inf", "defender": "1 inf"}',
+     "attacker: 9007199254740993 'inf' is too many: at most 1000 units per side"),
+])
+def test_a_huge_count_is_quoted_as_sent(client, raw, error):
+    """The API's counts go through the CLI's parser: exact, and no 309-digit number for 1e308."""
+    response = client.post("/api/battle", content=raw, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json() == {"error": error}
+    assert cli_error("battle", "-a", "9007199254740993 inf", "-d", "1 inf") == error.replace(
+        "1e+308", "9007199254740993")
