@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -48,6 +47,10 @@ RETREAT_OPTIONS = ("after_round", "units_left", "below_win", "aircraft_risk", "s
                    "territory_value")
 
 
+MAX_TERRITORY_VALUE = 1000
+"""Most IPCs a territory may be worth (to the best retreat, a purchase goal, a raid's damage cap):
+a capital taken with its treasury is worth a hundred or two; more is a typo."""
+
 @dataclass(frozen=True)
 class RetreatPolicy:
     """When the attacker retreats, checked at the end of every round (any rule that fires is
@@ -91,8 +94,9 @@ class RetreatPolicy:
     def _check_best(self) -> None:
         value = self.territory_value
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not math.isfinite(value) or value < 0):
-            raise BattleError(f"territory value must be a number of IPCs, 0 or more, not {value!r}")
+                                  or not 0 <= value <= MAX_TERRITORY_VALUE):
+            raise BattleError(f"territory value must be a number of IPCs from 0 to {MAX_TERRITORY_VALUE}, "
+                              f"not {value!r}")
         if self.best is None:
             if value is not None:
                 raise BattleError("territory value is part of the best retreat: add "

@@ -135,9 +135,19 @@ def _split(text: str, side: str) -> list[tuple[str, object]]:
         else:
             entries.append((part.strip(), 1))
     if not entries:
-        raise ForceError(f"{side}: the army is empty: list units like '3 inf, 1 arm' "
-                         f"(or 'none' for an undefended territory)")
+        hint = " (or 'none' for no units)"
+        if side in ATTACKING_SIDES:
+            hint = ""
+        elif side in DEFENDING_SIDES:
+            hint = " (or 'none' for an undefended territory)"
+        raise ForceError(f"{side}: the army is empty: list units like '3 inf, 1 arm'{hint}")
     return entries
+
+
+ATTACKING_SIDES = frozenset(("attacker", "counter-attack"))
+"""Armies that attack: never empty, so 'none' is no way to write them (``_split``'s hint)."""
+DEFENDING_SIDES = frozenset(("defender", "against"))
+"""Armies that defend a territory: 'none' is an undefended one."""
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")

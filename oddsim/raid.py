@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from oddsim.battle import tech_names
+from oddsim.battle import MAX_TERRITORY_VALUE, tech_names
 from oddsim.errors import BattleError
 from oddsim.estimates import standard_error_of_mean
 from oddsim.interrupt import stop_on_interrupt
@@ -108,9 +108,10 @@ class Raid:
             tv = self.territory_value
             if tv is None:
                 raise BattleError(f"{rules.name} caps raid damage by the territory value: give "
-                                  f"--territory-value N (0 to 1000)")
-            if isinstance(tv, bool) or not isinstance(tv, int) or not 0 <= tv <= 1000:
-                raise BattleError(f"territory value must be a whole number from 0 to 1000, not {tv!r}")
+                                  f"--territory-value N (0 to {MAX_TERRITORY_VALUE})")
+            if isinstance(tv, bool) or not isinstance(tv, int) or not 0 <= tv <= MAX_TERRITORY_VALUE:
+                raise BattleError(f"territory value must be a whole number from 0 to {MAX_TERRITORY_VALUE}, "
+                                  f"not {tv!r}")
         object.__setattr__(self, "attacker_tech", tech_names(self.attacker_tech, rules))
         object.__setattr__(self, "defender_tech", tech_names(self.defender_tech, rules))
 

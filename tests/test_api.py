@@ -55,6 +55,10 @@ CALLS.update({
     "curve_sweep(attackers=3)": lambda: oddsim.plot.curve_sweep("1942-2e", 3, "1 inf", "inf=0..1"),
     "Raid(facility=[1])": lambda: Raid(rules="global-1940-2e", bombers=1, facility=[1]),
     "parse_force(rules=None)": lambda: oddsim.parse_force("1 inf", None),
+    "curve_sweep(foo=1)": lambda: oddsim.plot.curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1", foo=1),
+    # before: a 300-digit objective (raids already capped the value at 1000)
+    "territory_value=1e308": lambda: oddsim.RetreatPolicy(best="value", territory_value=1e308),
+    "sweep(territory_value=1001)": lambda: sweep(**SWEEP, goal="value", territory_value=1001),
 })
 for _name in ("battle_chart", "outcome_chart", "survivor_chart", "convergence_chart",
               "pareto_chart", "pareto_points", "heatmap_chart", "odds_curve_chart", "trench_chart"):

@@ -60,6 +60,19 @@ def test_bad_armies_raise_force_error(text, message):
         parse_force(text, G42)
 
 
+@pytest.mark.parametrize("side, hint", [
+    ("defender", " (or 'none' for an undefended territory)"),
+    ("against", " (or 'none' for an undefended territory)"),
+    ("existing", " (or 'none' for no units)"),
+    ("attacker", ""),  # an attack is never empty: 'none' is refused there, so it is not offered
+    ("counter-attack", ""),
+])
+def test_an_empty_army_offers_none_only_where_it_is_taken(side, hint):
+    with pytest.raises(oddsim.ForceError) as error:
+        parse_force(" , ", G42, side)
+    assert str(error.value) == f"{side}: the army is empty: list units like '3 inf, 1 arm'{hint}"
+
+
 def test_bad_mapping_counts():
     with pytest.raises(oddsim.ForceError, match="negative"):
         parse_force({"inf": -1}, G42)

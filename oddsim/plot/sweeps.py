@@ -15,6 +15,7 @@ it is not taken; sea: the attacker neither wins nor draws).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -257,9 +258,17 @@ def _check_choices(side: str, metric: str, method: str, sea: bool) -> None:
                         "hold")
 
 
+def _battle_options() -> set[str]:
+    """The ``Battle`` fields a sweep passes on to every battle (it sets the armies, rules and sea)."""
+    return {f.name for f in dataclasses.fields(Battle) if f.init} - {"rules", "attacker", "defender", "sea"}
+
+
 def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _Engine:
     """The engine settings, checked against ``oddsim.limits`` (``runs``: Monte Carlo runs per
     battle, default DEFAULT_CHART_RUNS; not with method "exact")."""
+    unknown = sorted(set(options) - _battle_options())
+    if unknown:
+        raise PlotError(f"unknown battle option {unknown[0]!r}: use {', '.join(sorted(_battle_options()))}")
     if runs is not None:
         check_runs(runs, PlotError)
         if method == "exact":
