@@ -37,9 +37,28 @@ class _Cli(click.Group):
             sys.exit(0)
         except click.ClickException as exc:
             _fail(exc.format_message())
+        except OSError as exc:
+            if not _printing(exc):
+                raise
+            _fail(_cannot_write_output(exc))
         if isinstance(result, int) and result:
             sys.exit(result)
         sys.exit(0)
+
+
+def _printing(exc: OSError) -> bool:
+    """Whether ``exc`` was raised while printing (a ``click.echo``: every command prints with it),
+    as on a full disk or a closed terminal; a broken pipe click handles itself."""
+    trace = exc.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code is click.echo.__code__:
+            return True
+        trace = trace.tb_next
+    return False
+
+
+def _cannot_write_output(exc: OSError) -> str:
+    return f"cannot write the output: {exc.strerror or exc}"
 
 
 def _interrupted() -> None:
@@ -475,10 +494,22 @@ def _exit_now(code: object) -> NoReturn:
         status = 1
     try:
         sys.stdout.flush()
+    except OSError as exc:  # the output was lost: said once, unless a failure was said already
+        if not status:
+            status = EXIT_BAD_INPUT
+            _say_on_stderr(f"oddsim: error: {_cannot_write_output(exc)}")
+    _say_on_stderr("")
+    os._exit(status)
+
+
+def _say_on_stderr(line: str) -> None:
+    """Write ``line`` (if any) to stderr and flush it; nothing more can be done if that fails."""
+    try:
+        if line:
+            sys.stderr.write(line + "\n")
         sys.stderr.flush()
     except OSError:
-        status = 120  # what Python itself returns when it cannot flush stdout at exit
-    os._exit(status)
+        pass
 
 
 if __name__ == "__main__":
