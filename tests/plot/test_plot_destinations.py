@@ -51,7 +51,9 @@ def test_an_empty_chart_path_is_named_as_such():
 
 
 @pytest.mark.parametrize("command", [BATTLE, (*BATTLE, "--json"), (*BATTLE, "--wave", "1 arm"),
-                                     ("raid", "--bombers", "1", "--territory-value", "3"), TRENCH])
+                                     ("raid", "--bombers", "1", "--territory-value", "3"), TRENCH,
+                                     ("purchase", "--budget", "6", "--units", "inf", "--against",
+                                      "1 inf", "--quiet")])
 def test_a_chart_that_fails_as_it_is_written_prints_nothing_and_leaves_no_file(
         tmp_path, monkeypatch, command):
     """A disk that fills while the chart is written: one line, no result, no half-written file."""
