@@ -139,17 +139,15 @@ class _Survivors(click.ParamType):
     name = "all|N"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) or value is None:
-            return value
-        if str(value).strip().lower() == "all":
-            return 0
+        from oddsim.result_text import survivor_rows
+
         try:
-            number = int(value)
-        except ValueError:
-            self.fail(f"'{value}' is neither 'all' nor a number of rows", param, ctx)
-        if number < 1:
-            self.fail(f"{number} rows: give 1 or more, or 'all'", param, ctx)
-        return number
+            rows = survivor_rows(value)
+        except OddsimError as error:
+            self.fail(str(error), param, ctx)
+        if rows == 0 and str(value).strip().lower() != "all":  # (0 means all in the API only)
+            self.fail(f"survivors {value}: give a positive number of rows, or 'all'", param, ctx)
+        return rows
 
 
 def _output_options(command):

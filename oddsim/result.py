@@ -444,9 +444,9 @@ class BattleResult:
         survivors = self.attacker_survivors if side == "attacker" else self.defender_survivors
         return tuple(sorted(survivors, key=lambda s: -s.probability)[:top])
 
-    def to_table(self, survivors: int | None = None) -> str:
+    def to_table(self, survivors: int | str | None = None) -> str:
         """The readable summary the CLI prints; ``survivors``: also each side's whole survivor
-        and IPC-loss tables (that many rows each, 0: all)."""
+        and IPC-loss tables (that many rows each, 0 or "all": all; else a ``BattleError``)."""
         from oddsim.result_text import battle_text
 
         return battle_text(self, survivors)

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from oddsim.errors import BattleError
 from oddsim.estimates import needs_interval, number, percent
 from oddsim.names import unit_label
 
@@ -14,9 +15,31 @@ SHOWN_BELOW = 5e-7
 """Rows less likely than this print as 0.0000%: they are left out of the text (--json has them)."""
 
 
-def battle_text(result, survivors: int | None = None) -> str:
-    """The summary of ``result``; with ``survivors`` (0: all) each side's survivor and IPC-loss
-    tables, that many most likely rows each."""
+def survivor_rows(survivors: object) -> int | None:
+    """How many survivor rows a summary shows: None (no tables), 0 or ``"all"`` (every row), or
+    a positive number of rows; anything else is a ``BattleError``. The CLI's ``--survivors`` and
+    ``to_table`` read it the same way."""
+    if survivors is None:
+        return None
+    if isinstance(survivors, str):
+        word = survivors.strip().lower()
+        if word == "all":
+            return 0
+        try:
+            survivors = int(word)
+        except ValueError:
+            raise BattleError(f"survivors '{survivors}' is neither 'all' nor a number of rows") from None
+    if isinstance(survivors, bool) or not isinstance(survivors, int | np.integer):
+        raise BattleError(f"survivors must be a number of rows or 'all', not {type(survivors).__name__}")
+    if survivors < 0:
+        raise BattleError(f"survivors {survivors}: give a positive number of rows, or 'all'")
+    return int(survivors)
+
+
+def battle_text(result, survivors: int | str | None = None) -> str:
+    """The summary of ``result``; with ``survivors`` (0 or "all": all, ``survivor_rows``) each
+    side's survivor and IPC-loss tables, that many most likely rows each."""
+    survivors = survivor_rows(survivors)
     lines = [result.battle]
     method = "exact" if result.method == "exact" else f"Monte Carlo, {result.runs:,} runs"
     if result.interrupted:

@@ -62,6 +62,7 @@ def test_rules_list_and_show():
     (["battle", "-a", "1 inf"], "Missing option"),
     (["rules", "show", "nope"], "unknown edition"),
     (["battle", "-a", "1 inf", "-d", "1 inf", "--survivors", "many"], "neither 'all' nor a number"),
+    (["battle", "-a", "1 inf", "-d", "1 inf", "--survivors", "0"], "give a positive number of rows"),
     (["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 inf", "--survivors", "all"],
      "--survivors shows one battle's survivors"),
 ])

@@ -114,6 +114,17 @@ def test_result_prints_like_the_cli():
     assert r.to_table().splitlines()[0] == "1942-2e land battle: 1 armor attack 1 infantry"
 
 
+def test_survivor_rows_are_a_positive_count_or_all():
+    r = oddsim.solve(oddsim.Battle("1942-2e", "3 inf, 1 art", "3 inf"))
+    every = r.to_table(survivors=0)
+    assert r.to_table(survivors="all") == r.to_table(survivors=" ALL ") == every
+    # the attacker's title says how many of its end states one row shows: 5 of them (0 to 4 left)
+    assert "attacker survivors (1 of 5 end states; 4 not shown" in r.to_table(survivors=1)
+    for bad in (-1, 2.5, True, "some", [3]):
+        with pytest.raises(oddsim.BattleError):
+            r.to_table(survivors=bad)
+
+
 def test_probabilities_no_run_saw_get_a_95_percent_interval():
     # ten armor against one infantry cannot end in a draw; no run sees one
     n = 50_000
