@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
@@ -37,9 +39,28 @@ class _Cli(click.Group):
             sys.exit(0)
         except click.ClickException as exc:
             _fail(exc.format_message())
+        except OSError as exc:
+            if not _printing(exc):
+                raise
+            _fail(_cannot_write_output(exc))
         if isinstance(result, int) and result:
             sys.exit(result)
         sys.exit(0)
+
+
+def _printing(exc: OSError) -> bool:
+    """Whether ``exc`` was raised while printing (a ``click.echo``: every command prints with it),
+    as on a full disk or a closed terminal; a broken pipe click handles itself."""
+    trace = exc.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code is click.echo.__code__:
+            return True
+        trace = trace.tb_next
+    return False
+
+
+def _cannot_write_output(exc: OSError) -> str:
+    return f"cannot write the output: {exc.strerror or exc}"
 
 
 def _interrupted() -> None:
@@ -141,9 +162,19 @@ def _output_options(command):
     return command
 
 
-def _say_where(path, as_json: bool) -> None:
-    """Tell where --plot wrote its chart (on stderr under --json, which keeps stdout JSON)."""
-    click.echo(f"wrote {path}", err=as_json)
+def show(result, text: str, plot: Path | None, draw: Callable[[Any, Path], Path], as_json: bool) -> int:
+    """Print ``text``, the result, and draw it with ``draw(result, plot)`` when ``--plot`` asks;
+    returns the exit status (``finish``).
+
+    The chart is written first, so one that cannot be written fails in one line with nothing
+    printed; a run that Ctrl-C cut short writes no chart (its figures are from part of the runs).
+    Where the chart went is said after the result (on stderr under --json, which keeps stdout
+    JSON)."""
+    written = draw(result, plot) if plot and not getattr(result, "interrupted", False) else None
+    click.echo(text)
+    if written is not None:
+        click.echo(f"wrote {written}", err=as_json)
+    return finish(result)
 
 
 @cli.command(epilog=UNITS_HELP)
@@ -246,17 +277,13 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
         if survivors is not None:
             raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
-        click.echo(json.dumps(total.to_dict(), indent=2) if as_json else total.to_table())
-        if plot:
-            _say_where(write_battle_chart(total, plot, title=spec.describe() + ", then later waves"),
-                       as_json)
-        return finish(total)
+        return show(total, json.dumps(total.to_dict(), indent=2) if as_json else total.to_table(), plot,
+                    lambda waves, path: write_battle_chart(
+                        waves, path, title=spec.describe() + ", then later waves"), as_json)
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
-    click.echo(result.to_json() if as_json else result.to_table(survivors))
-    if plot:
-        _say_where(write_battle_chart(result, plot), as_json)
-    return finish(result)
+    return show(result, result.to_json() if as_json else result.to_table(survivors), plot,
+                write_battle_chart, as_json)
 
 
 @cli.command()
@@ -297,12 +324,10 @@ def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, fa
                 interceptors=interceptors, territory_value=territory_value, facility=facility,
                 attacker_tech=attacker_tech, defender_tech=defender_tech, aa_gun=aa_gun, dice=dice)
     result = run_raid(spec, method=method, runs=runs, seed=seed)
-    click.echo(result.to_json() if as_json else result.to_table())
-    if plot:
-        from oddsim.plot.cli import write_raid_chart
+    from oddsim.plot.cli import write_raid_chart
 
-        _say_where(write_raid_chart(result, plot), as_json)
-    return finish(result)
+    return show(result, result.to_json() if as_json else result.to_table(), plot, write_raid_chart,
+                as_json)
 
 
 @cli.group()
@@ -412,12 +437,10 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
                          ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
     result = run_amphibious(assault, method=method, runs=runs, seed=seed,
                             progress=not quiet and not as_json)
-    click.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.to_table())
-    if plot:
-        from oddsim.plot.cli import write_amphibious_chart
+    from oddsim.plot.cli import write_amphibious_chart
 
-        _say_where(write_amphibious_chart(result, plot), as_json)
-    return finish(result)
+    return show(result, json.dumps(result.to_dict(), indent=2) if as_json else result.to_table(), plot,
+                write_amphibious_chart, as_json)
 
 
 @cli.command()
@@ -473,10 +496,22 @@ def _exit_now(code: object) -> NoReturn:
         status = 1
     try:
         sys.stdout.flush()
+    except OSError as exc:  # the output was lost: said once, unless a failure was said already
+        if not status:
+            status = EXIT_BAD_INPUT
+            _say_on_stderr(f"oddsim: error: {_cannot_write_output(exc)}")
+    _say_on_stderr("")
+    os._exit(status)
+
+
+def _say_on_stderr(line: str) -> None:
+    """Write ``line`` (if any) to stderr and flush it; nothing more can be done if that fails."""
+    try:
+        if line:
+            sys.stderr.write(line + "\n")
         sys.stderr.flush()
     except OSError:
-        status = 120  # what Python itself returns when it cannot flush stdout at exit
-    os._exit(status)
+        pass
 
 
 if __name__ == "__main__":

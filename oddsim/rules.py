@@ -7,8 +7,6 @@ in ``oddsim/rulesets``; a user's own file in the same format loads through ``loa
 from __future__ import annotations
 
 import enum
-import os
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -16,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from oddsim._files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.names import NAME_RULE, is_typable, typed_key
 
@@ -298,22 +297,12 @@ def _load_builtin(name: str) -> Ruleset:
 MAX_RULESET_BYTES = 1 << 20
 """A ruleset file is a page of TOML; anything over 1 MiB is refused unread."""
 
+RULESET_FILE = InputFile("ruleset file", MAX_RULESET_BYTES, "a ruleset is a short TOML file",
+                         "give a .toml file", RulesetError)
+
 
 def _load_file(path: Path) -> Ruleset:
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise RulesetError(f"ruleset {path} is not a regular file: give a .toml file")
-        with open(path, "rb") as f:
-            data = f.read(MAX_RULESET_BYTES + 1)
-    except OSError as exc:
-        raise RulesetError(f"cannot read ruleset file {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_RULESET_BYTES:
-        raise RulesetError(f"ruleset file {path} is over {MAX_RULESET_BYTES // 1024} KiB: a ruleset "
-                           f"is a short TOML file")
-    try:
-        raw = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RulesetError(f"ruleset file {path} is not UTF-8 text") from None
+    raw = RULESET_FILE.read_text(path)
     return ruleset_from_text(raw, origin=str(path), what=f"ruleset file {path}")
 
 

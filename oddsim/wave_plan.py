@@ -25,23 +25,24 @@ import tomllib
 from dataclasses import fields
 from pathlib import Path
 
+from oddsim._files import InputFile
 from oddsim.battle import RetreatPolicy
 from oddsim.errors import BattleError, OddsimError
 from oddsim.waves import Wave
 
 WAVE_KEYS = tuple(f.name for f in fields(Wave) if f.name != "source")
 
+MAX_WAVE_PLAN_BYTES = 1 << 20
+"""A plan is a few tables a wave; anything over 1 MiB is refused unread."""
+WAVE_PLAN_FILE = InputFile("wave plan", MAX_WAVE_PLAN_BYTES, "a plan is a short TOML or JSON file",
+                           "write the plan in a .toml or .json file", BattleError)
+
 
 def load_wave_plan(path: str | Path) -> list[Wave]:
     """The waves of a plan file (``.toml`` or ``.json``), each checked; BattleError naming the
     first problem."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise BattleError(f"wave plan {path}: cannot read it ({error.strerror or error})") from None
-    except UnicodeDecodeError:
-        raise BattleError(f"wave plan {path}: not UTF-8 text: write the plan in TOML or JSON") from None
+    text = WAVE_PLAN_FILE.read_text(path)
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as error:

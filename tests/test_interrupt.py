@@ -302,3 +302,29 @@ def test_a_forked_child_makes_its_own_worker_thread():
         os._exit(0 if call_interruptibly(lambda: 2, background=True) == 2 else 1)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+@pytest.mark.parametrize("args, owner, name", [
+    (("battle", "-a", "3 inf, 1 arm", "-d", "4 inf", "--method", "mc", "--runs", "2000000",
+      "--quiet"), mc_simulate, "_fight_chunk"),
+    (("battle", "-a", "3 inf, 1 arm", "-d", "4 inf", "--wave", "2 arm", "--method", "mc", "--runs",
+      "2000000", "--quiet"), mc_simulate, "_fight_chunk"),
+    (("amphibious", "--fleet", "1 bb, 2 transport", "--cargo", "2 inf, 1 arm", "--sea-defender",
+      "1 sub, 1 dd", "-d", "2 inf", "--method", "mc", "--runs", "2000000", "--quiet"), mc_simulate,
+     "_fight_chunk"),
+    (("raid", "--bombers", "2", "--territory-value", "6", "--method", "mc", "--runs", "10000",
+      "--quiet"), raid_module, "_raid_chunk"),
+    (("trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917", "--method", "mc",
+      "--runs", "10000"), trench_mc, "simulate_counts"),
+])
+def test_an_interrupted_run_writes_no_chart(monkeypatch, tmp_path, args, owner, name):
+    """The README: "a chart is not written". Before: the chart of the partial result was written."""
+    monkeypatch.setattr(raid_module, "RAID_CHUNK", 1_000)
+    monkeypatch.setattr(trench_mc, "CALL_BATTLES", 1_000)
+    ctrl_c_after_call(monkeypatch, owner, name)
+    chart = tmp_path / "odds.png"
+    result = invoke(*args, "--seed", "7", "--plot", str(chart))
+    assert result.exit_code == 130, result.output
+    assert "interrupted" in result.stdout
+    assert result.stderr == "oddsim: interrupted: the figures above are from the runs done so far\n"
+    assert not chart.exists()

@@ -116,7 +116,7 @@ def test_a_folder_and_a_huge_file_are_refused(tmp_path):
         load_ruleset(str(tmp_path))
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * (MAX_RULESET_BYTES + 1))
-    with pytest.raises(oddsim.RulesetError, match="over 1024 KiB"):
+    with pytest.raises(oddsim.RulesetError, match="over 1 MiB: a ruleset is a short TOML file"):
         load_ruleset(str(big))
 
 

@@ -19,8 +19,11 @@ _FIXED_IDS: dict[RcKeyType, Any] = {"svg.hashsalt": "oddsim"}
 
 
 def check_output_path(path: str | os.PathLike) -> Path:
-    """``path`` as a ``Path`` once it has a chart extension and its folder exists and is
-    writable; otherwise a ``PlotError`` saying which."""
+    """``path`` as a ``Path`` once it has a chart extension, names a regular file or none yet
+    (through a link: what it links to), and its folder exists and is writable; otherwise a
+    ``PlotError`` saying which."""
+    if not str(path):
+        raise PlotError("the chart path is empty: give a file name such as odds.png")
     if "\0" in str(path):
         raise PlotError(f"{str(path)!r}: a file name has no NUL character")
     path = Path(path)
@@ -30,11 +33,17 @@ def check_output_path(path: str | os.PathLike) -> Path:
         raise PlotError(f"{path}: a chart is saved as .png, .svg or .pdf, not {found}")
     if path.is_dir():
         raise PlotError(f"{path} is a folder: give a file name such as {path / 'odds.png'}")
-    folder = path.parent
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    name = f"{path} (a link to {target})" if target is not path else str(path)
+    if target.exists() and not target.is_file():
+        raise PlotError(f"{name} is not a regular file: give a chart file name such as odds.png")
+    folder = target.parent
     if not folder.is_dir():
-        raise PlotError(f"{path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise PlotError(f"{path}: cannot write there (permission denied)")
+        if folder.exists():
+            raise PlotError(f"{name}: {folder} is not a folder")
+        raise PlotError(f"{name}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise PlotError(f"{name}: cannot write there (permission denied)")
     return path
 
 
@@ -47,9 +56,12 @@ def save_figure(fig, path: str | os.PathLike, dpi: float | None = None) -> Path:
         raise PlotError(f"save_figure needs a matplotlib Figure, not {type(fig).__name__}")
     path = check_output_path(path)
     kind = FORMATS[path.suffix.lower()]
+    new = not os.path.lexists(path)
     try:
         with matplotlib.rc_context(_FIXED_IDS):
             fig.savefig(path, format=kind, dpi=dpi or fig.dpi, metadata=_NO_DATE[kind])
     except OSError as exc:
+        if new:  # no part of a chart is left behind (a disk that filled while it was written)
+            path.unlink(missing_ok=True)
         raise PlotError(f"{path}: cannot write the chart ({exc.strerror or exc})") from None
     return path

@@ -86,11 +86,10 @@ def purchase(rules, budget, units, caps, existing, against, goal, territory_valu
     except SweepInterrupted as stop:
         click.echo(f"oddsim: interrupted: {stop}", err=True)
         return EXIT_INTERRUPTED
-    click.echo(report(table, spec, top))
-    if plot:
-        path = write_purchase_chart(table, plot, top=min(top, 5) or 5, title=spec.describe())
-        click.echo(f"wrote {path}")
-    return 0
+    from oddsim.cli import show
+
+    return show(table, report(table, spec, top), plot, lambda rows, path: write_purchase_chart(
+        rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=False)
 
 
 def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:

@@ -21,8 +21,17 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from oddsim._files import InputFile, MiB
 from oddsim.interrupt import signals_held
 from oddsim.purchase.goals import PurchaseError
+
+MAX_ROWS_FILE_BYTES = 256 * MiB
+"""The largest file ``--resume`` reads: a sweep has at most 100,000 rows (``MAX_PURCHASES``) of
+well under 1 KiB each with the built-in units (about 0.4 KiB in CSV, 0.9 KiB in JSON with five),
+so 256 MiB leaves room for long unit names while a wrong file (a disk image, ``/dev/zero``
+through a link) is refused before it fills the memory."""
+ROWS_FILE = InputFile("--out file", MAX_ROWS_FILE_BYTES, "a sweep's rows are smaller: choose another "
+                      "--out", "choose another --out", PurchaseError)
 
 CHUNK_ROWS = 200
 """A chunk is written once it holds this many rows..."""
@@ -59,12 +68,7 @@ def read_rows(path: Path, columns: Sequence[str],
     fmt = RowFormat.for_path(path)
     if not path.exists():
         return []
-    if not path.is_file():
-        raise PurchaseError(f"--out {path} is not a regular file: choose another --out")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PurchaseError(f"cannot read {path}: {exc.strerror or exc}") from None
+    data = ROWS_FILE.read(path)
     end = data.rfind(b"\n") + 1
     try:
         lines = data[:end].decode("utf-8").splitlines()
@@ -138,13 +142,19 @@ def _cut_partial_line(path: Path, end: int) -> None:
 
 def holds_columns(path: Path, columns: Sequence[str]) -> bool:
     """Whether the first whole line of ``path`` is of ``columns``: the CSV header, or a JSON row
-    with exactly these keys (False for anything unreadable)."""
+    with exactly these keys (False for a missing file or a first line that is neither); a file
+    ``--resume`` may not read (see ``ROWS_FILE``) is refused."""
     fmt = RowFormat.for_path(path)
+    if not path.exists():
+        return False
+    with ROWS_FILE.open(path) as f:
+        try:
+            line = f.readline(ROWS_FILE.cap + 1)
+        except OSError:
+            return False
     try:
-        with open(path, "rb") as f:
-            line = f.readline()
         text = line.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         return False
     if not text.endswith("\n"):
         return False
