@@ -45,6 +45,8 @@ class InputFile:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         except OSError as exc:
             raise self._unreadable(path, exc) from None
+        except ValueError:  # (a NUL in the path)
+            raise self.error(f"{self.what} {str(path)!r}: a file name has no NUL character") from None
         try:
             status = os.fstat(fd)
             if not stat.S_ISREG(status.st_mode):

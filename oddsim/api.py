@@ -11,7 +11,7 @@ from oddsim.errors import BattleError
 from oddsim.exact import estimate_work, solve
 from oddsim.exact.solve import MAX_JOINT_STATES
 from oddsim.interrupt import stop_on_interrupt
-from oddsim.limits import check_runs, check_seed, refuse_for_exact
+from oddsim.limits import check_runs, check_seed, refuse_for_exact, share_of_runs
 from oddsim.result import BattleResult
 from oddsim.waves import Wave, WaveResult, fight_waves
 
@@ -117,7 +117,7 @@ def _stage_runner(method: str, runs: int | None, seed: int | None, progress: boo
         sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
         from oddsim.montecarlo import simulate
 
-        return simulate(spec, runs=max(1, round(share * total)), seed=sub_seed, progress=progress)
+        return simulate(spec, runs=share_of_runs(share, total), seed=sub_seed, progress=progress)
 
     return run
 

@@ -60,6 +60,7 @@ def _printing(exc: OSError) -> bool:
 
 
 def _cannot_write_output(exc: OSError) -> str:
+    """The error line of output that could not be written (``exc``: why, as the system says)."""
     return f"cannot write the output: {exc.strerror or exc}"
 
 
@@ -68,11 +69,12 @@ def _interrupted() -> None:
     sys.exit(EXIT_INTERRUPTED)
 
 
-def finish(result) -> int:
+def finish(result, chart_asked: bool = False) -> int:
     """The exit status of a command that printed ``result``: 130 when Ctrl-C cut it short (the
-    printed figures say "interrupted"), else 0."""
+    printed figures say "interrupted"; a chart ``--plot`` asked for was not written), else 0."""
     if getattr(result, "interrupted", False):
-        click.echo("oddsim: interrupted: the figures above are from the runs done so far", err=True)
+        skipped = "; no chart was written" if chart_asked else ""
+        click.echo(f"oddsim: interrupted: the figures above are from the runs done so far{skipped}", err=True)
         return EXIT_INTERRUPTED
     return 0
 
@@ -174,7 +176,7 @@ def show(result, text: str, plot: Path | None, draw: Callable[[Any, Path], Path]
     click.echo(text)
     if written is not None:
         click.echo(f"wrote {written}", err=as_json)
-    return finish(result)
+    return finish(result, chart_asked=plot is not None)
 
 
 @cli.command(epilog=UNITS_HELP)
@@ -193,7 +195,7 @@ def show(result, text: str, plot: Path | None, draw: Callable[[Any, Path], Path]
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
-@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
@@ -305,7 +307,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True,
               help="Exact enumeration or Monte Carlo.")
-@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo raids (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")
@@ -410,7 +412,7 @@ def describe_ruleset(ruleset) -> str:
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True,
               help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
-@click.option("--runs", type=click.IntRange(min=1), default=None, metavar="1..10^10",
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo battles in all (default 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")

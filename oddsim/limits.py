@@ -34,6 +34,11 @@ def check_runs(runs: object, error: type[OddsimError] = OddsimError, what: str =
     return count
 
 
+def share_of_runs(share: float, runs: int) -> int:
+    """The runs of a part of a battle that ``share`` of its ``runs`` reach (an AA outcome, a
+    stage after another): rounded, and never under ``MIN_RUNS``, however rare the part."""
+    return max(MIN_RUNS, round(share * runs))
+
 
 @overload
 def check_seed(seed: int, error: type[OddsimError] = ..., what: str = ...) -> int: ...

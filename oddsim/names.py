@@ -10,8 +10,8 @@ DAMAGED_WORDS = ("damaged", "dmg")
 EMPTY_WORDS = ("none", "nothing", "empty", "-")
 """An army written as one of these has no units (an undefended territory)."""
 NAME_RULE = ("a unit name or alias is lowercase letters, digits and underscores (typed as spaces or "
-             "hyphens), starts with a letter, is not none, nothing or empty, and does not start "
-             "with damaged or dmg")
+             "hyphens), starts with a letter, is not none, nothing or empty, and its first word "
+             "(up to an underscore) is not damaged or dmg")
 """The names players can type, as a ruleset's error says it."""
 
 _UNCOUNTABLE = ("infantry", "artillery", "armor", "armour")

@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_lines import refused
 
 from oddsim._files import InputFile, size_text
-from oddsim.cli import cli
 from oddsim.errors import BattleError
 from oddsim.purchase import output
 
@@ -20,14 +19,6 @@ PLAN = InputFile("wave plan", 64, "a plan is short", "give a .toml file", Battle
 BATTLE = ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan"]
 RESUME = ["purchase", "--budget", "10", "--units", "inf", "--against", "2 inf", "--resume", "--out"]
 needs_dev_zero = pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-
-
-def refused(args, line):
-    """The CLI exits with status 2 and exactly ``line`` on stderr, nothing on stdout."""
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 2, result.output
-    assert result.stderr == f"oddsim: error: {line}\n"
-    assert result.stdout == ""
 
 
 def test_a_regular_file_is_read_whole(tmp_path):
@@ -97,6 +88,12 @@ def test_resuming_an_out_file_over_its_cap_is_refused_untouched(tmp_path, monkey
     refused([*RESUME, str(out)],
             f"--out file {out} is over 1 KiB: a sweep's rows are smaller: choose another --out")
     assert out.read_bytes() == content
+
+
+def test_a_nul_in_the_path_is_named():
+    """Before: a bare ValueError from os.stat."""
+    with pytest.raises(BattleError, match=r"^wave plan 'a\\x00b.toml': a file name has no NUL character$"):
+        PLAN.read("a\0b.toml")
 
 
 def test_sizes_are_written_in_their_unit():

@@ -326,5 +326,6 @@ def test_an_interrupted_run_writes_no_chart(monkeypatch, tmp_path, args, owner, 
     result = invoke(*args, "--seed", "7", "--plot", str(chart))
     assert result.exit_code == 130, result.output
     assert "interrupted" in result.stdout
-    assert result.stderr == "oddsim: interrupted: the figures above are from the runs done so far\n"
+    assert result.stderr == ("oddsim: interrupted: the figures above are from the runs done so far; "
+                             "no chart was written\n")
     assert not chart.exists()

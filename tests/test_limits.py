@@ -4,9 +4,9 @@ import pytest
 from click.testing import CliRunner
 
 import oddsim
-from oddsim.api import run_amphibious, run_battle, run_waves
+from oddsim.api import run_amphibious, run_battle, run_counter_attack, run_waves
 from oddsim.cli import cli
-from oddsim.limits import MAX_RUNS, MAX_SEED, check_runs, check_seed
+from oddsim.limits import MAX_RUNS, MAX_SEED, MIN_RUNS, check_runs, check_seed, share_of_runs
 from oddsim.plot.sweeps import curve_sweep
 from oddsim.purchase import SweepSpec
 from oddsim.raid import Raid, run_raid, simulate_raid
@@ -91,10 +91,26 @@ def test_exact_methods_refuse_a_seed_they_would_ignore(call):
 
 def test_auto_takes_runs_and_a_seed_for_the_engine_it_may_pick():
     assert run_battle(BATTLE, runs=1000, seed=5).method == "exact"  # a small battle: auto picks exact
+
+
+def test_both_runs_and_a_seed_are_named_when_exact_is_asked_for():
     with pytest.raises(oddsim.OddsimError, match="^--runs and --seed apply to Monte Carlo: drop them"):
         run_raid(RAID, method="exact", runs=10, seed=5)
     assert "--seed applies to Monte Carlo" in bad("battle", "-a", "1 inf", "-d", "1 inf", "--method", "exact",
                                                   "--seed", "10")
+
+
+def test_a_rare_part_of_a_battle_gets_the_fewest_runs_not_a_refusal():
+    """A battle split into parts (each AA outcome, a counter-attack after each end) gives each
+    its share of the runs: before, a part reached less than once in the runs got 1 and was
+    refused (one run has no standard error), even at a million runs."""
+    assert share_of_runs(1e-9, 1_000_000) == MIN_RUNS and share_of_runs(0.25, 1000) == 250
+    # 8 aircraft all shot down by one AA gun's 8 dice: (1/6)**8, less than once in 100 runs
+    aircraft = oddsim.Battle(rules="revised", attacker="6 ftr, 2 bmb, 2 inf", defender="1 aa, 4 inf")
+    assert oddsim.simulate(aircraft, runs=100, seed=1).runs >= 100
+    counter = run_counter_attack(oddsim.Battle("1942-2e", "6 inf, 3 arm", "5 inf"), "2 inf, 1 arm",
+                                 method="mc", runs=10, seed=1)
+    assert 0.0 <= counter.holds <= 1.0
 
 
 def bad(*args):

@@ -139,8 +139,8 @@ def _one_unit(name: str, aliases: list[str] | None = None) -> dict:
 
 
 RULE = ("a unit name or alias is lowercase letters, digits and underscores (typed as spaces or "
-        "hyphens), starts with a letter, is not none, nothing or empty, and does not start with "
-        "damaged or dmg")
+        "hyphens), starts with a letter, is not none, nothing or empty, and its first word (up to an "
+        "underscore) is not damaged or dmg")
 
 
 @pytest.mark.parametrize("name, aliases, where, fix", [

@@ -23,7 +23,7 @@ from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
 from oddsim.estimates import standard_error_of_mean
 from oddsim.interrupt import stop_on_interrupt
-from oddsim.limits import MAX_RUNS, check_runs, seed_or_random
+from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo._layout import (
@@ -77,7 +77,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome, its share of runs
         with stop_on_interrupt():  # one Ctrl-C stops every part
             return _finish(battle, aa_casualties.fight_split(battle, parts, lambda spec, p, i: simulate(
-                spec, runs=max(1, round(p * runs)), seed=(seed * 1_000_003 + i + 1) % (1 << 63),
+                spec, runs=share_of_runs(p, runs), seed=(seed * 1_000_003 + i + 1) % (1 << 63),
                 progress=progress)))
     low = lower(battle)
     spec = KernelModel.build(battle, low)

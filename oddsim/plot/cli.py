@@ -86,7 +86,7 @@ def _sweep_options(command: Callable) -> Callable:
                      help="Keep the attacker's last N land units until everything else is lost."),
         click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
                      show_default=True, help="Engine per battle; auto is exact when cheap."),
-        click.option("--runs", type=click.IntRange(min=1), default=None,
+        click.option("--runs", type=int, default=None, metavar="2..10^10",
                      help=f"Monte Carlo runs per battle (default {DEFAULT_CHART_RUNS:,})."),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Monte Carlo seed (battle k of the chart uses seed + k)."),

@@ -4,6 +4,7 @@ that cannot be written is refused with one clear line, before any work when chec
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,12 +57,17 @@ def save_figure(fig, path: str | os.PathLike, dpi: float | None = None) -> Path:
         raise PlotError(f"save_figure needs a matplotlib Figure, not {type(fig).__name__}")
     path = check_output_path(path)
     kind = FORMATS[path.suffix.lower()]
-    new = not os.path.lexists(path)
+    target = Path(os.path.realpath(path))  # (through a link: the link stays, what it names changes)
+    part = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
     try:
-        with matplotlib.rc_context(_FIXED_IDS):
-            fig.savefig(path, format=kind, dpi=dpi or fig.dpi, metadata=_NO_DATE[kind])
+        # a new file beside it, put in its place once whole: a chart that cannot be written
+        # (a disk that fills, Ctrl-C) leaves the old one as it was and no part of the new one
+        with open(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as out:
+            with matplotlib.rc_context(_FIXED_IDS):
+                fig.savefig(out, format=kind, dpi=dpi or fig.dpi, metadata=_NO_DATE[kind])
+        os.replace(part, target)
     except OSError as exc:
-        if new:  # no part of a chart is left behind (a disk that filled while it was written)
-            path.unlink(missing_ok=True)
         raise PlotError(f"{path}: cannot write the chart ({exc.strerror or exc})") from None
+    finally:
+        part.unlink(missing_ok=True)
     return path

@@ -50,7 +50,7 @@ from oddsim.purchase.table import PurchaseTable
               help="Keep the attacker's last N land units until everything else is lost.")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Engine per battle; auto is exact when cheap.")
-@click.option("--runs", type=int, default=None, metavar="1..10^10",
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs per battle (default 100,000).")
 @click.option("--seed", type=int, default=0, show_default=True, metavar="0..2^64-1",
               help="Sweep seed; each Monte Carlo battle's seed derives from it and the battle.")

@@ -84,7 +84,7 @@ def _common(command):
 @_common
 @click.option("--method", type=click.Choice(["exact", "mc"]), default="exact",
               show_default=True, help="Exact enumeration or Monte Carlo.")
-@click.option("--runs", type=int, default=None, metavar="1..10^10",
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000).")
 @click.option("--seed", type=int, default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")

@@ -272,7 +272,7 @@ RAID_ENGINE = ("method", "runs", "seed")
 
 def run_raid_request(body: Body, progress: Progress | None = None) -> str:
     """``POST /api/raid``: what ``oddsim raid --json`` prints (exact unless ``method: mc``)."""
-    from oddsim.raid import Raid, simulate_raid, solve_raid
+    from oddsim.raid import Raid, run_raid
 
     fields = _fields(body, Raid, RAID_ENGINE, "raid")
     raid = Raid(rules=ruleset_of(body), **fields)
@@ -281,9 +281,7 @@ def run_raid_request(body: Body, progress: Progress | None = None) -> str:
         raise WebError(f"unknown method {method!r}: use exact or mc")
     runs = check_runs(body.get("runs"), None)
     seed = check_seed(body.get("seed"))
-    result = solve_raid(raid) if method == "exact" else simulate_raid(
-        raid, runs=1_000_000 if runs is None else runs, seed=seed)
-    return result.to_json()
+    return run_raid(raid, method=method, runs=runs, seed=seed).to_json()  # (as the CLI runs it)
 
 
 def run_trench_request(body: Body, progress: Progress | None = None) -> str:

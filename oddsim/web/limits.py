@@ -6,10 +6,8 @@ engines); these are the tighter caps of a server that must keep answering other 
 
 from __future__ import annotations
 
-from numbers import Integral
-
+from oddsim import limits
 from oddsim.errors import OddsimError
-from oddsim.limits import MIN_RUNS, NO_ERROR_OF_ONE
 
 MAX_BODY_BYTES = 256 * 1024
 """A request body (a ruleset's TOML text included) is at most this long."""
@@ -42,18 +40,17 @@ class WebError(OddsimError):
 
 
 def check_runs(runs: object, default: int | None) -> int | None:
-    """``runs`` as sent (``None``: the CLI's default), refused above the server's cap."""
+    """``runs`` as sent (``None``: the CLI's default), checked as the CLI checks it
+    (``oddsim.limits``) and refused above the server's cap."""
     if runs is None:
         return default
-    if isinstance(runs, Integral) and not isinstance(runs, bool) and MIN_RUNS <= int(runs) <= MAX_RUNS:
-        return int(runs)
-    fix = NO_ERROR_OF_ONE if runs == 1 and not isinstance(runs, bool) else ": run more from the command line"
-    raise WebError(f"runs must be a whole number from {MIN_RUNS} to {MAX_RUNS:,} on the server, not "
-                   f"{runs!r}{fix}")
+    count = limits.check_runs(runs, WebError)
+    if count > MAX_RUNS:
+        raise WebError(f"runs must be at most {MAX_RUNS:,} on the server, not {count:,}: run more from "
+                       f"the command line")
+    return count
 
 
 def check_seed(seed: object) -> int | None:
     """The seeds the CLI takes (``oddsim.limits``)."""
-    from oddsim.limits import check_seed as check
-
-    return check(seed, WebError)
+    return limits.check_seed(seed, WebError)

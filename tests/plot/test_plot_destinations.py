@@ -8,20 +8,13 @@ import os
 
 import matplotlib.figure
 import pytest
+from cli_lines import refused
 from click.testing import CliRunner
 
 from oddsim.cli import cli
 
 BATTLE = ("battle", "-a", "1 inf", "-d", "1 inf")
 TRENCH = ("trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917")
-
-
-def refused(args, line):
-    """Status 2, exactly ``line`` on stderr, nothing on stdout."""
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code == 2, result.output
-    assert result.stderr == f"oddsim: error: {line}\n"
-    assert result.stdout == ""
 
 
 @pytest.mark.parametrize("command", [BATTLE, (*BATTLE, "--json"), TRENCH])
@@ -57,15 +50,24 @@ def test_an_empty_chart_path_is_named_as_such():
 def test_a_chart_that_fails_as_it_is_written_prints_nothing_and_leaves_no_file(
         tmp_path, monkeypatch, command):
     """A disk that fills while the chart is written: one line, no result, no half-written file."""
-    def fill_the_disk(self, fname, **kwargs):
-        with open(fname, "wb") as f:
-            f.write(b"\x89PNG half a chart")
-        raise OSError(28, "No space left on device")
-
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", fill_the_disk)
     chart = tmp_path / "odds.png"
     refused([*command, "--plot", str(chart)], f"{chart}: cannot write the chart (No space left on device)")
-    assert not chart.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def fill_the_disk(self, out, **kwargs):
+    """``Figure.savefig`` on a disk that fills half way through the chart."""
+    out.write(b"\x89PNG half a chart")
+    raise OSError(28, "No space left on device")
+
+
+def test_a_chart_that_fails_as_it_replaces_another_leaves_the_other_as_it_was(tmp_path, monkeypatch):
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", fill_the_disk)
+    chart = tmp_path / "odds.png"
+    chart.write_bytes(b"yesterday's chart")
+    refused([*BATTLE, "--plot", str(chart)], f"{chart}: cannot write the chart (No space left on device)")
+    assert list(tmp_path.iterdir()) == [chart] and chart.read_bytes() == b"yesterday's chart"
 
 
 def test_a_chart_that_is_written_is_announced_after_the_result(tmp_path):

@@ -89,6 +89,15 @@ def test_amphibious_raid_and_trench_answer_what_the_cli_prints(client):
                                      "--defender", "4,4,4", "--year", "1917", "--points", "2")
 
 
+def test_an_exact_raid_refuses_runs_and_a_seed_as_the_cli_does(client):
+    """Before: the server solved it and dropped both without a word."""
+    body = {"bombers": 1, "territory_value": 3, "method": "exact", "runs": 50, "seed": 4}
+    response = client.post("/api/raid", json=body)
+    assert response.status_code == 400
+    assert response.json()["error"] == cli_error("raid", "--bombers", "1", "--territory-value", "3",
+                                                 "--method", "exact", "--runs", "50", "--seed", "4")
+
+
 @pytest.mark.parametrize("body, args", [
     ({"attacker": "3 zz", "defender": "1 inf"}, ["-a", "3 zz", "-d", "1 inf"]),
     ({"attacker": "1 inf", "defender": " "}, ["-a", "1 inf", "-d", " "]),
