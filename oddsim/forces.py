@@ -165,9 +165,11 @@ def _count(raw: object, token: str, side: str) -> int:
         if _WHOLE.fullmatch(text):
             return _in_range(_digits_value(text), _shown(text), token, side)
         try:
-            float(text)
+            number = float(text)
         except ValueError:
             raise ForceError(f"{side}: count '{raw}' of '{token}' is not a number") from None
+        if number.is_integer() and "." not in text and "e" not in text.lower():  # "1_000", "３"
+            raise ForceError(f"{side}: count '{raw}' of '{token}': write it with the digits 0 to 9")
         raise ForceError(f"{side}: count '{raw}' of '{token}' must be a whole number")
     if isinstance(raw, float):
         if not math.isfinite(raw) or not raw.is_integer():

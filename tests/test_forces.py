@@ -73,6 +73,14 @@ def test_an_empty_army_offers_none_only_where_it_is_taken(side, hint):
     assert str(error.value) == f"{side}: the army is empty: list units like '3 inf, 1 arm'{hint}"
 
 
+@pytest.mark.parametrize("count", ["1_000", "\uff13", "\u0663"])  # an underscore, a fullwidth and an Arabic 3
+def test_a_whole_count_in_other_digits_is_asked_for_in_0_to_9(count):
+    """Before: "must be a whole number", which it is."""
+    with pytest.raises(oddsim.ForceError) as error:
+        parse_force({"inf": count}, G42)
+    assert str(error.value) == f"army: count '{count}' of 'inf': write it with the digits 0 to 9"
+
+
 def test_bad_mapping_counts():
     with pytest.raises(oddsim.ForceError, match="negative"):
         parse_force({"inf": -1}, G42)
