@@ -36,7 +36,9 @@ class Wave:
     ``retreat=RetreatPolicy()``; one that must not keep its destroyer: ``False``). The defender's
     choices are per wave too, since it may take its losses differently against each attacker.
     ``defender_reinforcements`` join every defending composition still standing before this
-    wave fights it (a defender already destroyed gets none: the territory is empty or taken)."""
+    wave fights it (a defender already destroyed gets none: the territory is empty or taken).
+    A later wave is a new attack (``replace_attacker``): the first battle's landed units,
+    bombardment and "in progress" are that battle's alone."""
 
     attacker: ArmySpec
     ool_attacker: str | tuple[str, ...] | None = None
@@ -221,7 +223,9 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
 
 def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     """The battle with a later wave's attacker and options (those it leaves at None: the
-    battle's)."""
+    battle's). A later wave is a new attack: none of its units landed from the sea, no ships
+    bombard for it, the defender's AA fires at its aircraft, and it is not a battle in progress
+    (the first battle's ``landed``, ``bombard`` and ``in_progress`` are that battle's alone)."""
     options = {name: getattr(wave, name) for name in INHERITED if getattr(wave, name) is not None}
     for side in ("attacker", "defender"):
         if options.get(f"{side}_destroyer_last") is True and not battle.sea:
@@ -229,7 +233,8 @@ def replace_attacker(battle: Battle, wave: Wave) -> Battle:
             raise BattleError(f"{side}_destroyer_last applies to sea battles: drop it from the wave")
     return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
                    ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
-                   keep_land=wave.keep_land, **options)
+                   keep_land=wave.keep_land, landed=None, bombard=None, aa_fired=False, in_progress=False,
+                   **options)
 
 
 def _reinforcements(battle: Battle, wave: Wave) -> Force | None:

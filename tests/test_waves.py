@@ -116,3 +116,40 @@ def test_monte_carlo_waves_and_assaults_bound_the_tuv_swing_error():
     bound_a = mc_a.std_error["attacker_ipc_lost"] + mc_a.std_error["defender_ipc_lost"]
     assert abs(mc_a.tuv_swing - exact_a.tuv_swing) <= 4.5 * bound_a
     assert f"(TUV swing {mc_a.tuv_swing:+.2f}, ± at most " in mc_a.to_table()
+
+
+def given_it_fights(first: oddsim.Battle, later: str) -> float:
+    """A later wave's chance to win given that it reaches the battle, from the first battle's
+    defender survivors each fought by ``later`` as a new, plain battle (fresh AA fire, nothing
+    landed, no bombardment)."""
+    standing = [row for row in oddsim.solve(first).defender_survivors if row.count > 0]
+    reached = sum(row.probability for row in standing)
+    won = 0.0
+    for row in standing:
+        plain = oddsim.Battle(first.rules, later, dict(row.counts))
+        won += row.probability * oddsim.solve(plain).attacker_win
+    return won / reached
+
+
+@pytest.mark.parametrize("first", [
+    oddsim.Battle("1942-2e", "1 inf", "2 inf", landed="1 inf", bombard="1 bb"),
+    oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True),
+])
+@pytest.mark.parametrize("later", ["1 inf", "1 arm", "1 ftr"])
+def test_a_later_wave_is_a_new_attack(first, later):
+    """Before: the first battle's landed units, bombardment and "in progress" carried into every
+    later wave (ships bombarded again, AA never fired at a later wave's aircraft, and a later
+    wave without the landed units was refused)."""
+    total = run_waves(first, [later], method="exact")
+    assert total.waves[1]["given_it_fights"]["attacker_win"] == pytest.approx(given_it_fights(first, later),
+                                                                           abs=1e-12)
+
+
+def test_a_fighter_after_a_battle_in_progress_meets_the_aa_gun():
+    # the armor's battle (no AA: in progress) ends with the infantry standing (1/4) or only the AA
+    # gun (a draw, 1/4); the fighter then survives the AA die 5/6 of the time and beats the
+    # infantry half the time, or meets no unit that fights
+    total = run_waves(oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True), ["1 ftr"],
+                      method="exact")
+    assert total.waves[1]["given_it_fights"]["attacker_win"] == pytest.approx(
+        float(F(1, 2) * F(5, 6) * F(1, 2) + F(1, 2) * F(5, 6)), abs=1e-12)
