@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from oddsim.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
 from oddsim.errors import BattleError
-from oddsim.estimates import number, percent, swing
+from oddsim.estimates import number, percent, swing, swing_error_bound
 from oddsim.forces import Force, parse_force
 from oddsim.names import unit_label
 from oddsim.result import BattleResult
@@ -290,15 +290,8 @@ class AmphibiousResult:
         lines.append(f"expected IPC lost: attacker {lost['attacker']} (sea "
                      f"{self.attacker_ipc_lost_sea:.2f}, land {self.attacker_ipc_lost_land:.2f}), "
                      f"defender {lost['defender']} (TUV swing "
-                     f"{swing(self.tuv_swing, _swing_bound(se))})")
+                     f"{swing(self.tuv_swing, se.get('tuv_swing'))})")
         return "\n".join(lines)
-
-
-def _swing_bound(errors: dict[str, float]) -> float | None:
-    """The sum of the two sides' IPC-loss errors (Monte Carlo), a bound on the swing's."""
-    if "attacker_ipc_lost" not in errors:
-        return None
-    return errors["attacker_ipc_lost"] + errors.get("defender_ipc_lost", 0.0)
 
 
 NO_LANDING_BELOW = 1e-12
@@ -401,10 +394,12 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
             spread = sum(p * f[name] ** 2 for p, f in per_row) - mean * mean
             variance[name] += max(spread, 0.0) / sea.runs
         sea_d = sea.std_error.get("defender_ipc_lost", 0.0)
-    return {"takes_territory": math.sqrt(variance["take"]),
-            "defender_destroyed": math.sqrt(variance["wiped"]),
-            "attacker_ipc_lost": math.sqrt(variance["a"]),
-            "defender_ipc_lost": sea_d + math.sqrt(variance["d"])}
+    errors = {"takes_territory": math.sqrt(variance["take"]),
+              "defender_destroyed": math.sqrt(variance["wiped"]),
+              "attacker_ipc_lost": math.sqrt(variance["a"]),
+              "defender_ipc_lost": sea_d + math.sqrt(variance["d"])}
+    errors["tuv_swing"] = swing_error_bound(errors)
+    return errors
 
 
 def _method(result: BattleResult) -> str:

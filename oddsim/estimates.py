@@ -102,6 +102,12 @@ def needs_interval(p: float, runs: int) -> bool:
     return min(seen, runs - seen) < INTERVAL_BELOW
 
 
+def swing_error_bound(errors: dict[str, float]) -> float:
+    """The error of a TUV swing from its two sides' IPC-loss errors: their sum, which bounds it
+    (Cauchy-Schwarz: the runs tally each side's losses apart, not how they go together)."""
+    return errors["attacker_ipc_lost"] + errors["defender_ipc_lost"]
+
+
 def swing(value: float, bound: float | None = None) -> str:
     """A TUV swing with its sign, and where given the bound on its error (the sum of the two
     sides' loss errors, since the runs tally each side's losses apart): ``"+6.14, ± at most 0.03"``."""

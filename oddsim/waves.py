@@ -16,7 +16,7 @@ from typing import Any
 
 from oddsim.battle import ArmySpec, Battle, RetreatPolicy
 from oddsim.errors import BattleError, OddsimError
-from oddsim.estimates import number, percent, swing
+from oddsim.estimates import number, percent, swing, swing_error_bound
 from oddsim.forces import Force, parse_force
 from oddsim.order_of_loss import parse_unit_list
 from oddsim.result import BattleResult
@@ -215,7 +215,7 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
               "defender_win": chance(total.defender_win, runs),
               **{name: sum(w["std_error"][name] for w in waves)
                  for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
-    errors["tuv_swing"] = errors["attacker_ipc_lost"] + errors["defender_ipc_lost"]  # a bound
+    errors["tuv_swing"] = swing_error_bound(errors)
     if total.takes_territory is not None:
         errors["takes_territory"] = chance(total.takes_territory, runs)
     return replace(total, waves=tuple(waves), std_error=errors)

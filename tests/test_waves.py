@@ -115,6 +115,8 @@ def test_monte_carlo_waves_and_assaults_bound_the_tuv_swing_error():
     exact_a = run_amphibious(assault, method="exact")
     bound_a = mc_a.std_error["attacker_ipc_lost"] + mc_a.std_error["defender_ipc_lost"]
     assert abs(mc_a.tuv_swing - exact_a.tuv_swing) <= 4.5 * bound_a
+    # the JSON has the bound the text prints (before: the assault's JSON left it out)
+    assert mc_a.to_dict()["std_error"]["tuv_swing"] == pytest.approx(bound_a, rel=1e-12)
     assert f"(TUV swing {mc_a.tuv_swing:+.2f}, ± at most " in mc_a.to_table()
 
 

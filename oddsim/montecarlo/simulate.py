@@ -21,7 +21,7 @@ from oddsim import aa_casualties
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
-from oddsim.estimates import standard_error_of_mean
+from oddsim.estimates import standard_error_of_mean, swing_error_bound
 from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
 from oddsim.lowering import LoweredBattle, lower
@@ -242,9 +242,7 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
                  ("expected_rounds", STATS.rounds, STATS.rounds_sq))}
     std_error = {name: math.sqrt(p * (1.0 - p) / n) for name, p in share.items()}
     std_error.update({name: se for name, (_, se) in means.items()})
-    # the kernel sums each side's losses apart, not their product: the sum of the two errors
-    # bounds the swing's (Cauchy-Schwarz), which is what is reported
-    std_error["tuv_swing"] = std_error["attacker_ipc_lost"] + std_error["defender_ipc_lost"]
+    std_error["tuv_swing"] = swing_error_bound(std_error)  # (each side's losses are summed apart)
     if battle.sea:
         std_error["takes_territory"] = 0.0
     if not spec.retreats:  # no retreat policy, nor units that may leave the battle early
