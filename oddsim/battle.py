@@ -295,6 +295,9 @@ class Battle:
         set_(self, "ool_attacker", parse_unit_list(ool_attacker, parsed, "attacker"))
         set_(self, "ool_defender", parse_unit_list(ool_defender, parsed, "defender"))
         set_(self, "retreat", _retreat_policy(retreat))
+        if sea and self.retreat is not None and self.retreat.best == "value":
+            raise BattleError("the best retreat by value adds a territory's value, and a sea zone has "
+                              "none: use --retreat-best tuv for a sea battle")
         set_(self, "attacker_tech", tech_names(attacker_tech, parsed))
         set_(self, "defender_tech", tech_names(defender_tech, parsed))
         set_(self, "dice", _dice_mode(dice))

@@ -63,6 +63,8 @@ def test_rules_list_and_show():
     (["rules", "show", "nope"], "unknown edition"),
     (["battle", "-a", "1 inf", "-d", "1 inf", "--survivors", "many"], "neither 'all' nor a number"),
     (["battle", "-a", "1 inf", "-d", "1 inf", "--survivors", "0"], "give a positive number of rows"),
+    (["battle", "-a", "2 sub", "-d", "2 sub", "--sea", "--retreat-best", "value", "--territory-value", "3"],
+     "a sea zone has none: use --retreat-best tuv"),
     (["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 inf", "--survivors", "all"],
      "--survivors shows one battle's survivors"),
 ])

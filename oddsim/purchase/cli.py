@@ -35,7 +35,8 @@ from oddsim.purchase.table import PurchaseTable
               help='The other side, e.g. "6 inf, 2 art, 1 ftr" ("none": undefended, take/clear/tuv).')
 @click.option("--goal", type=click.Choice([g.value for g in Goal], case_sensitive=False),
               default="take", show_default=True,
-              help="take: chance to take the territory; clear: chance to destroy every defender; "
+              help="take: chance to take the territory; clear: chance to destroy every defender "
+                   "and have a unit left; "
                    "hold: you defend, chance to keep it; tuv: expected TUV swing; value: TUV swing "
                    "plus --territory-value if taken, retreating at best; hold-after: chance to "
                    "take it and hold it against --counter-attack.")
@@ -43,7 +44,8 @@ from oddsim.purchase.table import PurchaseTable
               help="IPCs the territory is worth, for --goal value (default 0).")
 @click.option("--counter-attack", default=None,
               help='The army that counter-attacks, for --goal hold-after, e.g. "4 inf, 2 arm".')
-@click.option("--sea", is_flag=True, help="A sea battle (goal take is refused: use clear).")
+@click.option("--sea", is_flag=True, help="A sea battle (goals take, value and hold-after are refused: "
+                                           "use clear or tuv).")
 @click.option("--ool-attacker", default=None, help="Order of loss of the battle's attacker.")
 @click.option("--ool-defender", default=None, help="Order of loss of the battle's defender.")
 @click.option("--keep-land", type=int, default=0, show_default=True, metavar="0..1000",

@@ -12,6 +12,7 @@
 - ``tuv``: the buyer attacks; the expected TUV swing (defender's IPCs lost minus the attacker's).
 - ``value``: the buyer attacks and retreats at best (``RetreatPolicy(best="value")``); the
   expected TUV swing plus the territory's value (``territory_value``) times the chance to take it.
+  Land only (at sea ``tuv`` is the same goal without a territory).
 - ``hold-after``: the buyer attacks; the chance to take the territory and still hold it after
   the ``counter_attack`` army counter-attacks what took it (``oddsim.counter``). Land only.
 
@@ -73,10 +74,10 @@ class Goal(enum.Enum):
             except ValueError:
                 names = " | ".join(g.value for g in cls)
                 raise PurchaseError(f"unknown goal '{text}': use {names}") from None
-        if goal in (Goal.TAKE, Goal.HOLD_AFTER) and sea:
+        if goal in (Goal.TAKE, Goal.HOLD_AFTER, Goal.VALUE) and sea:
             raise PurchaseError(f"goal '{goal.value}' makes no sense for a sea battle (there is no "
                                 f"territory to take): use --goal clear (destroy every defending "
-                                f"unit), hold, tuv or value")
+                                f"unit and have one left), hold or tuv")
         return goal
 
     @property

@@ -41,6 +41,9 @@ BAD_INPUT = [
     (["--budget", "10", "--units", "aa", "--against", "1 inf"], "AA gun cannot attack"),
     (["--budget", "10", "--units", "dd", "--against", "1 sub", "--sea"],
      "goal 'take' makes no sense for a sea battle"),
+    # before: accepted, and the territory value silently left out at sea
+    (["--budget", "10", "--units", "dd", "--against", "1 sub", "--sea", "--goal", "value",
+      "--territory-value", "3"], "goal 'value' makes no sense for a sea battle"),
     (["--budget", "10", "--units", "inf,dd", "--against", "1 sub", "--sea", "--goal", "clear"],
      "infantry cannot fight in a sea battle"),
     (["--budget", "10000", "--units", "inf,art,arm,ftr,bmb", "--against", "1 inf"],
