@@ -223,9 +223,18 @@ class RaidResult:
                  f"lost {figure('interceptors_lost')}",
                  f"expected IPC swing for the attacker: {'+' if self.ipc_swing >= 0 else ''}"
                  f"{figure('ipc_swing')}", "damage distribution:"]
+        from oddsim.result_text import SHOWN_BELOW
+
+        hidden = 0
         for damage, p in sorted(self.damage.items()):
+            if p < SHOWN_BELOW:  # (as in a battle's survivor table: it would print as 0.0000%)
+                hidden += 1
+                continue
             error = math.sqrt(p * (1 - p) / self.runs) if self.runs else None
             lines.append(f"  {damage:4d}  {percent(p, error):>18s}")
+        if hidden:
+            lines.append(f"  ({hidden} damage values less likely than {100 * SHOWN_BELOW:g}% not shown; "
+                         f"--json has all)")
         return "\n".join(lines)
 
 

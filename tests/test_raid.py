@@ -204,3 +204,15 @@ def test_monte_carlo_ipc_swing_carries_its_standard_error():
     assert se == pytest.approx(math.sqrt(variance / runs), rel=0.03)
     assert abs(r.ipc_swing - mean) <= 4.5 * se
     assert f"expected IPC swing for the attacker: +{r.ipc_swing:.3f} ± " in r.to_table()
+
+
+def test_the_damage_table_leaves_out_what_would_print_as_zero():
+    """Before: 200 bombers printed all 1,001 damage values, the least likely with about 150
+    leading zeros (lines of 166 characters)."""
+    result = solve_raid(Raid(rules="revised", bombers=200, territory_value=1000))
+    rare = [damage for damage, p in result.damage.items() if p < 5e-7]
+    lines = result.to_table().splitlines()
+    assert rare and max(len(line) for line in lines) < 100
+    assert lines[-1] == f"  ({len(rare)} damage values less likely than 5e-05% not shown; --json has all)"
+    shown = [int(line.split()[0]) for line in lines[lines.index("damage distribution:") + 1:-1]]
+    assert shown == sorted(set(result.damage) - set(rare))
