@@ -19,8 +19,19 @@ EXIT_BAD_INPUT = 2
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+class _Stopped(Exception):
+    """Ctrl-C that stopped a command, carried past click (which would print a blank line for a
+    ``KeyboardInterrupt`` before the one line ``_interrupted`` prints)."""
+
+
 class _Cli(click.Group):
     """A click group whose errors, ours and click's, end in one line on stderr and exit 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Stopped() from None
 
     def main(self, *args, **kwargs):  # noqa: D401 - click entry point
         kwargs["standalone_mode"] = False
@@ -28,7 +39,7 @@ class _Cli(click.Group):
             result = super().main(*args, **kwargs)
         except OddsimError as exc:
             _fail(str(exc))
-        except (click.exceptions.Abort, KeyboardInterrupt):
+        except (click.exceptions.Abort, KeyboardInterrupt, _Stopped):
             _interrupted()
         except SystemError as exc:  # Ctrl-C that landed as a Numba call returned
             if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):

@@ -329,3 +329,16 @@ def test_an_interrupted_run_writes_no_chart(monkeypatch, tmp_path, args, owner, 
     assert result.stderr == ("oddsim: interrupted: the figures above are from the runs done so far; "
                              "no chart was written\n")
     assert not chart.exists()
+
+
+def test_an_interrupted_chart_says_so_in_one_line(monkeypatch, tmp_path):
+    """Before: click printed a blank line on stderr before ours."""
+    from oddsim._entry import INTERRUPTED
+
+    ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
+    chart = tmp_path / "curve.png"
+    result = invoke("chart", "curve", "-a", "2 arm", "-d", "5 inf", "--vary", "inf=0..20", "--method", "mc",
+                    "--runs", "2000000", "--out", str(chart))
+    assert result.exit_code == 130, result.output
+    assert result.stderr == f"{INTERRUPTED}\n"
+    assert not chart.exists()
