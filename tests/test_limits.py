@@ -93,6 +93,19 @@ def test_auto_takes_runs_and_a_seed_for_the_engine_it_may_pick():
     assert run_battle(BATTLE, runs=1000, seed=5).method == "exact"  # a small battle: auto picks exact
 
 
+@pytest.mark.parametrize("args", [
+    ("purchase", "--budget", "10", "--units", "inf", "--against", "2 inf", "--method", "exact", "--seed",
+     "5"),
+    ("chart", "curve", "-a", "2 arm", "-d", "2 inf", "--vary", "inf=0..2", "--method", "exact", "--seed",
+     "5", "--out", "never-written.png"),
+])
+def test_a_seed_typed_for_an_exact_sweep_is_refused_as_for_a_battle(args, tmp_path, monkeypatch):
+    """Before: taken without a word (their seed has a default, which stays allowed)."""
+    monkeypatch.chdir(tmp_path)
+    assert bad(*args) == "oddsim: error: --seed applies to Monte Carlo: drop it or use --method auto or mc\n"
+    assert not (tmp_path / "never-written.png").exists()
+
+
 def test_both_runs_and_a_seed_are_named_when_exact_is_asked_for():
     with pytest.raises(oddsim.OddsimError, match="^--runs and --seed apply to Monte Carlo: drop them"):
         run_raid(RAID, method="exact", runs=10, seed=5)

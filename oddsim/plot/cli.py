@@ -23,6 +23,18 @@ def _checked_path(ctx: click.Context, param: click.Parameter, value: str | None)
     return None if value is None else check_output_path(value)
 
 
+def refuse_a_typed_seed_for_exact(method: str) -> None:
+    """``--seed`` typed with ``--method exact`` is refused, as the battle commands refuse it. A
+    sweep's and a chart's seed has a default (their figures are reproducible), so only a seed
+    typed on the command line is known to be one the exact engine would ignore."""
+    ctx = click.get_current_context()
+    if method == "exact" and ctx.get_parameter_source("seed") is click.core.ParameterSource.COMMANDLINE:
+        from oddsim.errors import OddsimError
+        from oddsim.limits import refuse_for_exact
+
+        refuse_for_exact(None, ctx.params["seed"], OddsimError, use="--method auto or mc")
+
+
 def plot_option(help: str = "Also draw the result to this .png, .svg or .pdf file.") -> Callable:
     """The ``--plot FILE`` option (``plot`` parameter, a checked ``Path`` or ``None``)."""
     return click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None,
@@ -126,6 +138,7 @@ def curve_command(attackers, defenders, vary, side, rules, sea, metric, ool_atta
     from oddsim.plot.sweep_charts import odds_curve_chart
     from oddsim.plot.sweeps import curve_sweep
 
+    refuse_a_typed_seed_for_exact(method)
     sweep = curve_sweep(rules, attackers, defenders, vary, side=side, metric=metric, sea=sea,
                         method=method, runs=runs, seed=seed, ool_attacker=ool_attacker,
                         ool_defender=ool_defender, keep_land=keep_land)
@@ -159,6 +172,7 @@ def heatmap_command(attacker, defender, x, y, x_side, y_side, rules, sea, metric
     from oddsim.plot.sweep_charts import heatmap_chart
     from oddsim.plot.sweeps import heatmap_sweep
 
+    refuse_a_typed_seed_for_exact(method)
     sweep = heatmap_sweep(rules, attacker, defender, x, y, x_side=x_side, y_side=y_side,
                           metric=metric, sea=sea, method=method, runs=runs, seed=seed,
                           ool_attacker=ool_attacker, ool_defender=ool_defender,

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 import click
 
 from oddsim._entry import EXIT_INTERRUPTED
-from oddsim.plot.cli import plot_option, write_purchase_chart
+from oddsim.plot.cli import plot_option, refuse_a_typed_seed_for_exact, write_purchase_chart
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
@@ -75,6 +75,7 @@ def purchase(rules, budget, units, caps, existing, against, goal, territory_valu
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 
+    refuse_a_typed_seed_for_exact(method)
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
