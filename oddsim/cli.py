@@ -91,7 +91,8 @@ def finish(result, chart_asked: bool = False) -> int:
 
 
 def _fail(message: str) -> None:
-    click.echo(f"oddsim: error: {one_line(message)}", err=True)
+    """Say the error in one line on stderr (when stderr still takes it) and exit 2."""
+    _say_on_stderr(f"oddsim: error: {one_line(message)}")
     sys.exit(EXIT_BAD_INPUT)
 
 

@@ -12,10 +12,10 @@ ROOT = Path(__file__).parent.parent
 FULL = "oddsim: error: cannot write the output: No space left on device\n"
 
 
-def oddsim_into(stdout, *args):
+def oddsim_into(stdout, *args, stderr=subprocess.PIPE):
     """Run the ``oddsim`` command (its real entry point) with ``stdout`` as its standard output."""
     code = "import sys; from oddsim._entry import main; sys.argv[0] = 'oddsim'; main()"
-    return subprocess.run([sys.executable, "-c", code, *args], stdout=stdout, stderr=subprocess.PIPE,
+    return subprocess.run([sys.executable, "-c", code, *args], stdout=stdout, stderr=stderr,
                           text=True, timeout=300, cwd=ROOT, check=False)
 
 
@@ -45,3 +45,12 @@ def test_a_broken_pipe_is_still_left_to_click(tmp_path):
     with os.fdopen(write, "w") as pipe:
         done = oddsim_into(pipe, "rules", "list")
     assert "Traceback" not in done.stderr and "cannot write" not in done.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_bad_input_with_stderr_on_a_full_disk_still_exits_2():
+    """The error line cannot be written either: the status still says bad input (before: 1, from
+    the traceback of the failed error line)."""
+    with open("/dev/full", "w") as full:
+        done = oddsim_into(subprocess.PIPE, "battle", "-a", "1 knight", "-d", "1 inf", stderr=full)
+    assert done.returncode == 2 and done.stdout == ""
