@@ -176,7 +176,8 @@ def _output_options(command):
     return command
 
 
-def show(result, text: str, plot: Path | None, draw: Callable[[Any, Path], Path], as_json: bool) -> int:
+def print_result(result, text: str, plot: Path | None, draw: Callable[[Any, Path], Path],
+                 as_json: bool) -> int:
     """Print ``text``, the result, and draw it with ``draw(result, plot)`` when ``--plot`` asks;
     returns the exit status (``finish``).
 
@@ -291,13 +292,13 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
         if survivors is not None:
             raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
-        return show(total, json.dumps(total.to_dict(), indent=2) if as_json else total.to_table(), plot,
-                    lambda waves, path: write_battle_chart(
-                        waves, path, title=spec.describe() + ", then later waves"), as_json)
+        text = json.dumps(total.to_dict(), indent=2) if as_json else total.to_table()
+        return print_result(total, text, plot, lambda waves, path: write_battle_chart(
+            waves, path, title=spec.describe() + ", then later waves"), as_json)
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
-    return show(result, result.to_json() if as_json else result.to_table(survivors), plot,
-                write_battle_chart, as_json)
+    return print_result(result, result.to_json() if as_json else result.to_table(survivors), plot,
+                        write_battle_chart, as_json)
 
 
 @cli.command()
@@ -340,8 +341,8 @@ def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, fa
     result = run_raid(spec, method=method, runs=runs, seed=seed)
     from oddsim.plot.cli import write_raid_chart
 
-    return show(result, result.to_json() if as_json else result.to_table(), plot, write_raid_chart,
-                as_json)
+    return print_result(result, result.to_json() if as_json else result.to_table(), plot,
+                        write_raid_chart, as_json)
 
 
 @cli.group()
@@ -453,8 +454,8 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
                             progress=not quiet and not as_json)
     from oddsim.plot.cli import write_amphibious_chart
 
-    return show(result, json.dumps(result.to_dict(), indent=2) if as_json else result.to_table(), plot,
-                write_amphibious_chart, as_json)
+    text = json.dumps(result.to_dict(), indent=2) if as_json else result.to_table()
+    return print_result(result, text, plot, write_amphibious_chart, as_json)
 
 
 @cli.command()

@@ -89,9 +89,9 @@ def purchase(rules, budget, units, caps, existing, against, goal, territory_valu
     except SweepInterrupted as stop:
         click.echo(f"oddsim: interrupted: {stop}", err=True)
         return EXIT_INTERRUPTED
-    from oddsim.cli import show
+    from oddsim.cli import print_result
 
-    return show(table, report(table, spec, top), plot, lambda rows, path: write_purchase_chart(
+    return print_result(table, report(table, spec, top), plot, lambda rows, path: write_purchase_chart(
         rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=False)
 
 

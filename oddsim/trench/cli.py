@@ -124,10 +124,10 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
     result = run_trench(battle, method=method, policy=policy, defender_policy=defender_policy,
                         roll_order=roll_order, runs=runs, seed=seed, information=information,
                         dice_fronts=dice_fronts, destroy_margin=int(destroy_margin))
-    from oddsim.cli import show
+    from oddsim.cli import print_result
 
-    return show(result, result.to_json() if as_json else result.to_table(), plot, write_trench_chart,
-                as_json)
+    return print_result(result, result.to_json() if as_json else result.to_table(), plot,
+                        write_trench_chart, as_json)
 
 
 @trench.command("advise")
