@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -334,22 +335,27 @@ RAID_CHUNK = 2**18
 
 
 def run_raid(raid: Raid, method: str = "exact", runs: int | None = None,
-             seed: int | None = None) -> RaidResult:
-    """``solve_raid`` or ``simulate_raid`` by ``method``; ``runs``/``seed`` only with "mc"."""
+             seed: int | None = None, on_chunk: Callable[[int], bool] | None = None) -> RaidResult:
+    """``solve_raid`` or ``simulate_raid`` by ``method``; ``runs``/``seed``/``on_chunk`` only
+    matter with "mc"."""
     if not isinstance(method, str) or method not in ("exact", "mc"):
         raise BattleError(f"unknown method {method!r}: use exact or mc")
     if method == "exact":
         refuse_for_exact(runs, seed, BattleError)
         return solve_raid(raid)
-    return simulate_raid(raid, runs=DEFAULT_RAID_RUNS if runs is None else runs, seed=seed)
+    return simulate_raid(raid, runs=DEFAULT_RAID_RUNS if runs is None else runs, seed=seed,
+                         on_chunk=on_chunk)
 
 
-def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> RaidResult:
+def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None,
+                  on_chunk: Callable[[int], bool] | None = None) -> RaidResult:
     """Monte Carlo estimate of the raid, die by die, with standard errors.
 
     Raids are drawn in chunks of ``RAID_CHUNK`` from one generator seeded with ``seed`` (the same
     seed, the same figures); Ctrl-C stops after the chunk in hand and returns the raids done
-    (``interrupted=True``)."""
+    (``interrupted=True``), and so does ``on_chunk`` returning True (it is called after each
+    chunk with the raids done so far, as in ``oddsim.simulate``: progress, and a way to stop a
+    server's request)."""
     _check_raid(raid, "simulate_raid")
     runs = check_runs(runs, BattleError)
     rng = np.random.default_rng(seed_or_random(seed, BattleError))
@@ -368,7 +374,7 @@ def simulate_raid(raid: Raid, runs: int = 100_000, seed: int | None = None) -> R
                 sums[name][0] += int(values.sum())
                 sums[name][1] += int(np.dot(values, values))
             done += n
-            if stop.is_set() and done < runs:
+            if (stop.is_set() or (on_chunk is not None and on_chunk(done))) and done < runs:
                 interrupted = True
                 break
     mean = {name: total / done for name, (total, _) in sums.items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from oddsim.limits import refuse_for_exact
@@ -71,14 +72,16 @@ def simulate_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
                     runs: int = DEFAULT_RUNS, seed: int | None = None,
                     information: Information | str = Information.HIDDEN,
                     dice_fronts: DiceFronts | str = DiceFronts.ANY,
-                    destroy_margin: int = DESTROY_MARGIN) -> TrenchResult:
+                    destroy_margin: int = DESTROY_MARGIN,
+                    on_chunk: Callable[[int], bool] | None = None) -> TrenchResult:
     """Monte Carlo odds of ``battle`` with standard errors; same ``seed``, same figures. The
-    other options are those of ``solve_trench``."""
+    other options are those of ``solve_trench``; ``on_chunk`` as in ``mc_counts`` (progress,
+    and a way to stop early)."""
     battle = _check_battle(battle)
     play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
                         destroy_margin)
     runs, seed = check_runs(runs), check_seed(seed)
-    counts, interrupted = mc_counts(prepare(battle, play), runs, seed)
+    counts, interrupted = mc_counts(prepare(battle, play), runs, seed, on_chunk)
     return _result(battle, play, counts, "mc", runs=counts.total, seed=seed,
                    interrupted=interrupted)
 
@@ -88,8 +91,10 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
                roll_order: RollOrder | str = RollOrder.BOTH_FIRST, runs: int | None = None,
                seed: int | None = None, information: Information | str = Information.HIDDEN,
                dice_fronts: DiceFronts | str = DiceFronts.ANY,
-               destroy_margin: int = DESTROY_MARGIN) -> TrenchResult:
-    """``solve_trench`` or ``simulate_trench`` by ``method`` (``"exact"`` or ``"mc"``)."""
+               destroy_margin: int = DESTROY_MARGIN,
+               on_chunk: Callable[[int], bool] | None = None) -> TrenchResult:
+    """``solve_trench`` or ``simulate_trench`` by ``method`` (``"exact"`` or ``"mc"``);
+    ``on_chunk`` only matters with "mc"."""
     rules: dict[str, Any] = {"information": information, "dice_fronts": dice_fronts,
              "destroy_margin": destroy_margin}
     if method == "exact":
@@ -100,5 +105,6 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
         return solve_trench(battle, policy, defender_policy, roll_order, **rules)
     if method == "mc":
         return simulate_trench(battle, policy, defender_policy, roll_order,
-                               DEFAULT_RUNS if runs is None else runs, seed, **rules)
+                               DEFAULT_RUNS if runs is None else runs, seed, **rules,
+                               on_chunk=on_chunk)
     raise TrenchError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from oddsim.interrupt import stop_on_interrupt
@@ -28,9 +30,11 @@ def check_seed(seed) -> int:
     return seed_or_random(seed, TrenchError)
 
 
-def mc_counts(prepared: PreparedBattle, runs: int, seed: int) -> tuple[TrenchCounts, bool]:
+def mc_counts(prepared: PreparedBattle, runs: int, seed: int,
+              on_chunk: Callable[[int], bool] | None = None) -> tuple[TrenchCounts, bool]:
     """Outcome counts of ``runs`` sampled battles, the same for any number of threads, and
-    whether Ctrl-C stopped it early (then the counts are of the battles done)."""
+    whether Ctrl-C, or ``on_chunk`` returning True, stopped it early (then the counts are of the
+    battles done). ``on_chunk`` is called after each kernel call with the battles done so far."""
     battle, t = prepared.battle, prepared.tables
     offset = int(splitmix64(np.uint64(seed)))
     arrays = (prepared.rolls.of_ordered, t.attacker, t.defender, t.attacker_index,
@@ -53,6 +57,6 @@ def mc_counts(prepared: PreparedBattle, runs: int, seed: int) -> tuple[TrenchCou
             counts += simulate_counts(start, np.int64(n), np.int64(min(N_CHUNKS, n)),
                                       *arrays).sum(axis=0)
             done += n
-            if stop.is_set() and done < runs:
+            if (stop.is_set() or (on_chunk is not None and on_chunk(done))) and done < runs:
                 break
     return TrenchCounts.of(counts[:16].reshape(4, 4), counts[16:19], counts[19:22], done), done < runs

@@ -281,7 +281,10 @@ def run_raid_request(body: Body, progress: Progress | None = None) -> str:
         raise WebError(f"unknown method {method!r}: use exact or mc")
     runs = check_runs(body.get("runs"), None)
     seed = check_seed(body.get("seed"))
-    return run_raid(raid, method=method, runs=runs, seed=seed).to_json()  # (as the CLI runs it)
+    from oddsim.raid import DEFAULT_RAID_RUNS
+
+    return run_raid(raid, method=method, runs=runs, seed=seed,  # (as the CLI runs it)
+                    on_chunk=_stopper(progress, runs or DEFAULT_RAID_RUNS)).to_json()
 
 
 def run_trench_request(body: Body, progress: Progress | None = None) -> str:
@@ -294,7 +297,7 @@ def run_trench_request(body: Body, progress: Progress | None = None) -> str:
     from oddsim.trench.model import TrenchBattle
 
     play = [name for name in inspect.signature(run_trench).parameters
-            if name not in ("battle", "method", "runs", "seed")]
+            if name not in ("battle", "method", "runs", "seed", "on_chunk")]
     battle_fields = [f.name for f in dataclasses.fields(TrenchBattle) if f.init]
     _refuse_unknown(body, {*battle_fields, *play, "method", "runs", "seed"}, "trench")
     for name in ("attacker", "defender", "year"):
@@ -305,8 +308,11 @@ def run_trench_request(body: Body, progress: Progress | None = None) -> str:
     runs = check_runs(body.get("runs"), None)
     seed = check_seed(body.get("seed"))
     options = {name: body[name] for name in play if name in body}
+    from oddsim.trench.montecarlo import DEFAULT_RUNS
+
     with engine_guard(method == "mc"):
-        result = run_trench(battle, method=method, runs=runs, seed=seed, **options)
+        result = run_trench(battle, method=method, runs=runs, seed=seed, **options,
+                            on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
     return result.to_json()
 
 

@@ -341,3 +341,43 @@ def test_a_huge_count_is_quoted_as_sent(client, raw, error):
     assert response.json() == {"error": error}
     assert cli_error("battle", "-a", "9007199254740993 inf", "-d", "1 inf") == error.replace(
         "1e+308", "9007199254740993")
+
+
+def test_a_raid_job_reports_progress_and_stops_on_cancel(client):
+    """Raids are drawn in chunks; between chunks the job reports progress and sees the cancel,
+    and answers the raids drawn so far (before, it ran every raid and ignored the cancel)."""
+    body = {"rules": "global-1940-2e", "bombers": 200, "escorts": 200, "interceptors": 199,
+            "facility": "major", "method": "mc", "runs": 5_000_000}
+    started = client.post("/api/jobs/raid", json=body, headers={"x-oddsim-client": "t-raid-cancel"})
+    assert started.status_code == 202, started.text
+    job_id = started.json()["id"]
+    deadline = time.monotonic() + 120
+    while client.get(f"/api/jobs/{job_id}").json()["done"] == 0:  # a chunk or more is done
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    running = client.get(f"/api/jobs/{job_id}").json()
+    assert running["total"] == 5_000_000 and running["done"] % 2**18 == 0
+    client.delete(f"/api/jobs/{job_id}")
+    job = wait_for(client, job_id)
+    assert job["state"] == "cancelled"
+    assert job["result"]["interrupted"] is True and job["result"]["runs"] < 5_000_000
+
+
+@pytest.mark.parametrize("path, body, module, chunk_name", [
+    ("/api/raid", {"bombers": 3, "territory_value": 6, "method": "mc", "runs": 5000,
+                   "seed": 2}, "oddsim.raid", "RAID_CHUNK"),
+    ("/api/trench", {"attacker": "5,4,3", "defender": "4,4,4", "year": 1917, "method": "mc", "runs": 5000,
+                     "seed": 2}, "oddsim.trench.montecarlo", "CALL_BATTLES"),
+])
+def test_raid_and_trench_monte_carlo_answer_what_they_have_at_the_time_cap(client, monkeypatch, path,
+                                                                          body, module, chunk_name):
+    import importlib
+
+    from oddsim.web import capabilities
+
+    monkeypatch.setattr(importlib.import_module(module), chunk_name, 1000)
+    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    response = client.post(path, json=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data["interrupted"] is True and data["runs"] == 1000  # stopped after one chunk
