@@ -97,7 +97,9 @@ def test_monte_carlo_shows_standard_errors(page):
     expected = oddsim.simulate(battle, runs=20_000, seed=5)
     assert shown(page, "attacker_win") == expected.attacker_win
     se = expected.std_error["attacker_win"]
-    assert f"± {100 * se:.2f}" in page.inner_text("#out-attacker_win")
+    # with its % sign, as the command line writes it ("51.90% ± 1.6%")
+    assert (f"{100 * expected.attacker_win:.2f}% ± {Goal.TAKE.format_error(se)}"
+            in page.inner_text("#out-attacker_win"))
     assert page.inner_text("#cli-command").endswith("--method \"mc\" --runs 20000 --seed 5")
 
 
@@ -256,3 +258,41 @@ def test_the_page_shows_standard_errors_as_the_command_line_does(page):
     for error in (0.3, 0.0123, 0.0021, 4e-5, 3e-7):
         assert page.evaluate(f"errorText({error}, true)") + "%" == Goal.TAKE.format_error(error)
         assert page.evaluate(f"errorText({error}, false)") == Goal.TUV.format_error(error)
+
+
+@pytest.mark.parametrize("seed", ["9007199254740993", "18446744073709551615"])
+def test_a_seed_above_two_to_the_53_reaches_the_server_exactly(page, browser, seed):
+    """A JavaScript number would round it (to ...992, and 2**64 - 1 to 2**64, refused)."""
+    page.goto(page.base + "/")
+    page.select_option("#method", "mc")
+    page.fill("#runs", "20000")
+    page.fill("#seed", seed)
+    battle = oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm")
+    answer_for(page, battle)
+    expected = oddsim.simulate(battle, runs=20_000, seed=int(seed))
+    rounded = oddsim.simulate(battle, runs=20_000, seed=int(float(seed)) % 2**64)
+    assert expected.attacker_win != rounded.attacker_win  # the test tells the two seeds apart
+    assert shown(page, "attacker_win") == expected.attacker_win
+    assert page.inner_text("#cli-command").endswith(f"--runs 20000 --seed {seed}")
+    other = browser.new_page()
+    other.goto(page.url)  # the link keeps the seed's digits too
+    answer_for(other, battle)
+    assert other.input_value("#seed") == seed
+    assert shown(other, "attacker_win") == expected.attacker_win
+    other.close()
+
+
+@pytest.mark.parametrize("defender, token, then", [("1 damaged bb, 1 dd", "1 damaged bb", "1 dd"),
+                                                   ("1 bb, 1 destroyr", "1 destroyr", "1 bb, 1 dd")])
+def test_a_link_army_the_page_cannot_show_is_an_error_not_another_battle(page, defender, token, then):
+    import json
+    from urllib.parse import quote
+
+    link = json.dumps({"rules": "1942-2e", "attacker": "1 bb, 1 cru", "defender": defender, "sea": True})
+    page.goto(page.base + "/#battle=" + quote(link))
+    page.wait_for_selector("#battle-results .error", timeout=60_000)
+    message = page.inner_text("#battle-results .error")
+    assert f"'{token}'" in message and "cannot show" in message
+    assert page.query_selector("#battle-results h3") is None  # no answer to another battle
+    page.click("#defender-counters button[aria-label='one more destroyer']")  # the user's battle now
+    answer_for(page, oddsim.Battle("1942-2e", attacker="1 bb, 1 cru", defender=then, sea=True))

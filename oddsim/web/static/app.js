@@ -26,7 +26,7 @@ const clientId = sessionStorage.getItem("oddsim-client") ||
 sessionStorage.setItem("oddsim-client", clientId);
 
 const state = { rules: null, edition: null, counts: { attacker: {}, defender: {} }, defaults: {},
-  controllers: {}, timers: {}, tab: "battle", job: null };
+  controllers: {}, timers: {}, tab: "battle", job: null, linkError: null };
 
 // ---------- talking to the server ----------
 
@@ -35,13 +35,19 @@ async function api(path, body, signal, method) {
     headers: { "X-Oddsim-Client": clientId } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = toJson(body);
   }
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: `the server answered ${response.status}` }; }
   return { ok: response.ok, status: response.status, data };
 }
+
+// A seed is kept as its digits (a string) and written into the JSON text unquoted: a JavaScript
+// number would round a seed above 2**53 (9007199254740993 became ...992).
+const SEED_DIGITS = /^\d+$/;
+const toJson = value => JSON.stringify(value).replace(/([{,])"seed":"(\d+)"/g, "$1\"seed\":$2");
+const fromJson = text => JSON.parse(text.replace(/([{,])"seed":(\d+)/g, "$1\"seed\":\"$2\""));
 
 // ---------- formatting ----------
 
@@ -206,10 +212,10 @@ function readBattle() {
     else req[input.dataset.field] = v;
   }
   if ($("#method").value !== "auto") req.method = $("#method").value;
-  for (const key of ["runs", "seed"]) {
-    const raw = $(`#${key}`).value.trim();
-    if (raw !== "") req[key] = Number(raw);
-  }
+  const runs = $("#runs").value.trim();
+  if (runs !== "") req.runs = Number(runs);
+  const seed = $("#seed").value.trim();
+  if (seed !== "") req.seed = SEED_DIGITS.test(seed) ? seed.replace(/^0+(?=\d)/, "") : Number(seed);
   return req;
 }
 
@@ -242,16 +248,21 @@ async function buildExtraOptions() {
   add(data.retreat_fields, KNOWN_RETREAT_FIELDS, true);
 }
 
-function parseArmy(text) {
+function parseArmy(army, side) {
+  // A link's army as counters: { counts, bad } where bad is the first token that is no counter on
+  // this page ("1 damaged bb", a misspelt unit, a sea unit in a land battle), or null.
   const counts = {};
-  if (!text || text === "none") return counts;
-  for (const part of String(text).split(",")) {
+  if (army === undefined || army === null || army === "" || army === "none") return { counts, bad: null };
+  const parts = typeof army === "object" && !Array.isArray(army)
+    ? Object.entries(army).map(([name, n]) => `${n} ${name}`) : String(army).split(",");
+  const shown = new Set(unitsFor(side).map(u => u.name));
+  for (const part of parts) {
     const m = part.trim().match(/^(\d+)\s+(.+)$/);
-    if (!m) continue;
-    const name = resolveUnit(m[2]);
-    if (name) counts[name] = (counts[name] || 0) + parseInt(m[1], 10);
+    const name = m ? resolveUnit(m[2]) : null;
+    if (!name || !shown.has(name)) return { counts, bad: part.trim() };
+    counts[name] = (counts[name] || 0) + parseInt(m[1], 10);
   }
-  return counts;
+  return { counts, bad: null };
 }
 
 function resolveUnit(token) {
@@ -264,7 +275,15 @@ function resolveUnit(token) {
 async function writeBattle(req) {
   await loadRules(req.rules || "1942-2e");
   $(`input[name=kind][value=${req.sea ? "sea" : "land"}]`).checked = true;
-  for (const side of SIDES) state.counts[side] = parseArmy(req[side]);
+  state.linkError = null;
+  for (const side of SIDES) {
+    const { counts, bad } = parseArmy(req[side], side);
+    state.counts[side] = counts;
+    if (bad !== null && state.linkError === null)
+      state.linkError = `the link's ${side} '${req[side]}' has '${bad}', which this page cannot show as `
+        + "counters, so it does not answer that battle: change the counters, or ask oddsim battle or "
+        + "POST /api/battle";
+  }
   buildCounters();
   for (const side of SIDES) {
     $(`#ool_${side}`).value = req[`ool_${side}`] || "";
@@ -302,7 +321,7 @@ function cliCommand(req) {
   for (const [key, value] of Object.entries(req)) {
     if (["rules", "attacker", "defender", "sea", "retreat"].includes(key)) continue;
     if (value === true) args.push(flag(key));
-    else args.push(`${flag(key)} ${typeof value === "string" ? quote(value) : value}`);
+    else args.push(`${flag(key)} ${typeof value === "string" && key !== "seed" ? quote(value) : value}`);
   }
   const retreatFlags = { units_left: "--retreat-units", territory_value: "--territory-value" };
   for (const [key, value] of Object.entries(req.retreat || {})) {
@@ -313,14 +332,14 @@ function cliCommand(req) {
 }
 
 function saveToUrl(tab, req) {
-  const hash = `#${tab}=${encodeURIComponent(JSON.stringify(req))}`;
+  const hash = `#${tab}=${encodeURIComponent(toJson(req))}`;
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
 
 function readUrl() {
   const m = location.hash.match(/^#(\w+)=(.*)$/);
   if (!m) return null;
-  try { return { tab: m[1], req: JSON.parse(decodeURIComponent(m[2])) }; } catch (e) { return null; }
+  try { return { tab: m[1], req: fromJson(decodeURIComponent(m[2])) }; } catch (e) { return null; }
 }
 
 // ---------- computing: debounced, the previous request aborted ----------
@@ -337,6 +356,11 @@ async function compute(tab) {
   const panel = $(`#panel-${tab}`);
   const out = $(".results", panel);
   let req, path;
+  if (tab === "battle" && state.linkError) {  // not another battle than the link's
+    out.replaceChildren(errorBox(state.linkError));
+    out.dataset.state = "error";
+    return;
+  }
   if (tab === "battle") {
     req = readBattle();
     path = "/api/battle";
@@ -379,7 +403,7 @@ function methodLine(data, ms) {
 function seOf(data, key, asPct) {
   const se = (data.std_error || {})[key];
   if (!se || typeof se !== "number") return null;
-  return errorText(se, asPct);
+  return errorText(se, asPct) + (asPct ? "%" : "");
 }
 
 function renderBattle(data, req, ms) {
@@ -470,7 +494,7 @@ function survivorTable(rows, side) {
 }
 
 function startIpc(req, side) {
-  const counts = parseArmy(req[side]);
+  const { counts } = parseArmy(req[side], side);
   return Object.entries(counts).reduce((s, [name, n]) =>
     s + n * (state.rules.units.find(u => u.name === name) || { cost: 0 }).cost, 0);
 }
@@ -665,6 +689,11 @@ function wire() {
     buildCounters();
     schedule("battle");
   });
+  for (const type of ["input", "change", "click"])  // the user's own battle now: no longer the link's
+    $("#panel-battle").addEventListener(type, e => {
+      if (type !== "click" || e.target.closest("button:not([id^=copy])")) state.linkError = null;
+    }, true);
+  $("#edition").addEventListener("change", () => { state.linkError = null; }, true);
   $("#clear").addEventListener("click", () => { state.counts = { attacker: {}, defender: {} }; buildCounters(); schedule("battle"); });
   $("#copy-cli").addEventListener("click", () => copy(cliCommand(readBattle()), "#copy-cli"));
   $("#copy-link").addEventListener("click", () => copy(location.href, "#copy-link"));
