@@ -3,7 +3,7 @@
 A job is created by ``POST /api/jobs/{kind}``, polled with ``GET /api/jobs/{id}`` (state, work
 done of total, and the result or error when it ends) and cancelled by ``DELETE``. A job nobody
 polls for ``ABANDONED_SECONDS`` is cancelled too: its client went away. The work checks the
-cancel flag between rows (purchase) or Monte Carlo chunks (battles).
+cancel flag between rows (purchase) or Monte Carlo chunks (battles, raids, The Longest Trench).
 """
 
 from __future__ import annotations
