@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -29,7 +30,7 @@ from oddsim.result import BattleResult, Method, Survivors, row_key, survivor_row
 from oddsim.rules import AACasualties, Domain
 
 MAX_SPLITS = 4096
-"""At most this many AA outcomes are fought apart (above it the battle is refused)."""
+"""At most this many AA outcomes are fought apart, by either engine (above it the battle is refused)."""
 
 Split = tuple[float, Battle | None, Force]
 """(probability, the battle after the AA fire or None when every attacker was shot down,
@@ -45,8 +46,22 @@ def aa_hit(battle: Battle) -> int:
     return hit
 
 
+_last = threading.local()
+"""Per thread, the battle ``splits`` last split and its parts: ``estimate_work`` (``auto``'s
+choice) splits a battle and the engine then splits the same (immutable) ``Battle`` again."""
+
+
 def splits(battle: Battle) -> list[Split] | None:
     """The AA outcomes of ``battle`` to fight apart, or None when the engines can take it whole."""
+    last = getattr(_last, "pair", None)
+    if last is not None and last[0] is battle:
+        return last[1]
+    parts = _splits(battle)
+    _last.pair = (battle, parts)
+    return parts
+
+
+def _splits(battle: Battle) -> list[Split] | None:
     rules = battle.rules
     if (battle.sea or battle.aa_fired or battle.in_progress
             or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
@@ -58,11 +73,15 @@ def splits(battle: Battle) -> list[Split] | None:
         return None
     hit = aa_hit(battle)
     per_type = [_type_hits(n, hit, battle.dice == "lowluck") for _, n in aircraft]
-    if math.prod(len(d) for d in per_type) > MAX_SPLITS:
+    outcomes = math.prod(len(d) for d in per_type)
+    if outcomes > MAX_SPLITS:
         from oddsim.errors import TooLargeError
 
-        raise TooLargeError(f"AA fire at {battle.attacker.describe()} has more than {MAX_SPLITS} "
-                            f"outcomes by aircraft type: fight fewer aircraft")
+        shape = " x ".join(f"{name} 0-{len(d) - 1}" for d, (name, _) in zip(per_type, aircraft, strict=True))
+        raise TooLargeError(
+            f"AA fire at {battle.attacker.describe()} has {outcomes:,} outcomes (aircraft lost by type: "
+            f"{shape}), and both engines, exact and Monte Carlo, fight each outcome apart, at most "
+            f"{MAX_SPLITS:,}: fight fewer aircraft")
     out: list[Split] = []
     for losses in itertools.product(*(range(len(d)) for d in per_type)):
         p = float(np.prod([d[k] for d, k in zip(per_type, losses, strict=True)]))
