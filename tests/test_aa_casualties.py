@@ -127,3 +127,11 @@ def test_per_aircraft_monte_carlo_rounds_before_a_retreat_carry_an_error():
     se = mc.std_error["retreat_round"]
     assert 0 < se < 0.05
     assert abs(mc.retreat_round - exact.retreat_round) <= 4.5 * se
+
+
+def test_too_many_aa_outcomes_are_refused_by_both_engines_saying_the_limit():
+    # 101 x 101 outcomes (0-100 of each type shot down), over aa_casualties.MAX_SPLITS = 4096
+    battle = oddsim.Battle("revised", "100 ftr, 100 bmb", "10 inf, 1 aa")
+    for engine in (oddsim.solve, oddsim.simulate):
+        with pytest.raises(oddsim.TooLargeError, match=r"10,201 outcomes.*Monte Carlo.*at most 4,096"):
+            engine(battle)

@@ -92,3 +92,16 @@ def test_trench_sea_must_be_a_bool():
 def test_a_cache_that_is_a_cache_is_accepted():
     table = sweep(**SWEEP, cache=BattleCache())
     assert len(table.rows) == 2  # 1 or 2 infantry
+
+
+def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_work():
+    """Revised AA picks its casualties by chance: 64 x 64 battles are solved, one per outcome.
+    Each alone is under auto's threshold; all of them together are not."""
+    from dataclasses import replace
+
+    from oddsim.api import AUTO_EXACT_WORK, engine_for
+    from oddsim.exact import estimate_work
+
+    battle = oddsim.Battle("revised", "63 ftr, 63 bmb", "150 inf, 40 arm, 1 aa")
+    assert estimate_work(replace(battle, aa_fired=True))[1] < AUTO_EXACT_WORK  # one part
+    assert engine_for(battle) == "mc"
