@@ -30,7 +30,8 @@ from oddsim.result import BattleResult, Method, Survivors, row_key, survivor_row
 from oddsim.rules import AACasualties, Domain
 
 MAX_SPLITS = 4096
-"""At most this many AA outcomes are fought apart, by either engine (above it the battle is refused)."""
+"""At most this many AA outcomes (of nonzero probability) are fought apart, by either engine (above
+it the battle is refused)."""
 
 Split = tuple[float, Battle | None, Force]
 """(probability, the battle after the AA fire or None when every attacker was shot down,
@@ -73,17 +74,18 @@ def _splits(battle: Battle) -> list[Split] | None:
         return None
     hit = aa_hit(battle)
     per_type = [_type_hits(n, hit, battle.dice == "lowluck") for _, n in aircraft]
-    outcomes = math.prod(len(d) for d in per_type)
+    support = [np.flatnonzero(d).tolist() for d in per_type]  # (Low Luck: two counts a type)
+    outcomes = math.prod(len(s) for s in support)
     if outcomes > MAX_SPLITS:
         from oddsim.errors import TooLargeError
 
-        shape = " x ".join(f"{name} 0-{len(d) - 1}" for d, (name, _) in zip(per_type, aircraft, strict=True))
+        shape = " x ".join(f"{name} {s[0]}-{s[-1]}" for s, (name, _) in zip(support, aircraft, strict=True))
         raise TooLargeError(
             f"AA fire at {battle.attacker.describe()} has {outcomes:,} outcomes (aircraft lost by type: "
             f"{shape}), and both engines, exact and Monte Carlo, fight each outcome apart, at most "
             f"{MAX_SPLITS:,}: fight fewer aircraft")
     out: list[Split] = []
-    for losses in itertools.product(*(range(len(d)) for d in per_type)):
+    for losses in itertools.product(*support):
         p = float(np.prod([d[k] for d, k in zip(per_type, losses, strict=True)]))
         if p <= 0.0:
             continue

@@ -6,6 +6,7 @@ from importlib import resources
 import pytest
 
 import oddsim
+from oddsim import aa_casualties
 from oddsim.errors import RulesetError
 from oddsim.rules import parse_ruleset
 
@@ -135,3 +136,13 @@ def test_too_many_aa_outcomes_are_refused_by_both_engines_saying_the_limit():
     for engine in (oddsim.solve, oddsim.simulate):
         with pytest.raises(oddsim.TooLargeError, match=r"10,201 outcomes.*Monte Carlo.*at most 4,096"):
             engine(battle)
+
+
+def test_low_luck_splits_only_the_outcomes_that_can_happen():
+    # 100 aircraft a type at 1: 16 sure hits and a 17th with chance 4/6, so 2 x 2 parts (not 101 x 101)
+    battle = oddsim.Battle("revised", "100 ftr, 100 bmb", "10 inf, 1 aa", dice="lowluck")
+    parts = aa_casualties.splits(battle)
+    got = sorted((p, spec.attacker.describe()) for p, spec, _ in parts)
+    assert [p for p, _ in got] == pytest.approx([1 / 9, 2 / 9, 2 / 9, 4 / 9], abs=TOL)
+    assert got[-1][1] == "83 fighters, 83 bombers"  # both lose 17, with (2/3)^2
+    assert oddsim.solve(battle).attacker_ipc_lost >= 16 * (10 + 12)  # at least the sure losses
