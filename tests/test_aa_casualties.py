@@ -146,3 +146,16 @@ def test_low_luck_splits_only_the_outcomes_that_can_happen():
     assert [p for p, _ in got] == pytest.approx([1 / 9, 2 / 9, 2 / 9, 4 / 9], abs=TOL)
     assert got[-1][1] == "83 fighters, 83 bombers"  # both lose 17, with (2/3)^2
     assert oddsim.solve(battle).attacker_ipc_lost >= 16 * (10 + 12)  # at least the sure losses
+
+
+def test_each_part_is_the_battle_rebuilt_with_the_aircraft_left():
+    # the parts skip Battle's checks of what did not change: the same as replace() building them anew
+    from dataclasses import replace
+
+    battle = oddsim.Battle("revised", "3 ftr, 2 bmb, 2 inf, 1 arm", "4 inf, 1 aa", ool_attacker="bmb, inf",
+                           keep_land=1)
+    for _, spec, lost in aa_casualties.splits(battle):
+        left = {name: n - lost.count(name) for name, n in battle.attacker.counts}
+        rebuilt = replace(battle, attacker={name: n for name, n in left.items() if n}, aa_fired=True)
+        assert spec == rebuilt
+        assert (spec.attacker_steps, spec.defender_steps) == (rebuilt.attacker_steps, rebuilt.defender_steps)
