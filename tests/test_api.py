@@ -1,6 +1,8 @@
 """The Python API raises an OddsimError subclass, with a one-line message, for every bad input
 the fuzzers found raising AttributeError, TypeError, ValueError or OverflowError (issue 11)."""
 
+import functools
+
 import pytest
 
 import oddsim
@@ -64,6 +66,29 @@ for _name in ("battle_chart", "outcome_chart", "survivor_chart", "convergence_ch
               "pareto_chart", "pareto_points", "heatmap_chart", "odds_curve_chart", "trench_chart"):
     CALLS[f"plot.{_name}(None)"] = (lambda name: lambda: getattr(oddsim.plot, name)(None))(_name)
 CALLS["plot.save_figure(None)"] = lambda: oddsim.plot.save_figure(None, "x.png")
+
+@functools.cache
+def a_result() -> oddsim.BattleResult:
+    """One small exact result, solved once (for the calls that read one)."""
+    return oddsim.solve(BATTLE)
+
+
+# before: TypeError, AttributeError or ValueError from inside, or (a side not spelled exactly
+# "attacker") the defender's rows without a word
+CALLS.update({
+    "most_likely('Attacker')": lambda: a_result().most_likely("Attacker", 1),
+    "most_likely(top=-1)": lambda: a_result().most_likely("attacker", -1),
+    "most_likely(top='2')": lambda: a_result().most_likely("attacker", "2"),
+    "ipc_lost_distribution('x')": lambda: a_result().ipc_lost_distribution("x"),
+    "outcome_chart(title=5)": lambda: oddsim.plot.outcome_chart(a_result(), title=5),
+    "outcome_chart(ax='x')": lambda: oddsim.plot.outcome_chart(a_result(), ax="x"),
+    "survivor_chart(sides='attacker')": lambda: oddsim.plot.survivor_chart(a_result(), sides="attacker"),
+    "save_figure(dpi='x')": lambda: oddsim.plot.save_figure(oddsim.plot.outcome_chart(a_result()), "x.png",
+                                                          dpi="x"),
+    "save_figure(dpi=-5)": lambda: oddsim.plot.save_figure(oddsim.plot.outcome_chart(a_result()), "x.png",
+                                                         dpi=-5),
+    "save_figure(path=5)": lambda: oddsim.plot.save_figure(oddsim.plot.outcome_chart(a_result()), 5),
+})
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))

@@ -575,7 +575,9 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
         ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
         a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
-    chance = by_code.tolist()  # (floats: a list is cheaper to read than the array)
+    # (floats: a list is cheaper to read than the array); a sum of the many ways to one outcome
+    # may round past 1 (1.0000000000000002): a probability is never printed above 1
+    chance = [min(c, 1.0) for c in by_code.tolist()]
     retreat = chance[k.RETREAT] + chance[k.RETREAT_LEFT]
     names = unit_names(battle.rules)
     verb = "submerged" if battle.sea else "retreated"
@@ -588,7 +590,7 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         stalemate=chance[k.STALEMATE],
         retreat=retreat,
         retreat_round=retreat_rounds / retreat if retreat > 0 else None,
-        takes_territory=None if battle.sea else take,
+        takes_territory=None if battle.sea else min(take, 1.0),
         attacker_ipc_lost=a_lost,
         defender_ipc_lost=d_lost,
         expected_rounds=float(rounds),
