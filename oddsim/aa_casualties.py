@@ -17,19 +17,23 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
 
+from oddsim._frozen import evolve
 from oddsim.battle import Battle
 from oddsim.dice import DIE_FACES
 from oddsim.forces import Force, parse_force
+from oddsim.order_of_loss import casualty_order
 from oddsim.result import BattleResult, Method, Survivors, row_key, survivor_row
 from oddsim.rules import AACasualties, Domain
 
 MAX_SPLITS = 4096
-"""At most this many AA outcomes are fought apart (above it the battle is refused)."""
+"""At most this many AA outcomes (of nonzero probability) are fought apart, by either engine (above
+it the battle is refused)."""
 
 Split = tuple[float, Battle | None, Force]
 """(probability, the battle after the AA fire or None when every attacker was shot down,
@@ -45,8 +49,22 @@ def aa_hit(battle: Battle) -> int:
     return hit
 
 
+_last = threading.local()
+"""Per thread, the battle ``splits`` last split and its parts: ``estimate_work`` (``auto``'s
+choice) splits a battle and the engine then splits the same (immutable) ``Battle`` again."""
+
+
 def splits(battle: Battle) -> list[Split] | None:
     """The AA outcomes of ``battle`` to fight apart, or None when the engines can take it whole."""
+    last = getattr(_last, "pair", None)
+    if last is not None and last[0] is battle:
+        return last[1]
+    parts = _splits(battle)
+    _last.pair = (battle, parts)
+    return parts
+
+
+def _splits(battle: Battle) -> list[Split] | None:
     rules = battle.rules
     if (battle.sea or battle.aa_fired or battle.in_progress
             or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
@@ -58,13 +76,18 @@ def splits(battle: Battle) -> list[Split] | None:
         return None
     hit = aa_hit(battle)
     per_type = [_type_hits(n, hit, battle.dice == "lowluck") for _, n in aircraft]
-    if math.prod(len(d) for d in per_type) > MAX_SPLITS:
+    support = [np.flatnonzero(d).tolist() for d in per_type]  # (Low Luck: two counts a type)
+    outcomes = math.prod(len(s) for s in support)
+    if outcomes > MAX_SPLITS:
         from oddsim.errors import TooLargeError
 
-        raise TooLargeError(f"AA fire at {battle.attacker.describe()} has more than {MAX_SPLITS} "
-                            f"outcomes by aircraft type: fight fewer aircraft")
+        shape = " x ".join(f"{name} {s[0]}-{s[-1]}" for s, (name, _) in zip(support, aircraft, strict=True))
+        raise TooLargeError(
+            f"AA fire at {battle.attacker.describe()} has {outcomes:,} outcomes (aircraft lost by type: "
+            f"{shape}), and both engines, exact and Monte Carlo, fight each outcome apart, at most "
+            f"{MAX_SPLITS:,}: fight fewer aircraft")
     out: list[Split] = []
-    for losses in itertools.product(*(range(len(d)) for d in per_type)):
+    for losses in itertools.product(*support):
         p = float(np.prod([d[k] for d, k in zip(per_type, losses, strict=True)]))
         if p <= 0.0:
             continue
@@ -87,12 +110,17 @@ def _type_hits(n: int, hit: int, low_luck: bool) -> np.ndarray:
 
 
 def _after_aa(battle: Battle, lost: dict[str, int]) -> Battle | None:
+    """``battle`` with the aircraft ``lost`` gone and the AA fired, or None when none is left:
+    ``replace(battle, attacker=..., aa_fired=True)`` without checking again what did not change
+    (fewer aircraft break no rule of a checked battle), which took most of the time ``splits``
+    takes (``estimate_work`` of a split battle splits it)."""
     counts = {name: n - lost.get(name, 0) for name, n in battle.attacker.counts}
     counts = {name: n for name, n in counts.items() if n}
     if not counts:
         return None
     attacker = Force(tuple(counts.items()), battle.attacker.damaged)
-    return replace(battle, attacker=attacker, aa_fired=True)
+    steps = casualty_order(attacker, battle.rules, True, battle.ool_attacker, battle.keep_land, battle.landed)
+    return evolve(battle, attacker=attacker, aa_fired=True, attacker_steps=steps)
 
 
 def fight_split(battle: Battle, parts: list[Split],

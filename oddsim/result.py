@@ -15,6 +15,7 @@ from typing import Any, TypeVar, overload
 
 import numpy as np
 
+from oddsim.errors import BattleError
 from oddsim.estimates import binomial_interval
 from oddsim.forces import Force, parse_force
 from oddsim.names import describe_counts
@@ -358,12 +359,14 @@ class BattleResult:
 
     def units_left_std_error(self, side: str) -> dict[str, float]:
         """Standard error of each expected number of units left (Monte Carlo; empty if exact)."""
+        side = _side(side)
         if not self.runs:
             return {}
         return units_left(getattr(self, f"{side}_survivors"), self.runs)[1]
 
     def ipc_lost_distribution(self, side: str) -> dict[float, float]:
         """Chance of each IPC loss of ``side`` (smallest first), from its survivor rows."""
+        side = _side(side)
         total = getattr(self, f"{side}_ipc_total")
         out: dict[float, float] = {}
         for row in getattr(self, f"{side}_survivors"):
@@ -441,7 +444,10 @@ class BattleResult:
         return json.dumps(self.to_dict(), indent=indent)
 
     def most_likely(self, side: str, top: int = 5) -> tuple[Survivors, ...]:
-        survivors = self.attacker_survivors if side == "attacker" else self.defender_survivors
+        """The side's ``top`` most likely end states, most likely first."""
+        survivors = getattr(self, f"{_side(side)}_survivors")
+        if isinstance(top, bool) or not isinstance(top, int | np.integer) or top < 0:
+            raise BattleError(f"top must be a number of rows, 0 or more, not {top!r}")
         return tuple(sorted(survivors, key=lambda s: -s.probability)[:top])
 
     def to_table(self, survivors: int | str | None = None) -> str:
@@ -462,6 +468,13 @@ class BattleResult:
         summing to 1."""
         return math.fabs(self.attacker_win + self.defender_win + self.draw + self.stalemate
                          + self.retreat - 1.0)
+
+
+def _side(side: object) -> str:
+    """``side`` checked: "attacker" or "defender" (a result's figures are per side)."""
+    if side not in ("attacker", "defender"):
+        raise BattleError(f"side must be 'attacker' or 'defender', not {side!r}")
+    return str(side)
 
 
 def units_left(rows, runs: int | None = None) -> tuple[dict[str, float], dict[str, float]]:

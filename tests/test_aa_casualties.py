@@ -6,6 +6,7 @@ from importlib import resources
 import pytest
 
 import oddsim
+from oddsim import aa_casualties
 from oddsim.errors import RulesetError
 from oddsim.rules import parse_ruleset
 
@@ -127,3 +128,34 @@ def test_per_aircraft_monte_carlo_rounds_before_a_retreat_carry_an_error():
     se = mc.std_error["retreat_round"]
     assert 0 < se < 0.05
     assert abs(mc.retreat_round - exact.retreat_round) <= 4.5 * se
+
+
+def test_too_many_aa_outcomes_are_refused_by_both_engines_saying_the_limit():
+    # 101 x 101 outcomes (0-100 of each type shot down), over aa_casualties.MAX_SPLITS = 4096
+    battle = oddsim.Battle("revised", "100 ftr, 100 bmb", "10 inf, 1 aa")
+    for engine in (oddsim.solve, oddsim.simulate):
+        with pytest.raises(oddsim.TooLargeError, match=r"10,201 outcomes.*Monte Carlo.*at most 4,096"):
+            engine(battle)
+
+
+def test_low_luck_splits_only_the_outcomes_that_can_happen():
+    # 100 aircraft a type at 1: 16 sure hits and a 17th with chance 4/6, so 2 x 2 parts (not 101 x 101)
+    battle = oddsim.Battle("revised", "100 ftr, 100 bmb", "10 inf, 1 aa", dice="lowluck")
+    parts = aa_casualties.splits(battle)
+    got = sorted((p, spec.attacker.describe()) for p, spec, _ in parts)
+    assert [p for p, _ in got] == pytest.approx([1 / 9, 2 / 9, 2 / 9, 4 / 9], abs=TOL)
+    assert got[-1][1] == "83 fighters, 83 bombers"  # both lose 17, with (2/3)^2
+    assert oddsim.solve(battle).attacker_ipc_lost >= 16 * (10 + 12)  # at least the sure losses
+
+
+def test_each_part_is_the_battle_rebuilt_with_the_aircraft_left():
+    # the parts skip Battle's checks of what did not change: the same as replace() building them anew
+    from dataclasses import replace
+
+    battle = oddsim.Battle("revised", "3 ftr, 2 bmb, 2 inf, 1 arm", "4 inf, 1 aa", ool_attacker="bmb, inf",
+                           keep_land=1)
+    for _, spec, lost in aa_casualties.splits(battle):
+        left = {name: n - lost.count(name) for name, n in battle.attacker.counts}
+        rebuilt = replace(battle, attacker={name: n for name, n in left.items() if n}, aa_fired=True)
+        assert spec == rebuilt
+        assert (spec.attacker_steps, spec.defender_steps) == (rebuilt.attacker_steps, rebuilt.defender_steps)

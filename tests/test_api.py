@@ -1,6 +1,8 @@
 """The Python API raises an OddsimError subclass, with a one-line message, for every bad input
 the fuzzers found raising AttributeError, TypeError, ValueError or OverflowError (issue 11)."""
 
+import functools
+
 import pytest
 
 import oddsim
@@ -65,6 +67,29 @@ for _name in ("battle_chart", "outcome_chart", "survivor_chart", "convergence_ch
     CALLS[f"plot.{_name}(None)"] = (lambda name: lambda: getattr(oddsim.plot, name)(None))(_name)
 CALLS["plot.save_figure(None)"] = lambda: oddsim.plot.save_figure(None, "x.png")
 
+@functools.cache
+def a_result() -> oddsim.BattleResult:
+    """One small exact result, solved once (for the calls that read one)."""
+    return oddsim.solve(BATTLE)
+
+
+# before: TypeError, AttributeError or ValueError from inside, or (a side not spelled exactly
+# "attacker") the defender's rows without a word
+CALLS.update({
+    "most_likely('Attacker')": lambda: a_result().most_likely("Attacker", 1),
+    "most_likely(top=-1)": lambda: a_result().most_likely("attacker", -1),
+    "most_likely(top='2')": lambda: a_result().most_likely("attacker", "2"),
+    "ipc_lost_distribution('x')": lambda: a_result().ipc_lost_distribution("x"),
+    "outcome_chart(title=5)": lambda: oddsim.plot.outcome_chart(a_result(), title=5),
+    "outcome_chart(ax='x')": lambda: oddsim.plot.outcome_chart(a_result(), ax="x"),
+    "survivor_chart(sides='attacker')": lambda: oddsim.plot.survivor_chart(a_result(), sides="attacker"),
+    "save_figure(dpi='x')": lambda: oddsim.plot.save_figure(oddsim.plot.outcome_chart(a_result()), "x.png",
+                                                          dpi="x"),
+    "save_figure(dpi=-5)": lambda: oddsim.plot.save_figure(oddsim.plot.outcome_chart(a_result()), "x.png",
+                                                         dpi=-5),
+    "save_figure(path=5)": lambda: oddsim.plot.save_figure(oddsim.plot.outcome_chart(a_result()), 5),
+})
+
 
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_bad_api_calls_raise_an_oddsim_error(name, tmp_path, monkeypatch):
@@ -92,3 +117,16 @@ def test_trench_sea_must_be_a_bool():
 def test_a_cache_that_is_a_cache_is_accepted():
     table = sweep(**SWEEP, cache=BattleCache())
     assert len(table.rows) == 2  # 1 or 2 infantry
+
+
+def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_work():
+    """Revised AA picks its casualties by chance: 64 x 64 battles are solved, one per outcome.
+    Each alone is under auto's threshold; all of them together are not."""
+    from dataclasses import replace
+
+    from oddsim.api import AUTO_EXACT_WORK, engine_for
+    from oddsim.exact import estimate_work
+
+    battle = oddsim.Battle("revised", "63 ftr, 63 bmb", "150 inf, 40 arm, 1 aa")
+    assert estimate_work(replace(battle, aa_fired=True))[1] < AUTO_EXACT_WORK  # one part
+    assert engine_for(battle) == "mc"

@@ -74,8 +74,23 @@ def _hit_spread(dice: int) -> float:
 
 def estimate_work(battle: Battle) -> tuple[int, float]:
     """(joint casualty states, estimated work) of solving ``battle`` exactly. On this kind of
-    machine one unit of work is about a nanosecond."""
-    return _work(*_lowered(battle, keep=True))
+    machine one unit of work is about a nanosecond. A battle split by the AA outcome per aircraft
+    type (``aa_casualties.splits``), one solve per part: its largest part's states and the sum of
+    the parts' work."""
+    parts = aa_casualties.splits(battle)
+    if parts is None:
+        return _work(*_lowered(battle, keep=True))
+    return _split_work(parts)
+
+
+def _split_work(parts: list[aa_casualties.Split]) -> tuple[int, float]:
+    """(the largest part's joint states, the sum of the parts' work) of a split battle."""
+    joint, work = 0, 0.0
+    for _, spec, _ in parts:
+        if spec is not None:  # (None: every attacker shot down, nothing to solve)
+            part_joint, part_work = _work(*_lowered(spec))
+            joint, work = max(joint, part_joint), work + part_work
+    return joint, work
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
@@ -117,6 +132,17 @@ def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, floa
     joint = a.n_states * d.n_states
     spread = _hit_spread(a.n_units) * _hit_spread(d.n_units)
     return joint, joint * spread
+
+
+def _check_size(joint: int, work: float, parts: int = 0) -> None:
+    """Refuse a battle over ``MAX_JOINT_STATES`` or ``MAX_WORK`` (``parts``: the AA outcomes it is
+    solved as, ``joint`` their largest and ``work`` their sum; 0: solved whole)."""
+    if joint > MAX_JOINT_STATES or work > MAX_WORK:
+        apart = f" for {parts:,} AA outcomes solved apart" if parts else ""
+        raise TooLargeError(
+            f"battle too large for the exact engine: {joint:,} casualty states{' at most' if parts else ''} "
+            f"and about {work / 1e9:,.0f} s of work{apart}, the limit is {MAX_JOINT_STATES:,} states and "
+            f"{MAX_WORK / 1e9:,.0f} s; use --method mc (or auto)")
 
 
 @dataclass(frozen=True)
@@ -202,12 +228,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     the battle can reach (from ``_seeds``), or with ``every_state`` for all (``retreat_table``,
     whose decisions the Monte Carlo engine looks up in states of its own)."""
     low, a, d = lowered or _lowered(battle)
-    joint, work = _work(low, a, d)
-    if joint > MAX_JOINT_STATES or work > MAX_WORK:
-        raise TooLargeError(
-            f"battle too large for the exact engine: {joint:,} casualty states and about "
-            f"{work / 1e9:,.0f} s of work, the limit is {MAX_JOINT_STATES:,} states and "
-            f"{MAX_WORK / 1e9:,.0f} s; use --method mc (or auto)")
+    _check_size(*_work(low, a, d))
     types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
     support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
                         low.support_side)
@@ -458,6 +479,7 @@ def solve(battle: Battle) -> BattleResult:
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome
+        _check_size(*_split_work(parts), len(parts))
         solved: list[tuple[float, BattleResult]] = []
 
         def part(spec: Battle, p: float, _i: int) -> BattleResult:
@@ -553,7 +575,9 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
         ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
         a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
-    chance = by_code.tolist()  # (floats: a list is cheaper to read than the array)
+    # (floats: a list is cheaper to read than the array); a sum of the many ways to one outcome
+    # may round past 1 (1.0000000000000002): a probability is never printed above 1
+    chance = [min(c, 1.0) for c in by_code.tolist()]
     retreat = chance[k.RETREAT] + chance[k.RETREAT_LEFT]
     names = unit_names(battle.rules)
     verb = "submerged" if battle.sea else "retreated"
@@ -566,7 +590,7 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         stalemate=chance[k.STALEMATE],
         retreat=retreat,
         retreat_round=retreat_rounds / retreat if retreat > 0 else None,
-        takes_territory=None if battle.sea else take,
+        takes_territory=None if battle.sea else min(take, 1.0),
         attacker_ipc_lost=a_lost,
         defender_ipc_lost=d_lost,
         expected_rounds=float(rounds),

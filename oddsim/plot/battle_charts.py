@@ -212,8 +212,9 @@ def _check_survivor_args(by: str, top: int, sides: Sequence[str]) -> None:
         raise PlotError(f"survivors by '{by}': use count or ipc")
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
         raise PlotError(f"top must be a whole number >= 0, not {top!r}")
-    if not sides or any(side not in SIDE_COLOURS for side in sides):
-        raise PlotError(f"sides must be attacker and/or defender, not {tuple(sides)!r}")
+    if isinstance(sides, str) or not sides or any(side not in SIDE_COLOURS for side in sides):
+        shown = repr(sides) if isinstance(sides, str) else repr(tuple(sides))
+        raise PlotError(f"sides must be a list of attacker and/or defender (e.g. ['attacker']), not {shown}")
 
 
 def _shorten(text: str) -> str:

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 _NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {}}
+MAX_DPI = 1200
+"""Largest resolution a chart is saved at (an 8-inch-wide PNG of 9,600 pixels)."""
 _FIXED_IDS: dict[RcKeyType, Any] = {"svg.hashsalt": "oddsim"}
 """No timestamp and fixed element ids in vector files, so a chart saves to the same bytes."""
 
@@ -23,6 +25,8 @@ def check_output_path(path: str | os.PathLike) -> Path:
     """``path`` as a ``Path`` once it has a chart extension, names a regular file or none yet
     (through a link: what it links to), and its folder exists and is writable; otherwise a
     ``PlotError`` saying which."""
+    if not isinstance(path, str | os.PathLike):
+        raise PlotError(f"a chart path is a file name such as odds.png, not {type(path).__name__}")
     if not str(path):
         raise PlotError("the chart path is empty: give a file name such as odds.png")
     if "\0" in str(path):
@@ -55,6 +59,9 @@ def save_figure(fig, path: str | os.PathLike, dpi: float | None = None) -> Path:
 
     if not hasattr(fig, "savefig"):
         raise PlotError(f"save_figure needs a matplotlib Figure, not {type(fig).__name__}")
+    if dpi is not None and (isinstance(dpi, bool) or not isinstance(dpi, int | float)
+                            or not 1 <= dpi <= MAX_DPI):
+        raise PlotError(f"dpi must be a number from 1 to {MAX_DPI}, not {dpi!r}")
     path = check_output_path(path)
     kind = FORMATS[path.suffix.lower()]
     target = Path(os.path.realpath(path))  # (through a link: the link stays, what it names changes)

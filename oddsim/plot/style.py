@@ -84,6 +84,8 @@ def new_figure(height: float, width: float = WIDTH_INCHES) -> Figure:
 
 def figure_of(ax: Axes) -> Figure:
     """The figure ``ax`` is drawn on (the top one, where ``ax`` sits in a subfigure)."""
+    if not hasattr(ax, "get_figure"):
+        raise PlotError(f"ax must be matplotlib Axes, not {type(ax).__name__}")
     fig = ax.get_figure(root=True)
     if fig is None:
         raise PlotError("the axes belong to no figure")
@@ -92,6 +94,8 @@ def figure_of(ax: Axes) -> Figure:
 
 def wrap_title(text: str, width: int = TITLE_WIDTH) -> str:
     """``text`` broken into lines that fit the figure's width (its own line breaks kept)."""
+    if not isinstance(text, str):
+        raise PlotError(f"title must be text, not {type(text).__name__}")
     lines = [wrapped for line in text.splitlines()
              for wrapped in (textwrap.wrap(line, width, break_on_hyphens=False) or [""])]
     return "\n".join(lines)

@@ -104,3 +104,12 @@ def test_low_luck_rejects_best_of_two():
     with pytest.raises(oddsim.BattleError, match="Low Luck"):
         oddsim.Battle(rules="anniversary", attacker="1 bmb", defender="1 inf",
                       attacker_tech="heavy-bombers", dice="lowluck")
+
+
+def test_a_sure_low_luck_win_is_exactly_one_not_more():
+    """Low Luck: 3 inf and 3 arm roll 12 pips, two sure hits a round, while 4 inf (8 pips) take at
+    most two of the six a round; the attacker always wins. Before: 1.0000000000000002 (a sum of
+    the ways to win rounded past 1)."""
+    r = oddsim.solve(oddsim.Battle("1942-2e", "3 inf, 3 arm", "4 inf", dice="lowluck"))
+    assert r.attacker_win == r.takes_territory == 1.0
+    assert r.defender_win == r.draw == 0.0
