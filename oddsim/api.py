@@ -62,16 +62,18 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
 
 
 def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None = None,
-                   seed: int | None = None, progress: bool = False) -> AmphibiousResult:
+                   seed: int | None = None, progress: bool = False,
+                   on_chunk: Callable[[int], bool] | None = None) -> AmphibiousResult:
     """Odds of an amphibious assault (``oddsim.amphibious.Amphibious``): the sea battle, then one
     land battle per number of transports that unload. Monte Carlo gives each land battle its
     share of ``runs`` and its own seed derived from ``seed``; ``progress`` draws a bar for each
-    long one."""
+    long one. ``on_chunk`` as in ``simulate``, for each Monte Carlo stage (its runs so far):
+    True stops that stage, and every later one after its first chunk."""
     if not isinstance(assault, Amphibious):
         raise BattleError(f"run_amphibious needs an Amphibious, not {type(assault).__name__}")
     _check_method(method, runs, seed)
     with stop_on_interrupt():
-        return fight_amphibious(assault, _stage_runner(method, runs, seed, progress))
+        return fight_amphibious(assault, _stage_runner(method, runs, seed, progress, on_chunk))
 
 
 def run_counter_attack(battle: Battle, counter: ArmySpec, method: str = "auto", runs: int | None = None,
@@ -103,7 +105,8 @@ def _check_method(method: str, runs: int | None, seed: int | None) -> None:
         refuse_for_exact(runs, seed, BattleError)
 
 
-def _stage_runner(method: str, runs: int | None, seed: int | None, progress: bool = False):
+def _stage_runner(method: str, runs: int | None, seed: int | None, progress: bool = False,
+                  on_chunk: Callable[[int], bool] | None = None):
     """``run(battle, share)`` for battles that are stages of a larger one: exact where asked or
     cheap, else Monte Carlo with the stage's share of ``runs`` and a seed derived from ``seed``
     and the stage's position, so a seed fixes the whole answer."""
@@ -117,7 +120,8 @@ def _stage_runner(method: str, runs: int | None, seed: int | None, progress: boo
         sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
         from oddsim.montecarlo import simulate
 
-        return simulate(spec, runs=share_of_runs(share, total), seed=sub_seed, progress=progress)
+        return simulate(spec, runs=share_of_runs(share, total), seed=sub_seed, progress=progress,
+                        on_chunk=on_chunk)
 
     return run
 

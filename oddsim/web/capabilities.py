@@ -252,7 +252,7 @@ def _check_exact_work(*battles) -> None:
 def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
     """``POST /api/amphibious``: what ``oddsim amphibious --json`` prints."""
     from oddsim.amphibious import Amphibious
-    from oddsim.api import run_amphibious
+    from oddsim.api import DEFAULT_RUNS, run_amphibious
 
     fields = _fields(body, Amphibious, BATTLE_ENGINE, "amphibious")
     assault = Amphibious(rules=ruleset_of(body), **fields)
@@ -263,7 +263,8 @@ def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
         stages = [assault.land_battle(n) for n in range(len(assault.loads) + 1)]
         _check_exact_work(assault.sea_stage() if assault.has_sea_battle else None, *stages)
     with engine_guard(method != "exact"):
-        result = run_amphibious(assault, method=method, runs=runs, seed=seed)
+        result = run_amphibious(assault, method=method, runs=runs, seed=seed,
+                                on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
     return json.dumps(result.to_dict(), indent=2)
 
 

@@ -381,3 +381,15 @@ def test_raid_and_trench_monte_carlo_answer_what_they_have_at_the_time_cap(clien
     assert response.status_code == 200, response.text
     data = response.json()
     assert data["interrupted"] is True and data["runs"] == 1000  # stopped after one chunk
+
+
+def test_an_amphibious_assault_answers_what_it_has_at_the_time_cap(client, monkeypatch):
+    """Before: its Monte Carlo stages ran to the end whatever the cap, a cancel or a disconnect."""
+    from oddsim.web import capabilities
+
+    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    body = {"fleet": "1 bb, 2 transport", "cargo": "2 inf, 1 arm", "defender": "3 inf",
+            "sea_defender": "1 dd", "method": "mc", "runs": 4_000_000, "seed": 2}
+    response = client.post("/api/amphibious", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json()["interrupted"] is True
