@@ -72,6 +72,21 @@ def test_wave_plan_file_from_the_cli(tmp_path):
     assert load_wave_plan(as_json)[0].retreat == oddsim.RetreatPolicy(after_round=1)
 
 
+def refused_plan(tmp_path, text: str | bytes, battle=("-a", "1 inf", "-d", "1 inf"),
+                 options=()) -> tuple[str, str]:
+    """Run ``oddsim battle`` (``battle``, then ``options``) with ``text`` as its wave plan file,
+    which it must refuse: status 2 and one line. Returns (that line, the plan's path)."""
+    plan = tmp_path / "plan.toml"
+    if isinstance(text, bytes):
+        plan.write_bytes(text)
+    else:
+        plan.write_text(text)
+    out = CliRunner().invoke(cli, ["battle", *battle, "--wave-plan", str(plan), *options])
+    assert out.exit_code == 2, out.output
+    assert out.output.count("\n") == 1, out.output
+    return out.output, str(plan)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ('[[wave]]\nattackers = "1 arm"\n', "unknown option 'attackers'"),
     ('[[wave]]\nool_attacker = "arm"\n', "needs an attacker"),
@@ -80,27 +95,16 @@ def test_wave_plan_file_from_the_cli(tmp_path):
     ('[[wave]\n', "not valid TOML"),
 ])
 def test_bad_wave_plans_are_one_line_errors(tmp_path, text, message):
-    plan = tmp_path / "plan.toml"
-    plan.write_text(text)
-    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
-    assert out.exit_code == 2
-    assert out.output.count("\n") == 1 and message in out.output
+    assert message in refused_plan(tmp_path, text)[0]
 
 
 def test_a_plan_file_that_is_not_text_is_a_one_line_error(tmp_path):
-    plan = tmp_path / "plan.toml"
-    plan.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
-    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
-    assert out.exit_code == 2
-    assert out.output.count("\n") == 1 and "not UTF-8 text" in out.output
+    assert "not UTF-8 text" in refused_plan(tmp_path, b"\x89PNG\r\n\x1a\n\x00\xff")[0]
 
 
 def test_a_bad_army_in_a_plan_names_the_file_and_the_wave(tmp_path):
-    plan = tmp_path / "plan.toml"
-    plan.write_text('[[wave]]\nattacker = "1 arm"\n[[wave]]\nattacker = 3\n')
-    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
-    assert out.exit_code == 2
-    assert out.output.count("\n") == 1 and "wave 2: attacker" in out.output
+    line, _ = refused_plan(tmp_path, '[[wave]]\nattacker = "1 arm"\n[[wave]]\nattacker = 3\n')
+    assert "wave 2: attacker" in line
 
 
 def test_monte_carlo_plays_each_waves_own_options_like_exact():
@@ -192,11 +196,8 @@ LAND = ["-a", "1 inf", "-d", "1 inf"]
     (LAND, 'attacker = "1 inf"\nattacker_destroyer_last = true', "applies to sea battles: drop it"),
 ])
 def test_bad_destroyer_last_in_a_plan_is_a_one_line_error(tmp_path, where, text, message):
-    plan = tmp_path / "plan.toml"
-    plan.write_text(f"[[wave]]\n{text}\n")
-    out = CliRunner().invoke(cli, ["battle", *where, "--wave-plan", str(plan), "--method", "exact"])
-    assert out.exit_code == 2, out.output
-    assert out.output.count("\n") == 1 and message in out.output, out.output
+    line, _ = refused_plan(tmp_path, f"[[wave]]\n{text}\n", where, ("--method", "exact"))
+    assert message in line, line
 
 
 def test_a_wave_that_keeps_a_destroyer_on_land_is_refused():
@@ -214,12 +215,9 @@ def test_a_wave_that_keeps_a_destroyer_on_land_is_refused():
     ('defender_reinforcements = "2 zzz"', "unknown unit 'zzz'"),
 ])
 def test_a_bad_option_checked_against_the_battle_names_the_plan_file_and_its_wave(tmp_path, option, message):
-    plan = tmp_path / "plan.toml"
-    plan.write_text(f'[[wave]]\nattacker = "1 arm"\n[[wave]]\nattacker = "1 inf"\n{option}\n')
-    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave-plan", str(plan)])
-    assert out.exit_code == 2, out.output
-    assert out.output.count("\n") == 1
-    assert out.output.startswith(f"oddsim: error: wave plan {plan}, wave 2: ") and message in out.output
+    text = f'[[wave]]\nattacker = "1 arm"\n[[wave]]\nattacker = "1 inf"\n{option}\n'
+    line, plan = refused_plan(tmp_path, text)
+    assert line.startswith(f"oddsim: error: wave plan {plan}, wave 2: ") and message in line
 
 
 def test_a_bad_wave_from_the_api_or_the_command_line_names_its_place():
