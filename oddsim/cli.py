@@ -398,6 +398,11 @@ def describe_ruleset(ruleset) -> str:
     if ruleset.bombard.units:
         ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
         lines.append(f"bombard: {ships}")
+    from oddsim.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
+
+    lines += ["", f"default order of loss: {DEFAULT_ORDER_PRINCIPLE}"]
+    for side, attacking in (("attacker", True), ("defender", False)):
+        lines.append(f"  {side}: {', '.join(default_order(ruleset, attacking))}")
     return "\n".join(lines)
 
 

@@ -59,12 +59,40 @@ def parse_unit_list(spec: str | list[str] | tuple[str, ...] | None, rules: Rules
     return tuple(names)
 
 
+IPC_PER_PIP = 2.5
+"""What one point of attack (or defence) weighs against one IPC of cost in the default order.
+Any weight between 2 and 3 gives aacalc2's four default orders (attacker and defender, land and
+sea) from the units' numbers alone; 2.5 is the middle of that range (see ``default_priority``)."""
+
+
+DEFAULT_ORDER_PRINCIPLE = (
+    "a unit that cannot fire here (an AA gun after its shot) is lost first; then the cheapest, "
+    f"counting {IPC_PER_PIP:g} IPC for each point of attack (defence) it fights with, so a "
+    "defending bomber (defence 1) goes before a fighter")
+"""The default order in one sentence, as the CLI's ``rules show``, the page and the README say it."""
+
+
 def default_priority(rules: Ruleset, attacking: bool) -> list[str]:
-    """Cheapest first; ties go to the unit that fights worse on this side, then by name."""
+    """The order a careful player loses units in when none is given.
+
+    A unit that cannot fire on this side (a defending AA gun after its shot, a carrier that
+    does not attack) goes first; the rest go cheapest first, where each point of attack or
+    defence on this side adds ``IPC_PER_PIP`` to a unit's cost, so that a unit fighting far
+    below its price (a defending bomber, defence 1, cost 12) goes before one that fights well
+    (a fighter, defence 4, cost 10), but not before a cheaper unit that still fights (armor).
+    Ties go to the unit that fights worse, then by name."""
     def key(unit):
         value = unit.attack if attacking else unit.defense
-        return (unit.cost, value, unit.name)
+        return (value > 0, unit.cost + IPC_PER_PIP * value, value, unit.name)
     return [u.name for u in sorted(rules.units, key=key)]
+
+
+def default_order(rules: Ruleset, attacking: bool) -> list[str]:
+    """The default order as a player sees it: units that take hits, those chosen last (transports
+    where they are) at the end."""
+    units = [rules.unit(name) for name in default_priority(rules, attacking)]
+    return ([u.name for u in units if u.combatant and not u.casualty_last]
+            + [u.name for u in units if u.combatant and u.casualty_last])
 
 
 def casualty_order(force: Force, rules: Ruleset, attacking: bool,

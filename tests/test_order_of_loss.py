@@ -1,19 +1,69 @@
 """Order of loss: default, explicit lists, keep-land, transports last, free hits first."""
 
+import pytest
+
 import oddsim
-from oddsim.order_of_loss import LossKind, LossStep
+from oddsim.order_of_loss import LossKind, LossStep, default_order
+from oddsim.rules import load_ruleset
 
 
 def steps(battle, side="attacker"):
     return [(s.unit, s.kind.value, s.count) for s in getattr(battle, f"{side}_steps")]
 
 
-def test_default_is_cheapest_first_with_free_hits_first():
+def test_default_is_cheapest_first_counting_fighting_value_with_free_hits_first():
+    # cost + 2.5 per attack point: sub 11, dd 13, cv 16.5 (attack 1), ftr 17.5, bb 30
     b = oddsim.Battle(rules="1942-2e", attacker="2 bb, 1 dd, 1 sub, 1 cv, 1 ftr", defender="1 dd",
                       sea=True)
     assert steps(b) == [("battleship", "damage", 2), ("submarine", "kill", 1),
-                        ("destroyer", "kill", 1), ("fighter", "kill", 1), ("carrier", "kill", 1),
+                        ("destroyer", "kill", 1), ("carrier", "kill", 1), ("fighter", "kill", 1),
                         ("battleship", "kill", 2)]
+
+
+# aacalc2's default orders (frontend/src/data/oolPresets.ts, the first preset of each list; its
+# unit names as ours): what a careful 1942-2e player chooses, and what oddsim's default must give.
+AACALC2_DEFAULTS = {
+    (False, True): ["infantry", "artillery", "armor", "fighter", "bomber"],
+    (False, False): ["aa_gun", "infantry", "artillery", "armor", "bomber", "fighter"],
+    (True, False): ["submarine", "destroyer", "carrier", "cruiser", "fighter", "battleship"],
+}
+
+
+@pytest.mark.parametrize(("sea", "attacking"), sorted(AACALC2_DEFAULTS))
+def test_default_order_is_aacalc2s_on_land_and_for_the_defender_at_sea(sea, attacking):
+    expected = AACALC2_DEFAULTS[sea, attacking]
+    order = default_order(load_ruleset("1942-2e"), attacking)
+    assert [name for name in order if name in expected] == expected
+
+
+def test_attacker_at_sea_loses_its_carrier_after_subs_and_destroyers_unlike_aacalc2():
+    # aacalc2 loses the attacking carrier first (acc, sub, des, fig, cru, bom, bat); in 1942-2e a
+    # carrier attacks at 1 for 14 IPC, so a 6-IPC sub or 8-IPC destroyer (attack 2) goes first
+    expected = ["submarine", "destroyer", "carrier", "fighter", "cruiser", "bomber", "battleship"]
+    order = default_order(load_ruleset("1942-2e"), True)
+    assert [name for name in order if name in expected] == expected
+
+
+def test_default_loses_the_aa_gun_first_by_hand():
+    # 1 armor (hits 1/2) against 1 infantry (hits 1/3) and an AA gun that has nothing to shoot.
+    # A round with any hit: attacker only 1/2, defender only 1/4, both 1/4. The AA gun goes first,
+    # so the attacker must hit twice: wins 1/2 * 1/2 = 1/4, draws 1/2 * 1/4 = 1/8.
+    # (Losing the infantry first left the gun alone: the attacker won 1/2.)
+    r = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 arm", defender="1 inf, 1 aa"))
+    assert r.attacker_win == pytest.approx(1 / 4, abs=1e-12)
+    assert r.draw == pytest.approx(1 / 8, abs=1e-12)
+
+
+@pytest.mark.parametrize(("attacker", "defender", "wins", "takes"), [
+    # aacalc2 with its default orders (from issue 22): attacker wins / takes the territory
+    ("4 inf, 1 art, 2 arm, 1 ftr", "5 inf, 1 arm, 1 aa", 0.7466, 0.6892),
+    ("3 inf, 2 arm, 2 ftr", "3 inf, 1 art, 1 aa", 0.9399, None),
+])
+def test_default_battles_give_aacalc2s_default_answers(attacker, defender, wins, takes):
+    r = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker=attacker, defender=defender))
+    assert r.attacker_win == pytest.approx(wins, abs=5e-5)
+    if takes is not None:
+        assert r.takes_territory == pytest.approx(takes, abs=5e-5)
 
 
 def test_explicit_list_then_default_order():

@@ -380,7 +380,7 @@ def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
 def ruleset_json(rules: Ruleset) -> dict:
     """An edition as plain data: units (numbers and roles), technologies, special rules, and
     each side's default order of loss: what the page builds its pickers from."""
-    from oddsim.order_of_loss import default_priority
+    from oddsim.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
 
     def plain(value):
         if isinstance(value, dict):
@@ -391,8 +391,9 @@ def ruleset_json(rules: Ruleset) -> dict:
 
     data = plain(dataclasses.asdict(rules))
     data["technologies"] = [t.name for t in rules.tech]
-    data["order_of_loss"] = {"attacker": default_priority(rules, True),
-                             "defender": default_priority(rules, False)}
+    data["order_of_loss"] = {"attacker": default_order(rules, True),
+                             "defender": default_order(rules, False),
+                             "principle": DEFAULT_ORDER_PRINCIPLE}
     return data
 
 

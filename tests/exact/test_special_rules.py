@@ -113,9 +113,10 @@ def test_aa_hits_only_aircraft():
 
 def test_aa_gun_is_a_casualty_in_1942_but_not_in_anniversary():
     # a tank against infantry + AA gun: in 1942-2e the gun is lost with the territory (cost 5);
-    # when tank and infantry die together the gun holds the territory in both editions
+    # when tank and infantry die together the gun holds the territory in both editions (the
+    # infantry chosen first: the default would lose the gun first, tests/test_order_of_loss.py)
     win, loss, draw = duel(3, 2)
-    new = solve("1942-2e", "1 arm", "1 inf, 1 aa")
+    new = solve("1942-2e", "1 arm", "1 inf, 1 aa", ool_defender="inf,aa")
     old = solve("anniversary", "1 arm", "1 inf, 1 aa")
     for result in (new, old):
         assert_odds(result, (win, loss + draw, 0))

@@ -25,7 +25,7 @@ const clientId = sessionStorage.getItem("oddsim-client") ||
   (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
 sessionStorage.setItem("oddsim-client", clientId);
 
-const state = { rules: null, edition: null, counts: { attacker: {}, defender: {} }, defaults: {},
+const state = { rules: null, edition: null, counts: { attacker: {}, defender: {} },
   controllers: {}, timers: {}, tab: "battle", job: null, linkError: null };
 
 // ---------- talking to the server ----------
@@ -103,10 +103,6 @@ async function loadRules(name) {
   state.rules = data;
   state.edition = name;
   $("#edition").value = name;
-  for (const side of SIDES) {
-    state.defaults[side] = data.order_of_loss[side].join(",");
-    $(`#ool_${side}`).placeholder = state.defaults[side];
-  }
   buildCounters();
   buildTechs();
 }
@@ -119,7 +115,18 @@ function unitsFor(side) {
     && (side === "defender" || u.can_attack));
 }
 
+function showDefaultOrders() {
+  // the default order of loss of the units this kind of battle has, and why it is that order
+  for (const side of SIDES) {
+    const here = new Set(unitsFor(side).map(u => u.name));
+    const input = $(`#ool_${side}`);
+    input.placeholder = state.rules.order_of_loss[side].filter(name => here.has(name)).join(",");
+    input.title = `Left empty: ${state.rules.order_of_loss.principle}.`;
+  }
+}
+
 function buildCounters() {
+  showDefaultOrders();
   for (const side of SIDES) {
     const box = $(`#${side}-counters`);
     box.replaceChildren();
