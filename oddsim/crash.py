@@ -14,29 +14,47 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
+import numpy as np
+
 from oddsim.battle import Battle
 from oddsim.errors import TooLargeError
 from oddsim.result import BattleResult, merge_rows
+from oddsim.rules import Ruleset
 
 
 def crashed(counts: Mapping[str, int], damaged: Mapping[str, int], battle: Battle) -> dict[str, int]:
     """The aircraft among ``counts`` (units left by type, ``damaged`` of them damaged) that the
     carriers among them cannot hold, by type; the dearest keep the places."""
-    rules = battle.rules
-    room = 0
-    for name, n in counts.items():
-        unit = rules.unit(name)
-        hurt = min(damaged.get(name, 0), n)
-        room += (n - hurt) * unit.carries_aircraft + hurt * unit.carries_aircraft_damaged
-    aircraft = sorted(((rules.unit(name).cost, name, n) for name, n in counts.items()
-                       if rules.unit(name).lands_on_carrier), reverse=True)
-    lost: dict[str, int] = {}
-    for _, name, n in aircraft:
-        kept = min(n, room)
-        room -= kept
-        if n > kept:
-            lost[name] = n - kept
+    names = [u.name for u in battle.rules.units]
+    alive = np.array([[counts.get(name, 0) for name in names]], dtype=np.int64)
+    hurt = np.array([[damaged.get(name, 0) for name in names]], dtype=np.int64)
+    lost = crashed_per_state(alive, hurt, battle.rules)[0].tolist()
+    return {name: n for name, n in zip(names, lost, strict=True) if n}
+
+
+def crashed_per_state(alive: np.ndarray, damaged: np.ndarray, rules: Ruleset) -> np.ndarray:
+    """Per row of ``alive`` (units by type in the edition's order, ``damaged`` of them damaged),
+    the aircraft of each type its carriers cannot hold: the room of every carrier left (less
+    for a damaged two-hit one) goes to the dearest aircraft first. One rule for a survivor row
+    and for every state of the exact engine (the best retreat's objective counts the crashes)."""
+    units = rules.units
+    hurt = np.minimum(damaged, alive)
+    room = ((alive - hurt) @ np.array([u.carries_aircraft for u in units], dtype=np.int64)
+            + hurt @ np.array([u.carries_aircraft_damaged for u in units], dtype=np.int64))
+    lost = np.zeros_like(alive)
+    dearest = sorted((i for i, u in enumerate(units) if u.lands_on_carrier),
+                     key=lambda i: (units[i].cost, units[i].name), reverse=True)
+    for i in dearest:
+        kept = np.minimum(alive[:, i], room)
+        room = room - kept
+        lost[:, i] = alive[:, i] - kept
     return lost
+
+
+def crash_cost_per_state(alive: np.ndarray, damaged: np.ndarray, rules: Ruleset) -> np.ndarray:
+    """The IPCs of the aircraft that crash after the battle, per row (``crashed_per_state``)."""
+    return crashed_per_state(alive, damaged, rules) @ np.array([u.cost for u in rules.units],
+                                                                dtype=np.int64)
 
 
 def crash_fighters(result: BattleResult, battle: Battle) -> BattleResult:

@@ -27,6 +27,11 @@ from oddsim.exact._kernel import (
 from oddsim.exact._tables import N_CLASSES
 
 
+TIE_TOLERANCE = 1e-9
+"""How much better (relative to the value of fighting on, plus 1) a retreat must be to be taken:
+far above the rounding of the sweep's sums, far below any difference a player could see."""
+
+
 @jit
 def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, live, start_idx, a_ipc, d_ipc,
                         a_total, a_dead_ipc, d_dead_ipc, a_takes, territory_bonus, store):
@@ -43,7 +48,9 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     state; the value at the start of a round, which is fought whatever the value of retreating,
     as round 1 is, of each state of ``start_idx`` (increasing); per joint state 0 where the best
     policy retreats, else 1 (int8); those states, decreasing), and sets the store's
-    ``track_from`` (``MoveStore``) for the solve under the policy. Ties fight on. Only the
+    ``track_from`` (``MoveStore``) for the solve under the policy. Ties fight on: retreating
+    must beat fighting by more than ``TIE_TOLERANCE`` (relative), so that two values equal but
+    for rounding (a state worth exactly 0 either way) do not retreat on the last bit. Only the
     ``live`` states are solved (increasing: every state, or those the battle gets to with a
     weight the engine does not prune); the others keep the value 0. The values are kept by
     attacker state, each over the run of defender states its live states span (``_rows``):
@@ -109,7 +116,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
             target = retreat_to[j]
             if target != j:
                 leave = float(d_ipc[idd] - a_ipc[ia]) if target < 0 else _value(v_end, rows, nd, target)
-                if leave > fight:
+                if leave > fight + TIE_TOLERANCE * (1.0 + abs(fight)):
                     v_end[here] = leave
                     fights[j] = 0
                     retreats[n_retreats] = j

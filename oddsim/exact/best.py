@@ -42,9 +42,13 @@ class BestRetreat:
     moves: k.MoveStore  # the round moves of the states solved (and ``track_from``), for the solve under it
 
 
-def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool) -> BestRetreat:
+def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool,
+                 crash_cost: np.ndarray | None = None) -> BestRetreat:
     """Solve the optimal stopping problem of ``policy``'s objective for the exact engine's
-    prepared battle ``p`` (``solve._Prepared``).
+    prepared battle ``p`` (``solve._Prepared``). ``crash_cost`` (per defender state: the IPCs of
+    the aircraft its carriers cannot hold, with ``--crash-fighters``) counts in the defender's
+    IPC lost wherever it keeps units, as the result counts it, so the policy maximises exactly
+    the TUV swing the result reports.
     Where the battle may reach only a small part of its joint states (``_every_state``: not),
     only those it reaches when fought to the end (found by a forward sweep) are solved: the
     policy's battles reach no others, since a retreat only ends some of them earlier, and the
@@ -67,9 +71,10 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool) -> B
     # IPCs lost by a side destroyed: what it fought with but the units that left the battle early
     a_dead = a_total - a.departed @ low.cost
     d_dead = d_total - d.departed @ low.cost
+    d_lost = d.ipc_lost if crash_cost is None else (d.ipc_lost + crash_cost).astype(d.ipc_lost.dtype)
     takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
     v_end, v_start, fights, retreats = best_retreat_kernel(
-        p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to, live, p.start_idx, a.ipc_lost, d.ipc_lost,
+        p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to, live, p.start_idx, a.ipc_lost, d_lost,
         a_total, a_dead, d_dead, takes, policy.territory_bonus, moves)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
     objective = float((p.start_val * v_start).sum())

@@ -12,7 +12,7 @@ import numpy as np
 from oddsim import _first_run, aa_casualties
 from oddsim._frozen import builder, evolve
 from oddsim.battle import Battle
-from oddsim.crash import crash_fighters
+from oddsim.crash import crash_cost_per_state, crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.exact import _ahead, _kept, _outcomes
@@ -298,7 +298,10 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
         return p
     assert p.retreat is not None  # a policy has its rule
     if policy.best is not None:  # (it replaces every other rule: its own decisions, 0 where it retreats)
-        best = best_retreat(policy, p, PRUNE, battle.is_land)
+        crash = None
+        if battle.crash_fighters:
+            crash = crash_cost_per_state(p.d_counts.alive, p.d_counts.damaged, battle.rules)
+        best = best_retreat(policy, p, PRUNE, battle.is_land, crash)
         return evolve(p, win_chance=best.fights, retreat=p.retreat._replace(min_win=0.5), best=best)
     d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
     decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()

@@ -114,9 +114,36 @@ def test_the_best_retreat_is_at_least_as_good_as_any_threshold_policy():
         assert solve(Battle(**base, retreat=policy or None)).tuv_swing <= best + 1e-9
 
 
+def test_the_best_retreat_counts_crashed_fighters_as_the_result_does():
+    # 1 cruiser (hits 1/2) against 1 carrier lost first (hits 1/3) and 1 fighter (hits 2/3); a
+    # fighter whose carrier sank crashes. A round: the cruiser sinks the carrier and lives 1/2 x
+    # 2/9, then retreats (the fighter is lost either way: +24); sinks it and dies 7/18 (24 - 12);
+    # misses and dies 7/18 (-12); misses and lives 1/9 (again). So V = (24/9 + 0) / (8/9) = 3,
+    # retreating 1/9 / (8/9) = 1/8 of the time. (Not counting the crash, the policy fought on
+    # for a fighter already lost: a TUV swing of 8/3.)
+    result = solve(Battle(rules="1942-2e", attacker="1 cru", defender="1 cv, 1 ftr", sea=True,
+                          ool_defender="cv,ftr", crash_fighters=True, retreat={"best": "tuv"}))
+    assert result.tuv_swing == pytest.approx(3.0, abs=1e-12)
+    assert result.objective == pytest.approx(3.0, abs=1e-12)
+    assert result.retreat == pytest.approx(1 / 8, abs=1e-12)
+
+
+def test_a_tie_between_retreating_and_fighting_on_fights_on():
+    # 2 destroyers against 1 (each hits 1/3). At 2 vs 1 a decisive round: the attacker wins 15/19,
+    # goes to 1 vs 1 4/19. At 1 vs 1 fighting on is worth 2/5 x 8 - 2/5 x 8 = 0, as is retreating:
+    # it fights on, winning 2/5 and drawing 1/5 of those: wins 15/19 + 4/19 x 2/5 = 83/95.
+    result = solve(Battle(rules="1942-2e", attacker="2 dd", defender="1 dd", sea=True,
+                          retreat={"best": "tuv"}))
+    assert result.retreat == pytest.approx(0.0, abs=1e-12)
+    assert result.attacker_win == pytest.approx(83 / 95, abs=1e-12)
+    assert result.draw == pytest.approx(4 / 95, abs=1e-12)
+
+
 @pytest.mark.parametrize("battle", [
     Battle(rules="1942-2e", attacker="3 inf, 1 art, 2 arm, 1 ftr", defender="6 inf, 1 aa",
            retreat={"best": "value", "territory_value": 5}),
+    Battle(rules="1942-2e", attacker="1 cru, 1 dd", defender="1 cv, 2 ftr", sea=True, crash_fighters=True,
+           retreat={"best": "tuv"}),
     Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
            defender_submerge="alone", retreat={"best": "tuv"}),
     Battle(rules="1942-2e", attacker="3 inf, 2 arm", defender="4 inf", landed="3 inf",
