@@ -145,12 +145,15 @@ class Amphibious:
                       dice=self.dice)
 
     def land_battle(self, transports: int) -> Battle | None:
-        """The land battle once ``transports`` transports unload (None: nobody attacks)."""
+        """The land battle once ``transports`` transports unload (None: nobody attacks). With no
+        land unit landed and none overland the attack is over: aircraft do not fight a land
+        battle alone (the rules summary's land step: "if the attacker has no attacking land units
+        left, the attack is over"; docs/rules.md §10)."""
         landed = _join(self.rules, "cargo", *self.loads[len(self.loads) - transports:]) \
             if transports else None
-        attacker = _join(self.rules, "land attacker", landed, self.overland, self.air)
-        if attacker.is_empty():
+        if (landed is None or landed.is_empty()) and self.overland.is_empty():
             return None
+        attacker = _join(self.rules, "land attacker", landed, self.overland, self.air)
         bombard = None
         if not self.has_sea_battle and self.bombard and landed is not None:
             bombard = self._bombarding_ships(landed.total)
@@ -176,7 +179,8 @@ class Amphibious:
     def describe(self) -> str:
         """The assault in one line, for titles and the text."""
         parts = [f"{self.fleet.describe()} carrying {self.cargo.describe()}"]
-        for label, force in (("overland", self.overland), ("aircraft", self.air)):
+        for label, force in (("overland", self.overland), ("aircraft", self.air),
+                             ("aircraft at sea", self.sea_air)):
             if not force.is_empty():
                 parts.append(f"{label} {force.describe()}")
         sea = "" if not self.has_sea_battle else f" (sea battle against {self.sea_defender.describe()})"
@@ -266,8 +270,8 @@ class AmphibiousResult:
                       for name in ("attacker_win", "defender_win", "stalemate")}
             stalemate = f", stalemate {chance['stalemate']}" if s.stalemate > 0 else ""
             lines.append(f"sea battle ({_method(s)}): attacker wins {chance['attacker_win']}, "
-                         f"defender wins {chance['defender_win']}{stalemate}, IPC lost "
-                         f"{number(s.attacker_ipc_lost, s.std_error.get('attacker_ipc_lost'))} / "
+                         f"defender wins {chance['defender_win']}{stalemate}, IPC lost: attacker "
+                         f"{number(s.attacker_ipc_lost, s.std_error.get('attacker_ipc_lost'))}, defender "
                          f"{number(s.defender_ipc_lost, s.std_error.get('defender_ipc_lost'))}, "
                          f"cargo lost {self.cargo_lost:.2f}")
         for x in self.landings:

@@ -53,6 +53,27 @@ def test_overland_units_attack_even_when_the_sea_battle_is_lost():
         3 / 4 * both.takes_territory + 1 / 4 * alone.takes_territory, abs=TOL)
 
 
+def test_with_nothing_landed_and_nobody_overland_the_attack_is_over_aircraft_do_not_fight_alone():
+    # anniversary: the lone transport (defenceless) against a destroyer always sinks, with its
+    # infantry: the attacker loses 7 + 3 IPCs; the bomber sent to land does not attack alone
+    # (the rules summary's land step: no attacking land units left, the attack is over)
+    assault = Amphibious("anniversary", fleet="1 trn", cargo="1 inf", sea_defender="1 dd",
+                         air="1 bmb", defender="1 inf")
+    result = run_amphibious(assault, method="exact")
+    assert result.attacker_ipc_lost == pytest.approx(10.0, abs=TOL)
+    assert result.defender_destroyed == 0.0 and result.takes_territory == 0.0
+    assert [x.result for x in result.landings] == [None]
+    assert assault.land_battle(0) is None
+
+
+def test_the_text_names_the_aircraft_at_sea_and_the_sides_of_the_sea_battles_losses():
+    assault = Amphibious("1942-2e", fleet="1 cru, 1 trn", cargo="1 inf", defender="1 inf",
+                         sea_defender="1 dd", sea_air="1 ftr")
+    text = run_amphibious(assault, method="exact").to_table()
+    assert "aircraft at sea 1 fighter" in text.splitlines()[0]
+    assert "IPC lost: attacker " in text and ", defender " in text
+
+
 def test_cargo_is_loaded_one_heavy_unit_per_transport_and_the_cheapest_load_lost_first():
     assault = Amphibious("1942-2e", fleet="2 trn", cargo="2 inf, 1 art, 1 arm", defender="1 inf")
     assert [load.describe() for load in assault.loads] == ["1 infantry, 1 artillery",
