@@ -202,7 +202,8 @@ def print_result(result, text: str, plot: Path | None, draw: Callable[[Any, Path
 @click.option("--sea", is_flag=True, help="A sea battle (default: land).")
 @click.option("--ool-attacker", default=None,
               help="Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr "
-                   "(default: cheapest first).")
+                   "(default: a unit that cannot fire first, then cheapest, counting its fighting "
+                   "value: `oddsim rules show` lists it).")
 @click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
 @click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
@@ -386,7 +387,8 @@ def describe_ruleset(ruleset) -> str:
     lines += ["", f"subs strike first: {c.sub_first_strike.value}; aircraft hit subs: "
               f"{c.air_hits_subs.value}; AA dice: {c.aa_dice.value}"
               + (f" ({c.aa_dice_per_gun} per gun)" if c.aa_dice.value == "per_gun" else "")
-              + f", hit on {c.aa_hit}; AA casualties: {c.aa_casualties.value}"]
+              + f", hit on {c.aa_hit}; AA casualties: {c.aa_casualties.value}; two-hit units "
+              f"repaired: {c.repair.value.replace('_', ' ')}"]
     heavy = ", ".join(u.name for u in ruleset.units if u.heavy_cargo) or "none"
     lines.append(f"transport: {ruleset.transport.capacity} land units, at most "
                  f"{ruleset.transport.max_heavy} of {heavy}; may ignore lone subs/transports: "
@@ -424,7 +426,8 @@ def describe_ruleset(ruleset) -> str:
                    "allows ignoring them (default: ignore there, else fight).")
 @click.option("--ool-attacker", default=None,
               help="Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr "
-                   "(default: cheapest first).")
+                   "(default: a unit that cannot fire first, then cheapest, counting its fighting "
+                   "value: `oddsim rules show` lists it).")
 @click.option("--ool-defender", default=None, help="Defender's order of loss in the land battle.")
 @click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")

@@ -39,6 +39,10 @@ class Force:
     def is_empty(self) -> bool:
         return self.total == 0
 
+    def repaired(self) -> Force:
+        """The same units with every damaged two-hit unit whole again."""
+        return Force(self.counts)
+
     def describe(self) -> str:
         """The units as players write them, e.g. ``3 infantry, 2 AA guns, 1 damaged battleship``;
         it parses back to the same force."""

@@ -66,6 +66,15 @@ class SubmergeTiming(enum.Enum):
     END = "end"  # at the end of each round, after firing
 
 
+class RepairTiming(enum.Enum):
+    """When a damaged two-hit unit is whole again: right after its battle, so that a later
+    wave meets it undamaged (``after_battle``), or only at the end of the turn (``end_of_turn``:
+    a later wave of the same turn meets it damaged)."""
+
+    AFTER_BATTLE = "after_battle"
+    END_OF_TURN = "end_of_turn"
+
+
 class SupportSide(enum.StrEnum):
     """Which side a support rule helps: the attacker (``attack``) or the defender (``defense``)."""
 
@@ -141,6 +150,7 @@ class CombatRules:
     aa_hit: int
     submerge: SubmergeTiming = SubmergeTiming.START
     aa_casualties: AACasualties = AACasualties.ATTACKER_CHOOSES
+    repair: RepairTiming = RepairTiming.END_OF_TURN
 
 
 @dataclass(frozen=True)
@@ -412,7 +422,7 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
 
     c = _Fields(top.get("combat", dict, default={}), "combat", origin)
     c.check_known({"sub_first_strike", "air_hits_subs", "aa_dice", "aa_dice_per_gun", "aa_hit",
-                   "submerge", "aa_casualties"})
+                   "submerge", "aa_casualties", "repair"})
     combat = CombatRules(
         sub_first_strike=c.choice("sub_first_strike", SubFirstStrike, default="none"),
         air_hits_subs=c.choice("air_hits_subs", AirHitsSubs, default="always"),
@@ -421,6 +431,7 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
         aa_hit=c.get("aa_hit", int, default=1, low=0, high=6),
         submerge=c.choice("submerge", SubmergeTiming, default="start"),
         aa_casualties=c.choice("aa_casualties", AACasualties, default="attacker_chooses"),
+        repair=c.choice("repair", RepairTiming, default="end_of_turn"),
     )
     if combat.aa_casualties is AACasualties.PER_AIRCRAFT and combat.aa_dice is not AADice.PER_AIRCRAFT:
         raise RulesetError(f"ruleset {origin}: field 'combat.aa_casualties' per_aircraft needs "

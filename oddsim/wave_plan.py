@@ -12,6 +12,7 @@ dice = "lowluck"
 attacker_destroyer_last = true      # sea: keep the last destroyer while the enemy has subs
 defender_destroyer_last = false
 defender_reinforcements = "2 inf"   # join the defender before this wave
+reinforce_emptied = true            # they also hold a territory emptied but not taken (default)
 ```
 
 JSON: ``{"wave": [{"attacker": "3 arm, 2 ftr", ...}, ...]}``. Options a wave leaves out are the
@@ -67,6 +68,8 @@ def _wave(entry: object, path: Path, number: int) -> Wave:
         if key in entry and not isinstance(entry[key], str | dict):
             raise BattleError(f"{where}: {key} is an army in quotes, like \"3 arm, 2 ftr\", "
                               f"not {entry[key]!r}")
+    if not isinstance(entry.get("reinforce_emptied", True), bool):
+        raise BattleError(f"{where}: reinforce_emptied is true or false, not {entry['reinforce_emptied']!r}")
     for key in ("attacker_destroyer_last", "defender_destroyer_last"):
         if entry.get(key) is not None and not isinstance(entry[key], bool):  # JSON null: the first battle's
             raise BattleError(f"{where}: {key} is true or false, not {entry[key]!r}")

@@ -20,7 +20,7 @@ from oddsim.estimates import number, percent, swing, swing_error_bound
 from oddsim.forces import Force, parse_force
 from oddsim.order_of_loss import parse_unit_list
 from oddsim.result import BattleResult
-from oddsim.rules import Domain
+from oddsim.rules import Domain, RepairTiming
 
 MAX_WAVES = 10
 # a wave's options that, left at None, are the first battle's
@@ -36,7 +36,12 @@ class Wave:
     ``retreat=RetreatPolicy()``; one that must not keep its destroyer: ``False``). The defender's
     choices are per wave too, since it may take its losses differently against each attacker.
     ``defender_reinforcements`` join every defending composition still standing before this
-    wave fights it (a defender already destroyed gets none: the territory is empty or taken).
+    wave fights it, and (``reinforce_emptied``, the default) a territory emptied but not taken
+    (a draw, a win by aircraft alone): it is still the defender's, so they stand there alone.
+    ``reinforce_emptied=False`` is the other reading: they join only defenders still standing.
+    A territory taken gets none.
+    The defender's damaged two-hit units meet the wave whole again where the edition repairs
+    them after each battle (``[combat] repair``), else still damaged.
     A later wave is a new attack (``replace_attacker``): the first battle's landed units,
     bombardment and "in progress" are that battle's alone."""
 
@@ -50,6 +55,7 @@ class Wave:
     attacker_destroyer_last: bool | None = None
     defender_destroyer_last: bool | None = None
     defender_reinforcements: ArmySpec = None
+    reinforce_emptied: bool = True
     source: str = field(default="", compare=False, repr=False)  # where it was written, for its errors:
     # a plan file's path and the wave's number there (``wave_plan``); "": its place among the waves
 
@@ -131,9 +137,14 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     reports = []
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
     paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
-    for battle, extra in zip(battles, reinforcements, strict=True):
+    emptied = [True] + [later.reinforce_emptied for later in waves]
+    for battle, extra, joins_emptied in zip(battles, reinforcements, emptied, strict=True):
         if extra is not None:
             standing = {_join(defender, extra, battle): weight for defender, weight in standing.items()}
+            if joins_emptied and destroyed_open > 0.0:  # the emptied territory is still the defender's
+                alone = extra.describe()
+                standing[alone] = standing.get(alone, 0.0) + destroyed_open
+                destroyed_open = 0.0
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
         if has_land and not battle.sea:
             taken += destroyed_open
@@ -156,8 +167,10 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             wave["attacker_win"] += weight * result.attacker_win
             wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
             wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
+            repairs = battle.rules.combat.repair is RepairTiming.AFTER_BATTLE
             for row in result.defender_survivors:
-                units = row.force(battle.rules).describe()  # submerged subs stay
+                force = row.force(battle.rules)  # submerged subs stay
+                units = (force.repaired() if repairs else force).describe()
                 if units != "none":
                     after[units] = after.get(units, 0.0) + weight * row.probability
             if not battle.sea:

@@ -20,8 +20,9 @@ TOL = 1e-12
 
 def test_reinforcements_join_the_defender_before_the_wave():
     first = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
-    total = run_waves(first, [Wave(attacker="1 arm", defender_reinforcements="1 inf")], method="exact")
-    w1 = duel(1, 2)
+    total = run_waves(first, [Wave(attacker="1 arm", defender_reinforcements="1 inf",
+                                   reinforce_emptied=False)], method="exact")
+    w1 = duel(1, 2)  # (joining only defenders still standing: tests/test_waves.py has the default)
     # wave 2: 1 armor (hits 1/2) against 2 infantry (no hit on the armor: 4/9). From 2 infantry
     # the armor hits and lives 2/9, misses and lives 2/9 (again), else dies: it reaches 1 infantry
     # with (2/9) / (7/9) = 2/7 and wins that duel with 1/2 (both die 1/4: the defender is gone)
@@ -65,8 +66,12 @@ def test_wave_plan_file_from_the_cli(tmp_path):
     assert out.exit_code == 0
     data = json.loads(out.output)
     w1 = duel(1, 2)
-    holds = w1[1] * (1 - F(2, 7) * (duel(3, 2)[0] + duel(3, 2)[2]))
+    # the reinforcement also stands alone where wave 1 left the territory empty (both died)
+    holds = w1[1] * (1 - F(2, 7) * (duel(3, 2)[0] + duel(3, 2)[2])) + w1[2] * duel(3, 2)[1]
     assert data["defender_win"] == pytest.approx(float(holds), abs=TOL)
+    plan.write_text('[[wave]]\nattacker = "1 arm"\ndefender_reinforcements = "1 inf"\n'
+                    'reinforce_emptied = false\n')
+    assert load_wave_plan(plan)[0].reinforce_emptied is False
     as_json = tmp_path / "plan.json"
     as_json.write_text(json.dumps({"wave": [{"attacker": "1 arm", "retreat": {"after_round": 1}}]}))
     assert load_wave_plan(as_json)[0].retreat == oddsim.RetreatPolicy(after_round=1)

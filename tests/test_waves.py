@@ -42,6 +42,31 @@ def test_damaged_units_carry_into_the_next_wave():
     assert total.defender_win == pytest.approx(float(hold_fresh + hold_damaged), abs=TOL)
 
 
+def test_an_edition_that_repairs_after_each_battle_meets_the_next_wave_with_a_whole_battleship():
+    # europe-1999 (repair = "after_battle"): its rules summary repairs a battleship "at the very
+    # end of the combat" and it "goes into the next one undamaged". Attacking subs (hit 1/3) fire
+    # first; the battleship (2/3) fires back. Whole: the sub damages it and lives 1/9, is sunk
+    # 6/9, nothing 2/9: to the damaged battleship 1/7; from there the sub wins (1/3) / (7/9) = 3/7.
+    first = oddsim.Battle(rules="europe-1999", attacker="1 sub", defender="1 bb", sea=True)
+    total = run_waves(first, [Wave(attacker="1 sub")], method="exact")
+    wave = total.waves[1]
+    assert wave["given_it_fights"]["attacker_win"] == pytest.approx(3 / 49, abs=TOL)
+    assert wave["fights"] == pytest.approx(46 / 49, abs=TOL)  # the first sub sank it 3/49
+
+
+@pytest.mark.parametrize(("emptied", "holds"), [(True, F(117, 224)), (False, F(55, 112))])
+def test_reinforcements_also_hold_a_territory_emptied_but_not_taken(emptied, holds):
+    # 1 inf against 1 inf: the attacker takes it 1/4, the defender holds 5/8, both die 1/8 (an empty
+    # territory, still the defender's). One more infantry joins before 1 armor attacks. Against
+    # 2 inf the armor reaches 1 vs 1 only by hitting first and living, (2/9) / (7/9) = 2/7, so the
+    # defender holds 5/7 + 2/7 x 1/4 = 11/14; against the lone reinforcement it holds 1/4.
+    # So 5/8 x 11/14 + 1/8 x 1/4 = 117/224; joining only defenders still standing, 55/112.
+    first = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
+    later = Wave(attacker="1 arm", defender_reinforcements="1 inf", reinforce_emptied=emptied)
+    total = run_waves(first, [later], method="exact")
+    assert total.defender_win == pytest.approx(float(holds), abs=TOL)
+
+
 def test_waves_from_the_cli():
     result = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 arm"])
     assert result.exit_code == 0
@@ -150,8 +175,8 @@ def test_a_later_wave_is_a_new_attack(first, later):
 def test_a_fighter_after_a_battle_in_progress_meets_the_aa_gun():
     # the armor's battle (no AA: in progress) ends with the infantry standing (1/4) or only the AA
     # gun (a draw, 1/4); the fighter then survives the AA die 5/6 of the time and beats the
-    # infantry half the time, or meets no unit that fights
-    total = run_waves(oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True), ["1 ftr"],
-                      method="exact")
+    # infantry half the time, or meets no unit that fights (the infantry is lost before the gun)
+    total = run_waves(oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True,
+                                    ool_defender="inf,aa"), ["1 ftr"], method="exact")
     assert total.waves[1]["given_it_fights"]["attacker_win"] == pytest.approx(
         float(F(1, 2) * F(5, 6) * F(1, 2) + F(1, 2) * F(5, 6)), abs=1e-12)
