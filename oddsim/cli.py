@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 import click
 
 from oddsim._entry import EXIT_INTERRUPTED, INTERRUPTED
+from oddsim._rule_option import rule_option, with_rule_changes
 from oddsim.errors import OddsimError, one_line
 from oddsim.plot.cli import plot_option, write_battle_chart
 
@@ -246,12 +247,13 @@ def print_result(result, text: str, plot: Path | None, draw: Callable[[Any, Path
 @click.option("--survivors", type=_Survivors(), default=None,
               help="Also print each side's survivor table (with the chance to keep at least as "
                    "many units) and IPC-loss distribution: all rows, or the N most likely.")
+@rule_option
 @_output_options
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, attacker_destroyer_last,
            defender_destroyer_last, retreat, landed,
            bombard, attacker_submerge, defender_submerge, waves, wave_plan, counter, survivors,
-           quiet, as_json, plot) -> int:
+           rule_changes, quiet, as_json, plot) -> int:
     """Odds of one battle (and of later waves with --wave).
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
@@ -262,7 +264,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 
     if not defender.strip():
         raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
-    spec = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
+    spec = Battle(rules=with_rule_changes(rules, rule_changes), attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
                   in_progress=in_progress, crash_fighters=crash_fighters,
@@ -330,12 +332,14 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                    "no built-in AA (default: it does).")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
               help="Low Luck: AA and air-battle dice score total // 6 hits, plus one by chance.")
+@rule_option
 @_output_options
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
-         defender_tech, method, runs, seed, aa_gun, dice, quiet, as_json, plot) -> int:
+         defender_tech, method, runs, seed, aa_gun, dice, rule_changes, quiet, as_json, plot) -> int:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
     from oddsim.raid import Raid, run_raid
 
+    rules = with_rule_changes(rules, rule_changes)
     spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
                 interceptors=interceptors, territory_value=territory_value, facility=facility,
                 attacker_tech=attacker_tech, defender_tech=defender_tech, aa_gun=aa_gun, dice=dice)
@@ -442,10 +446,11 @@ def describe_ruleset(ruleset) -> str:
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
               help="Dice mode: standard, or Low Luck.")
 @_retreat_options
+@rule_option
 @_output_options
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
                sea_battle, ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
-               defender_tech, dice, retreat, quiet, as_json, plot) -> int:
+               defender_tech, dice, retreat, rule_changes, quiet, as_json, plot) -> int:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
     and orders of loss apply to the land battle, where the landed units stay)."""
     import json
@@ -453,6 +458,7 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
     from oddsim.amphibious import Amphibious
     from oddsim.api import run_amphibious
 
+    rules = with_rule_changes(rules, rule_changes)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
                          bombard=not no_bombard, sea_battle=sea_battle, retreat=retreat,

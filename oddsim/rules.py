@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -300,8 +301,66 @@ def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
 
 @cache
 def _load_builtin(name: str) -> Ruleset:
+    return parse_ruleset(_builtin_table(name), origin=name)
+
+
+def _builtin_table(name: str) -> dict:
     source = resources.files("oddsim.rulesets").joinpath(f"{name}.toml")
-    return parse_ruleset(tomllib.loads(source.read_text(encoding="utf-8")), origin=name)
+    return tomllib.loads(source.read_text(encoding="utf-8"))
+
+
+def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Ruleset:
+    """An edition (by name or file) with some of its file's keys set otherwise: the readings a
+    rules summary leaves open (``{"units.transport.defense": 1}``, ``{"combat.repair":
+    "end_of_turn"}``), checked as the file's own keys are. Its name says what changed."""
+    if not isinstance(name_or_path, (str, Path)):
+        raise RulesetError("rule changes apply to an edition's name or a ruleset file, not "
+                           f"{type(name_or_path).__name__}")
+    text = str(name_or_path)
+    if text in builtin_names():
+        table = _builtin_table(text)
+    else:
+        load_ruleset(name_or_path)  # its own errors first
+        table = tomllib.loads(RULESET_FILE.read_text(Path(text)))
+    said = []
+    for key, value in changes.items():
+        _set_key(table, key, value, text)
+        said.append(f"{key}={_toml_value(value)}")
+    table["name"] = f"{table.get('name', text)} ({', '.join(said)})" if said else table.get("name", text)
+    return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text)
+
+
+def parse_change(text: str) -> tuple[str, object]:
+    """``"units.transport.defense=1"`` as (key, value): the value read as a TOML value (a number,
+    true/false, a quoted string), or else as the bare word it is (``combat.repair=after_battle``)."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or not key or not raw:
+        raise RulesetError(f"rule change '{text}': write KEY=VALUE, e.g. combat.repair=after_battle")
+    try:
+        return key, tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return key, raw
+
+
+def _set_key(table: dict, key: str, value: object, origin: str) -> None:
+    """Set a dotted ``key`` of a ruleset table: every part but the last names a table it has."""
+    parts = key.split(".")
+    here = table
+    for depth, part in enumerate(parts[:-1]):
+        inner = here.get(part)
+        if not isinstance(inner, dict):
+            where = ".".join(parts[:depth + 1])
+            raise RulesetError(f"rule change '{key}': ruleset {origin} has no table '{where}' "
+                               f"(keys look like combat.repair or units.transport.defense)")
+        here = inner
+    here[parts[-1]] = value
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 MAX_RULESET_BYTES = 1 << 20

@@ -15,19 +15,22 @@ from oddsim.montecarlo import simulate
 # 1942-2e: a fighter (attack 3) against an infantry (defense 2) and an AA gun (hit on 1, fires once
 # before round 1 when the battle is fresh). Per round the fighter hits with 1/2 and is hit with
 # 1/3, so it wins with (1/2 * 2/3) / (1 - 1/2 * 2/3) = 1/2; fresh, it first survives the AA gun (5/6).
+# (The defender loses its infantry before the gun: the default loses the gun first.)
 IN_PROGRESS_WIN = Fraction(1, 2)
 FRESH_WIN = Fraction(5, 6) * Fraction(1, 2)
 
 
 @pytest.mark.parametrize(("in_progress", "expected"), [(True, IN_PROGRESS_WIN), (False, FRESH_WIN)])
 def test_no_aa_fire_in_a_battle_in_progress_exact(in_progress, expected):
-    battle = Battle(rules="1942-2e", attacker="1 ftr", defender="1 inf, 1 aa", in_progress=in_progress)
+    battle = Battle(rules="1942-2e", attacker="1 ftr", defender="1 inf, 1 aa", in_progress=in_progress,
+                    ool_defender="inf,aa")
     assert solve(battle).attacker_win == pytest.approx(float(expected), abs=1e-12)
 
 
 @pytest.mark.parametrize(("in_progress", "expected"), [(True, IN_PROGRESS_WIN), (False, FRESH_WIN)])
 def test_no_aa_fire_in_a_battle_in_progress_monte_carlo(in_progress, expected):
-    battle = Battle(rules="1942-2e", attacker="1 ftr", defender="1 inf, 1 aa", in_progress=in_progress)
+    battle = Battle(rules="1942-2e", attacker="1 ftr", defender="1 inf, 1 aa", in_progress=in_progress,
+                    ool_defender="inf,aa")
     result = simulate(battle, runs=100_000, seed=15)
     assert abs(result.attacker_win - float(expected)) < 4.5 * result.std_error["attacker_win"]
 
@@ -57,7 +60,7 @@ def test_in_progress_with_bombardment_is_an_error():
 
 def test_in_progress_cli():
     out = CliRunner().invoke(cli, ["battle", "-a", "1 ftr", "-d", "1 inf, 1 aa", "--in-progress",
-                                   "--json"])
+                                   "--ool-defender", "inf,aa", "--json"])
     assert out.exit_code == 0
     data = json.loads(out.output)
     assert data["attacker_win"] == pytest.approx(0.5, abs=1e-12)

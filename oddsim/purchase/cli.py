@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import click
 
 from oddsim._entry import EXIT_INTERRUPTED
+from oddsim._rule_option import rule_option, with_rule_changes
 from oddsim.plot.cli import plot_option, refuse_a_typed_seed_for_exact, write_purchase_chart
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
@@ -68,14 +69,16 @@ from oddsim.purchase.table import PurchaseTable
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
               help="Rows per write to --out.")
+@rule_option
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
 def purchase(rules, budget, units, caps, existing, against, goal, territory_value, counter_attack,
              sea, ool_attacker, ool_defender, keep_land, method, runs, seed, top, out, resume,
-             workers, scheduler, quiet, chunk_rows, plot) -> int:
+             workers, scheduler, quiet, chunk_rows, rule_changes, plot) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 
     refuse_a_typed_seed_for_exact(method)
+    rules = with_rule_changes(rules, rule_changes)
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
