@@ -27,6 +27,7 @@ from oddsim._frozen import evolve
 from oddsim.battle import Battle
 from oddsim.dice import DIE_FACES
 from oddsim.forces import Force, parse_force
+from oddsim.holding_units import with_holding_units
 from oddsim.order_of_loss import casualty_order
 from oddsim.result import BattleResult, Method, Survivors, row_key, survivor_row
 from oddsim.rules import AACasualties, Domain
@@ -134,7 +135,9 @@ def fight_split(battle: Battle, parts: list[Split],
 def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -> BattleResult:
     """One result of ``battle`` from the results after each AA outcome, by their probability;
     None: every attacker was shot down (the defender wins before round 1). Monte Carlo standard
-    errors combine as those of a stratified sample: the root of the sum of (share x error)^2."""
+    errors combine as those of a stratified sample: the root of the sum of (share x error)^2.
+    The defender's AA gun that is no casualty stands in its rows as in any battle's
+    (``holding_units``), those where every aircraft was shot down included."""
     rules = battle.rules
     fought = [(p, r, lost) for p, r, lost in parts if r is not None]
     first = fought[0][1] if fought else None
@@ -172,7 +175,7 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -
         else:
             del errors["retreat_round"]
     runs = None if first is None or first.runs is None else sum(r.runs or 0 for _, r, _ in fought)
-    return BattleResult(
+    return with_holding_units(BattleResult(
         battle=battle.describe(), method=first.method if first else Method.EXACT,
         attacker_win=totals["attacker_win"], defender_win=totals["defender_win"],
         draw=totals["draw"], stalemate=totals["stalemate"],
@@ -185,7 +188,7 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -
         runs=runs, std_error={name: math.sqrt(v) for name, v in errors.items()},
         truncated_mass=totals["truncated_mass"],
         interrupted=any(r.interrupted for _, r, _ in fought),
-        attacker_ipc_total=attacker_total, defender_ipc_total=defender_total)
+        attacker_ipc_total=attacker_total, defender_ipc_total=defender_total), battle)
 
 
 def _ipc(rules, force: Force) -> int:

@@ -11,37 +11,43 @@ def steps(battle, side="attacker"):
     return [(s.unit, s.kind.value, s.count) for s in getattr(battle, f"{side}_steps")]
 
 
-def test_default_is_cheapest_first_counting_fighting_value_with_free_hits_first():
-    # cost + 2.5 per attack point: sub 11, dd 13, cv 16.5 (attack 1), ftr 17.5, bb 30
+def test_default_loses_units_far_below_their_price_then_the_cheapest_with_free_hits_first():
+    # the carrier attacks at 1 for 14 IPC (under a point per 10 IPC): first; then cost + 2.5 per
+    # attack point: sub 11, dd 13, ftr 17.5, bb 30
     b = oddsim.Battle(rules="1942-2e", attacker="2 bb, 1 dd, 1 sub, 1 cv, 1 ftr", defender="1 dd",
                       sea=True)
-    assert steps(b) == [("battleship", "damage", 2), ("submarine", "kill", 1),
-                        ("destroyer", "kill", 1), ("carrier", "kill", 1), ("fighter", "kill", 1),
-                        ("battleship", "kill", 2)]
+    assert steps(b) == [("battleship", "damage", 2), ("carrier", "kill", 1), ("submarine", "kill", 1),
+                        ("destroyer", "kill", 1), ("fighter", "kill", 1), ("battleship", "kill", 2)]
 
 
 # aacalc2's default orders (frontend/src/data/oolPresets.ts, the first preset of each list; its
-# unit names as ours): what a careful 1942-2e player chooses, and what oddsim's default must give.
+# unit names as ours): what oddsim's default must give, but for the defending bomber (below).
 AACALC2_DEFAULTS = {
     (False, True): ["infantry", "artillery", "armor", "fighter", "bomber"],
     (False, False): ["aa_gun", "infantry", "artillery", "armor", "bomber", "fighter"],
+    (True, True): ["carrier", "submarine", "destroyer", "fighter", "cruiser", "bomber", "battleship"],
     (True, False): ["submarine", "destroyer", "carrier", "cruiser", "fighter", "battleship"],
 }
 
 
-@pytest.mark.parametrize(("sea", "attacking"), sorted(AACALC2_DEFAULTS))
-def test_default_order_is_aacalc2s_on_land_and_for_the_defender_at_sea(sea, attacking):
+@pytest.mark.parametrize(("sea", "attacking"), [(False, True), (True, True), (True, False)])
+def test_default_order_is_aacalc2s_for_the_attacker_and_at_sea(sea, attacking):
     expected = AACALC2_DEFAULTS[sea, attacking]
     order = default_order(load_ruleset("1942-2e"), attacking)
     assert [name for name in order if name in expected] == expected
 
 
-def test_attacker_at_sea_loses_its_carrier_after_subs_and_destroyers_unlike_aacalc2():
-    # aacalc2 loses the attacking carrier first (acc, sub, des, fig, cru, bom, bat); in 1942-2e a
-    # carrier attacks at 1 for 14 IPC, so a 6-IPC sub or 8-IPC destroyer (attack 2) goes first
-    expected = ["submarine", "destroyer", "carrier", "fighter", "cruiser", "bomber", "battleship"]
-    order = default_order(load_ruleset("1942-2e"), True)
+def test_the_defender_on_land_loses_its_bomber_right_after_the_aa_gun_unlike_aacalc2():
+    # defence 1 for 12 IPC: aacalc2 keeps it until after armor; losing it first keeps the
+    # defender's dice, so the attacker wins less often
+    expected = ["aa_gun", "bomber", "infantry", "artillery", "armor", "fighter"]
+    order = default_order(load_ruleset("1942-2e"), False)
     assert [name for name in order if name in expected] == expected
+    battle = {"rules": "1942-2e", "attacker": "6 inf, 2 art, 3 arm, 2 ftr, 1 bmb",
+              "defender": "7 inf, 1 art, 1 arm, 1 ftr, 1 bmb, 1 aa"}
+    ours = oddsim.solve(oddsim.Battle(**battle))
+    theirs = oddsim.solve(oddsim.Battle(**battle, ool_defender=",".join(AACALC2_DEFAULTS[False, False])))
+    assert ours.attacker_win < theirs.attacker_win - 0.02
 
 
 def test_default_loses_the_aa_gun_first_by_hand():

@@ -19,6 +19,7 @@ from oddsim.exact import _ahead, _kept, _outcomes
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
+from oddsim.holding_units import with_holding_units
 from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
 from oddsim.result import BattleResult, Method, RowArrays, SurvivorTable
@@ -542,6 +543,7 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         p.done(plain, ends)  # (the result and the plan copied what they keep)
     if battle.crash_fighters:
         result = crash_fighters(result, battle)
+    result = with_holding_units(result, battle)
     if p.best is None:
         return result
     return evolve(result, objective=p.best.objective, retreat_plan=plan)

@@ -22,6 +22,7 @@ from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
 from oddsim.estimates import standard_error_of_mean, swing_error_bound
+from oddsim.holding_units import with_holding_units
 from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
 from oddsim.lowering import LoweredBattle, lower
@@ -114,6 +115,7 @@ def _finish(battle: Battle, result: BattleResult) -> BattleResult:
     (``aa_fired``) gets no plan: the whole battle gets it."""
     if battle.crash_fighters:
         result = crash_fighters(result, battle)
+    result = with_holding_units(result, battle)
     if battle.retreat is None or battle.retreat.best is None or battle.aa_fired:
         return result
     from oddsim.exact import solve

@@ -10,6 +10,7 @@ import pytest
 from oracle import duel
 
 import oddsim
+from oddsim.rules import with_changes
 
 TOL = 1e-12
 
@@ -28,7 +29,12 @@ def assert_odds(result, expected):
 
 # --- submarines -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rules", ["europe-1999", "revised"])
+# europe-1999 with the reading of its unit chart: transports defend at 1 (its default rolls no
+# die for them, tests/test_readings.py)
+EUROPE_CHART = with_changes("europe-1999", {"units.transport.defense": 1})
+
+
+@pytest.mark.parametrize("rules", [EUROPE_CHART, "revised"])
 def test_attacking_sub_strikes_first_without_enemy_destroyer(rules):
     # sub @2 against a transport that defends @1: the transport hit by the sub never fires back
     assert_odds(solve(rules, "1 sub", "1 trn", sea=True), duel(2, 1, first="attacker"))
@@ -126,7 +132,7 @@ def test_aa_gun_is_a_casualty_in_1942_but_not_in_anniversary():
 
 # --- transports ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rules", ["europe-1999", "revised"])
+@pytest.mark.parametrize("rules", [EUROPE_CHART, "revised"])
 def test_transports_defend_at_one(rules):
     assert_odds(solve(rules, "1 ftr", "1 trn", sea=True), duel(3, 1))
 

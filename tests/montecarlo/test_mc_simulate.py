@@ -15,6 +15,7 @@ import pytest
 from oracle import duel
 
 import oddsim
+from oddsim.rules import with_changes
 from oddsim.errors import BattleError
 from oddsim.montecarlo import _model, simulate
 from oddsim.montecarlo._layout import STATS
@@ -79,7 +80,8 @@ def test_matches_hand_derived_duels():
     for got, p in zip((r.attacker_win, r.defender_win, r.draw), duel(3, 2), strict=True):
         assert abs(got - float(p)) <= Z * math.sqrt(float(p * (1 - p)) / n)
     # europe-1999: an attacking sub strikes first against a transport that defends at 1
-    r = simulate(oddsim.Battle("europe-1999", "1 sub", "1 trn", sea=True), runs=n, seed=4)
+    chart = with_changes("europe-1999", {"units.transport.defense": 1})  # its unit chart's reading
+    r = simulate(oddsim.Battle(chart, "1 sub", "1 trn", sea=True), runs=n, seed=4)
     for got, p in zip((r.attacker_win, r.defender_win, r.draw), duel(2, 1, first="attacker"),
                       strict=True):
         assert abs(got - float(p)) <= Z * math.sqrt(float(p * (1 - p)) / n)
