@@ -15,11 +15,11 @@ import pytest
 from oracle import duel
 
 import oddsim
-from oddsim.rules import with_changes
 from oddsim.errors import BattleError
 from oddsim.montecarlo import _model, simulate
 from oddsim.montecarlo._layout import STATS
 from oddsim.progress import ProgressBar
+from oddsim.rules import with_changes
 
 sim = importlib.import_module("oddsim.montecarlo.simulate")  # the module, not the function
 Z = 4.5
