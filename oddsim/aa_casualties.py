@@ -64,7 +64,15 @@ def splits(battle: Battle) -> list[Split] | None:
     return parts
 
 
-def _splits(battle: Battle) -> list[Split] | None:
+def is_split(battle: Battle) -> bool:
+    """Whether ``splits`` splits ``battle`` (microseconds: nothing is built). A server asks this
+    before it estimates a battle's work on its event loop: a split battle's estimate lowers every
+    part (up to a second)."""
+    return _split_aircraft(battle) is not None
+
+
+def _split_aircraft(battle: Battle) -> list[tuple[str, int]] | None:
+    """The attacker's aircraft (name, count) that AA fire splits the battle by, or None."""
     rules = battle.rules
     if (battle.sea or battle.aa_fired or battle.in_progress
             or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
@@ -72,7 +80,13 @@ def _splits(battle: Battle) -> list[Split] | None:
         return None
     aircraft = [(name, n) for name, n in battle.attacker.counts
                 if rules.unit(name).domain is Domain.AIR]
-    if len(aircraft) < 2:
+    return aircraft if len(aircraft) >= 2 else None
+
+
+def _splits(battle: Battle) -> list[Split] | None:
+    rules = battle.rules
+    aircraft = _split_aircraft(battle)
+    if aircraft is None:
         return None
     hit = aa_hit(battle)
     per_type = [_type_hits(n, hit, battle.dice == "lowluck") for _, n in aircraft]

@@ -393,3 +393,12 @@ def test_an_amphibious_assault_answers_what_it_has_at_the_time_cap(client, monke
     response = client.post("/api/amphibious", json=body)
     assert response.status_code == 200, response.text
     assert response.json()["interrupted"] is True
+
+
+def test_exact_is_refused_for_a_split_battle_of_many_small_parts(client):
+    """Before: 2,116 AA outcomes of a few states each were estimated under the cap and solved on
+    the server (seconds of a worker thread: each part costs about a millisecond)."""
+    body = {"rules": "revised", "attacker": "1 inf, 45 ftr, 45 bmb", "defender": "1 inf, 1 aa",
+            "method": "exact"}
+    response = client.post("/api/battle", json=body)
+    assert response.status_code == 400 and "too large" in response.json()["error"]
