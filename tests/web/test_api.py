@@ -234,7 +234,7 @@ def test_one_job_per_client_and_cancel(client):
     first = client.post("/api/jobs/battle", json=body, headers=headers)
     assert first.status_code == 202
     second = client.post("/api/jobs/battle", json=body, headers=headers)
-    assert second.status_code == 429 and first.json()["id"] in second.json()["error"]
+    assert second.status_code == 429 and first.json()["id"] not in second.json()["error"]
     cancelled = client.delete(f"/api/jobs/{first.json()['id']}")
     assert cancelled.status_code == 200
     job = wait_for(client, first.json()["id"])

@@ -69,4 +69,5 @@ def test_the_event_loop_never_estimates_a_split_battle(monkeypatch):
 
     monkeypatch.setattr(oddsim.exact, "estimate_work", never)
     monkeypatch.setattr(oddsim.api, "estimate_work", never)
-    assert quick_battle_answer({**SPLIT, "attacker": "1 inf, 1 ftr, 1 bmb", "defender": "1 inf, 1 aa"}) is None
+    small = {**SPLIT, "attacker": "1 inf, 1 ftr, 1 bmb", "defender": "1 inf, 1 aa"}
+    assert quick_battle_answer(small) is None
