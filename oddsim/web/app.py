@@ -8,7 +8,6 @@ page aborted it, the client went away) tells Monte Carlo to stop between chunks.
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 from importlib import resources
 
@@ -21,9 +20,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from oddsim import strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.rules import builtin_names, load_ruleset
-from oddsim.web.capabilities import CAPABILITIES, quick_battle_answer, rules_request, ruleset_json
+from oddsim.web.capabilities import CAPABILITIES, SPECS, quick_battle_answer, rules_request, ruleset_json
 from oddsim.web.connections import RequestLimit
 from oddsim.web.guard import Allowed, LocalOnly
 from oddsim.web.jobs import JobBoard
@@ -70,9 +70,9 @@ async def _body(request: Request) -> dict:
         chunks.append(chunk)
     raw = b"".join(chunks)
     try:
-        body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise WebError(f"the request body is not JSON: {exc}") from None
+        body = strict_json.loads(raw.decode("utf-8")) if raw.strip() else {}
+    except (UnicodeDecodeError, strict_json.JSONInputError) as exc:
+        raise WebError(f"the request body is not JSON oddsim takes: {exc}") from None
     if not isinstance(body, dict):
         raise WebError(f"the request body must be a JSON object of fields, not {type(body).__name__}")
     return body
@@ -181,11 +181,8 @@ async def job_create(request: Request) -> Response:
 
 def _validate(kind: str, body: dict) -> None:
     """Refuse a bad job at once (400), not after it was queued."""
-    from oddsim.web import capabilities as c
-
-    check = {"battle": c.battle_spec, "purchase": c.purchase_spec}.get(kind)
-    if check is not None:
-        _checked(lambda b, p: check(b), body, None)
+    check = SPECS[kind]
+    _checked(lambda b, p: check(b), body, None)
 
 
 async def job_get(request: Request) -> Response:

@@ -128,9 +128,6 @@ def battle_spec(body: Body):
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
     fields = _fields(body, Battle, (*BATTLE_ENGINE, "counter_attack"), "battle")
-    defender = fields["defender"]
-    if isinstance(defender, str) and not defender.strip():
-        raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
     battle = Battle(rules=ruleset_of(body), **fields)
     method = body.get("method", "auto")
     runs = check_runs(body.get("runs"), None)
@@ -271,16 +268,21 @@ def _check_exact_work(*battles) -> None:
                             f"limit is {MAX_EXACT_WORK:.2g}): use method mc or auto, or the CLI")
 
 
-def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/amphibious``: what ``oddsim amphibious --json`` prints."""
+def amphibious_spec(body: Body):
+    """The ``Amphibious`` of an amphibious request and its engine options."""
     from oddsim.amphibious import Amphibious
-    from oddsim.api import DEFAULT_RUNS, run_amphibious
 
     fields = _fields(body, Amphibious, BATTLE_ENGINE, "amphibious")
     assault = Amphibious(rules=ruleset_of(body), **fields)
-    method = body.get("method", "auto")
-    runs = check_runs(body.get("runs"), None)
-    seed = check_seed(body.get("seed"))
+    return (assault, body.get("method", "auto"), check_runs(body.get("runs"), None),
+            check_seed(body.get("seed")))
+
+
+def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/amphibious``: what ``oddsim amphibious --json`` prints."""
+    from oddsim.api import DEFAULT_RUNS, run_amphibious
+
+    assault, method, runs, seed = amphibious_spec(body)
     if method == "exact":
         stages = [assault.land_battle(n) for n in range(len(assault.loads) + 1)]
         _check_exact_work(assault.sea_stage() if assault.has_sea_battle else None, *stages)
@@ -293,46 +295,61 @@ def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
 RAID_ENGINE = ("method", "runs", "seed")
 
 
-def run_raid_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/raid``: what ``oddsim raid --json`` prints (exact unless ``method: mc``)."""
-    from oddsim.raid import Raid, run_raid
+def raid_spec(body: Body):
+    """The ``Raid`` of a raid request and its engine options."""
+    from oddsim.raid import Raid
 
     fields = _fields(body, Raid, RAID_ENGINE, "raid")
     raid = Raid(rules=ruleset_of(body), **fields)
     method = body.get("method", "exact")
     if method not in ("exact", "mc"):
         raise WebError(f"unknown method {method!r}: use exact or mc")
-    runs = check_runs(body.get("runs"), None)
-    seed = check_seed(body.get("seed"))
-    from oddsim.raid import DEFAULT_RAID_RUNS
+    return raid, method, check_runs(body.get("runs"), None), check_seed(body.get("seed"))
+
+
+def run_raid_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/raid``: what ``oddsim raid --json`` prints (exact unless ``method: mc``)."""
+    from oddsim.raid import DEFAULT_RAID_RUNS, run_raid
+
+    raid, method, runs, seed = raid_spec(body)
 
     return run_raid(raid, method=method, runs=runs, seed=seed,  # (as the CLI runs it)
                     on_chunk=_stopper(progress, runs or DEFAULT_RAID_RUNS)).to_json()
 
 
-def run_trench_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/trench``: what ``oddsim trench --json`` prints. Fields: the ``TrenchBattle``
-    fields, ``method``, ``runs``, ``seed`` and ``run_trench``'s play options (``policy``,
-    ``roll_order`` ...)."""
-    import inspect
-
-    from oddsim.trench.api import run_trench
+def trench_spec(body: Body):
+    """The ``TrenchBattle`` of a trench request, its engine options and its play options
+    (``run_trench``'s ``policy``, ``roll_order`` ...)."""
     from oddsim.trench.model import TrenchBattle
 
-    play = [name for name in inspect.signature(run_trench).parameters
-            if name not in ("battle", "method", "runs", "seed", "on_chunk")]
+    play = _trench_play_options()
     battle_fields = [f.name for f in dataclasses.fields(TrenchBattle) if f.init]
     _refuse_unknown(body, {*battle_fields, *play, "method", "runs", "seed"}, "trench")
     for name in ("attacker", "defender", "year"):
         if name not in body:
             raise WebError(f"missing {name}: a battle needs both sides' cards and its year")
     battle = TrenchBattle(**{name: body[name] for name in battle_fields if name in body})
-    method = body.get("method", "exact")
-    runs = check_runs(body.get("runs"), None)
-    seed = check_seed(body.get("seed"))
     options = {name: body[name] for name in play if name in body}
+    return (battle, body.get("method", "exact"), check_runs(body.get("runs"), None),
+            check_seed(body.get("seed")), options)
+
+
+@functools.cache
+def _trench_play_options() -> tuple[str, ...]:
+    from oddsim.trench.api import run_trench
+
+    return tuple(name for name in inspect.signature(run_trench).parameters
+                 if name not in ("battle", "method", "runs", "seed", "on_chunk"))
+
+
+def run_trench_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/trench``: what ``oddsim trench --json`` prints. Fields: the ``TrenchBattle``
+    fields, ``method``, ``runs``, ``seed`` and ``run_trench``'s play options (``policy``,
+    ``roll_order`` ...)."""
+    from oddsim.trench.api import run_trench
     from oddsim.trench.montecarlo import DEFAULT_RUNS
 
+    battle, method, runs, seed, options = trench_spec(body)
     with engine_guard(method == "mc"):
         result = run_trench(battle, method=method, runs=runs, seed=seed, **options,
                             on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
@@ -434,3 +451,11 @@ CAPABILITIES: dict[str, Callable[[Body, Progress | None], str]] = {
     "purchase": run_purchase_request,
 }
 """What ``POST /api/{name}`` (and a job of that kind) runs."""
+SPECS: dict[str, Callable[[Body], object]] = {
+    "battle": battle_spec,
+    "amphibious": amphibious_spec,
+    "raid": raid_spec,
+    "trench": trench_spec,
+    "purchase": purchase_spec,
+}
+"""Per job kind, what checks its request (raising as the run would) before it is queued."""

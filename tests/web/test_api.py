@@ -285,16 +285,14 @@ def test_an_unknown_field_named_by_a_lone_surrogate_is_refused_by_name(client):
     assert response.json()["error"].startswith("unknown field '\\ud800' in the battle request: use ")
 
 
-def test_a_jobs_stored_error_escapes_a_lone_surrogate_as_the_endpoint_does(client):
-    """A job that fails while it runs (amphibious jobs are not checked before they queue)
-    stores the same line the synchronous endpoint answers."""
+def test_a_jobs_error_escapes_a_lone_surrogate_as_the_endpoint_does(client):
+    """An amphibious job is checked before it queues: its 400 is the synchronous endpoint's line."""
     raw = b'{"fleet": "\\ud800", "cargo": "1 inf", "defender": "1 inf"}'
     headers = {"content-type": "application/json", "x-oddsim-client": "t-surrogate"}
     started = client.post("/api/jobs/amphibious", content=raw, headers=headers)
-    assert started.status_code == 202, started.text
-    job = wait_for(client, started.json()["id"])
-    assert job["state"] == "failed"
-    assert job["error"] == f"fleet: unknown unit '\\ud800' in 1942-2e (known: {KNOWN_1942})"
+    assert started.status_code == 400, started.text
+    assert started.json()["error"] == f"fleet: unknown unit '\\ud800' in 1942-2e (known: {KNOWN_1942})"
+    assert client.post("/api/amphibious", content=raw, headers=headers).json() == started.json()
 
 
 def test_the_page_and_its_files_are_served(client):
