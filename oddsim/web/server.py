@@ -40,11 +40,16 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
     say(f"oddsim serve: engines ready in {seconds:.1f} s; serving {url} (Ctrl-C stops)")
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    app = create_app(host=host, port=listening.getsockname()[1])
-    config = uvicorn.Config(app, log_level="warning", http=IdleClosing, limit_concurrency=None,
-                            timeout_keep_alive=int(REQUEST_SECONDS),
-                            timeout_graceful_shutdown=int(SHUTDOWN_SECONDS))
-    _Server(config, app).run(sockets=[listening])
+    server_for(create_app(host=host, port=listening.getsockname()[1])).run(sockets=[listening])
+
+
+def server_for(app, **config) -> uvicorn.Server:
+    """The uvicorn server ``oddsim serve`` runs ``app`` on (``config``: more ``uvicorn.Config``
+    options, e.g. a host and port for a test): idle connections closed (``connections``), no
+    limit counted in sockets, and a stop on Ctrl-C or SIGTERM that stops the app's work too."""
+    return _Server(uvicorn.Config(app, log_level="warning", http=IdleClosing, limit_concurrency=None,
+                                  timeout_keep_alive=int(REQUEST_SECONDS),
+                                  timeout_graceful_shutdown=int(SHUTDOWN_SECONDS), **config), app)
 
 
 SHUTDOWN_SECONDS = 5.0
