@@ -138,23 +138,34 @@ def _after_aa(battle: Battle, lost: dict[str, int]) -> Battle | None:
 
 
 def fight_split(battle: Battle, parts: list[Split],
-                run: Callable[[Battle, float, int], BattleResult]) -> BattleResult:
-    """Fight each part with ``run(battle, probability, index)`` and mix the results."""
-    results = [(p, None if spec is None else run(spec, p, i), lost)
-               for i, (p, spec, lost) in enumerate(parts)]
-    return mix(battle, results)
+                run: Callable[[Battle, float, int], BattleResult | None]) -> BattleResult:
+    """Fight each part with ``run(battle, probability, index)`` and mix the results. ``run`` may
+    answer None for a part it did not fight (Monte Carlo stopped): its probability is the
+    result's ``truncated_mass``."""
+    results: list[tuple[float, BattleResult | None, Force]] = []
+    unfought = 0.0
+    for i, (p, spec, lost) in enumerate(parts):
+        result = None if spec is None else run(spec, p, i)
+        if spec is not None and result is None:
+            unfought += p
+        else:
+            results.append((p, result, lost))
+    return mix(battle, results, unfought)
 
 
-def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -> BattleResult:
+def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
+        unfought: float = 0.0) -> BattleResult:
     """One result of ``battle`` from the results after each AA outcome, by their probability;
-    None: every attacker was shot down (the defender wins before round 1). Monte Carlo standard
-    errors combine as those of a stratified sample: the root of the sum of (share x error)^2."""
+    None: every attacker was shot down (the defender wins before round 1); ``unfought``: the
+    probability of the parts not fought, counted as truncated. Monte Carlo standard errors
+    combine as those of a stratified sample: the root of the sum of (share x error)^2."""
     rules = battle.rules
     fought = [(p, r, lost) for p, r, lost in parts if r is not None]
     first = fought[0][1] if fought else None
     totals = dict.fromkeys(("attacker_win", "defender_win", "draw", "stalemate", "retreat",
                             "takes_territory", "attacker_ipc_lost", "defender_ipc_lost",
                             "expected_rounds", "truncated_mass"), 0.0)
+    totals["truncated_mass"] = unfought
     retreat_rounds = 0.0
     rows: dict[str, dict[tuple, list]] = {"attacker": {}, "defender": {}}
     errors: dict[str, float] = {}

@@ -70,8 +70,9 @@ def test_serve_stops_within_seconds_of_a_signal_whatever_it_runs(signum):
     server = subprocess.Popen([sys.executable, "-c", "from oddsim.cli import main; main()", "serve",
                                "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
-    split = {"rules": "revised", "attacker": "4 inf, 2 ftr, 2 bmb", "defender": "4 inf, 1 aa",
-             "method": "mc", "runs": 5_000_000}
+    # split into 5 x 4 AA outcomes; 5,000,000 runs of it took over a minute on two cores
+    split = {"rules": "revised", "attacker": "20 inf, 5 art, 5 arm, 4 ftr, 3 bmb",
+             "defender": "25 inf, 5 arm, 1 aa", "method": "mc", "runs": 5_000_000}
 
     def post(path: str) -> None:
         request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(split).encode(),
