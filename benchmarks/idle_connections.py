@@ -2,8 +2,8 @@
 
 Run: python benchmarks/idle_connections.py [--connections 600] [--seconds 30]
 
-Starts the server ``oddsim serve`` runs (``oddsim.web.server.server_for``) in this process on a
-free port of 127.0.0.1 (loopback only; nothing else is ever connected to), opens
+Warms the engines and starts the server ``oddsim serve`` runs (``oddsim.web.server.server_for``)
+in this process on a free port of 127.0.0.1 (loopback only; nothing else is ever connected to), opens
 ``--connections`` sockets that send nothing, then sends real requests (``GET /api/rules`` and a
 small ``POST /api/battle``) while they are open and checks each is answered with 200 and JSON.
 Then it waits for the server to close the idle sockets (it closes a connection that sends no
@@ -37,9 +37,13 @@ def free_port() -> int:
 
 
 def start_server(port: int):
-    """The server on ``HOST:port`` in a daemon thread; returns it once it listens."""
+    """The server on ``HOST:port`` in a daemon thread, its engines warmed first as ``oddsim
+    serve`` warms them; returns it once it listens."""
     from oddsim.web import create_app
+    from oddsim.web.engines import warm_up
     from oddsim.web.server import server_for
+
+    warm_up(lambda line: None)
 
     server = server_for(create_app(host=HOST, port=port), host=HOST, port=port)
     server.install_signal_handlers = lambda: None  # (not the main thread's)

@@ -24,7 +24,7 @@ from oddsim import strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.rules import builtin_names, load_ruleset
 from oddsim.web.capabilities import CAPABILITIES, SPECS, quick_battle_answer, rules_request, ruleset_json
-from oddsim.web.connections import RequestLimit
+from oddsim.web.connections import REQUEST_SECONDS, RequestLimit
 from oddsim.web.guard import Allowed, LocalOnly
 from oddsim.web.jobs import JobBoard
 from oddsim.web.limits import (
@@ -216,6 +216,11 @@ async def api_index(request: Request) -> Response:
         "DELETE /api/jobs/{id}": "cancel a job",
     })
     return JSONResponse({"endpoints": routes, "errors": "4xx with {\"error\": \"<one line>\"}",
+                         "requests": "answered only when the Host names this server (127.0.0.1, "
+                                     "localhost, [::1] or its --host; else 421); POST and DELETE "
+                                     "from another Origin are refused (403); a POST body is "
+                                     "application/json (415); a connection that sends no whole "
+                                     f"request within {REQUEST_SECONDS:g} s is closed",
                          "battle_fields": _field_types("oddsim.battle", "Battle"),
                          "retreat_fields": _field_types("oddsim.battle", "RetreatPolicy")})
 
