@@ -59,8 +59,10 @@ def test_a_bad_port_is_one_line_and_status_2():
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_serve_stops_within_seconds_of_a_signal_whatever_it_runs(signum):
-    """Before: a Monte Carlo battle split by AA outcome ignored the stop, and the server ran on
-    for a minute after Ctrl-C. Here one such battle is a request and another a job."""
+    """The issue saw a server run on for a minute after Ctrl-C while a Monte Carlo battle split
+    by AA outcome ran. Here one such battle is a request and another a job. (This harness's
+    server on main already ended within the bound, so this guards the behaviour; the stop hook
+    of each part is tested in test_stop.)"""
     import threading
     import time
 
@@ -70,9 +72,9 @@ def test_serve_stops_within_seconds_of_a_signal_whatever_it_runs(signum):
     server = subprocess.Popen([sys.executable, "-c", "from oddsim.cli import main; main()", "serve",
                                "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
-    # split into 5 x 4 AA outcomes; 5,000,000 runs of it took over a minute on two cores
-    split = {"rules": "revised", "attacker": "20 inf, 5 art, 5 arm, 4 ftr, 3 bmb",
-             "defender": "25 inf, 5 arm, 1 aa", "method": "mc", "runs": 5_000_000}
+    # split into 11 x 11 AA outcomes; 5,000,000 runs of it take about 50 s on one core
+    split = {"rules": "revised", "attacker": "60 inf, 20 art, 20 arm, 10 ftr, 10 bmb",
+             "defender": "80 inf, 20 arm, 10 ftr, 1 aa", "method": "mc", "runs": 5_000_000}
 
     def post(path: str) -> None:
         request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(split).encode(),
