@@ -65,7 +65,15 @@ def splits(battle: Battle) -> list[Split] | None:
     return parts
 
 
-def _splits(battle: Battle) -> list[Split] | None:
+def is_split(battle: Battle) -> bool:
+    """Whether ``splits`` splits ``battle`` (microseconds: nothing is built). A server asks this
+    before it estimates a battle's work on its event loop: a split battle's estimate lowers every
+    part (up to a second)."""
+    return _split_aircraft(battle) is not None
+
+
+def _split_aircraft(battle: Battle) -> list[tuple[str, int]] | None:
+    """The attacker's aircraft (name, count) that AA fire splits the battle by, or None."""
     rules = battle.rules
     if (battle.sea or battle.aa_fired or battle.in_progress
             or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
@@ -73,7 +81,13 @@ def _splits(battle: Battle) -> list[Split] | None:
         return None
     aircraft = [(name, n) for name, n in battle.attacker.counts
                 if rules.unit(name).domain is Domain.AIR]
-    if len(aircraft) < 2:
+    return aircraft if len(aircraft) >= 2 else None
+
+
+def _splits(battle: Battle) -> list[Split] | None:
+    rules = battle.rules
+    aircraft = _split_aircraft(battle)
+    if aircraft is None:
         return None
     hit = aa_hit(battle)
     per_type = [_type_hits(n, hit, battle.dice == "lowluck") for _, n in aircraft]
@@ -125,17 +139,27 @@ def _after_aa(battle: Battle, lost: dict[str, int]) -> Battle | None:
 
 
 def fight_split(battle: Battle, parts: list[Split],
-                run: Callable[[Battle, float, int], BattleResult]) -> BattleResult:
-    """Fight each part with ``run(battle, probability, index)`` and mix the results."""
-    results = [(p, None if spec is None else run(spec, p, i), lost)
-               for i, (p, spec, lost) in enumerate(parts)]
-    return mix(battle, results)
+                run: Callable[[Battle, float, int], BattleResult | None]) -> BattleResult:
+    """Fight each part with ``run(battle, probability, index)`` and mix the results. ``run`` may
+    answer None for a part it did not fight (Monte Carlo stopped): its probability is the
+    result's ``truncated_mass``."""
+    results: list[tuple[float, BattleResult | None, Force]] = []
+    unfought = 0.0
+    for i, (p, spec, lost) in enumerate(parts):
+        result = None if spec is None else run(spec, p, i)
+        if spec is not None and result is None:
+            unfought += p
+        else:
+            results.append((p, result, lost))
+    return mix(battle, results, unfought)
 
 
-def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -> BattleResult:
+def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
+        unfought: float = 0.0) -> BattleResult:
     """One result of ``battle`` from the results after each AA outcome, by their probability;
-    None: every attacker was shot down (the defender wins before round 1). Monte Carlo standard
-    errors combine as those of a stratified sample: the root of the sum of (share x error)^2.
+    None: every attacker was shot down (the defender wins before round 1); ``unfought``: the
+    probability of the parts not fought, counted as truncated. Monte Carlo standard errors
+    combine as those of a stratified sample: the root of the sum of (share x error)^2.
     The defender's AA gun that is no casualty stands in its rows as in any battle's
     (``holding_units``), those where every aircraft was shot down included."""
     rules = battle.rules
@@ -144,6 +168,7 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]]) -
     totals = dict.fromkeys(("attacker_win", "defender_win", "draw", "stalemate", "retreat",
                             "takes_territory", "attacker_ipc_lost", "defender_ipc_lost",
                             "expected_rounds", "truncated_mass"), 0.0)
+    totals["truncated_mass"] = unfought
     retreat_rounds = 0.0
     rows: dict[str, dict[tuple, list]] = {"attacker": {}, "defender": {}}
     errors: dict[str, float] = {}

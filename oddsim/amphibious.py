@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from oddsim.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
 from oddsim.errors import BattleError
 from oddsim.estimates import number, percent, swing, swing_error_bound
-from oddsim.forces import Force, parse_force
+from oddsim.forces import Force, parse_defender, parse_force
 from oddsim.names import unit_label
 from oddsim.result import BattleResult
 from oddsim.rules import Domain, Ruleset, load_ruleset
@@ -89,7 +89,8 @@ class Amphibious:
                    "sea_defender": (Domain.SEA, Domain.AIR),
                    "defender": (Domain.LAND, Domain.AIR)}
         for name, allowed in domains.items():
-            force = parse_force(getattr(self, name), rules, name.replace("_", " "))
+            parse = parse_defender if name == "defender" else parse_force
+            force = parse(getattr(self, name), rules, name.replace("_", " "))
             for unit, _ in force.counts:
                 if rules.unit(unit).domain not in allowed:
                     kinds = " or ".join(d.value for d in allowed)

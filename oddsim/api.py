@@ -78,15 +78,18 @@ def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None =
 
 def run_counter_attack(battle: Battle, counter: ArmySpec, method: str = "auto", runs: int | None = None,
                        seed: int | None = None,
-                       ool_counter: str | tuple[str, ...] | None = None) -> CounterAttackResult:
+                       ool_counter: str | tuple[str, ...] | None = None,
+                       on_chunk: Callable[[int], bool] | None = None) -> CounterAttackResult:
     """Odds of taking the territory in ``battle`` and holding it against ``counter``, an army
     that counter-attacks whatever the attacker takes it with (``oddsim.counter``). Each
     composition's counter-attack is exact where cheap or asked, else Monte Carlo with its share
-    of ``runs`` and a seed derived from ``seed``."""
+    of ``runs`` and a seed derived from ``seed``. ``on_chunk`` as in ``run_amphibious``, for
+    each Monte Carlo battle."""
     _check_battle(battle, "run_counter_attack")
     _check_method(method, runs, seed)
     with stop_on_interrupt():
-        return fight_counter_attack(battle, counter, _stage_runner(method, runs, seed), ool_counter)
+        return fight_counter_attack(battle, counter, _stage_runner(method, runs, seed, on_chunk=on_chunk),
+                                    ool_counter)
 
 
 def _check_battle(battle: object, caller: str) -> None:

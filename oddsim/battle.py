@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from oddsim.errors import BattleError
-from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
+from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_defender, parse_force
 from oddsim.names import count_label, unit_label
 from oddsim.order_of_loss import LossStep, casualty_order, parse_unit_list
 from oddsim.rules import DiceRule, Domain, Ruleset, load_ruleset
@@ -196,9 +196,10 @@ class Battle:
     """One battle, normalised: the constructor takes each option in any accepted form and every
     field holds its parsed form (the types below).
 
-    ``Battle(rules="1942-2e", attacker="3 inf, 1 art", defender="2 inf")``. An empty defender
-    (``None``, ``"none"`` or ``{}``) is an undefended territory or sea zone; an empty attacker is
-    an error. ``keep_land`` keeps the attacker's last N land units until everything else is lost.
+    ``Battle(rules="1942-2e", attacker="3 inf, 1 art", defender="2 inf")``. A defender of no
+    units is written ``"none"`` (an undefended territory or sea zone); ``None``, ``""``, ``{}`` or
+    counts of 0 are refused, as on the command line (``forces.parse_defender``); an empty
+    attacker is an error. ``keep_land`` keeps the attacker's last N land units until everything else is lost.
     ``attacker_tech``/``defender_tech`` name technologies of the edition (``"jets,radar"``);
     ``dice`` is a ``Dice`` (or its string, ``"standard"`` or ``"lowluck"``).
 
@@ -274,7 +275,7 @@ class Battle:
             raise BattleError("crash fighters applies to sea battles (fighters over land land "
                               "there): add --sea or drop --crash-fighters")
         attacking = parse_force(attacker, parsed, "attacker")
-        defending = parse_force(defender, parsed, "defender")
+        defending = parse_defender(defender, parsed, "defender")
         if attacking.is_empty():
             raise BattleError("attacker: the army is empty: an attack needs at least one unit")
         for side, flag in (("attacker", attacker_destroyer_last), ("defender", defender_destroyer_last)):

@@ -262,8 +262,6 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 
     from oddsim.battle import Battle
 
-    if not defender.strip():
-        raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
     spec = Battle(rules=with_rule_changes(rules, rule_changes), attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,

@@ -88,6 +88,27 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | s
     return _normalise(counts, damaged, rules, side)
 
 
+EMPTY_DEFENDER = "the army is empty: write 'none' for an undefended territory"
+
+
+def parse_defender(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | str,
+                   side: str = "defender") -> Force:
+    """A defending army, by the one rule of the CLI, the web and the Python API: no units only
+    when written so (``"none"``, ``"nothing"`` ...); a missing army (``None``), an empty text or
+    mapping, or counts of 0 (``{"inf": 0}``, ``"0 inf"``) are refused, naming the word. A
+    ``Force`` already built (a program's value) is taken as it is, empty or not."""
+    if isinstance(spec, Force):
+        return parse_force(spec, rules, side)
+    if isinstance(spec, str) and spec.strip().lower() in EMPTY_WORDS:
+        return Force(())
+    if spec is None or (isinstance(spec, str) and not spec.strip()):
+        raise ForceError(f"{side}: {EMPTY_DEFENDER}")
+    force = parse_force(spec, rules, side)
+    if force.is_empty():
+        raise ForceError(f"{side}: {EMPTY_DEFENDER}")
+    return force
+
+
 def _resolve(token: str, rules: Ruleset, side: str) -> str:
     name = rules.resolve_name(token)
     if name is None:

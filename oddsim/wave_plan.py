@@ -21,11 +21,11 @@ first battle's (see ``oddsim.waves.Wave``).
 
 from __future__ import annotations
 
-import json
 import tomllib
 from dataclasses import fields
 from pathlib import Path
 
+from oddsim import strict_json
 from oddsim._files import InputFile
 from oddsim.battle import RetreatPolicy
 from oddsim.errors import BattleError, OddsimError
@@ -45,13 +45,16 @@ def load_wave_plan(path: str | Path) -> list[Wave]:
     path = Path(path)
     text = WAVE_PLAN_FILE.read_text(path)
     try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+        data = strict_json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as error:
         kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
         raise BattleError(f"wave plan {path}: not valid {kind}: {error}") from None
     if not isinstance(data, dict) or set(data) != {"wave"} or not isinstance(data["wave"], list):
         raise BattleError(f"wave plan {path}: write one list of waves under 'wave' ([[wave]] tables "
                           f"in TOML)")
+    if not data["wave"]:
+        raise BattleError(f"wave plan {path}: the list of waves is empty: give at least one wave, "
+                          f"or leave --wave-plan out for a single battle")
     return [_wave(entry, path, number) for number, entry in enumerate(data["wave"], start=1)]
 
 

@@ -1,5 +1,6 @@
 """AA casualties as ruleset data: per_aircraft (chance picks the types) or attacker_chooses."""
 
+import importlib
 import tomllib
 from importlib import resources
 
@@ -159,3 +160,33 @@ def test_each_part_is_the_battle_rebuilt_with_the_aircraft_left():
         rebuilt = replace(battle, attacker={name: n for name, n in left.items() if n}, aa_fired=True)
         assert spec == rebuilt
         assert (spec.attacker_steps, spec.defender_steps) == (rebuilt.attacker_steps, rebuilt.defender_steps)
+
+
+def test_every_part_of_a_split_battle_sees_the_stop_hook():
+    """Before: each AA outcome ran its whole share without ``on_chunk`` (the server's 30 s cap,
+    cancel and disconnect, ignored: one request ran 148 s)."""
+    mc = importlib.import_module("oddsim.montecarlo.simulate")  # (the package exports the function)
+    FIRST_CHUNK, STOPPED_PART_RUNS = mc.FIRST_CHUNK, mc.STOPPED_PART_RUNS
+
+    battle = oddsim.Battle("revised", "4 inf, 2 ftr, 2 bmb", "4 inf, 1 aa")
+    parts = aa_casualties.splits(battle)
+    assert len(parts) == 3 * 3  # 0-2 fighters x 0-2 bombers shot down, every outcome possible
+    seen = []
+    result = mc.simulate(battle, runs=2_000_000, seed=5, on_chunk=lambda n: seen.append(n) or True)
+    # the first part stops after its first chunk; each later one runs STOPPED_PART_RUNS (the
+    # rarest share, (1/6)^4 of 2,000,000 = 1,543 runs, is larger)
+    assert result.interrupted is True
+    assert result.runs == FIRST_CHUNK + (len(parts) - 1) * STOPPED_PART_RUNS
+    assert seen == [FIRST_CHUNK]
+    total = sum(getattr(result, name) for name in ("attacker_win", "defender_win", "draw", "stalemate"))
+    assert total == pytest.approx(1.0, abs=1e-12)
+
+
+def test_the_stop_hook_sees_the_battles_of_every_part_so_far():
+    mc = importlib.import_module("oddsim.montecarlo.simulate")
+
+    battle = oddsim.Battle("anniversary", "2 inf, 1 ftr, 1 bmb", "2 inf, 1 aa")
+    seen = []
+    result = mc.simulate(battle, runs=40_000, seed=1, on_chunk=lambda n: seen.append(n) or False)
+    assert not result.interrupted
+    assert seen == sorted(seen) and seen[-1] == result.runs  # the whole battle's progress

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -76,10 +77,10 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     seed = seed_or_random(seed, BattleError)
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome, its share of runs
-        with stop_on_interrupt():  # one Ctrl-C stops every part
-            return _finish(battle, aa_casualties.fight_split(battle, parts, lambda spec, p, i: simulate(
-                spec, runs=share_of_runs(p, runs), seed=(seed * 1_000_003 + i + 1) % (1 << 63),
-                progress=progress)))
+        with stop_on_interrupt() as stop:  # one Ctrl-C stops every part
+            likely_first = sorted(parts, key=lambda part: -part[0])  # (a stop leaves the rarest)
+            return _finish(battle, aa_casualties.fight_split(
+                battle, likely_first, _SplitParts(runs, seed, progress, on_chunk, stop).fight))
     low = lower(battle)
     spec = KernelModel.build(battle, low)
     arrays = 2 if spec.key_coarse else 1  # a histogram row, and which end state each slot keeps
@@ -106,6 +107,53 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
     finally:
         bar.close()
     return _finish(battle, _result(battle, low, spec, tallies, interrupted))
+
+
+STOPPED_PART_RUNS = 256
+"""Runs of each part of a split battle left after a stop (Ctrl-C, ``on_chunk``): an AA outcome
+still gets an estimate, in a few milliseconds a part, and the result is interrupted ..."""
+STOPPED_SECONDS = 0.5
+"""... for this long after the stop; the parts left then (the rarest: parts are fought most
+likely first) are not fought, their probability the result's ``truncated_mass`` (a part costs
+3-4 ms whatever its runs: 4,096 of them would take 15 s)."""
+
+
+@dataclass
+class _SplitParts:
+    """The parts of a battle split by its AA outcomes, fought one after another with one stop:
+    ``on_chunk`` sees the battles of every part so far (progress of the whole), and once a stop
+    is asked (``on_chunk`` True, or Ctrl-C) each later part runs ``STOPPED_PART_RUNS`` at most."""
+
+    runs: int
+    seed: int
+    progress: bool
+    on_chunk: Callable[[int], bool] | None
+    interrupt: threading.Event
+    fought: int = 0
+    stopped: bool = False
+    stopped_at: float | None = None
+
+    def fight(self, spec: Battle, share: float, index: int) -> BattleResult | None:
+        runs = share_of_runs(share, self.runs)
+        if self.stopped or self.interrupt.is_set():
+            self.stopped = True
+            if self.stopped_at is None:
+                self.stopped_at = time.monotonic()
+            if time.monotonic() - self.stopped_at > STOPPED_SECONDS:
+                return None
+            runs = min(runs, STOPPED_PART_RUNS)
+        result = simulate(spec, runs=runs, seed=(self.seed * 1_000_003 + index + 1) % (1 << 63),
+                          progress=self.progress, on_chunk=None if self.stopped else self._on_chunk)
+        self.fought += result.runs or 0
+        if self.stopped:  # (a stopped part is interrupted; the parts after it run few battles)
+            return replace(result, interrupted=True)
+        return result
+
+    def _on_chunk(self, battles: int) -> bool:
+        if self.on_chunk is not None and self.on_chunk(self.fought + battles):
+            self.stopped = True
+            self.stopped_at = time.monotonic()
+        return self.stopped
 
 
 def _finish(battle: Battle, result: BattleResult) -> BattleResult:

@@ -8,23 +8,35 @@ page aborted it, the client went away) tells Monte Carlo to stop between chunks.
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 from importlib import resources
 
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from oddsim import strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.rules import builtin_names, load_ruleset
-from oddsim.web.capabilities import CAPABILITIES, quick_battle_answer, rules_request, ruleset_json
+from oddsim.web.capabilities import CAPABILITIES, SPECS, quick_battle_answer, rules_request, ruleset_json
+from oddsim.web.connections import REQUEST_SECONDS, RequestLimit
+from oddsim.web.guard import Allowed, LocalOnly
 from oddsim.web.jobs import JobBoard
-from oddsim.web.limits import MAX_BODY_BYTES, SYNC_THREADS, WebError
+from oddsim.web.limits import (
+    FETCHED_SECONDS,
+    FINISHED_BYTES,
+    FINISHED_SECONDS,
+    JOBS_PER_ADDRESS,
+    MAX_BODY_BYTES,
+    MAX_JOBS_WAITING,
+    SYNC_THREADS,
+    WebError,
+)
 
 STATIC = resources.files("oddsim.web") / "static"
 CLIENT_HEADER = "x-oddsim-client"
@@ -58,9 +70,9 @@ async def _body(request: Request) -> dict:
         chunks.append(chunk)
     raw = b"".join(chunks)
     try:
-        body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise WebError(f"the request body is not JSON: {exc}") from None
+        body = strict_json.loads(raw.decode("utf-8")) if raw.strip() else {}
+    except (UnicodeDecodeError, strict_json.JSONInputError) as exc:
+        raise WebError(f"the request body is not JSON oddsim takes: {exc}") from None
     if not isinstance(body, dict):
         raise WebError(f"the request body must be a JSON object of fields, not {type(body).__name__}")
     return body
@@ -82,8 +94,10 @@ async def _compute(request: Request, work) -> Response:
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         try:
+            stopping = request.app.state.stopping
             text = await anyio.to_thread.run_sync(
-                work, lambda done, total: stop.is_set(), limiter=request.app.state.limiter)
+                work, lambda done, total: stop.is_set() or stopping.is_set(),
+                limiter=request.app.state.limiter)
         except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
             error = exc
         finally:
@@ -159,18 +173,16 @@ async def job_create(request: Request) -> Response:
     body = await _body(request)
     run = CAPABILITIES[kind]
     await anyio.to_thread.run_sync(_validate, kind, body, limiter=request.app.state.limiter)
-    job = request.app.state.jobs.submit(kind, _client(request),
+    address = request.client.host if request.client else "unknown"
+    job = request.app.state.jobs.submit(kind, _client(request), address,
                                         lambda progress: _checked(run, body, progress))
     return _json(job.to_json(), status=202)
 
 
 def _validate(kind: str, body: dict) -> None:
     """Refuse a bad job at once (400), not after it was queued."""
-    from oddsim.web import capabilities as c
-
-    check = {"battle": c.battle_spec, "purchase": c.purchase_spec}.get(kind)
-    if check is not None:
-        _checked(lambda b, p: check(b), body, None)
+    check = SPECS[kind]
+    _checked(lambda b, p: check(b), body, None)
 
 
 async def job_get(request: Request) -> Response:
@@ -192,11 +204,23 @@ async def api_index(request: Request) -> Response:
         "GET /api/rules/{name}": "an edition's units, technologies and rules",
         "POST /api/rules": "a user's ruleset, sent as {\"ruleset_toml\": text}, checked and described",
         "POST /api/jobs/{kind}": f"start a job ({', '.join(CAPABILITIES)}): purchase sweeps, "
-                                 f"long Monte Carlo; one per client",
-        "GET /api/jobs/{id}": "a job's state, progress (done of total) and result",
+                                 f"long Monte Carlo; one unfinished job per client "
+                                 f"(X-Oddsim-Client), {JOBS_PER_ADDRESS} per client address, "
+                                 f"{MAX_JOBS_WAITING} in all; the answer's id is unguessable and "
+                                 f"only its holder can read or cancel the job",
+        "GET /api/jobs/{id}": f"a job's state, progress (done of total) and result; a finished "
+                              f"job is kept {FINISHED_SECONDS / 60:g} minutes after it ends or "
+                              f"{FETCHED_SECONDS:g} s after its result was first read (then 404), "
+                              f"all finished results within {FINISHED_BYTES // 2**20} MiB (the "
+                              f"oldest go first)",
         "DELETE /api/jobs/{id}": "cancel a job",
     })
     return JSONResponse({"endpoints": routes, "errors": "4xx with {\"error\": \"<one line>\"}",
+                         "requests": "answered only when the Host names this server (127.0.0.1, "
+                                     "localhost, [::1] or its --host; else 421); POST and DELETE "
+                                     "from another Origin are refused (403); a POST body is "
+                                     "application/json (415); a connection that sends no whole "
+                                     f"request within {REQUEST_SECONDS:g} s is closed",
                          "battle_fields": _field_types("oddsim.battle", "Battle"),
                          "retreat_fields": _field_types("oddsim.battle", "RetreatPolicy")})
 
@@ -227,8 +251,10 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
     return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 
-def create_app(jobs: JobBoard | None = None) -> Starlette:
-    """The app; the caller warms the engines (``oddsim.web.engines.warm_up``) before serving."""
+def create_app(jobs: JobBoard | None = None, host: str = "127.0.0.1", port: int | None = None) -> Starlette:
+    """The app for a server bound to ``host`` (and ``port``: None, any), which answers only
+    requests that name it (``oddsim.web.guard``); the caller warms the engines
+    (``oddsim.web.engines.warm_up``) before serving."""
     routes = [
         Route("/", index),
         Route("/api", api_index),
@@ -251,10 +277,20 @@ def create_app(jobs: JobBoard | None = None) -> Starlette:
         yield
         board.shutdown()
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        OddsimError: _oddsim_error, HTTPException: _http_error, Exception: _internal_error})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(RequestLimit), Middleware(LocalOnly, allowed=Allowed(host, port))],
+                    exception_handlers={OddsimError: _oddsim_error, HTTPException: _http_error,
+                                        Exception: _internal_error})
     app.state.jobs = board
+    app.state.stopping = threading.Event()
     return app
+
+
+def stop_work(app: Starlette) -> None:
+    """The server is stopping: every request's Monte Carlo and every job stop at their next
+    chunk (Ctrl-C, SIGTERM)."""
+    app.state.stopping.set()
+    app.state.jobs.cancel_all()
 
 
 async def _purchase_job(request: Request) -> Response:

@@ -15,13 +15,13 @@ import inspect
 import json
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from typing import Any
 
 from oddsim.errors import OddsimError
 from oddsim.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
+from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_WORK, MC_SECONDS, WebError, check_runs, check_seed
 
 Body = Mapping[str, Any]
@@ -128,9 +128,6 @@ def battle_spec(body: Body):
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
     fields = _fields(body, Battle, (*BATTLE_ENGINE, "counter_attack"), "battle")
-    defender = fields["defender"]
-    if isinstance(defender, str) and not defender.strip():
-        raise OddsimError("defender: the army is empty: write 'none' for an undefended territory")
     battle = Battle(rules=ruleset_of(body), **fields)
     method = body.get("method", "auto")
     runs = check_runs(body.get("runs"), None)
@@ -138,10 +135,9 @@ def battle_spec(body: Body):
     return battle, method, runs, seed
 
 
-ANSWERS_KEPT = 1024
-"""Answers to battle requests kept for the same request sent again (exact, or seeded)."""
-_answers: OrderedDict[str, str] = OrderedDict()
-_answers_lock = threading.Lock()
+ANSWERS = AnswerCache()
+"""Answers to battle requests kept for the same battle asked again (exact, or seeded), by the
+parsed battle and its engine options (``oddsim.web.answers``)."""
 
 
 QUICK_WORK = 1_000_000
@@ -151,7 +147,7 @@ the server answers a battle on its event loop instead of handing it to a worker 
 
 def run_battle_request(body: Body, progress: Progress | None = None) -> str:
     """``POST /api/battle``: what ``oddsim battle --json`` prints for the same battle (the same
-    ``to_dict``, without the indentation). A request sent again is answered from memory when
+    ``to_dict``, without the indentation). A battle asked again is answered from memory when
     its answer cannot change: exact, or Monte Carlo with a seed that finished."""
     text = _battle_answer(body, progress, quick_only=False)
     assert text is not None
@@ -163,56 +159,78 @@ def quick_battle_answer(body: Body) -> str | None:
     estimated work under ``QUICK_WORK`` (a millisecond or two, most of it Python). None when it
     is not: then ``run_battle_request`` computes it (in a worker thread, where it can be
     cancelled). The server calls this on its event loop: handing a small battle to a thread
-    cost more than solving it. The best retreat (which costs more than ``estimate_work`` says)
-    always goes to a thread. A bad request raises here as it would there."""
+    cost more than solving it. The best retreat (which costs more than ``estimate_work`` says),
+    a counter-attack and a battle split by AA outcome (whose estimate alone lowers every part:
+    up to a second) always go to a thread. A bad request raises here as it would there."""
     return _battle_answer(body, None, quick_only=True)
 
 
 def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> str | None:
-    from oddsim.api import DEFAULT_RUNS, engine_for, run_battle
+    from oddsim.api import DEFAULT_RUNS, run_battle
 
-    key = json.dumps(body, sort_keys=True)
-    with _answers_lock:
-        if key in _answers:
-            _answers.move_to_end(key)
-            return _answers[key]
     battle, method, runs, seed = battle_spec(body)
-    if body.get("counter_attack") is not None:
-        if quick_only:
-            return None
-        text = _counter_attack(battle, body["counter_attack"], method, runs, seed, body.get("ool_defender"))
-        with _answers_lock:
-            if method == "exact" or seed is not None:
-                _answers[key] = text
-                while len(_answers) > ANSWERS_KEPT:
-                    _answers.popitem(last=False)
+    key = _answer_key(battle, body, method, runs, seed)
+    text = ANSWERS.get(key) if key is not None else None
+    if text is not None:
         return text
-    engine = engine_for(battle, method, runs)
-    if quick_only:
-        from oddsim.exact import estimate_work
-
-        best = battle.retreat is not None and battle.retreat.best is not None  # costs more than
-        if engine != "exact" or best or estimate_work(battle)[1] > QUICK_WORK:  # the estimate says
-            return None
-    if method == "exact":  # "auto" picks exact only well under the cap
-        _check_exact_work(battle)
-    with engine_guard(engine == "mc"):
-        result = run_battle(battle, method=method, runs=runs, seed=seed,  # (it picks ``engine`` again)
-                            on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
-    text = json.dumps(result.to_dict())
-    if engine == "exact" or (seed is not None and not result.interrupted):
-        with _answers_lock:
-            _answers[key] = text
-            while len(_answers) > ANSWERS_KEPT:
-                _answers.popitem(last=False)
+    if quick_only and not _is_quick(battle, body, method, runs):
+        return None
+    on_chunk = _stopper(progress, runs or DEFAULT_RUNS)
+    if body.get("counter_attack") is not None:
+        text, keep = _counter_attack(battle, body["counter_attack"], method, runs, seed,
+                                     body.get("ool_defender"), on_chunk)
+    else:
+        if method == "exact":  # "auto" picks exact only well under the cap
+            _check_exact_work(battle)
+        engine = _engine(battle, method, runs)
+        with engine_guard(engine == "mc"):
+            result = run_battle(battle, method=method, runs=runs, seed=seed,  # (it picks ``engine`` again)
+                                on_chunk=on_chunk)
+        text = json.dumps(result.to_dict())
+        keep = engine == "exact" or (seed is not None and not result.interrupted)
+    if keep and key is not None:
+        ANSWERS.put(key, text)
     return text
 
 
-def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | None, ool_counter) -> str:
+def _answer_key(battle, body: Body, method: str, runs: int | None, seed: int | None):
+    """The key of a battle request's answer: the parsed battle, its engine options and the parsed
+    counter-attacking army; None when the counter-attack does not parse (the run says why)."""
+    from oddsim.forces import parse_force
+
+    counter = body.get("counter_attack")
+    if counter is not None:
+        try:
+            counter = parse_force(counter, battle.rules, "counter-attack")
+        except (OddsimError, TypeError, ValueError):
+            return None
+    return battle, method, runs, seed, counter
+
+
+def _engine(battle, method: str, runs: int | None) -> str:
+    from oddsim.api import engine_for
+
+    return engine_for(battle, method, runs)
+
+
+def _is_quick(battle, body: Body, method: str, runs: int | None) -> bool:
+    """Whether the event loop may solve ``battle`` itself: exact, small, and cheap to estimate."""
+    from oddsim import aa_casualties
+    from oddsim.exact import estimate_work
+
+    if method == "mc" or body.get("counter_attack") is not None or aa_casualties.is_split(battle):
+        return False
+    if battle.retreat is not None and battle.retreat.best is not None:  # (costs more than the
+        return False  # estimate says)
+    return _engine(battle, method, runs) == "exact" and estimate_work(battle)[1] <= QUICK_WORK
+
+
+def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | None, ool_counter,
+                    on_chunk: Callable[[int], bool]) -> tuple[str, bool]:
     """``oddsim battle --counter-attack --json``: the battle, then ``counter`` against each
-    composition the attacker may take the territory with. Exact work is bounded by the first
-    battle plus, for each possible composition of the attacker's land units, the counter-attack
-    on all of them."""
+    composition the attacker may take the territory with; and whether that answer may be kept.
+    Exact work is bounded by the first battle plus, for each possible composition of the
+    attacker's land units, the counter-attack on all of them."""
     from oddsim.api import run_counter_attack
     from oddsim.battle import Battle
     from oddsim.counter import land_units_bound
@@ -235,8 +253,9 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
                                     f"method mc or auto, or the CLI")
     with engine_guard(method != "exact"):
         outcome = run_counter_attack(battle, counter, method=method, runs=runs, seed=seed,
-                                     ool_counter=ool_counter)
-    return json.dumps(outcome.to_dict())
+                                     ool_counter=ool_counter, on_chunk=on_chunk)
+    keep = method == "exact" or (seed is not None and not outcome.battle.interrupted)
+    return json.dumps(outcome.to_dict()), keep
 
 
 def _check_exact_work(*battles) -> None:
@@ -249,16 +268,21 @@ def _check_exact_work(*battles) -> None:
                             f"limit is {MAX_EXACT_WORK:.2g}): use method mc or auto, or the CLI")
 
 
-def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/amphibious``: what ``oddsim amphibious --json`` prints."""
+def amphibious_spec(body: Body):
+    """The ``Amphibious`` of an amphibious request and its engine options."""
     from oddsim.amphibious import Amphibious
-    from oddsim.api import DEFAULT_RUNS, run_amphibious
 
     fields = _fields(body, Amphibious, BATTLE_ENGINE, "amphibious")
     assault = Amphibious(rules=ruleset_of(body), **fields)
-    method = body.get("method", "auto")
-    runs = check_runs(body.get("runs"), None)
-    seed = check_seed(body.get("seed"))
+    return (assault, body.get("method", "auto"), check_runs(body.get("runs"), None),
+            check_seed(body.get("seed")))
+
+
+def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/amphibious``: what ``oddsim amphibious --json`` prints."""
+    from oddsim.api import DEFAULT_RUNS, run_amphibious
+
+    assault, method, runs, seed = amphibious_spec(body)
     if method == "exact":
         stages = [assault.land_battle(n) for n in range(len(assault.loads) + 1)]
         _check_exact_work(assault.sea_stage() if assault.has_sea_battle else None, *stages)
@@ -271,46 +295,61 @@ def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
 RAID_ENGINE = ("method", "runs", "seed")
 
 
-def run_raid_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/raid``: what ``oddsim raid --json`` prints (exact unless ``method: mc``)."""
-    from oddsim.raid import Raid, run_raid
+def raid_spec(body: Body):
+    """The ``Raid`` of a raid request and its engine options."""
+    from oddsim.raid import Raid
 
     fields = _fields(body, Raid, RAID_ENGINE, "raid")
     raid = Raid(rules=ruleset_of(body), **fields)
     method = body.get("method", "exact")
     if method not in ("exact", "mc"):
         raise WebError(f"unknown method {method!r}: use exact or mc")
-    runs = check_runs(body.get("runs"), None)
-    seed = check_seed(body.get("seed"))
-    from oddsim.raid import DEFAULT_RAID_RUNS
+    return raid, method, check_runs(body.get("runs"), None), check_seed(body.get("seed"))
+
+
+def run_raid_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/raid``: what ``oddsim raid --json`` prints (exact unless ``method: mc``)."""
+    from oddsim.raid import DEFAULT_RAID_RUNS, run_raid
+
+    raid, method, runs, seed = raid_spec(body)
 
     return run_raid(raid, method=method, runs=runs, seed=seed,  # (as the CLI runs it)
                     on_chunk=_stopper(progress, runs or DEFAULT_RAID_RUNS)).to_json()
 
 
-def run_trench_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/trench``: what ``oddsim trench --json`` prints. Fields: the ``TrenchBattle``
-    fields, ``method``, ``runs``, ``seed`` and ``run_trench``'s play options (``policy``,
-    ``roll_order`` ...)."""
-    import inspect
-
-    from oddsim.trench.api import run_trench
+def trench_spec(body: Body):
+    """The ``TrenchBattle`` of a trench request, its engine options and its play options
+    (``run_trench``'s ``policy``, ``roll_order`` ...)."""
     from oddsim.trench.model import TrenchBattle
 
-    play = [name for name in inspect.signature(run_trench).parameters
-            if name not in ("battle", "method", "runs", "seed", "on_chunk")]
+    play = _trench_play_options()
     battle_fields = [f.name for f in dataclasses.fields(TrenchBattle) if f.init]
     _refuse_unknown(body, {*battle_fields, *play, "method", "runs", "seed"}, "trench")
     for name in ("attacker", "defender", "year"):
         if name not in body:
             raise WebError(f"missing {name}: a battle needs both sides' cards and its year")
     battle = TrenchBattle(**{name: body[name] for name in battle_fields if name in body})
-    method = body.get("method", "exact")
-    runs = check_runs(body.get("runs"), None)
-    seed = check_seed(body.get("seed"))
     options = {name: body[name] for name in play if name in body}
+    return (battle, body.get("method", "exact"), check_runs(body.get("runs"), None),
+            check_seed(body.get("seed")), options)
+
+
+@functools.cache
+def _trench_play_options() -> tuple[str, ...]:
+    from oddsim.trench.api import run_trench
+
+    return tuple(name for name in inspect.signature(run_trench).parameters
+                 if name not in ("battle", "method", "runs", "seed", "on_chunk"))
+
+
+def run_trench_request(body: Body, progress: Progress | None = None) -> str:
+    """``POST /api/trench``: what ``oddsim trench --json`` prints. Fields: the ``TrenchBattle``
+    fields, ``method``, ``runs``, ``seed`` and ``run_trench``'s play options (``policy``,
+    ``roll_order`` ...)."""
+    from oddsim.trench.api import run_trench
     from oddsim.trench.montecarlo import DEFAULT_RUNS
 
+    battle, method, runs, seed, options = trench_spec(body)
     with engine_guard(method == "mc"):
         result = run_trench(battle, method=method, runs=runs, seed=seed, **options,
                             on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
@@ -413,3 +452,11 @@ CAPABILITIES: dict[str, Callable[[Body, Progress | None], str]] = {
     "purchase": run_purchase_request,
 }
 """What ``POST /api/{name}`` (and a job of that kind) runs."""
+SPECS: dict[str, Callable[[Body], object]] = {
+    "battle": battle_spec,
+    "amphibious": amphibious_spec,
+    "raid": raid_spec,
+    "trench": trench_spec,
+    "purchase": purchase_spec,
+}
+"""Per job kind, what checks its request (raising as the run would) before it is queued."""

@@ -25,6 +25,15 @@ JOB_WORKERS = 2
 """Jobs (purchase sweeps, long Monte Carlo) running at once; the rest wait in line."""
 MAX_JOBS_WAITING = 8
 """Jobs running or waiting in all; one more is refused until one ends."""
+JOBS_PER_ADDRESS = 4
+"""Jobs running or waiting from one client address, whatever its ``X-Oddsim-Client`` says (on
+loopback every local client has the same address: they share these)."""
+FINISHED_SECONDS = 600.0
+"""A finished job's result is kept this long after it ends ..."""
+FETCHED_SECONDS = 60.0
+"""... or this long after its result was first read, whichever comes first."""
+FINISHED_BYTES = 64 * 1024 * 1024
+"""All finished jobs' results together are at most this long: the oldest are dropped first."""
 SYNC_THREADS = 8
 """Requests computed at once outside jobs (exact battles are single-threaded)."""
 ABANDONED_SECONDS = 30.0

@@ -8,6 +8,9 @@ import threading
 import webbrowser
 from collections.abc import Callable
 
+import uvicorn
+
+from oddsim.web.connections import REQUEST_SECONDS, IdleClosing
 from oddsim.web.limits import WebError
 
 LOOPBACK = "127.0.0.1"
@@ -25,8 +28,6 @@ def is_loopback(host: str) -> bool:
 def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
           say: Callable[[str], None] = print) -> None:
     """Warm the engines, then serve until Ctrl-C."""
-    import uvicorn
-
     from oddsim.web.app import create_app
     from oddsim.web.engines import warm_up
 
@@ -39,9 +40,35 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
     say(f"oddsim serve: engines ready in {seconds:.1f} s; serving {url} (Ctrl-C stops)")
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    config = uvicorn.Config(create_app(), log_level="warning", limit_concurrency=512,
-                            timeout_keep_alive=30)
-    uvicorn.Server(config).run(sockets=[listening])
+    server_for(create_app(host=host, port=listening.getsockname()[1])).run(sockets=[listening])
+
+
+def server_for(app, **config) -> uvicorn.Server:
+    """The uvicorn server ``oddsim serve`` runs ``app`` on (``config``: more ``uvicorn.Config``
+    options, e.g. a host and port for a test): idle connections closed (``connections``), no
+    limit counted in sockets, and a stop on Ctrl-C or SIGTERM that stops the app's work too."""
+    return _Server(uvicorn.Config(app, log_level="warning", http=IdleClosing, limit_concurrency=None,
+                                  timeout_keep_alive=int(REQUEST_SECONDS),
+                                  timeout_graceful_shutdown=int(SHUTDOWN_SECONDS), **config), app)
+
+
+SHUTDOWN_SECONDS = 5.0
+"""After Ctrl-C or SIGTERM, requests still being answered get this long (every Monte Carlo
+run stops at its next chunk, so they end sooner); then the server stops anyway."""
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which on Ctrl-C or SIGTERM first tells the app's work to stop."""
+
+    def __init__(self, config: uvicorn.Config, app) -> None:
+        super().__init__(config)
+        self.app = app
+
+    def handle_exit(self, sig: int, frame) -> None:
+        from oddsim.web.app import stop_work
+
+        stop_work(self.app)
+        super().handle_exit(sig, frame)
 
 
 def _listen(host: str, port: int) -> socket.socket:

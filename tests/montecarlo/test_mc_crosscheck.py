@@ -32,7 +32,7 @@ BATTLES = [
     B("europe-1999", "1 ftr", "1 aa"),
     B("europe-1999", "2 sub, 1 dd", "1 trn, 1 cv, 1 ftr", sea=True),
     B("europe-1999", "1 bb, 2 ftr", "2 sub, 1 dd", sea=True),
-    B("europe-1999", "2 inf", None),
+    B("europe-1999", "2 inf", "none"),
     # revised: both sides' subs strike first, aircraft always hit subs, transports defend at 1
     B("revised", "4 inf, 2 art, 2 arm, 1 bmb", "5 inf, 1 arm, 1 aa"),
     B("revised", "2 sub, 1 ftr", "1 sub, 1 dd, 1 trn", sea=True),

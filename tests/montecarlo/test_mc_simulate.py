@@ -118,7 +118,7 @@ def test_standard_error_of_ipc_lost_matches_the_exact_survivor_distribution():
 
 
 def test_undefended_territory_is_taken_without_a_round():
-    r = simulate(oddsim.Battle("revised", "1 inf, 1 ftr", None), runs=1000, seed=8)
+    r = simulate(oddsim.Battle("revised", "1 inf, 1 ftr", "none"), runs=1000, seed=8)
     assert (r.attacker_win, r.takes_territory, r.expected_rounds) == (1.0, 1.0, 0.0)
     assert r.attacker_ipc_lost == 0 and r.defender_ipc_lost == 0
     assert all(value == 0 for value in r.std_error.values())

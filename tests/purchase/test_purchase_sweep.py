@@ -77,7 +77,7 @@ def test_hold_at_sea_means_the_defender_has_units_left():
                   cache=BattleCache())
     for row in table:
         direct = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 sub",
-                                            defender=f"{row.counts[0]} dd" if row.counts[0] else None,
+                                            defender=f"{row.counts[0]} dd" if row.counts[0] else "none",
                                             sea=True))
         assert row.value == pytest.approx(direct.defender_win + direct.stalemate, abs=1e-15)
         assert row.takes_territory is None
