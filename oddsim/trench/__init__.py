@@ -5,9 +5,11 @@ one support, laid face down. Both sides roll three artillery dice; faces 1-3 are
 also 4) and go on any front (``dice_fronts="own"``: only where the side has a card), the attacker
 placing first and the defender answering, each seeing where the other's supports lie but not
 their values (``information="full"``: seeing them). The higher total wins a front; more fronts
-wins the battle (equal: a draw, worth 1 point to the defender); a front won by 4 or more
-(``destroy_margin=5``: 5 or more) destroys the loser's card. See ``oddsim.trench.policy`` for the
-placement policies and their tie-breaking.
+wins the battle (equal: a draw, worth 1 point to the defender); a tied front is nobody's
+(``tied_front="defender"``: the defender's); a front won by 4 or more (``destroy_margin=5``: 5
+or more) destroys the loser's card (at sea, ``support_fleet="destroyed"``: and the fleet in its
+support slot). Every result names these readings (``TrenchResult.readings``). See
+``oddsim.trench.policy`` for the placement policies and their tie-breaking.
 
     >>> from oddsim.trench import TrenchBattle, solve_trench
     >>> battle = TrenchBattle(attacker="5,4,3", defender="4,4,4", year=1917,
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
         Information,
         Policy,
         RollOrder,
+        SupportFleet,
+        TiedFront,
         TrenchBattle,
         TrenchError,
     )
@@ -47,8 +51,8 @@ if TYPE_CHECKING:
 _HOMES = {
     "oddsim.trench.advice": ("Advice", "AdviceOption", "Commitment", "Hand", "Objective", "advise"),
     "oddsim.trench.api": ("run_trench", "simulate_trench", "solve_trench"),
-    "oddsim.trench.model": ("DiceFronts", "Information", "Policy", "RollOrder", "TrenchBattle",
-                            "TrenchError"),
+    "oddsim.trench.model": ("DiceFronts", "Information", "Policy", "RollOrder", "SupportFleet",
+                            "TiedFront", "TrenchBattle", "TrenchError"),
     "oddsim.trench.result": ("PerSide", "TrenchCounts", "TrenchResult"),
 }
 """The public names of each module: they load on first use (the command line's help stays
@@ -65,6 +69,8 @@ __all__ = [
     "PerSide",
     "Policy",
     "RollOrder",
+    "SupportFleet",
+    "TiedFront",
     "TrenchBattle",
     "TrenchCounts",
     "TrenchError",

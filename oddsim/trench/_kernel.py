@@ -49,8 +49,9 @@ def _combination(offset: np.uint64, position: np.uint64, cumulative) -> int:
 def simulate_counts(offset, runs, n_chunks, of_ordered, attacker_tables, defender_tables,
                     attacker_index, defender_index, cumulative, attacker_vectors,
                     defender_vectors, attacker_base, defender_base, attacker_card, defender_card,
-                    margin):
-    """Counts (n_chunks x N_COUNTS) of ``runs`` battles; ``offset`` is the seed's stream start.
+                    margin, tie_to_defender):
+    """Counts (n_chunks x N_COUNTS) of ``runs`` battles; ``offset`` is the seed's stream start;
+    a front with equal totals goes to nobody, or to the defender with ``tie_to_defender``.
 
     ``attacker_base[k]``/``defender_base[k]``: card + support per front of support combination
     ``k``, whose tables are ``attacker_index[k]``/``defender_index[k]`` and whose cumulative
@@ -75,7 +76,7 @@ def simulate_counts(offset, runs, n_chunks, of_ordered, attacker_tables, defende
                     attacker_fronts += 1
                     if lead >= margin and defender_card[f]:
                         counts[c, 19 + f] += 1
-                elif lead < 0:
+                elif lead < 0 or tie_to_defender:
                     defender_fronts += 1
                     if lead <= -margin and attacker_card[f]:
                         counts[c, 16 + f] += 1

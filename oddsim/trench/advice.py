@@ -37,7 +37,7 @@ import heapq
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -53,11 +53,14 @@ from oddsim.trench.model import (
     Information,
     Policy,
     RollOrder,
+    SupportFleet,
     Supports,
+    TiedFront,
     TrenchBattle,
     TrenchError,
     check_points,
     check_year,
+    describe_readings,
     parse_belief,
     parse_choice,
     parse_fronts,
@@ -65,8 +68,8 @@ from oddsim.trench.model import (
     parse_supports,
 )
 from oddsim.trench.outcomes import DESTROY_MARGIN, category_of, victory_points
-from oddsim.trench.prepared import PlayRules, prepare
-from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
+from oddsim.trench.prepared import PlayRules, cards_lost, prepare
+from oddsim.trench.result import TrenchCounts, TrenchResult
 
 MAX_HAND = 12  # cards per side (the game's hand limit is 9, plus the cards drawn before battle)
 MAX_BATTLES = 20_000  # distinct battles advice may solve (about 1 ms each)
@@ -159,6 +162,7 @@ class Advice:
     of the fronts (the same leads and cards present, e.g. 5+2 where 6+1 would do) have the same
     odds; each option is the one of its group with the fewest cards and least strength, and
     ``equivalents`` counts the others. ``battles_solved``: distinct battles solved.
+    ``readings``: the readings the odds were computed under (as ``TrenchResult.readings``).
     """
 
     objective: Objective
@@ -167,11 +171,13 @@ class Advice:
     considered: int
     battles_solved: int
     options: tuple[AdviceOption, ...]
+    readings: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {"objective": self.objective.value,
                 "defender": "hand (answers the commitment)" if self.defender_hand
-                else "committed", "play": self.play, "considered": self.considered,
+                else "committed", "play": self.play, "readings": dict(self.readings),
+                "considered": self.considered,
                 "battles_solved": self.battles_solved,
                 "options": [o.to_dict() for o in self.options]}
 
@@ -183,11 +189,13 @@ class Advice:
                 f"({self.considered:,} considered; {self.play})")
         if self.defender_hand:
             head += "; defender answers with its strongest cards"
-        lines = [head, f"{'#':>2s}  {'attacker':22s} {'defender':22s} {'win':>7s} {'draw':>7s} "
-                       f"{'lose':>7s} {'VP swing':>8s} {'cards lost':>10s} {'same odds':>9s}"]
+        lines = [head, *([describe_readings(self.readings)] if self.readings else []),
+                 f"{'#':>2s}  {'attacker':22s} {'defender':22s} {'win':>7s} {'draw':>7s} "
+                 f"{'lose':>7s} {'VP swing':>8s} {'cards lost':>10s} {'same odds':>9s}"]
         for o in self.options:
             r = o.result
-            lost = sum(p or 0.0 for p in r.cards_destroyed.attacker)
+            lost = sum(p or 0.0 for p in r.cards_destroyed.attacker
+                       + r.support_fleets_destroyed.attacker)
             lines.append(f"{o.rank:2d}  {o.attacker.describe():22s} {o.defender.describe():22s} "
                          f"{100 * r.attacker_win:6.2f}% {100 * r.draw:6.2f}% "
                          f"{100 * r.defender_win:6.2f}% {o.points_swing:+8.3f} {lost:10.3f} "
@@ -254,7 +262,7 @@ class _Solver:
     def __init__(self, year: int, points: int, sea: bool, play: PlayRules, belief) -> None:
         self.year, self.points, self.sea, self.play = year, points, sea, play
         self.belief = belief
-        self.cache: dict[tuple, TrenchCounts] = {}
+        self.cache: dict[tuple, tuple[TrenchCounts, int]] = {}  # counts, attacker cards lost
         fronts = np.arange(4)
         attacker_vp, defender_vp = victory_points(
             category_of(fronts[:, None], fronts[None, :]), points)
@@ -265,32 +273,45 @@ class _Solver:
         return TrenchBattle(attacker.cards, defender.cards, self.year, attacker.support,
                             defender.support, self.points, self.sea, self.belief)
 
-    def counts(self, attacker: Commitment, defender: Commitment) -> TrenchCounts:
-        """Counts of the battle or of one with its fronts reordered (the same joint counts)."""
-        key = battle_class(attacker, defender, self.play.information)
+    def counts(self, attacker: Commitment, defender: Commitment) -> tuple[TrenchCounts, int]:
+        """Counts of the battle or of one with its fronts reordered (the same joint counts),
+        and how many attacker cards are destroyed in them (a support-slot fleet that goes with
+        its front's fleet counts too)."""
+        key = battle_class(attacker, defender, self.play.information, self.fleets_count)
         if key not in self.cache:
             if len(self.cache) >= MAX_BATTLES:
                 raise TrenchError(f"advice would solve more than {MAX_BATTLES:,} battles: "
                                   f"give fewer cards")
-            self.cache[key] = exact_counts(prepare(self.battle(attacker, defender), self.play))
+            battle = self.battle(attacker, defender)
+            counts = exact_counts(prepare(battle, self.play))
+            lost = sum(c * w for c, w in zip(counts.destroyed.attacker,
+                                             cards_lost(battle, "attacker", self.play),
+                                             strict=True))
+            self.cache[key] = (counts, lost)
         return self.cache[key]
 
-    def values(self, counts: TrenchCounts, objective: Objective) -> tuple[Fraction, ...]:
+    @property
+    def fleets_count(self) -> bool:
+        """Whether a support-slot fleet is lost with its front (then where one lies matters)."""
+        return self.sea and self.play.support_fleet is SupportFleet.DESTROYED
+
+    def values(self, solved: tuple[TrenchCounts, int],
+               objective: Objective) -> tuple[Fraction, ...]:
         """(objective, other objective, minus attacker cards destroyed), as exact fractions of
         the counts; larger is better for the attacker."""
+        counts, cards = solved
         joint = np.array(counts.joint, dtype=np.int64)
         n = counts.total
         wins, swings = int((joint * self.wins).sum()), int((joint * self.swing).sum())
-        losses = -sum(counts.destroyed.attacker)
-        win, swing, lost = Fraction(wins, n), Fraction(swings, n), Fraction(losses, n)
+        win, swing, lost = Fraction(wins, n), Fraction(swings, n), Fraction(-cards, n)
         return (win, swing, lost) if objective is Objective.WIN else (swing, win, lost)
 
     def result(self, attacker: Commitment, defender: Commitment) -> TrenchResult:
+        from oddsim.trench.api import result_of
+
         battle = self.battle(attacker, defender)
-        return TrenchResult.from_counts(
-            exact_counts(prepare(battle, self.play)), battle=battle.describe(), method="exact",
-            play=self.play.describe(), points=self.points,
-            has_card=PerSide(battle.has_card("attacker"), battle.has_card("defender")))
+        return result_of(battle, self.play, exact_counts(prepare(battle, self.play)), "exact",
+                         self.play.describe())
 
 
 def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: int = 1,
@@ -300,7 +321,8 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
            objective: Objective | str = Objective.WIN, top: int = DEFAULT_TOP,
            information: Information | str = Information.HIDDEN,
            dice_fronts: DiceFronts | str = DiceFronts.ANY, destroy_margin: int = DESTROY_MARGIN,
-           hidden_support_values=DEFAULT_BELIEF) -> Advice:
+           hidden_support_values=DEFAULT_BELIEF, tied_front: TiedFront | str = TiedFront.NOBODY,
+           support_fleet: SupportFleet | str = SupportFleet.SURVIVES) -> Advice:
     """The ``top`` best ways for the attacker to commit ``attacker`` against ``defender``;
     the play options are those of ``solve_trench``."""
     if not isinstance(attacker, Hand):
@@ -316,16 +338,17 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
                 raise TrenchError(f"at sea only fleet cards are played, in the front and the "
                                   f"support slots: list the {side}'s fleets, no support cards")
     play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
-                        destroy_margin)
+                        destroy_margin, tied_front, support_fleet)
     solver = _Solver(year, points, bool(sea), play, parse_belief(hidden_support_values))
     options = commitments(attacker, sea)
     if isinstance(defender, Commitment):
         solver.battle(options[0], defender)  # validates the defender's cards once
         answers = [defender]
-        groups = _group(options, lambda o: battle_class(o, defender, play.information))
+        groups = _group(options, lambda o: battle_class(o, defender, play.information,
+                                                        solver.fleets_count))
     else:
         answers = strongest_answers(defender, sea)
-        groups = _group(options, lambda o: hand_class(o, play.information))
+        groups = _group(options, lambda o: hand_class(o, play.information, solver.fleets_count))
     if len(groups) * len(answers) > 50 * MAX_BATTLES:
         raise TrenchError(f"{len(groups):,} commitments against {len(answers):,} defender "
                           f"answers is too many to search: give fewer cards")
@@ -335,32 +358,36 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
     return Advice(objective, isinstance(defender, Hand), play.describe(), len(options),
                   len(solver.cache),
                   tuple(AdviceOption(i, o, d, solver.result(o, d), size[id(o)] - 1)
-                        for i, (o, d) in enumerate(ranked, start=1)))
+                        for i, (o, d) in enumerate(ranked, start=1)), play.readings())
 
 
 def battle_class(attacker: Commitment, defender: Commitment,
-                 information: Information = Information.FULL) -> tuple:
+                 information: Information = Information.FULL,
+                 fleets_count: bool = False) -> tuple:
     """What decides a battle's odds up to the order of fronts: per front, who has a card and
     the attacker's lead before artillery (hidden supports: the card lead and both supports,
-    since a side does not see the enemy's)."""
+    since a side does not see the enemy's); with ``fleets_count`` (a support-slot fleet is
+    destroyed with its front's fleet) also where each side has a support."""
     if information is Information.HIDDEN:
         return tuple(sorted(
             (a is not None, d is not None, (a or 0) - (d or 0), s, t)
             for a, s, d, t in zip(attacker.cards, attacker.support, defender.cards,
                                   defender.support, strict=True)))
     return tuple(sorted(
-        (a is not None, d is not None, (a or 0) + s - (d or 0) - t)
+        (a is not None, d is not None, (a or 0) + s - (d or 0) - t,
+         *((s != 0, t != 0) if fleets_count else ()))
         for a, s, d, t in zip(attacker.cards, attacker.support, defender.cards,
                               defender.support, strict=True)))
 
 
-def hand_class(attacker: Commitment, information: Information = Information.FULL) -> tuple:
+def hand_class(attacker: Commitment, information: Information = Information.FULL,
+               fleets_count: bool = False) -> tuple:
     """Against a defender who answers with any arrangement: per front, card and total (hidden
-    supports: card and support)."""
+    supports: card and support); with ``fleets_count`` also where the attacker has a support."""
     if information is Information.HIDDEN:
         return tuple(sorted((a is not None, a or 0, s)
                             for a, s in zip(attacker.cards, attacker.support, strict=True)))
-    return tuple(sorted((a is not None, (a or 0) + s)
+    return tuple(sorted((a is not None, (a or 0) + s, *((s != 0,) if fleets_count else ()))
                         for a, s in zip(attacker.cards, attacker.support, strict=True)))
 
 

@@ -13,6 +13,8 @@ from oddsim.trench.model import (
     Information,
     Policy,
     RollOrder,
+    SupportFleet,
+    TiedFront,
     TrenchBattle,
     TrenchError,
 )
@@ -34,10 +36,21 @@ def _result(battle: TrenchBattle, play: PlayRules, counts: TrenchCounts, method:
             runs: int | None = None, seed: int | None = None,
             interrupted: bool = False) -> TrenchResult:
     play_text = play.describe() + _belief_text(battle, play) + ("" if seed is None else f", seed {seed}")
+    return result_of(battle, play, counts, method, play_text, runs, interrupted)
+
+
+def result_of(battle: TrenchBattle, play: PlayRules, counts: TrenchCounts, method: str,
+              play_text: str, runs: int | None = None,
+              interrupted: bool = False) -> TrenchResult:
+    """The result of ``battle``'s counts, with its support-slot fleets and readings."""
+    fleets = None
+    if battle.sea:
+        fleets = PerSide(battle.face_down("attacker"), battle.face_down("defender"))
     return TrenchResult.from_counts(
         counts, battle=battle.describe(), method=method, play=play_text, points=battle.points,
         has_card=PerSide(battle.has_card("attacker"), battle.has_card("defender")), runs=runs,
-        interrupted=interrupted)
+        interrupted=interrupted, support_fleets=fleets,
+        fleets_destroyed=play.support_fleet is SupportFleet.DESTROYED, readings=play.readings())
 
 
 def _belief_text(battle: TrenchBattle, play: PlayRules) -> str:
@@ -55,14 +68,18 @@ def solve_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
                  roll_order: RollOrder | str = RollOrder.BOTH_FIRST,
                  information: Information | str = Information.HIDDEN,
                  dice_fronts: DiceFronts | str = DiceFronts.ANY,
-                 destroy_margin: int = DESTROY_MARGIN) -> TrenchResult:
+                 destroy_margin: int = DESTROY_MARGIN,
+                 tied_front: TiedFront | str = TiedFront.NOBODY,
+                 support_fleet: SupportFleet | str = SupportFleet.SURVIVES) -> TrenchResult:
     """Exact odds of ``battle``; ``policy`` places both sides' dice unless ``defender_policy``.
     ``information``: ``hidden`` (each side sees only where the enemy's supports lie) or
     ``full``; ``dice_fronts``: ``any`` front or only a side's ``own``; ``destroy_margin``: 4
-    (won by 4 or more destroys the card) or 5."""
+    (won by 4 or more destroys the card) or 5; ``tied_front``: a front with equal totals is
+    ``nobody``'s or the ``defender``'s; ``support_fleet``: at sea the fleet in a lost front's
+    support slot ``survives`` or is ``destroyed`` with the front's fleet."""
     battle = _check_battle(battle)
     play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
-                        destroy_margin)
+                        destroy_margin, tied_front, support_fleet)
     return _result(battle, play, exact_counts(prepare(battle, play)), "exact")
 
 
@@ -73,13 +90,15 @@ def simulate_trench(battle: TrenchBattle, policy: Policy | str = Policy.OPTIMAL,
                     information: Information | str = Information.HIDDEN,
                     dice_fronts: DiceFronts | str = DiceFronts.ANY,
                     destroy_margin: int = DESTROY_MARGIN,
+                    tied_front: TiedFront | str = TiedFront.NOBODY,
+                    support_fleet: SupportFleet | str = SupportFleet.SURVIVES,
                     on_chunk: Callable[[int], bool] | None = None) -> TrenchResult:
     """Monte Carlo odds of ``battle`` with standard errors; same ``seed``, same figures. The
     other options are those of ``solve_trench``; ``on_chunk`` as in ``mc_counts`` (progress,
     and a way to stop early)."""
     battle = _check_battle(battle)
     play = PlayRules.of(policy, defender_policy, roll_order, information, dice_fronts,
-                        destroy_margin)
+                        destroy_margin, tied_front, support_fleet)
     runs, seed = check_runs(runs), check_seed(seed)
     counts, interrupted = mc_counts(prepare(battle, play), runs, seed, on_chunk)
     return _result(battle, play, counts, "mc", runs=counts.total, seed=seed,
@@ -92,11 +111,14 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
                seed: int | None = None, information: Information | str = Information.HIDDEN,
                dice_fronts: DiceFronts | str = DiceFronts.ANY,
                destroy_margin: int = DESTROY_MARGIN,
+               tied_front: TiedFront | str = TiedFront.NOBODY,
+               support_fleet: SupportFleet | str = SupportFleet.SURVIVES,
                on_chunk: Callable[[int], bool] | None = None) -> TrenchResult:
     """``solve_trench`` or ``simulate_trench`` by ``method`` (``"exact"`` or ``"mc"``);
     ``on_chunk`` only matters with "mc"."""
     rules: dict[str, Any] = {"information": information, "dice_fronts": dice_fronts,
-             "destroy_margin": destroy_margin}
+                             "destroy_margin": destroy_margin, "tied_front": tied_front,
+                             "support_fleet": support_fleet}
     if method == "exact":
         if runs is not None:
             check_runs(runs)

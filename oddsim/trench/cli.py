@@ -22,6 +22,8 @@ from oddsim.trench.model import (
     Information,
     Policy,
     RollOrder,
+    SupportFleet,
+    TiedFront,
     TrenchError,
 )
 
@@ -29,10 +31,12 @@ POLICIES = click.Choice([p.value for p in Policy])
 ROLL_ORDERS = click.Choice([r.value for r in RollOrder])
 INFORMATION = click.Choice([i.value for i in Information])
 DICE_FRONTS = click.Choice([d.value for d in DiceFronts])
+TIED_FRONTS = click.Choice([t.value for t in TiedFront])
+SUPPORT_FLEETS = click.Choice([s.value for s in SupportFleet])
 BATTLE_OPTIONS = ("attacker", "attacker_support", "defender", "defender_support", "year",
                   "points", "sea", "policy", "defender_policy", "roll_order", "method", "runs",
                   "seed", "as_json", "plot", "information", "dice_fronts", "destroy_margin",
-                  "hidden_support_values")
+                  "hidden_support_values", "tied_front", "support_fleet")
 
 
 def _common(command):
@@ -64,6 +68,13 @@ def _common(command):
                      show_default=True,
                      help="A front won by this much or more destroys the loser's card (the seed "
                           "says 'by 4 or more' and 'by more than 4')."),
+        click.option("--tied-front", type=TIED_FRONTS, default="nobody", show_default=True,
+                     help="Who takes a front with equal totals: nobody (our assumption: the "
+                          "seed is silent) or the defender (as it takes a drawn battle)."),
+        click.option("--support-fleet", type=SUPPORT_FLEETS, default="survives",
+                     show_default=True,
+                     help="At sea, a front's fleet destroyed takes the fleet in its support "
+                          "slot with it (destroyed) or not (survives, our assumption)."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
     ]
     for option in reversed(options):
@@ -92,7 +103,8 @@ def _common(command):
 @click.pass_context
 def trench(ctx: click.Context, attacker, attacker_support, defender, defender_support, year,
            points, sea, policy, defender_policy, roll_order, information, hidden_support_values,
-           dice_fronts, destroy_margin, as_json, method, runs, seed, plot) -> int | None:
+           dice_fronts, destroy_margin, tied_front, support_fleet, as_json, method, runs, seed,
+           plot) -> int | None:
     """The Longest Trench: odds of one battle (or 'advise': how to commit a hand).
 
     Example: oddsim trench --attacker 5,4,3 --attacker-support 2,0,1 --defender 4,4,4
@@ -123,7 +135,8 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
                           sea=sea, hidden_support_values=hidden_support_values)
     result = run_trench(battle, method=method, policy=policy, defender_policy=defender_policy,
                         roll_order=roll_order, runs=runs, seed=seed, information=information,
-                        dice_fronts=dice_fronts, destroy_margin=int(destroy_margin))
+                        dice_fronts=dice_fronts, destroy_margin=int(destroy_margin),
+                        tied_front=tied_front, support_fleet=support_fleet)
     from oddsim.cli import print_result
 
     return print_result(result, result.to_json() if as_json else result.to_table(), plot,
@@ -152,7 +165,7 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
 def advise_command(attacker_hand, attacker_hand_support, defender, defender_support,
                    defender_hand, defender_hand_support, year, points, sea, policy,
                    defender_policy, roll_order, information, hidden_support_values, dice_fronts,
-                   destroy_margin, as_json, objective, top) -> None:
+                   destroy_margin, tied_front, support_fleet, as_json, objective, top) -> None:
     """The attacker's best commitments of its hand to the three fronts, with their odds."""
     from oddsim.trench.advice import Commitment, Hand, advise
     from oddsim.trench.model import parse_fronts, parse_hand, parse_supports
@@ -179,7 +192,8 @@ def advise_command(attacker_hand, attacker_hand_support, defender, defender_supp
     advice = advise(hand, against, year=year, points=points, sea=sea, policy=policy,
                     defender_policy=defender_policy, roll_order=roll_order, objective=objective,
                     top=top, information=information, dice_fronts=dice_fronts,
-                    destroy_margin=int(destroy_margin), hidden_support_values=hidden_support_values)
+                    destroy_margin=int(destroy_margin), hidden_support_values=hidden_support_values,
+                    tied_front=tied_front, support_fleet=support_fleet)
     click.echo(advice.to_json() if as_json else advice.to_table())
 
 

@@ -5,7 +5,8 @@ ordered rolls of three dice; the rolls of the two sides are independent, so a ro
 weight is the product, out of 6**6 = 46,656. Support values written ``?`` are scored over the
 belief: each combination of their values weighs its whole-number belief weights. For each
 combination and roll pair the policy tables say which placements are made; the fronts are
-resolved and the outcome counted with that weight. Counts are whole numbers, so every
+resolved (a tied front as ``PlayRules.tied_front`` says) and the outcome counted with that
+weight. Counts are whole numbers, so every
 probability is an exact fraction over 46,656 times the total belief weight.
 """
 
@@ -42,7 +43,7 @@ def exact_counts(prepared: PreparedBattle) -> TrenchCounts:
     d_has = np.array(battle.has_card("defender"))
     front = np.select([(lead >= margin) & d_has, lead > 0, lead == 0, (lead <= -margin) & a_has],
                       [FrontClass.DEFENDER_CARD_DESTROYED, FrontClass.ATTACKER_WON,
-                       FrontClass.TIED, FrontClass.ATTACKER_CARD_DESTROYED],
+                       prepared.play.tie_class, FrontClass.ATTACKER_CARD_DESTROYED],
                       FrontClass.DEFENDER_WON)
     code = front @ np.array([1, 5, 25])
     tables = code_tables(battle.points)

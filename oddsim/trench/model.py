@@ -68,6 +68,25 @@ class DiceFronts(Enum):
     OWN = "own"  # only on fronts where the side has a card
 
 
+class TiedFront(Enum):
+    """Who takes a front whose totals are equal (the seed is silent: it says only that a drawn
+    *battle* counts as the defender's win, "Pokud bitva skončí remízou, pokládá se to za
+    vítězství obránce")."""
+
+    NOBODY = "nobody"  # our assumption (the reading before issue 22): nobody wins the front
+    DEFENDER = "defender"  # the defender takes it, as it takes a drawn battle
+
+
+class SupportFleet(Enum):
+    """At sea, whether the fleet card laid in a front's support slot is destroyed with the
+    front's fleet when that front is lost by the destroy margin (the seed names "the loser's
+    army card", "karta armády poraženého", and sends support cards to the discard pile with the
+    other cards, but does not say which a fleet in a support slot is)."""
+
+    SURVIVES = "survives"  # our assumption (the reading before issue 22): it is discarded
+    DESTROYED = "destroyed"  # it goes out of play with the front's fleet
+
+
 E = TypeVar("E", bound=Enum)
 
 
@@ -95,6 +114,33 @@ def parse_information(value: Information | str) -> Information:
 
 def parse_dice_fronts(value: DiceFronts | str) -> DiceFronts:
     return parse_choice(DiceFronts, value, "dice fronts")
+
+
+def parse_tied_front(value: TiedFront | str) -> TiedFront:
+    return parse_choice(TiedFront, value, "tied-front reading")
+
+
+def parse_support_fleet(value: SupportFleet | str) -> SupportFleet:
+    return parse_choice(SupportFleet, value, "support-fleet reading")
+
+
+READINGS: dict[str, dict[Any, str]] = {
+    "dice_fronts": {"any": "dice on any front (the seed)",
+                    "own": "dice only on a side's own fronts (the other reading)"},
+    "tied_front": {"nobody": "a tied front is nobody's (our assumption: the seed is silent)",
+                   "defender": "a tied front is the defender's (the other reading)"},
+    "support_fleet": {"survives": "a sea support-slot fleet survives (our assumption)",
+                      "destroyed": "a sea support-slot fleet is destroyed with its front's "
+                                   "fleet (the other reading)"},
+    "destroy_margin": {4: "lost by 4 or more destroys (the seed's battle phase)",
+                       5: "lost by more than 4 destroys (the seed's evaluation step)"},
+}
+"""What each reading's value means, as the answers print it."""
+
+
+def describe_readings(readings: dict) -> str:
+    """One line naming each reading and where it comes from (the seed, or our assumption)."""
+    return "readings: " + "; ".join(READINGS[name][value] for name, value in readings.items())
 
 
 def check_destroy_margin(value) -> int:

@@ -10,7 +10,7 @@ from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import check_runs as _check_runs
 from oddsim.limits import seed_or_random
 from oddsim.trench._kernel import STREAM_STRIDE, simulate_counts, splitmix64
-from oddsim.trench.model import TrenchError
+from oddsim.trench.model import TiedFront, TrenchError
 from oddsim.trench.prepared import PreparedBattle
 from oddsim.trench.result import TrenchCounts
 
@@ -46,7 +46,8 @@ def mc_counts(prepared: PreparedBattle, runs: int, seed: int,
                                    + t.defender_support),
               np.array(battle.has_card("attacker"), dtype=np.bool_),
               np.array(battle.has_card("defender"), dtype=np.bool_),
-              np.int64(prepared.play.destroy_margin))
+              np.int64(prepared.play.destroy_margin),
+              np.bool_(prepared.play.tied_front is TiedFront.DEFENDER))
     counts = np.zeros(22, dtype=np.int64)
     done = 0
     with stop_on_interrupt() as stop:

@@ -1,8 +1,10 @@
 """What happens on the fronts for every pair of placements, and how a side ranks the results.
 
 For attacker placement ``a`` and defender placement ``d`` each front's total is card + support
-+ dice. The higher total wins the front (equal: nobody); a front won by 4 or more destroys the
-loser's card there, if it has one. The side with more fronts wins the battle; equal is a draw.
++ dice. The higher total wins the front (equal: nobody, or with ``tied_front="defender"`` the
+defender); a front won by 4 or more destroys the loser's card there, if it has one (at sea with
+``support_fleet="destroyed"`` also the fleet in its support slot). The side with more fronts
+wins the battle; equal is a draw.
 
 (The margin is 4 by default, 5 with ``--destroy-margin 5``: the seed says both.)
 A front therefore ends in one of five classes (``FrontClass``), and a pair of placements in one
@@ -16,8 +18,9 @@ defender (the game is zero-sum). The key compares, in order:
    to stop it);
 2. the victory-point swing, attacker's points minus the defender's (a crushing victory is worth
    one more point; a draw gives the defender exactly 1);
-3. fewer attacker cards destroyed;
-4. more defender cards destroyed;
+3. fewer attacker cards destroyed (a front's fleet and the fleet in its support slot count two
+   where that fleet is destroyed with it);
+4. more defender cards destroyed (likewise);
 5. the front margin, fronts won by the attacker minus fronts won by the defender;
 6. more fronts won by the attacker (fewer fronts left tied).
 
@@ -38,8 +41,10 @@ from oddsim._jit import jit
 DESTROY_MARGIN = 4  # by default a front won by this much or more destroys the loser's card
 N_CODES = 125
 N_COMPONENTS = 6
+MAX_LOST = 6  # cards a side can lose: three fronts, each its card and a support-slot fleet
 # number of values of each key component, most significant first
-COMPONENT_RANGE = np.array([2, 5, 4, 4, 7, 4], dtype=np.int64)
+COMPONENT_RANGE = np.array([2, 5, MAX_LOST + 1, MAX_LOST + 1, 7, 4], dtype=np.int64)
+ONE_EACH = (1, 1, 1)  # cards lost where a front's card is destroyed: the card alone
 # battle outcome categories, worst to best for the attacker
 DEFENDER_CRUSH, DEFENDER_WIN, DRAW, ATTACKER_WIN, ATTACKER_CRUSH = range(5)
 
@@ -49,7 +54,7 @@ class FrontClass(IntEnum):
 
     ATTACKER_CARD_DESTROYED = 0  # defender won it by 4 or more and the attacker had a card
     DEFENDER_WON = 1
-    TIED = 2
+    TIED = 2  # equal totals (with ``tied_front="defender"`` such a front is DEFENDER_WON)
     ATTACKER_WON = 3
     DEFENDER_CARD_DESTROYED = 4  # attacker won it by 4 or more and the defender had a card
 
@@ -102,8 +107,11 @@ class CodeTables:
 
 
 @lru_cache(maxsize=64)
-def code_tables(points: int) -> CodeTables:
-    """The per-code tables of a battle worth ``points``."""
+def code_tables(points: int, attacker_cards: tuple[int, int, int] = ONE_EACH,
+                defender_cards: tuple[int, int, int] = ONE_EACH) -> CodeTables:
+    """The per-code tables of a battle worth ``points``; ``attacker_cards[f]``/``defender_cards[f]``:
+    the cards a side loses where its card on front ``f + 1`` is destroyed (2 at sea where the
+    fleet in that front's support slot goes with it, else 1), weighing components 3 and 4."""
     triples = np.array(list(itertools.product(range(5), repeat=3)))[:, ::-1]  # code order
     won = (triples >= FrontClass.ATTACKER_WON).sum(axis=1)
     lost = (triples <= FrontClass.DEFENDER_WON).sum(axis=1)
@@ -112,11 +120,12 @@ def code_tables(points: int) -> CodeTables:
     defender_lost = (triples == FrontClass.DEFENDER_CARD_DESTROYED) @ bits
     category = category_of(won, lost)
     attacker_vp, defender_vp = victory_points(category, points)
+    a_weight, d_weight = np.array(attacker_cards), np.array(defender_cards)
     components = np.stack([
         (won > lost).astype(np.int64),
         attacker_vp - defender_vp,
-        3 - (triples == FrontClass.ATTACKER_CARD_DESTROYED).sum(axis=1),
-        (triples == FrontClass.DEFENDER_CARD_DESTROYED).sum(axis=1),
+        a_weight.sum() - (triples == FrontClass.ATTACKER_CARD_DESTROYED) @ a_weight,
+        (triples == FrontClass.DEFENDER_CARD_DESTROYED) @ d_weight,
         won - lost + 3,
         won,
     ], axis=-1).astype(np.int64)
@@ -130,15 +139,16 @@ def code_tables(points: int) -> CodeTables:
 
 
 @jit
-def front_class(lead, attacker_card, defender_card, margin) -> int:
+def front_class(lead, attacker_card, defender_card, margin, tie) -> int:
     """How one front ends (``FrontClass``) from the attacker's lead there and the card flags; a
-    front won by ``margin`` or more destroys the loser's card, if it has one."""
+    front won by ``margin`` or more destroys the loser's card, if it has one; a lead of 0 is
+    class ``tie`` (``TIED``, or ``DEFENDER_WON`` where a tied front goes to the defender)."""
     if lead >= margin and defender_card:
         return 4
     if lead > 0:
         return 3
     if lead == 0:
-        return 2
+        return tie
     if lead <= -margin and attacker_card:
         return 0
     return 1

@@ -29,9 +29,11 @@ the open front where it raises the side's standing the most, as the side sees it
 the attacker sees the defender's cards and supports but no defender dice yet; the defender sees
 everything the attacker placed. A face-down enemy support counts as the belief's mean. A front's
 standing for a side is, worst to best: lost by the destroy margin or more (own card destroyed),
-lost, tied, won, won by the margin or more with the enemy card destroyed. Equal gains go to the
-front whose current margin is closest to zero (the most contested), then to the lowest-numbered
-front.
+lost, tied, won, won by the margin or more with the enemy card destroyed (where a tied front goes
+to the defender, tied is lost for the attacker and won for the defender; a support-slot fleet
+destroyed with its front's fleet does not weigh in: greedy sees standings, not cards). Equal
+gains go to the front whose current margin is closest to zero (the most contested), then to the
+lowest-numbered front.
 """
 
 from __future__ import annotations
@@ -39,13 +41,17 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from oddsim._jit import jit
 from oddsim.trench.artillery import DICE_PER_SIDE, Placements, Rolls
 from oddsim.trench.model import UNKNOWN, Information, Policy, RollOrder, TrenchBattle
-from oddsim.trench.outcomes import code_tables, front_class
+from oddsim.trench.outcomes import FrontClass, code_tables, front_class
+
+if TYPE_CHECKING:
+    from oddsim.trench.prepared import PlayRules
 
 MAX_ADDED = 4 * DICE_PER_SIDE + 1  # a placement adds at most 3 dice x 4 to one front
 MAX_COMBOS = 20_000  # support-value combinations scored (the product over '?' cards)
@@ -80,7 +86,7 @@ def _less(x, y) -> bool:
 
 
 @jit
-def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, margin, out):
+def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, margin, tie, out):
     """``out[x0, x1, x2]``: the weighted sum of the components over the attacker's supports when
     its lead before them is ``low[f] + x_f`` on front f. Its supports are independent per front:
     ``values[f, :n_options[f]]`` with ``weights[f, ...]``, so each front's class is tabled first."""
@@ -90,7 +96,7 @@ def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, ma
         for x in range(out.shape[f]):
             for o in range(n_options[f]):
                 per_front[f, x, front_class(low[f] + x + values[f, o], a_card[f], d_card[f],
-                                            margin)] += weights[f, o]
+                                            margin, tie)] += weights[f, o]
     for x0 in range(out.shape[0]):
         for x1 in range(out.shape[1]):
             for x2 in range(out.shape[2]):
@@ -139,7 +145,7 @@ def _best_answers(a_total, d_total, low, expected, of_roll, count, out):
 
 @jit
 def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, both_first, comps,
-                     of_roll, count, a_card, d_card, margin, out):
+                     of_roll, count, a_card, d_card, margin, tie, out):
     """``out[ra, rd]``: the attacker's placement of roll ``ra`` with the largest expected
     components over the defender's supports ``d_base`` (card + support, one row per belief
     combination) and its answers ``answers[b, a, rd]``; not ``both_first``: also over ``rd``."""
@@ -163,7 +169,7 @@ def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, b
                         for f in range(3):
                             code += scale * front_class(
                                 a_total[a, f] - d_base[b, f] - d_vectors[d, f], a_card[f],
-                                d_card[f], margin)
+                                d_card[f], margin, tie)
                             scale *= 5
                         for c in range(n_c):
                             cur[c] += w_rd * weight[b] * comps[code, c]
@@ -176,22 +182,23 @@ def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, b
 
 
 @jit
-def _standing(margin: float, own_card: bool, enemy_card: bool, destroy: int) -> int:
+def _standing(margin: float, own_card: bool, enemy_card: bool, destroy: int, tie: int) -> int:
     """A side's standing on a front from its margin there: 0 lost by ``destroy`` or more (own
-    card destroyed), 1 lost, 2 tied, 3 won, 4 won by ``destroy`` or more against a card."""
+    card destroyed), 1 lost, 2 tied (``tie``: 1 for the attacker, 3 for the defender where a
+    tied front goes to the defender), 3 won, 4 won by ``destroy`` or more against a card."""
     if margin <= -destroy and own_card:
         return 0
     if margin < 0:
         return 1
     if margin == 0:
-        return 2
+        return tie
     if margin >= destroy and enemy_card:
         return 4
     return 3
 
 
 @jit
-def _greedy(margins, faces, n_faces, open_front, own_card, enemy_card, lookup, destroy, out):
+def _greedy(margins, faces, n_faces, open_front, own_card, enemy_card, lookup, destroy, tie, out):
     """``out[i, r]``: catalogue index of the greedy placement of roll ``r`` from ``margins[i]``.
 
     ``faces[r, :n_faces[r]]`` are the roll's valid faces, largest first; ``lookup`` maps an
@@ -212,8 +219,8 @@ def _greedy(margins, faces, n_faces, open_front, own_card, enemy_card, lookup, d
                 for f in range(3):
                     if not open_front[f]:
                         continue
-                    gain = (_standing(margin[f] + face, own_card[f], enemy_card[f], destroy)
-                            - _standing(margin[f], own_card[f], enemy_card[f], destroy))
+                    gain = (_standing(margin[f] + face, own_card[f], enemy_card[f], destroy, tie)
+                            - _standing(margin[f], own_card[f], enemy_card[f], destroy, tie))
                     distance = abs(margin[f])
                     if best < 0 or gain > best_gain or (gain == best_gain
                                                         and distance < best_distance):
@@ -228,16 +235,18 @@ class _Builder:
     """Computes the tables of one battle, each context once."""
 
     def __init__(self, battle: TrenchBattle, rolls: Rolls, attacker: Placements,
-                 defender: Placements, order: RollOrder, destroy: int,
-                 open_fronts: tuple[tuple[bool, ...], tuple[bool, ...]]) -> None:
+                 defender: Placements, order: RollOrder, destroy: int, tie: int,
+                 open_fronts: tuple[tuple[bool, ...], tuple[bool, ...]],
+                 cards_lost: tuple[tuple[int, int, int], tuple[int, int, int]]) -> None:
         self.battle, self.rolls, self.order, self.destroy = battle, rolls, order, destroy
+        self.tie = tie
         self.attacker, self.defender = attacker, defender
         self.open_fronts = open_fronts
         self.a_card = np.array(battle.cards("attacker"), dtype=np.int64)
         self.d_card = np.array(battle.cards("defender"), dtype=np.int64)
         self.a_has = np.array(battle.has_card("attacker"))
         self.d_has = np.array(battle.has_card("defender"))
-        self.comps = code_tables(battle.points).components
+        self.comps = code_tables(battle.points, *cards_lost).components
         self._answers: dict[tuple, np.ndarray] = {}
         self._by_lead: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         given = [v for v in battle.defender_support if v != UNKNOWN]
@@ -273,7 +282,8 @@ class _Builder:
             size = a_total.max(axis=0) - d_total.min(axis=0) - low + 1
             expected = np.zeros((*size, self.comps.shape[1]), dtype=np.int64)
             _expected_by_lead(low, values, weights, np.array([len(o) for o in belief]),
-                              self.comps, self.a_has, self.d_has, self.destroy, expected)
+                              self.comps, self.a_has, self.d_has, self.destroy, self.tie,
+                              expected)
             self._by_lead[belief] = (low, expected)
         return self._by_lead[belief]
 
@@ -288,7 +298,7 @@ class _Builder:
                          self.d_card + values, self.defender.vectors,
                          np.ascontiguousarray(np.stack(answers)), weights, self.rolls.weight,
                          self.order is RollOrder.BOTH_FIRST, self.comps, self.attacker.of_roll,
-                         self.attacker.count, self.a_has, self.d_has, self.destroy, out)
+                         self.attacker.count, self.a_has, self.d_has, self.destroy, self.tie, out)
         return out
 
     def _greedy_table(self, margins: np.ndarray, side: int, placements: Placements) -> np.ndarray:
@@ -302,9 +312,11 @@ class _Builder:
         lookup = np.full(MAX_ADDED**3, -1, dtype=np.int64)
         lookup[placements.vectors @ scale] = np.arange(placements.vectors.shape[0])
         own, enemy = (self.a_has, self.d_has) if side == 0 else (self.d_has, self.a_has)
+        # a tied front as the side stands on it: tied, or lost (attacker) / won (defender)
+        tie = 2 if self.tie == FrontClass.TIED else (1 if side == 0 else 3)
         out = np.empty((margins.shape[0], len(rolls)), dtype=np.int64)
         _greedy(np.ascontiguousarray(margins, dtype=np.float64), faces, n_faces,
-                np.array(self.open_fronts[side]), own, enemy, lookup, self.destroy, out)
+                np.array(self.open_fronts[side]), own, enemy, lookup, self.destroy, tie, out)
         return out
 
     def greedy_attacker(self, own: tuple[int, ...], seen: np.ndarray) -> np.ndarray:
@@ -358,13 +370,16 @@ def _known(values: tuple[int, ...]) -> PerFront:
 
 
 def policy_tables(battle: TrenchBattle, attacker: Placements, defender: Placements, rolls: Rolls,
-                  attacker_policy: Policy, defender_policy: Policy, order: RollOrder,
-                  information: Information, destroy: int,
-                  open_fronts: tuple[tuple[bool, ...], tuple[bool, ...]]) -> PolicyTables:
-    """Both sides' tables for every combination of support values that is scored."""
+                  play: PlayRules, open_fronts: tuple[tuple[bool, ...], tuple[bool, ...]],
+                  cards_lost: tuple[tuple[int, int, int], tuple[int, int, int]]) -> PolicyTables:
+    """Both sides' tables for every combination of support values that is scored;
+    ``cards_lost``: per side, the cards lost where its card on each front is destroyed."""
     from oddsim.trench.model import TrenchError
 
-    build = _Builder(battle, rolls, attacker, defender, order, destroy, open_fronts)
+    attacker_policy, defender_policy = play.attacker_policy, play.defender_policy
+    information = play.information
+    build = _Builder(battle, rolls, attacker, defender, play.roll_order, play.destroy_margin,
+                     play.tie_class, open_fronts, cards_lost)
     a_scored, d_scored = scored_supports(battle, "attacker"), scored_supports(battle, "defender")
     if len(a_scored) * len(d_scored) > MAX_COMBOS:
         raise TrenchError(f"{len(a_scored) * len(d_scored):,} combinations of '?' support values "

@@ -15,10 +15,12 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from oddsim.estimates import number, percent
+from oddsim.trench.model import describe_readings
 from oddsim.trench.outcomes import category_of, victory_points
 
 T = TypeVar("T")
 SIDES = ("attacker", "defender")
+NUMBERS = {2: "two", 3: "three"}
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,11 @@ class TrenchResult:
     per side, the chance of winning 0, 1, 2, 3 fronts. ``crushing_victory``: chance of winning
     all three fronts (attacker's and defender's). ``cards_destroyed``: per side and front, the
     chance the card there is destroyed (front lost by 4 or more); ``None`` where the side has no
-    card. ``joint_fronts[i][j]``: attacker won ``i`` fronts and defender ``j``. Monte Carlo
+    card. ``support_fleets_destroyed``: likewise for the fleet in a sea battle's support slot
+    (destroyed with its front's fleet under ``support_fleet="destroyed"``, else never: 0);
+    ``None`` where there is none. ``readings``: the readings the figures were computed under
+    (``dice_fronts``, ``tied_front``, ``support_fleet``, ``destroy_margin``).
+    ``joint_fronts[i][j]``: attacker won ``i`` fronts and defender ``j``. Monte Carlo
     results carry ``runs`` and a standard error for every figure in ``std_error`` (the same
     keys; exact results: all zero).
     """
@@ -82,6 +88,9 @@ class TrenchResult:
     expected_points: PerSide[float]
     joint_fronts: tuple[tuple[float, ...], ...]
     counts: TrenchCounts = field(repr=False)
+    support_fleets_destroyed: PerSide[tuple[float | None, float | None, float | None]] = \
+        PerSide((None, None, None), (None, None, None))
+    readings: dict = field(default_factory=dict)
     runs: int | None = None
     std_error: dict = field(default_factory=dict)
     interrupted: bool = False  # Ctrl-C stopped Monte Carlo early: figures from ``runs`` battles
@@ -89,8 +98,14 @@ class TrenchResult:
     @classmethod
     def from_counts(cls, counts: TrenchCounts, *, battle: str, method: str, play: str,
                     points: int, has_card: PerSide[tuple[bool, bool, bool]],
-                    runs: int | None = None, interrupted: bool = False) -> TrenchResult:
-        """All figures from the counts; standard errors when ``runs`` is given (Monte Carlo)."""
+                    runs: int | None = None, interrupted: bool = False,
+                    support_fleets: PerSide[tuple[bool, bool, bool]] | None = None,
+                    fleets_destroyed: bool = False,
+                    readings: dict | None = None) -> TrenchResult:
+        """All figures from the counts; standard errors when ``runs`` is given (Monte Carlo).
+        ``support_fleets``: where each side has a fleet in a sea support slot; with
+        ``fleets_destroyed`` it is destroyed with the front's fleet (the same event, counted in
+        ``counts.destroyed``)."""
         n = counts.total
         joint = np.array(counts.joint, dtype=np.float64) / n
         fronts = np.arange(4)
@@ -109,19 +124,26 @@ class TrenchResult:
                 for side in SIDES)),
             "expected_points": PerSide(float((joint * attacker_vp).sum()),
                                        float((joint * defender_vp).sum())),
+            "support_fleets_destroyed": PerSide(*(
+                tuple((c / n if fleets_destroyed else 0.0) if fleet else None
+                      for c, fleet in zip(getattr(counts.destroyed, side),
+                                          getattr(support_fleets, side), strict=True))
+                if support_fleets is not None else (None, None, None) for side in SIDES)),
         }
         std_error = _std_errors(figures, joint, attacker_vp, defender_vp, runs)
         return cls(battle=battle, method=method, play=play, **figures,
                    joint_fronts=tuple(tuple(float(x) for x in row) for row in joint),
-                   counts=counts, runs=runs, std_error=std_error, interrupted=interrupted)
+                   counts=counts, readings=dict(readings or {}), runs=runs,
+                   std_error=std_error, interrupted=interrupted)
 
     def to_dict(self) -> dict:
         """Plain JSON-ready dict of every figure (counts left out)."""
         data = {"interrupted": self.interrupted, "battle": self.battle, "method": self.method,
-                "play": self.play,
+                "play": self.play, "readings": dict(self.readings),
                 "attacker_win": self.attacker_win, "defender_win": self.defender_win,
                 "draw": self.draw}
-        for name in ("fronts_won", "crushing_victory", "cards_destroyed", "expected_points"):
+        for name in ("fronts_won", "crushing_victory", "cards_destroyed",
+                     "support_fleets_destroyed", "expected_points"):
             data[name] = getattr(self, name).to_dict()
         data["joint_fronts"] = [list(row) for row in self.joint_fronts]
         data["runs"] = self.runs
@@ -147,6 +169,8 @@ class TrenchResult:
         if self.interrupted:
             method += " (interrupted: partial result)"
         lines = [self.battle, f"method: {method}; {self.play}"]
+        if self.readings:
+            lines.append(describe_readings(self.readings))
         rows = [("attacker wins", self.attacker_win, err["attacker_win"]),
                 ("defender wins", self.defender_win, err["defender_win"]),
                 ("draw (defender scores 1)", self.draw, err["draw"])]
@@ -162,10 +186,19 @@ class TrenchResult:
         for side in SIDES:
             lines.append(f"  {side:10s}" + "".join(
                 f"{pct(p):>9s}" for p in getattr(self.cards_destroyed, side)))
+        tables = ["fronts_won", "cards_destroyed"]
+        fleets = self.support_fleets_destroyed
+        if any(p is not None for side in SIDES for p in getattr(fleets, side)):
+            tables.append("support_fleets_destroyed")
+            lines.append(f"{'slot fleet':12s}" + "".join(f"{'front ' + str(f):>9s}"
+                                                        for f in range(1, 4)))
+            for side in SIDES:
+                lines.append(f"  {side:10s}" + "".join(
+                    f"{pct(p):>9s}" for p in getattr(fleets, side)))
         if self.runs is not None:
-            table_errors = [e for name in ("fronts_won", "cards_destroyed") for s in SIDES
+            table_errors = [e for name in tables for s in SIDES
                             for e in err[name][s] if e is not None]
-            lines.append(f"  (Monte Carlo: each chance in these two tables ± at most "
+            lines.append(f"  (Monte Carlo: each chance in these {NUMBERS[len(tables)]} tables ± at most "
                          f"{percent(max(table_errors, default=0.0))})")
         vp, vp_err = self.expected_points, err["expected_points"]
         lines.append("expected victory points: "
@@ -207,6 +240,7 @@ def _std_errors(figures: dict, joint: np.ndarray, attacker_vp: np.ndarray,
         "fronts_won": side("fronts_won"),
         "crushing_victory": side("crushing_victory"),
         "cards_destroyed": side("cards_destroyed"),
+        "support_fleets_destroyed": side("support_fleets_destroyed"),
         "expected_points": {"attacker": _mean_error(joint, attacker_vp, runs),
                             "defender": _mean_error(joint, defender_vp, runs)},
     }

@@ -22,6 +22,7 @@ FIELDS = {
              "facility", "attacker_tech", "defender_tech", "method", "runs", "seed"],
     "trench": ["attacker", "defender", "attacker_support", "defender_support", "year", "points", "sea",
                "information", "dice_fronts", "destroy_margin", "hidden_support_values",
+               "tied_front", "support_fleet",
                "policy", "defender_policy", "roll_order", "method", "runs", "seed"],
     "rules": ["ruleset_toml"],
     "jobs/purchase": ["rules", "budget", "units", "against", "goal", "existing", "max_counts", "sea",
