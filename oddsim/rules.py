@@ -31,7 +31,8 @@ class Domain(enum.Enum):
 
 
 class SubFirstStrike(enum.Enum):
-    """Which sides' submarines fire before the rest each round, when the enemy has no destroyer."""
+    """Which sides' submarines fire before the rest, when the enemy has no destroyer (in which
+    rounds: ``SubStrikeRounds``; which destroyer: ``SubStrikeDestroyer``)."""
 
     NONE = "none"
     ATTACKER = "attacker"

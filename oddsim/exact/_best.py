@@ -26,7 +26,6 @@ from oddsim.exact._kernel import (
 )
 from oddsim.exact._tables import N_CLASSES
 
-
 TIE_TOLERANCE = 1e-9
 """How much better (relative to the value of fighting on, plus 1) a retreat must be to be taken:
 far above the rounding of the sweep's sums, far below any difference a player could see."""

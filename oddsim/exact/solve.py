@@ -249,7 +249,8 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     first_round = None  # round 1's rules, where they are not those of the rounds after it
-    if low.subs_first_round_one and (rules.attacker_subs_first and a.subs or rules.defender_subs_first and d.subs):
+    strikes = rules.attacker_subs_first and a.subs or rules.defender_subs_first and d.subs
+    if low.subs_first_round_one and strikes:
         # subs strike first in round 1 only: the DP fights the rounds after it, with no first strike
         first_round, rules = rules, k.Rules(False, False, low.air_needs_destroyer)
     # the defender holds the territory with units that take no part in combat (an AA gun)
