@@ -212,7 +212,8 @@ class Battle:
     ``oddsim.aa_casualties``), so it does not fire again.
 
     ``in_progress``: a battle resumed at a round boundary (the armies are what is left of it), so
-    nothing that happens before round 1 happens again: no AA fire, no bombardment. The attacker's
+    nothing that happens before round 1 happens again: no AA fire, no bombardment, and subs that
+    strike first in round 1 only (``sub_strike_rounds = "first"``) fire in general fire. The attacker's
     retreat rules apply from the end of the first round fought here.
 
     ``crash_fighters`` (sea battles): the defender's aircraft that its surviving carriers cannot

@@ -373,6 +373,8 @@ def rules_show(name: str) -> None:
 
 def describe_ruleset(ruleset) -> str:
     """Readable unit table and rule flags."""
+    from oddsim.rules import SubFirstStrike, SubStrikeDestroyer, SubStrikeRounds
+
     lines = [f"{ruleset.name}: {ruleset.title}", ""]
     lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
                  f"{'domain':6s} {'abbreviations':24s} roles")
@@ -391,6 +393,14 @@ def describe_ruleset(ruleset) -> str:
               + (f" ({c.aa_dice_per_gun} per gun)" if c.aa_dice.value == "per_gun" else "")
               + f", hit on {c.aa_hit}; AA casualties: {c.aa_casualties.value}; two-hit units "
               f"repaired: {c.repair.value.replace('_', ' ')}"]
+    if c.sub_first_strike is not SubFirstStrike.NONE:
+        rounds = ("every round" if c.sub_strike_rounds is SubStrikeRounds.EVERY
+                  else "in round 1 only, then with general fire")
+        cancels = ("not in a round the enemy starts with a destroyer"
+                   if c.sub_strike_destroyer is SubStrikeDestroyer.EACH_ROUND
+                   else "not at all in a battle the enemy starts with a destroyer")
+        lines.append(f"first strike: {rounds} (sub_strike_rounds = {c.sub_strike_rounds.value}); "
+                     f"{cancels} (sub_strike_destroyer = {c.sub_strike_destroyer.value})")
     heavy = ", ".join(u.name for u in ruleset.units if u.heavy_cargo) or "none"
     lines.append(f"transport: {ruleset.transport.capacity} land units, at most "
                  f"{ruleset.transport.max_heavy} of {heavy}; may ignore lone subs/transports: "

@@ -19,6 +19,8 @@ from oddsim.rules import (
     Ruleset,
     SubFirstStrike,
     SubmergeTiming,
+    SubStrikeDestroyer,
+    SubStrikeRounds,
     SupportRule,
     SupportSide,
 )
@@ -67,6 +69,7 @@ class LoweredBattle:
     support_side: np.ndarray
     attacker_subs_first: bool  # attacking subs strike first when the defender has no destroyer
     defender_subs_first: bool
+    subs_first_round_one: bool  # ... in round 1 only (from round 2 on they fire in general fire)
     air_needs_destroyer: bool  # aircraft hit subs only with a destroyer on their side
     aa_per_gun: bool  # dice = min(per_gun * guns, aircraft), else one die per aircraft
     aa_dice_per_gun: int
@@ -97,8 +100,9 @@ def lower(battle: Battle) -> LoweredBattle:
     return _new_lowered(
         **_unit_arrays(rules),
         **_support_arrays(rules, battle.attacker_tech, battle.defender_tech),
-        attacker_subs_first=c.sub_first_strike in (SubFirstStrike.ATTACKER, SubFirstStrike.BOTH),
-        defender_subs_first=c.sub_first_strike is SubFirstStrike.BOTH,
+        attacker_subs_first=_subs_first(battle, attacking=True),
+        defender_subs_first=_subs_first(battle, attacking=False),
+        subs_first_round_one=c.sub_strike_rounds is SubStrikeRounds.FIRST,
         air_needs_destroyer=c.air_hits_subs is AirHitsSubs.WITH_DESTROYER,
         aa_per_gun=c.aa_dice is AADice.PER_GUN,
         aa_dice_per_gun=c.aa_dice_per_gun,
@@ -111,6 +115,25 @@ def lower(battle: Battle) -> LoweredBattle:
         attacker=_side(battle, battle.attacker_steps, attacking=True),
         defender=_side(battle, battle.defender_steps, attacking=False),
     )
+
+
+def _subs_first(battle: Battle, attacking: bool) -> bool:
+    """Whether the side's subs may strike first in this battle (each round still only while
+    the enemy has no destroyer): the edition allows it for the side (``sub_first_strike``),
+    unless a reading takes it away for the whole battle: the enemy has a destroyer when the
+    battle starts (``sub_strike_destroyer = "at_attack"``; in a battle in progress, the armies
+    it resumes with), or the strike comes in round 1 only (``sub_strike_rounds = "first"``),
+    which a battle in progress has fought."""
+    c = battle.rules.combat
+    allowed = (SubFirstStrike.ATTACKER, SubFirstStrike.BOTH) if attacking else (SubFirstStrike.BOTH,)
+    if c.sub_first_strike not in allowed:
+        return False
+    if c.sub_strike_rounds is SubStrikeRounds.FIRST and battle.in_progress:
+        return False
+    if c.sub_strike_destroyer is SubStrikeDestroyer.AT_ATTACK:
+        enemy = battle.defender if attacking else battle.attacker
+        return not any(n > 0 and battle.rules.unit(name).destroyer for name, n in enemy.counts)
+    return True
 
 
 _PER_RULESET: dict[tuple, tuple[Ruleset, Any]] = {}

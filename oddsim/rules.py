@@ -32,11 +32,29 @@ class Domain(enum.Enum):
 
 
 class SubFirstStrike(enum.Enum):
-    """Which sides' submarines fire before the rest each round, when the enemy has no destroyer."""
+    """Which sides' submarines fire before the rest, when the enemy has no destroyer (in which
+    rounds: ``SubStrikeRounds``; which destroyer: ``SubStrikeDestroyer``)."""
 
     NONE = "none"
     ATTACKER = "attacker"
     BOTH = "both"
+
+
+class SubStrikeRounds(enum.Enum):
+    """In which rounds submarines that may strike first do so: each round (``every``), or in
+    round 1 only (``first``: from round 2 on they fire in general fire, like the other units)."""
+
+    EVERY = "every"
+    FIRST = "first"
+
+
+class SubStrikeDestroyer(enum.Enum):
+    """Which enemy destroyer takes a side's first strike away: one in the battle at the start
+    of the round (``each_round``: with it sunk, the strike is back the next round), or one in
+    the battle when it starts (``at_attack``: the strike is lost for the whole battle)."""
+
+    EACH_ROUND = "each_round"
+    AT_ATTACK = "at_attack"
 
 
 class AirHitsSubs(enum.Enum):
@@ -152,6 +170,8 @@ class CombatRules:
     submerge: SubmergeTiming = SubmergeTiming.START
     aa_casualties: AACasualties = AACasualties.ATTACKER_CHOOSES
     repair: RepairTiming = RepairTiming.END_OF_TURN
+    sub_strike_rounds: SubStrikeRounds = SubStrikeRounds.EVERY
+    sub_strike_destroyer: SubStrikeDestroyer = SubStrikeDestroyer.EACH_ROUND
 
 
 @dataclass(frozen=True)
@@ -481,7 +501,8 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
 
     c = _Fields(top.get("combat", dict, default={}), "combat", origin)
     c.check_known({"sub_first_strike", "air_hits_subs", "aa_dice", "aa_dice_per_gun", "aa_hit",
-                   "submerge", "aa_casualties", "repair"})
+                   "submerge", "aa_casualties", "repair", "sub_strike_rounds",
+                   "sub_strike_destroyer"})
     combat = CombatRules(
         sub_first_strike=c.choice("sub_first_strike", SubFirstStrike, default="none"),
         air_hits_subs=c.choice("air_hits_subs", AirHitsSubs, default="always"),
@@ -491,6 +512,9 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
         submerge=c.choice("submerge", SubmergeTiming, default="start"),
         aa_casualties=c.choice("aa_casualties", AACasualties, default="attacker_chooses"),
         repair=c.choice("repair", RepairTiming, default="end_of_turn"),
+        sub_strike_rounds=c.choice("sub_strike_rounds", SubStrikeRounds, default="every"),
+        sub_strike_destroyer=c.choice("sub_strike_destroyer", SubStrikeDestroyer,
+                                      default="each_round"),
     )
     if combat.aa_casualties is AACasualties.PER_AIRCRAFT and combat.aa_dice is not AADice.PER_AIRCRAFT:
         raise RulesetError(f"ruleset {origin}: field 'combat.aa_casualties' per_aircraft needs "

@@ -1071,6 +1071,46 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
 
 
 @jit
+def first_round_kernel(A, D, start_mass, rules, defender_holds):
+    """Round 1 fought under ``rules`` where they are not those of the rounds after it (subs that
+    strike first in round 1 only, ``sub_strike_rounds = "first"``): the first strike, then
+    general fire, once, as a round of ``rounds_kernel`` is. Returns the start mass that does not
+    fight (a battle already over) and the mass at the end of round 1, before anything between
+    rounds (battles that ended in it included); ``solve_kernel`` takes it on from there."""
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
+    left = np.zeros(na * nd)
+    mid = np.zeros(na * nd)  # after the first strike
+    after = np.zeros(na * nd)
+    no_weight = np.zeros(1)  # (rounds are not weighted here: every battle in ``after`` fought one)
+    lo_dummy = np.zeros(na, dtype=np.int64)  # every state is swept here: no row ranges
+    hi_dummy = np.zeros(na, dtype=np.int64)
+    buf = _buffers(na, nd)
+    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    flat_idx, flat_p, width = _flat(compact_idx), _flat(compact_p), compact_idx.shape[1]
+    for j in range(na * nd):
+        if start_mass[j] == 0.0 and mid[j] == 0.0:
+            continue
+        ia = j // nd
+        idd = j % nd
+        if _joint_outcome(ia, idd, A, D, rules, defender_holds) != ONGOING:
+            left[j] += start_mass[j]  # over before round 1
+            after[j] += mid[j]  # over after the first strike: in round 1
+            continue
+        n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
+        middle = start_mass[j] + mid[j]
+        if n1_a:
+            # the first strike from the round's start; its own share ("no change") joins mid[j]
+            _spread(mid, no_weight, nd, start_mass[j], 0.0, flat_idx, flat_p, A_FIRST * width, n1_a,
+                    D_FIRST * width, n1_d, compact_idx, compact_p, 0.0, lo_dummy, hi_dummy)
+            middle = mid[j]
+        # general fire from all the mass here after the first strike (its own share stays at j)
+        _spread(after, no_weight, nd, middle, 0.0, flat_idx, flat_p, A_GENERAL * width, n2_a,
+                D_GENERAL * width, n2_d, compact_idx, compact_p, 0.0, lo_dummy, hi_dummy)
+    return left, after
+
+
+@jit
 def pre_battle_aa(a_stride, a_class_len, aa_dist, out_mass, nd):
     """Spread the start state over the attacker's states after AA fire: AA hits take only
     aircraft, which are their own class whenever the defender has AA."""

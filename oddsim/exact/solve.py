@@ -256,6 +256,11 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     (A, a_counts, a_reached), (D, d_counts, d_reached) = built  # noqa: N806 - the kernels' names
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
+    first_round = None  # round 1's rules, where they are not those of the rounds after it
+    strikes = rules.attacker_subs_first and a.subs or rules.defender_subs_first and d.subs
+    if low.subs_first_round_one and strikes:
+        # subs strike first in round 1 only: the DP fights the rounds after it, with no first strike
+        first_round, rules = rules, k.Rules(False, False, low.air_needs_destroyer)
     # the defender holds the territory with units that take no part in combat (an AA gun)
     holds = d.idle
     submerge_to = NO_MOVES
@@ -273,7 +278,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
         win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to, a_reached, d_reached)
     else:
         win_chance = np.zeros(0)  # not needed
-    start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to)
+    start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to, first_round)
     track = policy is not None or len(submerge_to) > 0
     air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by the aircraft rule
     if policy is not None and policy.aircraft_risk is not None:
@@ -361,16 +366,20 @@ def _every_retreat_ends(size: int) -> np.ndarray:
     return ends[:size]
 
 
-def _start_mass(battle, low, a, d, A, D, rules, holds,
-                submerge_to) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to,
+                first_round=None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Joint mass before round 1 (after AA fire, a bombardment whose casualties do not fire
     back, and subs that submerge at once), as the states that have some (increasing) and their
-    mass; and, where bombardment casualties fire back, the mass at the end of round 1 (a joint
-    array; else None)."""
+    mass; and, where round 1 is fought here, the mass at the end of round 1 (a joint array; else
+    None): where bombardment casualties fire back, and where round 1 has rules of its own
+    (``first_round``: subs that strike first in it only); the start mass is then that of the
+    battles over before round 1."""
     aa = _aa_distribution(low)
     bombard = _group_distribution(low.bombard_dice, low.low_luck)
     if aa is None and bombard is None and not (low.submerge_at_start and len(submerge_to)):
-        return _ONE_START, _ONE_MASS, None  # both sides whole: one state
+        if first_round is None:
+            return _ONE_START, _ONE_MASS, None  # both sides whole: one state
+        return _first_round(a, d, A, D, _ONE_START, _ONE_MASS, first_round, holds)
     a_start = np.zeros(a.n_states)
     if aa is None:
         a_start[0] = 1.0
@@ -398,7 +407,20 @@ def _start_mass(battle, low, a, d, A, D, rules, holds,
         left, end = k.bombard_round_kernel(A, D, start, bombard, rules, holds)
         idx = np.flatnonzero(left)
         return idx, left[idx], end
+    if first_round is not None:
+        return _first_round(a, d, A, D, idx, val, first_round, holds)
     return idx, val, None
+
+
+def _first_round(a, d, A, D, idx, val, first_round, holds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # noqa: N803
+    """Round 1 fought under its own rules (``_kernel.first_round_kernel``) from the mass ``val``
+    at joint states ``idx``: the start mass of the battles over before it, and the mass at its
+    end. (Subs fight at sea, a bombardment on land: round 1 is never fought for both.)"""
+    start = np.zeros(a.n_states * d.n_states)
+    start[idx] = val
+    left, end = k.first_round_kernel(A, D, start, first_round, holds)
+    over = np.flatnonzero(left)
+    return over, left[over], end
 
 
 @dataclass(frozen=True)

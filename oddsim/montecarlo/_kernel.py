@@ -421,10 +421,12 @@ def _air_restricted(state, f, t, model):
 
 
 @hot_jit
-def _first_strike(state, s, model):
-    """Side ``s``'s submarines strike first this round: the edition allows it and the enemy
-    has no destroyer."""
+def _first_strike(state, s, rounds, model):
+    """Side ``s``'s submarines strike first in round ``rounds``: the edition allows it (in this
+    round: ``RULES.strike_rounds``) and the enemy has no destroyer."""
+    last = _rule(model, RULES.strike_rounds)
     return (_scalar(model, s, SCALARS.subs_first) != 0
+            and (last < 0 or rounds <= last)
             and get(state, _base(model, 1 - s) + TALLY.destroyers) == 0
             and _dice(state, s, G_SUB, model) > 0)
 
@@ -465,11 +467,11 @@ def _waits(state, s, model):
 
 
 @hot_jit
-def _round(state, bombard, model):
-    """Fight one round with submarines or restricted aircraft, ``bombard`` hits added to the
-    attacker's general hits; returns the outcome code."""
-    a_first = _first_strike(state, ATTACKER, model)
-    d_first = _first_strike(state, DEFENDER, model)
+def _round(state, bombard, rounds, model):
+    """Fight round ``rounds`` with submarines or restricted aircraft, ``bombard`` hits added to
+    the attacker's general hits; returns the outcome code."""
+    a_first = _first_strike(state, ATTACKER, rounds, model)
+    d_first = _first_strike(state, DEFENDER, rounds, model)
     # who waits is judged before either side's casualties of a step are removed (fire is at once)
     a_waits = _waits(state, ATTACKER, model)
     d_waits = _waits(state, DEFENDER, model)
@@ -679,7 +681,7 @@ def _fight(state, start, seed, index, model):
             if on_d + on_a > 0 and not _both_fight_on(state, model):
                 code = _outcome(state, model)
         else:
-            code = _round(state, bombard, model)
+            code = _round(state, bombard, rounds, model)
         bombard = 0
         if (retreat or submerge) and code == ONGOING:
             code, retreat = _boundary(state, rounds, retreat, model)

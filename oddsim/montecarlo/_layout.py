@@ -138,6 +138,7 @@ class Rules(NamedTuple):
     start_boundary: int  # besides, the boundary between rounds comes once before round 1
     partial_retreat: int  # the attacker has landed units and a retreat policy: they fight on
     retreat_strafe: int  # the attacker retreats at this many defending units or fewer (-1: never)
+    strike_rounds: int  # subs strike first in rounds 1 to this only (-1: in every round)
 
 
 class RetreatTable(NamedTuple):

@@ -254,6 +254,7 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
     rules[RULES.bombard_strength] = int(np.arange(len(dice)) @ dice)
     rules[RULES.bombard_cells] = 0 if low.low_luck else int(dice.sum()) + 1
     rules[RULES.bombard_fire_back] = low.bombard_fire_back
+    rules[RULES.strike_rounds] = 1 if low.subs_first_round_one else -1
     return rules
 
 

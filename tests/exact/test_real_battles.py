@@ -5,6 +5,7 @@ from fractions import Fraction as F
 
 import pytest
 from oracle import duel
+from readings import every_round_strike
 
 import oddsim
 
@@ -86,8 +87,9 @@ def test_defending_subs_that_submerge_leave_the_defence_to_the_rest():
 def test_a_defending_sub_submerges_once_it_is_alone():
     # anniversary, cruiser (3) against a sub and a cruiser lost first. Each round: the sub's
     # surprise strike (1/6) wins; else both cruisers fire (1/2 each). Attacker hit only: the sub
-    # is alone and dives; defender hit (1/2): the attacker is gone; both miss: again.
-    r = solve("anniversary", "1 cru", "1 sub, 1 cru", sea=True, defender_submerge="alone",
+    # is alone and dives; defender hit (1/2): the attacker is gone; both miss: again. (The sub
+    # strikes first every round: anniversary read so, its default being round 1 only.)
+    r = solve(every_round_strike("anniversary"), "1 cru", "1 sub, 1 cru", sea=True, defender_submerge="alone",
               ool_defender="cruiser")
     assert r.attacker_win == pytest.approx(5 / 19, abs=TOL)
     assert r.defender_win == pytest.approx(14 / 19, abs=TOL)

@@ -8,6 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 from oracle import duel
+from readings import every_round_strike
 
 import oddsim
 from oddsim.rules import with_changes
@@ -55,6 +56,8 @@ def test_europe_1999_defending_subs_fire_with_the_normal_defence():
 @pytest.mark.parametrize("rules, sub_defense", [("revised", 2), ("anniversary", 1),
                                                 ("1942-2e", 1), ("global-1940-2e", 1)])
 def test_defending_subs_strike_first_without_attacking_destroyer(rules, sub_defense):
+    # the duel's sub strikes first every round: anniversary read so (its default is round 1 only)
+    rules = every_round_strike(rules)
     assert_odds(solve(rules, "1 bb", "1 sub", sea=True), duel(4, sub_defense, 2, 1, first="defender"))
     # an attacking destroyer cancels it: then both fire together
     with_dd = solve(rules, "1 dd", "1 sub", sea=True)

@@ -10,6 +10,7 @@ from fractions import Fraction as F
 
 import pytest
 from oracle import duel, landed_retreat_rounds
+from readings import every_round_strike
 
 import oddsim
 from oddsim.montecarlo import simulate
@@ -169,9 +170,10 @@ def test_attacking_sub_submerges_when_alone_in_anniversary():
     # Destroyer lost first. The sub strikes first (1/3: the cruiser dies before firing);
     # else dd @2 and cru @3 fire: dd hits -> win (with the dd if the cruiser missed); dd misses
     # and the cruiser hits -> the sub is alone and submerges: a retreat. Per round: win with
-    # both 1/3 + 2/3 x 1/6 = 4/9, win with the sub 1/9, retreat 2/9, again 2/9.
-    r = simulate(B("anniversary", "1 sub, 1 dd", "1 cru", sea=True, attacker_submerge="alone",
-                   ool_attacker="dd"), runs=RUNS, seed=43)
+    # both 1/3 + 2/3 x 1/6 = 4/9, win with the sub 1/9, retreat 2/9, again 2/9. (The sub
+    # strikes first every round: anniversary read so, its default being round 1 only.)
+    r = simulate(B(every_round_strike("anniversary"), "1 sub, 1 dd", "1 cru", sea=True,
+                   attacker_submerge="alone", ool_attacker="dd"), runs=RUNS, seed=43)
     check_outcomes(r, F(5, 7), retreat=F(2, 7))
     check_rows(r.attacker_survivors, {"1 submarine, 1 destroyer": F(4, 7), "1 submarine": F(1, 7),
                                       "1 submarine (submerged)": F(2, 7)})
@@ -210,8 +212,9 @@ def test_defending_sub_submerges_when_alone_in_anniversary():
     # and dd @2 fire: both hit (5/36) -> defender wins with the sub (the battle ends before the
     # subs may submerge); the cruiser alone hits (10/36) -> the sub is alone, submerges and the
     # attacker wins; the destroyer alone hits (5/36) -> defender wins with both; else again.
-    r = simulate(B("anniversary", "1 cru", "1 sub, 1 dd", sea=True, defender_submerge="alone",
-                   ool_defender="dd"), runs=RUNS, seed=47)
+    # (The sub strikes first every round: anniversary read so, its default being round 1 only.)
+    r = simulate(B(every_round_strike("anniversary"), "1 cru", "1 sub, 1 dd", sea=True,
+                   defender_submerge="alone", ool_defender="dd"), runs=RUNS, seed=47)
     check_outcomes(r, F(5, 13), F(8, 13))
     check_rows(r.defender_survivors, {"1 submarine (submerged)": F(5, 13), "1 submarine": F(5, 26),
                                       "1 submarine, 1 destroyer": F(11, 26)})

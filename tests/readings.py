@@ -1,0 +1,25 @@
+"""Editions read the other way where a test's hand-derived value assumes that reading.
+
+Issue 22 made each edition's default the reading of its rules summary: anniversary's subs strike
+first in round 1 only (``sub_strike_rounds = "first"``), and europe-1999's lose the strike for
+the whole battle to a destroyer the enemy has when it starts (``sub_strike_destroyer =
+"at_attack"``). A test derived by hand for subs that strike first in every round in which the
+enemy has no destroyer fights under ``every_round_strike(edition)``, so that it keeps its meaning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import oddsim
+from oddsim.rules import Ruleset, SubStrikeDestroyer, SubStrikeRounds
+
+
+def every_round_strike(rules: str | Ruleset) -> Ruleset:
+    """``rules`` (an edition's name or a Ruleset) with the first strike of every round in which
+    the enemy has no destroyer (``sub_strike_rounds = "every"``, ``sub_strike_destroyer =
+    "each_round"``: the rulebooks as TripleA reads them, and a file that says neither)."""
+    loaded = oddsim.load_ruleset(rules)
+    combat = dataclasses.replace(loaded.combat, sub_strike_rounds=SubStrikeRounds.EVERY,
+                                 sub_strike_destroyer=SubStrikeDestroyer.EACH_ROUND)
+    return dataclasses.replace(loaded, combat=combat)
