@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oddsim._lazy import lazy_names
+from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
     from oddsim.amphibious import Amphibious

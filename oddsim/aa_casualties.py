@@ -23,7 +23,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from oddsim._frozen import evolve
+from oddsim._runtime.frozen import evolve
 from oddsim.battle import Battle
 from oddsim.dice import DIE_FACES
 from oddsim.forces import Force, parse_force

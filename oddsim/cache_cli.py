@@ -11,8 +11,9 @@ from pathlib import Path
 
 import click
 
-from oddsim import _cache_key, _kernel_cache
-from oddsim._kernel_cache import DAY, CacheDir
+from oddsim._runtime import cache_key as _cache_key
+from oddsim._runtime import kernel_cache as _kernel_cache
+from oddsim._runtime.kernel_cache import DAY, CacheDir
 
 
 def current_dir() -> Path:

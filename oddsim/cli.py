@@ -513,7 +513,7 @@ _register_subcommands()
 
 def main() -> None:
     """The ``oddsim`` command: says when an engine must be compiled, runs, exits at once."""
-    from oddsim._first_run import announce_compiles
+    from oddsim._runtime.first_run import announce_compiles
 
     announce_compiles()
     try:

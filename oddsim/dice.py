@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from oddsim._jit import jit
+from oddsim._runtime.jit import jit
 
 DIE_FACES = 6
 _SMALLEST_LOG = -700.0  # exp(-700) is about 1e-304, still a normal double

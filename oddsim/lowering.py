@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from oddsim._frozen import builder
+from oddsim._runtime.frozen import builder
 from oddsim.battle import Battle, Dice, Submerge
 from oddsim.order_of_loss import LossKind, LossStep
 from oddsim.rules import (
@@ -361,6 +361,6 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
 
 _new_lowered = builder(LoweredBattle)
 _new_side = builder(SideArrays)
-"""``LoweredBattle(...)`` and ``SideArrays(...)``, made faster (``oddsim._frozen``)."""
+"""``LoweredBattle(...)`` and ``SideArrays(...)``, made faster (``oddsim._runtime.frozen``)."""
 _SUBMERGE_CODE = {policy: code for code, policy in enumerate(Submerge)}
 """``SideArrays.submerge`` of each policy (SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE)."""

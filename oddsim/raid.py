@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.battle import MAX_TERRITORY_VALUE, tech_names
 from oddsim.errors import BattleError
 from oddsim.estimates import standard_error_of_mean
-from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import check_runs, refuse_for_exact, seed_or_random
 from oddsim.result import Method
 from oddsim.rules import RaidCap, RaidDiceRule, Ruleset, load_ruleset

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from oddsim._files import InputFile
+from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.names import NAME_RULE, is_typable, typed_key
 

@@ -25,8 +25,8 @@ import tomllib
 from dataclasses import fields
 from pathlib import Path
 
-from oddsim import strict_json
-from oddsim._files import InputFile
+from oddsim._runtime import strict_json
+from oddsim._runtime.files import InputFile
 from oddsim.battle import RetreatPolicy
 from oddsim.errors import BattleError, OddsimError
 from oddsim.waves import Wave

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from oddsim import _cache_key
+from oddsim._runtime import cache_key as _cache_key
 
-PACKAGE = Path(_cache_key.__file__).resolve().parent
+PACKAGE = Path(_cache_key.__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def relative(paths, root):
 
 def test_kernels_and_what_they_import_are_keyed_and_the_rest_is_not():
     sources = relative(_cache_key.kernel_sources(), PACKAGE)
-    assert {"_jit.py", "dice.py", "exact/_kernel.py", "montecarlo/_kernel.py", "montecarlo/_rng.py",
+    assert {"_runtime/jit.py", "dice.py", "exact/_kernel.py", "montecarlo/_kernel.py", "montecarlo/_rng.py",
             "trench/_kernel.py"} <= sources
     assert not {"cli.py", "exact/solve.py", "montecarlo/simulate.py", "__init__.py"} & sources
 
@@ -44,7 +44,7 @@ def test_changing_a_helper_moves_the_cache(copy, helper):
 
 
 def test_a_new_kernel_module_and_its_imports_are_keyed(copy):
-    (copy / "extra.py").write_text("from oddsim._jit import jit\nfrom oddsim.forces import Force\n")
+    (copy / "extra.py").write_text("from oddsim._runtime.jit import jit\nfrom oddsim.forces import Force\n")
     assert {"extra.py", "forces.py"} <= relative(_cache_key.kernel_sources(copy), copy)
 
 

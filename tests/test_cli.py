@@ -234,7 +234,7 @@ def test_inputs_that_were_accepted_without_a_word(args, words, tmp_path, monkeyp
 
 
 def test_a_system_error_from_ctrl_c_in_a_numba_call_is_an_interruption(monkeypatch):
-    """The safety net under ``oddsim.interrupt``: Ctrl-C that surfaces as the SystemError of a
+    """The safety net under ``oddsim._runtime.interrupt``: Ctrl-C that surfaces as the SystemError of a
     Numba call is reported as an interruption, not a traceback."""
     import oddsim.api
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cli_lines import refused
 
-from oddsim._files import InputFile, size_text
+from oddsim._runtime.files import InputFile, size_text
 from oddsim.errors import BattleError
 from oddsim.purchase import output
 

@@ -1,10 +1,10 @@
-"""oddsim._frozen: a builder makes the same frozen dataclass instance as its ``__init__``."""
+"""oddsim._runtime.frozen: a builder makes the same frozen dataclass instance as its ``__init__``."""
 
 from dataclasses import dataclass, field, replace
 
 import pytest
 
-from oddsim._frozen import builder
+from oddsim._runtime.frozen import builder
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def test_builder_refuses_classes_with_post_init():
 
 
 def test_evolve_is_replace_without_init_and_refuses_unknown_fields():
-    from oddsim._frozen import evolve
+    from oddsim._runtime.frozen import evolve
 
     @dataclass(frozen=True)
     class Point:

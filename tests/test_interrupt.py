@@ -16,11 +16,11 @@ from click.testing import CliRunner
 
 import oddsim
 import oddsim.montecarlo
-from oddsim import interrupt
 from oddsim import raid as raid_module
+from oddsim._runtime import interrupt
+from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.api import run_waves
 from oddsim.cli import cli
-from oddsim.interrupt import call_interruptibly
 from oddsim.trench import TrenchBattle, simulate_trench
 from oddsim.trench import montecarlo as trench_mc
 
@@ -206,7 +206,7 @@ def test_ctrl_c_during_a_first_runs_compile_stops_at_once(monkeypatch):
 
     monkeypatch.setattr(solve_module, "_solve", compiling)
     monkeypatch.setattr(solve_module, "_solved_once", False)
-    monkeypatch.setattr(oddsim._first_run, "_enabled", True)
+    monkeypatch.setattr(oddsim._runtime.first_run, "_enabled", True)
     small = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
     assert oddsim.exact.estimate_work(small)[1] < solve_module.BACKGROUND_WORK
     ctrl_c_soon()

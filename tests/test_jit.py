@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from oddsim import _cache_key, _first_run
-from oddsim._jit import CACHE_DIR, _decorator
+from oddsim._runtime import cache_key as _cache_key
+from oddsim._runtime import first_run as _first_run
+from oddsim._runtime.jit import CACHE_DIR, _decorator
 
 ROOT = Path(__file__).resolve().parents[1]
 jit = _decorator(cache=False)  # compiled afresh in each run: the signatures are what it compiled
@@ -75,7 +76,7 @@ def test_kernels_cache_under_this_version_and_source_key():
 
 def _probe(cache: Path) -> subprocess.CompletedProcess:
     """Compile a small kernel, called as the exact engine calls it, in a fresh process."""
-    code = ("from oddsim._first_run import announce_compiles\n"
+    code = ("from oddsim._runtime.first_run import announce_compiles\n"
             "announce_compiles()\n"
             "exec('from oddsim.dice import hit_chance\\nhit_chance(3, 1, False)', "
             "{'__name__': 'oddsim.exact.probe'})\n")
@@ -139,7 +140,7 @@ def test_a_shared_helper_compiled_on_a_worker_thread_after_an_engine_adds_no_lin
         pass
 
     kernel.__module__ = "oddsim.montecarlo._kernel"
-    helper.__module__ = "oddsim._splitmix"
+    helper.__module__ = "oddsim._runtime.splitmix"
     with ThreadPoolExecutor(1) as pool:
         pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()
         pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=helper)).result()

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from oddsim import _cache_key, _kernel_cache
+from oddsim._runtime import cache_key as _cache_key
+from oddsim._runtime import kernel_cache as _kernel_cache
 from oddsim.cli import cli
 
 DAY = 86_400
@@ -87,7 +88,7 @@ def test_file_system_errors_are_tolerated(tmp_path, monkeypatch):
 def test_the_engines_prepare_their_directory_when_they_load(tmp_path):
     old = kernels(tmp_path, "oddsim-0.0.9-0123456789abcdef", age_days=31)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-c", "import oddsim._jit"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "-c", "import oddsim._runtime.jit"], cwd=ROOT, env=env, check=True)
     assert not old.exists()
     assert (tmp_path / _cache_key.kernel_cache_dir(str(tmp_path)).name).is_dir()
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from oddsim._splitmix import splitmix64
+from oddsim._runtime.splitmix import splitmix64
 
 
 def test_first_outputs_of_the_stream_from_zero():

@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oddsim import _first_run
+from oddsim._runtime import first_run as _first_run
 
 if TYPE_CHECKING:
     from oddsim.battle import RetreatPolicy

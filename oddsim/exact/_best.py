@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import hot_inline_jit, hot_jit, jit
+from oddsim._runtime.jit import hot_inline_jit, hot_jit, jit
 from oddsim.exact._kernel import (
     ATTACKER_WINS,
     DEFENDER_WINS,

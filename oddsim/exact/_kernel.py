@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._jit import hot_inline_jit, hot_jit, jit
+from oddsim._runtime.jit import hot_inline_jit, hot_jit, jit
 from oddsim.exact._tables import (
     AIR,
     F_DEPARTED,

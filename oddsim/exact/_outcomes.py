@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import inline_jit, jit
+from oddsim._runtime.jit import inline_jit, jit
 from oddsim.exact._kernel import ATTACKER_WINS, DEFENDER_WINS, DRAW, RETREAT, RETREAT_LEFT, STALEMATE
 from oddsim.exact._tables import F_LAND
 

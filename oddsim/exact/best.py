@@ -17,7 +17,7 @@ from functools import partial
 
 import numpy as np
 
-from oddsim._frozen import evolve
+from oddsim._runtime.frozen import evolve
 from oddsim.battle import RetreatPolicy
 from oddsim.exact import _kept
 from oddsim.exact import _kernel as k

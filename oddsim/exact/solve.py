@@ -9,8 +9,10 @@ from functools import partial
 
 import numpy as np
 
-from oddsim import _first_run, aa_casualties
-from oddsim._frozen import builder, evolve
+from oddsim import aa_casualties
+from oddsim._runtime import first_run as _first_run
+from oddsim._runtime.frozen import builder, evolve
+from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.battle import Battle
 from oddsim.crash import crash_cost_per_state, crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
@@ -20,7 +22,6 @@ from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.holding_units import with_holding_units
-from oddsim.interrupt import call_interruptibly
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
 from oddsim.result import BattleResult, Method, RowArrays, SurvivorTable
 
@@ -64,7 +65,7 @@ class _SideLayout:
 
 
 _new_layout = builder(_SideLayout)
-"""``_SideLayout(...)``, made faster (``oddsim._frozen``)."""
+"""``_SideLayout(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def _hit_spread(dice: int) -> float:
@@ -228,7 +229,7 @@ def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
 
 
 _new_prepared = builder(_Prepared)
-"""``_Prepared(...)``, made faster (``oddsim._frozen``)."""
+"""``_Prepared(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
@@ -507,7 +508,7 @@ engine for seconds, so it runs in the background thread too: Ctrl-C then stops i
 def solve(battle: Battle) -> BattleResult:
     """Exact outcome distribution of the battle (fought to the end, or to the attacker's
     retreat). Ctrl-C raises ``KeyboardInterrupt`` (never inside a Numba call: see
-    ``oddsim.interrupt``)."""
+    ``oddsim._runtime.interrupt``)."""
     if not isinstance(battle, Battle):
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
     parts = aa_casualties.splits(battle)
@@ -637,7 +638,7 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
 
 
 _new_result = builder(BattleResult)
-"""``BattleResult(...)``, made faster (``oddsim._frozen``)."""
+"""``BattleResult(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def _attacker_rows(low: LoweredBattle, counts: t.SideCounts, mass: np.ndarray) -> RowArrays:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import jit
+from oddsim._runtime.jit import jit
 from oddsim.montecarlo._layout import (
     ATTACKER_WINS,
     CHAIN,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import hot_jit, jit
-from oddsim._splitmix import GOLDEN, mix64
+from oddsim._runtime.jit import hot_jit, jit
+from oddsim._runtime.splitmix import GOLDEN, mix64
 
 DIE_FACES = 6
 MAX_DICE = 2**12 - 1

@@ -19,12 +19,13 @@ import numba
 import numpy as np
 
 from oddsim import aa_casualties
+from oddsim._runtime.interrupt import stop_on_interrupt
+from oddsim._runtime.progress import ProgressBar
 from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
 from oddsim.estimates import standard_error_of_mean, swing_error_bound
 from oddsim.holding_units import with_holding_units
-from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
 from oddsim.lowering import LoweredBattle, lower
 from oddsim.montecarlo import _kernel as k
@@ -40,7 +41,6 @@ from oddsim.montecarlo._layout import (
     STATS_WIDTH,
 )
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
-from oddsim.progress import ProgressBar
 from oddsim.result import BattleResult, Method
 
 FIRST_CHUNK = 2**14

@@ -20,9 +20,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.battle import Battle
 from oddsim.forces import Force, parse_force
-from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_SEED, check_runs, check_seed, refuse_for_exact
 from oddsim.names import unit_label
 from oddsim.plot.errors import PlotError

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing, nullcontext
 from pathlib import Path
 
+from oddsim._runtime.progress import ProgressBar
 from oddsim.battle import ArmySpec, UnitListSpec
-from oddsim.progress import ProgressBar
 from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
 from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated, evaluate_purchase

@@ -20,7 +20,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from oddsim import strict_json
+from oddsim._runtime import strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.rules import builtin_names, load_ruleset
 from oddsim.web.capabilities import CAPABILITIES, SPECS, quick_battle_answer, rules_request, ruleset_json

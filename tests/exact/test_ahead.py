@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oddsim import _first_run
+from oddsim._runtime import first_run as _first_run
 from oddsim.battle import Battle, RetreatPolicy
 from oddsim.exact import _ahead, solve
 from oddsim.exact import _kernel as k

@@ -2,7 +2,7 @@
 
 Numba's cache checks only the source file of the function it compiled, so a kernel whose helper
 in another file changed would load stale machine code. The key hashes every module that defines
-a kernel (it imports ``oddsim._jit``) together with every oddsim module those import, directly
+a kernel (it imports ``oddsim._runtime.jit``) together with every oddsim module those import, directly
 or not: a change to any of them, or a new version, compiles afresh into a new directory. Other
 edits (the command line, plots) keep the compiled kernels. No Numba import here.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from oddsim._version import PACKAGE, package_version
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
-JIT_MODULE = "oddsim._jit"
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+JIT_MODULE = "oddsim._runtime.jit"
 KEY_LENGTH = 16
 
 
@@ -26,7 +26,7 @@ def kernel_sources(root: Path = PACKAGE_ROOT) -> list[Path]:
     """The package's kernel modules and the oddsim modules they import (closed under imports),
     sorted; ``root`` is the package directory."""
     todo = [path for path in sorted(root.rglob("*.py")) if JIT_MODULE in path.read_text(encoding="utf-8")]
-    todo.append(root / "_jit.py")
+    todo.append(root / "_runtime" / "jit.py")
     seen: set[Path] = set()
     while todo:
         path = todo.pop()

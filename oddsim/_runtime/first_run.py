@@ -60,12 +60,16 @@ def compiling(dispatcher: Any) -> None:
     print(f"oddsim: compiling {engine}, first run only...", file=_stream or sys.stderr, flush=True)
 
 
+_HELPERS = ("oddsim._runtime.jit", "oddsim._runtime.first_run")
+"""The jit helpers, never named as the caller of a kernel."""
+
+
 def _oddsim_caller() -> str | None:
     """The innermost oddsim module (other than the jit helpers) on this thread's Python stack."""
     frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
-        if module.startswith("oddsim.") and module not in ("oddsim._jit", "oddsim._first_run"):
+        if module.startswith("oddsim.") and module not in _HELPERS:
             return module
         frame = frame.f_back
     return None

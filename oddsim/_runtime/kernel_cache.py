@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from oddsim._cache_key import KEY_LENGTH
+from oddsim._runtime.cache_key import KEY_LENGTH
 from oddsim._version import PACKAGE
 
 STALE_DAYS = 30

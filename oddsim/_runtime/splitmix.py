@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._jit import hot_jit
+from oddsim._runtime.jit import hot_jit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 """The stream's increment: 2**64 divided by the golden ratio, odd."""

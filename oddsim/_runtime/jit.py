@@ -19,7 +19,9 @@ from numba.core import config, errors, event, sigutils, types
 from numba.core.cpu import CPUTargetOptions
 from numba.core.registry import CPUDispatcher
 
-from oddsim import _cache_key, _first_run, _kernel_cache
+from oddsim._runtime import cache_key as _cache_key
+from oddsim._runtime import first_run as _first_run
+from oddsim._runtime import kernel_cache as _kernel_cache
 
 CACHE_DIR = _cache_key.kernel_cache_dir(getattr(config, "CACHE_DIR", None) or None)
 """Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
