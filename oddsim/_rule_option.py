@@ -1,4 +1,4 @@
-"""``--rule KEY=VALUE``: the command-line side of ``oddsim.rules.with_changes``, shared by every
+"""``--rule KEY=VALUE``: the command-line side of ``oddsim.model.rules.with_changes``, shared by every
 command that takes ``--rules`` (battle, amphibious, raid, purchase)."""
 
 from __future__ import annotations
@@ -26,6 +26,6 @@ def with_rule_changes(rules: str | Path, changes: Sequence[str]):
     name or path itself when there are none)."""
     if not changes:
         return rules
-    from oddsim.rules import parse_change, with_changes
+    from oddsim.model.rules import parse_change, with_changes
 
     return with_changes(rules, dict(parse_change(change) for change in changes))

@@ -24,13 +24,13 @@ from dataclasses import replace
 import numpy as np
 
 from oddsim._runtime.frozen import evolve
-from oddsim.battle import Battle
 from oddsim.dice import DIE_FACES
-from oddsim.forces import Force, parse_force
 from oddsim.holding_units import with_holding_units
-from oddsim.order_of_loss import casualty_order
-from oddsim.result import BattleResult, Method, Survivors, row_key, survivor_row
-from oddsim.rules import AACasualties, Domain
+from oddsim.model.battle import Battle
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.order_of_loss import casualty_order
+from oddsim.model.rules import AACasualties, Domain
+from oddsim.results.battle_result import BattleResult, Method, Survivors, row_key, survivor_row
 
 MAX_SPLITS = 4096
 """At most this many AA outcomes (of nonzero probability) are fought apart, by either engine (above

@@ -27,13 +27,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from oddsim.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
 from oddsim.errors import BattleError
-from oddsim.estimates import number, percent, swing, swing_error_bound
-from oddsim.forces import Force, parse_defender, parse_force
-from oddsim.names import unit_label
-from oddsim.result import BattleResult
-from oddsim.rules import Domain, Ruleset, load_ruleset
+from oddsim.model.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
+from oddsim.model.forces import Force, parse_defender, parse_force
+from oddsim.model.names import unit_label
+from oddsim.model.rules import Domain, Ruleset, load_ruleset
+from oddsim.results.battle_result import BattleResult
+from oddsim.results.estimates import number, percent, swing, swing_error_bound
 
 SEA_BATTLE_CHOICES = ("fight", "ignore")
 

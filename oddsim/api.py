@@ -6,13 +6,13 @@ from collections.abc import Callable
 
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
-from oddsim.battle import ArmySpec, Battle
 from oddsim.counter import CounterAttackResult, fight_counter_attack
 from oddsim.errors import BattleError
 from oddsim.exact import estimate_work, solve
 from oddsim.exact.solve import MAX_JOINT_STATES
 from oddsim.limits import check_runs, check_seed, refuse_for_exact, share_of_runs
-from oddsim.result import BattleResult
+from oddsim.model.battle import ArmySpec, Battle
+from oddsim.results.battle_result import BattleResult
 from oddsim.waves import Wave, WaveResult, fight_waves
 
 AUTO_EXACT_WORK = 500_000_000

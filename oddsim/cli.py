@@ -130,7 +130,7 @@ def _retreat_options(command):
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        from oddsim.battle import RetreatPolicy
+        from oddsim.model.battle import RetreatPolicy
 
         policy = RetreatPolicy(
             after_round=kwargs.pop("retreat_after_round"), units_left=kwargs.pop("retreat_units"),
@@ -154,7 +154,7 @@ class _Survivors(click.ParamType):
     name = "all|N"
 
     def convert(self, value, param, ctx):
-        from oddsim.result_text import survivor_rows
+        from oddsim.results.text import survivor_rows
 
         try:
             rows = survivor_rows(value)
@@ -260,7 +260,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     """
     import json
 
-    from oddsim.battle import Battle
+    from oddsim.model.battle import Battle
 
     spec = Battle(rules=with_rule_changes(rules, rule_changes), attacker=attacker, defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
@@ -356,7 +356,7 @@ def rules() -> None:
 @rules.command("list")
 def rules_list() -> None:
     """The editions shipped with oddsim."""
-    from oddsim.rules import builtin_names, load_ruleset
+    from oddsim.model.rules import builtin_names, load_ruleset
 
     for name in builtin_names():
         click.echo(f"{name:16s} {load_ruleset(name).title}")
@@ -366,14 +366,14 @@ def rules_list() -> None:
 @click.argument("name")
 def rules_show(name: str) -> None:
     """Unit table and special rules of an edition (name or .toml path)."""
-    from oddsim.rules import load_ruleset
+    from oddsim.model.rules import load_ruleset
 
     click.echo(describe_ruleset(load_ruleset(name)))
 
 
 def describe_ruleset(ruleset) -> str:
     """Readable unit table and rule flags."""
-    from oddsim.rules import SubFirstStrike, SubStrikeDestroyer, SubStrikeRounds
+    from oddsim.model.rules import SubFirstStrike, SubStrikeDestroyer, SubStrikeRounds
 
     lines = [f"{ruleset.name}: {ruleset.title}", ""]
     lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
@@ -412,7 +412,7 @@ def describe_ruleset(ruleset) -> str:
     if ruleset.bombard.units:
         ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
         lines.append(f"bombard: {ships}")
-    from oddsim.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
+    from oddsim.model.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
 
     lines += ["", f"default order of loss: {DEFAULT_ORDER_PRINCIPLE}"]
     for side, attacking in (("attacker", True), ("defender", False)):

@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from oddsim.battle import ArmySpec, Battle
 from oddsim.errors import BattleError, TooLargeError
-from oddsim.forces import Force, parse_force
-from oddsim.result import BattleResult
-from oddsim.rules import Domain
+from oddsim.model.battle import ArmySpec, Battle
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.rules import Domain
+from oddsim.results.battle_result import BattleResult
 
 TAKEN_TOLERANCE = 1e-9
 """How far the survivor rows that hold the territory may sum from ``takes_territory``."""

@@ -16,10 +16,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from oddsim.battle import Battle
 from oddsim.errors import TooLargeError
-from oddsim.result import BattleResult, merge_rows
-from oddsim.rules import Ruleset
+from oddsim.model.battle import Battle
+from oddsim.model.rules import Ruleset
+from oddsim.results.battle_result import BattleResult, merge_rows
 
 
 def crashed(counts: Mapping[str, int], damaged: Mapping[str, int], battle: Battle) -> dict[str, int]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from oddsim.battle import Battle
-from oddsim.result import BattleResult, Survivors, merge_rows
+from oddsim.model.battle import Battle
+from oddsim.results.battle_result import BattleResult, Survivors, merge_rows
 
 
 def holding_units(battle: Battle) -> dict[str, int]:

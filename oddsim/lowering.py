@@ -9,9 +9,9 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from oddsim._runtime.frozen import builder
-from oddsim.battle import Battle, Dice, Submerge
-from oddsim.order_of_loss import LossKind, LossStep
-from oddsim.rules import (
+from oddsim.model.battle import Battle, Dice, Submerge
+from oddsim.model.order_of_loss import LossKind, LossStep
+from oddsim.model.rules import (
     AADice,
     AirHitsSubs,
     DiceRule,

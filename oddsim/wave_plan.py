@@ -27,8 +27,8 @@ from pathlib import Path
 
 from oddsim._runtime import strict_json
 from oddsim._runtime.files import InputFile
-from oddsim.battle import RetreatPolicy
 from oddsim.errors import BattleError, OddsimError
+from oddsim.model.battle import RetreatPolicy
 from oddsim.waves import Wave
 
 WAVE_KEYS = tuple(f.name for f in fields(Wave) if f.name != "source")

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from oddsim.battle import ArmySpec, Battle, RetreatPolicy
 from oddsim.errors import BattleError, OddsimError
-from oddsim.estimates import number, percent, swing, swing_error_bound
-from oddsim.forces import Force, parse_force
-from oddsim.order_of_loss import parse_unit_list
-from oddsim.result import BattleResult
-from oddsim.rules import Domain, RepairTiming
+from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.order_of_loss import parse_unit_list
+from oddsim.model.rules import Domain, RepairTiming
+from oddsim.results.battle_result import BattleResult
+from oddsim.results.estimates import number, percent, swing, swing_error_bound
 
 MAX_WAVES = 10
 # a wave's options that, left at None, are the first battle's

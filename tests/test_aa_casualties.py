@@ -9,7 +9,7 @@ import pytest
 import oddsim
 from oddsim import aa_casualties
 from oddsim.errors import RulesetError
-from oddsim.rules import parse_ruleset
+from oddsim.model.rules import parse_ruleset
 
 TOL = 1e-12
 

@@ -257,7 +257,7 @@ def test_transport_capacity_and_roles_come_from_the_ruleset(tmp_path):
     import tomllib
     from importlib import resources
 
-    from oddsim.rules import parse_ruleset
+    from oddsim.model.rules import parse_ruleset
 
     data = tomllib.loads(resources.files("oddsim.rulesets").joinpath("1942-2e.toml")
                          .read_text(encoding="utf-8"))
@@ -271,8 +271,8 @@ def test_transport_capacity_and_roles_come_from_the_ruleset(tmp_path):
 
 
 def test_europe_destroyers_bombard_at_their_attack():
-    from oddsim.battle import bombard_values
-    from oddsim.rules import load_ruleset
+    from oddsim.model.battle import bombard_values
+    from oddsim.model.rules import load_ruleset
 
     europe = load_ruleset("europe-1999")
     assert bombard_values(europe)["destroyer"] == europe.unit("destroyer").attack == 3

@@ -51,8 +51,8 @@ def test_retreat_policy_says_unit_in_the_singular_for_one(units, text):
 
 
 def test_choices_are_enums_and_their_strings_still_work():
-    from oddsim.battle import Dice, Submerge
-    from oddsim.result import Method
+    from oddsim.model.battle import Dice, Submerge
+    from oddsim.results.battle_result import Method
 
     by_string = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd", defender="1 sub, 1 cru",
                               sea=True, dice="lowluck", attacker_submerge="alone")

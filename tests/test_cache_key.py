@@ -44,8 +44,9 @@ def test_changing_a_helper_moves_the_cache(copy, helper):
 
 
 def test_a_new_kernel_module_and_its_imports_are_keyed(copy):
-    (copy / "extra.py").write_text("from oddsim._runtime.jit import jit\nfrom oddsim.forces import Force\n")
-    assert {"extra.py", "forces.py"} <= relative(_cache_key.kernel_sources(copy), copy)
+    (copy / "extra.py").write_text("from oddsim._runtime.jit import jit\n"
+                                   "from oddsim.model.forces import Force\n")
+    assert {"extra.py", "model/forces.py"} <= relative(_cache_key.kernel_sources(copy), copy)
 
 
 def test_editing_the_command_line_keeps_the_cache(copy):

@@ -3,7 +3,7 @@
 import pytest
 
 import oddsim
-from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
+from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 
 G42 = oddsim.load_ruleset("1942-2e")
 G40 = oddsim.load_ruleset("global-1940-2e")

@@ -4,7 +4,7 @@ value of the rule that raised it."""
 import math
 
 from oddsim import Battle, simulate, solve
-from oddsim.rules import resources
+from oddsim.model.rules import resources
 
 
 def test_two_support_rules_on_one_unit_type(tmp_path):

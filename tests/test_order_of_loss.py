@@ -3,8 +3,8 @@
 import pytest
 
 import oddsim
-from oddsim.order_of_loss import LossKind, LossStep, default_order
-from oddsim.rules import load_ruleset
+from oddsim.model.order_of_loss import LossKind, LossStep, default_order
+from oddsim.model.rules import load_ruleset
 
 
 def steps(battle, side="attacker"):

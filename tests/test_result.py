@@ -9,8 +9,8 @@ import pytest
 from oracle import duel
 
 import oddsim
-from oddsim.estimates import binomial_interval, number, percent
-from oddsim.result import Survivors, SurvivorTable, merge_rows, survivor_row
+from oddsim.results.battle_result import Survivors, SurvivorTable, merge_rows, survivor_row
+from oddsim.results.estimates import binomial_interval, number, percent
 
 TOL = 1e-12
 Z = 4.5

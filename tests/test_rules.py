@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oddsim
-from oddsim.rules import MAX_RULESET_BYTES, AADice, AirHitsSubs, SubFirstStrike, load_ruleset
+from oddsim.model.rules import MAX_RULESET_BYTES, AADice, AirHitsSubs, SubFirstStrike, load_ruleset
 
 EDITIONS = ["europe-1999", "revised", "anniversary", "1942-2e", "global-1940-2e"]
 
@@ -166,7 +166,7 @@ RULE = ("a unit name or alias is lowercase letters, digits and underscores (type
     ("tank", ["a,b"], "unit 'tank': alias 'a,b'", None),
 ])
 def test_a_unit_name_or_alias_players_cannot_type_is_refused(name, aliases, where, fix):
-    from oddsim.rules import parse_ruleset
+    from oddsim.model.rules import parse_ruleset
 
     expected = f"ruleset house: {where} cannot be typed in an army: {RULE}"
     if fix is not None:
@@ -177,8 +177,8 @@ def test_a_unit_name_or_alias_players_cannot_type_is_refused(name, aliases, wher
 
 
 def test_typable_names_load_and_are_found_as_players_write_them():
-    from oddsim.forces import parse_force
-    from oddsim.rules import parse_ruleset
+    from oddsim.model.forces import parse_force
+    from oddsim.model.rules import parse_ruleset
 
     rules = parse_ruleset(_one_unit("t34_model2", ["Panzer", "nonempty", "damaged2"]), origin="house")
     assert rules.unit("t34_model2").aliases == ("panzer", "nonempty", "damaged2")
@@ -190,8 +190,8 @@ def test_typable_names_load_and_are_found_as_players_write_them():
 def test_every_name_a_ruleset_accepts_parses_back_from_its_description(name):
     """Whatever name loads, a force of it (damaged ones too) written as players read it
     parses back to the same force."""
-    from oddsim.forces import Force, parse_force
-    from oddsim.rules import parse_ruleset
+    from oddsim.model.forces import Force, parse_force
+    from oddsim.model.rules import parse_ruleset
 
     try:
         rules = parse_ruleset(_one_unit(name), origin="house")

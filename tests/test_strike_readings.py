@@ -28,8 +28,8 @@ import oddsim
 from oddsim.cli import cli
 from oddsim.errors import RulesetError
 from oddsim.lowering import lower
+from oddsim.model.rules import SubStrikeDestroyer, SubStrikeRounds, ruleset_from_text
 from oddsim.montecarlo import simulate
-from oddsim.rules import SubStrikeDestroyer, SubStrikeRounds, ruleset_from_text
 
 TOL = 1e-12
 RUNS = 200_000

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from oddsim._runtime import first_run as _first_run
 
 if TYPE_CHECKING:
-    from oddsim.battle import RetreatPolicy
+    from oddsim.model.battle import RetreatPolicy
 
 HELPER = f"from {__name__} import compile_dp; compile_dp({{retreats}})"
 """The helper process's program."""

@@ -18,13 +18,13 @@ from functools import partial
 import numpy as np
 
 from oddsim._runtime.frozen import evolve
-from oddsim.battle import RetreatPolicy
 from oddsim.exact import _kept
 from oddsim.exact import _kernel as k
 from oddsim.exact import _tables as t
 from oddsim.exact._best import best_retreat_kernel, visited_states
-from oddsim.names import describe_counts
-from oddsim.result import BattleResult, LazyRows, RetreatPlanRow, plan_row_dict, row_dict
+from oddsim.model.battle import RetreatPolicy
+from oddsim.model.names import describe_counts
+from oddsim.results.battle_result import BattleResult, LazyRows, RetreatPlanRow, plan_row_dict, row_dict
 
 MOVE_STORE_ENTRIES = 8_000_000
 """Most round-move entries the best retreat keeps for reuse (16 bytes each: 128 MB); states

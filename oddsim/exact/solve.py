@@ -13,7 +13,6 @@ from oddsim import aa_casualties
 from oddsim._runtime import first_run as _first_run
 from oddsim._runtime.frozen import builder, evolve
 from oddsim._runtime.interrupt import call_interruptibly
-from oddsim.battle import Battle
 from oddsim.crash import crash_cost_per_state, crash_fighters
 from oddsim.dice import add_dice, low_luck_pmf
 from oddsim.errors import BattleError, TooLargeError
@@ -23,7 +22,8 @@ from oddsim.exact import _tables as t
 from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
 from oddsim.holding_units import with_holding_units
 from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
-from oddsim.result import BattleResult, Method, RowArrays, SurvivorTable
+from oddsim.model.battle import Battle
+from oddsim.results.battle_result import BattleResult, Method, RowArrays, SurvivorTable
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from oddsim.battle import Battle
 from oddsim.errors import BattleError, OddsimError
 from oddsim.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
+from oddsim.model.battle import Battle
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo import _rng
 from oddsim.montecarlo._layout import (
@@ -38,7 +38,7 @@ from oddsim.montecarlo._layout import (
     UNIT_TYPE_WIDTH,
     unpack_model,
 )
-from oddsim.result import Survivors, merge_rows, survivor_row
+from oddsim.results.battle_result import Survivors, merge_rows, survivor_row
 
 MAX_EXACT_KEYS = 2**20
 """Survivor histograms keep every end state while a side has at most this many; beyond it each

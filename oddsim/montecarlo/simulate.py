@@ -21,13 +21,12 @@ import numpy as np
 from oddsim import aa_casualties
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim._runtime.progress import ProgressBar
-from oddsim.battle import Battle
 from oddsim.crash import crash_fighters
 from oddsim.errors import BattleError
-from oddsim.estimates import standard_error_of_mean, swing_error_bound
 from oddsim.holding_units import with_holding_units
 from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
 from oddsim.lowering import LoweredBattle, lower
+from oddsim.model.battle import Battle
 from oddsim.montecarlo import _kernel as k
 from oddsim.montecarlo._layout import (
     ATTACKER_WINS,
@@ -41,7 +40,8 @@ from oddsim.montecarlo._layout import (
     STATS_WIDTH,
 )
 from oddsim.montecarlo._model import KernelModel, SurvivorCodec
-from oddsim.result import BattleResult, Method
+from oddsim.results.battle_result import BattleResult, Method
+from oddsim.results.estimates import standard_error_of_mean, swing_error_bound
 
 FIRST_CHUNK = 2**14
 """The first chunk is small, so a progress bar (and Ctrl-C) respond quickly; chunks then double."""

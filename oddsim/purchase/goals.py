@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from oddsim.errors import OddsimError
-from oddsim.estimates import binomial_interval, error_decimals, interval_text, needs_interval
+from oddsim.results.estimates import binomial_interval, error_decimals, interval_text, needs_interval
 
 
 class PurchaseError(OddsimError):

@@ -20,7 +20,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from oddsim.errors import OddsimError
-from oddsim.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
+from oddsim.model.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
 from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_WORK, MC_SECONDS, WebError, check_runs, check_seed
 
@@ -123,7 +123,7 @@ BATTLE_ENGINE = ("method", "runs", "seed")
 
 def battle_spec(body: Body):
     """The ``Battle`` of a battle request and its engine options, as the CLI builds them."""
-    from oddsim.battle import Battle
+    from oddsim.model.battle import Battle
 
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
@@ -196,7 +196,7 @@ def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> s
 def _answer_key(battle, body: Body, method: str, runs: int | None, seed: int | None):
     """The key of a battle request's answer: the parsed battle, its engine options and the parsed
     counter-attacking army; None when the counter-attack does not parse (the run says why)."""
-    from oddsim.forces import parse_force
+    from oddsim.model.forces import parse_force
 
     counter = body.get("counter_attack")
     if counter is not None:
@@ -232,8 +232,8 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
     Exact work is bounded by the first battle plus, for each possible composition of the
     attacker's land units, the counter-attack on all of them."""
     from oddsim.api import run_counter_attack
-    from oddsim.battle import Battle
     from oddsim.counter import land_units_bound
+    from oddsim.model.battle import Battle
 
     if method == "exact":
         land, compositions = land_units_bound(battle)
@@ -419,7 +419,7 @@ def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
 def ruleset_json(rules: Ruleset) -> dict:
     """An edition as plain data: units (numbers and roles), technologies, special rules, and
     each side's default order of loss: what the page builds its pickers from."""
-    from oddsim.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
+    from oddsim.model.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
 
     def plain(value):
         if isinstance(value, dict):

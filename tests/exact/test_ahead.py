@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from oddsim._runtime import first_run as _first_run
-from oddsim.battle import Battle, RetreatPolicy
 from oddsim.exact import _ahead, solve
 from oddsim.exact import _kernel as k
+from oddsim.model.battle import Battle, RetreatPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import oddsim
-from oddsim.battle import Battle, RetreatPolicy
 from oddsim.exact import estimate_work
-from oddsim.rules import load_ruleset
+from oddsim.model.battle import Battle, RetreatPolicy
+from oddsim.model.rules import load_ruleset
 
 
 def battles():

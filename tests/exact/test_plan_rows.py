@@ -10,7 +10,7 @@ from oddsim import Battle
 from oddsim.exact import solve
 from oddsim.exact._tables import SideCounts
 from oddsim.exact.best import PlanRows, retreat_plan
-from oddsim.result import RetreatPlanRow
+from oddsim.results.battle_result import RetreatPlanRow
 
 NAMES = ["infantry", "armor"]
 

@@ -6,7 +6,7 @@ import pytest
 from oracle import landed_retreat_rounds
 
 import oddsim
-from oddsim.battle import RetreatPolicy
+from oddsim.model.battle import RetreatPolicy
 
 TOL = 1e-12
 

@@ -11,7 +11,7 @@ from oracle import duel
 from readings import every_round_strike
 
 import oddsim
-from oddsim.rules import with_changes
+from oddsim.model.rules import with_changes
 
 TOL = 1e-12
 

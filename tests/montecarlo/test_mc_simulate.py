@@ -17,9 +17,9 @@ from oracle import duel
 import oddsim
 from oddsim._runtime.progress import ProgressBar
 from oddsim.errors import BattleError
+from oddsim.model.rules import with_changes
 from oddsim.montecarlo import _model, simulate
 from oddsim.montecarlo._layout import STATS
-from oddsim.rules import with_changes
 
 sim = importlib.import_module("oddsim.montecarlo.simulate")  # the module, not the function
 Z = 4.5

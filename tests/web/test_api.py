@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from oddsim.cli import cli
-from oddsim.rules import builtin_names, load_ruleset
+from oddsim.model.rules import builtin_names, load_ruleset
 
 pytest.importorskip("starlette")
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
-from oddsim.names import NAME_RULE, is_typable, typed_key
+from oddsim.model.names import NAME_RULE, is_typable, typed_key
 
 MAX_UNIT_TYPES = 32
 E = TypeVar("E", bound=enum.Enum)
@@ -634,7 +634,7 @@ def _check_name(name: str, known: set[str], where: str, origin: str) -> None:
 
 def _check_typable(name: str, aliases: tuple[str, ...], origin: str) -> None:
     """Refuse a unit name or alias no army could name: the unit would load but never be typed
-    (``oddsim.names.is_typable`` is what players can type)."""
+    (``oddsim.model.names.is_typable`` is what players can type)."""
     for text in (name, *aliases):
         if is_typable(text):
             continue

@@ -16,9 +16,9 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from oddsim.errors import BattleError
-from oddsim.estimates import binomial_interval
-from oddsim.forces import Force, parse_force
-from oddsim.names import describe_counts
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.names import describe_counts
+from oddsim.results.estimates import binomial_interval
 
 Row = TypeVar("Row")
 """The row type of a ``LazyRows``."""
@@ -453,7 +453,7 @@ class BattleResult:
     def to_table(self, survivors: int | str | None = None) -> str:
         """The readable summary the CLI prints; ``survivors``: also each side's whole survivor
         and IPC-loss tables (that many rows each, 0 or "all": all; else a ``BattleError``)."""
-        from oddsim.result_text import battle_text
+        from oddsim.results.text import battle_text
 
         return battle_text(self, survivors)
 

@@ -11,9 +11,9 @@ import enum
 from dataclasses import dataclass
 
 from oddsim.errors import OrderOfLossError
-from oddsim.forces import Force
-from oddsim.names import unit_label
-from oddsim.rules import Domain, Ruleset
+from oddsim.model.forces import Force
+from oddsim.model.names import unit_label
+from oddsim.model.rules import Domain, Ruleset
 
 
 class LossKind(enum.Enum):

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from oddsim.errors import ForceError
-from oddsim.names import DAMAGED_WORDS, EMPTY_WORDS, count_label, describe_counts, unit_label
-from oddsim.rules import Ruleset, load_ruleset
+from oddsim.model.names import DAMAGED_WORDS, EMPTY_WORDS, count_label, describe_counts, unit_label
+from oddsim.model.rules import Ruleset, load_ruleset
 
 MAX_UNITS_PER_SIDE = 1000
 """The largest army oddsim accepts; bigger ones are surely a typo."""

@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from oddsim.errors import BattleError
-from oddsim.estimates import needs_interval, number, percent
-from oddsim.names import unit_label
+from oddsim.model.names import unit_label
+from oddsim.results.estimates import needs_interval, number, percent
 
 SIDES = ("attacker", "defender")
 SHOWN_BELOW = 5e-7

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from oddsim.errors import BattleError
-from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_defender, parse_force
-from oddsim.names import count_label, unit_label
-from oddsim.order_of_loss import LossStep, casualty_order, parse_unit_list
-from oddsim.rules import DiceRule, Domain, Ruleset, load_ruleset
+from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_defender, parse_force
+from oddsim.model.names import count_label, unit_label
+from oddsim.model.order_of_loss import LossStep, casualty_order, parse_unit_list
+from oddsim.model.rules import DiceRule, Domain, Ruleset, load_ruleset
 
 ArmySpec = str | Mapping[str, int] | Force | None
 TechSpec = str | tuple[str, ...] | list[str] | None
