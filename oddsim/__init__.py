@@ -12,6 +12,8 @@ from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
     from oddsim.amphibious import Amphibious
+    from oddsim.engines.exact import solve
+    from oddsim.engines.montecarlo import simulate
     from oddsim.errors import (
         BattleError,
         ForceError,
@@ -20,11 +22,9 @@ if TYPE_CHECKING:
         RulesetError,
         TooLargeError,
     )
-    from oddsim.exact import solve
     from oddsim.model.battle import Battle, RetreatPolicy
     from oddsim.model.forces import Force, parse_force
     from oddsim.model.rules import Ruleset, builtin_names, load_ruleset
-    from oddsim.montecarlo import simulate
     from oddsim.results.battle_result import BattleResult, Survivors
 
 _HOMES = {
@@ -32,9 +32,9 @@ _HOMES = {
     "oddsim.model.battle": ("Battle", "RetreatPolicy"),
     "oddsim.errors": ("BattleError", "ForceError", "OddsimError", "OrderOfLossError", "RulesetError",
                       "TooLargeError"),
-    "oddsim.exact": ("solve",),
+    "oddsim.engines.exact": ("solve",),
     "oddsim.model.forces": ("Force", "parse_force"),
-    "oddsim.montecarlo": ("simulate",),
+    "oddsim.engines.montecarlo": ("simulate",),
     "oddsim.results.battle_result": ("BattleResult", "Survivors"),
     "oddsim.model.rules": ("Ruleset", "builtin_names", "load_ruleset"),
     "oddsim._version": ("__version__",),

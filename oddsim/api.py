@@ -7,9 +7,9 @@ from collections.abc import Callable
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.counter import CounterAttackResult, fight_counter_attack
+from oddsim.engines.exact import estimate_work, solve
+from oddsim.engines.exact.solve import MAX_JOINT_STATES
 from oddsim.errors import BattleError
-from oddsim.exact import estimate_work, solve
-from oddsim.exact.solve import MAX_JOINT_STATES
 from oddsim.limits import check_runs, check_seed, refuse_for_exact, share_of_runs
 from oddsim.model.battle import ArmySpec, Battle
 from oddsim.results.battle_result import BattleResult
@@ -29,7 +29,7 @@ def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
     method = engine_for(battle, method, runs, seed)
     if method == "exact":
         return solve(battle)
-    from oddsim.montecarlo import simulate
+    from oddsim.engines.montecarlo import simulate
 
     return simulate(battle, runs=DEFAULT_RUNS if runs is None else runs, seed=seed, progress=progress,
                     on_chunk=on_chunk)
@@ -121,7 +121,7 @@ def _stage_runner(method: str, runs: int | None, seed: int | None, progress: boo
             return solve(spec)
         total = DEFAULT_RUNS if runs is None else runs
         sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
-        from oddsim.montecarlo import simulate
+        from oddsim.engines.montecarlo import simulate
 
         return simulate(spec, runs=share_of_runs(share, total), seed=sub_seed, progress=progress,
                         on_chunk=on_chunk)

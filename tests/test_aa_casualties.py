@@ -7,7 +7,7 @@ from importlib import resources
 import pytest
 
 import oddsim
-from oddsim import aa_casualties
+from oddsim.engines import aa_casualties
 from oddsim.errors import RulesetError
 from oddsim.model.rules import parse_ruleset
 
@@ -165,7 +165,7 @@ def test_each_part_is_the_battle_rebuilt_with_the_aircraft_left():
 def test_every_part_of_a_split_battle_sees_the_stop_hook():
     """Before: each AA outcome ran its whole share without ``on_chunk`` (the server's 30 s cap,
     cancel and disconnect, ignored: one request ran 148 s)."""
-    mc = importlib.import_module("oddsim.montecarlo.simulate")  # (the package exports the function)
+    mc = importlib.import_module("oddsim.engines.montecarlo.simulate")  # (the package exports the function)
     FIRST_CHUNK, STOPPED_PART_RUNS = mc.FIRST_CHUNK, mc.STOPPED_PART_RUNS
 
     battle = oddsim.Battle("revised", "4 inf, 2 ftr, 2 bmb", "4 inf, 1 aa")
@@ -183,7 +183,7 @@ def test_every_part_of_a_split_battle_sees_the_stop_hook():
 
 
 def test_the_stop_hook_sees_the_battles_of_every_part_so_far():
-    mc = importlib.import_module("oddsim.montecarlo.simulate")
+    mc = importlib.import_module("oddsim.engines.montecarlo.simulate")
 
     battle = oddsim.Battle("anniversary", "2 inf, 1 ftr, 1 bmb", "2 inf, 1 aa")
     seen = []

@@ -157,7 +157,7 @@ def test_defender_destroyed_counts_landed_units_that_win_after_the_others_left()
 def test_a_sea_battle_with_too_many_end_states_still_follows_each_transport(monkeypatch):
     # with every end state past the limit, the Monte Carlo sea battle keeps them one by one
     # (few here, all kept), so the landings match those of exact keys with the same seed
-    from oddsim.montecarlo import _model
+    from oddsim.engines.montecarlo import _model
 
     assault = Amphibious("1942-2e", fleet="2 cru, 2 trn", cargo="2 inf", defender="1 inf",
                          sea_defender="2 dd, 1 sub")

@@ -125,7 +125,7 @@ def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_wor
     from dataclasses import replace
 
     from oddsim.api import AUTO_EXACT_WORK, engine_for
-    from oddsim.exact import estimate_work
+    from oddsim.engines.exact import estimate_work
 
     battle = oddsim.Battle("revised", "63 ftr, 63 bmb", "150 inf, 40 arm, 1 aa")
     assert estimate_work(replace(battle, aa_fired=True))[1] < AUTO_EXACT_WORK  # one part

@@ -25,16 +25,16 @@ def relative(paths, root):
 
 def test_kernels_and_what_they_import_are_keyed_and_the_rest_is_not():
     sources = relative(_cache_key.kernel_sources(), PACKAGE)
-    assert {"_runtime/jit.py", "dice.py", "exact/_kernel.py", "montecarlo/_kernel.py", "montecarlo/_rng.py",
-            "trench/_kernel.py"} <= sources
-    assert not {"cli.py", "exact/solve.py", "montecarlo/simulate.py", "__init__.py"} & sources
+    assert {"_runtime/jit.py", "engines/dice.py", "engines/exact/_kernel.py", "engines/montecarlo/_kernel.py",
+            "engines/montecarlo/_rng.py", "trench/_kernel.py"} <= sources
+    assert not {"cli.py", "engines/exact/solve.py", "engines/montecarlo/simulate.py", "__init__.py"} & sources
 
 
 def test_the_key_depends_on_content_not_on_where_the_package_is(copy):
     assert _cache_key.source_key(copy) == _cache_key.source_key()
 
 
-@pytest.mark.parametrize("helper", ["dice.py", "errors.py", "montecarlo/_rng.py"])
+@pytest.mark.parametrize("helper", ["engines/dice.py", "errors.py", "engines/montecarlo/_rng.py"])
 def test_changing_a_helper_moves_the_cache(copy, helper):
     before = _cache_key.kernel_cache_dir("/cache", copy)
     with (copy / helper).open("a") as file:

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 import oddsim
-import oddsim.montecarlo
+import oddsim.engines.exact
+import oddsim.engines.montecarlo
 from oddsim import raid as raid_module
 from oddsim._runtime import interrupt
 from oddsim._runtime.interrupt import call_interruptibly
@@ -24,8 +25,8 @@ from oddsim.cli import cli
 from oddsim.trench import TrenchBattle, simulate_trench
 from oddsim.trench import montecarlo as trench_mc
 
-solve_module = importlib.import_module("oddsim.exact.solve")  # the package re-exports solve()
-mc_simulate = importlib.import_module("oddsim.montecarlo.simulate")  # it fights chunk by chunk
+solve_module = importlib.import_module("oddsim.engines.exact.solve")  # the package re-exports solve()
+mc_simulate = importlib.import_module("oddsim.engines.montecarlo.simulate")  # it fights chunk by chunk
 
 
 def ctrl_c_after_call(monkeypatch, owner, name, on_call=1):
@@ -60,7 +61,7 @@ def count_calls(monkeypatch, owner, name):
 def test_one_ctrl_c_stops_every_monte_carlo_stage_of_waves(monkeypatch):
     """Before: each sub-battle took its own Ctrl-C and the waves reported no interruption."""
     chunks = ctrl_c_after_call(monkeypatch, mc_simulate, "_fight_chunk")
-    stages = count_calls(monkeypatch, oddsim.montecarlo, "simulate")
+    stages = count_calls(monkeypatch, oddsim.engines.montecarlo, "simulate")
     battle = oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 arm", defender="4 inf, 1 art")
     result = run_waves(battle, ["3 inf, 1 arm"], method="mc", runs=2_000_000, seed=4)
     assert result.interrupted
@@ -187,7 +188,7 @@ def test_waves_of_large_exact_stages_stop_on_the_first_ctrl_c(monkeypatch):
     release = threading.Event()
     monkeypatch.setattr(solve_module, "_solve", lambda battle, lowered: release.wait(60))
     big = oddsim.Battle(rules="1942-2e", attacker="100 inf, 50 arm", defender="150 inf")
-    assert oddsim.exact.estimate_work(big)[1] >= solve_module.BACKGROUND_WORK
+    assert oddsim.engines.exact.estimate_work(big)[1] >= solve_module.BACKGROUND_WORK
     ctrl_c_soon()
     with pytest.raises(KeyboardInterrupt):
         run_waves(big, ["10 arm"], method="exact")
@@ -208,7 +209,7 @@ def test_ctrl_c_during_a_first_runs_compile_stops_at_once(monkeypatch):
     monkeypatch.setattr(solve_module, "_solved_once", False)
     monkeypatch.setattr(oddsim._runtime.first_run, "_enabled", True)
     small = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
-    assert oddsim.exact.estimate_work(small)[1] < solve_module.BACKGROUND_WORK
+    assert oddsim.engines.exact.estimate_work(small)[1] < solve_module.BACKGROUND_WORK
     ctrl_c_soon()
     with pytest.raises(KeyboardInterrupt):
         oddsim.solve(small)

@@ -78,8 +78,8 @@ def _probe(cache: Path) -> subprocess.CompletedProcess:
     """Compile a small kernel, called as the exact engine calls it, in a fresh process."""
     code = ("from oddsim._runtime.first_run import announce_compiles\n"
             "announce_compiles()\n"
-            "exec('from oddsim.dice import hit_chance\\nhit_chance(3, 1, False)', "
-            "{'__name__': 'oddsim.exact.probe'})\n")
+            "exec('from oddsim.engines.dice import hit_chance\\nhit_chance(3, 1, False)', "
+            "{'__name__': 'oddsim.engines.exact.probe'})\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                           text=True, check=True)
@@ -95,8 +95,8 @@ def test_first_run_announces_the_compile_and_a_warm_run_is_silent(tmp_path):
 
 
 def test_engine_named_after_the_calling_package():
-    assert _first_run.engine_of("oddsim.exact.solve") == "the exact engine"
-    assert _first_run.engine_of("oddsim.montecarlo") == "the Monte Carlo engine"
+    assert _first_run.engine_of("oddsim.engines.exact.solve") == "the exact engine"
+    assert _first_run.engine_of("oddsim.engines.montecarlo") == "the Monte Carlo engine"
     assert _first_run.engine_of("oddsim.trench.api") == "The Longest Trench engine"
     assert _first_run.engine_of("oddsim.exactly") == _first_run.OTHER
 
@@ -118,7 +118,7 @@ def test_a_compile_on_a_worker_thread_is_named_after_the_kernel(monkeypatch):
     def kernel():
         pass
 
-    kernel.__module__ = "oddsim.montecarlo._kernel"
+    kernel.__module__ = "oddsim.engines.montecarlo._kernel"
     theirs = types.SimpleNamespace(py_func=_twice_and_thrice.py_func)  # this test module's
     with ThreadPoolExecutor(1) as pool:
         pool.submit(_first_run.compiling, theirs).result()
@@ -139,7 +139,7 @@ def test_a_shared_helper_compiled_on_a_worker_thread_after_an_engine_adds_no_lin
     def helper():
         pass
 
-    kernel.__module__ = "oddsim.montecarlo._kernel"
+    kernel.__module__ = "oddsim.engines.montecarlo._kernel"
     helper.__module__ = "oddsim._runtime.splitmix"
     with ThreadPoolExecutor(1) as pool:
         pool.submit(_first_run.compiling, types.SimpleNamespace(py_func=kernel)).result()

@@ -4,7 +4,7 @@ engines share this spec, so the cross-check between them cannot see its faults; 
 import numpy as np
 
 import oddsim
-from oddsim.lowering import lower
+from oddsim.engines.lowering import lower
 
 # 1942-2e's unit table in its file's order
 NAMES = ["infantry", "artillery", "armor", "aa_gun", "fighter", "bomber", "transport", "submarine",

@@ -14,8 +14,8 @@ from types import FrameType
 from typing import Any, TextIO
 
 ENGINES = {
-    "oddsim.exact": "the exact engine",
-    "oddsim.montecarlo": "the Monte Carlo engine",
+    "oddsim.engines.exact": "the exact engine",
+    "oddsim.engines.montecarlo": "the Monte Carlo engine",
     "oddsim.trench": "The Longest Trench engine",
 }
 """Engine named in the notice, by the package of the Python code that called the kernel."""
@@ -34,7 +34,7 @@ def announce_compiles(stream: TextIO | None = None) -> None:
 
 def announcing() -> bool:
     """Whether compiles are announced: the command line's run, where a first run is worth
-    speeding up by compiling in a second process (``oddsim.exact._ahead``)."""
+    speeding up by compiling in a second process (``oddsim.engines.exact._ahead``)."""
     return _enabled
 
 

@@ -64,7 +64,7 @@ class RetreatPolicy:
     retreating gives a higher expected TUV swing than fighting on and acting best afterwards
     (ties fight on); ``best="value"`` adds ``territory_value`` IPCs to the objective when the
     attacker takes the territory. The exact engine finds it by dynamic programming over its
-    states (see ``oddsim.exact.best``)."""
+    states (see ``oddsim.engines.exact.best``)."""
 
     after_round: int | None = None
     units_left: int | None = None
@@ -209,7 +209,7 @@ class Battle:
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
     are a ``Submerge`` (or its string: ``"never"``, ``"always"``, ``"alone"``). ``aa_fired``: the
     defender's AA fire before round 1 was already resolved (a later part of a battle split by
-    ``oddsim.aa_casualties``), so it does not fire again.
+    ``oddsim.engines.aa_casualties``), so it does not fire again.
 
     ``in_progress``: a battle resumed at a round boundary (the armies are what is left of it), so
     nothing that happens before round 1 happens again: no AA fire, no bombardment, and subs that
@@ -217,7 +217,7 @@ class Battle:
     retreat rules apply from the end of the first round fought here.
 
     ``crash_fighters`` (sea battles): the defender's aircraft that its surviving carriers cannot
-    hold are lost after the battle (see ``oddsim.crash``).
+    hold are lost after the battle (see ``oddsim.engines.crash``).
 
     ``attacker_destroyer_last``/``defender_destroyer_last`` (sea battles): while the enemy has
     submarines in the battle, the side keeps its last destroyer (the last in its order of loss)

@@ -141,7 +141,7 @@ parsed battle and its engine options (``oddsim.web.answers``)."""
 
 
 QUICK_WORK = 1_000_000
-"""Estimated exact work (``oddsim.exact.estimate_work``, about a nanosecond a unit) under which
+"""Estimated exact work (``oddsim.engines.exact.estimate_work``, about a nanosecond a unit) under which
 the server answers a battle on its event loop instead of handing it to a worker thread."""
 
 
@@ -215,8 +215,8 @@ def _engine(battle, method: str, runs: int | None) -> str:
 
 def _is_quick(battle, body: Body, method: str, runs: int | None) -> bool:
     """Whether the event loop may solve ``battle`` itself: exact, small, and cheap to estimate."""
-    from oddsim import aa_casualties
-    from oddsim.exact import estimate_work
+    from oddsim.engines import aa_casualties
+    from oddsim.engines.exact import estimate_work
 
     if method == "mc" or body.get("counter_attack") is not None or aa_casualties.is_split(battle):
         return False
@@ -239,7 +239,7 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
         land, compositions = land_units_bound(battle)
         _check_exact_work(battle)
         if land is not None:
-            from oddsim.exact import estimate_work
+            from oddsim.engines.exact import estimate_work
 
             whole = Battle(rules=battle.rules, attacker=counter, defender=land,
                            attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
@@ -259,8 +259,8 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
 
 
 def _check_exact_work(*battles) -> None:
+    from oddsim.engines.exact import estimate_work
     from oddsim.errors import TooLargeError
-    from oddsim.exact import estimate_work
 
     work = sum(estimate_work(b)[1] for b in battles if b is not None)
     if work > MAX_EXACT_WORK:

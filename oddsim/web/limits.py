@@ -14,7 +14,7 @@ MAX_BODY_BYTES = 256 * 1024
 MAX_RUNS = 5_000_000
 """Monte Carlo runs per request (the CLI allows more: run those there)."""
 MAX_EXACT_WORK = 2_000_000_000
-"""Estimated work (see ``oddsim.exact.estimate_work``) a request may ask the exact solver for:
+"""Estimated work (see ``oddsim.engines.exact.estimate_work``) a request may ask the exact solver for:
 about two seconds; ``method: auto`` already switches to Monte Carlo above a quarter of it."""
 MC_SECONDS = 30.0
 """A Monte Carlo run stops this long after its first chunk and answers what it has

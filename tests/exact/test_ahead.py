@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from oddsim._runtime import first_run as _first_run
-from oddsim.exact import _ahead, solve
-from oddsim.exact import _kernel as k
+from oddsim.engines.exact import _ahead, solve
+from oddsim.engines.exact import _kernel as k
 from oddsim.model.battle import Battle, RetreatPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ def test_the_placeholders_have_the_types_of_a_battle_with_a_per_state_retreat_ru
 
 
 def _is_cached(cache: Path) -> bool:
-    code = ("from oddsim.exact import _ahead, _kernel\n"
+    code = ("from oddsim.engines.exact import _ahead, _kernel\n"
             "print(_ahead._cached(_kernel.solve_kernel, _ahead.signature()))\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
@@ -89,7 +89,7 @@ def test_a_first_plain_battle_starts_the_helper_once_and_says_it_compiles(first_
     [[python, option, program]] = _FakePopen.started
     assert (python, option) == (sys.executable, "-c")
     assert program == (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "  # where this oddsim is
-                       "from oddsim.exact._ahead import compile_dp; compile_dp(False)")
+                       "from oddsim.engines.exact._ahead import compile_dp; compile_dp(False)")
     assert first_run.getvalue() == "oddsim: compiling the exact engine, first run only...\n"
     _ahead.wait(helper)
     assert _ahead.start(None) is None  # once per process

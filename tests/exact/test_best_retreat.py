@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from oddsim import Battle
 from oddsim.cli import cli
+from oddsim.engines.exact import solve
+from oddsim.engines.montecarlo import simulate
 from oddsim.errors import BattleError
-from oddsim.exact import solve
-from oddsim.montecarlo import simulate
 
 INF, ART, ARM = "inf", "art", "arm"
 ATTACK = {INF: 1, ART: 2, ARM: 3}  # 1942-2e
@@ -200,7 +200,7 @@ def test_best_retreat_cli_table_and_json():
 def test_moves_beyond_the_store_are_computed_again_alike(monkeypatch, entries):
     """The round moves the forward sweep records are reused by the later sweeps; states beyond
     the store's budget (none stored, or only some) have them computed again, to the same result."""
-    from oddsim.exact import best as best_module
+    from oddsim.engines.exact import best as best_module
 
     battle = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
                     defender_submerge="alone", retreat={"best": "tuv"})
@@ -219,7 +219,7 @@ def test_solving_every_state_matches_solving_the_states_reached(monkeypatch, ent
     sweep that first finds the states the battle reaches (as at sea) gives the same policy where
     the battle goes, so the same result, with the moves recorded or not (a store of no entries,
     or of only some)."""
-    from oddsim.exact import best as best_module
+    from oddsim.engines.exact import best as best_module
 
     battle = Battle(rules="1942-2e", attacker="6 inf, 2 art, 3 arm, 1 ftr", defender="7 inf, 1 arm, 1 aa",
                     retreat={"best": "value", "territory_value": 6})

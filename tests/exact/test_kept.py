@@ -1,4 +1,4 @@
-"""Joint arrays kept from one exact solve for the next (``oddsim.exact._kept``): a solve on kept
+"""Joint arrays kept from one exact solve for the next (``oddsim.engines.exact._kept``): a solve on kept
 arrays gives exactly what it gives on fresh ones, in any order and thread, and every array comes
 back as it was made."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from oddsim import Battle
-from oddsim.exact import _kept, solve
+from oddsim.engines.exact import _kept, solve
 
 BEST = {"best": "tuv"}
 SEA = dict(rules="1942-2e", attacker="3 sub, 2 dd, 1 cru, 2 ftr, 1 bmb",

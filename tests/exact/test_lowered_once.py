@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import oddsim
-from oddsim.exact import estimate_work
+from oddsim.engines.exact import estimate_work
 from oddsim.model.battle import Battle, RetreatPolicy
 from oddsim.model.rules import load_ruleset
 

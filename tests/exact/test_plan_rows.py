@@ -1,4 +1,4 @@
-"""The best retreat's plan rows (``oddsim.exact.best.PlanRows``): counted and read a few at a
+"""The best retreat's plan rows (``oddsim.engines.exact.best.PlanRows``): counted and read a few at a
 time without making the others, in the order of the whole plan (most likely first, equal chances
 by their texts)."""
 
@@ -7,9 +7,9 @@ import pickle
 import numpy as np
 
 from oddsim import Battle
-from oddsim.exact import solve
-from oddsim.exact._tables import SideCounts
-from oddsim.exact.best import PlanRows, retreat_plan
+from oddsim.engines.exact import solve
+from oddsim.engines.exact._tables import SideCounts
+from oddsim.engines.exact.best import PlanRows, retreat_plan
 from oddsim.results.battle_result import RetreatPlanRow
 
 NAMES = ["infantry", "armor"]

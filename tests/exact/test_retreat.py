@@ -133,7 +133,7 @@ def test_bad_retreat_options(kwargs, message):
 
 
 def test_retreat_table_indexes_states_by_casualties_per_loss_step():
-    from oddsim.exact import retreat_table
+    from oddsim.engines.exact import retreat_table
 
     table = retreat_table(oddsim.Battle(rules="1942-2e", attacker="1 arm", defender="2 inf",
                                         retreat={"below_win": 0.4}))

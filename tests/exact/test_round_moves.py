@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import oddsim
-from oddsim.exact import _kernel as k
-from oddsim.exact import _tables as t
+from oddsim.engines.exact import _kernel as k
+from oddsim.engines.exact import _tables as t
 
-solve_module = sys.modules["oddsim.exact.solve"]
+solve_module = sys.modules["oddsim.engines.exact.solve"]
 
 
 def apply(tables, state, hits, kind):

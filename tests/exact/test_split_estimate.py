@@ -7,10 +7,10 @@ from dataclasses import replace
 import pytest
 
 import oddsim
-from oddsim import aa_casualties
-from oddsim.exact import estimate_work
+from oddsim.engines import aa_casualties
+from oddsim.engines.exact import estimate_work
 
-solve_module = importlib.import_module("oddsim.exact.solve")  # the package re-exports solve()
+solve_module = importlib.import_module("oddsim.engines.exact.solve")  # the package re-exports solve()
 
 SPLIT = oddsim.Battle("revised", "3 ftr, 2 bmb", "2 inf, 1 aa")
 

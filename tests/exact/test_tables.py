@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import oddsim
-from oddsim.exact import _tables as t
+from oddsim.engines.exact import _tables as t
 
-solve_module = sys.modules["oddsim.exact.solve"]
+solve_module = sys.modules["oddsim.engines.exact.solve"]
 
 
 def test_next_hit_follows_the_order_of_loss_for_each_kind_of_hit():

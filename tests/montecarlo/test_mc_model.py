@@ -6,10 +6,10 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 from oddsim import Battle
-from oddsim.lowering import lower
-from oddsim.montecarlo import describe_model
-from oddsim.montecarlo._layout import HEADER_WIDTH, SCALARS_WIDTH, STEP_WIDTH
-from oddsim.montecarlo._model import KernelModel
+from oddsim.engines.lowering import lower
+from oddsim.engines.montecarlo import describe_model
+from oddsim.engines.montecarlo._layout import HEADER_WIDTH, SCALARS_WIDTH, STEP_WIDTH
+from oddsim.engines.montecarlo._model import KernelModel
 
 
 def test_land_battle_with_support_and_aa():

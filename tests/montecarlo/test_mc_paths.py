@@ -7,7 +7,7 @@ import math
 import pytest
 
 import oddsim
-from oddsim.montecarlo import simulate
+from oddsim.engines.montecarlo import simulate
 
 RUNS = 200_000
 Z = 4.5
@@ -25,7 +25,7 @@ PLAIN = [
 @pytest.mark.parametrize("battle", PLAIN, ids=[b.describe() for b in PLAIN])
 def test_both_paths_agree_with_exact(battle, general, monkeypatch):
     if general:
-        monkeypatch.setattr(importlib.import_module("oddsim.montecarlo._model"), "MAX_PLAIN_WORK", -1)
+        monkeypatch.setattr(importlib.import_module("oddsim.engines.montecarlo._model"), "MAX_PLAIN_WORK", -1)
     exact = oddsim.solve(battle)
     mc = simulate(battle, runs=RUNS, seed=2024)
     for key in ("attacker_win", "defender_win", "draw", "retreat"):

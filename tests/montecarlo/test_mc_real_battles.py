@@ -13,7 +13,7 @@ from oracle import duel, landed_retreat_rounds
 from readings import every_round_strike
 
 import oddsim
-from oddsim.montecarlo import simulate
+from oddsim.engines.montecarlo import simulate
 
 RUNS = 200_000
 Z = 4.5
@@ -52,7 +52,7 @@ def check_mean(r, name: str, value: F) -> None:
 def path(request, monkeypatch):
     """Run on the plain path (casualty counts) or force the general one."""
     if request.param == "general path":
-        monkeypatch.setattr(importlib.import_module("oddsim.montecarlo._model"), "MAX_PLAIN_WORK", -1)
+        monkeypatch.setattr(importlib.import_module("oddsim.engines.montecarlo._model"), "MAX_PLAIN_WORK", -1)
     return request.param
 
 

@@ -16,12 +16,12 @@ from oracle import duel
 
 import oddsim
 from oddsim._runtime.progress import ProgressBar
+from oddsim.engines.montecarlo import _model, simulate
+from oddsim.engines.montecarlo._layout import STATS
 from oddsim.errors import BattleError
 from oddsim.model.rules import with_changes
-from oddsim.montecarlo import _model, simulate
-from oddsim.montecarlo._layout import STATS
 
-sim = importlib.import_module("oddsim.montecarlo.simulate")  # the module, not the function
+sim = importlib.import_module("oddsim.engines.montecarlo.simulate")  # the module, not the function
 Z = 4.5
 
 LAND = oddsim.Battle("anniversary", "10 inf, 5 arm, 2 ftr", "12 inf, 3 arm, 1 ftr")

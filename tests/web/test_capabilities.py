@@ -7,7 +7,7 @@ import json
 import pytest
 
 import oddsim
-from oddsim.exact import estimate_work
+from oddsim.engines.exact import estimate_work
 from oddsim.model.battle import Battle
 from oddsim.model.rules import load_ruleset
 from oddsim.web import capabilities

@@ -42,7 +42,7 @@ def start(policy: RetreatPolicy | None) -> subprocess.Popen | None:
         if _settled or not _first_run.announcing():
             return None
         _settled = True  # once per process: after this battle the DP is compiled, one way or another
-    from oddsim.exact import _kernel as k
+    from oddsim.engines.exact import _kernel as k
 
     retreats = policy is not None
     if not hasattr(k.solve_kernel, "overloads") or _cached(k.solve_kernel, signature(retreats)):
@@ -98,8 +98,8 @@ def placeholders(retreats: bool = False) -> tuple[Any, ...]:
     battles compile these very signatures)."""
     import numpy as np
 
-    from oddsim.exact import _kernel as k
-    from oddsim.exact import _tables as t
+    from oddsim.engines.exact import _kernel as k
+    from oddsim.engines.exact import _tables as t
 
     ints, floats = np.zeros(1, dtype=np.int64), np.zeros(1)
     table = np.zeros((1, 1), dtype=np.int64)
@@ -124,6 +124,6 @@ def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:
 
 def compile_dp(retreats: bool = False) -> None:
     """The helper process's work: compile (and cache) the DP as ``signature`` types it."""
-    from oddsim.exact import _kernel as k
+    from oddsim.engines.exact import _kernel as k
 
     k.solve_kernel.compile(signature(retreats))

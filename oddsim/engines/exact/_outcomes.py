@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from oddsim._runtime.jit import inline_jit, jit
-from oddsim.exact._kernel import ATTACKER_WINS, DEFENDER_WINS, DRAW, RETREAT, RETREAT_LEFT, STALEMATE
-from oddsim.exact._tables import F_LAND
+from oddsim.engines.exact._kernel import ATTACKER_WINS, DEFENDER_WINS, DRAW, RETREAT, RETREAT_LEFT, STALEMATE
+from oddsim.engines.exact._tables import F_LAND
 
 N_CODES = RETREAT_LEFT + 1
 """Rows of the mass tables: one per outcome code."""

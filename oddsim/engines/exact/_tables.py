@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import hot_jit, inline_jit, jit
-from oddsim.dice import add_dice, hit_chance, low_luck_pmf
+from oddsim.engines.dice import add_dice, hit_chance, low_luck_pmf
 
 AIR, SUB, OTHER, KEPT = 0, 1, 2, 3
 N_CLASSES = 4

@@ -16,12 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from oddsim.errors import BattleError, OddsimError
-from oddsim.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
-from oddsim.model.battle import Battle
-from oddsim.montecarlo import _kernel as k
-from oddsim.montecarlo import _rng
-from oddsim.montecarlo._layout import (
+from oddsim.engines.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
+from oddsim.engines.montecarlo import _kernel as k
+from oddsim.engines.montecarlo import _rng
+from oddsim.engines.montecarlo._layout import (
     HEADER,
     HEADER_WIDTH,
     LINE,
@@ -38,6 +36,8 @@ from oddsim.montecarlo._layout import (
     UNIT_TYPE_WIDTH,
     unpack_model,
 )
+from oddsim.errors import BattleError, OddsimError
+from oddsim.model.battle import Battle
 from oddsim.results.battle_result import Survivors, merge_rows, survivor_row
 
 MAX_EXACT_KEYS = 2**20
@@ -281,7 +281,7 @@ def _retreat_section(battle: Battle, step_width: int) -> np.ndarray:
     if policy is None or (policy.below_win is None and policy.aircraft_risk is None
                           and policy.best is None):
         return np.zeros(0, dtype=np.int64)
-    from oddsim.exact import retreat_table
+    from oddsim.engines.exact import retreat_table
 
     try:
         table = retreat_table(battle)

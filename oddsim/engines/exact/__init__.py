@@ -3,7 +3,7 @@
 Its ``retreat_table`` also gives the Monte Carlo engine its 'below win' and 'aircraft risk'
 retreat decisions: for those rules the two engines are not independent."""
 
-from oddsim.exact.best import BestRetreat
-from oddsim.exact.solve import RetreatTable, estimate_work, retreat_table, solve
+from oddsim.engines.exact.best import BestRetreat
+from oddsim.engines.exact.solve import RetreatTable, estimate_work, retreat_table, solve
 
 __all__ = ["BestRetreat", "RetreatTable", "estimate_work", "retreat_table", "solve"]

@@ -18,10 +18,10 @@ from functools import partial
 import numpy as np
 
 from oddsim._runtime.frozen import evolve
-from oddsim.exact import _kept
-from oddsim.exact import _kernel as k
-from oddsim.exact import _tables as t
-from oddsim.exact._best import best_retreat_kernel, visited_states
+from oddsim.engines.exact import _kept
+from oddsim.engines.exact import _kernel as k
+from oddsim.engines.exact import _tables as t
+from oddsim.engines.exact._best import best_retreat_kernel, visited_states
 from oddsim.model.battle import RetreatPolicy
 from oddsim.model.names import describe_counts
 from oddsim.results.battle_result import BattleResult, LazyRows, RetreatPlanRow, plan_row_dict, row_dict

@@ -9,19 +9,19 @@ from functools import partial
 
 import numpy as np
 
-from oddsim import aa_casualties
 from oddsim._runtime import first_run as _first_run
 from oddsim._runtime.frozen import builder, evolve
 from oddsim._runtime.interrupt import call_interruptibly
-from oddsim.crash import crash_cost_per_state, crash_fighters
-from oddsim.dice import add_dice, low_luck_pmf
+from oddsim.engines import aa_casualties
+from oddsim.engines.crash import crash_cost_per_state, crash_fighters
+from oddsim.engines.dice import add_dice, low_luck_pmf
+from oddsim.engines.exact import _ahead, _kept, _outcomes
+from oddsim.engines.exact import _kernel as k
+from oddsim.engines.exact import _tables as t
+from oddsim.engines.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
+from oddsim.engines.holding_units import with_holding_units
+from oddsim.engines.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
 from oddsim.errors import BattleError, TooLargeError
-from oddsim.exact import _ahead, _kept, _outcomes
-from oddsim.exact import _kernel as k
-from oddsim.exact import _tables as t
-from oddsim.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
-from oddsim.holding_units import with_holding_units
-from oddsim.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult, Method, RowArrays, SurvivorTable
 

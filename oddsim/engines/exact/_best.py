@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from oddsim._runtime.jit import hot_inline_jit, hot_jit, jit
-from oddsim.exact._kernel import (
+from oddsim.engines.exact._kernel import (
     ATTACKER_WINS,
     DEFENDER_WINS,
     DRAW,
@@ -24,7 +24,7 @@ from oddsim.exact._kernel import (
     _record_lists,
     _record_moves,
 )
-from oddsim.exact._tables import N_CLASSES
+from oddsim.engines.exact._tables import N_CLASSES
 
 TIE_TOLERANCE = 1e-9
 """How much better (relative to the value of fighting on, plus 1) a retreat must be to be taken:

@@ -18,17 +18,14 @@ from typing import Any
 import numba
 import numpy as np
 
-from oddsim import aa_casualties
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim._runtime.progress import ProgressBar
-from oddsim.crash import crash_fighters
-from oddsim.errors import BattleError
-from oddsim.holding_units import with_holding_units
-from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
-from oddsim.lowering import LoweredBattle, lower
-from oddsim.model.battle import Battle
-from oddsim.montecarlo import _kernel as k
-from oddsim.montecarlo._layout import (
+from oddsim.engines import aa_casualties
+from oddsim.engines.crash import crash_fighters
+from oddsim.engines.holding_units import with_holding_units
+from oddsim.engines.lowering import LoweredBattle, lower
+from oddsim.engines.montecarlo import _kernel as k
+from oddsim.engines.montecarlo._layout import (
     ATTACKER_WINS,
     DEFENDER_WINS,
     DRAW,
@@ -39,7 +36,10 @@ from oddsim.montecarlo._layout import (
     STATS,
     STATS_WIDTH,
 )
-from oddsim.montecarlo._model import KernelModel, SurvivorCodec
+from oddsim.engines.montecarlo._model import KernelModel, SurvivorCodec
+from oddsim.errors import BattleError
+from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
+from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult, Method
 from oddsim.results.estimates import standard_error_of_mean, swing_error_bound
 
@@ -166,7 +166,7 @@ def _finish(battle: Battle, result: BattleResult) -> BattleResult:
     result = with_holding_units(result, battle)
     if battle.retreat is None or battle.retreat.best is None or battle.aa_fired:
         return result
-    from oddsim.exact import solve
+    from oddsim.engines.exact import solve
 
     bonus = battle.retreat.territory_bonus * (result.takes_territory or 0.0)
     return replace(result, objective=result.tuv_swing + bonus, retreat_plan=solve(battle).retreat_plan)

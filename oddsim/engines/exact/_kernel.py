@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import hot_inline_jit, hot_jit, jit
-from oddsim.exact._tables import (
+from oddsim.engines.exact._tables import (
     AIR,
     F_DEPARTED,
     F_DESTROYER,

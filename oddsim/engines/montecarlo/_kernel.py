@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from oddsim._runtime.jit import jit
-from oddsim.montecarlo._layout import (
+from oddsim.engines.montecarlo._layout import (
     ATTACKER_WINS,
     CHAIN,
     CHAIN_WIDTH,
@@ -63,7 +63,7 @@ from oddsim.montecarlo._layout import (
     UNIT_TYPE,
     UNIT_TYPE_WIDTH,
 )
-from oddsim.montecarlo._rng import (
+from oddsim.engines.montecarlo._rng import (
     add,
     alias_hits,
     battle_words,

@@ -24,8 +24,8 @@ from dataclasses import replace
 import numpy as np
 
 from oddsim._runtime.frozen import evolve
-from oddsim.dice import DIE_FACES
-from oddsim.holding_units import with_holding_units
+from oddsim.engines.dice import DIE_FACES
+from oddsim.engines.holding_units import with_holding_units
 from oddsim.model.battle import Battle
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.order_of_loss import casualty_order
