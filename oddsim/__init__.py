@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from oddsim.amphibious import Amphibious
     from oddsim.engines.exact import solve
     from oddsim.engines.montecarlo import simulate
     from oddsim.errors import (
@@ -26,9 +25,10 @@ if TYPE_CHECKING:
     from oddsim.model.forces import Force, parse_force
     from oddsim.model.rules import Ruleset, builtin_names, load_ruleset
     from oddsim.results.battle_result import BattleResult, Survivors
+    from oddsim.stages.amphibious import Amphibious
 
 _HOMES = {
-    "oddsim.amphibious": ("Amphibious",),
+    "oddsim.stages.amphibious": ("Amphibious",),
     "oddsim.model.battle": ("Battle", "RetreatPolicy"),
     "oddsim.errors": ("BattleError", "ForceError", "OddsimError", "OrderOfLossError", "RulesetError",
                       "TooLargeError"),
@@ -64,7 +64,7 @@ __all__ = [
 
 _SUBMODULES = {
     "api": "oddsim.api", "plot": "oddsim.plot", "purchase": "oddsim.purchase", "raid": "oddsim.raid",
-    "trench": "oddsim.trench", "waves": "oddsim.waves", "amphibious": "oddsim.amphibious",
+    "trench": "oddsim.trench", "waves": "oddsim.stages.waves", "amphibious": "oddsim.stages.amphibious",
     "estimates": "oddsim.results.estimates", "names": "oddsim.model.names",
     "result": "oddsim.results.battle_result", "rules": "oddsim.model.rules",
     "forces": "oddsim.model.forces", "battle": "oddsim.model.battle",

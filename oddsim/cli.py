@@ -272,11 +272,11 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                   defender_submerge=defender_submerge)
     # the engines: after the input is checked
     from oddsim.api import run_battle, run_counter_attack, run_waves
-    from oddsim.waves import Wave
+    from oddsim.stages.waves import Wave
 
     later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
     if wave_plan is not None:
-        from oddsim.wave_plan import load_wave_plan
+        from oddsim.stages.wave_plan import load_wave_plan
 
         later += load_wave_plan(wave_plan)
     if counter is not None:
@@ -463,8 +463,8 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
     and orders of loss apply to the land battle, where the landed units stay)."""
     import json
 
-    from oddsim.amphibious import Amphibious
     from oddsim.api import run_amphibious
+    from oddsim.stages.amphibious import Amphibious
 
     rules = with_rule_changes(rules, rule_changes)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,

@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 import oddsim
-from oddsim.amphibious import Amphibious
 from oddsim.api import run_amphibious
 from oddsim.cli import cli
+from oddsim.stages.amphibious import Amphibious
 
 TOL = 1e-12
 
@@ -301,7 +301,7 @@ def test_a_sea_battle_whose_rows_sum_to_1_but_for_rounding_adds_no_landing():
     became a '0.00%  0 transports unload' row (fought as a one-run battle with overland units)."""
     from dataclasses import replace
 
-    from oddsim.amphibious import fight_amphibious
+    from oddsim.stages.amphibious import fight_amphibious
 
     def run(spec, share):
         result = oddsim.solve(spec)

@@ -5,11 +5,11 @@ import pytest
 from click.testing import CliRunner
 
 import oddsim
-from oddsim.amphibious import Amphibious
 from oddsim.cli import cli
 from oddsim.errors import RulesetError
 from oddsim.model.rules import load_ruleset, parse_change, with_changes
 from oddsim.raid import Raid, run_raid
+from oddsim.stages.amphibious import Amphibious
 
 TOL = 1e-12
 

@@ -12,8 +12,8 @@ import oddsim
 from oddsim.api import run_waves
 from oddsim.cli import cli
 from oddsim.errors import BattleError, ForceError
-from oddsim.wave_plan import load_wave_plan
-from oddsim.waves import Wave
+from oddsim.stages.wave_plan import load_wave_plan
+from oddsim.stages.waves import Wave
 
 TOL = 1e-12
 

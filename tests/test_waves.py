@@ -9,7 +9,7 @@ from oracle import duel
 import oddsim
 from oddsim.api import run_waves
 from oddsim.cli import cli
-from oddsim.waves import Wave
+from oddsim.stages.waves import Wave
 
 TOL = 1e-12
 
@@ -124,8 +124,8 @@ def test_monte_carlo_waves_carry_standard_errors_that_cover_the_exact_figures():
 def test_monte_carlo_waves_and_assaults_bound_the_tuv_swing_error():
     """Before: the waves' and the assault's TUV swing had no error under Monte Carlo. The bound
     (the sum of both sides' loss errors) holds the exact swing at a fixed seed."""
-    from oddsim.amphibious import Amphibious
     from oddsim.api import run_amphibious
+    from oddsim.stages.amphibious import Amphibious
 
     battle = oddsim.Battle("1942-2e", "4 inf, 2 art", "6 inf")
     mc = run_waves(battle, ["3 arm, 2 ftr"], method="mc", runs=100_000, seed=1)

@@ -232,8 +232,8 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
     Exact work is bounded by the first battle plus, for each possible composition of the
     attacker's land units, the counter-attack on all of them."""
     from oddsim.api import run_counter_attack
-    from oddsim.counter import land_units_bound
     from oddsim.model.battle import Battle
+    from oddsim.stages.counter import land_units_bound
 
     if method == "exact":
         land, compositions = land_units_bound(battle)
@@ -270,7 +270,7 @@ def _check_exact_work(*battles) -> None:
 
 def amphibious_spec(body: Body):
     """The ``Amphibious`` of an amphibious request and its engine options."""
-    from oddsim.amphibious import Amphibious
+    from oddsim.stages.amphibious import Amphibious
 
     fields = _fields(body, Amphibious, BATTLE_ENGINE, "amphibious")
     assault = Amphibious(rules=ruleset_of(body), **fields)

@@ -16,7 +16,7 @@ reinforce_emptied = true            # they also hold a territory emptied but not
 ```
 
 JSON: ``{"wave": [{"attacker": "3 arm, 2 ftr", ...}, ...]}``. Options a wave leaves out are the
-first battle's (see ``oddsim.waves.Wave``).
+first battle's (see ``oddsim.stages.waves.Wave``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from oddsim._runtime import strict_json
 from oddsim._runtime.files import InputFile
 from oddsim.errors import BattleError, OddsimError
 from oddsim.model.battle import RetreatPolicy
-from oddsim.waves import Wave
+from oddsim.stages.waves import Wave
 
 WAVE_KEYS = tuple(f.name for f in fields(Wave) if f.name != "source")
 

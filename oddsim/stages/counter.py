@@ -71,7 +71,7 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
                          ool_counter: str | tuple[str, ...] | None = None) -> CounterAttackResult:
     """Fight ``battle``, then ``counter`` against each composition the attacker takes the
     territory with. ``run(battle, share)`` returns a BattleResult for one battle given the share
-    (0..1] of the whole that reaches it (see ``oddsim.api._stage_runner``)."""
+    (0..1] of the whole that reaches it (see ``oddsim.stages.runner.stage_runner``)."""
     if battle.sea:
         raise BattleError("the counter-attack retakes a territory: it needs a land battle, drop --sea")
     army = parse_force(counter, battle.rules, "counter-attack")
