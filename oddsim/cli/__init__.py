@@ -549,7 +549,3 @@ def _say_on_stderr(line: str) -> None:
         sys.stderr.flush()
     except OSError:
         pass
-
-
-if __name__ == "__main__":
-    main()
