@@ -389,7 +389,7 @@ def purchase_spec(body: Body):
 
 def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
     """A purchase sweep (``oddsim purchase``): its text report and its ranked rows as JSON."""
-    from oddsim.purchase.cli import report
+    from oddsim.purchase.report import report
     from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep
 
     spec, top = purchase_spec(body)

@@ -7,8 +7,14 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from oddsim.cli import cli
+from oddsim.cli.purchase import purchase
 from oddsim.purchase import PROCESS_CACHE
-from oddsim.purchase.cli import main, purchase
+
+
+def main(args):
+    """``oddsim purchase ARGS`` through the group's errors and exit statuses (raises SystemExit)."""
+    cli.main(args=["purchase", *args], prog_name="oddsim")
 
 
 def run_main(capsys, *args):

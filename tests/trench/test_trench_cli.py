@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import oddsim.cli
-from oddsim.trench.cli import trench
+from oddsim.cli.trench import trench
 
 BATTLE = ["--attacker", "5,4,3", "--attacker-support", "2,0,1", "--defender", "4,4,4",
           "--defender-support", "0,0,3", "--year", "1917", "--points", "2"]
@@ -97,7 +97,7 @@ def test_advise_against_committed_and_hand(oddsim_cli):
 
 
 def test_module_runs_on_its_own():
-    bad = subprocess.run([sys.executable, "-m", "oddsim.trench.cli", "--attacker", "1,2",
+    bad = subprocess.run([sys.executable, "-m", "oddsim.cli", "trench", "--attacker", "1,2",
                           "--defender", "1,2,3", "--year", "1915"], capture_output=True,
                          text=True, timeout=120)
     assert bad.returncode == 2

@@ -2,18 +2,16 @@
 
 ``trench`` is a click group that computes one battle when called without a subcommand, and
 ``trench advise`` ranks the attacker's commitments. Errors are raised as ``OddsimError`` (or
-click's own), which the ``oddsim`` command turns into one line and exit status 2; ``main``
-does the same when this module runs on its own (``python -m oddsim.trench.cli``).
+click's own), which the ``oddsim`` command turns into one line and exit status 2.
 """
 
 from __future__ import annotations
 
-import sys
-
 import click
 from click.core import ParameterSource
 
-from oddsim.plot.cli import plot_option, write_trench_chart
+from oddsim.cli.chart import plot_option, write_trench_chart
+from oddsim.cli.common import print_result
 from oddsim.trench.model import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -137,8 +135,6 @@ def trench(ctx: click.Context, attacker, attacker_support, defender, defender_su
                         roll_order=roll_order, runs=runs, seed=seed, information=information,
                         dice_fronts=dice_fronts, destroy_margin=int(destroy_margin),
                         tied_front=tied_front, support_fleet=support_fleet)
-    from oddsim.cli import print_result
-
     return print_result(result, result.to_json() if as_json else result.to_table(), plot,
                         write_trench_chart, as_json)
 
@@ -195,14 +191,3 @@ def advise_command(attacker_hand, attacker_hand_support, defender, defender_supp
                     destroy_margin=int(destroy_margin), hidden_support_values=hidden_support_values,
                     tied_front=tied_front, support_fleet=support_fleet)
     click.echo(advice.to_json() if as_json else advice.to_table())
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Run ``trench`` on its own, through ``oddsim``'s entry point (same errors, same exit codes)."""
-    from oddsim.cli import cli
-
-    cli.main(args=["trench", *(sys.argv[1:] if argv is None else argv)], prog_name="oddsim")
-
-
-if __name__ == "__main__":
-    main()

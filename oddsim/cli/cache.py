@@ -1,6 +1,7 @@
-"""``oddsim cache``: where the compiled kernels are, and removing old ones (see ``_kernel_cache``).
+"""``oddsim cache``: where the compiled kernels are, and removing old ones (see
+``oddsim._runtime.kernel_cache``).
 
-No Numba import: the directory is found as ``_jit`` finds it, from ``NUMBA_CACHE_DIR``.
+No Numba import: the directory is found as ``oddsim._runtime.jit`` finds it, from ``NUMBA_CACHE_DIR``.
 """
 
 from __future__ import annotations

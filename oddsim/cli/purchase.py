@@ -1,25 +1,21 @@
-"""``oddsim purchase``: the purchase sweep from the command line (parse, one API call, print).
-
-``python -m oddsim.purchase.cli --budget 42 ...`` runs the same command on its own.
-"""
+"""``oddsim purchase``: the purchase sweep from the command line (parse, one API call, print the
+report of ``oddsim.purchase.report``)."""
 
 from __future__ import annotations
 
 import signal
-import sys
 import threading
 from contextlib import contextmanager
 
 import click
 
-from oddsim._entry import EXIT_INTERRUPTED
-from oddsim._rule_option import rule_option, with_rule_changes
-from oddsim.plot.cli import plot_option, refuse_a_typed_seed_for_exact, write_purchase_chart
+from oddsim.cli.chart import plot_option, refuse_a_typed_seed_for_exact, write_purchase_chart
+from oddsim.cli.common import EXIT_INTERRUPTED, print_result, rule_option, with_rule_changes
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
+from oddsim.purchase.report import report
 from oddsim.purchase.spec import SweepSpec
-from oddsim.purchase.table import PurchaseTable
 
 
 @click.command()
@@ -92,51 +88,8 @@ def purchase(rules, budget, units, caps, existing, against, goal, territory_valu
     except SweepInterrupted as stop:
         click.echo(f"oddsim: interrupted: {stop}", err=True)
         return EXIT_INTERRUPTED
-    from oddsim.cli import print_result
-
     return print_result(table, report(table, spec, top), plot, lambda rows, path: write_purchase_chart(
         rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=False)
-
-
-def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
-    """The summary, the top rows of the ranking, and the Pareto frontier, as text."""
-    goal = spec.goal
-    rows = table.rows
-    mc = [r for r in rows if r.method == "mc"]
-    stats = table.stats
-    lines = [spec.describe()]
-    engines = f"{len(rows) - len(mc):,} exact, {len(mc):,} Monte Carlo"
-    if mc:
-        engines += f" ({spec.runs:,} runs each)"
-    origin = f"{stats.solved:,} solved, {stats.cached:,} from the cache"
-    if stats.resumed:
-        origin += f", {stats.resumed:,} resumed from {stats.out}"
-    lines.append(f"{len(rows):,} purchases: {engines}; {origin}")
-    if stats.out:
-        lines.append(f"rows written to {stats.out}")
-    shown = rows if top == 0 else rows[:top]
-    errors = any(row.value_std_error is not None for row in rows)
-    # each shown row's standard error (or interval), where Monte Carlo estimated it
-    error_texts = {r.index: goal.error_text(r.value, r.value_std_error, r.runs)
-                   for r in (*shown, *table.frontier())}
-    width = max([9, *map(len, error_texts.values())])
-
-    def error(row) -> str:
-        return f" {error_texts[row.index]:>{width}s}" if errors else ""
-
-    lines.append("")
-    header = "std error" if width == 9 else "± or 95% interval"
-    lines.append(f"{'rank':>5s}  {goal.value:>8s}" + (f" {header:>{width}s}" if errors else "")
-                 + f"    {'cost':>4s} {'left':>4s}  {'method':6s} purchase")
-    for rank, row in enumerate(shown, start=1):
-        mark = "*" if table.on_frontier(row) else " "
-        lines.append(f"{rank:5d}  {goal.format(row.value):>8s}{error(row)} {mark}  {row.cost:4d} "
-                     f"{row.leftover:4d}  {row.method:6s} {row.purchase}")
-    lines.append("")
-    lines.append(f"* Pareto frontier, cost vs {goal.label} (cheapest first):")
-    for row in table.frontier():
-        lines.append(f"  {row.cost:4d} IPCs  {goal.format(row.value):>8s}{error(row)}  {row.purchase}")
-    return "\n".join(lines)
 
 
 @contextmanager
@@ -159,15 +112,3 @@ def _stop_on_signals():
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Run ``oddsim purchase`` with oddsim's error handling (one line on stderr, exit 2)."""
-    from oddsim.cli import cli
-
-    cli.add_command(purchase)
-    cli.main(args=["purchase", *(sys.argv[1:] if argv is None else argv)], prog_name="oddsim")
-
-
-if __name__ == "__main__":
-    main()
