@@ -43,7 +43,7 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
     code = ("import sys; from oddsim.cli import main; sys.argv = ['oddsim', 'battle', '-a', '1 inf', "
             f"'-d', '1 inf', '--wave-plan', {str(fifo)!r}]; main()")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          cwd=Path(__file__).parent.parent)
+                          cwd=Path(__file__).parents[2])
     assert done.returncode == 2
     assert done.stderr == (f"oddsim: error: wave plan {fifo} is not a regular file: write the plan in "
                            f"a .toml or .json file\n")

@@ -15,7 +15,7 @@ from oddsim._runtime import kernel_cache as _kernel_cache
 from oddsim.cli import cli
 
 DAY = 86_400
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def kernels(base: Path, name: str, age_days: float = 0, files=("exact_1/_kernel.f-3.py311.nbi",

@@ -15,7 +15,7 @@ from oddsim._runtime import cache_key as _cache_key
 from oddsim._runtime import first_run as _first_run
 from oddsim._runtime.jit import CACHE_DIR, _decorator
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 jit = _decorator(cache=False)  # compiled afresh in each run: the signatures are what it compiled
 
 

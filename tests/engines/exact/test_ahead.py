@@ -14,7 +14,7 @@ from oddsim.engines.exact import _ahead, solve
 from oddsim.engines.exact import _kernel as k
 from oddsim.model.battle import Battle, RetreatPolicy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_the_placeholders_have_the_types_of_a_battle_without_retreats():

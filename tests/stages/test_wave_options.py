@@ -5,8 +5,8 @@ from fractions import Fraction as F
 
 import pytest
 from click.testing import CliRunner
+from engines.test_destroyer_last import KEPT, PLAIN
 from oracle import duel
-from test_destroyer_last import KEPT, PLAIN
 
 import oddsim
 from oddsim.api import run_waves

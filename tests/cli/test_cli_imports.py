@@ -10,7 +10,7 @@ import pytest
 
 import oddsim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import sys
 import oddsim.cli
