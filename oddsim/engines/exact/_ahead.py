@@ -69,7 +69,7 @@ def in_this_oddsim(code: str) -> str:
     """A ``python -c`` program running ``code`` with this process's oddsim first on the path:
     the helper must compile the very files this process runs (Numba caches per source file), not
     an ``oddsim`` found in its working directory (a checkout beside an installed copy)."""
-    path = str(Path(__file__).resolve().parents[2])
+    path = str(Path(__file__).resolve().parents[3])  # (the folder that holds the oddsim package)
     return f"import sys; sys.path.insert(0, {path!r}); {code}"
 
 
