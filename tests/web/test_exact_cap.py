@@ -19,7 +19,8 @@ def test_the_server_solves_exactly_a_battle_of_a_fraction_of_a_second(client):
 
 def test_the_refusal_names_seconds(client, monkeypatch):
     monkeypatch.setattr(capabilities, "MAX_EXACT_SECONDS", 1e-6)
-    response = client.post("/api/battle", json={**REVISED_LAND, "method": "exact"})
+    fresh = {**REVISED_LAND, "attacker": "4 inf, 1 arm", "method": "exact"}  # (not an answer kept)
+    response = client.post("/api/battle", json=fresh)
     assert response.status_code == 400
     error = response.json()["error"]
     assert "the limit is 1e-06 s" in error and "steps" not in error
