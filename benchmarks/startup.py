@@ -1,9 +1,11 @@
 """Start-up times of the ``oddsim`` command, each in a fresh interpreter, against the goals:
-the first battle with an empty Numba cache (exact, and ``--method mc``), a warm battle, and
-the quick paths (``--help``, ``rules list``, a bad input) that load no engine.
+the first battle with an empty Numba cache (exact, and ``--method mc``), a warm battle, the
+quick paths (``--help``, ``rules list``, a bad input) that load no engine, the eight everyday
+first commands of a new installation in all, and a fresh ``oddsim serve``'s first answer.
 
     python benchmarks/startup.py               # the figures against the goals
     python benchmarks/startup.py --breakdown   # also: which kernels the first runs compile, how long
+    python benchmarks/startup.py --first-week-only --quick   # the eight first commands and serve only
 
 Cold runs use a fresh ``NUMBA_CACHE_DIR`` (a temporary folder), so they compile everything a
 new user's first call compiles; the warm battle reuses what the cold one cached.
@@ -127,6 +129,94 @@ def first_week(wait_for_warm_up: bool) -> Timing:
     return total
 
 
+SERVE_GOAL = 10.0
+SERVE_BATTLE = {"attacker": "3 inf, 1 art, 1 arm", "defender": "4 inf, 1 arm"}  # method auto
+
+
+def serve_first_answer() -> Timing:
+    """A fresh ``oddsim serve`` on an empty cache: seconds from its start to its first answer (a
+    small battle, ``method`` auto), and the processor seconds its process (and its helpers) had
+    used by then; then it is stopped, its background warm-up too."""
+    import signal
+    import socket
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "ODDSIM_BACKGROUND_WARM": "1"}
+        start = time.perf_counter()
+        server = subprocess.Popen([sys.executable, "-m", "oddsim.cli", "serve", "--port", str(port)],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/battle", data=json.dumps(SERVE_BATTLE).encode(), method="POST",
+            headers={"Content-Type": "application/json", "Origin": f"http://127.0.0.1:{port}"})
+        try:
+            while True:
+                try:
+                    with urllib.request.urlopen(request, timeout=600) as response:
+                        response.read()
+                    break
+                except (urllib.error.URLError, ConnectionError):
+                    if server.poll() is not None or time.perf_counter() - start > 600:
+                        raise SystemExit("oddsim serve never answered") from None
+                    time.sleep(0.05)
+            wall = time.perf_counter() - start
+            cpu = _cpu_of_tree(server.pid)
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(60)
+            _stop_warm_up(Path(cache))
+    timing = Timing(wall, cpu)
+    report("fresh oddsim serve: its first answer", timing, SERVE_GOAL, "(empty cache)")
+    return timing
+
+
+def _cpu_of_tree(pid: int) -> float:
+    """Processor seconds of process ``pid`` and its children now, those it waited for included,
+    the background warm-up left out (Linux ``/proc``; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    for entry in (e for e in entries if e.isdigit()):
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(entry) == pid:
+            total += sum(int(f) for f in fields[11:15]) / tick  # its own and its waited-for children's
+        elif int(fields[1]) == pid and b"oddsim.warm" not in _cmdline(entry):  # (fields[1]: the parent)
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _cmdline(pid: str) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _stop_warm_up(cache: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    import signal
+
+    try:
+        from oddsim import warm
+    except ImportError:  # an oddsim from before the background warm-up: none to stop
+        return
+
+    for kernels in (p for p in cache.iterdir() if p.is_dir()):
+        pid = warm.holder(kernels)
+        if pid is not None:
+            os.kill(pid, signal.SIGTERM)
+
+
 def wait_for_warm_up_of(cache: Path) -> float:
     """Seconds until the background warm-up of the kernel cache under ``cache`` is done."""
     sys.path.insert(0, str(ROOT))
@@ -221,6 +311,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="warm runs: best of this many")
     parser.add_argument("--breakdown", action="store_true", help="also time each kernel's compile")
+    parser.add_argument("--serve-only", action="store_true", help="only the fresh server's first answer")
     parser.add_argument("--breakdown-only", action="store_true", help="only the compile breakdown")
     parser.add_argument("--quick", action="store_true", help="the first week only as a user has it "
                         "(not also back to back)")
@@ -229,11 +320,15 @@ def main() -> None:
     if options.breakdown_only:
         breakdown()
         return
+    if options.serve_only:
+        serve_first_answer()
+        return
     if not options.first_week_only:
         figures(options.repeats)
     first_week(wait_for_warm_up=True)
     if not options.quick:
         first_week(wait_for_warm_up=False)
+    serve_first_answer()
     if options.breakdown:
         breakdown()
 
