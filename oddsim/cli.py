@@ -509,9 +509,9 @@ def _warm_the_others() -> None:
 
     if _first_run.compiled_any():
         from oddsim import warm
-        from oddsim._jit import CACHE_DIR
+        from oddsim._cache_key import current_kernel_dir
 
-        warm.start(CACHE_DIR)
+        warm.start(current_kernel_dir())
 
 
 def _exit_now(code: object) -> NoReturn:

@@ -93,11 +93,12 @@ def holder(cache_dir: Path) -> int | None:
 def main() -> None:
     """The background process: take the lock (or leave, another warm-up runs), run every
     command of ``COMMANDS`` with its output dropped, then mark the cache directory warm."""
-    from oddsim._jit import CACHE_DIR
+    from oddsim._cache_key import current_kernel_dir
 
+    cache_dir = current_kernel_dir()
     with contextlib.suppress(OSError, AttributeError):  # (no os.nice on Windows)
         os.nice(NICENESS)
-    lock = _lock(CACHE_DIR)
+    lock = _lock(cache_dir)
     if lock is None:
         return
     with contextlib.suppress(OSError):
@@ -114,7 +115,7 @@ def main() -> None:
                 pass
     with contextlib.suppress(OSError):
         times = os.times()
-        _mark(CACHE_DIR).write_text(f"{_identity(CACHE_DIR)}\n{times.user + times.system:.2f} s CPU\n")
+        _mark(cache_dir).write_text(f"{_identity(cache_dir)}\n{times.user + times.system:.2f} s CPU\n")
     lock.close()
 
 

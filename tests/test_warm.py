@@ -84,3 +84,11 @@ def test_the_switch_turns_it_off(tmp_path, monkeypatch, switch):
     kernels = tmp_path / "k"
     kernels.mkdir()
     assert warm.start(kernels, announce=False) is None
+
+
+def test_the_warm_up_finds_the_directory_the_kernels_use():
+    """Worked out without importing the jit helper (code that names it is keyed as kernel code)."""
+    from oddsim import _jit
+    from oddsim._cache_key import current_kernel_dir
+
+    assert current_kernel_dir() == _jit.CACHE_DIR

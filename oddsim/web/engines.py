@@ -35,9 +35,9 @@ def warm_in_background(say: Callable[[str], None] = print) -> threading.Thread:
 
     def run() -> None:
         from oddsim import warm
-        from oddsim._jit import CACHE_DIR
+        from oddsim._cache_key import current_kernel_dir
 
-        compiling = warm.start(CACHE_DIR, announce=False)
+        compiling = warm.start(current_kernel_dir(), announce=False)
         if compiling is not None:
             say("oddsim serve: compiling the engines in the background (first run only); requests "
                 "are answered meanwhile, the first of each kind in a few seconds")
