@@ -21,9 +21,9 @@ if TYPE_CHECKING:
         RulesetError,
         TooLargeError,
     )
-    from oddsim.exact import solve
+    from oddsim.exact import solve  # type: ignore[no-redef]  # (mypy: the function, not the module)
     from oddsim.forces import Force, parse_force
-    from oddsim.montecarlo import simulate
+    from oddsim.montecarlo import simulate  # type: ignore[no-redef]
     from oddsim.result import BattleResult, Survivors
     from oddsim.rules import Ruleset, builtin_names, load_ruleset
 

@@ -8,15 +8,16 @@ from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.battle import ArmySpec, Battle
 from oddsim.counter import CounterAttackResult, fight_counter_attack
 from oddsim.errors import BattleError
-from oddsim.exact import estimate_work, solve
+from oddsim.exact import estimate_seconds, estimate_work, solve
 from oddsim.exact.solve import MAX_JOINT_STATES
 from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import check_runs, check_seed, refuse_for_exact, share_of_runs
 from oddsim.result import BattleResult
 from oddsim.waves import Wave, WaveResult, fight_waves
 
-AUTO_EXACT_WORK = 500_000_000
-"""``method="auto"`` solves exactly up to this much estimated work (about half a second)."""
+AUTO_EXACT_SECONDS = 1.0
+"""``method="auto"`` solves exactly when the solve is predicted to take at most this long
+(``oddsim.exact.estimate_seconds``, fitted to measured solves by benchmarks/auto_calibration.py)."""
 DEFAULT_RUNS = 1_000_000
 
 
@@ -130,5 +131,5 @@ def _stage_runner(method: str, runs: int | None, seed: int | None, progress: boo
 
 
 def _exact_is_cheap(battle: Battle) -> bool:
-    joint, work = estimate_work(battle)
-    return joint <= MAX_JOINT_STATES and work <= AUTO_EXACT_WORK
+    joint, _ = estimate_work(battle)
+    return joint <= MAX_JOINT_STATES and estimate_seconds(battle) <= AUTO_EXACT_SECONDS
