@@ -342,7 +342,7 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
         table = _builtin_table(text)
     else:
         load_ruleset(name_or_path)  # its own errors first
-        table = tomllib.loads(RULESET_FILE.read_text(Path(text)))
+        table = load_toml(RULESET_FILE.read_text(Path(text)), f"ruleset file {text}", RulesetError)
     said = []
     for key, value in changes.items():
         _set_key(table, key, value, text)
