@@ -77,8 +77,10 @@ def test_block(where: str, info: str, body: str):
 
 def _run_console(where: str, body: str) -> None:
     from oddsim.cli import cli
+    from oddsim.purchase import PROCESS_CACHE
 
     for command, expected in _commands(body):
+        PROCESS_CACHE.clear()  # as a fresh process has it: "N solved, 0 from the cache"
         words = shlex.split(command)
         assert words[0] == "oddsim", f"{where}: a console block runs oddsim only: {command}"
         result = CliRunner().invoke(cli, words[1:], prog_name="oddsim")
@@ -95,7 +97,8 @@ def _run_pycon(where: str, body: str) -> None:
 
 
 def _cli_reference():
-    spec = importlib.util.spec_from_file_location("cli_reference", ROOT / "docs" / "hooks" / "cli_reference.py")
+    hook = ROOT / "docs" / "hooks" / "cli_reference.py"
+    spec = importlib.util.spec_from_file_location("cli_reference", hook)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
