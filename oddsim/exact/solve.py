@@ -85,6 +85,10 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
     return _split_work(parts)
 
 
+PART_SECONDS = 0.001
+"""The fixed cost of each part of a split battle (lowering it, its per-side tables and its
+result), measured at 0.8-1.6 ms for 49-961 parts of a few states each."""
+
 PART_WORK = 1_000_000
 """The work of each part of a split battle besides its states: lowering it, its per-side tables
 and its result, about a millisecond a part (measured: 0.8-1.6 ms for 49-961 parts of a few
@@ -93,8 +97,24 @@ states each), which the state counts do not see: 4,096 tiny parts took 4 s estim
 
 def estimate_seconds(battle: Battle) -> float:
     """The seconds an exact solve of ``battle`` takes on this kind of machine, from its
-    ``estimate_work`` (``cost``: fitted to measured solves, split battles included)."""
-    return cost.seconds(estimate_work(battle)[1])
+    ``estimate_work`` (``cost``: fitted to measured solves). A split battle: the seconds of its
+    parts' work together, plus ``PART_SECONDS`` a part (the fit grows slower than the work, so
+    the fixed cost of 2,000 tiny parts, some 2 s, would vanish in it)."""
+    parts = aa_casualties.splits(battle)
+    if parts is None:
+        return cost.seconds(_work(*_lowered(battle, keep=True))[1])
+    return _split_size(parts)[1]
+
+
+def _split_size(parts: list[aa_casualties.Split]) -> tuple[int, float]:
+    """(the largest part's joint states, the predicted seconds) of a split battle: the cost
+    model's seconds of the parts' work together, plus ``PART_SECONDS`` for each part."""
+    joint, work, solved = 0, 0.0, 0
+    for _, spec, _ in parts:
+        if spec is not None:
+            part_joint, part_work = _work(*_lowered(spec))
+            joint, work, solved = max(joint, part_joint), work + part_work, solved + 1
+    return joint, cost.seconds(work) + solved * PART_SECONDS
 
 
 def _split_work(parts: list[aa_casualties.Split]) -> tuple[int, float]:
@@ -149,10 +169,11 @@ def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, floa
     return joint, joint * spread
 
 
-def _check_size(joint: int, work: float, parts: int = 0) -> None:
+def _check_size(joint: int, work: float, parts: int = 0, seconds: float | None = None) -> None:
     """Refuse a battle over ``MAX_JOINT_STATES`` or ``MAX_SECONDS`` (``parts``: the AA outcomes it
-    is solved as, ``joint`` their largest and ``work`` their sum; 0: solved whole)."""
-    seconds = cost.seconds(work)
+    is solved as, ``joint`` their largest and ``seconds`` the sum of theirs; 0: solved whole, its
+    seconds from ``work``)."""
+    seconds = cost.seconds(work) if seconds is None else seconds
     if joint > MAX_JOINT_STATES or seconds > MAX_SECONDS:
         apart = f" for {parts:,} AA outcomes solved apart" if parts else ""
         raise TooLargeError(
@@ -520,7 +541,8 @@ def solve(battle: Battle) -> BattleResult:
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome
-        _check_size(*_split_work(parts), len(parts))
+        joint, seconds = _split_size(parts)
+        _check_size(joint, 0.0, len(parts), seconds)
         solved: list[tuple[float, BattleResult]] = []
 
         def part(spec: Battle, p: float, _i: int) -> BattleResult:
