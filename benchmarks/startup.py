@@ -1,9 +1,11 @@
 """Start-up times of the ``oddsim`` command, each in a fresh interpreter, against the goals:
-the first battle with an empty Numba cache (exact, and ``--method mc``), a warm battle, and
-the quick paths (``--help``, ``rules list``, a bad input) that load no engine.
+the first battle with an empty Numba cache (exact, and ``--method mc``), a warm battle, the
+quick paths (``--help``, ``rules list``, a bad input) that load no engine, the eight everyday
+first commands of a new installation in all, and a fresh ``oddsim serve``'s first answer.
 
     python benchmarks/startup.py               # the figures against the goals
     python benchmarks/startup.py --breakdown   # also: which kernels the first runs compile, how long
+    python benchmarks/startup.py --first-week-only --quick   # the eight first commands and serve only
 
 Cold runs use a fresh ``NUMBA_CACHE_DIR`` (a temporary folder), so they compile everything a
 new user's first call compiles; the warm battle reuses what the cold one cached.
@@ -27,6 +29,23 @@ ROOT = Path(__file__).resolve().parents[1]
 BATTLE = ["battle", "-a", "3 inf, 1 art, 1 arm", "-d", "4 inf, 1 arm", "--quiet"]
 MONTE_CARLO = [*BATTLE, "--method", "mc", "--runs", "20000", "--seed", "1"]
 NOTICE = "first run only"
+FIRST_WEEK = (
+    ("battle", BATTLE),
+    ("revised battle with AA", ["battle", "--rules", "revised", "-a", "3 inf, 2 ftr, 1 bmb",
+                                "-d", "4 inf, 1 aa", "--quiet"]),
+    ("retreat after round", ["battle", "-a", "6 inf, 3 arm", "-d", "8 inf", "--retreat-after-round", "2",
+                             "--quiet"]),
+    ("retreat below win", ["battle", "-a", "6 inf, 3 arm", "-d", "8 inf", "--retreat-below-win", "0.3",
+                           "--quiet"]),
+    ("best retreat", ["battle", "-a", "6 inf, 3 arm", "-d", "8 inf", "--retreat-best", "tuv", "--quiet"]),
+    ("Monte Carlo", MONTE_CARLO),
+    ("amphibious", ["amphibious", "--rules", "1942-2e", "--fleet", "1 bb, 1 cru, 2 trn", "--cargo",
+                    "2 inf, 1 art, 1 arm", "-d", "4 inf", "--overland", "2 inf", "--air", "1 ftr"]),
+    ("trench", ["trench", "--attacker", "5,4,3", "--attacker-support", "2,0,1", "--defender", "4,4,4",
+                "--defender-support", "0,0,3", "--year", "1917"]),
+)
+"""A new user's eight everyday first commands (issue 23), run one after another on one empty cache."""
+FIRST_WEEK_GOAL = 15.0
 
 
 class Timing(NamedTuple):
@@ -37,9 +56,11 @@ class Timing(NamedTuple):
     machine is below this)."""
 
 
-def run_oddsim(args: list[str], cache: str, check: bool = True) -> tuple[Timing, str]:
-    """Time ``oddsim ARGS`` in a fresh interpreter (this checkout's oddsim); and its stderr."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+def run_oddsim(args: list[str], cache: str, check: bool = True, env: dict[str, str] | None = None
+               ) -> tuple[Timing, str]:
+    """Time ``oddsim ARGS`` in a fresh interpreter (this checkout's oddsim); and its stderr. No
+    background warm-up unless ``env`` asks for one (it would run into the next timing)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "ODDSIM_BACKGROUND_WARM": "0", **(env or {})}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "oddsim.cli", *args], cwd=ROOT, env=env,
@@ -85,27 +106,165 @@ def figures(repeats: int) -> None:
                best(repeats, ["battle", "-a", "3 foo", "-d", "1 inf"], exact_cache, check=False), 0.4)
 
 
+def first_week(wait_for_warm_up: bool) -> Timing:
+    """The eight everyday first commands one after another on one empty cache: each one's time and
+    whether it said it compiles; the total against the goal. ``wait_for_warm_up``: as in a user's
+    first week, the background warm-up the first command starts (``oddsim._runtime.warm``)
+    finishes before the next command (its own time is shown apart); else the commands follow at once."""
+    how = "the warm-up finished before the second" if wait_for_warm_up else "back to back"
+    print(f"\nthe first week: eight everyday first commands, one empty cache, {how}")
+    wall = cpu = 0.0
+    with tempfile.TemporaryDirectory() as cache:
+        for number, (name, args) in enumerate(FIRST_WEEK):
+            timing, err = run_oddsim(args, cache, env={"ODDSIM_BACKGROUND_WARM": "1"})
+            wall, cpu = wall + timing.wall, cpu + timing.cpu
+            print(f"  {name:<40} {timing.wall:7.2f} s  ({timing.cpu:6.2f} s CPU)  "
+                  f"{'(said it compiles)' if NOTICE in err else ''}")
+            if number == 0 and wait_for_warm_up:
+                waited = wait_for_warm_up_of(Path(cache))
+                print(f"    (background warm-up: {waited:.1f} s after the answer, "
+                      f"{_warm_cpu(Path(cache))} CPU at low priority)")
+    total = Timing(wall, cpu)
+    report("the eight, in all", total, FIRST_WEEK_GOAL)
+    return total
+
+
+SERVE_GOAL = 10.0
+SERVE_BATTLE = {"attacker": "3 inf, 1 art, 1 arm", "defender": "4 inf, 1 arm"}  # method auto
+
+
+def serve_first_answer() -> Timing:
+    """A fresh ``oddsim serve`` on an empty cache: seconds from its start to its first answer (a
+    small battle, ``method`` auto), and the processor seconds its process (and its helpers) had
+    used by then; then it is stopped, its background warm-up too."""
+    import signal
+    import socket
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "ODDSIM_BACKGROUND_WARM": "1"}
+        start = time.perf_counter()
+        server = subprocess.Popen([sys.executable, "-m", "oddsim.cli", "serve", "--port", str(port)],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/battle", data=json.dumps(SERVE_BATTLE).encode(), method="POST",
+            headers={"Content-Type": "application/json", "Origin": f"http://127.0.0.1:{port}"})
+        try:
+            while True:
+                try:
+                    with urllib.request.urlopen(request, timeout=600) as response:
+                        response.read()
+                    break
+                except (urllib.error.URLError, ConnectionError):
+                    if server.poll() is not None or time.perf_counter() - start > 600:
+                        raise SystemExit("oddsim serve never answered") from None
+                    time.sleep(0.05)
+            wall = time.perf_counter() - start
+            cpu = _cpu_of_tree(server.pid)
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(60)
+            _stop_warm_up(Path(cache))
+    timing = Timing(wall, cpu)
+    report("fresh oddsim serve: its first answer", timing, SERVE_GOAL, "(empty cache)")
+    return timing
+
+
+def _cpu_of_tree(pid: int) -> float:
+    """Processor seconds of process ``pid`` and its children now, those it waited for included,
+    the background warm-up left out (Linux ``/proc``; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    for entry in (e for e in entries if e.isdigit()):
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(entry) == pid:
+            total += sum(int(f) for f in fields[11:15]) / tick  # its own and its waited-for children's
+        elif int(fields[1]) == pid and b"oddsim.cli.warm" not in _cmdline(entry):  # (fields[1]: the parent)
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _cmdline(pid: str) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _stop_warm_up(cache: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    import signal
+
+    try:
+        from oddsim._runtime import warm
+    except ImportError:  # an oddsim from before the background warm-up: none to stop
+        return
+
+    for kernels in (p for p in cache.iterdir() if p.is_dir()):
+        pid = warm.holder(kernels)
+        if pid is not None:
+            os.kill(pid, signal.SIGTERM)
+
+
+def wait_for_warm_up_of(cache: Path) -> float:
+    """Seconds until the background warm-up of the kernel cache under ``cache`` is done."""
+    sys.path.insert(0, str(ROOT))
+    from oddsim._runtime import warm
+
+    start = time.perf_counter()
+    while True:
+        kernels = [p for p in cache.iterdir() if p.is_dir()]
+        if kernels and warm.done(kernels[0]):
+            return time.perf_counter() - start
+        if time.perf_counter() - start > 1800:
+            raise SystemExit("the background warm-up did not finish in 30 minutes")
+        time.sleep(0.2)
+
+
+def _warm_cpu(cache: Path) -> str:
+    from oddsim._runtime import warm
+
+    kernels = [p for p in cache.iterdir() if p.is_dir()]
+    seconds = warm.cpu_seconds(kernels[0]) if kernels else None
+    return "?" if seconds is None else f"{seconds:.1f} s"
+
+
 def breakdown() -> None:
     """Where the first runs' compile time goes: each kernel's own compile time (its callees'
-    compiles subtracted) and how many specialisations of it were compiled."""
-    for name, args in (("exact", BATTLE), ("Monte Carlo", MONTE_CARLO)):
-        with tempfile.TemporaryDirectory() as cache:
+    compiles subtracted) and how many specialisations of it were compiled; for the eight first
+    commands in turn on one cache (what each compiles that the ones before it did not)."""
+    with tempfile.TemporaryDirectory() as cache:
+        for name, args in FIRST_WEEK:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
             out = subprocess.run([sys.executable, __file__, "--compile-log", *args], cwd=ROOT,
                                  env=env, capture_output=True, text=True, check=True).stdout
-        rows = json.loads(out)
-        total = sum(row["own"] for row in rows)
-        by_kernel: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
-        for row in rows:
-            by_kernel[row["kernel"]][0] += row["own"]
-            by_kernel[row["kernel"]][1] += 1
-        print(f"\nfirst {name} battle: {total:.1f} s CPU compiling, {len(rows)} compiles")
-        print(f"  {'seconds':>7}  {'versions':>8}  kernel")
-        numba_own = sum(t for kernel, (t, _) in by_kernel.items() if not kernel.startswith("oddsim."))
-        for kernel, (seconds, count) in sorted(by_kernel.items(), key=lambda kv: -kv[1][0]):
-            if kernel.startswith("oddsim.") and seconds >= 0.05:
-                print(f"  {seconds:7.2f}  {count:8d}  {kernel}")
-        print(f"  {numba_own:7.2f}  {'':8s}  Numba's own library functions (np.zeros, error messages...)")
+            _print_compiles(name, json.loads(out))
+
+
+def _print_compiles(name: str, rows: list[dict]) -> None:
+    total = sum(row["own"] for row in rows)
+    by_kernel: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for row in rows:
+        by_kernel[row["kernel"]][0] += row["own"]
+        by_kernel[row["kernel"]][1] += 1
+    print(f"\n{name}: {total:.1f} s CPU compiling, {len(rows)} compiles")
+    print(f"  {'seconds':>7}  {'versions':>8}  kernel")
+    numba_own = sum(t for kernel, (t, _) in by_kernel.items() if not kernel.startswith("oddsim."))
+    for kernel, (seconds, count) in sorted(by_kernel.items(), key=lambda kv: -kv[1][0]):
+        if kernel.startswith("oddsim.") and seconds >= 0.05:
+            print(f"  {seconds:7.2f}  {count:8d}  {kernel}")
+    print(f"  {numba_own:7.2f}  {'':8s}  Numba's own library functions (np.zeros, error messages...)")
 
 
 def compile_log(args: list[str]) -> None:
@@ -152,8 +311,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="warm runs: best of this many")
     parser.add_argument("--breakdown", action="store_true", help="also time each kernel's compile")
+    parser.add_argument("--serve-only", action="store_true", help="only the fresh server's first answer")
+    parser.add_argument("--breakdown-only", action="store_true", help="only the compile breakdown")
+    parser.add_argument("--quick", action="store_true", help="the first week only as a user has it "
+                        "(not also back to back)")
+    parser.add_argument("--first-week-only", action="store_true", help="only the eight first commands")
     options = parser.parse_args()
-    figures(options.repeats)
+    if options.breakdown_only:
+        breakdown()
+        return
+    if options.serve_only:
+        serve_first_answer()
+        return
+    if not options.first_week_only:
+        figures(options.repeats)
+    first_week(wait_for_warm_up=True)
+    if not options.quick:
+        first_week(wait_for_warm_up=False)
+    serve_first_answer()
     if options.breakdown:
         breakdown()
 

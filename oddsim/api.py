@@ -12,10 +12,10 @@ from oddsim.model.battle import ArmySpec, Battle
 from oddsim.results.battle_result import BattleResult
 from oddsim.stages.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.stages.counter import CounterAttackResult, fight_counter_attack
-from oddsim.stages.runner import AUTO_EXACT_WORK, DEFAULT_RUNS, exact_is_cheap, stage_runner
+from oddsim.stages.runner import AUTO_EXACT_SECONDS, DEFAULT_RUNS, exact_is_cheap, stage_runner
 from oddsim.stages.waves import Wave, WaveResult, fight_waves
 
-__all__ = ["AUTO_EXACT_WORK", "DEFAULT_RUNS", "engine_for", "run_amphibious", "run_battle",
+__all__ = ["AUTO_EXACT_SECONDS", "DEFAULT_RUNS", "engine_for", "run_amphibious", "run_battle",
            "run_counter_attack", "run_waves"]
 
 

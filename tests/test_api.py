@@ -119,14 +119,14 @@ def test_a_cache_that_is_a_cache_is_accepted():
     assert len(table.rows) == 2  # 1 or 2 infantry
 
 
-def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_work():
+def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_seconds():
     """Revised AA picks its casualties by chance: 64 x 64 battles are solved, one per outcome.
     Each alone is under auto's threshold; all of them together are not."""
     from dataclasses import replace
 
-    from oddsim.api import AUTO_EXACT_WORK, engine_for
-    from oddsim.engines.exact import estimate_work
+    from oddsim.api import AUTO_EXACT_SECONDS, engine_for
+    from oddsim.engines.exact import estimate_seconds
 
     battle = oddsim.Battle("revised", "63 ftr, 63 bmb", "150 inf, 40 arm, 1 aa")
-    assert estimate_work(replace(battle, aa_fired=True))[1] < AUTO_EXACT_WORK  # one part
+    assert estimate_seconds(replace(battle, aa_fired=True)) < AUTO_EXACT_SECONDS  # one part
     assert engine_for(battle) == "mc"

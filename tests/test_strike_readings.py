@@ -29,7 +29,7 @@ from oddsim.cli import cli
 from oddsim.engines.lowering import lower
 from oddsim.engines.montecarlo import simulate
 from oddsim.errors import RulesetError
-from oddsim.model.rules import SubStrikeDestroyer, SubStrikeRounds, ruleset_from_text
+from oddsim.model.rules import SubStrikeDestroyer, SubStrikeRounds, ruleset_from_text, with_changes
 
 TOL = 1e-12
 RUNS = 200_000
@@ -142,6 +142,9 @@ def test_a_battle_in_progress_is_past_the_round_one_strike():
 
 # --- europe 1999: the destroyer each round, or at the attack ---------------------------------------
 
+# the derivations below have transports defend at 1 (its unit chart; by default they roll no die)
+EUROPE = with_changes("europe-1999", {"units.transport.defense": 1})
+
 def test_europe_subs_regain_the_strike_when_the_destroyer_sinks_only_each_round():
     # 1 sub (attack 2: 1/3) against 1 destroyer (defence 3: 1/2) and 1 transport (defence 1: 1/6),
     # the destroyer lost first. While it lives both readings fire together: the sub's hit sinks
@@ -151,33 +154,33 @@ def test_europe_subs_regain_the_strike_when_the_destroyer_sinks_only_each_round(
     # defender wins (21/26).
     # Sub against the transport, each round: the strike is back: A (1/3) / (1 - 2/3 x 5/6) = 3/4,
     # D (2/3 x 1/6) / (4/9) = 1/4. In all A 5/26 x 3/4 = 15/104, D 21/26 + 5/26 x 1/4 = 89/104.
-    each_round = oddsim.solve(B(every_round_strike("europe-1999"), "1 sub", "1 dd, 1 trn", sea=True,
+    each_round = oddsim.solve(B(every_round_strike(EUROPE), "1 sub", "1 dd, 1 trn", sea=True,
                                 ool_defender="dd,trn"))
     assert_odds(each_round, F(15, 104), F(89, 104), F(0))
     # At the attack (the edition's default): the defender had a destroyer, so no strike at all:
     # sub against transport together, decided with 4/9 a round: A (1/3 x 5/6) / (4/9) = 5/8,
     # D (1/6 x 2/3) / (4/9) = 1/4, both sunk (1/18) / (4/9) = 1/8. In all A 5/26 x 5/8 = 25/208,
     # D 89/104 = 178/208, draw 5/26 x 1/8 = 5/208.
-    at_attack = oddsim.solve(B("europe-1999", "1 sub", "1 dd, 1 trn", sea=True, ool_defender="dd,trn"))
+    at_attack = oddsim.solve(B(EUROPE, "1 sub", "1 dd, 1 trn", sea=True, ool_defender="dd,trn"))
     assert_odds(at_attack, F(25, 208), F(178, 208), F(5, 208))
 
 
 def test_europe_first_strike_is_decided_in_lowering_from_the_armies_at_the_start():
-    with_dd = lower(B("europe-1999", "1 sub", "1 dd, 1 trn", sea=True))
-    without = lower(B("europe-1999", "1 sub", "1 trn", sea=True))
+    with_dd = lower(B(EUROPE, "1 sub", "1 dd, 1 trn", sea=True))
+    without = lower(B(EUROPE, "1 sub", "1 trn", sea=True))
     assert (with_dd.attacker_subs_first, without.attacker_subs_first) == (False, True)
     assert not with_dd.defender_subs_first and not without.defender_subs_first  # (attacker only)
-    assert lower(B(every_round_strike("europe-1999"), "1 sub", "1 dd, 1 trn", sea=True)).attacker_subs_first
+    assert lower(B(every_round_strike(EUROPE), "1 sub", "1 dd, 1 trn", sea=True)).attacker_subs_first
     # a sub that faces no destroyer still strikes first every round: duel(2, 1, first=attacker),
     # A (1/3) / (1 - 2/3 x 5/6) = 3/4
-    no_destroyer = oddsim.solve(B("europe-1999", "1 sub", "1 trn", sea=True))
+    no_destroyer = oddsim.solve(B(EUROPE, "1 sub", "1 trn", sea=True))
     assert no_destroyer.attacker_win == pytest.approx(0.75, abs=TOL)
 
 
 # --- both engines under each reading ---------------------------------------------------------------
 
 ANNIVERSARY_EVERY = every_round_strike("anniversary")
-EUROPE_EACH_ROUND = every_round_strike("europe-1999")
+EUROPE_EACH_ROUND = every_round_strike(EUROPE)
 CROSS = [
     B("anniversary", "2 sub, 1 cru", "1 cru, 1 sub, 1 trn", sea=True),
     B(ANNIVERSARY_EVERY, "2 sub, 1 cru", "1 cru, 1 sub, 1 trn", sea=True),
@@ -190,9 +193,9 @@ CROSS = [
     # NOT INDEPENDENT: the retreat decisions come from the exact engine's table
     B("anniversary", "3 sub", "1 cru, 1 sub", sea=True, retreat={"below_win": 0.5}),
     B("anniversary", "3 sub, 1 cru", "2 cru, 1 sub", sea=True, retreat={"best": "tuv"}),
-    B("europe-1999", "3 sub", "1 dd, 2 trn", sea=True, ool_defender="dd,trn"),
+    B(EUROPE, "3 sub", "1 dd, 2 trn", sea=True, ool_defender="dd,trn"),
     B(EUROPE_EACH_ROUND, "3 sub", "1 dd, 2 trn", sea=True, ool_defender="dd,trn"),
-    B("europe-1999", "2 sub, 1 ftr", "1 dd, 1 trn, 1 cv", sea=True),
+    B(EUROPE, "2 sub, 1 ftr", "1 dd, 1 trn, 1 cv", sea=True),
     B(EUROPE_EACH_ROUND, "2 sub, 1 ftr", "1 dd, 1 trn, 1 cv", sea=True),
 ]
 

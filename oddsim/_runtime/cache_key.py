@@ -54,6 +54,13 @@ def kernel_cache_dir(numba_cache_dir: str | None = None, root: Path = PACKAGE_RO
     return base / name
 
 
+def current_kernel_dir() -> Path:
+    """The directory this process's kernels load from and compile into, worked out as the jit
+    helper does (from ``NUMBA_CACHE_DIR``, as Numba reads it) without importing Numba, and
+    without naming the jit module: code that names it counts as kernel code for the key."""
+    return kernel_cache_dir(os.environ.get("NUMBA_CACHE_DIR") or None)
+
+
 def user_cache_dir() -> Path:
     """oddsim's directory in the user's cache (XDG on Linux, ~/Library/Caches, %LOCALAPPDATA%)."""
     if sys.platform == "win32":

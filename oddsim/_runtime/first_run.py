@@ -38,6 +38,12 @@ def announcing() -> bool:
     return _enabled
 
 
+def compiled_any() -> bool:
+    """Whether this process announced a compile: a first run, which starts the background
+    warm-up of the other engines (``oddsim._runtime.warm``) once it has answered."""
+    return bool(_announced)
+
+
 def engine_of(module: str) -> str:
     """The engine that Python code in ``module`` belongs to, in words."""
     for package, name in ENGINES.items():

@@ -44,6 +44,7 @@ MOVED = {
     "oddsim.interrupt": "oddsim._runtime.interrupt",
     "oddsim.progress": "oddsim._runtime.progress",
     "oddsim.strict_json": "oddsim._runtime.strict_json",
+    "oddsim.warm": "oddsim._runtime.warm",
     "oddsim.cache_cli": "oddsim.cli.cache",
     "oddsim.plot.cli": "oddsim.cli.chart",
     "oddsim.purchase.cli": "oddsim.cli.purchase",

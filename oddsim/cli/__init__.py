@@ -135,7 +135,21 @@ def main() -> None:
     try:
         cli()
     except SystemExit as stop:
+        if not stop.code:
+            _warm_the_others()
         _exit_now(stop.code)
+
+
+def _warm_the_others() -> None:
+    """After a first run's answer (it compiled an engine): compile the other engines in the
+    background, so that the next commands do not compile each its own (``oddsim._runtime.warm``)."""
+    from oddsim._runtime import first_run
+
+    if first_run.compiled_any():
+        from oddsim._runtime import warm
+        from oddsim._runtime.cache_key import current_kernel_dir
+
+        warm.start(current_kernel_dir())
 
 
 def _exit_now(code: object) -> NoReturn:

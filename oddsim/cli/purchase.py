@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import threading
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,6 +17,9 @@ from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
 from oddsim.purchase.report import report
 from oddsim.purchase.spec import SweepSpec
+
+if TYPE_CHECKING:
+    from oddsim.purchase.runner import SweepInterrupted
 
 
 @click.command()
@@ -86,10 +90,22 @@ def purchase(rules, budget, units, caps, existing, against, goal, territory_valu
                               progress=not quiet, chunk_rows=chunk_rows,
                               stop_requested=stop_requested)
     except SweepInterrupted as stop:
-        click.echo(f"oddsim: interrupted: {stop}", err=True)
+        _print_interrupted(stop, spec, top, out)
         return EXIT_INTERRUPTED
     return print_result(table, report(table, spec, top), plot, lambda rows, path: write_purchase_chart(
         rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=False)
+
+
+def _print_interrupted(stop: SweepInterrupted, spec: SweepSpec, top: int, out: str | None) -> None:
+    """Ctrl-C stopped the sweep: the ranking of the rows done, marked interrupted (on stdout,
+    like the partial figures of other interrupted commands), and one line on stderr saying how
+    far it got and, without ``--out``, how to keep the rows of a long sweep."""
+    table = stop.table
+    if table is not None and len(table):
+        click.echo(f"interrupted: ranking of the {len(table):,} of {stop.purchases:,} purchases done")
+        click.echo(report(table, spec, top))
+    keep = "" if out else "; a long sweep keeps its rows with --out rows.csv (then --resume finishes it)"
+    click.echo(f"oddsim: interrupted: {stop}{keep}", err=True)
 
 
 @contextmanager

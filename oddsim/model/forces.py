@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral
 
+from oddsim._runtime.whole import ASCII_DIGITS_HINT, other_digits, whole_number
 from oddsim.errors import ForceError
 from oddsim.model.names import DAMAGED_WORDS, EMPTY_WORDS, count_label, describe_counts, unit_label
 from oddsim.model.rules import Ruleset, load_ruleset
@@ -155,6 +156,8 @@ def _split(text: str, side: str) -> list[tuple[str, object]]:
                 raise ForceError(f"{side}: '{part.strip()}' has a count but no unit: write e.g. "
                                  f"'{words[0]} inf'")
             entries.append((words[1], words[0]))
+        elif other_digits(words[0]):  # "٣ inf"
+            raise ForceError(f"{side}: count '{words[0]}': {ASCII_DIGITS_HINT}, e.g. '3 inf'")
         elif words[0].startswith(("-", "+")) or words[0][0].isdigit():
             raise ForceError(f"{side}: count '{words[0]}' is not a whole number: write e.g. '3 inf'")
         else:
@@ -175,7 +178,6 @@ DEFENDING_SIDES = frozenset(("defender", "against"))
 """Armies that defend a territory: 'none' is an undefended one."""
 
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")
 _SHOWN_DIGITS = 40
 """A count is quoted in full up to this many digits, longer ones by their first digits and length."""
 
@@ -187,14 +189,15 @@ def _count(raw: object, token: str, side: str) -> int:
         raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
     if isinstance(raw, str):
         text = raw.strip()
-        if _WHOLE.fullmatch(text):
-            return _in_range(_digits_value(text), _shown(text), token, side)
+        value = whole_number(text, MAX_UNITS_PER_SIDE)
+        if value is not None:
+            return _in_range(value, _shown(text), token, side)
+        if other_digits(text):  # "1_000", "３"
+            raise ForceError(f"{side}: count '{raw}' of '{token}': {ASCII_DIGITS_HINT}")
         try:
-            number = float(text)
+            float(text)
         except ValueError:
             raise ForceError(f"{side}: count '{raw}' of '{token}' is not a number") from None
-        if number.is_integer() and "." not in text and "e" not in text.lower():  # "1_000", "３"
-            raise ForceError(f"{side}: count '{raw}' of '{token}': write it with the digits 0 to 9")
         raise ForceError(f"{side}: count '{raw}' of '{token}' must be a whole number")
     if isinstance(raw, float):
         if not math.isfinite(raw) or not raw.is_integer():
@@ -204,16 +207,6 @@ def _count(raw: object, token: str, side: str) -> int:
         value = int(raw)
         return _in_range(value, _shown_int(value), token, side)
     raise ForceError(f"{side}: count of '{token}' must be a whole number, not {raw!r}")
-
-
-def _digits_value(text: str) -> int:
-    """A digit string's value, or one past the limit (with its sign) when it has more digits
-    than any allowed count: ``int()`` refuses strings of over 4300 digits."""
-    digits = text.lstrip("+-").lstrip("0")
-    sign = -1 if text.startswith("-") else 1
-    if len(digits) > len(str(MAX_UNITS_PER_SIDE)):
-        return sign * (MAX_UNITS_PER_SIDE + 1)
-    return sign * int(digits or "0")
 
 
 def _shown(text: str) -> str:

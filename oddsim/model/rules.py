@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from oddsim._runtime.documents import load_toml
 from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.model.names import NAME_RULE, is_typable, typed_key
@@ -341,7 +342,7 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
         table = _builtin_table(text)
     else:
         load_ruleset(name_or_path)  # its own errors first
-        table = tomllib.loads(RULESET_FILE.read_text(Path(text)))
+        table = load_toml(RULESET_FILE.read_text(Path(text)), f"ruleset file {text}", RulesetError)
     said = []
     for key, value in changes.items():
         _set_key(table, key, value, text)
@@ -399,11 +400,7 @@ def ruleset_from_text(text: str, origin: str = "(text)", what: str = "the rulese
     """A ruleset from the TOML text of a ruleset file (a server receives text, never a path)."""
     if not isinstance(text, str):
         raise RulesetError(f"{what} must be TOML text, not {type(text).__name__}")
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{what} is not valid TOML: {exc}") from None
-    return parse_ruleset(table, origin=origin)
+    return parse_ruleset(load_toml(text, what, RulesetError), origin=origin)
 
 
 class _Fields:

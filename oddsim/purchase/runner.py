@@ -29,13 +29,17 @@ from oddsim.purchase.table import PurchaseTable, SweepStats
 
 
 class SweepInterrupted(KeyboardInterrupt):
-    """Ctrl-C (or SIGTERM in the CLI) stopped a sweep; the finished rows are in the file."""
+    """Ctrl-C (or SIGTERM in the CLI) stopped a sweep; the finished rows are in the file (with
+    ``out``) and in ``table``, ranked (the rows done: resumed ones and those solved here)."""
 
-    def __init__(self, message: str, rows_done: int, out: Path | None) -> None:
+    def __init__(self, message: str, rows_done: int, out: Path | None,
+                 table: PurchaseTable | None = None, purchases: int = 0) -> None:
         super().__init__(message)
         self.message = message
         self.rows_done = rows_done
         self.out = out
+        self.table = table
+        self.purchases = purchases  # how many the whole sweep has
 
     def __str__(self) -> str:
         return self.message
@@ -120,7 +124,14 @@ def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = Fal
             finished = len(done) + (writer.rows_written if writer is not None else len(fresh))
             saved = f"; {path} holds them: rerun with --resume to finish" if path else ""
             raise SweepInterrupted(f"stopped after {finished:,} of {len(purchases):,} rows{saved}",
-                                   finished, path) from None
+                                   finished, path, _table(spec, done, fresh, cached, path),
+                                   len(purchases)) from None
+    return _table(spec, done, fresh, cached, path)
+
+
+def _table(spec: SweepSpec, done: dict[int, PurchaseRow], fresh: list[PurchaseRow], cached: int,
+           path: Path | None) -> PurchaseTable:
+    """The rows of a sweep, resumed (``done``) and solved here (``fresh``), ranked."""
     stats = SweepStats(resumed=len(done), cached=cached, solved=len(fresh) - cached,
                        out=str(path) if path else None)
     return PurchaseTable.from_rows([*done.values(), *fresh], spec.goal, spec.units, stats,

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oddsim.engines.exact import estimate_work, solve
+from oddsim.engines.exact import estimate_seconds, estimate_work, solve
 from oddsim.engines.exact.solve import MAX_JOINT_STATES
 from oddsim.limits import share_of_runs
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult
 
-AUTO_EXACT_WORK = 500_000_000
-"""``method="auto"`` solves exactly up to this much estimated work (about half a second)."""
+AUTO_EXACT_SECONDS = 1.0
+"""``method="auto"`` solves exactly when the solve is predicted to take at most this long
+(``oddsim.engines.exact.estimate_seconds``, fitted to measured solves by benchmarks/auto_calibration.py)."""
 DEFAULT_RUNS = 1_000_000
 
 
@@ -26,7 +27,7 @@ def stage_runner(method: str, runs: int | None, seed: int | None, progress: bool
 
     def run(spec: Battle, share: float) -> BattleResult:
         index = next(counter)
-        if method == "exact" or (method == "auto" and exact_is_cheap(spec, AUTO_EXACT_WORK)):
+        if method == "exact" or (method == "auto" and exact_is_cheap(spec)):
             return solve(spec)
         total = DEFAULT_RUNS if runs is None else runs
         sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
@@ -38,8 +39,8 @@ def stage_runner(method: str, runs: int | None, seed: int | None, progress: bool
     return run
 
 
-def exact_is_cheap(battle: Battle, most_work: float = AUTO_EXACT_WORK) -> bool:
-    """Whether ``method="auto"`` solves ``battle`` exactly: its states fit and its estimated work is
-    at most ``most_work``."""
-    joint, work = estimate_work(battle)
-    return joint <= MAX_JOINT_STATES and work <= most_work
+def exact_is_cheap(battle: Battle) -> bool:
+    """Whether ``method="auto"`` solves ``battle`` exactly: its states fit and its solve is
+    predicted to take at most ``AUTO_EXACT_SECONDS``."""
+    joint, _ = estimate_work(battle)
+    return joint <= MAX_JOINT_STATES and estimate_seconds(battle) <= AUTO_EXACT_SECONDS

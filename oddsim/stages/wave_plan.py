@@ -21,11 +21,10 @@ first battle's (see ``oddsim.stages.waves.Wave``).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import fields
 from pathlib import Path
 
-from oddsim._runtime import strict_json
+from oddsim._runtime.documents import load_json, load_toml
 from oddsim._runtime.files import InputFile
 from oddsim.errors import BattleError, OddsimError
 from oddsim.model.battle import RetreatPolicy
@@ -44,11 +43,8 @@ def load_wave_plan(path: str | Path) -> list[Wave]:
     first problem."""
     path = Path(path)
     text = WAVE_PLAN_FILE.read_text(path)
-    try:
-        data = strict_json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as error:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise BattleError(f"wave plan {path}: not valid {kind}: {error}") from None
+    load = load_json if path.suffix.lower() == ".json" else load_toml
+    data = load(text, f"wave plan {path}", BattleError)
     if not isinstance(data, dict) or set(data) != {"wave"} or not isinstance(data["wave"], list):
         raise BattleError(f"wave plan {path}: write one list of waves under 'wave' ([[wave]] tables "
                           f"in TOML)")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from oddsim._runtime.whole import ASCII_DIGITS_HINT, other_digits, whole_number
 from oddsim.errors import OddsimError
 
 N_FRONTS = 3
@@ -184,10 +185,17 @@ def parse_belief(value: str | Sequence | dict, what: str = "hidden support value
 
 
 def _parse_int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise TrenchError(f"{what}: {text!r} is not a whole number") from None
+    """A whole number as the army parser reads a count (``oddsim._runtime.whole``): ASCII digits only."""
+    value = whole_number(text, _PARSE_CAP)
+    if value is not None:
+        return value
+    if other_digits(text.strip()):
+        raise TrenchError(f"{what}: {text!r}: {ASCII_DIGITS_HINT}")
+    raise TrenchError(f"{what}: {text!r} is not a whole number")
+
+
+_PARSE_CAP = 10**9
+"""Past every trench limit: a longer number reads as one past it (and is refused as too large)."""
 
 
 def _split(value: str | Sequence, what: str) -> list:

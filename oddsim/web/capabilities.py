@@ -22,7 +22,7 @@ from typing import Any
 from oddsim.errors import OddsimError
 from oddsim.model.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
 from oddsim.web.answers import AnswerCache
-from oddsim.web.limits import MAX_EXACT_WORK, MC_SECONDS, WebError, check_runs, check_seed
+from oddsim.web.limits import MAX_EXACT_SECONDS, MC_SECONDS, WebError, check_runs, check_seed
 
 Body = Mapping[str, Any]
 Progress = Callable[[int, int], bool]
@@ -239,17 +239,17 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
         land, compositions = land_units_bound(battle)
         _check_exact_work(battle)
         if land is not None:
-            from oddsim.engines.exact import estimate_work
+            from oddsim.engines.exact import estimate_seconds
 
             whole = Battle(rules=battle.rules, attacker=counter, defender=land,
                            attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
                            dice=battle.dice)
-            work = estimate_work(battle)[1] + compositions * estimate_work(whole)[1]
-            if work > MAX_EXACT_WORK:
+            seconds = estimate_seconds(battle) + compositions * estimate_seconds(whole)
+            if seconds > MAX_EXACT_SECONDS:
                 from oddsim.errors import TooLargeError
 
-                raise TooLargeError(f"too large to solve exactly on the server (about {work:.2g} steps "
-                                    f"with the counter-attacks, the limit is {MAX_EXACT_WORK:.2g}): use "
+                raise TooLargeError(f"too large to solve exactly on the server (about {seconds:.2g} s "
+                                    f"with the counter-attacks, the limit is {MAX_EXACT_SECONDS:g} s): use "
                                     f"method mc or auto, or the CLI")
     with engine_guard(method != "exact"):
         outcome = run_counter_attack(battle, counter, method=method, runs=runs, seed=seed,
@@ -259,13 +259,13 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
 
 
 def _check_exact_work(*battles) -> None:
-    from oddsim.engines.exact import estimate_work
+    from oddsim.engines.exact import estimate_seconds
     from oddsim.errors import TooLargeError
 
-    work = sum(estimate_work(b)[1] for b in battles if b is not None)
-    if work > MAX_EXACT_WORK:
-        raise TooLargeError(f"too large to solve exactly on the server (about {work:.2g} steps, the "
-                            f"limit is {MAX_EXACT_WORK:.2g}): use method mc or auto, or the CLI")
+    seconds = sum(estimate_seconds(b) for b in battles if b is not None)
+    if seconds > MAX_EXACT_SECONDS:
+        raise TooLargeError(f"too large to solve exactly on the server (about {seconds:.2g} s, the "
+                            f"limit is {MAX_EXACT_SECONDS:g} s): use method mc or auto, or the CLI")
 
 
 def amphibious_spec(body: Body):

@@ -1,7 +1,9 @@
-"""Warm the engines once at start: load (or, the first time, compile) every Numba kernel."""
+"""Warm the engines in the background while the server answers: compile every Numba kernel the
+first time (in a low-priority process, ``oddsim._runtime.warm``), then load them all in the server."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -26,13 +28,34 @@ WARM_UPS: tuple[tuple[str, dict], ...] = (
 """Small requests that between them run every kernel the API uses."""
 
 
+def warm_in_background(say: Callable[[str], None] = print) -> threading.Thread:
+    """Start warming the engines without holding the server up: on an empty kernel cache the
+    background warm-up process compiles them (requests meanwhile compile what they need, the
+    process yielding them the CPU); then ``warm_up`` loads them all here. Returns the thread."""
+
+    def run() -> None:
+        from oddsim._runtime import warm
+        from oddsim._runtime.cache_key import current_kernel_dir
+
+        compiling = warm.start(current_kernel_dir(), announce=False)
+        if compiling is not None:
+            say("oddsim serve: compiling the engines in the background (first run only); requests "
+                "are answered meanwhile, the first of each kind in a few seconds")
+            compiling.wait()
+        seconds = warm_up(say)
+        say(f"oddsim serve: every engine ready ({seconds:.1f} s to load)")
+
+    thread = threading.Thread(target=run, name="oddsim-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 def warm_up(say: Callable[[str], None] = print) -> float:
     """Run the warm-up requests, saying what it does; returns the seconds it took."""
     from oddsim.web.capabilities import CAPABILITIES
 
     started = time.monotonic()
-    say("oddsim serve: loading the engines (the first time on a machine Numba compiles them: "
-        "a minute or two)")
+    say("oddsim serve: loading the engines")
     for kind, body in WARM_UPS:
         begun = time.monotonic()
         CAPABILITIES[kind](body, None)

@@ -13,9 +13,9 @@ MAX_BODY_BYTES = 256 * 1024
 """A request body (a ruleset's TOML text included) is at most this long."""
 MAX_RUNS = 5_000_000
 """Monte Carlo runs per request (the CLI allows more: run those there)."""
-MAX_EXACT_WORK = 2_000_000_000
-"""Estimated work (see ``oddsim.engines.exact.estimate_work``) a request may ask the exact solver for:
-about two seconds; ``method: auto`` already switches to Monte Carlo above a quarter of it."""
+MAX_EXACT_SECONDS = 2.0
+"""Seconds of exact solving a request may ask for, as ``oddsim.engines.exact.estimate_seconds`` predicts
+them (fitted to measured solves); ``method: auto`` already switches to Monte Carlo above half."""
 MC_SECONDS = 30.0
 """A Monte Carlo run stops this long after its first chunk and answers what it has
 (``interrupted: true``)."""

@@ -1,4 +1,5 @@
-"""Run the app on uvicorn: warm the engines, bind (loopback unless asked), say where."""
+"""Run the app on uvicorn: bind (loopback unless asked), say where, serve at once while the
+engines warm in the background."""
 
 from __future__ import annotations
 
@@ -27,17 +28,18 @@ def is_loopback(host: str) -> bool:
 
 def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
           say: Callable[[str], None] = print) -> None:
-    """Warm the engines, then serve until Ctrl-C."""
+    """Serve until Ctrl-C, warming the engines meanwhile."""
+
     from oddsim.web.app import create_app
-    from oddsim.web.engines import warm_up
+    from oddsim.web.engines import warm_in_background
 
     if not is_loopback(host):
         say(f"oddsim serve: warning: listening on {host}, not loopback: anyone who can reach "
             f"this machine can use the server (it has no login)")
-    listening = _listen(host, port)  # a busy port fails now, not after the warm-up; clients
-    seconds = warm_up(say)  # that connect meanwhile wait in the socket's queue
+    listening = _listen(host, port)  # a busy port fails now
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-    say(f"oddsim serve: engines ready in {seconds:.1f} s; serving {url} (Ctrl-C stops)")
+    say(f"oddsim serve: serving {url} (Ctrl-C stops)")
+    warm_in_background(say)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server_for(create_app(host=host, port=listening.getsockname()[1])).run(sockets=[listening])

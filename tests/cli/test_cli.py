@@ -57,7 +57,7 @@ def test_rules_list_and_show():
     (["battle", "--rules", "chess", "-a", "1 inf", "-d", "1 inf"], "unknown edition"),
     (["battle", "-a", "1 inf", "-d", "1 inf", "--ool-attacker", "inf,dragon"], "unknown unit 'dragon'"),
     (["battle", "-a", "1 inf", "-d", "1 inf", "--keep-land", "-2"], "--keep-land"),
-    (["battle", "-a", "400 inf, 300 art, 200 arm", "-d", "500 inf, 300 arm, 150 ftr",
+    (["battle", "--sea", "-a", "100 sub, 100 dd, 100 ftr", "-d", "100 bb, 100 cv, 100 sub",
       "--method", "exact"], "too large for the exact engine"),
     (["battle", "-a", "1 inf"], "Missing option"),
     (["rules", "show", "nope"], "unknown edition"),

@@ -38,8 +38,9 @@ def test_battle_is_a_normalised_value():
 
 
 def test_too_large_for_exact_refuses_fast():
-    big = oddsim.Battle(rules="1942-2e", attacker="400 inf, 300 art, 200 arm, 50 ftr",
-                        defender="500 inf, 300 arm, 150 ftr")
+    # (617 million joint states: land battles of at most 1,000 units a side now fit, see cost.py)
+    big = oddsim.Battle(rules="1942-2e", attacker="100 sub, 100 dd, 100 ftr",
+                        defender="100 bb, 100 cv, 100 sub", sea=True)
     with pytest.raises(oddsim.TooLargeError, match="limit"):
         oddsim.solve(big)
 

@@ -343,3 +343,40 @@ def test_an_interrupted_chart_says_so_in_one_line(monkeypatch, tmp_path):
     assert result.exit_code == 130, result.output
     assert result.stderr == f"{INTERRUPTED}\n"
     assert not chart.exists()
+
+
+PURCHASE = ("purchase", "--budget", "12", "--units", "inf,art,arm", "--against", "3 inf", "--method",
+            "exact", "--quiet", "--top", "0")
+
+
+def test_an_interrupted_purchase_without_out_prints_the_ranking_of_the_rows_done(monkeypatch):
+    """Before: Ctrl-C on a sweep without --out printed one line and none of the rows done."""
+    runner_module = importlib.import_module("oddsim.purchase.runner")
+    full = invoke(*PURCHASE)
+    assert full.exit_code == 0, full.output
+    full_rows = [line for line in full.stdout.splitlines() if _rank_line(line)]
+    calls = ctrl_c_after_call(monkeypatch, runner_module, "evaluate_purchase", on_call=3)
+    result = invoke(*PURCHASE)
+    assert result.exit_code == 130, result.output
+    assert len(calls) == 3  # the row in hand when Ctrl-C came is the last one
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("interrupted: ranking of the 3 of ") and "purchases done" in lines[0]
+    ranked = [line for line in lines if _rank_line(line)]
+    assert [line.split()[0] for line in ranked] == ["1", "2", "3"]
+    # the same figures as the whole sweep gives those three purchases (the first three it enumerates)
+    by_purchase = {_purchase_of(line): line.split()[1] for line in full_rows}
+    assert {_purchase_of(line) for line in ranked} == {spec.describe_purchase(counts)
+                                                       for spec, _, counts, *_ in calls}
+    assert all(by_purchase[_purchase_of(line)] == line.split()[1] for line in ranked)
+    message = result.stderr.strip().splitlines()
+    assert len(message) == 1 and message[0].startswith("oddsim: interrupted: stopped after 3 of ")
+    assert "--out" in message[0]
+
+
+def _rank_line(line: str) -> bool:
+    words = line.split()
+    return len(words) > 5 and words[0].isdigit() and words[1].endswith("%")
+
+
+def _purchase_of(line: str) -> str:
+    return line.split(" exact ", 1)[1].strip()

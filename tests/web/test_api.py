@@ -124,8 +124,8 @@ def test_a_bad_battle_gets_the_cli_line(client, body, args):
      "ruleset_toml"),
     (json.dumps({"attacker": "1 inf", "defender": "1 inf", "method": "mc", "runs": 10**9}).encode(),
      400, "5,000,000"),
-    (json.dumps({"attacker": "200 inf, 200 arm", "defender": "300 inf, 100 arm",
-                 "method": "exact"}).encode(), 400, "too large"),
+    (json.dumps({"attacker": "100 sub, 100 dd, 100 ftr", "defender": "100 bb, 100 cv, 100 sub",
+                 "sea": True, "method": "exact"}).encode(), 400, "too large"),
     (b"{" + b'"a": "' + b"x" * 300_000 + b'"}', 413, "KiB"),
 ])
 def test_bad_requests_get_a_4xx_and_one_line(client, raw, status, words):

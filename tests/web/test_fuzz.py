@@ -58,7 +58,7 @@ def quick(monkeypatch):
     from oddsim.web import capabilities
 
     monkeypatch.setattr(capabilities, "MC_SECONDS", 0.05)
-    monkeypatch.setattr(capabilities, "MAX_EXACT_WORK", 50_000_000)
+    monkeypatch.setattr(capabilities, "MAX_EXACT_SECONDS", 0.05)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -15,7 +15,7 @@ from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.engines import aa_casualties
 from oddsim.engines.crash import crash_cost_per_state, crash_fighters
 from oddsim.engines.dice import add_dice, low_luck_pmf
-from oddsim.engines.exact import _ahead, _kept, _outcomes
+from oddsim.engines.exact import _ahead, _kept, _outcomes, cost
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
 from oddsim.engines.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
@@ -27,8 +27,9 @@ from oddsim.results.battle_result import BattleResult, Method, RowArrays, Surviv
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
-MAX_WORK = 10_000_000_000
-"""Largest estimated work (states x hit spread of each side), about ten seconds."""
+MAX_SECONDS = 10.0
+"""Longest solve the exact engine takes on, in the seconds its estimated work (states x hit spread
+of each side) predicts (``cost``: fitted to measured solves)."""
 MAX_TABLE_ENTRIES = 40_000_000
 """Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
 NO_MOVES = np.zeros(0, dtype=np.int64)
@@ -75,20 +76,46 @@ def _hit_spread(dice: int) -> float:
 
 
 def estimate_work(battle: Battle) -> tuple[int, float]:
-    """(joint casualty states, estimated work) of solving ``battle`` exactly. On this kind of
-    machine one unit of work is about a nanosecond. A battle split by the AA outcome per aircraft
-    type (``aa_casualties.splits``), one solve per part: its largest part's states and the sum of
-    the parts' work."""
+    """(joint casualty states, estimated work) of solving ``battle`` exactly (``estimate_seconds``
+    turns work into seconds: 1e9 units are some 0.2 s, 1.45e10 about a second). A battle split
+    by the AA outcome per aircraft type (``aa_casualties.splits``), one solve per part: its
+    largest part's states and the sum of the parts' work."""
     parts = aa_casualties.splits(battle)
     if parts is None:
         return _work(*_lowered(battle, keep=True))
     return _split_work(parts)
 
 
+PART_SECONDS = 0.001
+"""The fixed cost of each part of a split battle (lowering it, its per-side tables and its
+result), measured at 0.8-1.6 ms for 49-961 parts of a few states each."""
+
 PART_WORK = 1_000_000
 """The work of each part of a split battle besides its states: lowering it, its per-side tables
 and its result, about a millisecond a part (measured: 0.8-1.6 ms for 49-961 parts of a few
 states each), which the state counts do not see: 4,096 tiny parts took 4 s estimated at 0.1 s."""
+
+
+def estimate_seconds(battle: Battle) -> float:
+    """The seconds an exact solve of ``battle`` takes on this kind of machine, from its
+    ``estimate_work`` (``cost``: fitted to measured solves). A split battle: the seconds of its
+    parts' work together, plus ``PART_SECONDS`` a part (the fit grows slower than the work, so
+    the fixed cost of 2,000 tiny parts, some 2 s, would vanish in it)."""
+    parts = aa_casualties.splits(battle)
+    if parts is None:
+        return cost.seconds(_work(*_lowered(battle, keep=True))[1])
+    return _split_size(parts)[1]
+
+
+def _split_size(parts: list[aa_casualties.Split]) -> tuple[int, float]:
+    """(the largest part's joint states, the predicted seconds) of a split battle: the cost
+    model's seconds of the parts' work together, plus ``PART_SECONDS`` for each part."""
+    joint, work, solved = 0, 0.0, 0
+    for _, spec, _ in parts:
+        if spec is not None:
+            part_joint, part_work = _work(*_lowered(spec))
+            joint, work, solved = max(joint, part_joint), work + part_work, solved + 1
+    return joint, cost.seconds(work) + solved * PART_SECONDS
 
 
 def _split_work(parts: list[aa_casualties.Split]) -> tuple[int, float]:
@@ -143,15 +170,17 @@ def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, floa
     return joint, joint * spread
 
 
-def _check_size(joint: int, work: float, parts: int = 0) -> None:
-    """Refuse a battle over ``MAX_JOINT_STATES`` or ``MAX_WORK`` (``parts``: the AA outcomes it is
-    solved as, ``joint`` their largest and ``work`` their sum; 0: solved whole)."""
-    if joint > MAX_JOINT_STATES or work > MAX_WORK:
+def _check_size(joint: int, work: float, parts: int = 0, seconds: float | None = None) -> None:
+    """Refuse a battle over ``MAX_JOINT_STATES`` or ``MAX_SECONDS`` (``parts``: the AA outcomes it
+    is solved as, ``joint`` their largest and ``seconds`` the sum of theirs; 0: solved whole, its
+    seconds from ``work``)."""
+    seconds = cost.seconds(work) if seconds is None else seconds
+    if joint > MAX_JOINT_STATES or seconds > MAX_SECONDS:
         apart = f" for {parts:,} AA outcomes solved apart" if parts else ""
         raise TooLargeError(
             f"battle too large for the exact engine: {joint:,} casualty states{' at most' if parts else ''} "
-            f"and about {work / 1e9:,.0f} s of work{apart}, the limit is {MAX_JOINT_STATES:,} states and "
-            f"{MAX_WORK / 1e9:,.0f} s; use --method mc (or auto)")
+            f"and about {seconds:,.0f} s of work{apart}, the limit is {MAX_JOINT_STATES:,} states and "
+            f"{MAX_SECONDS:,.0f} s; use --method mc (or auto)")
 
 
 @dataclass(frozen=True)
@@ -497,8 +526,8 @@ def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray
 
 
 BACKGROUND_WORK = 50_000_000
-"""Battles whose estimated work (``estimate_work``, about a nanosecond a unit) reaches this, some
-50 ms, are solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
+"""Battles whose estimated work (``estimate_work``) reaches this, some 30 ms (``cost``), are
+solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
 hold Ctrl-C back until they return (handing a call to the waiting thread costs some 20 us)."""
 _solved_once = False
 """Whether this process has finished an exact solve. Its first on the command line may compile the
@@ -513,7 +542,8 @@ def solve(battle: Battle) -> BattleResult:
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
     parts = aa_casualties.splits(battle)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome
-        _check_size(*_split_work(parts), len(parts))
+        joint, seconds = _split_size(parts)
+        _check_size(joint, 0.0, len(parts), seconds)
         solved: list[tuple[float, BattleResult]] = []
 
         def part(spec: Battle, p: float, _i: int) -> BattleResult:

@@ -39,11 +39,12 @@ def test_a_battle_that_is_not_split_keeps_its_own_estimate():
     assert estimate_work(battle) == solve_module._work(*low)
 
 
-def test_a_split_battle_over_max_work_is_refused_before_any_part_is_solved(monkeypatch):
+def test_a_split_battle_over_max_seconds_is_refused_before_any_part_is_solved(monkeypatch):
     estimates = _parts_estimates(SPLIT)
     largest = max(w for _, w in estimates)
     total = sum(w for _, w in estimates) + len(estimates) * solve_module.PART_WORK
-    monkeypatch.setattr(solve_module, "MAX_WORK", (largest + total) / 2)  # each part fits, the sum not
+    # each part fits, the sum not
+    monkeypatch.setattr(solve_module, "MAX_SECONDS", solve_module.cost.seconds((largest + total) / 2))
 
     def never(*_args):
         raise AssertionError("a part was solved")
