@@ -31,6 +31,7 @@ from oddsim.model.forces import Force, parse_force
 from oddsim.model.order_of_loss import casualty_order
 from oddsim.model.rules import AACasualties, Domain
 from oddsim.results.battle_result import BattleResult, Method, Survivors, row_key, survivor_row
+from oddsim.results.mixing import part_variance
 
 MAX_SPLITS = 4096
 """At most this many AA outcomes (of nonzero probability) are fought apart, by either engine (above
@@ -193,7 +194,7 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
             if isinstance(se, float | int):
                 # the rounds before a retreat are a mean over the retreats: weighted by them
                 weight = p * result.retreat if name == "retreat_round" else p
-                errors[name] = errors.get(name, 0.0) + (weight * se) ** 2
+                errors[name] = errors.get(name, 0.0) + part_variance(weight, se)
     if "retreat_round" in errors:
         if totals["retreat"] > 0:
             errors["retreat_round"] /= totals["retreat"] ** 2
@@ -224,7 +225,7 @@ def _add(table: dict[tuple, list], row: Survivors, p: float) -> None:
     """Add ``row`` with weight ``p``: its probability and its variance (Monte Carlo)."""
     entry = table.setdefault(row_key(row), [row, 0.0, 0.0])
     entry[1] += p * row.probability
-    entry[2] += (p * row.std_error) ** 2
+    entry[2] += part_variance(p, row.std_error)
 
 
 def _table(entries: dict[tuple, list]) -> tuple[Survivors, ...]:

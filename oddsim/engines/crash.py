@@ -10,7 +10,6 @@ lost. One function serves both engines: it reads the result's survivor rows.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -20,6 +19,7 @@ from oddsim.errors import TooLargeError
 from oddsim.model.battle import Battle
 from oddsim.model.rules import Ruleset
 from oddsim.results.battle_result import BattleResult, merge_rows
+from oddsim.results.mixing import error_bound, spread_error
 
 
 def crashed(counts: Mapping[str, int], damaged: Mapping[str, int], battle: Battle) -> dict[str, int]:
@@ -80,9 +80,9 @@ def crash_fighters(result: BattleResult, battle: Battle) -> BattleResult:
         return result
     std_error = dict(result.std_error)
     if result.runs:
-        spread = math.sqrt(max(extra_sq - extra * extra, 0.0) / result.runs)
-        std_error["defender_ipc_lost"] = std_error.get("defender_ipc_lost", 0.0) + spread
+        spread = spread_error(extra, extra_sq, result.runs)  # (the crashes' cost over the end states)
+        std_error["defender_ipc_lost"] = error_bound(std_error.get("defender_ipc_lost", 0.0), spread)
         if "tuv_swing" in std_error:
-            std_error["tuv_swing"] += spread
+            std_error["tuv_swing"] = error_bound(std_error["tuv_swing"], spread)
     return replace(result, defender_survivors=merge_rows(rows, result.runs),
                    defender_ipc_lost=result.defender_ipc_lost + extra, std_error=std_error)

@@ -34,6 +34,7 @@ from oddsim.model.names import unit_label
 from oddsim.model.rules import Domain, Ruleset, load_ruleset
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
+from oddsim.results.mixing import error_bound, part_variance, spread_variance
 
 SEA_BATTLE_CHOICES = ("fight", "ignore")
 
@@ -383,7 +384,7 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
     variance = dict.fromkeys(("take", "wiped", "a", "d"), 0.0)
     for x in landings:
         for name, (_, error) in figures(x).items():
-            variance[name] += (x.probability * error) ** 2
+            variance[name] += part_variance(x.probability, error)
     sea_d = 0.0
     if sea is not None and sea.runs:
         # each sea end state's expected figure (attacker: with its own losses and cargo lost)
@@ -396,13 +397,13 @@ def _std_errors(assault: Amphibious, sea: BattleResult | None, landings: list[La
             per_row.append((row.probability, f))
         for name in ("take", "wiped", "a", "d"):
             mean = sum(p * f[name] for p, f in per_row)
-            spread = sum(p * f[name] ** 2 for p, f in per_row) - mean * mean
-            variance[name] += max(spread, 0.0) / sea.runs
+            second = sum(p * f[name] ** 2 for p, f in per_row)
+            variance[name] += spread_variance(second, mean * mean, sea.runs)
         sea_d = sea.std_error.get("defender_ipc_lost", 0.0)
     errors = {"takes_territory": math.sqrt(variance["take"]),
               "defender_destroyed": math.sqrt(variance["wiped"]),
               "attacker_ipc_lost": math.sqrt(variance["a"]),
-              "defender_ipc_lost": sea_d + math.sqrt(variance["d"])}
+              "defender_ipc_lost": error_bound(sea_d, math.sqrt(variance["d"]))}
     errors["tuv_swing"] = swing_error_bound(errors)
     return errors
 

@@ -18,6 +18,7 @@ from oddsim.model.battle import ArmySpec, Battle
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.rules import Domain
 from oddsim.results.battle_result import BattleResult
+from oddsim.results.mixing import part_variance, spread_variance
 
 TAKEN_TOLERANCE = 1e-9
 """How far the survivor rows that hold the territory may sum from ``takes_territory``."""
@@ -100,7 +101,7 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
         counter_lost += probability * result.attacker_ipc_lost
         stayed_lost += probability * result.defender_ipc_lost
         held_squares += probability * kept ** 2
-        counter_variance += (probability * result.std_error.get("takes_territory", 0.0)) ** 2
+        counter_variance += part_variance(probability, result.std_error.get("takes_territory", 0.0))
         rows.append({"units": units, "probability": probability, "holds": kept, "method": result.method})
     return CounterAttackResult(first, army.describe(), taken, holds, counter_lost, stayed_lost,
                                tuple(rows), _hold_errors(first, holds, held_squares, counter_variance))
@@ -114,7 +115,7 @@ def _hold_errors(first: BattleResult, holds: float, held_squares: float,
     first_error = first.std_error.get("takes_territory")
     if first_error is None and counter_variance == 0.0:
         return {}
-    first_variance = max(held_squares - holds ** 2, 0.0) / first.runs if first.runs else 0.0
+    first_variance = spread_variance(held_squares, holds ** 2, first.runs or 0)
     return {"takes_territory": first_error or 0.0, "holds": math.sqrt(first_variance + counter_variance)}
 
 

@@ -9,7 +9,6 @@ the later waves sample exactly the earlier waves' outcomes.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,6 +20,7 @@ from oddsim.model.order_of_loss import parse_unit_list
 from oddsim.model.rules import Domain, RepairTiming
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
+from oddsim.results.mixing import chance_error, error_bound, spread_error
 
 MAX_WAVES = 10
 # a wave's options that, left at None, are the first battle's
@@ -205,32 +205,26 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
     paths (``squares``: its second moment) over ``runs``, given that the wave fights over the
     runs that reach it. The engine gives each battle its share of the runs, which spreads less
     than paths drawn at random, so these errors are if anything too large."""
-    def chance(p: float, n: float) -> float:
-        return math.sqrt(max(p * (1 - p), 0.0) / n) if n > 0 else 0.0
-
-    def spread(mean: float, second: float, n: float) -> float:
-        return math.sqrt(max(second - mean * mean, 0.0) / n) if n > 0 else 0.0
-
     waves = []
     for wave, square in zip(total.waves, squares, strict=True):
         reached = wave["fights"]
         given = wave["given_it_fights"]
         names = ("attacker_ipc_lost", "defender_ipc_lost")
         wave = {**wave, "std_error": {
-            "fights": chance(reached, runs), "attacker_win": chance(wave["attacker_win"], runs),
-            **{name: spread(wave[name], square[name], runs) for name in names},
+            "fights": chance_error(reached, runs), "attacker_win": chance_error(wave["attacker_win"], runs),
+            **{name: spread_error(wave[name], square[name], runs) for name in names},
             "given_it_fights": {
-                "attacker_win": chance(given["attacker_win"], reached * runs),
-                **{name: spread(given[name], square[name] / reached if reached else 0.0,
-                                reached * runs) for name in names}}}}
+                "attacker_win": chance_error(given["attacker_win"], reached * runs),
+                **{name: spread_error(given[name], square[name] / reached if reached else 0.0,
+                                      reached * runs) for name in names}}}}
         waves.append(wave)
-    errors = {"attacker_win": chance(total.attacker_win, runs),
-              "defender_win": chance(total.defender_win, runs),
-              **{name: sum(w["std_error"][name] for w in waves)
+    errors = {"attacker_win": chance_error(total.attacker_win, runs),
+              "defender_win": chance_error(total.defender_win, runs),
+              **{name: error_bound(*(w["std_error"][name] for w in waves))
                  for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
     errors["tuv_swing"] = swing_error_bound(errors)
     if total.takes_territory is not None:
-        errors["takes_territory"] = chance(total.takes_territory, runs)
+        errors["takes_territory"] = chance_error(total.takes_territory, runs)
     return replace(total, waves=tuple(waves), std_error=errors)
 
 
