@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from oddsim.engines.exact import estimate_seconds, estimate_work, solve
 from oddsim.engines.exact.solve import MAX_JOINT_STATES
-from oddsim.limits import share_of_runs
+from oddsim.limits import share_of_runs, sub_seed
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult
 
@@ -30,10 +30,10 @@ def stage_runner(method: str, runs: int | None, seed: int | None, progress: bool
         if method == "exact" or (method == "auto" and exact_is_cheap(spec)):
             return solve(spec)
         total = DEFAULT_RUNS if runs is None else runs
-        sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
+        stage_seed = None if seed is None else sub_seed(seed, index)
         from oddsim.engines.montecarlo import simulate
 
-        return simulate(spec, runs=share_of_runs(share, total), seed=sub_seed, progress=progress,
+        return simulate(spec, runs=share_of_runs(share, total), seed=stage_seed, progress=progress,
                         on_chunk=on_chunk)
 
     return run

@@ -38,7 +38,7 @@ from oddsim.engines.montecarlo._layout import (
 )
 from oddsim.engines.montecarlo._model import KernelModel, SurvivorCodec
 from oddsim.errors import BattleError
-from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs
+from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs, sub_seed
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult, Method
 from oddsim.results.estimates import standard_error_of_mean, swing_error_bound
@@ -142,7 +142,7 @@ class _SplitParts:
             if time.monotonic() - self.stopped_at > STOPPED_SECONDS:
                 return None
             runs = min(runs, STOPPED_PART_RUNS)
-        result = simulate(spec, runs=runs, seed=(self.seed * 1_000_003 + index + 1) % (1 << 63),
+        result = simulate(spec, runs=runs, seed=sub_seed(self.seed, index + 1),
                           progress=self.progress, on_chunk=None if self.stopped else self._on_chunk)
         self.fought += result.runs or 0
         if self.stopped:  # (a stopped part is interrupted; the parts after it run few battles)
