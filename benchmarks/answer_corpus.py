@@ -77,12 +77,12 @@ def _battles(rng: random.Random, count: int) -> Iterator[tuple[dict, dict]]:
 def corpus() -> Iterator[str]:
     """Every answer of the corpus, as one line of JSON (keys sorted)."""
     import oddsim
-    from oddsim.amphibious import Amphibious
     from oddsim.api import run_amphibious, run_battle, run_counter_attack, run_waves
     from oddsim.purchase import sweep
     from oddsim.raid import Raid, run_raid
+    from oddsim.stages.amphibious import Amphibious
+    from oddsim.stages.waves import Wave
     from oddsim.trench import TrenchBattle, run_trench
-    from oddsim.waves import Wave
 
     def line(kind: str, given: dict, answer: dict) -> str:
         return json.dumps({"kind": kind, "given": given, "answer": answer}, sort_keys=True)

@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import oddsim  # noqa: E402
 from oddsim.api import AUTO_EXACT_SECONDS, engine_for  # noqa: E402
-from oddsim.exact import _kept, estimate_seconds, estimate_work  # noqa: E402
-from oddsim.exact.solve import MAX_JOINT_STATES  # noqa: E402
+from oddsim.engines.exact import _kept, estimate_seconds, estimate_work  # noqa: E402
+from oddsim.engines.exact.solve import MAX_JOINT_STATES  # noqa: E402
 
-solve_module = importlib.import_module("oddsim.exact.solve")
+solve_module = importlib.import_module("oddsim.engines.exact.solve")
 FIT_FROM = 0.05
 """Battles faster than this are left out of the fit: what matters is the model near a second (a
 battle of many AA outcomes pays some 0.1 ms a part whatever its work, which would set the

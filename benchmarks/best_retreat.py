@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 import oddsim
-from oddsim.result_text import battle_text
+from oddsim.results.text import battle_text
 
 BATTLES = [
     ("land 5 vs 5", dict(rules="1942-2e", attacker="3 inf, 1 art, 1 arm", defender="4 inf, 1 arm")),

@@ -8,8 +8,8 @@ each, so a difference shows what it is worth.
 from __future__ import annotations
 
 import oddsim
-from oddsim.order_of_loss import default_order
-from oddsim.rules import load_ruleset
+from oddsim.model.order_of_loss import default_order
+from oddsim.model.rules import load_ruleset
 
 AACALC2 = {  # (sea, attacking): aacalc2's default order, in oddsim's unit names
     (False, True): "infantry,artillery,armor,fighter,bomber",

@@ -46,11 +46,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import oddsim
-from oddsim.exact import _kernel, estimate_work
-from oddsim.order_of_loss import LossKind
+from oddsim.engines.exact import _kernel, estimate_work
+from oddsim.model.order_of_loss import LossKind
 
-# the exact engine's module (``oddsim.exact.solve`` names its function): ``--stages`` times its parts
-exact_solve = importlib.import_module("oddsim.exact.solve")
+# the exact engine's module (``oddsim.engines.exact.solve`` names its function): ``--stages`` times its parts
+exact_solve = importlib.import_module("oddsim.engines.exact.solve")
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from oddsim.purchase.dask_runner import dask_client
 
 SWEEP = dict(rules="1942-2e", budget=40, units="inf,art,arm,ftr,bmb",
              against="6 inf, 2 art, 1 arm, 1 ftr", goal="take")
-CLI = [sys.executable, "-m", "oddsim.purchase.cli", "--rules", "1942-2e", "--budget", "40",
+CLI = [sys.executable, "-m", "oddsim.cli", "purchase", "--rules", "1942-2e", "--budget", "40",
        "--units", "inf,art,arm,ftr,bmb", "--against", "6 inf, 2 art, 1 arm, 1 ftr", "--quiet"]
 
 

@@ -109,8 +109,8 @@ def figures(repeats: int) -> None:
 def first_week(wait_for_warm_up: bool) -> Timing:
     """The eight everyday first commands one after another on one empty cache: each one's time and
     whether it said it compiles; the total against the goal. ``wait_for_warm_up``: as in a user's
-    first week, the background warm-up the first command starts (``oddsim.warm``) finishes before
-    the next command (its own time is shown apart); else the commands follow at once."""
+    first week, the background warm-up the first command starts (``oddsim._runtime.warm``)
+    finishes before the next command (its own time is shown apart); else the commands follow at once."""
     how = "the warm-up finished before the second" if wait_for_warm_up else "back to back"
     print(f"\nthe first week: eight everyday first commands, one empty cache, {how}")
     wall = cpu = 0.0
@@ -190,7 +190,7 @@ def _cpu_of_tree(pid: int) -> float:
             continue
         if int(entry) == pid:
             total += sum(int(f) for f in fields[11:15]) / tick  # its own and its waited-for children's
-        elif int(fields[1]) == pid and b"oddsim.warm" not in _cmdline(entry):  # (fields[1]: the parent)
+        elif int(fields[1]) == pid and b"oddsim.cli.warm" not in _cmdline(entry):  # (fields[1]: the parent)
             total += (int(fields[11]) + int(fields[12])) / tick
     return total
 
@@ -207,7 +207,7 @@ def _stop_warm_up(cache: Path) -> None:
     import signal
 
     try:
-        from oddsim import warm
+        from oddsim._runtime import warm
     except ImportError:  # an oddsim from before the background warm-up: none to stop
         return
 
@@ -220,7 +220,7 @@ def _stop_warm_up(cache: Path) -> None:
 def wait_for_warm_up_of(cache: Path) -> float:
     """Seconds until the background warm-up of the kernel cache under ``cache`` is done."""
     sys.path.insert(0, str(ROOT))
-    from oddsim import warm
+    from oddsim._runtime import warm
 
     start = time.perf_counter()
     while True:
@@ -233,7 +233,7 @@ def wait_for_warm_up_of(cache: Path) -> float:
 
 
 def _warm_cpu(cache: Path) -> str:
-    from oddsim import warm
+    from oddsim._runtime import warm
 
     kernels = [p for p in cache.iterdir() if p.is_dir()]
     seconds = warm.cpu_seconds(kernels[0]) if kernels else None

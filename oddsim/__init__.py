@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oddsim._lazy import lazy_names
+from oddsim._runtime import moved
+from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from oddsim.amphibious import Amphibious
-    from oddsim.battle import Battle, RetreatPolicy
+    from oddsim.engines.exact import solve
+    from oddsim.engines.montecarlo import simulate
     from oddsim.errors import (
         BattleError,
         ForceError,
@@ -21,22 +22,22 @@ if TYPE_CHECKING:
         RulesetError,
         TooLargeError,
     )
-    from oddsim.exact import solve  # type: ignore[no-redef]  # (mypy: the function, not the module)
-    from oddsim.forces import Force, parse_force
-    from oddsim.montecarlo import simulate  # type: ignore[no-redef]
-    from oddsim.result import BattleResult, Survivors
-    from oddsim.rules import Ruleset, builtin_names, load_ruleset
+    from oddsim.model.battle import Battle, RetreatPolicy
+    from oddsim.model.forces import Force, parse_force
+    from oddsim.model.rules import Ruleset, builtin_names, load_ruleset
+    from oddsim.results.battle_result import BattleResult, Survivors
+    from oddsim.stages.amphibious import Amphibious
 
 _HOMES = {
-    "oddsim.amphibious": ("Amphibious",),
-    "oddsim.battle": ("Battle", "RetreatPolicy"),
+    "oddsim.stages.amphibious": ("Amphibious",),
+    "oddsim.model.battle": ("Battle", "RetreatPolicy"),
     "oddsim.errors": ("BattleError", "ForceError", "OddsimError", "OrderOfLossError", "RulesetError",
                       "TooLargeError"),
-    "oddsim.exact": ("solve",),
-    "oddsim.forces": ("Force", "parse_force"),
-    "oddsim.montecarlo": ("simulate",),
-    "oddsim.result": ("BattleResult", "Survivors"),
-    "oddsim.rules": ("Ruleset", "builtin_names", "load_ruleset"),
+    "oddsim.engines.exact": ("solve",),
+    "oddsim.model.forces": ("Force", "parse_force"),
+    "oddsim.engines.montecarlo": ("simulate",),
+    "oddsim.results.battle_result": ("BattleResult", "Survivors"),
+    "oddsim.model.rules": ("Ruleset", "builtin_names", "load_ruleset"),
     "oddsim._version": ("__version__",),
 }
 """The public names of each module (and the version): they load on first use."""
@@ -62,9 +63,16 @@ __all__ = [
     "solve",
 ]
 
-_SUBMODULES = ("api", "plot", "purchase", "raid", "trench", "waves", "amphibious", "estimates", "names",
-               "result", "rules", "forces", "battle")
-"""Submodules reachable as ``oddsim.<name>`` after a bare ``import oddsim``; each is imported on
-first use, so ``import oddsim`` does not import matplotlib or Dask."""
+_SUBMODULES = {
+    "api": "oddsim.api", "plot": "oddsim.plot", "purchase": "oddsim.purchase", "raid": "oddsim.raid",
+    "trench": "oddsim.trench", "waves": "oddsim.stages.waves", "amphibious": "oddsim.stages.amphibious",
+    "estimates": "oddsim.results.estimates", "names": "oddsim.model.names",
+    "result": "oddsim.results.battle_result", "rules": "oddsim.model.rules",
+    "forces": "oddsim.model.forces", "battle": "oddsim.model.battle",
+}
+"""Modules reachable as ``oddsim.<name>`` after a bare ``import oddsim`` (``oddsim.rules.with_changes``),
+each the module it names; each is imported on first use, so ``import oddsim`` does not import
+matplotlib or Dask."""
 
 __getattr__, __dir__ = lazy_names(__name__, _HOMES, _SUBMODULES)
+moved.install()  # old module paths (oddsim.battle, oddsim.exact, ...) for one release

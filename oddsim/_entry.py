@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import sys
 
-EXIT_INTERRUPTED = 130
-"""The exit status of a command that Ctrl-C stopped (128 + SIGINT, as shells report it)."""
-INTERRUPTED = "oddsim: interrupted"
-"""The line it prints on stderr."""
+from oddsim._runtime.exits import EXIT_INTERRUPTED, INTERRUPTED
+
+__all__ = ["EXIT_INTERRUPTED", "INTERRUPTED", "main"]
 
 
 def main() -> None:

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oddsim.amphibious import Amphibious, AmphibiousResult, fight_amphibious
-from oddsim.battle import ArmySpec, Battle
-from oddsim.counter import CounterAttackResult, fight_counter_attack
+from oddsim._runtime.interrupt import stop_on_interrupt
+from oddsim.engines.exact import solve
 from oddsim.errors import BattleError
-from oddsim.exact import estimate_seconds, estimate_work, solve
-from oddsim.exact.solve import MAX_JOINT_STATES
-from oddsim.interrupt import stop_on_interrupt
-from oddsim.limits import check_runs, check_seed, refuse_for_exact, share_of_runs
-from oddsim.result import BattleResult
-from oddsim.waves import Wave, WaveResult, fight_waves
+from oddsim.limits import check_runs, check_seed, refuse_for_exact
+from oddsim.model.battle import ArmySpec, Battle
+from oddsim.results.battle_result import BattleResult
+from oddsim.stages.amphibious import Amphibious, AmphibiousResult, fight_amphibious
+from oddsim.stages.counter import CounterAttackResult, fight_counter_attack
+from oddsim.stages.runner import AUTO_EXACT_SECONDS, DEFAULT_RUNS, exact_is_cheap, stage_runner
+from oddsim.stages.waves import Wave, WaveResult, fight_waves
 
-AUTO_EXACT_SECONDS = 1.0
-"""``method="auto"`` solves exactly when the solve is predicted to take at most this long
-(``oddsim.exact.estimate_seconds``, fitted to measured solves by benchmarks/auto_calibration.py)."""
-DEFAULT_RUNS = 1_000_000
+__all__ = ["AUTO_EXACT_SECONDS", "DEFAULT_RUNS", "engine_for", "run_amphibious", "run_battle",
+           "run_counter_attack", "run_waves"]
 
 
 def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
@@ -30,7 +28,7 @@ def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
     method = engine_for(battle, method, runs, seed)
     if method == "exact":
         return solve(battle)
-    from oddsim.montecarlo import simulate
+    from oddsim.engines.montecarlo import simulate
 
     return simulate(battle, runs=DEFAULT_RUNS if runs is None else runs, seed=seed, progress=progress,
                     on_chunk=on_chunk)
@@ -43,13 +41,13 @@ def engine_for(battle: Battle, method: str = "auto", runs: int | None = None,
     _check_battle(battle, "run_battle")
     _check_method(method, runs, seed)
     if method == "auto":
-        return "exact" if _exact_is_cheap(battle) else "mc"
+        return "exact" if exact_is_cheap(battle) else "mc"
     return method
 
 
 def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | None = None,
               seed: int | None = None) -> WaveResult:
-    """Odds of ``battle`` followed by later ``waves`` (``oddsim.waves.Wave``) against what is left.
+    """Odds of ``battle`` followed by later ``waves`` (``oddsim.stages.waves.Wave``) against what is left.
 
     Monte Carlo gives each later battle its share of ``runs``; every sub-battle gets its own seed
     derived from ``seed`` and its position, so a seed fixes the whole answer."""
@@ -59,13 +57,13 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
         raise BattleError(f"waves must be a list of later attackers, not {type(waves).__name__}")
     with stop_on_interrupt():
         return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves],
-                           _stage_runner(method, runs, seed))
+                           stage_runner(method, runs, seed))
 
 
 def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None = None,
                    seed: int | None = None, progress: bool = False,
                    on_chunk: Callable[[int], bool] | None = None) -> AmphibiousResult:
-    """Odds of an amphibious assault (``oddsim.amphibious.Amphibious``): the sea battle, then one
+    """Odds of an amphibious assault (``oddsim.stages.amphibious.Amphibious``): the sea battle, then one
     land battle per number of transports that unload. Monte Carlo gives each land battle its
     share of ``runs`` and its own seed derived from ``seed``; ``progress`` draws a bar for each
     long one. ``on_chunk`` as in ``simulate``, for each Monte Carlo stage (its runs so far):
@@ -74,7 +72,7 @@ def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None =
         raise BattleError(f"run_amphibious needs an Amphibious, not {type(assault).__name__}")
     _check_method(method, runs, seed)
     with stop_on_interrupt():
-        return fight_amphibious(assault, _stage_runner(method, runs, seed, progress, on_chunk))
+        return fight_amphibious(assault, stage_runner(method, runs, seed, progress, on_chunk))
 
 
 def run_counter_attack(battle: Battle, counter: ArmySpec, method: str = "auto", runs: int | None = None,
@@ -82,14 +80,14 @@ def run_counter_attack(battle: Battle, counter: ArmySpec, method: str = "auto", 
                        ool_counter: str | tuple[str, ...] | None = None,
                        on_chunk: Callable[[int], bool] | None = None) -> CounterAttackResult:
     """Odds of taking the territory in ``battle`` and holding it against ``counter``, an army
-    that counter-attacks whatever the attacker takes it with (``oddsim.counter``). Each
+    that counter-attacks whatever the attacker takes it with (``oddsim.stages.counter``). Each
     composition's counter-attack is exact where cheap or asked, else Monte Carlo with its share
     of ``runs`` and a seed derived from ``seed``. ``on_chunk`` as in ``run_amphibious``, for
     each Monte Carlo battle."""
     _check_battle(battle, "run_counter_attack")
     _check_method(method, runs, seed)
     with stop_on_interrupt():
-        return fight_counter_attack(battle, counter, _stage_runner(method, runs, seed, on_chunk=on_chunk),
+        return fight_counter_attack(battle, counter, stage_runner(method, runs, seed, on_chunk=on_chunk),
                                     ool_counter)
 
 
@@ -107,29 +105,3 @@ def _check_method(method: str, runs: int | None, seed: int | None) -> None:
     check_seed(seed, BattleError)
     if method == "exact":
         refuse_for_exact(runs, seed, BattleError)
-
-
-def _stage_runner(method: str, runs: int | None, seed: int | None, progress: bool = False,
-                  on_chunk: Callable[[int], bool] | None = None):
-    """``run(battle, share)`` for battles that are stages of a larger one: exact where asked or
-    cheap, else Monte Carlo with the stage's share of ``runs`` and a seed derived from ``seed``
-    and the stage's position, so a seed fixes the whole answer."""
-    counter = iter(range(1, 1 << 62))
-
-    def run(spec: Battle, share: float) -> BattleResult:
-        index = next(counter)
-        if method == "exact" or (method == "auto" and _exact_is_cheap(spec)):
-            return solve(spec)
-        total = DEFAULT_RUNS if runs is None else runs
-        sub_seed = None if seed is None else (seed * 1_000_003 + index) % (1 << 63)
-        from oddsim.montecarlo import simulate
-
-        return simulate(spec, runs=share_of_runs(share, total), seed=sub_seed, progress=progress,
-                        on_chunk=on_chunk)
-
-    return run
-
-
-def _exact_is_cheap(battle: Battle) -> bool:
-    joint, _ = estimate_work(battle)
-    return joint <= MAX_JOINT_STATES and estimate_seconds(battle) <= AUTO_EXACT_SECONDS

@@ -40,6 +40,13 @@ def share_of_runs(share: float, runs: int) -> int:
     return max(MIN_RUNS, round(share * runs))
 
 
+def sub_seed(seed: int, position: int) -> int:
+    """The seed of the battle at ``position`` (1, 2, ...) among the parts or stages of an answer
+    seeded ``seed``: each sub-battle its own stream, and one seed fixes the whole answer. The one
+    rule for both the AA split's parts and the stages of waves, counter-attacks and assaults."""
+    return (seed * 1_000_003 + position) % (1 << 63)
+
+
 @overload
 def check_seed(seed: int, error: type[OddsimError] = ..., what: str = ...) -> int: ...
 @overload

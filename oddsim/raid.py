@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from oddsim.battle import MAX_TERRITORY_VALUE, tech_names
+from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.errors import BattleError
-from oddsim.estimates import standard_error_of_mean
-from oddsim.interrupt import stop_on_interrupt
 from oddsim.limits import check_runs, refuse_for_exact, seed_or_random
-from oddsim.result import Method
-from oddsim.rules import RaidCap, RaidDiceRule, Ruleset, load_ruleset
+from oddsim.model.battle import MAX_TERRITORY_VALUE, tech_names
+from oddsim.model.rules import RaidCap, RaidDiceRule, Ruleset, load_ruleset
+from oddsim.results.battle_result import Method
+from oddsim.results.estimates import standard_error_of_mean
 
 MAX_AIRCRAFT = 200
 DEFAULT_RAID_RUNS = 1_000_000
@@ -155,7 +155,7 @@ class Raid:
 
     def describe(self) -> str:
         target = self.facility or f"territory worth {self.territory_value}"
-        from oddsim.names import count_label
+        from oddsim.model.names import count_label
 
         parts = [count_label("bomber", self.bombers)] + (
             [count_label("tactical_bomber", self.tactical_bombers)] if self.tactical_bombers else [])
@@ -213,7 +213,7 @@ class RaidResult:
         method = "exact" if self.method == "exact" else f"Monte Carlo, {self.runs:,} runs"
         if self.interrupted:
             method += " (interrupted: partial result)"
-        from oddsim.estimates import number, percent
+        from oddsim.results.estimates import number, percent
 
         def figure(name: str) -> str:
             return number(getattr(self, name), self.std_error.get(name), decimals=3)
@@ -224,7 +224,7 @@ class RaidResult:
                  f"lost {figure('interceptors_lost')}",
                  f"expected IPC swing for the attacker: {'+' if self.ipc_swing >= 0 else ''}"
                  f"{figure('ipc_swing')}", "damage distribution:"]
-        from oddsim.result_text import SHOWN_BELOW
+        from oddsim.results.text import SHOWN_BELOW
 
         hidden = 0
         for damage, p in sorted(self.damage.items()):

@@ -1,4 +1,4 @@
-"""The suite's commands start no background warm-up (``oddsim.warm``): the many that run on a
+"""The suite's commands start no background warm-up (``oddsim._runtime.warm``): the many that run on a
 fresh kernel cache would each leave one compiling for a minute. tests/test_warm.py turns it on."""
 
 import os

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 import oddsim
-from oddsim.rules import Ruleset, SubStrikeDestroyer, SubStrikeRounds
+from oddsim.model.rules import Ruleset, SubStrikeDestroyer, SubStrikeRounds
 
 
 def every_round_strike(rules: str | Ruleset) -> Ruleset:

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import oddsim
 from oddsim.api import run_battle
 from oddsim.cli import cli
-from oddsim.forces import MAX_UNITS_PER_SIDE
 from oddsim.limits import MAX_RUNS, MAX_SEED
+from oddsim.model.forces import MAX_UNITS_PER_SIDE
 from oddsim.purchase import SweepSpec
 from oddsim.raid import Raid
 from oddsim.trench import TrenchBattle

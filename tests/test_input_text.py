@@ -9,10 +9,10 @@ from click.testing import CliRunner
 import oddsim
 from oddsim.cli import cli
 from oddsim.errors import BattleError, ForceError, RulesetError
-from oddsim.forces import parse_force
-from oddsim.rules import load_ruleset, ruleset_from_text
+from oddsim.model.forces import parse_force
+from oddsim.model.rules import load_ruleset, ruleset_from_text
+from oddsim.stages.wave_plan import load_wave_plan
 from oddsim.trench.model import TrenchError, parse_belief, parse_fronts
-from oddsim.wave_plan import load_wave_plan
 
 DEEP = 100_000
 """Far deeper than Python's recursion limit (1,000): what broke the parsers."""

@@ -158,3 +158,11 @@ def test_purchase_runs_beyond_the_limit_fail_before_any_file_is_written(tmp_path
                   "--runs", str(MAX_RUNS + 1), "--out", str(out))
     assert "runs must be a whole number from 2 to 10,000,000,000" in message
     assert not out.exists()
+
+
+def test_one_sub_seed_rule_for_split_parts_and_stages():
+    from oddsim.limits import MAX_SEED, sub_seed
+
+    assert sub_seed(5, 1) == 5 * 1_000_003 + 1
+    assert 0 <= sub_seed(MAX_SEED, 3) < 1 << 63  # (the largest seed stays a seed)
+    assert len({sub_seed(7, n) for n in range(1, 1000)}) == 999

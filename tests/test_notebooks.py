@@ -24,7 +24,7 @@ def _monte_carlo_works() -> bool:
     """Whether the Monte Carlo engine runs at all (the comparison notebook needs it)."""
     try:
         import oddsim
-        from oddsim.montecarlo import simulate
+        from oddsim.engines.montecarlo import simulate
 
         simulate(oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf"), runs=10,
                  seed=0)
@@ -49,7 +49,7 @@ def test_notebook_is_stored_without_outputs(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_and_draws_charts(path, tmp_path, monkeypatch):
     if "monte_carlo" in path.stem and not _monte_carlo_works():
-        pytest.skip("oddsim.montecarlo does not run yet")
+        pytest.skip("oddsim.engines.montecarlo does not run yet")
     monkeypatch.setenv("MPLBACKEND", "Agg")  # the kernel must never need a display
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     notebook = nbformat.read(path, as_version=4)

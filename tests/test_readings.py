@@ -1,15 +1,15 @@
 """Readings the rules summaries leave open: each edition's default as its summary words it, the
-other reading one ``--rule KEY=VALUE`` away (``oddsim.rules.with_changes``), values by hand."""
+other reading one ``--rule KEY=VALUE`` away (``oddsim.model.rules.with_changes``), values by hand."""
 
 import pytest
 from click.testing import CliRunner
 
 import oddsim
-from oddsim.amphibious import Amphibious
 from oddsim.cli import cli
 from oddsim.errors import RulesetError
+from oddsim.model.rules import load_ruleset, parse_change, with_changes
 from oddsim.raid import Raid, run_raid
-from oddsim.rules import load_ruleset, parse_change, with_changes
+from oddsim.stages.amphibious import Amphibious
 
 TOL = 1e-12
 

@@ -15,7 +15,6 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from oddsim.estimates import Z_95
 from oddsim.plot.errors import PlotError
 from oddsim.plot.style import (
     OUTCOME_COLOURS,
@@ -28,7 +27,8 @@ from oddsim.plot.style import (
     styled,
     wrap_title,
 )
-from oddsim.result import Survivors
+from oddsim.results.battle_result import Survivors
+from oddsim.results.estimates import Z_95
 
 SURVIVOR_MEASURES = ("count", "ipc")
 MAX_LABEL_CHARS = 80

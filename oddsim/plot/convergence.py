@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from oddsim.estimates import Z_95
 from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError, require_many
 from oddsim.plot.style import (
@@ -27,6 +26,7 @@ from oddsim.plot.style import (
     styled,
     wrap_title,
 )
+from oddsim.results.estimates import Z_95
 
 DEFAULT_RUNS = (1_000, 3_000, 10_000, 30_000, 100_000)
 PROBABILITIES = {"attacker_win": "chance the attacker wins",
@@ -59,7 +59,7 @@ def convergence_points(battle, runs: Sequence[int] = DEFAULT_RUNS, metric: str =
     if not runs:
         raise PlotError("give at least one number of runs")
     seed = check_seed(seed, PlotError)
-    from oddsim.montecarlo import simulate
+    from oddsim.engines.montecarlo import simulate
 
     points = []
     for i, n in enumerate(runs):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oddsim.forces import MAX_UNITS_PER_SIDE
+from oddsim.model.forces import MAX_UNITS_PER_SIDE
 from oddsim.plot.errors import PlotError
 
 _RANGE = re.compile(r"^\s*(?P<unit>[^=]+?)\s*=\s*(?P<low>[+-]?\d+)\s*\.\.\s*(?P<high>[+-]?\d+)"

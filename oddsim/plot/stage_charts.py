@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from oddsim.amphibious import AmphibiousResult
 from oddsim.plot.errors import require
 from oddsim.plot.style import (
     BLUE,
@@ -19,6 +18,7 @@ from oddsim.plot.style import (
     wrap_title,
 )
 from oddsim.raid import RaidResult
+from oddsim.stages.amphibious import AmphibiousResult
 
 
 @styled

@@ -8,7 +8,6 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from oddsim.estimates import Z_95
 from oddsim.plot.errors import PlotError, require
 from oddsim.plot.style import (
     OKABE_ITO,
@@ -20,6 +19,7 @@ from oddsim.plot.style import (
     wrap_title,
 )
 from oddsim.plot.sweeps import METRICS, CurveSweep, HeatmapSweep
+from oddsim.results.estimates import Z_95
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 """One marker per curve as well as one colour, so curves stay apart in greyscale too."""
@@ -114,7 +114,7 @@ def heatmap_chart(sweep: HeatmapSweep, ax: Axes | None = None) -> Figure:
 
 def _unit_phrase(side: str, unit: str) -> str:
     """``attacking infantry`` / ``defending AA guns``."""
-    from oddsim.names import unit_label
+    from oddsim.model.names import unit_label
 
     return f"{'attacking' if side == 'attacker' else 'defending'} {unit_label(unit, 2)}"
 

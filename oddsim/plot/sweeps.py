@@ -20,14 +20,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from oddsim.battle import Battle
-from oddsim.forces import Force, parse_force
-from oddsim.interrupt import stop_on_interrupt
+from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.limits import MAX_SEED, check_runs, check_seed, refuse_for_exact
-from oddsim.names import unit_label
+from oddsim.model.battle import Battle
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.names import unit_label
+from oddsim.model.rules import Ruleset, load_ruleset
 from oddsim.plot.errors import PlotError
 from oddsim.plot.ranges import UnitRange, parse_unit_range
-from oddsim.rules import Ruleset, load_ruleset
 
 METRICS = {"win": "chance the attacker wins", "take": "chance the attacker takes the territory",
            "hold": "chance the defender holds"}
@@ -309,7 +309,7 @@ def _describe_with(force: Force, marks: dict[str, str]) -> str:
     """``force`` in words with each marked unit's varied count written as its mark, after the
     units of that type the army already has (e.g. ``N infantry, 1 + M armor``); a marked unit
     the army lacks comes first."""
-    from oddsim.names import count_label, unit_label
+    from oddsim.model.names import count_label, unit_label
 
     parts = [f"{mark} {unit_label(name, 2)}" for name, mark in marks.items()
              if force.count(name) == 0]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from oddsim.estimates import Z_95
 from oddsim.plot.errors import require
 from oddsim.plot.style import (
     SIDE_COLOURS,
@@ -18,6 +17,7 @@ from oddsim.plot.style import (
     styled,
     wrap_title,
 )
+from oddsim.results.estimates import Z_95
 
 SIDES = ("attacker", "defender")
 BAR_WIDTH = 0.38

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oddsim._lazy import lazy_names
+from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
     from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, iter_purchases

@@ -15,7 +15,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from oddsim.api import run_battle, run_counter_attack
-from oddsim.battle import Battle
+from oddsim.model.battle import Battle
 from oddsim.purchase.rows import FIGURES, Outcome, PurchaseRow
 from oddsim.purchase.spec import SweepSpec
 

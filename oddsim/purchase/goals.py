@@ -14,7 +14,7 @@
   expected TUV swing plus the territory's value (``territory_value``) times the chance to take it.
   Land only (at sea ``tuv`` is the same goal without a territory).
 - ``hold-after``: the buyer attacks; the chance to take the territory and still hold it after
-  the ``counter_attack`` army counter-attacks what took it (``oddsim.counter``). Land only.
+  the ``counter_attack`` army counter-attacks what took it (``oddsim.stages.counter``). Land only.
 
 Higher is better for every goal.
 """
@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from oddsim.errors import OddsimError
-from oddsim.estimates import binomial_interval, error_decimals, interval_text, needs_interval
+from oddsim.results.estimates import binomial_interval, error_decimals, interval_text, needs_interval
 
 
 class PurchaseError(OddsimError):

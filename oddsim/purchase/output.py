@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from oddsim._files import InputFile, MiB
-from oddsim.interrupt import signals_held
+from oddsim._runtime.files import InputFile, MiB
+from oddsim._runtime.interrupt import signals_held
 from oddsim.purchase.goals import PurchaseError
 
 MAX_ROWS_FILE_BYTES = 256 * MiB

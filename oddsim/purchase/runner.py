@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing, nullcontext
 from pathlib import Path
 
-from oddsim.battle import ArmySpec, UnitListSpec
-from oddsim.progress import ProgressBar
+from oddsim._runtime.progress import ProgressBar
+from oddsim.model.battle import ArmySpec, UnitListSpec
+from oddsim.model.rules import Ruleset
 from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
 from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated, evaluate_purchase
@@ -25,7 +26,6 @@ from oddsim.purchase.output import (
 from oddsim.purchase.rows import PurchaseRow, columns, columns_before_std_errors
 from oddsim.purchase.spec import CapsSpec, SweepSpec, UnitsSpec
 from oddsim.purchase.table import PurchaseTable, SweepStats
-from oddsim.rules import Ruleset
 
 
 class SweepInterrupted(KeyboardInterrupt):

@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from oddsim.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
-from oddsim.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.limits import check_runs, check_seed, refuse_for_exact
-from oddsim.names import unit_label
+from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
+from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
+from oddsim.model.names import unit_label
+from oddsim.model.rules import Domain, Ruleset, builtin_names, load_ruleset
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
-from oddsim.rules import Domain, Ruleset, builtin_names, load_ruleset
 
 DEFAULT_PURCHASE_RUNS = 100_000
 """Monte Carlo runs per battle in a sweep: fewer than for one battle, as a sweep solves many."""
@@ -156,7 +156,7 @@ class SweepSpec:
 
     def describe_purchase(self, counts: Sequence[int]) -> str:
         """``"2 infantry, 1 armor, 2 fighters"``, or ``"nothing"``."""
-        from oddsim.names import count_label
+        from oddsim.model.names import count_label
 
         parts = [count_label(name, n) for name, n in zip(self.units, counts, strict=True) if n]
         return ", ".join(parts) if parts else "nothing"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oddsim._lazy import lazy_names
+from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
     from oddsim.trench.advice import (

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from oddsim._jit import jit, parallel_jit
-from oddsim._splitmix import splitmix64
+from oddsim._runtime.jit import jit, parallel_jit
+from oddsim._runtime.splitmix import splitmix64
 
 STREAM_STRIDE = np.uint64(8)  # counter positions reserved per battle (six or seven are used)
 N_COUNTS = 22  # 16 joint (attacker fronts * 4 + defender fronts), 3 + 3 cards destroyed

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from oddsim.interrupt import stop_on_interrupt
+from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.limits import check_runs as _check_runs
 from oddsim.limits import seed_or_random
 from oddsim.trench._kernel import STREAM_STRIDE, simulate_counts, splitmix64

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from oddsim._jit import jit
+from oddsim._runtime.jit import jit
 
 DESTROY_MARGIN = 4  # by default a front won by this much or more destroys the loser's card
 N_CODES = 125

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from oddsim._jit import jit
+from oddsim._runtime.jit import jit
 from oddsim.trench.artillery import DICE_PER_SIDE, Placements, Rolls
 from oddsim.trench.model import UNKNOWN, Information, Policy, RollOrder, TrenchBattle
 from oddsim.trench.outcomes import FrontClass, code_tables, front_class

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from oddsim.estimates import number, percent
+from oddsim.results.estimates import number, percent
 from oddsim.trench.model import describe_readings
 from oddsim.trench.outcomes import category_of, victory_points
 

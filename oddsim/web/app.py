@@ -20,9 +20,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from oddsim import strict_json
+from oddsim._runtime import strict_json
 from oddsim.errors import OddsimError, one_line
-from oddsim.rules import builtin_names, load_ruleset
+from oddsim.model.rules import builtin_names, load_ruleset
 from oddsim.web.capabilities import CAPABILITIES, SPECS, quick_battle_answer, rules_request, ruleset_json
 from oddsim.web.connections import REQUEST_SECONDS, RequestLimit
 from oddsim.web.guard import Allowed, LocalOnly
@@ -221,8 +221,8 @@ async def api_index(request: Request) -> Response:
                                      "from another Origin are refused (403); a POST body is "
                                      "application/json (415); a connection that sends no whole "
                                      f"request within {REQUEST_SECONDS:g} s is closed",
-                         "battle_fields": _field_types("oddsim.battle", "Battle"),
-                         "retreat_fields": _field_types("oddsim.battle", "RetreatPolicy")})
+                         "battle_fields": _field_types("oddsim.model.battle", "Battle"),
+                         "retreat_fields": _field_types("oddsim.model.battle", "RetreatPolicy")})
 
 
 def _field_types(module: str, name: str) -> dict[str, str]:

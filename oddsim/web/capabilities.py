@@ -20,7 +20,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from oddsim.errors import OddsimError
-from oddsim.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
+from oddsim.model.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
 from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_SECONDS, MC_SECONDS, WebError, check_runs, check_seed
 
@@ -123,7 +123,7 @@ BATTLE_ENGINE = ("method", "runs", "seed")
 
 def battle_spec(body: Body):
     """The ``Battle`` of a battle request and its engine options, as the CLI builds them."""
-    from oddsim.battle import Battle
+    from oddsim.model.battle import Battle
 
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
@@ -141,7 +141,7 @@ parsed battle and its engine options (``oddsim.web.answers``)."""
 
 
 QUICK_WORK = 1_000_000
-"""Estimated exact work (``oddsim.exact.estimate_work``, about a nanosecond a unit) under which
+"""Estimated exact work (``oddsim.engines.exact.estimate_work``, about a nanosecond a unit) under which
 the server answers a battle on its event loop instead of handing it to a worker thread."""
 
 
@@ -196,7 +196,7 @@ def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> s
 def _answer_key(battle, body: Body, method: str, runs: int | None, seed: int | None):
     """The key of a battle request's answer: the parsed battle, its engine options and the parsed
     counter-attacking army; None when the counter-attack does not parse (the run says why)."""
-    from oddsim.forces import parse_force
+    from oddsim.model.forces import parse_force
 
     counter = body.get("counter_attack")
     if counter is not None:
@@ -215,8 +215,8 @@ def _engine(battle, method: str, runs: int | None) -> str:
 
 def _is_quick(battle, body: Body, method: str, runs: int | None) -> bool:
     """Whether the event loop may solve ``battle`` itself: exact, small, and cheap to estimate."""
-    from oddsim import aa_casualties
-    from oddsim.exact import estimate_work
+    from oddsim.engines import aa_casualties
+    from oddsim.engines.exact import estimate_work
 
     if method == "mc" or body.get("counter_attack") is not None or aa_casualties.is_split(battle):
         return False
@@ -232,14 +232,14 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
     Exact work is bounded by the first battle plus, for each possible composition of the
     attacker's land units, the counter-attack on all of them."""
     from oddsim.api import run_counter_attack
-    from oddsim.battle import Battle
-    from oddsim.counter import land_units_bound
+    from oddsim.model.battle import Battle
+    from oddsim.stages.counter import land_units_bound
 
     if method == "exact":
         land, compositions = land_units_bound(battle)
         _check_exact_work(battle)
         if land is not None:
-            from oddsim.exact import estimate_seconds
+            from oddsim.engines.exact import estimate_seconds
 
             whole = Battle(rules=battle.rules, attacker=counter, defender=land,
                            attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
@@ -259,8 +259,8 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
 
 
 def _check_exact_work(*battles) -> None:
+    from oddsim.engines.exact import estimate_seconds
     from oddsim.errors import TooLargeError
-    from oddsim.exact import estimate_seconds
 
     seconds = sum(estimate_seconds(b) for b in battles if b is not None)
     if seconds > MAX_EXACT_SECONDS:
@@ -270,7 +270,7 @@ def _check_exact_work(*battles) -> None:
 
 def amphibious_spec(body: Body):
     """The ``Amphibious`` of an amphibious request and its engine options."""
-    from oddsim.amphibious import Amphibious
+    from oddsim.stages.amphibious import Amphibious
 
     fields = _fields(body, Amphibious, BATTLE_ENGINE, "amphibious")
     assault = Amphibious(rules=ruleset_of(body), **fields)
@@ -389,7 +389,7 @@ def purchase_spec(body: Body):
 
 def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
     """A purchase sweep (``oddsim purchase``): its text report and its ranked rows as JSON."""
-    from oddsim.purchase.cli import report
+    from oddsim.purchase.report import report
     from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep
 
     spec, top = purchase_spec(body)
@@ -419,7 +419,7 @@ def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
 def ruleset_json(rules: Ruleset) -> dict:
     """An edition as plain data: units (numbers and roles), technologies, special rules, and
     each side's default order of loss: what the page builds its pickers from."""
-    from oddsim.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
+    from oddsim.model.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
 
     def plain(value):
         if isinstance(value, dict):

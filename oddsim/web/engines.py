@@ -1,5 +1,5 @@
 """Warm the engines in the background while the server answers: compile every Numba kernel the
-first time (in a low-priority process, ``oddsim.warm``), then load them all in the server."""
+first time (in a low-priority process, ``oddsim._runtime.warm``), then load them all in the server."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def warm_in_background(say: Callable[[str], None] = print) -> threading.Thread:
     process yielding them the CPU); then ``warm_up`` loads them all here. Returns the thread."""
 
     def run() -> None:
-        from oddsim import warm
-        from oddsim._cache_key import current_kernel_dir
+        from oddsim._runtime import warm
+        from oddsim._runtime.cache_key import current_kernel_dir
 
         compiling = warm.start(current_kernel_dir(), announce=False)
         if compiling is not None:

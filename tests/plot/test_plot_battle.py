@@ -11,7 +11,7 @@ from oracle import normal_quantile_975
 
 from oddsim.plot import PlotError, battle_chart, outcome_chart, survivor_chart
 from oddsim.plot.battle_charts import outcome_bars, survivor_bars
-from oddsim.result import BattleResult, Survivors
+from oddsim.results.battle_result import BattleResult, Survivors
 
 Z_95 = normal_quantile_975()
 

@@ -6,15 +6,15 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from oddsim.errors import OddsimError
-from oddsim.plot import PlotError
-from oddsim.plot.cli import (
+from oddsim.cli.chart import (
     chart,
     plot_option,
     write_battle_chart,
     write_purchase_chart,
     write_trench_chart,
 )
+from oddsim.errors import OddsimError
+from oddsim.plot import PlotError
 
 
 def run(*args):

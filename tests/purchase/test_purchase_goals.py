@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from oddsim import Battle
 from oddsim.cli import cli
+from oddsim.engines.exact import solve
 from oddsim.errors import OddsimError
-from oddsim.exact import solve
 from oddsim.purchase import BattleCache, sweep
 
 

@@ -80,7 +80,7 @@ KILLED = ["--rules", "1942-2e", "--budget", "40", "--units", "inf,art,arm,ftr,bm
 
 
 def start(args, out):
-    return subprocess.Popen([sys.executable, "-m", "oddsim.purchase.cli", *args, "--out", str(out)],
+    return subprocess.Popen([sys.executable, "-m", "oddsim.cli", "purchase", *args, "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -100,11 +100,11 @@ def stop_mid_way(process, out, sig, rows=20, timeout=60.0):
 
 
 def reference(tmp_path):
-    from oddsim.purchase.cli import main
+    from oddsim.cli import cli
 
     out = tmp_path / "reference.csv"
     with pytest.raises(SystemExit) as done:
-        main([*KILLED, "--out", str(out)])
+        cli.main(args=["purchase", *KILLED, "--out", str(out)], prog_name="oddsim")
     assert done.value.code == 0
     return out.read_bytes()
 
@@ -116,7 +116,7 @@ def test_resume_after_sigkill_gives_the_uninterrupted_file(tmp_path):
     assert 20 <= rows_in(out) < 590, "the kill did not land mid-way"
     with open(out, "ab") as f:
         f.write(b"123,4,0,")  # as if the kill had torn a write
-    resumed = subprocess.run([sys.executable, "-m", "oddsim.purchase.cli", *KILLED, "--out", str(out),
+    resumed = subprocess.run([sys.executable, "-m", "oddsim.cli", "purchase", *KILLED, "--out", str(out),
                               "--resume"], capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert "resumed from" in resumed.stdout

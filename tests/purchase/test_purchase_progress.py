@@ -2,7 +2,7 @@
 
 import io
 
-from oddsim.progress import ProgressBar
+from oddsim._runtime.progress import ProgressBar
 
 
 class Terminal(io.StringIO):

@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner
 from trench_rolls import roll_weights, spreads
 
+from oddsim.cli.trench import trench
 from oddsim.trench import Commitment, Hand, TrenchBattle, TrenchError, advise, simulate_trench, solve_trench
-from oddsim.trench.cli import trench
 
 SUM_1914 = [27, 27, 36, 46, 30, 24, 16, 6, 3, 1]  # three dice before 1917, out of 216
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from oddsim.cli import cli
-from oddsim.rules import builtin_names, load_ruleset
+from oddsim.model.rules import builtin_names, load_ruleset
 
 pytest.importorskip("starlette")
 
@@ -304,7 +304,7 @@ def test_the_page_and_its_files_are_served(client):
 
 
 def test_monte_carlo_answers_what_it_has_at_the_time_cap(client, monkeypatch):
-    from oddsim.montecarlo.simulate import FIRST_CHUNK
+    from oddsim.engines.montecarlo.simulate import FIRST_CHUNK
     from oddsim.web import capabilities
 
     monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)

@@ -39,7 +39,7 @@ def test_a_key_given_twice_is_refused(client):
 
 def test_an_empty_wave_plan_is_refused(tmp_path):
     """Before: ``wave = []`` ran a plain battle."""
-    from oddsim.wave_plan import load_wave_plan
+    from oddsim.stages.wave_plan import load_wave_plan
 
     for name, text in (("plan.toml", "wave = []\n"), ("plan.json", '{"wave": []}')):
         (tmp_path / name).write_text(text)

@@ -7,9 +7,9 @@ import json
 import pytest
 
 import oddsim
-from oddsim.battle import Battle
-from oddsim.exact import estimate_work
-from oddsim.rules import load_ruleset
+from oddsim.engines.exact import estimate_work
+from oddsim.model.battle import Battle
+from oddsim.model.rules import load_ruleset
 from oddsim.web import capabilities
 from oddsim.web.capabilities import QUICK_WORK, quick_battle_answer, run_battle_request
 

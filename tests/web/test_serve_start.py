@@ -17,7 +17,7 @@ import urllib.request
 from fractions import Fraction
 from pathlib import Path
 
-from oddsim import warm
+from oddsim._runtime import warm
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 600  # bounds on waiting, never figures the test checks

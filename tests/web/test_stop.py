@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-mc = importlib.import_module("oddsim.montecarlo.simulate")  # (the package exports the function)
+mc = importlib.import_module("oddsim.engines.montecarlo.simulate")  # (the package exports the function)
 
 SPLIT = {"rules": "revised", "attacker": "4 inf, 2 ftr, 2 bmb", "defender": "4 inf, 1 aa"}
 """Split by AA outcome into 3 x 3 parts (0-2 fighters x 0-2 bombers shot down)."""
@@ -60,14 +60,14 @@ def test_a_counter_attack_answers_what_it_has_at_the_time_cap(client, monkeypatc
 
 def test_the_event_loop_never_estimates_a_split_battle(monkeypatch):
     """Before: the quick path estimated the AA split's work on the event loop (0.35-1.1 s)."""
-    import oddsim.api
-    import oddsim.exact
+    import oddsim.engines.exact
+    import oddsim.stages.runner
     from oddsim.web.capabilities import quick_battle_answer
 
     def never(battle):
         raise AssertionError("estimate_work ran on the event loop")
 
-    monkeypatch.setattr(oddsim.exact, "estimate_work", never)
-    monkeypatch.setattr(oddsim.api, "estimate_work", never)
+    monkeypatch.setattr(oddsim.engines.exact, "estimate_work", never)
+    monkeypatch.setattr(oddsim.stages.runner, "estimate_work", never)
     small = {**SPLIT, "attacker": "1 inf, 1 ftr, 1 bmb", "defender": "1 inf, 1 aa"}
     assert quick_battle_answer(small) is None

@@ -1,0 +1,5 @@
+"""``python -m oddsim.cli``: the ``oddsim`` command."""
+
+from oddsim.cli import main
+
+main()

@@ -1,0 +1,68 @@
+"""``oddsim amphibious``: an amphibious assault (the sea battle, then the land battle)."""
+
+from __future__ import annotations
+
+import click
+
+from oddsim.cli.common import output_options, print_result, retreat_options, rule_option, with_rule_changes
+
+
+@click.command()
+@click.option("--rules", "rules", default="1942-2e", show_default=True,
+              help="Edition name or a ruleset .toml file.")
+@click.option("--fleet", required=True,
+              help='Attacking ships, transports included, e.g. "1 bb, 2 transport".')
+@click.option("--cargo", required=True, help='Land units on the transports, e.g. "2 inf, 1 art, 1 arm".')
+@click.option("-d", "--defender", required=True, help='Defenders of the territory ("none": undefended).')
+@click.option("--sea-defender", default=None, help="Defending ships in the sea zone (a sea battle first).")
+@click.option("--overland", default=None, help="Land units attacking from adjacent territories.")
+@click.option("--air", default=None, help="Aircraft sent to the land battle.")
+@click.option("--sea-air", default=None, help="Aircraft sent to the sea battle.")
+@click.option("--no-bombard", is_flag=True, help="The fleet does not bombard (it does by default "
+              "when there is no sea battle).")
+@click.option("--sea-battle", type=click.Choice(["fight", "ignore"]), default=None,
+              help="Fight or ignore sea defenders that are only subs/transports, where the edition "
+                   "allows ignoring them (default: ignore there, else fight).")
+@click.option("--ool-attacker", default=None,
+              help="Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr "
+                   "(default: a unit that cannot fire first, then cheapest, counting its fighting "
+                   "value: `oddsim rules show` lists it).")
+@click.option("--ool-defender", default=None, help="Defender's order of loss in the land battle.")
+@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
+@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True,
+              help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
+              help="Monte Carlo battles in all (default 1,000,000).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
+              help="Monte Carlo seed (default: random).")
+@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
+@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
+              help="Dice mode: standard, or Low Luck.")
+@retreat_options
+@rule_option
+@output_options
+def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
+               sea_battle, ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
+               defender_tech, dice, retreat, rule_changes, quiet, as_json, plot) -> int:
+    """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
+    and orders of loss apply to the land battle, where the landed units stay)."""
+    import json
+
+    from oddsim.api import run_amphibious
+    from oddsim.stages.amphibious import Amphibious
+
+    rules = with_rule_changes(rules, rule_changes)
+    assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
+                         sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
+                         bombard=not no_bombard, sea_battle=sea_battle, retreat=retreat,
+                         attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
+                         ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
+    result = run_amphibious(assault, method=method, runs=runs, seed=seed,
+                            progress=not quiet and not as_json)
+    from oddsim.cli.chart import write_amphibious_chart
+
+    text = json.dumps(result.to_dict(), indent=2) if as_json else result.to_table()
+    return print_result(result, text, plot, write_amphibious_chart, as_json)
+

@@ -1,0 +1,144 @@
+"""``oddsim battle``: one battle, later waves (``--wave``, ``--wave-plan``) or a counter-attack."""
+
+from __future__ import annotations
+
+import click
+
+from oddsim.cli.chart import write_battle_chart
+from oddsim.cli.common import (
+    UNITS_HELP,
+    finish,
+    output_options,
+    print_result,
+    retreat_options,
+    rule_option,
+    with_rule_changes,
+)
+from oddsim.errors import OddsimError
+
+
+class _Survivors(click.ParamType):
+    """``all`` or a positive number of rows (0 in the API means all)."""
+
+    name = "all|N"
+
+    def convert(self, value, param, ctx):
+        from oddsim.results.text import survivor_rows
+
+        try:
+            rows = survivor_rows(value)
+        except OddsimError as error:
+            self.fail(str(error), param, ctx)
+        if rows == 0 and str(value).strip().lower() != "all":  # (0 means all in the API only)
+            self.fail(f"survivors {value}: give a positive number of rows, or 'all'", param, ctx)
+        return rows
+
+
+@click.command(epilog=UNITS_HELP)
+@click.option("--rules", "rules", default="1942-2e", show_default=True,
+              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+@click.option("-a", "--attacker", required=True,
+              help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units).')
+@click.option("-d", "--defender", required=True,
+              help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
+@click.option("--sea", is_flag=True, help="A sea battle (default: land).")
+@click.option("--ool-attacker", default=None,
+              help="Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr "
+                   "(default: a unit that cannot fire first, then cheapest, counting its fighting "
+                   "value: `oddsim rules show` lists it).")
+@click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
+@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
+@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+              show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
+              help="Monte Carlo runs (default 1,000,000 with --method mc).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
+@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
+@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
+              show_default=True, help="Dice mode: standard, or Low Luck.")
+@click.option("--in-progress", is_flag=True,
+              help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
+@click.option("--crash-fighters", is_flag=True,
+              help="Sea battles: the defender's aircraft its surviving carriers cannot hold are lost.")
+@click.option("--attacker-destroyer-last", is_flag=True,
+              help="Sea battles: the attacker keeps its last destroyer as its last casualty while "
+                   "the defender has subs.")
+@click.option("--defender-destroyer-last", is_flag=True,
+              help="Sea battles: the defender keeps its last destroyer as its last casualty while "
+                   "the attacker has subs.")
+@retreat_options
+@click.option("--landed", default=None,
+              help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
+@click.option("--bombard", default=None,
+              help='Ships bombarding the shore before round 1, e.g. "1 bb, 1 cruiser" (needs --landed).')
+@click.option("--attacker-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
+              show_default=True, help="When attacking subs submerge (no enemy destroyer).")
+@click.option("--defender-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
+              show_default=True, help="When defending subs submerge (no enemy destroyer).")
+@click.option("--wave", "waves", multiple=True,
+              help="A later wave's attacker, fighting what the defender has left (repeatable).")
+@click.option("--wave-plan", type=click.Path(dir_okay=False), default=None,
+              help="A TOML or JSON file of later waves, each with its own options (see README).")
+@click.option("--counter-attack", "counter", default=None,
+              help='An army that counter-attacks what the attacker takes the territory with, e.g. '
+                   '"6 inf, 2 arm": adds the chance to take it and hold it.')
+@click.option("--survivors", type=_Survivors(), default=None,
+              help="Also print each side's survivor table (with the chance to keep at least as "
+                   "many units) and IPC-loss distribution: all rows, or the N most likely.")
+@rule_option
+@output_options
+def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
+           seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, attacker_destroyer_last,
+           defender_destroyer_last, retreat, landed,
+           bombard, attacker_submerge, defender_submerge, waves, wave_plan, counter, survivors,
+           rule_changes, quiet, as_json, plot) -> int:
+    """Odds of one battle (and of later waves with --wave).
+
+    Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
+    """
+    import json
+
+    from oddsim.model.battle import Battle
+
+    spec = Battle(rules=with_rule_changes(rules, rule_changes), attacker=attacker, defender=defender, sea=sea,
+                  ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
+                  attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
+                  in_progress=in_progress, crash_fighters=crash_fighters,
+                  attacker_destroyer_last=attacker_destroyer_last,
+                  defender_destroyer_last=defender_destroyer_last, retreat=retreat,
+                  landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
+                  defender_submerge=defender_submerge)
+    # the engines: after the input is checked
+    from oddsim.api import run_battle, run_counter_attack, run_waves
+    from oddsim.stages.waves import Wave
+
+    later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
+    if wave_plan is not None:
+        from oddsim.stages.wave_plan import load_wave_plan
+
+        later += load_wave_plan(wave_plan)
+    if counter is not None:
+        if later:
+            raise OddsimError("--counter-attack follows one battle: drop --wave, or fight the waves "
+                              "first and counter-attack their result as a separate battle")
+        if plot or survivors is not None:
+            raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
+        outcome = run_counter_attack(spec, counter, method=method, runs=runs, seed=seed,
+                                     ool_counter=ool_defender)
+        click.echo(json.dumps(outcome.to_dict(), indent=2) if as_json else outcome.to_table())
+        return finish(outcome.battle)
+    if later:
+        if survivors is not None:
+            raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
+        total = run_waves(spec, later, method=method, runs=runs, seed=seed)
+        text = json.dumps(total.to_dict(), indent=2) if as_json else total.to_table()
+        return print_result(total, text, plot, lambda waves, path: write_battle_chart(
+            waves, path, title=spec.describe() + ", then later waves"), as_json)
+    result = run_battle(spec, method=method, runs=runs, seed=seed,
+                        progress=not quiet and not as_json)
+    return print_result(result, result.to_json() if as_json else result.to_table(survivors), plot,
+                        write_battle_chart, as_json)
+

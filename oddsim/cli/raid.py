@@ -1,0 +1,54 @@
+"""``oddsim raid``: a strategic bombing raid."""
+
+from __future__ import annotations
+
+import click
+
+from oddsim.cli.common import output_options, print_result, rule_option, with_rule_changes
+
+
+@click.command()
+@click.option("--rules", "rules", default="1942-2e", show_default=True,
+              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+@click.option("--bombers", type=int, default=0, show_default=True, metavar="0..200",
+              help="Strategic bombers.")
+@click.option("--tac-bombers", type=int, default=0, show_default=True, metavar="0..200",
+              help="Tactical bombers (global-1940-2e, bases).")
+@click.option("--escorts", type=int, default=0, show_default=True, metavar="0..200",
+              help="Escorting fighters (editions with air battles).")
+@click.option("--interceptors", type=int, default=0, show_default=True, metavar="0..200",
+              help="Intercepting fighters.")
+@click.option("--territory-value", type=int, default=None, metavar="0..1000",
+              help="IPC value of the territory, where the edition caps damage by it.")
+@click.option("--facility", type=click.Choice(["major", "minor", "air_base", "naval_base"]), default=None,
+              help="Target facility, where the edition caps damage by facility.")
+@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")
+@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True,
+              help="Exact enumeration or Monte Carlo.")
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
+              help="Monte Carlo raids (default 1,000,000 with --method mc).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
+              help="Monte Carlo seed (default: random).")
+@click.option("--aa-gun/--no-aa-gun", default=None,
+              help="Whether an AA gun stands in the territory, where the edition's facilities have "
+                   "no built-in AA (default: it does).")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
+              help="Low Luck: AA and air-battle dice score total // 6 hits, plus one by chance.")
+@rule_option
+@output_options
+def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
+         defender_tech, method, runs, seed, aa_gun, dice, rule_changes, quiet, as_json, plot) -> int:
+    """Strategic bombing raid: AA fire, air battle, damage distribution."""
+    from oddsim.raid import Raid, run_raid
+
+    rules = with_rule_changes(rules, rule_changes)
+    spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
+                interceptors=interceptors, territory_value=territory_value, facility=facility,
+                attacker_tech=attacker_tech, defender_tech=defender_tech, aa_gun=aa_gun, dice=dice)
+    result = run_raid(spec, method=method, runs=runs, seed=seed)
+    from oddsim.cli.chart import write_raid_chart
+
+    return print_result(result, result.to_json() if as_json else result.to_table(), plot,
+                        write_raid_chart, as_json)
+

@@ -1,0 +1,82 @@
+"""Exact hit distributions of a group of dice: the binomial building block of the exact engine."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from oddsim._runtime.jit import jit
+
+DIE_FACES = 6
+_SMALLEST_LOG = -700.0  # exp(-700) is about 1e-304, still a normal double
+
+
+@jit
+def binomial_pmf(dice: int, p: float, out: np.ndarray) -> None:
+    """Write P(k hits) for ``dice`` dice that each hit with chance ``p`` into ``out[:dice + 1]``."""
+    out[: dice + 1] = 0.0
+    if dice == 0 or p <= 0.0:
+        out[0] = 1.0
+        return
+    if p >= 1.0:
+        out[dice] = 1.0
+        return
+    q = 1.0 - p
+    ratio = p / q
+    # from 0 hits up while q**dice is a normal number; else from the most likely count both ways
+    # (hundreds of dice: q**dice underflows and every term would read 0)
+    mode = 0 if dice * math.log(q) > _SMALLEST_LOG else min(dice, int((dice + 1) * p))
+    out[mode] = math.exp(math.lgamma(dice + 1.0) - math.lgamma(mode + 1.0)
+                         - math.lgamma(dice - mode + 1.0) + mode * math.log(p)
+                         + (dice - mode) * math.log(q)) if mode else q**dice
+    for k in range(mode, dice):
+        out[k + 1] = out[k] * (dice - k) / (k + 1) * ratio
+    for k in range(mode, 0, -1):
+        out[k - 1] = out[k] * k / (dice - k + 1) / ratio
+    if mode:  # lgamma is good to about 1e-13: make the terms sum to one
+        total = 0.0
+        for k in range(dice + 1):
+            total += out[k]
+        for k in range(dice + 1):  # loops, not array expressions: those cost seconds to compile
+            out[k] /= total
+
+
+@jit
+def hit_chance(value: int, dice: int, best_of: bool) -> float:
+    """Chance that one unit scores a hit: one die at ``value``, or the best of ``dice`` dice."""
+    p = value / DIE_FACES
+    return 1.0 - (1.0 - p) ** dice if best_of else p
+
+
+@jit
+def low_luck_pmf(total: int, out: np.ndarray) -> int:
+    """Low Luck hits of a group with ``total`` strength: ``total // 6`` sure hits, plus one more
+    with chance ``(total % 6) / 6``. Writes ``out[:size]`` and returns size."""
+    sure = total // DIE_FACES
+    extra = total % DIE_FACES
+    out[: sure + 2] = 0.0
+    out[sure] = 1.0 - extra / DIE_FACES
+    out[sure + 1] = extra / DIE_FACES
+    return sure + 2
+
+
+@jit
+def add_dice(dist: np.ndarray, size: int, dice: int, p: float, scratch: np.ndarray) -> int:
+    """Convolve ``dist[:size]`` (a hit distribution) with ``dice`` dice that each hit with chance
+    ``p``, in place; returns the new size. ``scratch`` needs room for ``size + dice`` entries."""
+    if dice == 0:
+        return size
+    pmf = np.empty(dice + 1)
+    binomial_pmf(dice, p, pmf)
+    new_size = size + dice
+    scratch[:new_size] = 0.0
+    for i in range(size):
+        di = dist[i]
+        if di == 0.0:
+            continue
+        for k in range(dice + 1):
+            scratch[i + k] += di * pmf[k]
+    for k in range(new_size):
+        dist[k] = scratch[k]
+    return new_size

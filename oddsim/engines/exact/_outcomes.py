@@ -1,0 +1,66 @@
+"""What a solved battle's result reads from its end states, in one pass over them: the chance of
+each outcome, the mass by outcome and each side's end state (for the survivor rows), the IPC
+each side loses, the chance the attacker takes the territory. In NumPy this was some thirty
+small calls, a sixth of the time of a small solve."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from oddsim._runtime.jit import inline_jit, jit
+from oddsim.engines.exact._kernel import ATTACKER_WINS, DEFENDER_WINS, DRAW, RETREAT, RETREAT_LEFT, STALEMATE
+from oddsim.engines.exact._tables import F_LAND
+
+N_CODES = RETREAT_LEFT + 1
+"""Rows of the mass tables: one per outcome code."""
+
+
+@jit
+def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed, a_total, d_ipc,
+                   d_departed, d_total, cost):
+    """Sums over the end states ``ends`` (joint states, attacker state x ``nd`` + defender state;
+    those without mass are passed over) of their mass ``final``, by ``outcome`` code. Returns
+    (mass per code, attacker mass per code and state, defender mass likewise, rounds-weighted
+    retreat mass (``final_w``), attacker win mass with a land unit left, attacker IPC lost,
+    defender IPC lost).
+
+    IPC lost: a side destroyed loses ``*_total`` (what it fought with), but the units that left
+    the battle early (``*_departed``); a side left in the battle loses its state's ``*_ipc``."""
+    by_code = np.zeros(N_CODES)
+    a_mass = np.zeros((N_CODES, a_ipc.shape[0]))
+    d_mass = np.zeros((N_CODES, nd))
+    retreat_w = take = a_lost = d_lost = 0.0
+    for j in ends:
+        p = final[j]
+        if p == 0.0:
+            continue
+        code = outcome[j]
+        ia = j // nd
+        idd = j - ia * nd
+        by_code[code] += p
+        a_mass[code, ia] += p
+        d_mass[code, idd] += p
+        if code == RETREAT or code == RETREAT_LEFT:
+            retreat_w += final_w[j]
+        if code == ATTACKER_WINS and a_flags[ia, F_LAND] == 1:
+            take += p
+        if code == DEFENDER_WINS or code == DRAW:  # the attacker is destroyed
+            a_lost += p * a_total
+        elif code == RETREAT_LEFT:  # destroyed but for the units that left before
+            a_lost += p * (a_total - _value(a_departed[ia], cost))
+        elif code == ATTACKER_WINS or code == STALEMATE or code == RETREAT:
+            a_lost += p * a_ipc[ia]
+        if code == ATTACKER_WINS or code == DRAW:  # the defender is destroyed
+            d_lost += p * (d_total - _value(d_departed[idd], cost))
+        elif code == DEFENDER_WINS or code == STALEMATE or code == RETREAT or code == RETREAT_LEFT:
+            d_lost += p * d_ipc[idd]
+    return by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost
+
+
+@inline_jit
+def _value(units, cost):
+    """IPC value of ``units`` (a count per type)."""
+    total = 0
+    for u in range(units.shape[0]):
+        total += units[u] * cost[u]
+    return total

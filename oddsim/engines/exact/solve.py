@@ -1,0 +1,721 @@
+"""Validated public wrapper of the exact engine: lower the battle, run the DP, build the result."""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, replace
+from functools import partial
+
+import numpy as np
+
+from oddsim._runtime import first_run as _first_run
+from oddsim._runtime.frozen import builder, evolve
+from oddsim._runtime.interrupt import call_interruptibly
+from oddsim.engines import aa_casualties
+from oddsim.engines.crash import crash_cost_per_state, crash_fighters
+from oddsim.engines.dice import add_dice, low_luck_pmf
+from oddsim.engines.exact import _ahead, _kept, _outcomes, cost
+from oddsim.engines.exact import _kernel as k
+from oddsim.engines.exact import _tables as t
+from oddsim.engines.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
+from oddsim.engines.holding_units import with_holding_units
+from oddsim.engines.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
+from oddsim.errors import BattleError, TooLargeError
+from oddsim.model.battle import Battle
+from oddsim.results.battle_result import BattleResult, Method, RowArrays, SurvivorTable
+
+MAX_JOINT_STATES = 4_000_000
+"""Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
+MAX_SECONDS = 10.0
+"""Longest solve the exact engine takes on, in the seconds its estimated work (states x hit spread
+of each side) predicts (``cost``: fitted to measured solves)."""
+MAX_TABLE_ENTRIES = 40_000_000
+"""Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
+NO_MOVES = np.zeros(0, dtype=np.int64)
+"""``submerge_to``/``retreat_to`` of a battle where nothing submerges / the attacker never retreats."""
+_NO_AIRCRAFT = np.zeros(0, dtype=np.int64)
+_ONE_START = np.zeros(1, dtype=np.int64)
+_ONE_MASS = np.ones(1)
+PRUNE = 1e-18
+"""Moves carrying less probability than this, and states reached with less, are dropped; their
+total is reported as ``truncated_mass`` (typically below 1e-13)."""
+
+
+@dataclass(frozen=True)
+class _SideLayout:
+    """How one side's order of loss is split into classes for the DP."""
+
+    class_len: np.ndarray
+    class_slots: np.ndarray
+    slot_unit: np.ndarray
+    slot_kill: np.ndarray
+    leave: np.ndarray  # int64 per class: 1 = its units leave the battle together (layer 1)
+    layer_size: int  # states per layer: product of (class length + 1)
+    layers: int  # 2 when some classes may leave the battle (``leave``), else 1
+    kept_before: int = 0  # the kept destroyer's slot goes before this one while enemy subs live
+    n_units: int = 0  # the side's units at the start (``_work`` estimates their hit spread)
+    subs: bool = False  # the side has a submarine at the start
+    rolls: int = 0  # dice its units roll in a combat round at the start
+    idle: bool = False  # some of its units take no part in combat rounds (a non-casualty AA gun)
+    fighting_value: int = 0  # IPC value of its units that do
+
+    @property
+    def n_states(self) -> int:
+        return self.layer_size * self.layers
+
+
+_new_layout = builder(_SideLayout)
+"""``_SideLayout(...)``, made faster (``oddsim._runtime.frozen``)."""
+
+
+def _hit_spread(dice: int) -> float:
+    """How many hit counts of ``dice`` dice carry weight: about 16 standard deviations, at most
+    every count."""
+    return min(dice + 1.0, 8.0 * math.sqrt(dice) + 1.0)
+
+
+def estimate_work(battle: Battle) -> tuple[int, float]:
+    """(joint casualty states, estimated work) of solving ``battle`` exactly (``estimate_seconds``
+    turns work into seconds: 1e9 units are some 0.2 s, 1.45e10 about a second). A battle split
+    by the AA outcome per aircraft type (``aa_casualties.splits``), one solve per part: its
+    largest part's states and the sum of the parts' work."""
+    parts = aa_casualties.splits(battle)
+    if parts is None:
+        return _work(*_lowered(battle, keep=True))
+    return _split_work(parts)
+
+
+PART_SECONDS = 0.001
+"""The fixed cost of each part of a split battle (lowering it, its per-side tables and its
+result), measured at 0.8-1.6 ms for 49-961 parts of a few states each."""
+
+PART_WORK = 1_000_000
+"""The work of each part of a split battle besides its states: lowering it, its per-side tables
+and its result, about a millisecond a part (measured: 0.8-1.6 ms for 49-961 parts of a few
+states each), which the state counts do not see: 4,096 tiny parts took 4 s estimated at 0.1 s."""
+
+
+def estimate_seconds(battle: Battle) -> float:
+    """The seconds an exact solve of ``battle`` takes on this kind of machine, from its
+    ``estimate_work`` (``cost``: fitted to measured solves). A split battle: the seconds of its
+    parts' work together, plus ``PART_SECONDS`` a part (the fit grows slower than the work, so
+    the fixed cost of 2,000 tiny parts, some 2 s, would vanish in it)."""
+    parts = aa_casualties.splits(battle)
+    if parts is None:
+        return cost.seconds(_work(*_lowered(battle, keep=True))[1])
+    return _split_size(parts)[1]
+
+
+def _split_size(parts: list[aa_casualties.Split]) -> tuple[int, float]:
+    """(the largest part's joint states, the predicted seconds) of a split battle: the cost
+    model's seconds of the parts' work together, plus ``PART_SECONDS`` for each part."""
+    joint, work, solved = 0, 0.0, 0
+    for _, spec, _ in parts:
+        if spec is not None:
+            part_joint, part_work = _work(*_lowered(spec))
+            joint, work, solved = max(joint, part_joint), work + part_work, solved + 1
+    return joint, cost.seconds(work) + solved * PART_SECONDS
+
+
+def _split_work(parts: list[aa_casualties.Split]) -> tuple[int, float]:
+    """(the largest part's joint states, the sum of the parts' work) of a split battle, each
+    part counted ``PART_WORK`` more for its fixed cost."""
+    joint, work = 0, 0.0
+    for _, spec, _ in parts:
+        if spec is not None:  # (None: every attacker shot down, nothing to solve)
+            part_joint, part_work = _work(*_lowered(spec))
+            joint, work = max(joint, part_joint), work + part_work + PART_WORK
+    return joint, work
+
+
+def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
+    """How each side's order of loss is split into classes (``_tables.side_classes``)."""
+    a, d = low.attacker, low.defender
+    a_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, True,
+                            battle.retreat is not None, a.count, a.dice, d.count, a.step_unit, a.step_kill,
+                            a.step_count, a.step_landed, a.submerge, a.reserved_step, a.reserve_before)
+    d_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, False,
+                            False, d.count, d.dice, a.count, d.step_unit, d.step_kill, d.step_count,
+                            d.step_landed, d.submerge, d.reserved_step, d.reserve_before)
+    return _new_layout(*a_made), _new_layout(*d_made)
+
+
+_Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
+
+
+_estimated = threading.local()
+"""Per thread, the battle ``estimate_work`` last lowered and its arrays (which it only reads):
+``solve`` on that same (immutable) ``Battle`` takes them instead of lowering it again, as after
+``auto`` picked the engine; the solve takes them away, so arrays a solve used never serve twice."""
+
+
+def _lowered(battle: Battle, keep: bool = False) -> _Lowered:
+    """The battle's arrays and layouts; ``keep``: remember them for the next call on ``battle``."""
+    last = getattr(_estimated, "pair", None)
+    if last is not None and last[0] is battle:
+        if not keep:
+            _estimated.pair = None
+        return last[1]
+    low = lower(battle)
+    _ahead.start_early(battle.retreat)  # a first run: the DP compiles meanwhile, the layouts' kernel too
+    lowered = (low, *_layouts(battle, low))
+    _estimated.pair = (battle, lowered) if keep else None
+    return lowered
+
+
+def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
+    joint = a.n_states * d.n_states
+    spread = _hit_spread(a.n_units) * _hit_spread(d.n_units)
+    return joint, joint * spread
+
+
+def _check_size(joint: int, work: float, parts: int = 0, seconds: float | None = None) -> None:
+    """Refuse a battle over ``MAX_JOINT_STATES`` or ``MAX_SECONDS`` (``parts``: the AA outcomes it
+    is solved as, ``joint`` their largest and ``seconds`` the sum of theirs; 0: solved whole, its
+    seconds from ``work``)."""
+    seconds = cost.seconds(work) if seconds is None else seconds
+    if joint > MAX_JOINT_STATES or seconds > MAX_SECONDS:
+        apart = f" for {parts:,} AA outcomes solved apart" if parts else ""
+        raise TooLargeError(
+            f"battle too large for the exact engine: {joint:,} casualty states{' at most' if parts else ''} "
+            f"and about {seconds:,.0f} s of work{apart}, the limit is {MAX_JOINT_STATES:,} states and "
+            f"{MAX_SECONDS:,.0f} s; use --method mc (or auto)")
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """Everything the kernels need for one battle."""
+
+    low: LoweredBattle
+    a: _SideLayout
+    d: _SideLayout
+    a_counts: t.SideCounts
+    d_counts: t.SideCounts
+    A: t.SideTables  # noqa: N815 - the attacker's tables as the kernels take them
+    D: t.SideTables  # noqa: N815
+    rules: k.Rules
+    holds: bool
+    retreat: k.RetreatRule | None  # None: no retreat policy
+    air_alive: np.ndarray
+    win_chance: np.ndarray
+    submerge_to: np.ndarray  # empty: nothing submerges
+    retreat_to: np.ndarray  # empty: no retreat policy
+    start_idx: np.ndarray  # joint states with mass before round 1, increasing
+    start_val: np.ndarray  # their mass
+    end: np.ndarray | None  # mass at the end of round 1, where the pre-battle phase fought it
+    track_rounds: bool
+    best: BestRetreat | None = None  # the best retreat, when the policy asks for it
+
+    @property
+    def joint(self) -> int:
+        return self.a.n_states * self.d.n_states
+
+    def work(self, end: np.ndarray | None) -> k.Work:
+        """Zeroed joint arrays for ``solve_kernel``, with ``end`` (the mass at the end of round
+        1) in them: on large battles kept ones (``_kept``), which ``done`` gives back; else
+        NumPy's zeros (pages of states never reached are never touched)."""
+        na, nd = self.a.n_states, self.d.n_states
+        first_strikes = bool(  # (a side without subs has no sub dice in any state)
+            self.rules.attacker_subs_first and self.a.subs and (self.A.dist[:, t.G_SUB, 0] < 1.0).any()
+            or self.rules.defender_subs_first and self.d.subs and (self.D.dist[:, t.G_SUB, 0] < 1.0).any())
+        joint, track = self.joint, self.track_rounds
+        x1 = _zeros("x1", joint)
+        w1 = _zeros("w1", joint if track else 1)
+        if end is not None:
+            x1[:] = end
+            if track:
+                w1[:] = end
+        row_lo = np.empty(na, dtype=np.int64)
+        row_lo.fill(nd if end is None else 0)
+        row_hi = np.empty(na, dtype=np.int64)
+        row_hi.fill(-1 if end is None else nd - 1)
+        x2 = _zeros("x2", joint if first_strikes else 1)
+        w2 = _zeros("w2", joint if first_strikes and track else 1)
+        return k.Work(x1, x2, w1, w2, _zeros("outcome", joint, np.int8), row_lo, row_hi)
+
+    def done(self, work: k.Work, ends: np.ndarray) -> None:
+        """Give ``work``'s kept arrays back once nothing reads them any more (results copy what
+        they keep): zeros again, as ``solve_kernel`` leaves them but at the states where its
+        battles ended (``ends``)."""
+        for name, array in zip(_WORK_NAMES, work[:5], strict=True):
+            if array.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # (else a small battle's: not kept)
+                if name in _HOLDING_ENDS and array.shape[0] == self.joint:
+                    array[ends] = 0
+                _kept.give(name, array)
+
+
+_WORK_NAMES = ("x1", "x2", "w1", "w2", "outcome")
+"""``k.Work``'s joint arrays, as ``_kept`` knows them."""
+_HOLDING_ENDS = frozenset(("x1", "w1", "outcome"))
+"""Those of them that ``solve_kernel`` leaves nonzero at the ends of battles (``w1`` when it
+tracks rounds: else it is one entry, never written)."""
+
+
+def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
+    """``size`` zeros: the array kept as ``name`` where it is large enough to keep."""
+    return _kept.take(name, size, partial(np.zeros, dtype=dtype))
+
+
+_new_prepared = builder(_Prepared)
+"""``_Prepared(...)``, made faster (``oddsim._runtime.frozen``)."""
+
+
+def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
+    """The kernels' inputs for ``battle``. The side tables are worked out for the side states
+    the battle can reach (from ``_seeds``), or with ``every_state`` for all (``retreat_table``,
+    whose decisions the Monte Carlo engine looks up in states of its own)."""
+    low, a, d = lowered or _lowered(battle)
+    _check_size(*_work(low, a, d))
+    types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
+    support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
+                        low.support_side)
+    helper = _ahead.start(battle.retreat)  # a first run: the DP compiles meanwhile
+    built = []
+    for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
+        max_dice = layout.rolls + 1  # + 1: a Low Luck bonus hit
+        if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
+            raise TooLargeError(
+                f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
+                f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
+        classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
+                            layout.leave, layout.layers, layout.kept_before)
+        dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
+        seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
+        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice, seeds))
+    (A, a_counts, a_reached), (D, d_counts, d_reached) = built  # noqa: N806 - the kernels' names
+    _ahead.wait(helper)
+    rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
+    first_round = None  # round 1's rules, where they are not those of the rounds after it
+    strikes = rules.attacker_subs_first and a.subs or rules.defender_subs_first and d.subs
+    if low.subs_first_round_one and strikes:
+        # subs strike first in round 1 only: the DP fights the rounds after it, with no first strike
+        first_round, rules = rules, k.Rules(False, False, low.air_needs_destroyer)
+    # the defender holds the territory with units that take no part in combat (an AA gun)
+    holds = d.idle
+    submerge_to = NO_MOVES
+    if a.layers > 1 and low.attacker.submerge or d.layers > 1 and low.defender.submerge:
+        # (states the battle never reaches stay where they are)
+        submerge_to = k.submerge_kernel(A, D, rules, holds, _willing(low.attacker, a, A.flags) & a_reached,
+                                        _willing(low.defender, d, D.flags) & d_reached)
+    policy = battle.retreat
+    retreat = None  # never (the kernels then compile no retreat code)
+    if policy is not None:
+        retreat = k.RetreatRule(-1 if policy.units_left is None else policy.units_left,
+                   -1.0 if policy.below_win is None else float(policy.below_win),
+                   1.0 if policy.aircraft_risk is None else float(policy.aircraft_risk))
+    if policy is not None and policy.below_win is not None:
+        win_chance = k.win_chance_kernel(A, D, rules, holds, submerge_to, a_reached, d_reached)
+    else:
+        win_chance = np.zeros(0)  # not needed
+    start_idx, start_val, end = _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to, first_round)
+    track = policy is not None or len(submerge_to) > 0
+    air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by the aircraft rule
+    if policy is not None and policy.aircraft_risk is not None:
+        air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
+    prepared = _new_prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive,
+                             win_chance, submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d),
+                             start_idx, start_val, end, track)
+    return _with_decisions(battle, prepared)
+
+
+def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.ndarray:
+    """A side's states before round 1, from which every state its battle gets to follows by hits
+    and by leaving the battle (``_tables.hit_moves``): the whole side, and the casualties of
+    what fires before round 1 (``_start_mass``): AA fire takes the attacker's aircraft (their
+    own class), a bombardment the defender's first units of its one class."""
+    if is_attacker and low.aa_dice:
+        return np.arange(int(layout.class_len[t.AIR]) + 1) * int(np.prod(layout.class_len[:t.AIR] + 1))
+    if not is_attacker and any(low.bombard_dice.tolist()):  # (lists: the arrays are tiny)
+        return np.arange(int(layout.class_len[t.OTHER]) + 1) * int(np.prod(layout.class_len[:t.OTHER] + 1))
+    return _ONE_START
+
+
+def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
+    """``p`` with the retreat decisions made per state here: the best retreat's, or a rule that
+    only looks at the units in the battle (the strafe: the defender down to N units or fewer).
+    They reach the kernel through its per-state score: a state scores -1 (below any threshold)
+    where the attacker retreats."""
+    policy = battle.retreat
+    if policy is None or (policy.best is None and policy.strafe is None):
+        return p
+    assert p.retreat is not None  # a policy has its rule
+    if policy.best is not None:  # (it replaces every other rule: its own decisions, 0 where it retreats)
+        crash = None
+        if battle.crash_fighters:
+            crash = crash_cost_per_state(p.d_counts.alive, p.d_counts.damaged, battle.rules)
+        best = best_retreat(policy, p, PRUNE, battle.is_land, crash)
+        return evolve(p, win_chance=best.fights, retreat=p.retreat._replace(min_win=0.5), best=best)
+    d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
+    decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
+    retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
+    score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
+    return evolve(p, win_chance=np.where(decided, -1.0, score), retreat=retreat)
+
+
+def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
+    """Per side state, whether its subs submerge between rounds where the enemy has no destroyer
+    (``_kernel.submerge_kernel``): its policy says so, and its subs are in the battle."""
+    if side.submerge == 0 or not layout.leave[t.SUB]:
+        return np.zeros(layout.n_states, dtype=bool)
+    in_first_layer = np.arange(layout.n_states) < layout.layer_size
+    ready = flags[:, t.F_ONLY_SUBS] == 1 if side.submerge == SUBMERGE_ALONE else True
+    return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
+
+
+def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
+    """Where each joint state goes when the attacker retreats: -1, the battle ends; with landed
+    units in the battle, to the state where the others have left; after that, nowhere (itself)."""
+    n = a.n_states
+    if not (a.leave[t.AIR] or a.leave[t.OTHER]):  # every retreat ends the battle
+        return _every_retreat_ends(n * d.n_states)
+    # landed units stay: the others leave
+    state = np.arange(n)
+    landed_lost = (state // int(np.prod(a.class_len[:t.SUB] + 1))) % (a.class_len[t.SUB] + 1)
+    first_layer = state < a.layer_size
+    to = np.where(first_layer & (landed_lost < a.class_len[t.SUB]), state + a.layer_size, -1)
+    to = np.where(first_layer, to, -2)  # -2: already left, no retreat
+    joint = to[:, None] * d.n_states + np.arange(d.n_states)[None, :]
+    joint = np.where(to[:, None] == -1, -1, joint)
+    own = np.arange(n * d.n_states).reshape(n, d.n_states)
+    return np.where(to[:, None] == -2, own, joint).ravel().astype(np.int64)
+
+
+_ENDS: list[np.ndarray] = [np.full(0, -1, dtype=np.int64)]
+"""The longest ``_every_retreat_ends`` array made so far: the kernels only read it."""
+
+
+def _every_retreat_ends(size: int) -> np.ndarray:
+    """``size`` entries of -1 (``retreat_to`` where every retreat ends the battle), a view of one
+    array shared by every solve, made longer when needed: filling a fresh one took a tenth of a
+    millisecond of a best retreat at sea, and pushed the solve's arrays out of the caches."""
+    ends = _ENDS[0]
+    if ends.shape[0] < size:
+        ends = np.full(size, -1, dtype=np.int64)
+        _ENDS[0] = ends
+    return ends[:size]
+
+
+def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to,
+                first_round=None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Joint mass before round 1 (after AA fire, a bombardment whose casualties do not fire
+    back, and subs that submerge at once), as the states that have some (increasing) and their
+    mass; and, where round 1 is fought here, the mass at the end of round 1 (a joint array; else
+    None): where bombardment casualties fire back, and where round 1 has rules of its own
+    (``first_round``: subs that strike first in it only); the start mass is then that of the
+    battles over before round 1."""
+    aa = _aa_distribution(low)
+    bombard = _group_distribution(low.bombard_dice, low.low_luck)
+    if aa is None and bombard is None and not (low.submerge_at_start and len(submerge_to)):
+        if first_round is None:
+            return _ONE_START, _ONE_MASS, None  # both sides whole: one state
+        return _first_round(a, d, A, D, _ONE_START, _ONE_MASS, first_round, holds)
+    a_start = np.zeros(a.n_states)
+    if aa is None:
+        a_start[0] = 1.0
+    else:
+        k.pre_battle_aa(A.stride, a.class_len, aa, a_start, 1)
+    d_start = np.zeros(d.n_states)
+    if bombard is not None and not low.bombard_fire_back:
+        # the defender of a land battle is one class: its casualties are the first in its order
+        stride = int(np.prod(d.class_len[:t.OTHER] + 1))
+        for hits, p in enumerate(bombard):
+            d_start[min(hits, int(d.class_len[t.OTHER])) * stride] += p
+    else:
+        d_start[0] = 1.0
+    a_on = np.flatnonzero(a_start)
+    d_on = np.flatnonzero(d_start)
+    idx = (a_on[:, None] * d.n_states + d_on[None, :]).ravel()
+    val = np.outer(a_start[a_on], d_start[d_on]).ravel()
+    if low.submerge_at_start and len(submerge_to):
+        idx = submerge_to[idx]
+    idx, where = np.unique(idx, return_inverse=True)  # increasing, and mass moved together summed
+    val = np.bincount(where.ravel(), val, len(idx))
+    if bombard is not None and low.bombard_fire_back:
+        start = np.zeros(a.n_states * d.n_states)
+        start[idx] = val
+        left, end = k.bombard_round_kernel(A, D, start, bombard, rules, holds)
+        idx = np.flatnonzero(left)
+        return idx, left[idx], end
+    if first_round is not None:
+        return _first_round(a, d, A, D, idx, val, first_round, holds)
+    return idx, val, None
+
+
+def _first_round(a, d, A, D, idx, val, first_round, holds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # noqa: N803
+    """Round 1 fought under its own rules (``_kernel.first_round_kernel``) from the mass ``val``
+    at joint states ``idx``: the start mass of the battles over before it, and the mass at its
+    end. (Subs fight at sea, a bombardment on land: round 1 is never fought for both.)"""
+    start = np.zeros(a.n_states * d.n_states)
+    start[idx] = val
+    left, end = k.first_round_kernel(A, D, start, first_round, holds)
+    over = np.flatnonzero(left)
+    return over, left[over], end
+
+
+@dataclass(frozen=True)
+class RetreatTable:
+    """The attacker's state-based retreat decisions for every joint casualty state, and how to
+    find a state from the units left in each loss step (for the Monte Carlo engine, which rolls
+    its own dice but takes the decisions of "below a win chance" and "aircraft risk" from here).
+
+    A side's state index is sum over its loss steps of (casualties taken in the step) x
+    ``stride`` of the step, plus its ``layer_size`` once some of its units left the battle early
+    (submerged, or retreated while the landed units fight on); the joint index is attacker index
+    x ``n_defender_states`` + defender index. Decisions are taken after the subs submerged."""
+
+    attacker_step_stride: np.ndarray
+    defender_step_stride: np.ndarray
+    n_defender_states: int
+    retreat: np.ndarray  # int8 per joint state
+    attacker_layer_size: int = 0
+    defender_layer_size: int = 0
+
+
+def retreat_table(battle: Battle) -> RetreatTable:
+    """The exact engine's retreat decisions for ``battle``'s policy (raises TooLargeError for
+    battles the exact engine cannot take)."""
+    p = _prepare(battle, every_state=True)
+    win_chance = p.win_chance.astype(np.float64, copy=False)  # (the best retreat's fights: int8)
+    mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, win_chance)
+    return RetreatTable(_step_strides(p.a, p.low.attacker), _step_strides(p.d, p.low.defender),
+                        p.d.n_states, mask, p.a.layer_size if p.a.layers > 1 else 0,
+                        p.d.layer_size if p.d.layers > 1 else 0)
+
+
+def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
+    """Stride of each loss step in the side's state index: its slots' class stride (a step's
+    slots share one class, and casualties within a class follow the order of loss)."""
+    stride = np.cumprod(np.concatenate(([1], layout.class_len[:-1] + 1)))
+    first_slot = np.concatenate(([0], np.cumsum(side.step_count)[:-1]))
+    step_class = np.zeros(len(side.step_count), dtype=np.int64)
+    for c in range(t.N_CLASSES):
+        slots = layout.class_slots[c, : layout.class_len[c]]
+        for step, first in enumerate(first_slot):
+            if side.step_count[step] and first in slots:
+                step_class[step] = c
+    return stride[step_class].astype(np.int64)
+
+
+def _aa_distribution(low: LoweredBattle) -> np.ndarray | None:
+    """Hit distribution of the AA fire before the first round, or None when there is none."""
+    if low.aa_dice == 0:
+        return None
+    dice = np.zeros(7, dtype=np.int64)
+    dice[low.aa_hit] = low.aa_dice
+    return _group_distribution(dice, low.low_luck)
+
+
+def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray | None:
+    """Hit distribution of a group of dice that fires together (``dice_by_value[v]`` dice that
+    hit on v or less), or None for no dice."""
+    n = sum(dice_by_value.tolist())  # (a list: the array is tiny)
+    if n == 0:
+        return None
+    dist = np.zeros(n + 2)
+    if low_luck:
+        size = low_luck_pmf(int(dice_by_value @ np.arange(len(dice_by_value))), dist)
+        return dist[:size]
+    dist[0] = 1.0
+    size = 1
+    scratch = np.zeros(n + 2)
+    for value, count in enumerate(dice_by_value.tolist()):
+        if count:
+            size = add_dice(dist, size, count, value / 6, scratch)
+    return dist[: n + 1]
+
+
+BACKGROUND_WORK = 50_000_000
+"""Battles whose estimated work (``estimate_work``) reaches this, some 30 ms (``cost``), are
+solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
+hold Ctrl-C back until they return (handing a call to the waiting thread costs some 20 us)."""
+_solved_once = False
+"""Whether this process has finished an exact solve. Its first on the command line may compile the
+engine for seconds, so it runs in the background thread too: Ctrl-C then stops it at once."""
+
+
+def solve(battle: Battle) -> BattleResult:
+    """Exact outcome distribution of the battle (fought to the end, or to the attacker's
+    retreat). Ctrl-C raises ``KeyboardInterrupt`` (never inside a Numba call: see
+    ``oddsim._runtime.interrupt``)."""
+    if not isinstance(battle, Battle):
+        raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
+    parts = aa_casualties.splits(battle)
+    if parts is not None:  # AA picks its casualties by chance: one battle per outcome
+        joint, seconds = _split_size(parts)
+        _check_size(joint, 0.0, len(parts), seconds)
+        solved: list[tuple[float, BattleResult]] = []
+
+        def part(spec: Battle, p: float, _i: int) -> BattleResult:
+            solved.append((p, solve(spec)))
+            return solved[-1][1]
+
+        mixed = aa_casualties.fight_split(battle, parts, part)
+        if battle.retreat is None or battle.retreat.best is None:
+            return mixed
+        # each part follows the same state-based policy: the outcomes are the policy's
+        return replace(mixed, objective=mixed.tuv_swing + battle.retreat.territory_bonus
+                       * (mixed.takes_territory or 0.0), retreat_plan=mix_plans(solved))
+    lowered = _lowered(battle)
+    _, work = _work(*lowered)
+    global _solved_once
+    first_run = not _solved_once and _first_run.announcing()
+    result = call_interruptibly(_solve, battle, lowered, background=work >= BACKGROUND_WORK or first_run)
+    _solved_once = True
+    return result
+
+
+def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
+    p = _prepare(battle, lowered)
+    policy = battle.retreat
+    air_alive = None if p.best is not None else p.air_alive  # (the best retreat has no aircraft rule)
+    rest_args = (p.rules, p.holds, PRUNE, p.retreat, air_alive, p.win_chance, p.submerge_to, p.retreat_to)
+    rounds_done = 0.0 if p.end is None else float(p.end.sum())
+    plain = None  # the work arrays of the solve, when ``final`` and the others are theirs
+    if policy is not None and policy.after_round is not None:
+        start = np.zeros(p.joint)
+        start[p.start_idx] = p.start_val
+        end = np.zeros(p.joint) if p.end is None else p.end
+        final, outcome, final_w, rounds, pruned, rest, rest_w = k.rounds_kernel(
+            p.A, p.D, start, end, *rest_args, policy.after_round)
+        if rest.any():  # landed units fight on after the others retreated
+            rest_idx = np.flatnonzero(rest)
+            work = p.work(None)
+            work.w1[rest_idx] = rest_w[rest_idx]  # the round the others left, carried to the end
+            rest_ends, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work,
+                                                                 *rest_args, True)
+            final = final + work.x1
+            final_w = final_w + work.w1
+            outcome = np.where(work.x1 > 0, work.outcome, outcome)
+            rounds += rest_rounds
+            pruned += rest_pruned
+            p.done(work, rest_ends)
+        ends = np.flatnonzero(final)
+    else:
+        work = p.work(p.end)
+        ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
+                                              p.track_rounds, None, None if p.best is None else p.best.moves)
+        final, outcome, final_w = work.x1, work.outcome, work.w1
+        plain = work
+    result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
+    plan = None if p.best is None else _best_plan(battle, p, ends, final, outcome, final_w)
+    if plain is not None:
+        p.done(plain, ends)  # (the result and the plan copied what they keep)
+    if battle.crash_fighters:
+        result = crash_fighters(result, battle)
+    result = with_holding_units(result, battle)
+    if p.best is None:
+        return result
+    return evolve(result, objective=p.best.objective, retreat_plan=plan)
+
+
+def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
+    """The best retreat's plan from a solve under it (``ends``: the states where its battles
+    ended): the retreat mass per state. Where landed units fight on after a retreat, that mass
+    moved on; a second solve in which every retreat ends the battle finds where it left."""
+    assert p.best is not None  # a plan exists only for the best retreat
+    if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:  # landed units may stay (else every retreat ends it)
+        partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
+        work = p.work(p.end)
+        plan_ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
+                                         p.retreat, None, p.win_chance, p.submerge_to,
+                                         np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
+        ends, final, outcome, final_w = plan_ends, work.x1, work.outcome, work.w1
+    states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
+    states.sort()
+    names = [u.name for u in battle.rules.units]
+    plan = retreat_plan(names, p.a_counts, p.d_counts, p.d.n_states, states, final[states], final_w[states])
+    if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:
+        p.done(work, plan_ends)
+    return plan
+
+
+def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
+    """The result from the terminal mass ``final`` at the states ``ends`` (all its nonzero entries),
+    their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
+    low = p.low
+    # a side destroyed in the battle loses what it fought with but the units that left it early;
+    # a non-casualty AA gun is captured, not lost
+    a_total, d_total = p.a.fighting_value, p.d.fighting_value
+    by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
+        ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
+        a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
+    # (floats: a list is cheaper to read than the array); a sum of the many ways to one outcome
+    # may round past 1 (1.0000000000000002): a probability is never printed above 1
+    chance = [min(c, 1.0) for c in by_code.tolist()]
+    retreat = chance[k.RETREAT] + chance[k.RETREAT_LEFT]
+    names = unit_names(battle.rules)
+    verb = "submerged" if battle.sea else "retreated"
+    return _new_result(
+        battle=battle.describe(),
+        method=Method.EXACT,
+        attacker_win=chance[k.ATTACKER_WINS],
+        defender_win=chance[k.DEFENDER_WINS],
+        draw=chance[k.DRAW],
+        stalemate=chance[k.STALEMATE],
+        retreat=retreat,
+        retreat_round=retreat_rounds / retreat if retreat > 0 else None,
+        takes_territory=None if battle.sea else min(take, 1.0),
+        attacker_ipc_lost=a_lost,
+        defender_ipc_lost=d_lost,
+        expected_rounds=float(rounds),
+        attacker_survivors=SurvivorTable(names, verb, partial(_attacker_rows, low, p.a_counts, a_mass)),
+        defender_survivors=SurvivorTable(names, verb, partial(_defender_rows, low, p.d_counts, d_mass)),
+        truncated_mass=float(pruned),
+        attacker_ipc_total=a_total,
+        defender_ipc_total=d_total,
+    )
+
+
+_new_result = builder(BattleResult)
+"""``BattleResult(...)``, made faster (``oddsim._runtime.frozen``)."""
+
+
+def _attacker_rows(low: LoweredBattle, counts: t.SideCounts, mass: np.ndarray) -> RowArrays:
+    """The attacker's end states (``_survivors``) from its mass by outcome code and state."""
+    cost, fighting = low.cost, _combatant(low, low.attacker)
+    nothing = np.zeros((1, len(cost)), dtype=np.int64)
+    a_none = mass[k.DEFENDER_WINS].sum() + mass[k.DRAW].sum()
+    alive, damaged, gone = counts.alive, counts.damaged, counts.departed
+    return _survivors(cost, fighting, (
+        (np.array([a_none]), nothing, nothing, nothing, False),
+        (mass[k.ATTACKER_WINS] + mass[k.STALEMATE], alive, damaged, gone, False),
+        (mass[k.RETREAT], alive, damaged, gone, True),
+        (mass[k.RETREAT_LEFT], gone, 0 * gone, gone, True)))
+
+
+def _defender_rows(low: LoweredBattle, counts: t.SideCounts, mass: np.ndarray) -> RowArrays:
+    """The defender's end states (``_survivors``) from its mass by outcome code and state."""
+    cost, fighting = low.cost, _combatant(low, low.defender)
+    alive, damaged, gone = counts.alive, counts.damaged, counts.departed
+    return _survivors(cost, fighting, (
+        (mass[k.DEFENDER_WINS] + mass[k.STALEMATE] + mass[k.RETREAT] + mass[k.RETREAT_LEFT], alive, damaged,
+         gone, False),
+        (mass[k.ATTACKER_WINS] + mass[k.DRAW], gone, 0 * gone, gone, False)))
+
+
+def _survivors(cost: np.ndarray, fighting: np.ndarray,
+               parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool], ...]) -> RowArrays:
+    """A side's end states (for its ``SurvivorTable``), from ``parts`` of (probability per state,
+    units left per state and type, damaged ones, those that left the battle early, whether the
+    side retreated): the units a state leaves are those of it that fight (``fighting``)."""
+    empty = np.zeros((0, len(cost)), dtype=np.int64)
+    counts, damaged, departed = [empty], [empty], [empty]
+    retreated, probability = [np.zeros(0, dtype=bool)], [np.zeros(0)]
+    for mass, alive, hurt, gone, left in parts:
+        states = np.flatnonzero(mass)
+        counts.append(alive[states] * fighting)
+        damaged.append(hurt[states])
+        departed.append(gone[states])
+        retreated.append(np.full(len(states), left))
+        probability.append(mass[states])
+    units = np.concatenate(counts)
+    return (units, np.concatenate(damaged), np.concatenate(departed), np.concatenate(retreated),
+            np.concatenate(probability), units @ cost)
+
+
+def _combatant(low, side) -> np.ndarray:
+    """Units that take part in combat rounds (a non-casualty AA gun does not survive as such)."""
+    in_steps = np.zeros(len(low.cost), dtype=np.int64)
+    in_steps[side.step_unit] = 1
+    return in_steps

@@ -1,0 +1,366 @@
+"""Lower a Battle into flat NumPy arrays: the spec both engines read, and nothing of their logic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+
+from oddsim._runtime.frozen import builder
+from oddsim.model.battle import Battle, Dice, Submerge
+from oddsim.model.order_of_loss import LossKind, LossStep
+from oddsim.model.rules import (
+    AADice,
+    AirHitsSubs,
+    DiceRule,
+    Domain,
+    Ruleset,
+    SubFirstStrike,
+    SubmergeTiming,
+    SubStrikeDestroyer,
+    SubStrikeRounds,
+    SupportRule,
+    SupportSide,
+)
+
+SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE = 0, 1, 2
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class SideArrays:
+    """One side: units at the start and its order of loss, as arrays indexed by unit type."""
+
+    count: np.ndarray  # int64[n_types]: units at the start
+    damaged: np.ndarray  # int64[n_types]: of those, already damaged two-hit units
+    value: np.ndarray  # int64[n_types]: hit value in combat rounds (attack or defense)
+    dice: np.ndarray  # int64[n_types]: dice each unit rolls in combat rounds (heavy bombers: 2)
+    best_of: np.ndarray  # bool[n_types]: only the best of those dice counts (one hit at most)
+    step_unit: np.ndarray  # int64[n_steps]: unit type of each loss step
+    step_kill: np.ndarray  # int64[n_steps]: 1 = the step removes units, 0 = it damages them
+    step_count: np.ndarray  # int64[n_steps]: casualties the step can take
+    step_landed: np.ndarray  # int64[n_steps]: 1 = the attacker's units that came by sea
+    submerge: int  # SUBMERGE_NEVER, SUBMERGE_ALWAYS or SUBMERGE_ALONE
+    support_side: int  # which support rules act for this side: 0 attack, 1 defense
+    # destroyer last: the step of the side's last destroyer (one unit, -1: none), taken only just
+    # before step ``reserve_before`` (the units chosen last, or the end) while enemy subs live
+    reserved_step: int = -1
+    reserve_before: int = 0
+
+
+@dataclass(frozen=True)
+class LoweredBattle:
+    """Unit table, rule flags and both sides, all plain arrays and scalars."""
+
+    cost: np.ndarray  # int64[n_types]
+    is_air: np.ndarray  # bool[n_types]
+    is_land: np.ndarray
+    is_sub: np.ndarray
+    is_destroyer: np.ndarray
+    is_aa: np.ndarray
+    defenceless: np.ndarray  # never fires in combat rounds; a side of only these is destroyed
+    # support rules: supporter/supported masks [n_rules, n_types], per-supporter count, value, side
+    support_supporter: np.ndarray
+    support_supported: np.ndarray
+    support_per: np.ndarray
+    support_value: np.ndarray
+    support_side: np.ndarray
+    attacker_subs_first: bool  # attacking subs strike first when the defender has no destroyer
+    defender_subs_first: bool
+    subs_first_round_one: bool  # ... in round 1 only (from round 2 on they fire in general fire)
+    air_needs_destroyer: bool  # aircraft hit subs only with a destroyer on their side
+    aa_per_gun: bool  # dice = min(per_gun * guns, aircraft), else one die per aircraft
+    aa_dice_per_gun: int
+    aa_hit: int  # with the defender's technology (radar)
+    aa_dice: int  # dice the defender's AA guns roll before the first round (0: no AA fire)
+    low_luck: bool  # hits = total strength // 6, plus one with chance (total % 6) / 6
+    submerge_at_start: bool  # subs submerge at the start of a round (else at its end)
+    bombard_dice: np.ndarray  # int64[7]: bombarding ships' dice that hit on v or less, by v
+    bombard_fire_back: bool  # the defender's bombardment casualties fire in round 1
+    attacker: SideArrays
+    defender: SideArrays
+
+    @property
+    def n_types(self) -> int:
+        return len(self.cost)
+
+
+def lower(battle: Battle) -> LoweredBattle:
+    """The arrays for this battle; both engines start from these."""
+    rules: Ruleset = battle.rules
+    c = rules.combat
+    aa_hit = c.aa_hit
+    for tech in battle.defender_tech:
+        found = rules.technology(tech).aa_hit
+        aa_hit = found if found is not None else aa_hit
+    if battle.aa_fired:  # resolved apart (oddsim.aa_casualties): its dice cannot hit again
+        aa_hit = 0
+    return _new_lowered(
+        **_unit_arrays(rules),
+        **_support_arrays(rules, battle.attacker_tech, battle.defender_tech),
+        attacker_subs_first=_subs_first(battle, attacking=True),
+        defender_subs_first=_subs_first(battle, attacking=False),
+        subs_first_round_one=c.sub_strike_rounds is SubStrikeRounds.FIRST,
+        air_needs_destroyer=c.air_hits_subs is AirHitsSubs.WITH_DESTROYER,
+        aa_per_gun=c.aa_dice is AADice.PER_GUN,
+        aa_dice_per_gun=c.aa_dice_per_gun,
+        aa_hit=aa_hit,
+        aa_dice=_aa_dice(battle, rules),
+        low_luck=battle.dice is Dice.LOW_LUCK,
+        submerge_at_start=c.submerge is SubmergeTiming.START,
+        bombard_dice=_bombard_dice(battle),
+        bombard_fire_back=rules.bombard.casualties_fire_back,
+        attacker=_side(battle, battle.attacker_steps, attacking=True),
+        defender=_side(battle, battle.defender_steps, attacking=False),
+    )
+
+
+def _subs_first(battle: Battle, attacking: bool) -> bool:
+    """Whether the side's subs may strike first in this battle (each round still only while
+    the enemy has no destroyer): the edition allows it for the side (``sub_first_strike``),
+    unless a reading takes it away for the whole battle: the enemy has a destroyer when the
+    battle starts (``sub_strike_destroyer = "at_attack"``; in a battle in progress, the armies
+    it resumes with), or the strike comes in round 1 only (``sub_strike_rounds = "first"``),
+    which a battle in progress has fought."""
+    c = battle.rules.combat
+    allowed = (SubFirstStrike.ATTACKER, SubFirstStrike.BOTH) if attacking else (SubFirstStrike.BOTH,)
+    if c.sub_first_strike not in allowed:
+        return False
+    if c.sub_strike_rounds is SubStrikeRounds.FIRST and battle.in_progress:
+        return False
+    if c.sub_strike_destroyer is SubStrikeDestroyer.AT_ATTACK:
+        enemy = battle.defender if attacking else battle.attacker
+        return not any(n > 0 and battle.rules.unit(name).destroyer for name, n in enemy.counts)
+    return True
+
+
+_PER_RULESET: dict[tuple, tuple[Ruleset, Any]] = {}
+"""What ``_per_ruleset`` made, by (id of the ruleset, what, its arguments)."""
+
+
+def _per_ruleset(rules: Ruleset, what: Callable[..., T], *args: Any) -> T:
+    """``what(rules, *args)``, made once per ruleset and arguments: the tables every battle of an
+    edition shares (its units, support rules, values with a technology), which were most of the
+    time of lowering a small battle. Callers copy what they may change."""
+    key = (id(rules), what, *args)
+    held = _PER_RULESET.get(key)
+    if held is not None and held[0] is rules:
+        return held[1]
+    made = what(rules, *args)
+    if len(_PER_RULESET) >= 256:  # rulesets made on the fly (house rules): keep it small
+        _PER_RULESET.clear()
+    _PER_RULESET[key] = (rules, made)
+    return made
+
+
+def unit_names(rules: Ruleset) -> tuple[str, ...]:
+    """The edition's unit names in its order (made once per ruleset)."""
+    return _per_ruleset(rules, _make_unit_names)
+
+
+def _make_unit_names(rules: Ruleset) -> tuple[str, ...]:
+    return tuple(u.name for u in rules.units)
+
+
+def _unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
+    """The edition's unit table (``LoweredBattle.cost`` to ``defenceless``), made once per
+    ruleset and read-only (every battle of the edition shares it)."""
+    return _per_ruleset(rules, _make_unit_arrays)
+
+
+def _make_unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
+    units = rules.units
+
+    def mask(predicate) -> np.ndarray:
+        return np.array([bool(predicate(u)) for u in units], dtype=np.bool_)
+
+    arrays = {"cost": np.array([u.cost for u in units], dtype=np.int64),
+              "is_air": mask(lambda u: u.domain is Domain.AIR),
+              "is_land": mask(lambda u: u.domain is Domain.LAND),
+              "is_sub": mask(lambda u: u.submarine),
+              "is_destroyer": mask(lambda u: u.destroyer),
+              "is_aa": mask(lambda u: u.aa),
+              "defenceless": mask(lambda u: u.defenceless)}
+    for array in arrays.values():
+        array.flags.writeable = False
+    return arrays
+
+
+def _support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
+                    defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """``LoweredBattle``'s support rows (``support_supporter`` to ``support_side``): each side's
+    rules for its role, changed by its technology. Fresh arrays from a table made once."""
+    made = _per_ruleset(rules, _make_support_arrays, attacker_tech, defender_tech)
+    return {name: array.copy() for name, array in made.items()}
+
+
+def _make_support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
+                         defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+    n = len(rules.units)
+    names = [u.name for u in rules.units]
+    support_rows = [(side, rule) for side, techs, role in ((0, attacker_tech, SupportSide.ATTACK),
+                                                           (1, defender_tech, SupportSide.DEFENSE))
+                    for rule in _support_for(rules, techs, role)]
+    supporter = np.zeros((len(support_rows), n), dtype=np.bool_)
+    supported = np.zeros((len(support_rows), n), dtype=np.bool_)
+    for r, (_, rule) in enumerate(support_rows):
+        for name in rule.supporters:
+            supporter[r, names.index(name)] = True
+        for name in rule.supported:
+            supported[r, names.index(name)] = True
+    return {"support_supporter": supporter, "support_supported": supported,
+            "support_per": np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
+            "support_value": np.array([r.value for _, r in support_rows], dtype=np.int64),
+            "support_side": np.array([side for side, _ in support_rows], dtype=np.int64)}
+
+
+class _RoleTable(NamedTuple):
+    """How an edition's units fight in one role with some technology: unit index by name, and
+    per unit type the hit value, dice and whether only the best die counts (as lists)."""
+
+    unit_index: dict[str, int]
+    value: np.ndarray  # (``_side`` hands out copies)
+    dice: np.ndarray
+    best_of: np.ndarray
+    aa: frozenset[str]  # AA guns
+    air: frozenset[str]  # aircraft
+
+
+def _make_role_table(rules: Ruleset, techs: tuple[str, ...], attacking: bool) -> _RoleTable:
+    units = rules.units
+    value = {u.name: (u.attack if attacking else u.defense) for u in units}
+    dice = {u.name: 1 for u in units}
+    best_of: set[str] = set()
+    for name in techs:
+        tech = rules.technology(name)
+        value.update(dict(tech.attack if attacking else tech.defense))
+        if attacking:
+            dice.update(dict(tech.attack_dice))
+            if tech.attack_dice_rule is DiceRule.BEST:
+                best_of.update(unit for unit, _ in tech.attack_dice)
+    return _RoleTable({u.name: i for i, u in enumerate(units)},
+                      np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
+                      np.array([dice[u.name] for u in units], dtype=np.int64),
+                      np.array([u.name in best_of for u in units], dtype=np.bool_),
+                      frozenset(u.name for u in units if u.aa),
+                      frozenset(u.name for u in units if u.domain is Domain.AIR))
+
+
+def _aa_dice(battle: Battle, rules: Ruleset) -> int:
+    """Dice the defender's AA guns roll at the attacker's aircraft before the first round of a
+    land battle: one per aircraft, or per gun up to ``aa_dice_per_gun`` each (never more than
+    the aircraft); none in a battle in progress, which is past it."""
+    if battle.sea or battle.in_progress:
+        return 0
+    table = _per_ruleset(rules, _make_role_table, (), True)
+    guns = sum(n for name, n in battle.defender.counts if name in table.aa)
+    if guns == 0:
+        return 0
+    aircraft = sum(n for name, n in battle.attacker.counts if name in table.air)
+    if aircraft == 0:
+        return 0
+    if rules.combat.aa_dice is AADice.PER_GUN:
+        return min(rules.combat.aa_dice_per_gun * guns, aircraft)
+    return aircraft
+
+
+def _bombard_dice(battle: Battle) -> np.ndarray:
+    dice = np.zeros(7, dtype=np.int64)
+    if battle.bombard is not None:
+        values = battle.bombard_values()
+        for name, n in battle.bombard.counts:
+            dice[values[name]] += n
+    return dice
+
+
+def _support_for(rules: Ruleset, techs: tuple[str, ...], role: SupportSide) -> list[SupportRule]:
+    """The support rules acting for a side in this role, with its technologies applied."""
+    per_supporter: dict[str, int] = {}
+    extra: list[SupportRule] = []
+    for name in techs:
+        tech = rules.technology(name)
+        per_supporter.update(dict(tech.per_supporter))
+        extra.extend(tech.support)
+    result = []
+    for rule in (*rules.support, *extra):
+        if rule.side is not role:
+            continue
+        boost = max((per_supporter.get(s, 0) for s in rule.supporters), default=0)
+        result.append(replace(rule, per_supporter=max(rule.per_supporter, boost)))
+    return result
+
+
+def _reserve_last_destroyer(battle: Battle, steps: tuple[LossStep, ...],
+                            attacking: bool) -> tuple[tuple[LossStep, ...], int, int]:
+    """Destroyer last: ``steps`` with the side's last destroyer as a step of its own, its index
+    and the index of the first step of units chosen last (or the end). Off (index -1) when the
+    option is, or when the side has no destroyer or the enemy no submarine (then the rule never
+    acts)."""
+    wanted = battle.attacker_destroyer_last if attacking else battle.defender_destroyer_last
+    if not wanted:
+        return steps, -1, 0
+    rules = battle.rules
+    enemy = battle.defender if attacking else battle.attacker
+    destroyers = [i for i, s in enumerate(steps) if s.kind is LossKind.KILL and rules.unit(s.unit).destroyer]
+    if not wanted or not destroyers or not any(rules.unit(name).submarine for name, _ in enemy.counts):
+        return steps, -1, 0
+    last = destroyers[-1]
+    step = steps[last]
+    split = [replace(step, count=step.count - 1)] if step.count > 1 else []
+    out = (*steps[:last], *split, replace(step, count=1), *steps[last + 1:])
+    reserved = last + len(split)
+    before = next((i for i, s in enumerate(out) if i > reserved and rules.unit(s.unit).casualty_last),
+                  len(out))
+    return out, reserved, before
+
+
+def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideArrays:
+    rules = battle.rules
+    force = battle.attacker if attacking else battle.defender
+    steps, reserved, before = _reserve_last_destroyer(battle, steps, attacking)
+    table = _per_ruleset(rules, _make_role_table, battle.attacker_tech if attacking else battle.defender_tech,
+                         attacking)
+    index = table.unit_index
+    count = np.zeros(len(index), dtype=np.int64)
+    for name, n in force.counts:
+        count[index[name]] = n
+    damaged = np.zeros(len(index), dtype=np.int64)
+    for name, n in force.damaged:
+        damaged[index[name]] = n
+    kill = LossKind.KILL
+    units: list[int] = []
+    kills: list[bool] = []
+    slots: list[int] = []
+    landed: list[bool] = []
+    for s in steps:
+        units.append(index[s.unit])
+        kills.append(s.kind is kill)
+        slots.append(s.count)
+        landed.append(s.landed)
+    # one array of the steps' four columns, each column a contiguous row of it (made from one
+    # list: a third of the time of a small battle's lowering went to this array)
+    step_rows = np.array(units + kills + slots + landed, dtype=np.int64).reshape(4, len(steps))
+    return _new_side(
+        count=count,
+        damaged=damaged,
+        value=table.value.copy(),
+        dice=table.dice.copy(),
+        best_of=table.best_of.copy(),
+        step_unit=step_rows[0],
+        step_kill=step_rows[1],
+        step_count=step_rows[2],
+        step_landed=step_rows[3],
+        submerge=_SUBMERGE_CODE[battle.attacker_submerge if attacking else battle.defender_submerge],
+        support_side=0 if attacking else 1,
+        reserved_step=reserved,
+        reserve_before=before,
+    )
+
+
+_new_lowered = builder(LoweredBattle)
+_new_side = builder(SideArrays)
+"""``LoweredBattle(...)`` and ``SideArrays(...)``, made faster (``oddsim._runtime.frozen``)."""
+_SUBMERGE_CODE = {policy: code for code, policy in enumerate(Submerge)}
+"""``SideArrays.submerge`` of each policy (SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE)."""

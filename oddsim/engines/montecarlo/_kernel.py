@@ -1,0 +1,985 @@
+"""Private Numba kernels of the Monte Carlo engine: fight many battles on unit counts, tally them.
+
+A battle's state is, per side, the units left in each loss step, the rolls of each firing line
+(units whose rolls hit with the same chance and may take the same units) and a few tallies.
+Each step of a round rolls every firing line at once (or, with Low Luck, scores each group's
+strength) and gives the hits out in the order of loss by kind: submarine hits first, then
+aircraft hits that may not take submarines, then all other hits. Between rounds (``_boundary``)
+submarines may submerge, then the attacker may retreat. Units that leave the battle early
+(submerged subs; the attacker's units that retreat while its landed units fight on) move from a
+step's units left to its units departed: they survive, but nothing in the battle sees them.
+Bombardment before round 1 is one more group of hits on the defender. Nothing here knows how the
+exact engine works.
+
+A plain battle (no submarines, no aircraft barred from hitting them: every hit may take anything)
+takes a fast path chosen once per block (``_fight_plain``): each side's casualties are always the
+next units in its order of loss, so its dice and everything it reports depend only on how many
+it has taken (and on the aircraft AA shot down). The model then holds, per side and casualty
+count, the alias table of the side's total hits (the sum of its lines' binomials, the same
+distribution as rolling each line), so a round is one draw per side and two additions.
+
+For speed the hot helpers (``hot_jit``) never allocate, so they cost no reference counting, and
+take two arrays only: the battle's ``state`` and the battle's ``model``, one int64 array holding
+every table, found through its header (``_layout.Header``; an array argument is passed as a
+dozen machine words, so a long argument list costs more than the work). Battles are split over
+threads in blocks and seeded by their global index; results are integer sums, so they are the
+same for any number of threads or chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from oddsim._runtime.jit import jit
+from oddsim.engines.montecarlo._layout import (
+    ATTACKER_WINS,
+    CHAIN,
+    CHAIN_WIDTH,
+    DEFENDER_WINS,
+    DRAW,
+    HEADER,
+    LINE,
+    LINE_WIDTH,
+    ONGOING,
+    PLAIN,
+    PLAIN_WIDTH,
+    RETREAT,
+    RETREAT_TABLE,
+    RETREAT_TABLE_WIDTH,
+    RULES,
+    SCALARS,
+    SCALARS_WIDTH,
+    STALEMATE,
+    STATE,
+    STATE_WIDTH,
+    STATS,
+    STATS_WIDTH,
+    STEP,
+    STEP_WIDTH,
+    SUPPORT,
+    SUPPORT_WIDTH,
+    TALLY,
+    TALLY_WIDTH,
+    UNIT_TYPE,
+    UNIT_TYPE_WIDTH,
+)
+from oddsim.engines.montecarlo._rng import (
+    add,
+    alias_hits,
+    battle_words,
+    get,
+    hits_of,
+    hot_jit,
+    low_luck_hits,
+    next_word,
+    put,
+    roll,
+    seed_battle,
+    step_words,
+)
+
+# Codes below are int64 scalars, not Python ints: Numba compiles a helper once per distinct literal
+# argument it is called with, and int64 constants keep that to one compile per helper. Offsets
+# into the packed arrays come from their declarations in ``_layout``.
+ATTACKER, DEFENDER = np.arange(2)
+ZERO, ONE = np.arange(2)
+FIRST_LINE = np.int64(0)
+
+# unit flag bits; the low two bits are the unit's category for typed hits and survivor keys
+# (0 land/surface, 1 air, 2 submarine, 3 both air and submarine)
+AIR, SUB, DESTROYER, LAND, DEFENCELESS = np.array([1, 2, 4, 8, 16], dtype=np.int64)
+# sets of categories, one bit each
+NOT_AIR, NOT_SUB, SUBS = np.array([0b0101, 0b0011, 0b1100], dtype=np.int64)
+
+G_SUB, G_AIR, G_OTHER = np.arange(3)  # firing-line groups, in the order lines are stored
+HIT_SUB, HIT_AIR, HIT_AA, HIT_ANY = np.arange(4)  # hits that may take: not air / not subs / air only / any
+
+SUBMERGE_ALWAYS = np.int64(1)  # lowering.SUBMERGE_ALWAYS (0: never, 2: alone)
+
+# A plain battle (every hit may take anything) is a chain on each side's casualties so far: after
+# the AA fire they are always the next units in its order of loss, so a side's rolls, strength
+# and all it reports are functions of that count alone (and, for the attacker, of the aircraft AA
+# shot down: one chain per AA hit count). Its section in the model: the defender's Chain, the
+# attacker's Chains, then their Plain records (``_layout``).
+
+
+def state_offsets(n_steps: int, n_lines: int, n_types: int) -> tuple[int, int, int, int, int]:
+    """(width, rolls, alive, raised, departed): a side's part of the state and where its parts
+    start."""
+    dice = int(TALLY_WIDTH) + n_steps
+    alive = dice + n_lines
+    raised = alive + n_types
+    gone = raised + n_types
+    return gone + n_steps, dice, alive, raised, gone
+
+
+@hot_jit
+def _step(model, s, i, field):
+    return get(model, get(model, HEADER.steps) + s * get(model, HEADER.step_side) + i * STEP_WIDTH
+               + field)
+
+
+@hot_jit
+def _steps_at(model, s):
+    """Where side ``s``'s loss steps start in the model."""
+    return get(model, HEADER.steps) + s * get(model, HEADER.step_side)
+
+
+@hot_jit
+def _lines_at(model, s):
+    """Where side ``s``'s firing lines start in the model."""
+    return get(model, HEADER.lines) + s * get(model, HEADER.line_side)
+
+
+@hot_jit
+def _type(model, s, t, field):
+    return get(model, get(model, HEADER.types) + s * get(model, HEADER.type_side) + t * UNIT_TYPE_WIDTH
+               + field)
+
+
+@hot_jit
+def _support(model, s, r, t, field):
+    return get(model, get(model, HEADER.support) + s * get(model, HEADER.support_side)
+               + r * get(model, HEADER.support_rule) + t * SUPPORT_WIDTH + field)
+
+
+@hot_jit
+def _scalar(model, s, column):
+    return get(model, get(model, HEADER.scalars) + s * get(model, HEADER.scalar_side) + column)
+
+
+@hot_jit
+def _rule(model, column):
+    return get(model, get(model, HEADER.rules) + column)
+
+
+@hot_jit
+def _base(model, s):
+    """Where side ``s``'s part of the state starts."""
+    return STATE_WIDTH + s * get(model, HEADER.width)
+
+
+@hot_jit
+def _count_lines(state, s, model):
+    """Recount side ``s``'s rolls per line from its units left, with support: each supporter
+    raises ``per`` supported units (in type order) onto the rule's line."""
+    base = _base(model, s)
+    rem = base + TALLY_WIDTH
+    dice = base + get(model, HEADER.dice_at)
+    alive = base + get(model, HEADER.alive_at)
+    raised = base + get(model, HEADER.raised_at)
+    n_types = _scalar(model, s, SCALARS.types)
+    for t in range(n_types):
+        put(state, alive + t, ZERO)
+        put(state, raised + t, ZERO)
+    for i in range(_scalar(model, s, SCALARS.steps)):
+        add(state, alive + _step(model, s, i, STEP.type), get(state, rem + i) * _step(model, s, i,
+                                                                                  STEP.kill))
+    for line in range(_scalar(model, s, SCALARS.lines)):
+        put(state, dice + line, ZERO)
+    for t in range(n_types):
+        line = _type(model, s, t, UNIT_TYPE.line)
+        if line >= 0:
+            add(state, dice + line, get(state, alive + t) * _type(model, s, t, UNIT_TYPE.rolls))
+    for r in range(_scalar(model, s, SCALARS.rules)):
+        capacity = 0
+        for t in range(n_types):
+            capacity += _support(model, s, r, t, SUPPORT.supporter) * get(state, alive + t)
+        capacity *= _scalar(model, s, SCALARS_WIDTH + r)
+        for t in range(n_types):
+            if capacity == 0:
+                break
+            if _support(model, s, r, t, SUPPORT.supported):
+                take = min(capacity, get(state, alive + t) - get(state, raised + t))
+                rolls = take * _type(model, s, t, UNIT_TYPE.rolls)
+                add(state, dice + _type(model, s, t, UNIT_TYPE.line), -rolls)
+                add(state, dice + _support(model, s, r, t, SUPPORT.line), rolls)
+                add(state, raised + t, take)
+                capacity -= take
+
+
+@hot_jit
+def start_state(state, model):
+    """Write a battle's state before any fire into ``state`` (generator words left at 0)."""
+    for i in range(state.shape[0]):
+        state[i] = 0
+    for s in range(2):
+        base = _base(model, s)
+        for i in range(_scalar(model, s, SCALARS.steps)):
+            n = _step(model, s, i, STEP.size)
+            put(state, base + TALLY_WIDTH + i, n)
+            add(state, base + TALLY.slots, n)
+            add(state, base + TALLY.fighting, n * _step(model, s, i, STEP.fighting))
+            add(state, base + TALLY.destroyers, n * _step(model, s, i, STEP.destroyer))
+        _count_lines(state, s, model)
+
+
+@hot_jit
+def _remove(state, base, i, take, model, steps):
+    """Take ``take`` casualties from loss step ``i`` of the side whose state starts at ``base``
+    and whose steps start at ``steps`` in the model; returns whether its support must be
+    recounted."""
+    step = steps + i * STEP_WIDTH
+    add(state, base + TALLY_WIDTH + i, -take)
+    add(state, base + TALLY.slots, -take)
+    add(state, base + TALLY.fighting, -take * get(model, step + STEP.fighting))
+    add(state, base + TALLY.destroyers, -take * get(model, step + STEP.destroyer))
+    line = get(model, step + STEP.line)
+    if line >= 0:
+        add(state, base + get(model, HEADER.dice_at) + line, -take * get(model, step + STEP.rolls))
+    return take > 0 and get(model, step + STEP.recount) != 0
+
+
+@hot_jit
+def _take_hits(state, s, kind, hits, model, waits):
+    """Give ``hits`` hits of ``kind`` to side ``s``, each to the first unit in its order of loss
+    that can take it; hits nothing can take are lost. ``waits`` (the enemy has subs in the
+    battle): a destroyer the side keeps last is taken only just before its units chosen last."""
+    base = _base(model, s)
+    rem = base + TALLY_WIDTH
+    n_steps = _scalar(model, s, SCALARS.steps)
+    steps = _steps_at(model, s)
+    head = get(state, base + TALLY.head)
+    recount = False
+    kept = _scalar(model, s, SCALARS.kept) if waits else -1
+    kept_before = _scalar(model, s, SCALARS.kept_before)
+    pending = kept >= 0
+    i = head
+    while hits > 0 and (i < n_steps or pending):
+        if pending and i >= kept_before:
+            at = kept
+            pending = False
+        else:
+            at = i
+            i += 1
+            if at == kept:
+                continue
+        category = get(model, steps + at * STEP_WIDTH + STEP.category)
+        if not ((kind == HIT_SUB and category & AIR) or (kind == HIT_AIR and category & SUB)
+                or (kind == HIT_AA and not category & AIR)):
+            take = min(get(state, rem + at), hits)
+            recount |= _remove(state, base, at, take, model, steps)
+            hits -= take
+    _settle(state, s, head, recount, model)
+
+
+@hot_jit
+def _settle(state, s, head, recount, model):
+    """After side ``s`` lost units: move its head past the used-up steps from ``head`` on and,
+    where support changed, recount its lines."""
+    base = _base(model, s)
+    rem = base + TALLY_WIDTH
+    n_steps = _scalar(model, s, SCALARS.steps)
+    while head < n_steps and get(state, rem + head) == 0:
+        head += 1
+    put(state, base + TALLY.head, head)
+    if recount:
+        _count_lines(state, s, model)
+
+
+@hot_jit
+def _take_any_hits(state, s, hits, model):
+    """``_take_hits`` for hits that may take anything: they go down the order from its head."""
+    base = _base(model, s)
+    hits = min(hits, get(state, base + TALLY.slots))
+    rem = base + TALLY_WIDTH
+    steps = _steps_at(model, s)
+    i = get(state, base + TALLY.head)
+    recount = False
+    while hits > 0:
+        left = get(state, rem + i)
+        take = min(left, hits)
+        recount |= _remove(state, base, i, take, model, steps)
+        hits -= take
+        i += take == left
+    put(state, base + TALLY.head, i)
+    if recount:
+        _count_lines(state, s, model)
+
+
+@hot_jit
+def _strength(state, s, first, last, model):
+    """Sum of the values of side ``s``'s dice in lines ``first`` to ``last - 1``."""
+    dice = _base(model, s) + get(model, HEADER.dice_at)
+    values = _lines_at(model, s) + LINE.value
+    total = 0
+    for line in range(first, last):
+        total += get(state, dice + line) * get(model, values + line * LINE_WIDTH)
+    return total
+
+
+@hot_jit
+def _fire(state, s, first, last, model):
+    """Hits of side ``s``'s lines ``first`` to ``last - 1`` as one group that fires together:
+    each line rolled at once, or with Low Luck the group's strength scored."""
+    if _rule(model, RULES.low_luck):
+        strength = _strength(state, s, first, last, model)
+        return low_luck_hits(next_word(state, STATE.rng), strength) if strength > 0 else 0
+    dice = _base(model, s) + get(model, HEADER.dice_at)
+    rows = _lines_at(model, s) + LINE.rows  # offsets read once: stores to state may alias model
+    hits = 0
+    for line in range(first, last):
+        hits += roll(state, STATE.rng, model, get(model, rows + line * LINE_WIDTH),
+                     get(state, dice + line))
+    return hits
+
+
+@hot_jit
+def _dice(state, s, group, model):
+    """Rolls of side ``s`` in lines of ``group`` that can hit (value at least 1)."""
+    dice = _base(model, s) + get(model, HEADER.dice_at)
+    n_sub = _scalar(model, s, SCALARS.sub_lines)
+    n_sub_air = n_sub + _scalar(model, s, SCALARS.air_lines)
+    first = 0 if group == G_SUB else n_sub if group == G_AIR else n_sub_air
+    last = (n_sub if group == G_SUB else n_sub_air if group == G_AIR
+            else _scalar(model, s, SCALARS.lines))
+    values = _lines_at(model, s) + LINE.value
+    total = 0
+    for line in range(first, last):
+        if get(model, values + line * LINE_WIDTH) > 0:
+            total += get(state, dice + line)
+    return total
+
+
+@hot_jit
+def _slots_left(state, s, categories, model):
+    """Loss slots side ``s`` has left among units of the ``categories`` (one bit each)."""
+    rem = _base(model, s) + TALLY_WIDTH
+    steps = _steps_at(model, s)
+    total = 0
+    for i in range(_scalar(model, s, SCALARS.steps)):
+        if (categories >> get(model, steps + i * STEP_WIDTH + STEP.category)) & 1:
+            total += get(state, rem + i)
+    return total
+
+
+@hot_jit
+def _can_hit(state, f, t, model):
+    """Whether side ``f`` can still take one of side ``t``'s units."""
+    if _dice(state, f, G_OTHER, model) > 0:
+        return True
+    if _dice(state, f, G_SUB, model) > 0 and _slots_left(state, t, NOT_AIR, model) > 0:
+        return True
+    if _dice(state, f, G_AIR, model) > 0:
+        if (_rule(model, RULES.air_needs_destroyer) == 0
+                or get(state, _base(model, f) + TALLY.destroyers) > 0):
+            return True
+        if _slots_left(state, t, NOT_SUB, model) > 0:
+            return True
+    return False
+
+
+@hot_jit
+def _outcome(state, model):
+    """The battle's outcome code (ONGOING while it goes on)."""
+    ab = _base(model, ATTACKER)
+    db = _base(model, DEFENDER)
+    code = _end_by_units(get(state, ab + TALLY.slots) > 0, get(state, db + TALLY.slots) > 0,
+                         get(state, ab + TALLY.fighting) == 0, get(state, db + TALLY.fighting) == 0, model)
+    if code != ONGOING or _rule(model, RULES.no_stalemate):
+        return code
+    if not _can_hit(state, ATTACKER, DEFENDER, model) and not _can_hit(state, DEFENDER, ATTACKER,
+                                                                        model):
+        return STALEMATE
+    return ONGOING
+
+
+@hot_jit
+def _end_by_units(a_left, d_left, a_weak, d_weak, model):
+    """The outcome decided by what each side has left (``weak``: only defenceless units), or
+    ONGOING; the stalemate test is the caller's, as it reads its own state."""
+    if not a_left or not d_left:
+        if a_left:
+            return ATTACKER_WINS
+        if d_left or _rule(model, RULES.defender_holds):
+            return DEFENDER_WINS
+        return DRAW
+    if a_weak or d_weak:
+        if not d_weak:
+            return DEFENDER_WINS
+        return STALEMATE if a_weak else ATTACKER_WINS
+    return ONGOING
+
+
+@hot_jit
+def _both_fight_on(state, model):
+    """A quick sufficient test that the battle goes on: both sides have units that can fight
+    and, where no stalemate is possible, nothing else to check."""
+    ab = _base(model, ATTACKER)
+    db = _base(model, DEFENDER)
+    return (_rule(model, RULES.no_stalemate) != 0 and get(state, ab + TALLY.fighting) > 0
+            and get(state, db + TALLY.fighting) > 0)
+
+
+@hot_jit
+def _air_restricted(state, f, t, model):
+    """Side ``f`` has aircraft lines that may not hit side ``t``'s submarines (``f`` has no
+    destroyer), and ``t`` has some."""
+    return (_scalar(model, f, SCALARS.air_lines) > 0
+            and get(state, _base(model, f) + TALLY.destroyers) == 0
+            and _slots_left(state, t, SUBS, model) > 0)
+
+
+@hot_jit
+def _first_strike(state, s, rounds, model):
+    """Side ``s``'s submarines strike first in round ``rounds``: the edition allows it (in this
+    round: ``RULES.strike_rounds``) and the enemy has no destroyer."""
+    last = _rule(model, RULES.strike_rounds)
+    return (_scalar(model, s, SCALARS.subs_first) != 0
+            and (last < 0 or rounds <= last)
+            and get(state, _base(model, 1 - s) + TALLY.destroyers) == 0
+            and _dice(state, s, G_SUB, model) > 0)
+
+
+@hot_jit
+def _general_fire(state, s, subs, model):
+    """Side ``s``'s (submarine, restricted aircraft, other) hits in general fire; its
+    submarines fire only when ``subs`` (they did not strike first). Aircraft that may hit
+    anything fire with the other units, as one group."""
+    n_sub = _scalar(model, s, SCALARS.sub_lines)
+    n_sub_air = n_sub + _scalar(model, s, SCALARS.air_lines)
+    n_lines = _scalar(model, s, SCALARS.lines)
+    sub_hits = _fire(state, s, FIRST_LINE, n_sub, model) if subs else 0
+    if _air_restricted(state, s, 1 - s, model):
+        return sub_hits, _fire(state, s, n_sub, n_sub_air, model), _fire(state, s, n_sub_air,
+                                                                          n_lines, model)
+    return sub_hits, 0, _fire(state, s, n_sub, n_lines, model)
+
+
+@hot_jit
+def _take_volley(state, s, sub_hits, air_hits, other_hits, model, waits):
+    """Side ``s``'s casualties of one step: submarine hits placed first, then restricted
+    aircraft hits, then all other hits (``waits``: as ``_take_hits``)."""
+    if sub_hits + air_hits > 0:
+        _take_hits(state, s, HIT_SUB, sub_hits, model, waits)
+        _take_hits(state, s, HIT_AIR, air_hits, model, waits)
+    if waits:
+        _take_hits(state, s, HIT_ANY, other_hits, model, waits)
+    else:
+        _take_any_hits(state, s, other_hits, model)
+
+
+@hot_jit
+def _waits(state, s, model):
+    """Side ``s`` keeps a destroyer last and the enemy has subs in the battle: its casualties
+    skip that destroyer until just before its units chosen last."""
+    return _scalar(model, s, SCALARS.kept) >= 0 and _slots_left(state, 1 - s, SUBS, model) > 0
+
+
+@hot_jit
+def _round(state, bombard, rounds, model):
+    """Fight round ``rounds`` with submarines or restricted aircraft, ``bombard`` hits added to
+    the attacker's general hits; returns the outcome code."""
+    a_first = _first_strike(state, ATTACKER, rounds, model)
+    d_first = _first_strike(state, DEFENDER, rounds, model)
+    # who waits is judged before either side's casualties of a step are removed (fire is at once)
+    a_waits = _waits(state, ATTACKER, model)
+    d_waits = _waits(state, DEFENDER, model)
+    if a_first or d_first:
+        on_d = _fire(state, ATTACKER, FIRST_LINE, _scalar(model, ATTACKER, SCALARS.sub_lines),
+                     model) if a_first else 0
+        on_a = _fire(state, DEFENDER, FIRST_LINE, _scalar(model, DEFENDER, SCALARS.sub_lines),
+                     model) if d_first else 0
+        _take_hits(state, DEFENDER, HIT_SUB, on_d, model, d_waits)
+        _take_hits(state, ATTACKER, HIT_SUB, on_a, model, a_waits)
+        if on_d + on_a > 0:
+            code = _outcome(state, model)
+            if code != ONGOING:
+                return code
+            a_waits = _waits(state, ATTACKER, model)
+            d_waits = _waits(state, DEFENDER, model)
+    # general fire: both sides roll from the same state, then both take their casualties
+    sub_d, air_d, any_d = _general_fire(state, ATTACKER, not a_first, model)
+    sub_a, air_a, any_a = _general_fire(state, DEFENDER, not d_first, model)
+    any_d += bombard
+    _take_volley(state, DEFENDER, sub_d, air_d, any_d, model, d_waits)
+    _take_volley(state, ATTACKER, sub_a, air_a, any_a, model, a_waits)
+    if sub_d + air_d + any_d + sub_a + air_a + any_a == 0:
+        return ONGOING
+    return _outcome(state, model)
+
+
+@hot_jit
+def _has_retreat_rules(model):
+    """Whether the attacker has a retreat policy at all."""
+    return (_rule(model, RULES.retreat_after) > 0 or _rule(model, RULES.retreat_units) >= 0
+            or _rule(model, RULES.retreat_strafe) >= 0 or get(model, HEADER.retreat) >= 0)
+
+
+@hot_jit
+def _retreats(state, rounds, model):
+    """Whether the attacker's policy retreats at the end of round ``rounds``."""
+    after = _rule(model, RULES.retreat_after)
+    if after > 0 and rounds >= after:
+        return True
+    ab = _base(model, ATTACKER)
+    steps = _steps_at(model, ATTACKER)
+    if _rule(model, RULES.retreat_units) >= 0:
+        units = 0
+        for i in range(_scalar(model, ATTACKER, SCALARS.steps)):
+            units += get(state, ab + TALLY_WIDTH + i) * get(model, steps + i * STEP_WIDTH + STEP.kill)
+        if units <= _rule(model, RULES.retreat_units):
+            return True
+    if _rule(model, RULES.retreat_strafe) >= 0:
+        db = _base(model, DEFENDER)
+        d_steps = _steps_at(model, DEFENDER)
+        units = 0
+        for i in range(_scalar(model, DEFENDER, SCALARS.steps)):
+            units += get(state, db + TALLY_WIDTH + i) * get(model, d_steps + i * STEP_WIDTH + STEP.kill)
+        if units <= _rule(model, RULES.retreat_strafe):
+            return True
+    table = get(model, HEADER.retreat)
+    if table < 0:
+        return False
+    # the exact engine's decision for this state: index by casualties per loss step (departed
+    # units are not casualties), plus the side's layer size when it has units departed
+    width = get(model, HEADER.step_side) // STEP_WIDTH
+    index = 0
+    for s in range(2):
+        base = _base(model, s)
+        rem = base + TALLY_WIDTH
+        gone = base + get(model, HEADER.gone_at)
+        strides = table + RETREAT_TABLE_WIDTH + s * width
+        departed = get(state, base + TALLY.gone) > 0
+        side = get(model, table + RETREAT_TABLE.attacker_layer + s) if departed else 0
+        for i in range(_scalar(model, s, SCALARS.steps)):
+            lost = _step(model, s, i, STEP.size) - get(state, rem + i) - get(state, gone + i)
+            side += lost * get(model, strides + i)
+        # attacker index x defender states + defender index
+        index = index * get(model, table + RETREAT_TABLE.defender_states) + side
+    return get(model, table + RETREAT_TABLE_WIDTH + 2 * width + index) != 0
+
+
+@hot_jit
+def _depart(state, s, retreat, model):
+    """Side ``s``'s units leave the battle and survive: all its subs still in it (they
+    submerge) or, with ``retreat``, all but the landed ones (they retreat while those fight on)."""
+    base = _base(model, s)
+    rem = base + TALLY_WIDTH
+    gone = base + get(model, HEADER.gone_at)
+    steps = _steps_at(model, s)
+    n_steps = _scalar(model, s, SCALARS.steps)
+    recount = False
+    for i in range(n_steps):
+        step = steps + i * STEP_WIDTH
+        if retreat:
+            leaves = get(model, step + STEP.landed) == 0
+        else:
+            leaves = (get(model, step + STEP.category) & SUB) != 0
+        left = get(state, rem + i)
+        if leaves and left > 0:
+            add(state, gone + i, left)
+            add(state, base + TALLY.gone, left * get(model, step + STEP.kill))
+            recount |= _remove(state, base, i, left, model, steps)
+    _settle(state, s, get(state, base + TALLY.head), recount, model)
+
+
+@hot_jit
+def _submerges(state, s, model):
+    """Whether side ``s``'s subs submerge now: it has some in the battle, the enemy has no
+    destroyer in it, and its policy says so (``always``; ``alone``: nothing else of the side
+    in the battle can fire)."""
+    policy = _scalar(model, s, SCALARS.submerge)
+    if policy == 0 or get(state, _base(model, 1 - s) + TALLY.destroyers) > 0:
+        return False
+    rem = _base(model, s) + TALLY_WIDTH
+    steps = _steps_at(model, s)
+    subs = others = 0
+    for i in range(_scalar(model, s, SCALARS.steps)):
+        step = steps + i * STEP_WIDTH
+        left = get(state, rem + i)
+        if get(model, step + STEP.category) & SUB:
+            subs += left * get(model, step + STEP.kill)
+        else:
+            others += left * get(model, step + STEP.fighting)
+    return subs > 0 and (policy == SUBMERGE_ALWAYS or others == 0)
+
+
+@hot_jit
+def _landed_left(state, model):
+    """The attacker's landed units still in the battle."""
+    rem = _base(model, ATTACKER) + TALLY_WIDTH
+    steps = _steps_at(model, ATTACKER)
+    total = 0
+    for i in range(_scalar(model, ATTACKER, SCALARS.steps)):
+        step = steps + i * STEP_WIDTH
+        total += get(state, rem + i) * get(model, step + STEP.landed) * get(model, step + STEP.kill)
+    return total
+
+
+@hot_jit
+def _boundary(state, rounds, retreat, model):
+    """Between rounds (after round ``rounds``; 0: before the first): first the subs submerge,
+    then the battle-end check, then (while ``retreat``: the attacker may still retreat, never
+    before the first round) its retreat rules. A retreat with landed units in the battle takes
+    the others away and leaves those to fight on, with no further retreat. Returns (outcome
+    code, ``retreat`` after)."""
+    code = ONGOING
+    if _rule(model, RULES.submerge):
+        a = _submerges(state, ATTACKER, model)
+        d = _submerges(state, DEFENDER, model)
+        if a:
+            _depart(state, ATTACKER, False, model)
+        if d:
+            _depart(state, DEFENDER, False, model)
+        if a or d:
+            code = _outcome(state, model)
+    if retreat and code == ONGOING and _retreats(state, rounds, model):
+        if _rule(model, RULES.partial_retreat) and _landed_left(state, model) > 0:
+            _depart(state, ATTACKER, True, model)
+            put(state, STATE.retreat_round, rounds)
+            return _outcome(state, model), False
+        return RETREAT, retreat
+    return code, retreat
+
+
+@hot_jit
+def _bombard_hits(word, model):
+    """Hits of the bombardment for the random 64-bit ``word``."""
+    if _rule(model, RULES.low_luck):
+        return low_luck_hits(word, _rule(model, RULES.bombard_strength))
+    return alias_hits(word, model, _rule(model, RULES.bombard_row), _rule(model, RULES.bombard_cells))
+
+
+@hot_jit
+def _fight(state, start, seed, index, model):
+    """Fight battle ``index`` from ``start`` to its end; returns (outcome code, rounds)."""
+    for i in range(start.shape[0]):
+        put(state, i, get(start, i))
+    seed_battle(state, STATE.rng, seed, index)
+    aa_dice = _rule(model, RULES.aa_dice)
+    if aa_dice > 0:
+        if _rule(model, RULES.low_luck):
+            hits = low_luck_hits(next_word(state, STATE.rng), _rule(model, RULES.aa_strength))
+        else:
+            hits = roll(state, STATE.rng, model, _rule(model, RULES.aa_rows), aa_dice)
+        _take_hits(state, ATTACKER, HIT_AA, hits, model, False)
+    bombard = 0  # bombardment hits still to be removed (with round 1's)
+    if _rule(model, RULES.bombard_strength) > 0:
+        bombard = _bombard_hits(next_word(state, STATE.rng), model)
+        if not _rule(model, RULES.bombard_fire_back):
+            _take_any_hits(state, DEFENDER, bombard, model)
+            bombard = 0
+    code = _outcome(state, model)
+    rounds = 0
+    plain = _rule(model, RULES.plain) != 0
+    retreat = _has_retreat_rules(model)
+    submerge = _rule(model, RULES.submerge) != 0
+    if code == ONGOING and _rule(model, RULES.start_boundary):  # subs only: no retreat before round 1
+        code = _boundary(state, rounds, False, model)[0]
+    a_lines = _scalar(model, ATTACKER, SCALARS.lines)
+    d_lines = _scalar(model, DEFENDER, SCALARS.lines)
+    while code == ONGOING:
+        rounds += 1
+        if plain:  # every hit may take anything: no submarines, no restricted aircraft
+            on_d = _fire(state, ATTACKER, FIRST_LINE, a_lines, model) + bombard
+            on_a = _fire(state, DEFENDER, FIRST_LINE, d_lines, model)
+            if on_d > 0:
+                _take_any_hits(state, DEFENDER, on_d, model)
+            if on_a > 0:
+                _take_any_hits(state, ATTACKER, on_a, model)
+            if on_d + on_a > 0 and not _both_fight_on(state, model):
+                code = _outcome(state, model)
+        else:
+            code = _round(state, bombard, rounds, model)
+        bombard = 0
+        if (retreat or submerge) and code == ONGOING:
+            code, retreat = _boundary(state, rounds, retreat, model)
+    return code, rounds
+
+
+@hot_jit
+def _losses(state, s, dead, model):
+    """IPCs side ``s`` lost (``dead``: its units in the battle were destroyed; those departed
+    survive), and how many of its land units are left in the battle."""
+    base = _base(model, s)
+    departed = get(state, base + TALLY.gone) > 0
+    if dead and not departed:
+        return _scalar(model, s, SCALARS.total_ipc), 0
+    rem = base + TALLY_WIDTH
+    gone = base + get(model, HEADER.gone_at)
+    lost = land = 0
+    for i in range(_scalar(model, s, SCALARS.steps)):
+        left = 0 if dead else get(state, rem + i)
+        if departed:
+            left += get(state, gone + i)
+        lost += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.cost)
+        if not dead:
+            land += get(state, rem + i) * _step(model, s, i, STEP.land)
+    return lost, land
+
+
+@hot_jit
+def _survivor_key(state, s, dead, model):
+    """Compact code of side ``s``'s end state: its casualties per key category in mixed radix
+    (all slots taken when the side is destroyed), plus SCALARS.departed_key when some of its units
+    departed (they are not casualties: the departed survivors are the side's subs at sea, its
+    units not landed on land)."""
+    base = _base(model, s)
+    departed = get(state, base + TALLY.gone) > 0
+    if dead and not departed:
+        return _scalar(model, s, SCALARS.dead_key)
+    rem = base + TALLY_WIDTH
+    gone = base + get(model, HEADER.gone_at)
+    key = _scalar(model, s, SCALARS.departed_key) if departed else 0
+    for i in range(_scalar(model, s, SCALARS.steps)):
+        left = 0 if dead else get(state, rem + i)
+        if departed:
+            left += get(state, gone + i)
+        key += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.key)
+    return key
+
+
+@hot_jit
+def _record(state, code, rounds, counts, model):
+    """Add a finished battle to the block's tallies; returns each side's survivor key and IPCs
+    lost, for ``_count_end_state``. ``code`` is the outcome of the units in the battle; with
+    units departed it becomes: the attacker's in the battle destroyed but some departed, a
+    retreat; a draw with only the defender's departed, a defender win."""
+    a_dead = code == DEFENDER_WINS or code == DRAW
+    d_dead = code == ATTACKER_WINS or code == DRAW
+    if a_dead and get(state, _base(model, ATTACKER) + TALLY.gone) > 0:
+        code = RETREAT
+    elif code == DRAW and get(state, _base(model, DEFENDER) + TALLY.gone) > 0:
+        code = DEFENDER_WINS
+    lost_a, land = _losses(state, ATTACKER, a_dead, model)
+    lost_d = _losses(state, DEFENDER, d_dead, model)[0]
+    left = get(state, STATE.retreat_round)  # the others retreated then, the landed fought on
+    key_a = _tally(code, rounds, left if left > 0 else rounds, lost_a, lost_d, land,
+                   _survivor_key(state, ATTACKER, a_dead, model), counts, model)
+    return key_a, _survivor_key(state, DEFENDER, d_dead, model), lost_a, lost_d
+
+
+@hot_jit
+def _tally(code, rounds, retreat_round, lost_a, lost_d, land, key_a, counts, model):
+    """Add one battle's outcome, losses and rounds to the block's tallies (``retreat_round``: the
+    round after which the attacker left, read for a retreat only); returns the attacker's
+    survivor key as its histogram counts it (a retreat's end states have keys of their own).
+    The end states are counted apart, by the block loops (``_count_end_state``), one side's
+    arrays at a time: a helper taking all four histograms was too large for LLVM to inline, and
+    passing them (some 7 machine words an array) cost a fifth of a plain battle's time."""
+    add(counts, code, ONE)
+    if code == ATTACKER_WINS and _rule(model, RULES.land_battle) and land > 0:
+        add(counts, STATS.takes, ONE)
+    if code == RETREAT:
+        add(counts, STATS.retreat_rounds, retreat_round)
+        add(counts, STATS.retreat_rounds_sq, retreat_round * retreat_round)
+        key_a += _scalar(model, ATTACKER, SCALARS.keys)
+    add(counts, STATS.attacker_ipc, lost_a)
+    add(counts, STATS.attacker_ipc_sq, lost_a * lost_a)
+    add(counts, STATS.defender_ipc, lost_d)
+    add(counts, STATS.defender_ipc_sq, lost_d * lost_d)
+    add(counts, STATS.rounds, rounds)
+    add(counts, STATS.rounds_sq, rounds * rounds)
+    return key_a
+
+
+@hot_jit
+def _count_end_state(hist, held, key, lost, s, model):
+    """Add side ``s``'s end state (survivor ``key``, ``lost`` IPCs) to its histogram, or where
+    its keys are too many to count each, to the slots it keeps (``_keep``)."""
+    if _rule(model, RULES.key_coarse):
+        _keep(hist, held, key, _scalar(model, s, SCALARS.total_ipc) - lost)
+    else:
+        add(hist, key, ONE)
+
+
+@hot_jit
+def _keep(hist, held, key, ipc_left):
+    """Count an end state of a side whose keys are too many for a histogram: in its slot
+    (1 + key mod slots) when ``held`` there says it is kept there (key + 1; 0: a free slot,
+    which the first end state seen takes), else in slot 0, "other", ``held[0]`` summing the
+    IPCs left of those."""
+    slot = 1 + key % (hist.shape[0] - 1)
+    owner = get(held, slot)
+    if owner == 0:
+        put(held, slot, key + 1)
+        owner = key + 1
+    if owner == key + 1:
+        add(hist, slot, ONE)
+    else:
+        add(hist, ZERO, ONE)
+        add(held, ZERO, ipc_left)
+
+
+@jit
+def plain_profile(model, s, aa_hits):
+    """Side ``s`` of a plain battle (the attacker: once AA took ``aa_hits`` of its aircraft)
+    after each number of casualties c = 0..slots: its rolls per line ``(slots + 1, lines)`` and
+    its records ``(slots + 1, PLAIN_WIDTH)``, PLAIN.row holding its strength and PLAIN.cells 0 (the
+    caller places the alias tables)."""
+    state = np.zeros(STATE_WIDTH + 2 * model[HEADER.width], dtype=np.int64)
+    start_state(state, model)
+    if aa_hits > 0:
+        _take_hits(state, ATTACKER, HIT_AA, aa_hits, model, False)
+    base = _base(model, s)
+    n = state[base + TALLY.slots]
+    n_lines = _scalar(model, s, SCALARS.lines)
+    n_steps = _scalar(model, s, SCALARS.steps)
+    steps = _steps_at(model, s)
+    dice = np.zeros((n + 1, n_lines), dtype=np.int64)
+    records = np.zeros((n + 1, PLAIN_WIDTH), dtype=np.int64)
+    table = model[HEADER.retreat]
+    width = model[HEADER.step_side] // STEP_WIDTH
+    for c in range(n + 1):
+        if c > 0:
+            _take_any_hits(state, s, ONE, model)
+        for line in range(n_lines):
+            dice[c, line] = state[base + model[HEADER.dice_at] + line]
+        record = records[c]
+        record[PLAIN.row] = _strength(state, s, 0, n_lines, model)
+        record[PLAIN.fighting] = state[base + TALLY.fighting]
+        record[PLAIN.can_hit] = _dice(state, s, G_OTHER, model) > 0
+        record[PLAIN.cost], record[PLAIN.land] = _losses(state, s, False, model)
+        record[PLAIN.key] = _survivor_key(state, s, False, model)
+        for i in range(n_steps):
+            left = state[base + TALLY_WIDTH + i]
+            record[PLAIN.units] += left * model[steps + i * STEP_WIDTH + STEP.kill]
+            if table >= 0:
+                lost = model[steps + i * STEP_WIDTH + STEP.size] - left
+                record[PLAIN.retreat] += lost * model[table + RETREAT_TABLE_WIDTH + s * width + i]
+    return dice, records
+
+
+@hot_jit
+def _plain_hits(word, record, low_luck, model):
+    """Hits of a side of a plain battle whose record starts at ``record``, for the random
+    ``word`` (drawn only where it is needed)."""
+    if low_luck:
+        strength = get(model, record + PLAIN.row)
+        return low_luck_hits(word, strength) if strength > 0 else 0
+    return alias_hits(word, model, get(model, record + PLAIN.row), get(model, record + PLAIN.cells))
+
+
+@hot_jit
+def _plain_outcome(a_rec, d_rec, a_left, d_left, model):
+    """``_outcome`` of a plain battle from its sides' records and whether each has slots."""
+    code = _end_by_units(a_left, d_left, get(model, a_rec + PLAIN.fighting) == 0,
+                         get(model, d_rec + PLAIN.fighting) == 0, model)
+    if code != ONGOING or _rule(model, RULES.no_stalemate):
+        return code
+    if get(model, a_rec + PLAIN.can_hit) == 0 and get(model, d_rec + PLAIN.can_hit) == 0:
+        return STALEMATE
+    return ONGOING
+
+
+@hot_jit
+def _plain_retreats(a_rec, d_rec, rounds, model):
+    """``_retreats`` of a plain battle."""
+    after = _rule(model, RULES.retreat_after)
+    if after > 0 and rounds >= after:
+        return True
+    units = _rule(model, RULES.retreat_units)
+    if units >= 0 and get(model, a_rec + PLAIN.units) <= units:
+        return True
+    strafe = _rule(model, RULES.retreat_strafe)
+    if strafe >= 0 and get(model, d_rec + PLAIN.units) <= strafe:
+        return True
+    table = get(model, HEADER.retreat)
+    if table < 0:
+        return False
+    width = get(model, HEADER.step_side) // STEP_WIDTH
+    index = (get(model, a_rec + PLAIN.retreat) * get(model, table + RETREAT_TABLE.defender_states)
+             + get(model, d_rec + PLAIN.retreat))
+    return get(model, table + RETREAT_TABLE_WIDTH + 2 * width + index) != 0
+
+
+@hot_jit
+def _fight_plain(seed, index, model):
+    """``_fight`` for a plain battle, on casualty counts: one draw per side and round. Returns
+    (outcome code, rounds, where the attacker's and the defender's final records start); a
+    destroyed side's is the one with all its slots taken."""
+    s0, s1 = battle_words(seed, index)
+    section = get(model, HEADER.plain)
+    low_luck = _rule(model, RULES.low_luck) != 0
+    chain = section + CHAIN_WIDTH
+    aa_dice = _rule(model, RULES.aa_dice)
+    if aa_dice > 0:
+        word, s0, s1 = step_words(s0, s1)
+        if low_luck:
+            aa_hits = low_luck_hits(word, _rule(model, RULES.aa_strength))
+        else:
+            aa_hits = hits_of(word, model, _rule(model, RULES.aa_rows), aa_dice)
+        chain += 2 * aa_hits
+    a_slots = get(model, chain + CHAIN.slots)
+    a_at = get(model, chain + CHAIN.at)
+    d_slots = get(model, section + ZERO + CHAIN.slots)
+    d_at = get(model, section + ZERO + CHAIN.at)
+    retreat = _has_retreat_rules(model)
+    no_stalemate = _rule(model, RULES.no_stalemate) != 0
+    a_lost = 0
+    d_lost = 0
+    bombard = 0  # bombardment hits still to be removed (with round 1's)
+    if _rule(model, RULES.bombard_strength) > 0:
+        word, s0, s1 = step_words(s0, s1)
+        bombard = _bombard_hits(word, model)
+        if not _rule(model, RULES.bombard_fire_back):
+            d_lost = min(bombard, d_slots)
+            bombard = 0
+    a_rec = a_at
+    d_rec = d_at + d_lost * PLAIN_WIDTH
+    code = _plain_outcome(a_rec, d_rec, a_slots > 0, d_lost < d_slots, model)
+    rounds = 0
+    while code == ONGOING:
+        rounds += 1
+        word, s0, s1 = step_words(s0, s1)
+        on_d = _plain_hits(word, a_rec, low_luck, model) + bombard
+        bombard = 0
+        word, s0, s1 = step_words(s0, s1)
+        on_a = _plain_hits(word, d_rec, low_luck, model)
+        if on_d + on_a > 0:
+            a_lost = min(a_lost + on_a, a_slots)
+            d_lost = min(d_lost + on_d, d_slots)
+            a_rec = a_at + a_lost * PLAIN_WIDTH
+            d_rec = d_at + d_lost * PLAIN_WIDTH
+            if not (no_stalemate and a_lost < a_slots and d_lost < d_slots
+                    and get(model, a_rec + PLAIN.fighting) > 0 and get(model, d_rec + PLAIN.fighting) > 0):
+                code = _plain_outcome(a_rec, d_rec, a_lost < a_slots, d_lost < d_slots, model)
+        if retreat and code == ONGOING and _plain_retreats(a_rec, d_rec, rounds, model):
+            code = RETREAT
+    if code == DEFENDER_WINS or code == DRAW:
+        a_rec = a_at + a_slots * PLAIN_WIDTH
+    if code == ATTACKER_WINS or code == DRAW:
+        d_rec = d_at + d_slots * PLAIN_WIDTH
+    return code, rounds, a_rec, d_rec
+
+
+@hot_jit
+def _record_plain(code, rounds, a_rec, d_rec, counts, model):
+    """``_record`` for a plain battle from its sides' final records."""
+    lost_a = get(model, a_rec + PLAIN.cost)
+    lost_d = get(model, d_rec + PLAIN.cost)
+    land = get(model, a_rec + PLAIN.land)
+    key_a = _tally(code, rounds, rounds, lost_a, lost_d, land, get(model, a_rec + PLAIN.key), counts, model)
+    return key_a, get(model, d_rec + PLAIN.key), lost_a, lost_d
+
+
+@jit
+def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
+    """Fight battles ``first`` to ``last - 1`` and add their results to this block's rows."""
+    start = np.zeros(STATE_WIDTH + 2 * model[HEADER.width], dtype=np.int64)
+    start_state(start, model)
+    state = start.copy()
+    counts = np.zeros(STATS_WIDTH, dtype=np.int64)
+    for index in range(first, last):
+        code, rounds = _fight(state, start, seed, index, model)
+        key_a, key_d, lost_a, lost_d = _record(state, code, rounds, counts, model)
+        _count_end_state(hist_a, ipc_a, key_a, lost_a, ATTACKER, model)
+        _count_end_state(hist_d, ipc_d, key_d, lost_d, DEFENDER, model)
+    counts[STATS.battles] = last - first
+    for column in range(STATS_WIDTH):
+        stats[column] += counts[column]
+
+
+@jit
+def _run_plain_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
+    """``_run_block`` for a plain battle (the model has its section, see ``_fight_plain``)."""
+    counts = np.zeros(STATS_WIDTH, dtype=np.int64)
+    for index in range(first, last):
+        code, rounds, a_rec, d_rec = _fight_plain(seed, index, model)
+        key_a, key_d, lost_a, lost_d = _record_plain(code, rounds, a_rec, d_rec, counts, model)
+        _count_end_state(hist_a, ipc_a, key_a, lost_a, ATTACKER, model)
+        _count_end_state(hist_d, ipc_d, key_d, lost_d, DEFENDER, model)
+    counts[STATS.battles] = last - first
+    for column in range(STATS_WIDTH):
+        stats[column] += counts[column]

@@ -1,0 +1,192 @@
+"""The text of a BattleResult the CLI prints: outcomes, losses, units left, survivors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from oddsim.errors import BattleError
+from oddsim.model.names import unit_label
+from oddsim.results.estimates import needs_interval, number, percent
+
+SIDES = ("attacker", "defender")
+SHOWN_BELOW = 5e-7
+"""Rows less likely than this print as 0.0000%: they are left out of the text (--json has them)."""
+
+
+def survivor_rows(survivors: object) -> int | None:
+    """How many survivor rows a summary shows: None (no tables), 0 or ``"all"`` (every row), or
+    a positive number of rows; anything else is a ``BattleError``. The CLI's ``--survivors`` and
+    ``to_table`` read it the same way."""
+    if survivors is None:
+        return None
+    if isinstance(survivors, str):
+        word = survivors.strip().lower()
+        if word == "all":
+            return 0
+        try:
+            survivors = int(word)
+        except ValueError:
+            raise BattleError(f"survivors '{survivors}' is neither 'all' nor a number of rows") from None
+    if isinstance(survivors, bool) or not isinstance(survivors, int | np.integer):
+        raise BattleError(f"survivors must be a number of rows or 'all', not {type(survivors).__name__}")
+    if survivors < 0:
+        raise BattleError(f"survivors {survivors}: give a positive number of rows, or 'all'")
+    return int(survivors)
+
+
+def battle_text(result, survivors: int | str | None = None) -> str:
+    """The summary of ``result``; with ``survivors`` (0 or "all": all, ``survivor_rows``) each
+    side's survivor and IPC-loss tables, that many most likely rows each."""
+    survivors = survivor_rows(survivors)
+    lines = [result.battle]
+    method = "exact" if result.method == "exact" else f"Monte Carlo, {result.runs:,} runs"
+    if result.interrupted:
+        method += " (interrupted: partial result)"
+    lines.append(f"method: {method}")
+    intervals = result.interval_95()
+
+    def pct(name: str) -> str:
+        value = getattr(result, name)
+        if value is not None and result.runs and needs_interval(value, result.runs):
+            return percent(value, interval=intervals.get(name))
+        return percent(value, result.std_error.get(name))
+
+    lines.append(f"  attacker wins   {pct('attacker_win')}")
+    lines.append(f"  defender wins   {pct('defender_win')}")
+    lines.append(f"  draw (both die) {pct('draw')}")
+    if result.stalemate:
+        lines.append(f"  stalemate       {pct('stalemate')}")
+    if result.retreat:
+        lines.append(f"  retreat         {pct('retreat')}")
+    landed = result.landed_after_retreat
+    if landed is not None:
+        lines.append(f"  landed units fighting on after the others retreated: won "
+                     f"{percent(landed['won'])} (part of attacker wins), destroyed "
+                     f"{percent(landed['destroyed'])}, both sides destroyed "
+                     f"{percent(landed['both_destroyed'])} (part of retreat)")
+    if result.takes_territory is not None:
+        lines.append(f"  takes territory {pct('takes_territory')}")
+    se = result.std_error
+    swing = ("+" if result.tuv_swing >= 0 else "") + number(result.tuv_swing, se.get("tuv_swing"))
+    if se.get("tuv_swing"):  # the sum of the two errors, a bound (see montecarlo.simulate)
+        swing = swing.replace(" ± ", ", ± at most ")
+    lost = {side: number(getattr(result, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
+            for side in SIDES}
+    lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
+                 f"(TUV swing {swing})")
+    lines.append("average units left:")
+    for side in SIDES:
+        lines.append(f"  {side}: {units_left_text(result, side)}")
+    rounds = f"expected rounds: {number(result.expected_rounds, se.get('expected_rounds'))}"
+    if result.retreat_round is not None:
+        after = number(result.retreat_round, se.get("retreat_round"))
+        rounds += f"; a retreat comes after {after} rounds on average"
+        if result.landed_after_retreat is not None:  # the round the others left, not the fight's end
+            rounds += " (when the others left; the landed units fought on)"
+    lines.append(rounds)
+    if survivors is None:
+        for side in SIDES:
+            lines.append(f"most likely {side} survivors:")
+            for row in shown(result.most_likely(side, 3)):
+                lines.append(f"  {percent(row.probability, row.std_error or None):>18s}  {row.units}")
+    else:
+        for side in SIDES:
+            lines += [""] + survivor_table(result, side, survivors)
+            lines += [""] + ipc_loss_table(result, side)
+    lines += retreat_plan_text(result)
+    return "\n".join(lines)
+
+
+def retreat_plan_text(result, top: int = 10) -> list[str]:
+    """The best retreat's objective and the most likely states where it retreats (none without
+    the best retreat)."""
+    if result.objective is None:
+        return []
+    lines = [f"best retreat: expected objective {result.objective:+.2f}"]
+    if result.objective < 0:
+        lines.append(f"  not attacking is better by {-result.objective:.2f}")
+    plan = result.retreat_plan or ()
+    if not plan:
+        lines.append("  it never retreats: fight to the end")
+        return lines
+    lines.append(f"  retreats in {len(plan)} states (most likely first; the same in every round):")
+    lines.append(f"  {'chance':>8s}  {'round':>5s}  attacker left  |  defender left")
+    for row in plan[:top]:
+        lines.append(f"  {100 * row.probability:7.2f}%  {row.mean_round:5.2f}  {row.attacker}  |  "
+                     f"{row.defender}")
+    if len(plan) > top:
+        lines.append(f"  ... {len(plan) - top} more (see --json)")
+    return lines
+
+
+def shown(rows) -> list:
+    return [row for row in rows if row.probability >= SHOWN_BELOW]
+
+
+def units_left_text(result, side: str) -> str:
+    """``"0.50 armor"``, ``"2.31 ± 0.01 infantry, 0.12 ± 0.003 AA guns"``, or "none"."""
+    errors = result.units_left_std_error(side)
+    parts = [f"{_units(n, errors.get(name))} {unit_label(name, 2)}"
+             for name, n in getattr(result, f"{side}_units_left").items()]
+    return ", ".join(parts) if parts else "none"
+
+
+def _units(n: float, error: float | None) -> str:
+    """An expected number of units; a small exact one keeps two significant digits ("0.0019",
+    never a bare "0.00" for units that may be left)."""
+    if not error and 0 < n < 0.005:
+        return f"{n:.{1 - math.floor(math.log10(n))}f}"
+    return number(n, error)
+
+
+def survivor_table(result, side: str, top: int = 0) -> list[str]:
+    """The side's survivor rows, most units left first, with the cumulative chance to be left
+    with at least as many units; ``top`` > 0: only the ``top`` most likely rows."""
+    rows = getattr(result, f"{side}_survivors")
+    at_least = _at_least(rows)
+    chosen = shown(sorted(rows, key=lambda s: -s.probability)[:top] if top else rows)
+    chosen.sort(key=lambda s: (-s.count, -s.probability))
+    hidden = len(rows) - len(chosen)
+    title = f"{side} survivors ({len(chosen)} of {len(rows)} end states"
+    title += f"; {hidden} not shown, --json has all)" if hidden else ")"
+    out = [title, f"  {'chance':>18s}  {'at least as many':>18s}  {'units':>5s}  {'IPC':>5s}  units left"]
+    for row in chosen:
+        count = "?" if row.other else str(row.count)
+        cumulative = "" if row.other else estimated(result, at_least[row.count])
+        out.append(f"  {percent(row.probability, row.std_error or None):>18s}  {cumulative:>18s}  "
+                   f"{count:>5s}  {row.ipc:5.0f}  {row.units}")
+    return out
+
+
+def _at_least(rows) -> list[float]:
+    """The chance to be left with at least n units, for n from 0 to the most left: each the sum
+    of the rows' probabilities in their order (a cumulative sum adds them one by one, as a loop
+    over the rows and their counts did, in a fraction of its time)."""
+    count = np.array([row.count for row in rows], dtype=np.int64)
+    chance = np.array([row.probability for row in rows], dtype=float)
+    levels = np.arange(count.max() + 1 if len(count) else 0)
+    kept = np.where(count[:, None] >= levels, chance[:, None], 0.0)
+    return np.cumsum(kept, axis=0)[-1].tolist() if len(count) else []
+
+
+def ipc_loss_table(result, side: str) -> list[str]:
+    """The side's IPC-loss distribution with the chance to lose at least as much."""
+    dist = result.ipc_lost_distribution(side)
+    out = [f"{side} IPC lost", f"  {'IPC lost':>8s}  {'chance':>18s}  {'at least as much':>18s}"]
+    tail = 1.0
+    for lost, p in dist.items():
+        if p >= SHOWN_BELOW:
+            out.append(f"  {lost:8.4g}  {estimated(result, p):>18s}  "
+                       f"{estimated(result, min(1.0, tail)):>18s}")
+        tail -= p
+    return out
+
+
+def estimated(result, p: float) -> str:
+    """A chance summed from the survivor rows, with its binomial standard error when the result
+    is Monte Carlo (each run lands in one row, so a sum of rows is one binomial chance)."""
+    if not result.runs:
+        return percent(p)
+    return percent(p, math.sqrt(max(p * (1.0 - p), 0.0) / result.runs) or None)

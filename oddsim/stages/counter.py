@@ -1,0 +1,159 @@
+"""The counter-attack: can the attacker take the territory and keep it?
+
+After a land battle the attacker has taken, the defender counter-attacks what the attacker left
+in the territory with another army. Every composition the attacker may take the territory with
+(its survivor distribution) is fought again as the defender of the counter-attack, weighted by
+its probability; the chance to hold is the chance the counter-attack does not take it back.
+Only land units stay in a territory taken that turn: aircraft fly on (no edition lets them land
+there), and units that retreated while the landed ones fought on are gone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from oddsim.errors import BattleError, TooLargeError
+from oddsim.model.battle import ArmySpec, Battle
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.rules import Domain
+from oddsim.results.battle_result import BattleResult
+from oddsim.results.mixing import part_variance, spread_variance
+
+TAKEN_TOLERANCE = 1e-9
+"""How far the survivor rows that hold the territory may sum from ``takes_territory``."""
+
+
+@dataclass(frozen=True)
+class CounterAttackResult:
+    """The battle, then the counter-attack on each composition the attacker takes it with."""
+
+    battle: BattleResult
+    counter_attack: str  # the counter-attacking army
+    takes_territory: float  # the attacker takes the territory in the battle
+    holds: float  # it takes it and still holds it after the counter-attack
+    counter_attacker_ipc_lost: float  # expected, over the battles that take it
+    stayed_ipc_lost: float  # the attacker's units in the territory: IPCs lost to the counter
+    compositions: tuple[dict, ...]  # per composition: units, probability, holds, method
+    std_error: dict[str, float] = field(default_factory=dict)  # takes_territory, holds: Monte Carlo
+
+    @property
+    def holds_if_taken(self) -> float:
+        """The chance to hold after the counter-attack, given the territory was taken."""
+        return self.holds / self.takes_territory if self.takes_territory > 0 else 0.0
+
+    def to_dict(self) -> dict:
+        return {"battle": self.battle.to_dict(), "counter_attack": self.counter_attack,
+                "takes_territory": self.takes_territory, "holds": self.holds,
+                "holds_if_taken": self.holds_if_taken,
+                "counter_attacker_ipc_lost": self.counter_attacker_ipc_lost,
+                "stayed_ipc_lost": self.stayed_ipc_lost, "compositions": list(self.compositions),
+                "std_error": dict(self.std_error)}
+
+    def _plus_minus(self, name: str) -> str:
+        return f" ± {100 * self.std_error[name]:.2f}%" if name in self.std_error else ""
+
+    def to_table(self, top: int = 5) -> str:
+        lines = [self.battle.to_table(), f"counter-attack by {self.counter_attack}:"]
+        lines.append(f"  takes the territory {100 * self.takes_territory:6.2f}%"
+                     f"{self._plus_minus('takes_territory')}")
+        lines.append(f"  takes and holds it  {100 * self.holds:6.2f}%{self._plus_minus('holds')} "
+                     f"({100 * self.holds_if_taken:.2f}% of the times it is taken)")
+        lines.append(f"  expected IPC lost in counter-attacks (over all battles): counter-attacker "
+                     f"{self.counter_attacker_ipc_lost:.2f}, "
+                     f"the units that stayed {self.stayed_ipc_lost:.2f}")
+        lines.append("  most likely compositions that stay (chance, holds):")
+        for row in sorted(self.compositions, key=lambda r: -r["probability"])[:top]:
+            lines.append(f"  {100 * row['probability']:6.2f}%  {100 * row['holds']:6.2f}%  {row['units']}")
+        return "\n".join(lines)
+
+
+def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
+                         ool_counter: str | tuple[str, ...] | None = None) -> CounterAttackResult:
+    """Fight ``battle``, then ``counter`` against each composition the attacker takes the
+    territory with. ``run(battle, share)`` returns a BattleResult for one battle given the share
+    (0..1] of the whole that reaches it (see ``oddsim.stages.runner.stage_runner``)."""
+    if battle.sea:
+        raise BattleError("the counter-attack retakes a territory: it needs a land battle, drop --sea")
+    army = parse_force(counter, battle.rules, "counter-attack")
+    if army.is_empty():
+        raise BattleError("counter-attack: the army is empty: name the units that counter-attack")
+    for name, _ in army.counts:
+        unit = battle.rules.unit(name)
+        if unit.domain is Domain.SEA or not unit.can_attack:
+            raise BattleError(f"counter-attack: {name} cannot attack a territory in {battle.rules.name}: "
+                              f"drop it from the counter-attack")
+    first = run(battle, 1.0)
+    stays = staying_forces(first, battle)
+    taken = sum(stays.values())
+    if abs(taken - float(first.takes_territory or 0.0)) > TAKEN_TOLERANCE:
+        raise BattleError("this battle can end in a stalemate with the attacker's land units left, "
+                          "so its survivors do not say whether the territory was taken: fight the "
+                          "counter-attack as a separate battle")
+    holds = counter_lost = stayed_lost = held_squares = counter_variance = 0.0
+    rows = []
+    for units, probability in stays.items():
+        result = run(Battle(rules=battle.rules, attacker=army, defender=units, ool_attacker=ool_counter,
+                            attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
+                            dice=battle.dice), probability)
+        kept = 1.0 - float(result.takes_territory or 0.0)
+        holds += probability * kept
+        counter_lost += probability * result.attacker_ipc_lost
+        stayed_lost += probability * result.defender_ipc_lost
+        held_squares += probability * kept ** 2
+        counter_variance += part_variance(probability, result.std_error.get("takes_territory", 0.0))
+        rows.append({"units": units, "probability": probability, "holds": kept, "method": result.method})
+    return CounterAttackResult(first, army.describe(), taken, holds, counter_lost, stayed_lost,
+                               tuple(rows), _hold_errors(first, holds, held_squares, counter_variance))
+
+
+def _hold_errors(first: BattleResult, holds: float, held_squares: float,
+                 counter_variance: float) -> dict[str, float]:
+    """Standard errors where Monte Carlo answered: ``holds`` sums each composition's frequency
+    in the first battle's N runs (multinomial: variance (sum p h^2 - (sum p h)^2) / N) times its
+    counter-attack's hold estimate (variance p^2 se^2 each, independent runs)."""
+    first_error = first.std_error.get("takes_territory")
+    if first_error is None and counter_variance == 0.0:
+        return {}
+    first_variance = spread_variance(held_squares, holds ** 2, first.runs or 0)
+    return {"takes_territory": first_error or 0.0, "holds": math.sqrt(first_variance + counter_variance)}
+
+
+def staying_forces(result: BattleResult, battle: Battle) -> dict[str, float]:
+    """The land units the attacker takes the territory with, by composition, and their chances:
+    survivor rows with a land unit still in the battle (not retreated, not departed)."""
+    stays: dict[str, float] = {}
+    rules = battle.rules
+    for row in result.attacker_survivors:
+        if row.other:
+            raise TooLargeError("the counter-attack needs each composition the attacker may take the "
+                                "territory with, and this battle is too large for them: fight the "
+                                "counter-attack as a separate battle")
+        if row.retreated:
+            continue
+        land = {name: n - row.departed.get(name, 0) for name, n in row.counts.items()
+                if rules.unit(name).domain is Domain.LAND and n - row.departed.get(name, 0) > 0}
+        if land:
+            force = parse_force(Force(tuple(land.items()), tuple((name, min(h, land[name]))
+                                                                 for name, h in row.damaged.items()
+                                                                 if name in land)),
+                                rules, "survivors")
+            key = force.describe()
+            stays[key] = stays.get(key, 0.0) + row.probability
+    return stays
+
+
+def land_units_bound(battle: Battle) -> tuple[Force | None, int]:
+    """All the attacker's land units (landed ones too) and how many compositions of them there
+    are at most: a bound on the counter-attacks to fight. (None, 0) without land units."""
+    counts: dict[str, int] = {}
+    for force in (battle.attacker, battle.landed):
+        for name, n in (force.counts if force is not None else ()):
+            if battle.rules.unit(name).domain is Domain.LAND:
+                counts[name] = counts.get(name, 0) + n
+    if not counts:
+        return None, 0
+    compositions = 1
+    for n in counts.values():
+        compositions *= n + 1
+    return parse_force(Force(tuple(counts.items()), ()), battle.rules, "survivors"), compositions

@@ -1,0 +1,270 @@
+"""Second waves: each wave attacks whatever the defender has left after the waves before it.
+
+The defender's survivor distribution of wave k is the start of wave k+1: every surviving
+composition (damaged units included) is fought again, weighted by its probability. A wave that
+finds the defender already destroyed walks in: it takes the territory if it has a land unit.
+With Monte Carlo each composition gets a share of the runs equal to how often it was seen, so
+the later waves sample exactly the earlier waves' outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from oddsim.errors import BattleError, OddsimError
+from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.order_of_loss import parse_unit_list
+from oddsim.model.rules import Domain, RepairTiming
+from oddsim.results.battle_result import BattleResult
+from oddsim.results.estimates import number, percent, swing, swing_error_bound
+from oddsim.results.mixing import chance_error, error_bound, spread_error
+
+MAX_WAVES = 10
+# a wave's options that, left at None, are the first battle's
+INHERITED = ("retreat", "attacker_submerge", "defender_submerge", "dice", "attacker_destroyer_last",
+             "defender_destroyer_last")
+
+
+@dataclass(frozen=True)
+class Wave:
+    """One later wave: its attacker and its own options. ``retreat``, ``attacker_submerge``,
+    ``defender_submerge``, ``dice``, ``attacker_destroyer_last`` and ``defender_destroyer_last``
+    left at None are the first battle's (a wave that must not retreat when the first battle does:
+    ``retreat=RetreatPolicy()``; one that must not keep its destroyer: ``False``). The defender's
+    choices are per wave too, since it may take its losses differently against each attacker.
+    ``defender_reinforcements`` join every defending composition still standing before this
+    wave fights it, and (``reinforce_emptied``, the default) a territory emptied but not taken
+    (a draw, a win by aircraft alone): it is still the defender's, so they stand there alone.
+    ``reinforce_emptied=False`` is the other reading: they join only defenders still standing.
+    A territory taken gets none.
+    The defender's damaged two-hit units meet the wave whole again where the edition repairs
+    them after each battle (``[combat] repair``), else still damaged.
+    A later wave is a new attack (``replace_attacker``): the first battle's landed units,
+    bombardment and "in progress" are that battle's alone."""
+
+    attacker: ArmySpec
+    ool_attacker: str | tuple[str, ...] | None = None
+    keep_land: int = 0
+    retreat: RetreatPolicy | Mapping[str, object] | None = None
+    attacker_submerge: str | None = None
+    defender_submerge: str | None = None
+    dice: str | None = None
+    attacker_destroyer_last: bool | None = None
+    defender_destroyer_last: bool | None = None
+    defender_reinforcements: ArmySpec = None
+    reinforce_emptied: bool = True
+    source: str = field(default="", compare=False, repr=False)  # where it was written, for its errors:
+    # a plan file's path and the wave's number there (``wave_plan``); "": its place among the waves
+
+
+@dataclass(frozen=True)
+class WaveResult:
+    """Per-wave figures and the totals. Each wave's ``attacker_win`` and IPC figures are
+    unconditional (weighted over every way the waves before it went, 0 where it never fought);
+    ``fights`` is the chance it reaches the battle, and ``given_it_fights`` holds the same
+    figures given that it does. With Monte Carlo, ``std_error`` (and each wave's) holds the
+    standard error of each figure as if each of the runs followed one path through the waves
+    (``wave_errors``); the IPC totals' errors are the sum of the waves' (a bound)."""
+
+    waves: tuple[dict, ...]
+    attacker_win: float  # the defender is destroyed by the end
+    defender_win: float  # the defender still stands after the last wave
+    takes_territory: float | None
+    attacker_ipc_lost: float
+    defender_ipc_lost: float
+    std_error: dict[str, float] = field(default_factory=dict)
+    interrupted: bool = False  # Ctrl-C cut Monte Carlo stages short: figures from fewer runs
+
+    @property
+    def tuv_swing(self) -> float:
+        return self.defender_ipc_lost - self.attacker_ipc_lost
+
+    def to_dict(self) -> dict:
+        return {"interrupted": self.interrupted, "waves": list(self.waves), "attacker_win": self.attacker_win,
+                "defender_win": self.defender_win, "takes_territory": self.takes_territory,
+                "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
+                "tuv_swing": self.tuv_swing, "std_error": dict(self.std_error)}
+
+    def to_table(self) -> str:
+        lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []
+        for count, wave in enumerate(self.waves, start=1):
+            given = wave["given_it_fights"]
+            se = wave.get("std_error", {})
+            given_se = se.get("given_it_fights", {})
+            method = wave["method"] or "nothing left to fight"
+            lines.append(f"wave {count}: {wave['attacker']} ({method}): reaches the battle "
+                         f"{percent(wave['fights'], se.get('fights'))}")
+            lines.append(f"  attacker wins   {percent(wave['attacker_win'], se.get('attacker_win'))} "
+                         f"unconditional, {percent(given['attacker_win'], given_se.get('attacker_win'))} "
+                         f"given it reaches the battle")
+            for side in ("attacker", "defender"):
+                name = f"{side}_ipc_lost"
+                lines.append(f"  {side} IPC lost {number(wave[name], se.get(name))} unconditional, "
+                             f"{number(given[name], given_se.get(name))} given it reaches the battle")
+        se = self.std_error
+        lines.append(f"total: defender destroyed {percent(self.attacker_win, se.get('attacker_win'))}, "
+                     f"holds {percent(self.defender_win, se.get('defender_win'))}"
+                     + ("" if self.takes_territory is None
+                        else f", territory taken {percent(self.takes_territory, se.get('takes_territory'))}"))
+        lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
+                for side in ("attacker", "defender")}
+        lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
+                     f"(TUV swing {swing(self.tuv_swing, se.get('tuv_swing'))})")
+        return "\n".join(lines)
+
+
+def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
+    """Fight ``first`` and then each of ``waves``. ``run(battle, share)`` returns a BattleResult
+    for one battle given the share (0..1] of the whole that reaches it."""
+    if len(waves) + 1 > MAX_WAVES:
+        raise BattleError(f"at most {MAX_WAVES} waves, not {len(waves) + 1}")
+    battles = [first]
+    reinforcements: list[Force | None] = [None]
+    for place, later in enumerate(waves, start=2):  # (the first battle is wave 1)
+        try:
+            battles.append(replace_attacker(first, later))
+            reinforcements.append(_reinforcements(first, later))
+        except OddsimError as error:  # say which wave, and where it was written
+            raise error.located(later.source or f"wave {place}") from None
+    standing = {first.defender.describe(): 1.0}  # defender compositions still standing
+    taken = 0.0
+    destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
+    attacker_lost = defender_lost = 0.0
+    interrupted = False
+    reports = []
+    squares = []  # per wave: each IPC figure's second moment over the paths through the waves
+    paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
+    emptied = [True] + [later.reinforce_emptied for later in waves]
+    for battle, extra, joins_emptied in zip(battles, reinforcements, emptied, strict=True):
+        if extra is not None:
+            standing = {_join(defender, extra, battle): weight for defender, weight in standing.items()}
+            if joins_emptied and destroyed_open > 0.0:  # the emptied territory is still the defender's
+                alone = extra.describe()
+                standing[alone] = standing.get(alone, 0.0) + destroyed_open
+                destroyed_open = 0.0
+        has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
+        if has_land and not battle.sea:
+            taken += destroyed_open
+            destroyed_open = 0.0
+        wave: dict[str, Any] = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
+                "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
+        after: dict[str, float] = {}
+        square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
+        for defender, weight in standing.items():
+            result: BattleResult = run(replace(battle, defender=parse_force(defender, battle.rules)),
+                                       weight)
+            if result.runs:
+                paced.append(result.runs / weight)
+            for side in ("attacker", "defender"):
+                square[f"{side}_ipc_lost"] += weight * sum(
+                    p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
+            interrupted = interrupted or result.interrupted
+            wave["fights"] += weight
+            wave["method"] = result.method
+            wave["attacker_win"] += weight * result.attacker_win
+            wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
+            wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
+            repairs = battle.rules.combat.repair is RepairTiming.AFTER_BATTLE
+            for row in result.defender_survivors:
+                force = row.force(battle.rules)  # submerged subs stay
+                units = (force.repaired() if repairs else force).describe()
+                if units != "none":
+                    after[units] = after.get(units, 0.0) + weight * row.probability
+            if not battle.sea:
+                taken += weight * (result.takes_territory or 0.0)
+                took = result.takes_territory or 0.0
+                destroyed_open += weight * (result.attacker_win + result.draw - took)
+        reached = wave["fights"]
+        wave["given_it_fights"] = {name: wave[name] / reached if reached > 0 else 0.0 for name in
+                                   ("attacker_win", "attacker_ipc_lost", "defender_ipc_lost")}
+        attacker_lost += wave["attacker_ipc_lost"]
+        defender_lost += wave["defender_ipc_lost"]
+        reports.append(wave)
+        squares.append(square)
+        standing = after
+    holds = sum(standing.values())
+    total = WaveResult(waves=tuple(reports), attacker_win=1.0 - holds, defender_win=holds,
+                       takes_territory=None if first.sea else taken,
+                       attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
+                       interrupted=interrupted)
+    if not paced:
+        return total
+    # Each battle gets its share of the runs (rounded up to 1), so the largest pace is the runs
+    # in all. After Ctrl-C the battles stopped at different points (later ones after one chunk,
+    # which can exceed a rare one's share): the smallest pace is the runs every path had.
+    runs = min(paced) if interrupted else max(paced)
+    return wave_errors(total, squares, max(1, round(runs)))
+
+
+def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult:
+    """``total`` with standard errors as if each of ``runs`` runs followed one path through the
+    waves: a chance p has sqrt(p (1 - p) / runs); a wave's IPC figure has its spread over the
+    paths (``squares``: its second moment) over ``runs``, given that the wave fights over the
+    runs that reach it. The engine gives each battle its share of the runs, which spreads less
+    than paths drawn at random, so these errors are if anything too large."""
+    waves = []
+    for wave, square in zip(total.waves, squares, strict=True):
+        reached = wave["fights"]
+        given = wave["given_it_fights"]
+        names = ("attacker_ipc_lost", "defender_ipc_lost")
+        wave = {**wave, "std_error": {
+            "fights": chance_error(reached, runs), "attacker_win": chance_error(wave["attacker_win"], runs),
+            **{name: spread_error(wave[name], square[name], runs) for name in names},
+            "given_it_fights": {
+                "attacker_win": chance_error(given["attacker_win"], reached * runs),
+                **{name: spread_error(given[name], square[name] / reached if reached else 0.0,
+                                      reached * runs) for name in names}}}}
+        waves.append(wave)
+    errors = {"attacker_win": chance_error(total.attacker_win, runs),
+              "defender_win": chance_error(total.defender_win, runs),
+              **{name: error_bound(*(w["std_error"][name] for w in waves))
+                 for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
+    errors["tuv_swing"] = swing_error_bound(errors)
+    if total.takes_territory is not None:
+        errors["takes_territory"] = chance_error(total.takes_territory, runs)
+    return replace(total, waves=tuple(waves), std_error=errors)
+
+
+def replace_attacker(battle: Battle, wave: Wave) -> Battle:
+    """The battle with a later wave's attacker and options (those it leaves at None: the
+    battle's). A later wave is a new attack: none of its units landed from the sea, no ships
+    bombard for it, the defender's AA fires at its aircraft, and it is not a battle in progress
+    (the first battle's ``landed``, ``bombard`` and ``in_progress`` are that battle's alone)."""
+    options = {name: getattr(wave, name) for name in INHERITED if getattr(wave, name) is not None}
+    for side in ("attacker", "defender"):
+        if options.get(f"{side}_destroyer_last") is True and not battle.sea:
+            # Battle's own message names the command-line flag, which a wave does not have
+            raise BattleError(f"{side}_destroyer_last applies to sea battles: drop it from the wave")
+    return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
+                   ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
+                   keep_land=wave.keep_land, landed=None, bombard=None, aa_fired=False, in_progress=False,
+                   **options)
+
+
+def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
+    """The wave's defender reinforcements, parsed and checked (None: none)."""
+    if wave.defender_reinforcements is None:
+        return None
+    extra = parse_force(wave.defender_reinforcements, battle.rules, "defender reinforcements")
+    if extra.is_empty():
+        return None
+    replace(battle, defender=extra)  # the units must be able to defend in this battle
+    return extra
+
+
+def _join(defender: str, extra: Force, battle: Battle) -> str:
+    """A defending composition with the reinforcements added."""
+    force = parse_force(defender, battle.rules, "defender")
+    counts = dict(force.counts)
+    for name, n in extra.counts:
+        counts[name] = counts.get(name, 0) + n
+    damaged = dict(force.damaged)
+    for name, n in extra.damaged:
+        damaged[name] = damaged.get(name, 0) + n
+    joined = parse_force({name: n for name, n in counts.items()}, battle.rules, "defender")
+    if damaged:
+        joined = Force(joined.counts, tuple(sorted(damaged.items())))
+    return joined.describe()
