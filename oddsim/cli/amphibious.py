@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from oddsim.cli.common import output_options, print_result, retreat_options, rule_option, with_rule_changes
+from oddsim.cli.common import (
+    DEFAULT_ORDER_HELP,
+    output_options,
+    print_result,
+    retreat_options,
+    rule_option,
+    with_rule_changes,
+)
 
 
 @click.command()
@@ -24,9 +31,7 @@ from oddsim.cli.common import output_options, print_result, retreat_options, rul
               help="Fight or ignore sea defenders that are only subs/transports, where the edition "
                    "allows ignoring them (default: ignore there, else fight).")
 @click.option("--ool-attacker", default=None,
-              help="Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr "
-                   "(default: a unit that cannot fire first, then cheapest, counting its fighting "
-                   "value: `oddsim rules show` lists it).")
+              help=f"Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr {DEFAULT_ORDER_HELP}.")
 @click.option("--ool-defender", default=None, help="Defender's order of loss in the land battle.")
 @click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")

@@ -6,6 +6,7 @@ import click
 
 from oddsim.cli.chart import write_battle_chart
 from oddsim.cli.common import (
+    DEFAULT_ORDER_HELP,
     UNITS_HELP,
     finish,
     output_options,
@@ -43,9 +44,7 @@ class _Survivors(click.ParamType):
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
 @click.option("--sea", is_flag=True, help="A sea battle (default: land).")
 @click.option("--ool-attacker", default=None,
-              help="Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr "
-                   "(default: a unit that cannot fire first, then cheapest, counting its fighting "
-                   "value: `oddsim rules show` lists it).")
+              help=f"Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr {DEFAULT_ORDER_HELP}.")
 @click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
 @click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")

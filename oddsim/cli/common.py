@@ -39,6 +39,10 @@ def with_rule_changes(rules: str | Path, changes: Sequence[str]):
     return with_changes(rules, dict(parse_change(change) for change in changes))
 
 
+DEFAULT_ORDER_HELP = ("(default: a unit that cannot fire first, then cheapest, counting its fighting "
+                      "value: `oddsim rules show` lists it)")
+"""What the order-of-loss options say of the default (``oddsim.model.order_of_loss``)."""
+
 UNITS_HELP = ("Units by name or abbreviation (inf, art, arm, ftr, bmb, bb, dd, sub, trn, ...): "
               "'oddsim rules show EDITION' lists each edition's units and abbreviations.")
 
