@@ -28,7 +28,8 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parents[1]
 BATTLE = ["battle", "-a", "3 inf, 1 art, 1 arm", "-d", "4 inf, 1 arm", "--quiet"]
 MONTE_CARLO = [*BATTLE, "--method", "mc", "--runs", "20000", "--seed", "1"]
-NOTICE = "first run only"
+NOTICE = "oddsim: compiling"
+"""The start of the line a command prints when it compiles an engine itself."""
 FIRST_WEEK = (
     ("battle", BATTLE),
     ("revised battle with AA", ["battle", "--rules", "revised", "-a", "3 inf, 2 ftr, 1 bmb",
@@ -73,8 +74,9 @@ def run_oddsim(args: list[str], cache: str, check: bool = True, env: dict[str, s
     return Timing(wall, cpu), done.stderr
 
 
-def best(repeats: int, args: list[str], cache: str, check: bool = True) -> Timing:
-    return min((run_oddsim(args, cache, check)[0] for _ in range(repeats)), key=lambda t: t.wall)
+def best(repeats: int, args: list[str], cache: str, check: bool = True,
+         env: dict[str, str] | None = None) -> Timing:
+    return min((run_oddsim(args, cache, check, env)[0] for _ in range(repeats)), key=lambda t: t.wall)
 
 
 def report(name: str, timing: Timing, goal: float, note: str = "") -> None:
@@ -91,19 +93,76 @@ def figures(repeats: int) -> None:
     with tempfile.TemporaryDirectory() as exact_cache, tempfile.TemporaryDirectory() as mc_cache:
         cold, err = run_oddsim(BATTLE, exact_cache)
         report("first battle, exact, empty Numba cache", cold, 10.0,
+               "(said it compiles)" if NOTICE in err else "(interpreted: compiled nothing)")
+        compiled, err = run_oddsim(BATTLE, exact_cache, env={QUICK_START: "0"})  # (cold still)
+        report("first battle, exact, empty cache, compiling", compiled, 10.0,
                "(said it compiles)" if NOTICE in err else "(NO compile notice)")
         cold_mc, err = run_oddsim(MONTE_CARLO, mc_cache)
         report("first battle, --method mc, empty cache", cold_mc, 10.0,
                "(said it compiles)" if NOTICE in err else "(NO compile notice)")
-        warm, err = run_oddsim(BATTLE, exact_cache)
+        loaded = {QUICK_START: "0"}  # (warm: the kernels load from the cache, marked warm or not)
+        warm, err = run_oddsim(BATTLE, exact_cache, env=loaded)
         if repeats > 1:
-            warm = min(warm, best(repeats - 1, BATTLE, exact_cache), key=lambda t: t.wall)
+            warm = min(warm, best(repeats - 1, BATTLE, exact_cache, env=loaded), key=lambda t: t.wall)
         report("battle, warm cache", warm, 1.0, "(silent)" if NOTICE not in err else "(NOTICE on a warm run)")
-        report("battle --method mc, warm cache", best(repeats, MONTE_CARLO, mc_cache), 1.0, "(for reference)")
+        report("battle --method mc, warm cache", best(repeats, MONTE_CARLO, mc_cache, env=loaded), 1.0,
+               "(for reference)")
         report("oddsim --help", best(repeats, ["--help"], exact_cache), 0.4)
         report("oddsim rules list", best(repeats, ["rules", "list"], exact_cache), 0.4)
         report("bad input (unknown unit)",
                best(repeats, ["battle", "-a", "3 foo", "-d", "1 inf"], exact_cache, check=False), 0.4)
+
+
+QUICK_START = "ODDSIM_QUICK_START"
+"""``0``: a first command compiles what it needs rather than interpreting a small battle."""
+INTERPRETED_BATTLES = (
+    ("1942-2e", "3 inf, 1 art, 1 arm", "4 inf, 1 arm", False),
+    ("1942-2e", "6 inf, 2 art, 3 arm, 1 ftr", "8 inf, 1 arm, 1 aa", False),
+    ("1942-2e", "10 inf, 4 art, 4 arm, 2 ftr, 1 bmb", "12 inf, 2 arm, 1 ftr, 1 aa", False),
+    ("1942-2e", "20 inf, 5 art, 5 arm, 3 ftr", "22 inf, 5 arm, 2 ftr", False),
+    ("1942-2e", "30 inf, 8 art, 8 arm, 4 ftr", "32 inf, 6 arm, 3 ftr", False),
+    ("revised", "3 inf, 2 ftr, 1 bmb", "4 inf, 1 aa", False),
+    ("revised", "8 inf, 3 arm, 3 ftr, 1 bmb", "9 inf, 1 arm, 1 aa", False),
+    ("1942-2e", "2 sub, 2 dd, 1 cru, 2 ftr", "2 dd, 1 cv, 2 ftr, 1 bb", True),
+    ("1942-2e", "4 sub, 3 dd, 2 cru, 1 cv, 2 ftr, 2 bb", "3 dd, 2 cv, 4 ftr, 2 bb, 2 sub", True),
+)
+"""Battles of 9 to 100 units, timed interpreted and compiled (``interpreted_slowdown``)."""
+
+
+def interpreted_slowdown() -> None:
+    """Each of ``INTERPRETED_BATTLES`` solved with its kernels interpreted and compiled (warm, best
+    of 3), against the compiled estimate: the interpreted/estimate ratio is what
+    ``oddsim._runtime.interpreted.SLOWDOWN`` must bound for a quick start to stay within its budget."""
+    import warnings
+
+    os.environ[QUICK_START] = "0"  # (the compiled figures: compiled, whatever the cache)
+    sys.path.insert(0, str(ROOT))
+    import oddsim
+    from oddsim._runtime import interpreted
+    from oddsim.engines.exact import estimate_seconds
+
+    warnings.simplefilter("ignore")
+    print(f"\n{'battle':<70} {'estimate':>9} {'compiled':>9} {'interpreted':>11} {'ratio':>6}  quick start")
+    for rules, attacker, defender, sea in INTERPRETED_BATTLES:
+        battle = oddsim.Battle(rules=rules, attacker=attacker, defender=defender, sea=sea)
+        compiled = _best_of(3, lambda b=battle: oddsim.solve(b))
+        with interpreted.interpreting():
+            by_python = _best_of(1, lambda b=battle: oddsim.solve(b))
+        estimate = estimate_seconds(battle)
+        quick = estimate * interpreted.SLOWDOWN <= interpreted.BUDGET_SECONDS
+        name = f"{rules} {attacker} vs {defender}"
+        print(f"{name:<70} {estimate * 1e3:7.2f}ms {compiled * 1e3:7.2f}ms {by_python * 1e3:9.1f}ms "
+              f"{by_python / estimate:6.1f}  {'interpreted' if quick else 'compiles'}")
+
+
+def _best_of(repeats: int, call) -> float:
+    call()  # (warm)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return min(times)
 
 
 def first_week(wait_for_warm_up: bool) -> Timing:
@@ -246,7 +305,7 @@ def breakdown() -> None:
     commands in turn on one cache (what each compiles that the ones before it did not)."""
     with tempfile.TemporaryDirectory() as cache:
         for name, args in FIRST_WEEK:
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache, QUICK_START: "0"}  # (compile, to time it)
             out = subprocess.run([sys.executable, __file__, "--compile-log", *args], cwd=ROOT,
                                  env=env, capture_output=True, text=True, check=True).stdout
             _print_compiles(name, json.loads(out))
@@ -316,7 +375,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="the first week only as a user has it "
                         "(not also back to back)")
     parser.add_argument("--first-week-only", action="store_true", help="only the eight first commands")
+    parser.add_argument("--interpreted", action="store_true",
+                        help="only the interpreted kernels' slowdown against the estimate")
     options = parser.parse_args()
+    if options.interpreted:
+        interpreted_slowdown()
+        return
     if options.breakdown_only:
         breakdown()
         return

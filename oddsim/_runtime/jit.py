@@ -21,6 +21,7 @@ from numba.core.registry import CPUDispatcher
 
 from oddsim._runtime import cache_key as _cache_key
 from oddsim._runtime import first_run as _first_run
+from oddsim._runtime import interpreted as _interpreted
 from oddsim._runtime import kernel_cache as _kernel_cache
 
 CACHE_DIR = _cache_key.kernel_cache_dir(getattr(config, "CACHE_DIR", None) or None)
@@ -33,7 +34,13 @@ _kernel_cache.prepare(CACHE_DIR)  # marks it used; a new one removes its long-un
 class _Typed(CPUDispatcher):
     """A dispatcher that compiles a kernel called from another kernel for its arguments' types,
     not for the values of those given as constants. A kernel that needs a constant to type
-    (an index into a tuple of different types) still gets one, as Numba would compile it."""
+    (an index into a tuple of different types) still gets one, as Numba would compile it.
+    Called from Python while the thread interprets (``_interpreted``), it runs its Python function."""
+
+    def __call__(self, *args, **kws):
+        if _interpreted.active():
+            return self.py_func(*args, **kws)
+        return super().__call__(*args, **kws)
 
     def get_call_template(self, args, kws):
         plain_args = tuple(types.unliteral(a) for a in args)

@@ -25,6 +25,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from oddsim._runtime import interpreted
+
 COMMANDS: tuple[tuple[str, ...], ...] = (
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--method", "mc", "--runs", "2000", "--seed", "1"),
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--retreat-after-round", "1"),
@@ -67,7 +69,8 @@ def start(cache_dir: Path, announce: bool = True) -> subprocess.Popen | None:
         process = subprocess.Popen([sys.executable, "-m", WARM_UP], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True, cwd=_package_parent(),
-                                   env={**os.environ, "PYTHONPATH": _python_path()})
+                                   env={**os.environ, "PYTHONPATH": _python_path(),
+                                     interpreted.SWITCH: "0"})  # (it compiles, never interprets)
     except OSError:
         return None
     if announce:

@@ -141,11 +141,12 @@ def main() -> None:
 
 
 def _warm_the_others() -> None:
-    """After a first run's answer (it compiled an engine): compile the other engines in the
-    background, so that the next commands do not compile each its own (``oddsim._runtime.warm``)."""
-    from oddsim._runtime import first_run
+    """After a first run's answer (it compiled an engine, or answered with the kernels interpreted
+    on a cold cache): compile the engines in the background, so that the next commands do not
+    compile each its own (``oddsim._runtime.warm``)."""
+    from oddsim._runtime import first_run, interpreted
 
-    if first_run.compiled_any():
+    if first_run.compiled_any() or interpreted.used():
         from oddsim._runtime import warm
         from oddsim._runtime.cache_key import current_kernel_dir
 

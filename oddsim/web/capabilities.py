@@ -215,9 +215,12 @@ def _engine(battle, method: str, runs: int | None) -> str:
 
 def _is_quick(battle, body: Body, method: str, runs: int | None) -> bool:
     """Whether the event loop may solve ``battle`` itself: exact, small, and cheap to estimate."""
+    from oddsim._runtime import interpreted
     from oddsim.engines import aa_casualties
     from oddsim.engines.exact import estimate_work
 
+    if interpreted.cold():  # (a first run interprets its kernels: milliseconds, not microseconds)
+        return False
     if method == "mc" or body.get("counter_attack") is not None or aa_casualties.is_split(battle):
         return False
     if battle.retreat is not None and battle.retreat.best is not None:  # (costs more than the

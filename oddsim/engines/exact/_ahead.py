@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oddsim._runtime import first_run as _first_run
+from oddsim._runtime import interpreted as _interpreted
 
 if TYPE_CHECKING:
     from oddsim.model.battle import RetreatPolicy
@@ -39,8 +40,8 @@ def start(policy: RetreatPolicy | None) -> subprocess.Popen | None:
     if policy is not None and (policy.best is not None or policy.after_round is not None):
         return None  # other kernels, or other arguments
     with _lock:  # (the web server solves on several threads)
-        if _settled or not _first_run.announcing():
-            return None
+        if _settled or not _first_run.announcing() or _interpreted.active():
+            return None  # (interpreted: nothing compiles now, the background warm-up does it)
         _settled = True  # once per process: after this battle the DP is compiled, one way or another
     from oddsim.engines.exact import _kernel as k
 

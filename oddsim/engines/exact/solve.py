@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 
 from oddsim._runtime import first_run as _first_run
+from oddsim._runtime import interpreted as _interpreted
 from oddsim._runtime.frozen import builder, evolve
 from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.engines import aa_casualties
@@ -80,10 +81,11 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
     turns work into seconds: 1e9 units are some 0.2 s, 1.45e10 about a second). A battle split
     by the AA outcome per aircraft type (``aa_casualties.splits``), one solve per part: its
     largest part's states and the sum of the parts' work."""
-    parts = aa_casualties.splits(battle)
-    if parts is None:
-        return _work(*_lowered(battle, keep=True))
-    return _split_work(parts)
+    with _interpreted.interpreting(_interpreted.cold()):  # (lowering on a cold cache compiles nothing)
+        parts = aa_casualties.splits(battle)
+        if parts is None:
+            return _work(*_lowered(battle, keep=True))
+        return _split_work(parts)
 
 
 PART_SECONDS = 0.001
@@ -101,10 +103,11 @@ def estimate_seconds(battle: Battle) -> float:
     ``estimate_work`` (``cost``: fitted to measured solves). A split battle: the seconds of its
     parts' work together, plus ``PART_SECONDS`` a part (the fit grows slower than the work, so
     the fixed cost of 2,000 tiny parts, some 2 s, would vanish in it)."""
-    parts = aa_casualties.splits(battle)
-    if parts is None:
-        return cost.seconds(_work(*_lowered(battle, keep=True))[1])
-    return _split_size(parts)[1]
+    with _interpreted.interpreting(_interpreted.cold()):
+        parts = aa_casualties.splits(battle)
+        if parts is None:
+            return cost.seconds(_work(*_lowered(battle, keep=True))[1])
+        return _split_size(parts)[1]
 
 
 def _split_size(parts: list[aa_casualties.Split]) -> tuple[int, float]:
@@ -540,29 +543,39 @@ def solve(battle: Battle) -> BattleResult:
     ``oddsim._runtime.interrupt``)."""
     if not isinstance(battle, Battle):
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
-    parts = aa_casualties.splits(battle)
+    with _interpreted.interpreting(_interpreted.cold()):  # (lowering on a cold cache compiles nothing)
+        parts = aa_casualties.splits(battle)
+        lowered = _lowered(battle) if parts is None else None
+        joint, seconds = (0, 0.0) if parts is None else _split_size(parts)
     if parts is not None:  # AA picks its casualties by chance: one battle per outcome
-        joint, seconds = _split_size(parts)
         _check_size(joint, 0.0, len(parts), seconds)
-        solved: list[tuple[float, BattleResult]] = []
-
-        def part(spec: Battle, p: float, _i: int) -> BattleResult:
-            solved.append((p, solve(spec)))
-            return solved[-1][1]
-
-        mixed = aa_casualties.fight_split(battle, parts, part)
-        if battle.retreat is None or battle.retreat.best is None:
-            return mixed
-        # each part follows the same state-based policy: the outcomes are the policy's
-        return replace(mixed, objective=mixed.tuv_swing + battle.retreat.territory_bonus
-                       * (mixed.takes_territory or 0.0), retreat_plan=mix_plans(solved))
-    lowered = _lowered(battle)
+        with _interpreted.interpreting(_interpreted.worth_it(seconds)):
+            return _solve_split(battle, parts)
+    assert lowered is not None
     _, work = _work(*lowered)
     global _solved_once
     first_run = not _solved_once and _first_run.announcing()
-    result = call_interruptibly(_solve, battle, lowered, background=work >= BACKGROUND_WORK or first_run)
+    with _interpreted.interpreting(_interpreted.worth_it(cost.seconds(work))):
+        result = call_interruptibly(_interpreted.carried(_solve), battle, lowered,
+                                    background=work >= BACKGROUND_WORK or first_run)
     _solved_once = True
     return result
+
+
+def _solve_split(battle: Battle, parts: list[aa_casualties.Split]) -> BattleResult:
+    """A battle split by the AA outcome: one solve per part, mixed."""
+    solved: list[tuple[float, BattleResult]] = []
+
+    def part(spec: Battle, p: float, _i: int) -> BattleResult:
+        solved.append((p, solve(spec)))
+        return solved[-1][1]
+
+    mixed = aa_casualties.fight_split(battle, parts, part)
+    if battle.retreat is None or battle.retreat.best is None:
+        return mixed
+    # each part follows the same state-based policy: the outcomes are the policy's
+    return replace(mixed, objective=mixed.tuv_swing + battle.retreat.territory_bonus
+                   * (mixed.takes_territory or 0.0), retreat_plan=mix_plans(solved))
 
 
 def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
