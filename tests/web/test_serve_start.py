@@ -17,7 +17,9 @@ import urllib.request
 from fractions import Fraction
 from pathlib import Path
 
-from oddsim._runtime import warm
+import pytest
+
+from oddsim._runtime import interpreted, warm
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 600  # bounds on waiting, never figures the test checks
@@ -29,9 +31,12 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_a_fresh_server_answers_before_its_engines_are_all_warm(tmp_path):
+@pytest.mark.parametrize("quick_start", ["1", "0"], ids=["interpreted first", "compiled first"])
+def test_a_fresh_server_answers_before_its_engines_are_all_warm(tmp_path, quick_start):
+    """With quick starts (the default) the first answer runs the engine as Python; without, the
+    server compiles what the request needs, the warm-up compiling the rest meanwhile."""
     port = _free_port()
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), warm.SWITCH: "1"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), warm.SWITCH: "1", interpreted.SWITCH: quick_start}
     server = subprocess.Popen([sys.executable, "-m", "oddsim.cli", "serve", "--port", str(port)],
                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
