@@ -24,9 +24,11 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
+from oddsim._runtime import warm
+
 T = TypeVar("T")
 
-SWITCH = "ODDSIM_QUICK_START"
+SWITCH = warm.QUICK_START
 """Environment variable: ``0`` never runs kernels interpreted."""
 SLOWDOWN = 150.0
 """Interpreted seconds per second of the compiled estimate (``estimate_seconds``): measured 12-146
@@ -67,7 +69,6 @@ def cold() -> bool:
     now = time.monotonic()
     if _verdict is not None and (not _verdict[1] or now - _verdict[0] < RECHECK_SECONDS):
         return _verdict[1]  # (once warm, warm for good)
-    from oddsim._runtime import warm
     from oddsim._runtime.cache_key import current_kernel_dir
 
     is_cold = not warm.done(current_kernel_dir())

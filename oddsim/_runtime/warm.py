@@ -25,8 +25,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from oddsim._runtime import interpreted
-
 COMMANDS: tuple[tuple[str, ...], ...] = (
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--method", "mc", "--runs", "2000", "--seed", "1"),
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--retreat-after-round", "1"),
@@ -55,6 +53,10 @@ NICENESS = 10
 """The warm-up's CPU priority: below the user's own commands, which compile what they need first."""
 
 
+QUICK_START = "ODDSIM_QUICK_START"
+"""Environment variable: ``0`` turns off quick starts (``oddsim._runtime.interpreted``), as in the
+warm-up process, which compiles."""
+
 WARM_UP = "oddsim.cli.warm"
 """The module the background process runs (``run`` with the ``oddsim`` command's group)."""
 
@@ -70,7 +72,7 @@ def start(cache_dir: Path, announce: bool = True) -> subprocess.Popen | None:
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True, cwd=_package_parent(),
                                    env={**os.environ, "PYTHONPATH": _python_path(),
-                                     interpreted.SWITCH: "0"})  # (it compiles, never interprets)
+                                     QUICK_START: "0"})  # (it compiles, never interprets)
     except OSError:
         return None
     if announce:
