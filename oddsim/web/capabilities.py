@@ -204,6 +204,8 @@ def _answer_key(battle, body: Body, method: str, runs: int | None, seed: int | N
             counter = parse_force(counter, battle.rules, "counter-attack")
         except (OddsimError, TypeError, ValueError):
             return None
+    elif seed is not None and method == "auto" and _engine(battle, method, runs) == "exact":
+        seed = None  # (the page sends a seed with every "auto" battle: one answer for all of them)
     return battle, method, runs, seed, counter
 
 
