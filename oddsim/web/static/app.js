@@ -579,7 +579,9 @@ function showSaved() {
 }
 
 function saveBattle() {
-  const req = readBattle();
+  // the battle as its link has it: with the page's seed where Monte Carlo answered
+  const shown = readUrl();
+  const req = shown && shown.tab === "battle" ? shown.req : readBattle();
   const name = $("#save-name").value.trim() || `${req.attacker} vs ${req.defender}`;
   const saves = stored("oddsim-saves", []).filter(s => s.name !== name);
   store("oddsim-saves", [{ name, hash: linkOf("battle", req) }, ...saves]);
@@ -697,7 +699,7 @@ function battleDetails(data, prefix = "") {
   add("defender_ipc_lost", "defender IPC lost", num(data.defender_ipc_lost), seOf(data, "defender_ipc_lost"));
   for (const side of SIDES) {
     const left = unitsLeftTotal(data, side);
-    figures.append(figure(`${prefix}${side}_units_left`, `${side} units left`, left, num(left), null));
+    figures.append(figure(`${prefix}${side}_units_left`, `${side}: units left`, left, num(left), null));
   }
   if (data.expected_rounds != null) add("expected_rounds", "rounds, expected", num(data.expected_rounds), seOf(data, "expected_rounds"));
   for (const side of SIDES)
@@ -788,11 +790,14 @@ function readSimple(form) {
 }
 
 function writeSimple(tab, req) {
+  // a field the request leaves out is empty (a drop-down: its first choice), not the example's
   const form = $(`#panel-${tab} form`);
   form.reset();
-  for (const [key, value] of Object.entries(req)) {
-    const input = $(`[name=${key}]`, form);
-    if (input) input.value = String(value);
+  for (const input of $$("[name]", form)) {
+    const value = req[input.name];
+    if (value !== undefined && value !== null) input.value = String(value);
+    else if (input.tagName === "SELECT") input.selectedIndex = 0;
+    else input.value = "";
   }
 }
 
@@ -816,17 +821,19 @@ function renderAmphibious(data, req, ms) {
   box.append(el("div", { class: "figures" }, f("takes_territory", "takes the territory", true),
     f("defender_destroyed", "defenders destroyed", true), f("attacker_ipc_lost_sea", "attacker IPC lost at sea"),
     f("attacker_ipc_lost_land", "attacker IPC lost on land"), f("defender_ipc_lost_sea", "defender IPC lost at sea"),
-    f("defender_ipc_lost_land", "defender IPC lost on land"), f("cargo_lost", "cargo lost at sea (IPC)")));
+    f("defender_ipc_lost_land", "defender IPC lost on land"), f("cargo_lost", "cargo sunk with its transports (IPC)")));
   box.append(el("h4", { text: "The sea battle" }));
   if (data.sea) box.append(el("details", {}, el("summary", { text: stageLine(data.sea) }), battleDetails(data.sea, "sea-")));
   else box.append(el("p", { text: "none: no defending ships (or only subs and transports, ignored)" }));
   box.append(el("h4", { text: "The landings" }));
   const landings = data.landings.slice().sort((a, b) => b.probability - a.probability);
   box.append(foldedTable("out-amphibious-landings", [{ text: "transports that arrive", num: true }, { text: "chance", num: true },
-    { text: "the land battle" }], landings, (l, i) => el("tr", {},
+    { text: "the land battle" }], landings, l => el("tr", {},
     el("td", { class: "num", text: String(l.transports) }), el("td", { class: "num", text: pct(l.probability) }),
-    el("td", {}, l.result ? el("details", {}, el("summary", { text: stageLine(l.result) }), battleDetails(l.result, `land${l.transports}-`))
-      : document.createTextNode("no land battle: nothing lands")))));
+    el("td", { text: l.result ? stageLine(l.result) : "no land battle: nothing lands" }))));
+  for (const l of landings.filter(l => l.result))  // each land battle in full, on demand
+    box.append(el("details", { class: "stage" }, el("summary", { text: `the land battle when ${l.transports} transport${l.transports === 1 ? "" : "s"} arrive` }),
+      battleDetails(l.result, `land${l.transports}-`)));
   return { title: data.assault, summary, details: box };
 }
 
@@ -889,10 +896,10 @@ function renderTrench(data, req, ms) {
   if (fleets && SIDES.some(s => fleets[s].some(v => v !== null)))
     box.append(sidesTable("out-trench-fleets", "chance a support-slot fleet is destroyed, by front", fronts, fleets, se.support_fleets_destroyed));
   const joint = data.joint_fronts;
-  box.append(el("table", { id: "out-trench-joint", class: "compact" }, el("caption", { text: "fronts won by both sides" }),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "" }),
-      ...joint[0].map((_, j) => el("th", { scope: "col", class: "num", text: `defender ${j}` })))),
-    el("tbody", {}, ...joint.map((row, i) => el("tr", {}, el("th", { scope: "row", text: `attacker ${i}` }),
+  box.append(el("table", { id: "out-trench-joint", class: "compact" }, el("caption", { text: "fronts won by both: the attacker's (rows) against the defender's (columns)" }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "won" }),
+      ...joint[0].map((_, j) => el("th", { scope: "col", class: "num", text: String(j) })))),
+    el("tbody", {}, ...joint.map((row, i) => el("tr", {}, el("th", { scope: "row", text: String(i) }),
       ...row.map(p => el("td", { class: "num", text: p > 0 ? pct(p) : "" })))))));
   return { title: data.battle, summary, details: box };
 }
