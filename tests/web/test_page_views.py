@@ -234,3 +234,37 @@ def test_history_and_saved_battles(views):
     assert saved[0]["name"] == "Karelia"
     page.click("#saved-list .forget")
     assert page.evaluate("JSON.parse(localStorage.getItem('oddsim-saves'))") == []
+
+
+def test_later_waves_on_the_page_and_their_cli_line(views, tmp_path):
+    """Waves with their own options: the page's answer is run_waves', and the CLI line (a plan
+    file and --wave-plan) prints the same."""
+    import subprocess
+
+    from oddsim.api import run_waves
+    from oddsim.stages.waves import Wave
+
+    page = views["desktop"]
+    page.click("#tab-battle")
+    req = {"rules": "1942-2e", "attacker": "2 inf", "defender": "3 inf", "ool_attacker": "inf",
+           "waves": ["2 arm", {"attacker": "1 inf, 1 ftr", "defender_reinforcements": "1 inf"}]}
+    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(req)))
+    page.wait_for_selector("#out-waves", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'")
+    assert page.input_value("#wave-3-defender_reinforcements") == "1 inf"
+    first = oddsim.Battle("1942-2e", attacker="2 inf", defender="3 inf", ool_attacker="inf")
+    total = run_waves(first, [Wave(attacker="2 arm", ool_attacker="inf"),
+                              Wave(attacker="1 inf, 1 ftr", ool_attacker="inf",
+                                   defender_reinforcements="1 inf")])
+    shown = float(page.get_attribute("#out-attacker_win", "data-value"))
+    assert shown == pytest.approx(total.attacker_win, abs=1e-12)
+    faults = raw_text_faults(page.inner_text("#panel-battle"), keys_of(total.to_dict()))
+    assert not faults, faults
+    line = page.inner_text("#cli-command")
+    assert "--wave-plan waves.json" in line
+    done = subprocess.run(["bash", "-c", line + " --json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["attacker_win"] == pytest.approx(total.attacker_win, abs=1e-12)
+    page.click("#clear")
+    page.wait_for_function("() => !document.querySelector('#waves .wave')")

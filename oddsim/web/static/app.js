@@ -419,12 +419,12 @@ function readBattle() {
     if (v === undefined) continue;
     if (input.dataset.retreat) retreat[input.dataset.field] = v; else req[input.dataset.field] = v;
   }
-  if (Object.keys(retreat).length) {  // after the other options: the CLI line keeps this order
-    const { method, runs, seed, ...rest } = req;
-    Object.keys(req).forEach(k => delete req[k]);
-    Object.assign(req, rest, { retreat }, method === undefined ? {} : { method },
-      runs === undefined ? {} : { runs }, seed === undefined ? {} : { seed });
-  }
+  const waves = readWaves();
+  // the retreat and the waves after the other options, the engine's last: the CLI line keeps this order
+  const { method, runs, seed, ...rest } = req;
+  Object.keys(req).forEach(k => delete req[k]);
+  Object.assign(req, rest, Object.keys(retreat).length ? { retreat } : {}, waves.length ? { waves } : {},
+    method === undefined ? {} : { method }, runs === undefined ? {} : { runs }, seed === undefined ? {} : { seed });
   return req;
 }
 
@@ -493,6 +493,7 @@ async function writeBattle(req) {
     const v = input.dataset.retreat ? retreat[input.dataset.field] : req[input.dataset.field];
     fieldWrite(input, input.type === "checkbox" ? "check" : "text", v);
   }
+  writeWaves(req.waves);
   buildCounters();
   for (const side of SIDES) {
     const techs = new Set(String(req[`${side}_tech`] || "").split(",").filter(Boolean));
@@ -509,9 +510,19 @@ function cliCommand(req) {
   if (req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
   args.push(`-a ${quote(req.attacker)}`, `-d ${quote(req.defender)}`);
   if (req.sea) args.push("--sea");
+  let plan = "";
   for (const [key, value] of Object.entries(req)) {
     if (["rules", "attacker", "defender", "sea"].includes(key)) continue;
-    if (key === "retreat") {
+    if (key === "waves") {
+      if (value.every(w => typeof w === "string")) for (const w of value) args.push(`--wave ${quote(w)}`);
+      else {  // options per wave: a plan file, each wave with the first battle's order and kept units
+        // where it gives none (as the server and --wave read them)
+        const inherited = Object.fromEntries(["ool_attacker", "keep_land"].filter(k => req[k] !== undefined).map(k => [k, req[k]]));
+        const wave = value.map(w => ({ ...inherited, ...(typeof w === "string" ? { attacker: w } : w) }));
+        plan = `cat > waves.json <<'EOF'\n${JSON.stringify({ wave }, null, 1)}\nEOF\n`;
+        args.push("--wave-plan waves.json");
+      }
+    } else if (key === "retreat") {
       for (const [k, v] of Object.entries(value)) {
         const name = RETREAT_FLAGS[k] || `--retreat-${k.replace(/_/g, "-")}`;
         args.push(v === true ? name : `${name} ${typeof v === "string" ? quote(v) : v}`);
@@ -519,13 +530,69 @@ function cliCommand(req) {
     } else if (value === true) args.push(flag(key));
     else args.push(`${flag(key)} ${typeof value === "string" && key !== "seed" ? quote(value) : value}`);
   }
-  return args.join(" ");
+  return plan + args.join(" ");
 }
 
 function pageSeed() {
   // a seed the page picks for Monte Carlo when none is given: the CLI line and the link carry it
   const words = crypto.getRandomValues(new Uint32Array(2));
   return String(BigInt(words[0]) * 4294967296n + BigInt(words[1]));
+}
+
+// ---------- later waves: a row of options each ----------
+
+const WAVE_FIELDS = [  // [request key, label, input type]
+  ["attacker", "Attacker", "text"],
+  ["ool_attacker", "Order of loss", "text"],
+  ["keep_land", "Keep the last land units", "number"],
+  ["defender_reinforcements", "Defender reinforcements before it", "text"],
+];
+
+function addWave(wave = {}) {
+  const box = $("#waves");
+  const n = box.children.length + 2;  // the first battle is wave 1
+  const row = el("fieldset", { class: "wave" }, el("legend", { text: `Wave ${n}` }));
+  const grid = el("div", { class: "options" });
+  for (const [key, label, type] of WAVE_FIELDS) {
+    const input = el("input", { id: `wave-${n}-${key}`, "data-key": key, type, autocomplete: "off",
+      min: type === "number" ? "0" : null, placeholder: key === "attacker" ? "e.g. 2 arm, 1 ftr" : key === "defender_reinforcements" ? "none" : "as the first battle" });
+    const value = typeof wave === "string" ? (key === "attacker" ? wave : undefined) : wave[key];
+    input.value = value === undefined || value === null ? "" : String(value);
+    input.addEventListener("input", () => schedule("battle"));
+    grid.append(el("label", {}, label, input));
+  }
+  row.append(grid, el("button", { type: "button", class: "remove-wave", text: `Remove wave ${n}`,
+    onclick: () => { row.remove(); renumberWaves(); schedule("battle"); } }));
+  box.append(row);
+}
+
+function renumberWaves() {
+  $$("#waves .wave").forEach((row, i) => {
+    const n = i + 2;
+    $("legend", row).textContent = `Wave ${n}`;
+    $(".remove-wave", row).textContent = `Remove wave ${n}`;
+    for (const input of $$("input", row)) input.id = `wave-${n}-${input.dataset.key}`;
+  });
+}
+
+function readWaves() {
+  // each wave with an attacker: its army alone, or a table of the options it gives
+  const waves = [];
+  for (const row of $$("#waves .wave")) {
+    const wave = {};
+    for (const input of $$("input", row)) {
+      const raw = input.value.trim();
+      if (raw !== "") wave[input.dataset.key] = input.type === "number" ? Number(raw) : raw;
+    }
+    if (!wave.attacker) continue;
+    waves.push(Object.keys(wave).length === 1 ? wave.attacker : wave);
+  }
+  return waves;
+}
+
+function writeWaves(waves) {
+  $("#waves").replaceChildren();
+  for (const wave of waves || []) addWave(wave);
 }
 
 // ---------- links, history and saved battles ----------
@@ -623,7 +690,9 @@ async function compute(tab) {
     if (controller.signal.aborted) return;
     const ms = performance.now() - started;
     if (!ok) { out.replaceChildren(errorBox(data.error)); summary.replaceChildren(); out.dataset.state = "error"; return; }
-    const mc = (data.battle && typeof data.battle === "object" ? data.battle : data).method === "mc";
+    const methods = Array.isArray(data.waves) ? data.waves.map(w => w.method)
+      : [(data.battle && typeof data.battle === "object" ? data.battle : data).method];
+    const mc = methods.includes("mc");
     const asked = mc ? sent : req;  // the page's seed where Monte Carlo answered: the line reproduces it
     if (tab === "battle") $("#cli-command").textContent = cliCommand(asked);
     saveToUrl(tab, asked);
@@ -764,7 +833,38 @@ function counterDetails(data) {
   return box;
 }
 
+function renderWaves(data, req, ms) {
+  // the first battle and the later waves: what each does, then the whole attack
+  const title = `${req.attacker} attack ${req.defender}, then ${data.waves.length - 1} later wave${data.waves.length === 2 ? "" : "s"}`;
+  const summary = el("div", {}, ...outcomeBar(data, "", [["attacker_win", "defender destroyed", "--attacker"],
+    ["defender_win", "defender holds", "--defender"]]), el("div", { class: "headline" },
+    data.takes_territory == null ? null : el("span", { id: "out-takes_territory", "data-value": String(data.takes_territory) },
+      withSe(`takes ${pct(data.takes_territory)}`, seOf(data, "takes_territory", true))),
+    el("span", { id: "out-tuv_swing", "data-value": String(data.tuv_swing) }, withSe(`TUV swing ${signed(data.tuv_swing)}`, seOf(data, "tuv_swing"))),
+    el("span", { text: `IPC lost ${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}` })));
+  const how = Array.from(new Set(data.waves.map(w => w.method).filter(Boolean))).map(m => (m === "mc" ? "Monte Carlo" : m)).join(" and ");
+  const box = el("div", {}, el("div", { class: "status", text: `${how} · ${ms.toFixed(0)} ms${data.interrupted ? " (stopped early: partial)" : ""}` }),
+    el("h3", { text: title }));
+  const table = el("table", { id: "out-waves" }, el("thead", {}, el("tr", {}, ...["wave", "attacker", "reaches the battle",
+    "attacker wins", "if it fights", "IPC lost (attacker : defender)"].map((t, i) => el("th", { scope: "col", class: i > 1 ? "num" : null, text: t })))));
+  const body = el("tbody");
+  data.waves.forEach((w, i) => {
+    const se = w.std_error || {};
+    const given = w.given_it_fights || {};
+    body.append(el("tr", {}, el("td", { class: "num", text: String(i + 1) }), el("td", { text: w.attacker }),
+      el("td", { class: "num", text: withSe(pct(w.fights), se.fights ? errorText(se.fights, true) + "%" : null) }),
+      el("td", { class: "num", text: withSe(pct(w.attacker_win), se.attacker_win ? errorText(se.attacker_win, true) + "%" : null) }),
+      el("td", { class: "num", text: pct(given.attacker_win) }),
+      el("td", { class: "num", text: `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}` })));
+  });
+  table.append(body);
+  box.append(el("div", { class: "scroll" }, table), el("p", { class: "status", text:
+    "attacker wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
+  return { title, summary, details: box };
+}
+
 function renderBattle(data, req, ms) {
+  if (Array.isArray(data.waves)) return renderWaves(data, req, ms);
   if (data.counter_attack !== undefined) {  // the battle, then the counter-attack on what took it
     const battle = data.battle;
     const holds = el("span", { id: "out-holds-line", "data-value": String(data.holds) },
@@ -1091,6 +1191,7 @@ function wire() {
   $("#copy-cli").addEventListener("click", () => copy($("#cli-command").textContent, $("#copy-cli")));
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
   $("#save").addEventListener("click", saveBattle);
+  $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child input").focus(); });
   $("#panel-purchase .start").addEventListener("click", startPurchase);
   $("#panel-purchase .cancel").addEventListener("click", cancelPurchase);
   window.addEventListener("hashchange", () => {  // a link pasted into this tab, or a saved one clicked
