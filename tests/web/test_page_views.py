@@ -268,3 +268,28 @@ def test_later_waves_on_the_page_and_their_cli_line(views, tmp_path):
     assert json.loads(done.stdout)["attacker_win"] == pytest.approx(total.attacker_win, abs=1e-12)
     page.click("#clear")
     page.wait_for_function("() => !document.querySelector('#waves .wave')")
+
+
+def test_a_raids_options_reach_the_server(views):
+    """Low Luck, Monte Carlo runs and a seed above 2**53 from the raid tab: run_raid's answer."""
+    from oddsim.model.rules import load_ruleset
+    from oddsim.raid import Raid, run_raid
+
+    page = views["desktop"]
+    page.click("#tab-raid")
+    form = "#panel-raid form"
+    page.fill(f"{form} [name=bombers]", "3")
+    page.select_option(f"{form} [name=dice]", "lowluck")
+    page.select_option(f"{form} [name=method]", "mc")
+    page.fill(f"{form} [name=runs]", "5000")
+    page.fill(f"{form} [name=seed]", "9007199254740993")
+    page.wait_for_function("() => document.querySelector('#panel-raid .status')?.textContent"
+                           ".includes('Monte Carlo, 5,000 runs')"
+                           " && document.querySelector('#panel-raid .results').dataset.state === 'done'"
+                           " && document.querySelector('#panel-raid h3').textContent.includes('3 bombers')",
+                           timeout=60_000)
+    expected = run_raid(Raid(rules=load_ruleset("1942-2e"), bombers=3, territory_value=6, dice="lowluck"),
+                        method="mc", runs=5000, seed=9007199254740993)
+    assert float(page.get_attribute("#out-raid-expected_damage", "data-value")) == expected.expected_damage
+    page.click("#panel-raid .clear")
+    page.click("#tab-battle")

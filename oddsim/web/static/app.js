@@ -884,7 +884,8 @@ function readSimple(form) {
     const raw = input.value.trim();
     if (raw === "") continue;
     const type = input.dataset.type;
-    req[input.name] = type === "int" ? Number(raw) : type === "bool" ? raw === "true" : raw;
+    req[input.name] = type === "int" ? Number(raw) : type === "bool" ? raw === "true"
+      : type === "seed" && SEED_DIGITS.test(raw) ? raw.replace(/^0+(?=\d)/, "") : type === "seed" ? Number(raw) : raw;
   }
   return req;
 }
