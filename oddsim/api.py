@@ -46,18 +46,19 @@ def engine_for(battle: Battle, method: str = "auto", runs: int | None = None,
 
 
 def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | None = None,
-              seed: int | None = None) -> WaveResult:
+              seed: int | None = None, on_chunk: Callable[[int], bool] | None = None) -> WaveResult:
     """Odds of ``battle`` followed by later ``waves`` (``oddsim.stages.waves.Wave``) against what is left.
 
     Monte Carlo gives each later battle its share of ``runs``; every sub-battle gets its own seed
-    derived from ``seed`` and its position, so a seed fixes the whole answer."""
+    derived from ``seed`` and its position, so a seed fixes the whole answer. ``on_chunk`` as in
+    ``run_amphibious``, for each Monte Carlo battle."""
     _check_battle(battle, "run_waves")
     _check_method(method, runs, seed)
     if isinstance(waves, (str, bytes)) or not isinstance(waves, (list, tuple)):
         raise BattleError(f"waves must be a list of later attackers, not {type(waves).__name__}")
     with stop_on_interrupt():
         return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves],
-                           stage_runner(method, runs, seed))
+                           stage_runner(method, runs, seed, on_chunk=on_chunk))
 
 
 def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None = None,

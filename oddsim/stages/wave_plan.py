@@ -55,7 +55,12 @@ def load_wave_plan(path: str | Path) -> list[Wave]:
 
 
 def _wave(entry: object, path: Path, number: int) -> Wave:
-    where = f"wave plan {path}, wave {number}"
+    return wave_of(entry, f"wave plan {path}, wave {number}")
+
+
+def wave_of(entry: object, where: str) -> Wave:
+    """One wave from its table of options (a plan file's, or a web request's), checked; its
+    errors name ``where``."""
     if not isinstance(entry, dict):
         raise BattleError(f"{where}: a wave is a table of options, not {entry!r}")
     unknown = sorted(set(entry) - set(WAVE_KEYS))

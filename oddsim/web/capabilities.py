@@ -127,7 +127,7 @@ def battle_spec(body: Body):
 
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
-    fields = _fields(body, Battle, (*BATTLE_ENGINE, "counter_attack"), "battle")
+    fields = _fields(body, Battle, (*BATTLE_ENGINE, "counter_attack", "waves"), "battle")
     battle = Battle(rules=ruleset_of(body), **fields)
     method = body.get("method", "auto")
     runs = check_runs(body.get("runs"), None)
@@ -176,6 +176,8 @@ def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> s
     if quick_only and not _is_quick(battle, body, method, runs):
         return None
     on_chunk = _stopper(progress, runs or DEFAULT_RUNS)
+    if body.get("waves"):
+        return _waves(battle, body, method, runs, seed, on_chunk)
     if body.get("counter_attack") is not None:
         text, keep = _counter_attack(battle, body["counter_attack"], method, runs, seed,
                                      body.get("ool_defender"), on_chunk)
@@ -198,12 +200,16 @@ def _answer_key(battle, body: Body, method: str, runs: int | None, seed: int | N
     counter-attacking army; None when the counter-attack does not parse (the run says why)."""
     from oddsim.model.forces import parse_force
 
+    if body.get("waves"):
+        return None  # (later waves: computed each time)
     counter = body.get("counter_attack")
     if counter is not None:
         try:
             counter = parse_force(counter, battle.rules, "counter-attack")
         except (OddsimError, TypeError, ValueError):
             return None
+    elif seed is not None and method == "auto" and _engine(battle, method, runs) == "exact":
+        seed = None  # (the page sends a seed with every "auto" battle: one answer for all of them)
     return battle, method, runs, seed, counter
 
 
@@ -221,7 +227,8 @@ def _is_quick(battle, body: Body, method: str, runs: int | None) -> bool:
 
     if interpreted.cold():  # (a first run interprets its kernels: milliseconds, not microseconds)
         return False
-    if method == "mc" or body.get("counter_attack") is not None or aa_casualties.is_split(battle):
+    if method == "mc" or body.get("counter_attack") is not None or body.get("waves") or \
+            aa_casualties.is_split(battle):
         return False
     if battle.retreat is not None and battle.retreat.best is not None:  # (costs more than the
         return False  # estimate says)
@@ -259,6 +266,56 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
                                      ool_counter=ool_counter, on_chunk=on_chunk)
     keep = method == "exact" or (seed is not None and not outcome.battle.interrupted)
     return json.dumps(outcome.to_dict()), keep
+
+
+MAX_WAVES = 20
+"""Later waves a web request may ask for (a turn has a handful)."""
+
+
+def waves_of(body: Body) -> list:
+    """The later waves of a battle request (``waves``: a list of armies, or of wave tables as a
+    plan file writes them), each checked as a plan's wave. A wave that gives no order of loss or
+    ``keep_land`` takes the first battle's, as ``oddsim battle --wave`` does."""
+    from oddsim.stages.wave_plan import wave_of
+
+    waves = body["waves"]
+    if not isinstance(waves, list) or len(waves) > MAX_WAVES:
+        raise WebError(f"waves is a list of at most {MAX_WAVES} later waves (armies like \"3 arm\", "
+                       f"or tables with an attacker), not {str(waves)[:60]}")
+    inherited = {name: body[name] for name in ("ool_attacker", "keep_land") if body.get(name) is not None}
+    return [wave_of({**inherited, **(entry if isinstance(entry, dict) else {"attacker": entry})},
+                    f"waves[{number}]") for number, entry in enumerate(waves)]
+
+
+def _waves(battle, body: Body, method: str, runs: int | None, seed: int | None,
+           on_chunk: Callable[[int], bool]) -> str:
+    """``oddsim battle --wave ... --json``: the battle, then each later wave against what the
+    defender has left. Exact work is bounded by each wave against the whole first defending army
+    once for every composition of it (reinforcements not counted)."""
+    from oddsim.api import run_waves
+    from oddsim.stages.waves import replace_attacker
+
+    if body.get("counter_attack") is not None:
+        raise WebError("counter_attack follows one battle: drop waves, or fight the waves first and "
+                       "counter-attack their result as a separate battle")
+    waves = waves_of(body)
+    if method == "exact":
+        compositions = 1
+        for _, count in battle.defender.counts:
+            compositions *= count + 1
+        later = [replace_attacker(battle, wave) for wave in waves]
+        from oddsim.engines.exact import estimate_seconds
+
+        seconds = estimate_seconds(battle) + compositions * sum(estimate_seconds(b) for b in later)
+        if seconds > MAX_EXACT_SECONDS:
+            from oddsim.errors import TooLargeError
+
+            raise TooLargeError(f"too large to solve exactly on the server (about {seconds:.2g} s "
+                                f"with the later waves, the limit is {MAX_EXACT_SECONDS:g} s): use "
+                                f"method mc or auto, or the CLI")
+    with engine_guard(method != "exact"):
+        total = run_waves(battle, waves, method=method, runs=runs, seed=seed, on_chunk=on_chunk)
+    return json.dumps(total.to_dict())
 
 
 def _check_exact_work(*battles) -> None:

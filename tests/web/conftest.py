@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import threading
 import time
@@ -10,6 +11,23 @@ import warnings
 import pytest
 
 pytest.importorskip("starlette")
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""Debian's chromium, which Playwright drives (it never downloads a browser); None where absent."""
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One chromium for every browser test (each test opens its own pages)."""
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine: apt-get install chromium (CI does)")
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,37 +1,16 @@
 """The page in a real browser (Debian's chromium driven by Playwright) against a live server.
 
-Screenshots of every tab go to tests/web/screenshots/ (or $ODDSIM_SCREENSHOTS): CI keeps them.
+Every tab at a desktop's and a phone's size, with screenshots: test_page_views.py.
 Skipped, saying why, only where chromium is not installed (CI installs it); Playwright comes
 with the test extras and drives that chromium: it never downloads a browser.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 
 import oddsim
 from oddsim.purchase.goals import Goal
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SCREENSHOTS = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / "screenshots"))
-
-if CHROMIUM is None:
-    pytest.skip("no chromium on this machine: apt-get install chromium (CI does)", allow_module_level=True)
-
-from playwright import sync_api  # noqa: E402 - only where chromium is there to drive
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM,
-                                              args=["--no-sandbox", "--disable-dev-shm-usage"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
@@ -46,13 +25,15 @@ def page(browser, live_server):
     assert not errors, errors
 
 
-def answer_for(page, battle: oddsim.Battle, timeout: float = 60_000) -> None:
-    """Wait until the page shows the result of ``battle`` (its title line)."""
+def answer_for(page, battle: oddsim.Battle, timeout: float = 60_000, how: str = "") -> None:
+    """Wait until the page shows the result of ``battle`` (its title line), answered ``how``
+    ("Monte Carlo, 20,000 runs": not the exact answer shown before the method changed)."""
     page.wait_for_function(
-        "title => { const box = document.querySelector('#battle-results');"
-        " const h = box.querySelector('h3');"
-        " return h && h.textContent === title && box.dataset.state === 'done'; }",
-        arg=battle.describe(), timeout=timeout)
+        "([title, how]) => { const box = document.querySelector('#battle-results');"
+        " const h = box.querySelector('h3'); const status = box.querySelector('.status');"
+        " return h && h.textContent === title && box.dataset.state === 'done'"
+        " && status && status.textContent.includes(how); }",
+        arg=[battle.describe(), how], timeout=timeout)
 
 
 def set_counter(page, side: str, unit: str, n: int) -> None:
@@ -61,6 +42,12 @@ def set_counter(page, side: str, unit: str, n: int) -> None:
 
 def shown(page, key: str) -> float:
     return float(page.get_attribute(f"#out-{key}", "data-value"))
+
+
+def open_group(page, group: str) -> None:
+    """Unfold one of the battle's option groups (retreat, landing, sea, counter, engine)."""
+    if page.get_attribute(f"#group-{group}", "open") is None:
+        page.click(f"#group-{group} > summary")
 
 
 def test_counters_give_the_odds_of_oddsim_solve(page):
@@ -87,6 +74,7 @@ def test_counters_give_the_odds_of_oddsim_solve(page):
 
 def test_monte_carlo_shows_standard_errors(page):
     page.goto(page.base + "/")
+    open_group(page, "engine")
     page.select_option("#method", "mc")
     page.fill("#runs", "20000")
     page.fill("#seed", "5")
@@ -103,19 +91,17 @@ def test_monte_carlo_shows_standard_errors(page):
     assert page.inner_text("#cli-command").endswith("--method \"mc\" --runs 20000 --seed 5")
 
 
-def test_options_the_page_reads_from_the_server(page):
-    """Battle and retreat options the page builds from GET /api (a battle in progress, a
-    strafe) reach the server and the CLI line."""
-    fields = page.request.get(page.base + "/api").json()
-    if "in_progress" not in fields["battle_fields"] or "strafe" not in fields["retreat_fields"]:
-        pytest.skip("this oddsim has no in_progress or strafe option")
+def test_a_battle_in_progress_and_a_strafe(page):
+    """Two options from their groups (dice and engine; retreat) reach the server and the CLI line."""
     page.goto(page.base + "/")
     page.click("#clear")
     set_counter(page, "attacker", "infantry", 4)
     set_counter(page, "attacker", "fighter", 1)
     set_counter(page, "defender", "infantry", 3)
-    page.check("#extra-in_progress")
-    page.fill("#extra-strafe", "1")
+    open_group(page, "engine")
+    page.check("#in_progress")
+    open_group(page, "retreat")
+    page.fill("#retreat-strafe", "1")
     battle = oddsim.Battle("1942-2e", attacker="4 inf, 1 ftr", defender="3 inf", in_progress=True,
                            retreat={"strafe": 1})
     answer_for(page, battle)
@@ -131,6 +117,7 @@ def test_the_url_keeps_the_battle_and_swap_sides(page, browser):
     page.check("input[name=kind][value=sea]")
     set_counter(page, "attacker", "destroyer", 2)
     set_counter(page, "defender", "submarine", 2)
+    open_group(page, "sea")
     page.select_option("#defender_submerge", "always")
     battle = oddsim.Battle("1942-2e", attacker="2 dd", defender="2 sub", sea=True, defender_submerge="always")
     answer_for(page, battle)
@@ -160,17 +147,16 @@ def test_a_bad_input_shows_its_message(page, client):
     assert "unknown unit 'zeppelin'" in message
 
 
-def test_tabs_by_keyboard_and_a_screenshot_of_each(page, browser, live_server):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def test_tabs_by_keyboard(page):
+    """Arrow keys walk the tabs (each answers as it opens); screenshots: test_page_views."""
     page.goto(page.base + "/")
     answer_for(page, oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
-    page.screenshot(path=str(SCREENSHOTS / "battle.png"), full_page=True)
     page.focus("#tab-battle")
     for tab in ("amphibious", "raid", "trench"):
         page.keyboard.press("ArrowRight")
         assert page.get_attribute(f"#tab-{tab}", "aria-selected") == "true"
+        assert page.evaluate("document.activeElement.id") == f"tab-{tab}"
         page.wait_for_selector(f"#panel-{tab} .results[data-state=done]", timeout=60_000)
-        page.screenshot(path=str(SCREENSHOTS / f"{tab}.png"), full_page=True)
     trench = oddsim.trench.api.solve_trench(oddsim.trench.model.TrenchBattle(
         attacker="5,4,3", attacker_support="2,0,1", defender="4,4,4", defender_support="0,0,3",
         year=1917, points=2))
@@ -183,16 +169,9 @@ def test_tabs_by_keyboard_and_a_screenshot_of_each(page, browser, live_server):
     best = sweep("1942-2e", 24, "inf,art,arm", "4 inf, 1 arm", goal="take").best
     assert page.inner_text("#out-purchase-rows tr:nth-child(2) td:nth-child(2)") == best.purchase
     assert f"{100 * best.value:.2f}%" in page.inner_text("#out-purchase-rows tr:nth-child(2)")
-    page.screenshot(path=str(SCREENSHOTS / "purchase.png"), full_page=True)
-    phone = browser.new_page(viewport={"width": 390, "height": 844})
-    phone.goto(live_server + "/")
-    answer_for(phone, oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
-    phone.screenshot(path=str(SCREENSHOTS / "battle-phone.png"), full_page=True)
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
-    phone.screenshot(path=str(SCREENSHOTS / "battle-phone.png"), full_page=True)
-    phone.close()
-    for name in ("battle", "amphibious", "raid", "trench", "purchase", "battle-phone"):
-        assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
+    page.focus("#tab-purchase")
+    page.keyboard.press("Home")
+    assert page.get_attribute("#tab-battle", "aria-selected") == "true"
 
 
 def _run_purchase(page, fills: dict[str, str], selects: dict[str, str]) -> None:
@@ -264,11 +243,12 @@ def test_the_page_shows_standard_errors_as_the_command_line_does(page):
 def test_a_seed_above_two_to_the_53_reaches_the_server_exactly(page, browser, seed):
     """A JavaScript number would round it (to ...992, and 2**64 - 1 to 2**64, refused)."""
     page.goto(page.base + "/")
+    open_group(page, "engine")
     page.select_option("#method", "mc")
     page.fill("#runs", "20000")
     page.fill("#seed", seed)
     battle = oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm")
-    answer_for(page, battle)
+    answer_for(page, battle, how="Monte Carlo, 20,000 runs")
     expected = oddsim.simulate(battle, runs=20_000, seed=int(seed))
     rounded = oddsim.simulate(battle, runs=20_000, seed=int(float(seed)) % 2**64)
     assert expected.attacker_win != rounded.attacker_win  # the test tells the two seeds apart
@@ -276,7 +256,7 @@ def test_a_seed_above_two_to_the_53_reaches_the_server_exactly(page, browser, se
     assert page.inner_text("#cli-command").endswith(f"--runs 20000 --seed {seed}")
     other = browser.new_page()
     other.goto(page.url)  # the link keeps the seed's digits too
-    answer_for(other, battle)
+    answer_for(other, battle, how="Monte Carlo, 20,000 runs")
     assert other.input_value("#seed") == seed
     assert shown(other, "attacker_win") == expected.attacker_win
     other.close()

@@ -1,10 +1,18 @@
 // oddsim page: plain JavaScript, no build step, no network beyond this server.
+//
+// The tabs are data: each <section role=tabpanel data-title> in index.html is a tab, and TABS
+// (at the end) says how to read its form, which endpoint answers it and how to draw the answer
+// (a summary, shown first and kept in sight on a phone, and the details). A new tab is a new
+// section and a new TABS entry.
 "use strict";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const SIDES = ["attacker", "defender"];
 const DEBOUNCE_MS = 250;
+const HISTORY_SIZE = 10;
+const HISTORY_SETTLE_MS = 5000;
+const LIKELY_ROWS = 8;  // long tables fold to this many likely rows, with "show all"
 const OUTCOMES = [  // field, label, CSS colour variable
   ["attacker_win", "attacker wins", "--attacker"],
   ["defender_win", "defender wins", "--defender"],
@@ -12,21 +20,14 @@ const OUTCOMES = [  // field, label, CSS colour variable
   ["stalemate", "stalemate", "--stalemate"],
   ["retreat", "retreat", "--retreat"],
 ];
-const SHOWN = new Set(["battle", "method", "runs", "std_error", "attacker_survivors", "defender_survivors",
-  ...OUTCOMES.map(o => o[0]), "takes_territory", "attacker_ipc_lost", "defender_ipc_lost", "tuv_swing",
-  "interval_95", "attacker_ipc_lost_distribution", "defender_ipc_lost_distribution",
-  "attacker_units_left", "defender_units_left"]);
-const KNOWN_BATTLE_FIELDS = new Set(["rules", "attacker", "defender", "sea", "ool_attacker", "ool_defender",
-  "keep_land", "attacker_tech", "defender_tech", "dice", "retreat", "attacker_submerge", "defender_submerge",
-  "landed", "bombard", "aa_fired"]);  // aa_fired: set by the engines when they split a battle by AA
-const KNOWN_RETREAT_FIELDS = new Set(["after_round", "units_left", "below_win", "aircraft_risk"]);
+const PERCENTILES = [0.05, 0.32, 0.5, 0.68, 0.95];
 
 const clientId = sessionStorage.getItem("oddsim-client") ||
   (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
 sessionStorage.setItem("oddsim-client", clientId);
 
 const state = { rules: null, edition: null, counts: { attacker: {}, defender: {} },
-  controllers: {}, timers: {}, tab: "battle", job: null, linkError: null };
+  controllers: {}, timers: {}, tab: "battle", job: null, linkError: null, pageSeed: {} };
 
 // ---------- talking to the server ----------
 
@@ -64,6 +65,15 @@ const errorText = (e, asPct) => {
   const digits = -exponent + (Math.round(x / 10 ** exponent) < 3 ? 1 : 0);
   return x.toFixed(Math.min(20, Math.max(2, digits)));
 };
+const UNCOUNTABLE = ["infantry", "artillery", "armor", "armour"];
+// a unit type's name as players write it (oddsim.model.names.unit_label): aa_gun -> "AA gun"
+function unitName(name, n = 1) {
+  const words = String(name).split("_").map(w => (w === "aa" ? "AA" : w));
+  if (n !== 1 && words.length && !UNCOUNTABLE.includes(words[words.length - 1])) words[words.length - 1] += "s";
+  return words.join(" ");
+}
+const armyText = counts => Object.entries(counts || {}).filter(([, n]) => n > 0)
+  .map(([name, n]) => `${n} ${unitName(name, n)}`).join(", ") || "none";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -78,14 +88,133 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (k === "text") node.textContent = v; else node.setAttribute(k, v);
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
 function figure(id, label, value, text, se) {
-  return el("div", { class: "figure", id: `out-${id}`, "data-value": value === null ? "" : String(value) },
+  return el("div", { class: "figure", id: id ? `out-${id}` : null, "data-value": value === null || value === undefined ? "" : String(value) },
     el("div", { class: "label", text: label }), el("div", { class: "value", text }),
     se ? el("div", { class: "se", text: `± ${se}` }) : null);
 }
 
+function seOf(data, key, asPct) {
+  const se = (data.std_error || {})[key];
+  if (!se || typeof se !== "number") return null;
+  return errorText(se, asPct) + (asPct ? "%" : "");
+}
+
+const withSe = (text, se) => text + (se ? ` ± ${se}` : "");
+
 function errorBox(message) {
   return el("div", { class: "error", role: "alert", text: message });
+}
+
+// ---------- tables, folded, and charts (SVG, Okabe-Ito) ----------
+
+function foldedTable(id, head, rows, makeRow, likely = LIKELY_ROWS) {
+  // The likely rows first; the rest behind "show all" (rows are sorted, most likely first).
+  const body = el("tbody");
+  const table = el("table", { id }, head ? el("thead", {}, el("tr", {}, ...head.map(h =>
+    el("th", { class: h.num ? "num" : null, scope: "col", text: h.text })))) : null, body);
+  rows.slice(0, likely).forEach(r => body.append(makeRow(r)));
+  if (rows.length <= likely) return table;
+  const more = el("button", { type: "button", class: "show-all", text: `show all ${rows.length} rows` });
+  more.addEventListener("click", () => { rows.slice(likely).forEach(r => body.append(makeRow(r))); more.remove(); });
+  return el("div", { class: "folded" }, table, more);
+}
+
+function barCell(p, kind) {
+  return el("td", { class: "barcell" }, el("div", { class: `bar ${kind}`, style: `width:${Math.max(0.5, 100 * p)}%` }));
+}
+
+function quantile(points, q) {
+  // points: [{x, p}] sorted by x; the smallest x whose cumulative chance reaches q
+  let cum = 0;
+  for (const pt of points) { cum += pt.p; if (cum >= q - 1e-12) return pt.x; }
+  return points.length ? points[points.length - 1].x : null;
+}
+
+function distributionChart(points, { colour, title, xLabel, markers = [0.05, 0.5, 0.95] }) {
+  // A bar per value (values in order, evenly spaced), with the 5/50/95% values marked.
+  const W = 360, H = 130, L = 34, B = 30, T = 16;
+  const n = points.length;
+  const top = Math.max(...points.map(pt => pt.p), 1e-9);
+  const step = (W - L - 4) / Math.max(1, n);
+  const x = i => L + i * step;
+  const y = p => T + (H - T - B) * (1 - p / top);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+    "aria-label": `${title}: ` + markers.map(q => `${Math.round(100 * q)}% at ${num(quantile(points, q))}`).join(", ") });
+  chart.append(svg("title", { text: title }));
+  chart.append(svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }));
+  chart.append(svg("text", { x: 2, y: T, class: "tick", text: pct(top).replace(/\.\d+%/, "%") }));
+  const every = Math.max(1, Math.ceil(n / 12));
+  points.forEach((pt, i) => {
+    chart.append(svg("rect", { x: x(i) + step * 0.1, y: y(pt.p), width: Math.max(0.6, step * 0.8),
+      height: Math.max(0, H - B - y(pt.p)), fill: colour }, svg("title", { text: `${num(pt.x)}: ${pct(pt.p)}` })));
+    if (i % every === 0) chart.append(svg("text", { x: x(i) + step / 2, y: H - B + 12, class: "tick", "text-anchor": "middle", text: num(pt.x) }));
+  });
+  const marked = new Map();  // bar -> its percentiles ("50/95%" where two fall on one bar)
+  for (const q of markers) {
+    const i = points.findIndex(pt => pt.x === quantile(points, q));
+    marked.set(i, [...(marked.get(i) || []), Math.round(100 * q)]);
+  }
+  for (const [i, qs] of marked) {
+    const at = x(i) + step / 2;
+    chart.append(svg("line", { x1: at, y1: T - 4, x2: at, y2: H - B, class: "marker" }));
+    chart.append(svg("text", { x: at, y: T - 6, class: "tick marker-label", "text-anchor": "middle", text: `${qs.join("/")}%` }));
+  }
+  chart.append(svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: xLabel }));
+  return chart;
+}
+
+function groupedBars(groups, series, { title, xLabel }) {
+  // groups: labels along x; series: [{label, colour, values}] (chances), bars side by side
+  const W = 360, H = 150, L = 34, B = 30, T = 10;
+  const top = Math.max(...series.flatMap(s => s.values.map(v => v || 0)), 1e-9);
+  const slot = (W - L - 4) / groups.length;
+  const bw = slot * 0.8 / series.length;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": title },
+    svg("title", { text: title }), svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }),
+    svg("text", { x: 2, y: T + 4, class: "tick", text: pct(top).replace(/\.\d+%/, "%") }));
+  groups.forEach((g, i) => {
+    series.forEach((s, j) => {
+      const v = s.values[i] || 0;
+      const h = (H - T - B) * v / top;
+      chart.append(svg("rect", { x: L + i * slot + slot * 0.1 + j * bw, y: H - B - h, width: bw, height: h, fill: s.colour },
+        svg("title", { text: `${s.label}, ${g}: ${pct(v)}` })));
+    });
+    chart.append(svg("text", { x: L + i * slot + slot / 2, y: H - B + 12, class: "tick", "text-anchor": "middle", text: g }));
+  });
+  chart.append(svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: xLabel }));
+  return chart;
+}
+
+const colourOf = name => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#000";
+
+function outcomeBar(data, prefix = "", keys = OUTCOMES) {
+  // The win/lose/draw bar and its legend (with ± where Monte Carlo).
+  const stack = el("div", { class: "stack", role: "img",
+    "aria-label": keys.filter(([k]) => data[k] > 0).map(([k, label]) => `${label} ${pct(data[k])}`).join(", ") });
+  const legend = el("div", { class: "legend" });
+  for (const [key, label, colour] of keys) {
+    const p = data[key] || 0;
+    if (p <= 0 && key !== "attacker_win" && key !== "defender_win") continue;
+    stack.append(el("span", { style: `width:${100 * p}%;background:var(${colour})`, title: `${label} ${pct(p)}` }));
+    legend.append(el("span", { id: `out-${prefix}${key}`, "data-value": String(p) },
+      el("span", { class: "key", style: `background:var(${colour})` }), withSe(`${label} ${pct(p)}`, seOf(data, key, true))));
+  }
+  return [stack, legend];
+}
+
+function methodLine(data, ms) {
+  const how = data.method === "mc" ? `Monte Carlo, ${num(data.runs)} runs${data.interrupted ? " (stopped early: partial)" : ""}`
+    : data.method === "exact" ? "exact" : "";
+  return el("div", { class: "status", text: `${how}${how && ms !== undefined ? " · " : ""}${ms === undefined ? "" : `${ms.toFixed(0)} ms`}` });
 }
 
 // ---------- the edition and its units ----------
@@ -115,25 +244,62 @@ function unitsFor(side) {
     && (side === "defender" || u.can_attack));
 }
 
-function showDefaultOrders() {
-  // the default order of loss of the units this kind of battle has, and why it is that order
+function oolPresets(side) {
+  // Orders of loss to pick from: the default (issue 22's: what cannot fire, then what fights far
+  // below its price, then the cheapest counting its strength) first, then simple ones.
+  const units = unitsFor(side);
+  const here = new Set(units.map(u => u.name));
+  const strength = u => (side === "attacker" ? u.attack : u.defense);
+  const byDefault = state.rules.order_of_loss[side].filter(name => here.has(name));
+  const sorted = key => units.slice().sort((a, b) => key(a) - key(b) || a.cost - b.cost).map(u => u.name);
+  const air = new Set(units.filter(u => u.domain === "air").map(u => u.name));
+  return [
+    ["", "default (cheapest for its strength)", byDefault],
+    ["cheapest", "cheapest first", sorted(u => u.cost)],
+    ["weakest", `weakest first (lowest ${side === "attacker" ? "attack" : "defence"})`, sorted(strength)],
+    ["air-last", "default, aircraft last", [...byDefault.filter(n => !air.has(n)), ...byDefault.filter(n => air.has(n))]],
+    ["own", "your own order (type it below)", null],
+  ];
+}
+
+const orderText = names => names.map(n => unitName(n)).join(", ");
+
+function showOolPresets() {
   for (const side of SIDES) {
-    const here = new Set(unitsFor(side).map(u => u.name));
+    const select = $(`#ool_${side}-preset`);
     const input = $(`#ool_${side}`);
-    input.placeholder = state.rules.order_of_loss[side].filter(name => here.has(name)).join(",");
+    const presets = oolPresets(side);
+    select.replaceChildren(...presets.map(([value, label]) => el("option", { value, text: label })));
+    input.placeholder = orderText(presets[0][2]);
     input.title = `Left empty: ${state.rules.order_of_loss.principle}.`;
+    syncPreset(side);
   }
 }
 
+function syncPreset(side) {
+  // the preset a typed order is, or "your own order"
+  const text = $(`#ool_${side}`).value.trim();
+  const match = oolPresets(side).find(([value, , names]) => names && (value === "" ? text === "" : orderText(names) === text));
+  $(`#ool_${side}-preset`).value = match ? match[0] : "own";
+}
+
+function pickPreset(side) {
+  const value = $(`#ool_${side}-preset`).value;
+  const preset = oolPresets(side).find(([v]) => v === value);
+  if (preset[2]) $(`#ool_${side}`).value = value === "" ? "" : orderText(preset[2]);
+  else $(`#ool_${side}`).focus();
+  schedule("battle");
+}
+
 function buildCounters() {
-  showDefaultOrders();
   for (const side of SIDES) {
     const box = $(`#${side}-counters`);
     box.replaceChildren();
     for (const unit of unitsFor(side)) {
       const id = `${side}-${unit.name}`;
+      const name = unitName(unit.name);
       const input = el("input", { type: "number", id, min: "0", max: "1000", inputmode: "numeric",
-        value: String(state.counts[side][unit.name] || 0), "aria-label": `${side} ${unit.name}` });
+        value: String(state.counts[side][unit.name] || 0) });
       input.addEventListener("input", () => {
         const n = Math.max(0, parseInt(input.value, 10) || 0);
         state.counts[side][unit.name] = n;
@@ -143,7 +309,7 @@ function buildCounters() {
         input.dispatchEvent(new Event("input")); };
       box.append(el("div", { class: "counter" },
         el("label", { class: "name", for: id, title: `cost ${unit.cost}, attack ${unit.attack}, defence ${unit.defense}`,
-          text: unit.name.replace(/_/g, " ") }),
+          text: name }, el("span", { class: "visually-hidden", text: ` (${side})` })),
         el("button", { type: "button", "aria-label": `one less ${unit.name}`, onclick: step(-1), text: "−" }),
         input,
         el("button", { type: "button", "aria-label": `one more ${unit.name}`, onclick: step(1), text: "+" })));
@@ -151,6 +317,8 @@ function buildCounters() {
   }
   for (const node of $$(".sea-only")) node.hidden = !isSea();
   for (const node of $$(".land-only")) node.hidden = isSea();
+  $(".when-value").hidden = $("#retreat-best").value !== "value";
+  showOolPresets();
 }
 
 function buildTechs() {
@@ -162,75 +330,102 @@ function buildTechs() {
     for (const tech of state.rules.technologies) {
       const input = el("input", { type: "checkbox", value: tech, checked: checked.has(tech),
         onchange: () => schedule("battle") });
-      box.append(el("label", {}, input, tech));
+      box.append(el("label", {}, input, tech.replace(/[-_]/g, " ")));
     }
   }
 }
 
 const checkedTechs = side => $$(`#${side}-techs input:checked`).map(i => i.value);
 
-function forceText(counts) {
-  const parts = Object.entries(counts).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`);
-  return parts.join(", ");
+// ---------- the battle request: form <-> JSON <-> URL <-> CLI ----------
+
+// Every battle field of the form: [element id, request key ("retreat.x": a RetreatPolicy field),
+// kind, where it applies (land, sea or both)]. readBattle, writeBattle and Clear all read it.
+const BATTLE_FIELDS = [
+  ["ool_attacker", "ool_attacker", "text"],
+  ["ool_defender", "ool_defender", "text"],
+  ["keep_land", "keep_land", "int", "land"],
+  ["dice", "dice", "select"],
+  ["attacker_submerge", "attacker_submerge", "select", "sea"],
+  ["defender_submerge", "defender_submerge", "select", "sea"],
+  ["landed", "landed", "text", "land"],
+  ["bombard", "bombard", "text", "land"],
+  ["crash_fighters", "crash_fighters", "check", "sea"],
+  ["attacker_destroyer_last", "attacker_destroyer_last", "check", "sea"],
+  ["defender_destroyer_last", "defender_destroyer_last", "check", "sea"],
+  ["counter_attack", "counter_attack", "text"],
+  ["in_progress", "in_progress", "check"],
+  ["method", "method", "select"],
+  ["runs", "runs", "int"],
+  ["seed", "seed", "seed"],
+  ["retreat-after_round", "retreat.after_round", "int"],
+  ["retreat-units_left", "retreat.units_left", "int"],
+  ["retreat-below_win", "retreat.below_win", "pct"],
+  ["retreat-aircraft_risk", "retreat.aircraft_risk", "pct"],
+  ["retreat-strafe", "retreat.strafe", "int"],
+  ["retreat-best", "retreat.best", "select"],
+  ["retreat-territory_value", "retreat.territory_value", "number"],
+];
+const KNOWN_BATTLE_FIELDS = new Set(["rules", "attacker", "defender", "sea", "attacker_tech", "defender_tech",
+  "retreat", "aa_fired", ...BATTLE_FIELDS.map(f => f[1])]);  // aa_fired: set by the engines when they split a battle by AA
+const KNOWN_RETREAT_FIELDS = new Set(BATTLE_FIELDS.filter(f => f[1].startsWith("retreat.")).map(f => f[1].slice(8)));
+
+function fieldRead(input, kind) {
+  // a field's value in the request, or undefined where it is left at its default
+  if (kind === "check") return input.checked ? true : undefined;
+  if (kind === "select") return input.selectedIndex > 0 ? input.value : undefined;  // the first: the default
+  const raw = input.value.trim();
+  if (raw === "") return undefined;
+  if (kind === "text") return raw;
+  if (kind === "seed") return SEED_DIGITS.test(raw) ? raw.replace(/^0+(?=\d)/, "") : Number(raw);
+  if (kind === "pct") return Number(raw) / 100;
+  if (kind === "int" && input.id === "keep_land" && Number(raw) === 0) return undefined;
+  return Number(raw);
 }
 
-// ---------- the battle request: form <-> JSON <-> URL <-> CLI ----------
+function fieldWrite(input, kind, value) {
+  if (kind === "check") input.checked = value === true;
+  else if (kind === "select") input.value = value === undefined || value === null ? input.options[0].value : String(value);
+  else if (value === undefined || value === null) input.value = "";
+  else input.value = String(kind === "pct" ? +(100 * value).toPrecision(12) : value);
+}
+
+function applies(where) {
+  return !where || where === (isSea() ? "sea" : "land");
+}
 
 function readBattle() {
   const req = { rules: state.edition };
-  const sea = isSea();
   const valid = side => new Set(unitsFor(side).map(u => u.name));
   for (const side of SIDES) {
     const ok = valid(side);
     const counts = Object.fromEntries(Object.entries(state.counts[side]).filter(([u, n]) => ok.has(u) && n > 0));
-    req[side] = forceText(counts) || (side === "defender" ? "none" : "");
+    req[side] = Object.entries(counts).map(([name, n]) => `${n} ${name}`).join(", ") || (side === "defender" ? "none" : "");
   }
-  if (sea) req.sea = true;
+  if (isSea()) req.sea = true;
   for (const side of SIDES) {
-    const ool = $(`#ool_${side}`).value.trim();
-    if (ool) req[`ool_${side}`] = ool;
     const techs = checkedTechs(side);
     if (techs.length) req[`${side}_tech`] = techs.join(",");
   }
-  const keep = parseInt($("#keep_land").value, 10);
-  if (!sea && keep > 0) req.keep_land = keep;
-  if ($("#dice").value !== "standard") req.dice = $("#dice").value;
   const retreat = {};
-  for (const [key, scale] of [["after_round", 0], ["units_left", 0], ["below_win", 100], ["aircraft_risk", 100]]) {
-    const raw = $(`#retreat-${key}`).value.trim();
-    if (raw !== "") retreat[key] = scale ? Number(raw) / scale : Number(raw);
-  }
-  if (Object.keys(retreat).length) req.retreat = retreat;
-  if (sea) {
-    for (const side of SIDES) {
-      const v = $(`#${side}_submerge`).value;
-      if (v !== "never") req[`${side}_submerge`] = v;
-    }
-  } else {
-    for (const key of ["landed", "bombard"]) {
-      const v = $(`#${key}`).value.trim();
-      if (v) req[key] = v;
-    }
+  for (const [id, key, kind, where] of BATTLE_FIELDS) {
+    if (!applies(where) || (key === "retreat.territory_value" && $("#retreat-best").value !== "value")) continue;
+    const v = fieldRead($(`#${id}`), kind);
+    if (v === undefined) continue;
+    if (key.startsWith("retreat.")) retreat[key.slice(8)] = v; else req[key] = v;
   }
   for (const input of $$("#extra-options [data-field]")) {
-    const v = fieldValue(input);
-    if (v === null) continue;
-    if (input.dataset.retreat) { req.retreat = req.retreat || {}; req.retreat[input.dataset.field] = v; }
-    else req[input.dataset.field] = v;
+    const v = fieldRead(input, input.type === "checkbox" ? "check" : input.type === "number" ? "number" : "text");
+    if (v === undefined) continue;
+    if (input.dataset.retreat) retreat[input.dataset.field] = v; else req[input.dataset.field] = v;
   }
-  if ($("#method").value !== "auto") req.method = $("#method").value;
-  const runs = $("#runs").value.trim();
-  if (runs !== "") req.runs = Number(runs);
-  const seed = $("#seed").value.trim();
-  if (seed !== "") req.seed = SEED_DIGITS.test(seed) ? seed.replace(/^0+(?=\d)/, "") : Number(seed);
+  const waves = readWaves();
+  // the retreat and the waves after the other options, the engine's last: the CLI line keeps this order
+  const { method, runs, seed, ...rest } = req;
+  Object.keys(req).forEach(k => delete req[k]);
+  Object.assign(req, rest, Object.keys(retreat).length ? { retreat } : {}, waves.length ? { waves } : {},
+    method === undefined ? {} : { method }, runs === undefined ? {} : { runs }, seed === undefined ? {} : { seed });
   return req;
-}
-
-function fieldValue(input) {
-  if (input.type === "checkbox") return input.checked ? true : null;
-  const raw = input.value.trim();
-  if (raw === "") return null;
-  return input.type === "number" ? Number(raw) : raw;
 }
 
 async function buildExtraOptions() {
@@ -244,10 +439,9 @@ async function buildExtraOptions() {
       const bool = /\bbool\b/.test(type) && !/int|float|str/.test(type);
       const numeric = /int|float/.test(type) && !/str/.test(type);
       const input = el("input", { id: `extra-${name}`, "data-field": name, "data-retreat": retreat ? "1" : null,
-        type: bool ? "checkbox" : numeric ? "number" : "text", step: numeric ? "any" : null, autocomplete: "off",
-        placeholder: bool ? null : "—", title: type });
+        type: bool ? "checkbox" : numeric ? "number" : "text", step: numeric ? "any" : null, autocomplete: "off" });
       input.addEventListener("input", () => schedule("battle"));
-      const label = (retreat ? "retreat: " : "") + name.replace(/_/g, " ");
+      const label = (retreat ? "Retreat: " : "") + name.replace(/_/g, " ");
       box.append(bool ? el("label", { class: "check" }, input, ` ${label}`) : el("label", {}, label, input));
     }
   };
@@ -280,7 +474,8 @@ function resolveUnit(token) {
 }
 
 async function writeBattle(req) {
-  await loadRules(req.rules || "1942-2e");
+  // Every field of the form from a request: a link, a saved battle, or Clear's empty one.
+  await loadRules(req.rules || state.edition || "1942-2e");
   $(`input[name=kind][value=${req.sea ? "sea" : "land"}]`).checked = true;
   state.linkError = null;
   for (const side of SIDES) {
@@ -291,33 +486,23 @@ async function writeBattle(req) {
         + "counters, so it does not answer that battle: change the counters, or ask oddsim battle or "
         + "POST /api/battle";
   }
-  buildCounters();
-  for (const side of SIDES) {
-    $(`#ool_${side}`).value = req[`ool_${side}`] || "";
-    const techs = new Set(String(req[`${side}_tech`] || "").split(",").filter(Boolean));
-    for (const box of $$(`#${side}-techs input`)) box.checked = techs.has(box.value);
-    $(`#${side}_submerge`).value = req[`${side}_submerge`] || "never";
-  }
-  $("#keep_land").value = String(req.keep_land || 0);
-  $("#dice").value = req.dice || "standard";
   const retreat = req.retreat || {};
-  for (const [key, scale] of [["after_round", 0], ["units_left", 0], ["below_win", 100], ["aircraft_risk", 100]]) {
-    const v = retreat[key];
-    $(`#retreat-${key}`).value = v === undefined || v === null ? "" : String(scale ? v * scale : v);
-  }
+  for (const [id, key, kind] of BATTLE_FIELDS)
+    fieldWrite($(`#${id}`), kind, key.startsWith("retreat.") ? retreat[key.slice(8)] : req[key]);
   for (const input of $$("#extra-options [data-field]")) {
     const v = input.dataset.retreat ? retreat[input.dataset.field] : req[input.dataset.field];
-    if (input.type === "checkbox") input.checked = v === true;
-    else input.value = v === undefined || v === null ? "" : String(v);
+    fieldWrite(input, input.type === "checkbox" ? "check" : "text", v);
   }
-  $("#landed").value = req.landed || "";
-  $("#bombard").value = req.bombard || "";
-  $("#method").value = req.method || "auto";
-  $("#runs").value = req.runs === undefined ? "" : String(req.runs);
-  $("#seed").value = req.seed === undefined ? "" : String(req.seed);
+  writeWaves(req.waves);
+  buildCounters();
+  for (const side of SIDES) {
+    const techs = new Set(String(req[`${side}_tech`] || "").split(",").filter(Boolean));
+    for (const box of $$(`#${side}-techs input`)) box.checked = techs.has(box.value);
+  }
 }
 
 const quote = s => `"${String(s).replace(/(["\\$`])/g, "\\$1")}"`;
+const RETREAT_FLAGS = { units_left: "--retreat-units", territory_value: "--territory-value" };
 
 function cliCommand(req) {
   const flag = name => "--" + name.replace(/_/g, "-");
@@ -325,28 +510,150 @@ function cliCommand(req) {
   if (req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
   args.push(`-a ${quote(req.attacker)}`, `-d ${quote(req.defender)}`);
   if (req.sea) args.push("--sea");
+  let plan = "";
   for (const [key, value] of Object.entries(req)) {
-    if (["rules", "attacker", "defender", "sea", "retreat"].includes(key)) continue;
-    if (value === true) args.push(flag(key));
+    if (["rules", "attacker", "defender", "sea"].includes(key)) continue;
+    if (key === "waves") {
+      if (value.every(w => typeof w === "string")) for (const w of value) args.push(`--wave ${quote(w)}`);
+      else {  // options per wave: a plan file, each wave with the first battle's order and kept units
+        // where it gives none (as the server and --wave read them)
+        const inherited = Object.fromEntries(["ool_attacker", "keep_land"].filter(k => req[k] !== undefined).map(k => [k, req[k]]));
+        const wave = value.map(w => ({ ...inherited, ...(typeof w === "string" ? { attacker: w } : w) }));
+        plan = `cat > waves.json <<'EOF'\n${JSON.stringify({ wave }, null, 1)}\nEOF\n`;
+        args.push("--wave-plan waves.json");
+      }
+    } else if (key === "retreat") {
+      for (const [k, v] of Object.entries(value)) {
+        const name = RETREAT_FLAGS[k] || `--retreat-${k.replace(/_/g, "-")}`;
+        args.push(v === true ? name : `${name} ${typeof v === "string" ? quote(v) : v}`);
+      }
+    } else if (value === true) args.push(flag(key));
     else args.push(`${flag(key)} ${typeof value === "string" && key !== "seed" ? quote(value) : value}`);
   }
-  const retreatFlags = { units_left: "--retreat-units", territory_value: "--territory-value" };
-  for (const [key, value] of Object.entries(req.retreat || {})) {
-    const name = retreatFlags[key] || `--retreat-${key.replace(/_/g, "-")}`;
-    args.push(value === true ? name : `${name} ${typeof value === "string" ? quote(value) : value}`);
-  }
-  return args.join(" ");
+  return plan + args.join(" ");
 }
 
+function pageSeed() {
+  // a seed the page picks for Monte Carlo when none is given: the CLI line and the link carry it
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return String(BigInt(words[0]) * 4294967296n + BigInt(words[1]));
+}
+
+// ---------- later waves: a row of options each ----------
+
+const WAVE_FIELDS = [  // [request key, label, input type]
+  ["attacker", "Attacker", "text"],
+  ["ool_attacker", "Order of loss", "text"],
+  ["keep_land", "Keep the last land units", "number"],
+  ["defender_reinforcements", "Defender reinforcements before it", "text"],
+];
+
+function addWave(wave = {}) {
+  const box = $("#waves");
+  const n = box.children.length + 2;  // the first battle is wave 1
+  const row = el("fieldset", { class: "wave" }, el("legend", { text: `Wave ${n}` }));
+  const grid = el("div", { class: "options" });
+  for (const [key, label, type] of WAVE_FIELDS) {
+    const input = el("input", { id: `wave-${n}-${key}`, "data-key": key, type, autocomplete: "off",
+      min: type === "number" ? "0" : null, placeholder: key === "attacker" ? "e.g. 2 arm, 1 ftr" : key === "defender_reinforcements" ? "none" : "as the first battle" });
+    const value = typeof wave === "string" ? (key === "attacker" ? wave : undefined) : wave[key];
+    input.value = value === undefined || value === null ? "" : String(value);
+    input.addEventListener("input", () => schedule("battle"));
+    grid.append(el("label", {}, label, input));
+  }
+  row.append(grid, el("button", { type: "button", class: "remove-wave", text: `Remove wave ${n}`,
+    onclick: () => { row.remove(); renumberWaves(); schedule("battle"); } }));
+  box.append(row);
+}
+
+function renumberWaves() {
+  $$("#waves .wave").forEach((row, i) => {
+    const n = i + 2;
+    $("legend", row).textContent = `Wave ${n}`;
+    $(".remove-wave", row).textContent = `Remove wave ${n}`;
+    for (const input of $$("input", row)) input.id = `wave-${n}-${input.dataset.key}`;
+  });
+}
+
+function readWaves() {
+  // each wave with an attacker: its army alone, or a table of the options it gives
+  const waves = [];
+  for (const row of $$("#waves .wave")) {
+    const wave = {};
+    for (const input of $$("input", row)) {
+      const raw = input.value.trim();
+      if (raw !== "") wave[input.dataset.key] = input.type === "number" ? Number(raw) : raw;
+    }
+    if (!wave.attacker) continue;
+    waves.push(Object.keys(wave).length === 1 ? wave.attacker : wave);
+  }
+  return waves;
+}
+
+function writeWaves(waves) {
+  $("#waves").replaceChildren();
+  for (const wave of waves || []) addWave(wave);
+}
+
+// ---------- links, history and saved battles ----------
+
+const linkOf = (tab, req) => `#${tab}=${encodeURIComponent(toJson(req))}`;
+
 function saveToUrl(tab, req) {
-  const hash = `#${tab}=${encodeURIComponent(toJson(req))}`;
+  const hash = linkOf(tab, req);
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
 
 function readUrl() {
   const m = location.hash.match(/^#(\w+)=(.*)$/);
-  if (!m) return null;
+  if (!m || !TABS[m[1]]) return null;
   try { return { tab: m[1], req: fromJson(decodeURIComponent(m[2])) }; } catch (e) { return null; }
+}
+
+async function loadLink(saved) {
+  // a link (the page's own URL, a pasted one, a saved battle): its tab with its fields
+  if (saved.tab === "battle") await writeBattle(saved.req);
+  else {
+    if (saved.req.rules) await loadRules(saved.req.rules);
+    writeSimple(saved.tab, saved.req);
+  }
+  selectTab(saved.tab);
+}
+
+const stored = (key, fallback) => { try { return JSON.parse(localStorage.getItem(key)) || fallback; } catch (e) { return fallback; } };
+const store = (key, value) => { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ } };
+
+function remember(tab, req, title) {
+  // the last battles answered; one still being changed (answered again within a few seconds)
+  // replaces its own entry instead of filling the list with every click on the way
+  const hash = linkOf(tab, req);
+  let past = stored("oddsim-history", []).filter(h => h.hash !== hash);
+  if (past.length && past[0].tab === tab && Date.now() - past[0].when < HISTORY_SETTLE_MS) past = past.slice(1);
+  store("oddsim-history", [{ hash, title, tab, when: Date.now() }, ...past].slice(0, HISTORY_SIZE));
+  showSaved();
+}
+
+function showSaved() {
+  const item = (entry, remove) => el("li", {}, el("a", { href: entry.hash, text: entry.name || entry.title }),
+    remove ? el("button", { type: "button", class: "forget", "aria-label": `forget ${entry.name}`, text: "×", onclick: remove }) : null);
+  const saves = stored("oddsim-saves", []);
+  $("#saved-list").replaceChildren(...saves.map(s => item(s, () => {
+    store("oddsim-saves", stored("oddsim-saves", []).filter(x => x.name !== s.name)); showSaved(); })));
+  if (!saves.length) $("#saved-list").append(el("li", { class: "status", text: "none yet" }));
+  const past = stored("oddsim-history", []);
+  $("#history-list").replaceChildren(...past.map(h => item(h)));
+  if (!past.length) $("#history-list").append(el("li", { class: "status", text: "none yet" }));
+}
+
+function saveBattle() {
+  // the battle as its link has it: with the page's seed where Monte Carlo answered
+  const shown = readUrl();
+  const req = shown && shown.tab === "battle" ? shown.req : readBattle();
+  const name = $("#save-name").value.trim() || `${req.attacker} vs ${req.defender}`;
+  const saves = stored("oddsim-saves", []).filter(s => s.name !== name);
+  store("oddsim-saves", [{ name, hash: linkOf("battle", req) }, ...saves]);
+  $("#save-name").value = "";
+  showSaved();
 }
 
 // ---------- computing: debounced, the previous request aborted ----------
@@ -357,36 +664,43 @@ function schedule(tab) {
 }
 
 async function compute(tab) {
+  const spec = TABS[tab];
+  if (spec.job) return;
   if (state.controllers[tab]) state.controllers[tab].abort();
   const controller = new AbortController();
   state.controllers[tab] = controller;
   const panel = $(`#panel-${tab}`);
   const out = $(".results", panel);
-  let req, path;
+  const summary = $(".summary", panel);
   if (tab === "battle" && state.linkError) {  // not another battle than the link's
     out.replaceChildren(errorBox(state.linkError));
+    summary.replaceChildren();
     out.dataset.state = "error";
     return;
   }
-  if (tab === "battle") {
-    req = readBattle();
-    path = "/api/battle";
-    $("#cli-command").textContent = cliCommand(req);
-  } else {
-    const form = $("form", panel);
-    req = readSimple(form);
-    path = `/api/${form.dataset.endpoint}`;
-  }
+  const req = spec.read($("form", panel));
+  const sent = { ...req };
+  if (spec.seeded && req.method !== "exact" && req.seed === undefined) sent.seed = pageSeed();
+  if (tab === "battle") $("#cli-command").textContent = cliCommand(req);
   saveToUrl(tab, req);
   const started = performance.now();
   setStatus(out, "computing…");
   try {
-    const { ok, data } = await api(path, req, controller.signal);
+    const { ok, data } = await api(`/api/${spec.endpoint}`, sent, controller.signal);
     if (controller.signal.aborted) return;
     const ms = performance.now() - started;
-    if (!ok) { out.replaceChildren(errorBox(data.error)); out.dataset.state = "error"; return; }
-    out.replaceChildren(tab === "battle" ? renderBattle(data, req, ms) : renderGeneric(data, ms, tab));
+    if (!ok) { out.replaceChildren(errorBox(data.error)); summary.replaceChildren(); out.dataset.state = "error"; return; }
+    const methods = Array.isArray(data.waves) ? data.waves.map(w => w.method)
+      : [(data.battle && typeof data.battle === "object" ? data.battle : data).method];
+    const mc = methods.includes("mc");
+    const asked = mc ? sent : req;  // the page's seed where Monte Carlo answered: the line reproduces it
+    if (tab === "battle") $("#cli-command").textContent = cliCommand(asked);
+    saveToUrl(tab, asked);
+    const drawn = spec.render(data, asked, ms);
+    summary.replaceChildren(drawn.summary);
+    out.replaceChildren(drawn.details);
     out.dataset.state = "done";
+    remember(tab, asked, drawn.title);
   } catch (e) {
     if (e.name !== "AbortError") { out.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.dataset.state = "error"; }
   }
@@ -399,132 +713,170 @@ function setStatus(out, text) {
   status.textContent = text;
 }
 
-function methodLine(data, ms) {
-  const how = data.method === "mc" ? `Monte Carlo, ${num(data.runs)} runs${data.interrupted ? " (stopped early: partial)" : ""}`
-    : (data.method || "");
-  return el("div", { class: "status", text: `${how}${how ? " · " : ""}${ms.toFixed(0)} ms` });
-}
+// ---------- battle answers ----------
 
-// ---------- battle results ----------
-
-function seOf(data, key, asPct) {
-  const se = (data.std_error || {})[key];
-  if (!se || typeof se !== "number") return null;
-  return errorText(se, asPct) + (asPct ? "%" : "");
-}
-
-function renderBattle(data, req, ms) {
-  const box = el("div", {});
-  box.append(methodLine(data, ms), el("h3", { text: data.battle }));
-  const stack = el("div", { class: "stack", role: "img",
-    "aria-label": OUTCOMES.map(([k, label]) => `${label} ${pct(data[k] || 0)}`).join(", ") });
-  const legend = el("div", { class: "legend" });
-  for (const [key, label, colour] of OUTCOMES) {
-    const p = data[key] || 0;
-    if (p <= 0 && key !== "attacker_win" && key !== "defender_win") continue;
-    stack.append(el("span", { style: `width:${100 * p}%;background:var(${colour})`, title: `${label} ${pct(p)}` }));
-    const se = seOf(data, key, true);
-    legend.append(el("span", { id: `out-${key}`, "data-value": String(p) },
-      el("span", { class: "key", style: `background:var(${colour})` }), `${label} ${pct(p)}${se ? ` ± ${se}` : ""}`));
-  }
-  box.append(stack, legend);
-  const figures = el("div", { class: "figures" });
+function battleSummary(data, extra) {
+  const box = el("div", {}, ...outcomeBar(data));
+  const line = el("div", { class: "headline" });
   if (data.takes_territory !== null && data.takes_territory !== undefined)
-    figures.append(figure("takes_territory", "takes territory", data.takes_territory, pct(data.takes_territory),
-      seOf(data, "takes_territory", true)));
-  figures.append(
-    figure("attacker_ipc_lost", "attacker IPC lost", data.attacker_ipc_lost, num(data.attacker_ipc_lost), seOf(data, "attacker_ipc_lost")),
-    figure("defender_ipc_lost", "defender IPC lost", data.defender_ipc_lost, num(data.defender_ipc_lost), seOf(data, "defender_ipc_lost")),
-    figure("tuv_swing", "TUV swing (attacker)", data.tuv_swing, signed(data.tuv_swing), seOf(data, "tuv_swing")));
-  for (const side of SIDES) {  // expected units left: the result's per-type figures, or from the rows
-    const given = data[`${side}_units_left`];
-    const rows = data[`${side}_survivors`] || [];
-    const left = given && typeof given === "object" ? Object.values(given).reduce((a, b) => a + b, 0)
-      : typeof given === "number" ? given : rows.reduce((s, r) => s + (r.units_left ?? r.count ?? 0) * r.probability, 0);
-    figures.append(figure(`${side}_units_left`, `${side} units left`, left, num(left), null));
+    line.append(el("span", { id: "out-takes_territory", "data-value": String(data.takes_territory) },
+      withSe(`takes ${pct(data.takes_territory)}`, seOf(data, "takes_territory", true))));
+  line.append(el("span", { id: "out-tuv_swing", "data-value": String(data.tuv_swing) },
+    withSe(`TUV swing ${signed(data.tuv_swing)}`, seOf(data, "tuv_swing"))));
+  line.append(el("span", { text: `IPC lost ${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}` }));
+  if (extra) line.append(extra);
+  box.append(line);
+  return box;
+}
+
+function unitsLeftTotal(data, side) {
+  const given = data[`${side}_units_left`];
+  if (given && typeof given === "object") return Object.values(given).reduce((a, b) => a + b, 0);
+  return (data[`${side}_survivors`] || []).reduce((s, r) => s + (r.units_left || 0) * r.probability, 0);
+}
+
+function lossPoints(data, side) {
+  // the IPC lost and its chance, in order: the result's distribution, or from its survivors
+  const byLoss = new Map();
+  const given = data[`${side}_ipc_lost_distribution`];
+  if (Array.isArray(given)) for (const r of given) byLoss.set(r.ipc, (byLoss.get(r.ipc) || 0) + r.probability);
+  else for (const r of data[`${side}_survivors`] || []) {
+    const lost = Math.max(0, Math.round((data[`${side}_ipc_total`] || 0) - r.ipc));
+    byLoss.set(lost, (byLoss.get(lost) || 0) + r.probability);
   }
-  for (const [key, value] of Object.entries(data)) {  // figures this page does not know yet
-    if (SHOWN.has(key) || value === null || value === false || typeof value === "object") continue;
-    if (key === "truncated_mass" && value === 0) continue;
-    const text = typeof value === "number" ? (value > 0 && value < 1 && /win|chance|prob|retreat/.test(key) ? pct(value) : num(value))
-      : String(value);
-    figures.append(figure(key, key.replace(/_/g, " "), value, text, seOf(data, key)));
+  return Array.from(byLoss.entries()).sort((a, b) => a[0] - b[0]).map(([x, p]) => ({ x, p }));
+}
+
+function countPoints(data, side) {
+  const byCount = new Map();
+  for (const r of data[`${side}_survivors`] || []) byCount.set(r.units_left, (byCount.get(r.units_left) || 0) + r.probability);
+  return Array.from(byCount.entries()).sort((a, b) => a[0] - b[0]).map(([x, p]) => ({ x, p }));
+}
+
+function percentileLine(points, what) {
+  return el("p", { class: "percentiles", text: `${what}: ` +
+    PERCENTILES.map(q => `${Math.round(100 * q)}% ${num(quantile(points, q))}`).join(" · ") });
+}
+
+function battleDetails(data, prefix = "") {
+  // Everything a battle's answer says, for players: figures, charts, folded tables.
+  const box = el("div", {});
+  box.append(el("h3", { text: data.battle }));
+  const figures = el("div", { class: "figures" });
+  const add = (key, label, text, se) => figures.append(figure(prefix + key, label, data[key], text, se));
+  add("attacker_ipc_lost", "attacker IPC lost", num(data.attacker_ipc_lost), seOf(data, "attacker_ipc_lost"));
+  add("defender_ipc_lost", "defender IPC lost", num(data.defender_ipc_lost), seOf(data, "defender_ipc_lost"));
+  for (const side of SIDES) {
+    const left = unitsLeftTotal(data, side);
+    figures.append(figure(`${prefix}${side}_units_left`, `${side}: units left`, left, num(left), null));
   }
+  if (data.expected_rounds != null) add("expected_rounds", "rounds, expected", num(data.expected_rounds), seOf(data, "expected_rounds"));
+  for (const side of SIDES)
+    if (data[`${side}_ipc_total`] != null) add(`${side}_ipc_total`, `${side}'s army`, `${num(data[`${side}_ipc_total`])} IPC`);
+  if (data.retreat_round != null) add("retreat_round", "retreats in round (on average)", num(data.retreat_round));
+  if (data.objective != null) add("objective", "best retreat: expected score", signed(data.objective));
+  if (data.truncated_mass > 0) add("truncated_mass", "left unresolved (cut off)", pct(data.truncated_mass));
   box.append(figures);
-  for (const side of SIDES) {
-    const rows = data[`${side}_survivors`] || [];
-    box.append(el("h3", { text: `${side} survivors` }), survivorTable(rows, side));
+  const interval = data.interval_95 || {};
+  if (interval.attacker_win) box.append(el("p", { class: "status", text:
+    `95% interval: attacker wins ${pct(interval.attacker_win[0])} to ${pct(interval.attacker_win[1])}` }));
+  if (Array.isArray(data.retreat_plan) && data.retreat_plan.length) {
+    box.append(el("h4", { text: "When the best retreat leaves" }),
+      foldedTable(`out-${prefix}retreat-plan`, [{ text: "attacker has" }, { text: "defender has" },
+        { text: "chance", num: true }, { text: "round", num: true }],
+      data.retreat_plan, r => el("tr", {}, el("td", { text: r.attacker }), el("td", { text: r.defender }),
+        el("td", { class: "num", text: pct(r.probability) }), el("td", { class: "num", text: num(r.mean_round) }))));
   }
   for (const side of SIDES) {
-    box.append(el("h3", { text: `${side} IPC lost: distribution` }), lossTable(data, req, side));
-  }
-  for (const side of SIDES) {
+    const colour = colourOf(`--${side}`);
+    const losses = lossPoints(data, side);
+    const counts = countPoints(data, side);
+    const part = el("div", { class: "side-answer" }, el("h4", { text: `${side[0].toUpperCase()}${side.slice(1)}` }));
+    const charts = el("div", { class: "charts" });
+    if (losses.length) charts.append(el("div", {}, distributionChart(losses, { colour, title: `${side} IPC lost`, xLabel: "IPC lost" }),
+      percentileLine(losses, "IPC lost at")));
+    if (counts.length) charts.append(el("div", {}, distributionChart(counts, { colour, title: `${side} units left`, xLabel: "units left" }),
+      percentileLine(counts, "units left at")));
+    part.append(charts);
+    const rows = (data[`${side}_survivors`] || []).slice().sort((a, b) => b.probability - a.probability);
+    // the chance to keep at least as many units as a row (cumulative, as aacalc2 shows it)
+    const atLeast = n => rows.reduce((s, r) => s + (r.units_left >= n ? r.probability : 0), 0);
+    part.append(foldedTable(`out-${prefix}${side}-survivors`, [{ text: "survivors" }, { text: "chance", num: true },
+      { text: "" }, { text: "at least as many", num: true }, { text: "IPC", num: true }], rows,
+    r => el("tr", {}, el("td", { text: r.label }), el("td", { class: "num", text: withSe(pct(r.probability), r.std_error ? errorText(r.std_error, true) + "%" : null) }),
+      barCell(r.probability, side), el("td", { class: "num", text: pct(atLeast(r.units_left)) }),
+      el("td", { class: "num", text: num(r.ipc) }))));
     const given = data[`${side}_units_left`];
-    if (!given || typeof given !== "object") continue;
-    const se = (data.std_error || {})[`${side}_units_left`] || {};
-    const table = el("table", { id: `out-${side}-units-left` });
-    for (const [unit, n] of Object.entries(given))
-      table.append(el("tr", {}, el("td", { text: unit.replace(/_/g, " ") }),
-        el("td", { class: "num", text: num(n) + (se[unit] ? ` ± ${errorText(se[unit])}` : "") })));
-    box.append(el("h3", { text: `${side} units left, expected by type` }), table);
-  }
-  for (const [key, value] of Object.entries(data)) {  // lists and tables this page does not know yet
-    if (SHOWN.has(key) || value === null || typeof value !== "object" || key === "std_error") continue;
-    box.append(el("h3", { text: key.replace(/_/g, " ") }), genericValue(value));
+    if (given && typeof given === "object" && Object.keys(given).length) {
+      const se = (data.std_error || {})[`${side}_units_left`] || {};
+      part.append(el("table", { id: `out-${prefix}${side}-units-left`, class: "compact" },
+        el("caption", { text: "units left, expected by type" }),
+        el("tbody", {}, ...Object.entries(given).map(([unit, n]) => el("tr", {}, el("td", { text: unitName(unit, 2) }),
+          el("td", { class: "num", text: withSe(num(n), se[unit] ? errorText(se[unit]) : null) }))))));
+    }
+    box.append(part);
   }
   return box;
 }
 
-function unitsLabel(units) {
-  if (typeof units === "string") return units;
-  if (Array.isArray(units)) return units.map(u => typeof u === "object" ? Object.values(u).join(" ") : String(u)).join(", ");
-  if (units && typeof units === "object") return Object.entries(units).map(([k, v]) => `${v} ${k}`).join(", ") || "none";
-  return String(units);
+function counterDetails(data) {
+  const box = el("div", {}, el("h3", { text: `Counter-attack by ${data.counter_attack}` }));
+  const figures = el("div", { class: "figures" },
+    figure("holds", "takes and holds", data.holds, pct(data.holds), seOf(data, "holds", true)),
+    figure("holds_if_taken", "holds, once taken", data.holds_if_taken, pct(data.holds_if_taken), seOf(data, "holds_if_taken", true)),
+    figure("counter_attacker_ipc_lost", "counter-attacker IPC lost", data.counter_attacker_ipc_lost, num(data.counter_attacker_ipc_lost)),
+    figure("stayed_ipc_lost", "IPC lost by the units that stayed", data.stayed_ipc_lost, num(data.stayed_ipc_lost)));
+  box.append(figures, foldedTable("out-compositions", [{ text: "the attacker takes it with" }, { text: "chance", num: true },
+    { text: "then holds", num: true }], (data.compositions || []).slice().sort((a, b) => b.probability - a.probability),
+  r => el("tr", {}, el("td", { text: r.units }), el("td", { class: "num", text: pct(r.probability) }),
+    el("td", { class: "num", text: pct(r.holds) }))));
+  return box;
 }
 
-function barRow(label, p, kind, extra) {
-  return el("tr", {},
-    el("td", { text: label }),
-    el("td", { class: "num", text: pct(p) }),
-    el("td", { style: "width:40%" }, el("div", { class: `bar ${kind}`, style: `width:${Math.max(0.5, 100 * p)}%` })),
-    extra === undefined ? null : el("td", { class: "num", text: extra }));
+function renderWaves(data, req, ms) {
+  // the first battle and the later waves: what each does, then the whole attack
+  const title = `${req.attacker} attack ${req.defender}, then ${data.waves.length - 1} later wave${data.waves.length === 2 ? "" : "s"}`;
+  const summary = el("div", {}, ...outcomeBar(data, "", [["attacker_win", "defender destroyed", "--attacker"],
+    ["defender_win", "defender holds", "--defender"]]), el("div", { class: "headline" },
+    data.takes_territory == null ? null : el("span", { id: "out-takes_territory", "data-value": String(data.takes_territory) },
+      withSe(`takes ${pct(data.takes_territory)}`, seOf(data, "takes_territory", true))),
+    el("span", { id: "out-tuv_swing", "data-value": String(data.tuv_swing) }, withSe(`TUV swing ${signed(data.tuv_swing)}`, seOf(data, "tuv_swing"))),
+    el("span", { text: `IPC lost ${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}` })));
+  const how = Array.from(new Set(data.waves.map(w => w.method).filter(Boolean))).map(m => (m === "mc" ? "Monte Carlo" : m)).join(" and ");
+  const box = el("div", {}, el("div", { class: "status", text: `${how} · ${ms.toFixed(0)} ms${data.interrupted ? " (stopped early: partial)" : ""}` }),
+    el("h3", { text: title }));
+  const table = el("table", { id: "out-waves" }, el("thead", {}, el("tr", {}, ...["wave", "attacker", "reaches the battle",
+    "attacker wins", "if it fights", "IPC lost (attacker : defender)"].map((t, i) => el("th", { scope: "col", class: i > 1 ? "num" : null, text: t })))));
+  const body = el("tbody");
+  data.waves.forEach((w, i) => {
+    const se = w.std_error || {};
+    const given = w.given_it_fights || {};
+    body.append(el("tr", {}, el("td", { class: "num", text: String(i + 1) }), el("td", { text: w.attacker }),
+      el("td", { class: "num", text: withSe(pct(w.fights), se.fights ? errorText(se.fights, true) + "%" : null) }),
+      el("td", { class: "num", text: withSe(pct(w.attacker_win), se.attacker_win ? errorText(se.attacker_win, true) + "%" : null) }),
+      el("td", { class: "num", text: pct(given.attacker_win) }),
+      el("td", { class: "num", text: `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}` })));
+  });
+  table.append(body);
+  box.append(el("div", { class: "scroll" }, table), el("p", { class: "status", text:
+    "attacker wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
+  return { title, summary, details: box };
 }
 
-function survivorTable(rows, side) {
-  const table = el("table", { id: `out-${side}-survivors` });
-  const top = rows.slice().sort((a, b) => b.probability - a.probability).slice(0, 12);
-  for (const r of top) table.append(barRow(unitsLabel(r.label ?? r.units ?? r.counts), r.probability, side,
-    `${num(r.ipc)} IPC`));
-  const rest = rows.slice(12).reduce((s, r) => s + r.probability, 0);
-  if (rows.length > 12) table.append(barRow(`${rows.length - 12} other outcomes`, rest, "other"));
-  return table;
-}
-
-function startIpc(req, side) {
-  const { counts } = parseArmy(req[side], side);
-  return Object.entries(counts).reduce((s, [name, n]) =>
-    s + n * (state.rules.units.find(u => u.name === name) || { cost: 0 }).cost, 0);
-}
-
-function lossTable(data, req, side) {
-  const byLoss = new Map();
-  const given = data[`${side}_ipc_lost_distribution`];
-  if (Array.isArray(given)) {  // the result carries it
-    for (const r of given) byLoss.set(r.ipc, (byLoss.get(r.ipc) || 0) + r.probability);
-  } else {  // from the survivors and the army's IPC value
-    const start = startIpc(req, side);
-    for (const r of data[`${side}_survivors`] || []) {
-      const lost = Math.max(0, Math.round(start - r.ipc));
-      byLoss.set(lost, (byLoss.get(lost) || 0) + r.probability);
-    }
+function renderBattle(data, req, ms) {
+  if (Array.isArray(data.waves)) return renderWaves(data, req, ms);
+  if (data.counter_attack !== undefined) {  // the battle, then the counter-attack on what took it
+    const battle = data.battle;
+    const holds = el("span", { id: "out-holds-line", "data-value": String(data.holds) },
+      withSe(`takes and holds ${pct(data.holds)}`, seOf(data, "holds", true)));
+    return { title: battle.battle, summary: battleSummary(battle, holds),
+      details: el("div", {}, methodLine(battle, ms), counterDetails(data), battleDetails(battle)) };
   }
-  const table = el("table", { id: `out-${side}-ipc-loss` });
-  for (const [lost, p] of Array.from(byLoss.entries()).sort((a, b) => a[0] - b[0]))
-    table.append(barRow(`${lost} IPC`, p, side));
-  return table;
+  return { title: data.battle, summary: battleSummary(data),
+    details: el("div", {}, methodLine(data, ms), battleDetails(data)) };
 }
 
-// ---------- other tabs: forms read generically, results drawn generically ----------
+// ---------- other tabs: their forms, and their answers drawn for players ----------
 
 function readSimple(form) {
   const req = form.hasAttribute("data-no-rules") ? {} : { rules: state.edition };
@@ -532,66 +884,125 @@ function readSimple(form) {
     const raw = input.value.trim();
     if (raw === "") continue;
     const type = input.dataset.type;
-    req[input.name] = type === "int" ? Number(raw) : type === "bool" ? raw === "true" : raw;
+    req[input.name] = type === "int" ? Number(raw) : type === "bool" ? raw === "true"
+      : type === "seed" && SEED_DIGITS.test(raw) ? raw.replace(/^0+(?=\d)/, "") : type === "seed" ? Number(raw) : raw;
   }
   return req;
 }
 
-function nestedValue(value) {
-  // A battle's result inside another result (an amphibious stage): its headline, details on demand.
-  const head = "attacker_win" in value
-    ? `attacker wins ${pct(value.attacker_win)}` + (value.takes_territory != null ? `, takes ${pct(value.takes_territory)}` : "")
-    : `${Object.keys(value).length} figures`;
-  return el("details", {}, el("summary", { text: head }),
-    el("pre", { class: "report", text: JSON.stringify(value, null, 1) }));
+function writeSimple(tab, req) {
+  // a field the request leaves out is empty (a drop-down: its first choice), not the example's
+  const form = $(`#panel-${tab} form`);
+  form.reset();
+  for (const input of $$("[name]", form)) {
+    const value = req[input.name];
+    if (value !== undefined && value !== null) input.value = String(value);
+    else if (input.tagName === "SELECT") input.selectedIndex = 0;
+    else input.value = "";
+  }
 }
 
-function genericValue(value, depth = 0) {
-  if (value === null || typeof value !== "object") return document.createTextNode(typeof value === "number" ? num(value) : String(value));
-  if (depth >= 1 && !Array.isArray(value) && Object.values(value).some(v => v !== null && typeof v === "object"))
-    return nestedValue(value);
-  if (Array.isArray(value)) {
-    if (value.length && typeof value[0] === "object" && value[0] !== null && !Array.isArray(value[0])) {
-      const keys = Object.keys(value[0]);
-      const table = el("table", {}, el("tr", {}, ...keys.map(k => el("th", { text: k.replace(/_/g, " ") }))));
-      for (const row of value.slice(0, 30))
-        table.append(el("tr", {}, ...keys.map(k => el("td", { class: typeof row[k] === "number" ? "num" : "" },
-          typeof row[k] === "object" && row[k] !== null ? genericValue(row[k], depth + 1) :
-          (typeof row[k] !== "number" ? String(row[k]) : k === "probability" ? pct(row[k]) : num(row[k]))))));
-      return table;
-    }
-    return document.createTextNode(value.map(v => typeof v === "number" ? num(v) : JSON.stringify(v)).join(", "));
-  }
-  const entries = Object.entries(value);
-  if (entries.length && entries.every(([, v]) => typeof v === "number") && entries.every(([, v]) => v >= 0 && v <= 1)) {
-    const table = el("table", {});
-    for (const [k, v] of entries) table.append(barRow(k, v, "attacker"));
-    return table;
-  }
-  const table = el("table", {});
-  for (const [k, v] of entries) table.append(el("tr", {}, el("th", { text: k.replace(/_/g, " ") }), el("td", {}, genericValue(v, depth + 1))));
-  return table;
+function stageLine(result) {
+  return `attacker wins ${pct(result.attacker_win)}` +
+    (result.takes_territory != null ? `, takes ${pct(result.takes_territory)}` : "") +
+    `, IPC lost ${num(result.attacker_ipc_lost)} : ${num(result.defender_ipc_lost)}`;
 }
 
-function renderGeneric(data, ms, tab) {
-  const box = el("div", {});
-  box.append(methodLine(data, ms));
-  const title = data.battle || data.raid || data.describe;
-  if (title) box.append(el("h3", { text: title }));
-  const figures = el("div", { class: "figures" });
-  for (const [key, value] of Object.entries(data)) {
-    if (typeof value !== "number" && value !== true) continue;  // "interrupted: false" says nothing
-    if (key === "runs") continue;
-    const isP = value >= 0 && value <= 1 && /win|draw|takes|destroyed|chance|crushing/.test(key);
-    figures.append(figure(`${tab}-${key}`, key.replace(/_/g, " "), value, isP ? pct(value) : num(value), seOf(data, key, isP)));
-  }
-  box.append(figures);
-  for (const [key, value] of Object.entries(data)) {
-    if (value === null || typeof value !== "object" || key === "std_error" || key === "rows") continue;
-    box.append(el("h3", { text: key.replace(/_/g, " ") }), genericValue(value));
-  }
-  if (data.report) box.append(el("pre", { class: "report", text: data.report }));
-  return box;
+function renderAmphibious(data, req, ms) {
+  const summary = el("div", {}, ...outcomeBar({ attacker_win: data.takes_territory, defender_win: 1 - data.takes_territory,
+    std_error: { attacker_win: (data.std_error || {}).takes_territory } }, "amphibious-",
+  [["attacker_win", "takes the territory", "--attacker"], ["defender_win", "does not", "--defender"]]),
+  el("div", { class: "headline" },
+    el("span", { text: withSe(`defenders destroyed ${pct(data.defender_destroyed)}`, seOf(data, "defender_destroyed", true)) }),
+    el("span", { text: withSe(`TUV swing ${signed(data.tuv_swing)}`, seOf(data, "tuv_swing")) }),
+    el("span", { text: `IPC lost ${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}` })));
+  const box = el("div", {}, methodLine(data.sea || (data.landings.find(l => l.result) || {}).result || {}, ms),
+    el("h3", { text: data.assault }));
+  const f = (key, label, isP) => figure(`amphibious-${key}`, label, data[key], isP ? pct(data[key]) : num(data[key]), seOf(data, key, isP));
+  box.append(el("div", { class: "figures" }, f("takes_territory", "takes the territory", true),
+    f("defender_destroyed", "defenders destroyed", true), f("attacker_ipc_lost_sea", "attacker IPC lost at sea"),
+    f("attacker_ipc_lost_land", "attacker IPC lost on land"), f("defender_ipc_lost_sea", "defender IPC lost at sea"),
+    f("defender_ipc_lost_land", "defender IPC lost on land"), f("cargo_lost", "cargo sunk with its transports (IPC)")));
+  box.append(el("h4", { text: "The sea battle" }));
+  if (data.sea) box.append(el("details", {}, el("summary", { text: stageLine(data.sea) }), battleDetails(data.sea, "sea-")));
+  else box.append(el("p", { text: "none: no defending ships (or only subs and transports, ignored)" }));
+  box.append(el("h4", { text: "The landings" }));
+  const landings = data.landings.slice().sort((a, b) => b.probability - a.probability);
+  box.append(foldedTable("out-amphibious-landings", [{ text: "transports that arrive", num: true }, { text: "chance", num: true },
+    { text: "the land battle" }], landings, l => el("tr", {},
+    el("td", { class: "num", text: String(l.transports) }), el("td", { class: "num", text: pct(l.probability) }),
+    el("td", { text: l.result ? stageLine(l.result) : "no land battle: nothing lands" }))));
+  for (const l of landings.filter(l => l.result))  // each land battle in full, on demand
+    box.append(el("details", { class: "stage" }, el("summary", { text: `the land battle when ${l.transports} transport${l.transports === 1 ? "" : "s"} arrive` }),
+      battleDetails(l.result, `land${l.transports}-`)));
+  return { title: data.assault, summary, details: box };
+}
+
+function renderRaid(data, req, ms) {
+  const summary = el("div", { class: "headline big" },
+    el("span", { id: "out-raid-expected_damage", "data-value": String(data.expected_damage) },
+      withSe(`damage ${num(data.expected_damage)} IPC`, seOf(data, "expected_damage"))),
+    el("span", { text: withSe(`IPC swing ${signed(data.ipc_swing)}`, seOf(data, "ipc_swing")) }),
+    el("span", { text: withSe(`bombers lost ${num(data.bombers_lost)}`, seOf(data, "bombers_lost")) }));
+  const box = el("div", {}, methodLine(data, ms), el("h3", { text: data.raid }));
+  const f = (key, label) => figure(`raid-${key}`, label, data[key], num(data[key]), seOf(data, key));
+  box.append(el("div", { class: "figures" }, f("expected_damage", "damage, expected (IPC)"), f("ipc_swing", "IPC swing for the attacker"),
+    f("bombers_lost", "bombers lost"), f("escorts_lost", "escorts lost"), f("interceptors_lost", "interceptors lost")));
+  const points = Object.entries(data.damage).map(([x, p]) => ({ x: Number(x), p })).sort((a, b) => a.x - b.x);
+  box.append(distributionChart(points, { colour: colourOf("--attacker"), title: "damage", xLabel: "damage (IPC)" }),
+    percentileLine(points, "damage at"),
+    foldedTable("out-raid-damage", [{ text: "damage (IPC)", num: true }, { text: "chance", num: true }, { text: "" }],
+      points.slice().sort((a, b) => b.p - a.p), pt => el("tr", {}, el("td", { class: "num", text: num(pt.x) }),
+        el("td", { class: "num", text: pct(pt.p) }), barCell(pt.p, "attacker"))));
+  return { title: data.raid, summary, details: box };
+}
+
+const TRENCH_READINGS = { dice_fronts: "dice on fronts", tied_front: "a tied front is", support_fleet: "a support-slot fleet",
+  destroy_margin: "a card is destroyed by a margin of" };
+
+function sidesTable(id, caption, rowLabels, values, errors) {
+  // rows (fronts won 0..3, front 1..3) by side: chances with ± where Monte Carlo
+  const cell = (side, i) => {
+    const v = values[side][i];
+    const se = errors && errors[side] ? errors[side][i] : null;
+    return el("td", { class: "num", text: v === null || v === undefined ? "—" : withSe(pct(v), se ? errorText(se, true) + "%" : null) });
+  };
+  return el("table", { id, class: "compact" }, el("caption", { text: caption }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "" }), el("th", { scope: "col", class: "num", text: "attacker" }),
+      el("th", { scope: "col", class: "num", text: "defender" }))),
+    el("tbody", {}, ...rowLabels.map((label, i) => el("tr", {}, el("th", { scope: "row", text: label }), cell("attacker", i), cell("defender", i)))));
+}
+
+function renderTrench(data, req, ms) {
+  const se = data.std_error || {};
+  const summary = el("div", {}, ...outcomeBar(data, "trench-bar-", [...OUTCOMES.slice(0, 2), ["draw", "draw", "--draw"]]),
+    el("div", { class: "headline" }, el("span", { text:
+      `victory points, expected: attacker ${num(data.expected_points.attacker)}, defender ${num(data.expected_points.defender)}` })));
+  const box = el("div", {}, methodLine(data, ms), el("h3", { text: data.battle }));
+  const f = (key, label) => figure(`trench-${key}`, label, data[key], pct(data[key]), seOf(data, key, true));
+  box.append(el("div", { class: "figures" }, f("attacker_win", "attacker wins"), f("defender_win", "defender wins"), f("draw", "draw"),
+    figure("trench-crushing-attacker", "attacker wins all 3 fronts", data.crushing_victory.attacker, pct(data.crushing_victory.attacker)),
+    figure("trench-crushing-defender", "defender wins all 3 fronts", data.crushing_victory.defender, pct(data.crushing_victory.defender))));
+  box.append(el("p", { class: "status", text: `How it is played: ${data.play}.` }));
+  box.append(el("table", { class: "compact" }, el("caption", { text: "readings of the rules" }),
+    el("tbody", {}, ...Object.entries(data.readings).map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: TRENCH_READINGS[k] || k.replace(/_/g, " ") }),
+      el("td", { text: String(v) }))))));
+  const won = ["0 fronts", "1 front", "2 fronts", "3 fronts"];
+  box.append(el("h4", { text: "Fronts won" }), groupedBars(won, SIDES.map(side => ({ label: side, colour: colourOf(`--${side}`),
+    values: data.fronts_won[side] })), { title: "fronts won by each side", xLabel: "fronts won" }),
+  sidesTable("out-trench-fronts-won", "chance to win this many fronts", won, data.fronts_won, se.fronts_won));
+  const fronts = ["front 1", "front 2", "front 3"];
+  box.append(sidesTable("out-trench-cards", "chance a card is destroyed, by front", fronts, data.cards_destroyed, se.cards_destroyed));
+  const fleets = data.support_fleets_destroyed;
+  if (fleets && SIDES.some(s => fleets[s].some(v => v !== null)))
+    box.append(sidesTable("out-trench-fleets", "chance a support-slot fleet is destroyed, by front", fronts, fleets, se.support_fleets_destroyed));
+  const joint = data.joint_fronts;
+  box.append(el("table", { id: "out-trench-joint", class: "compact" }, el("caption", { text: "fronts won by both: the attacker's (rows) against the defender's (columns)" }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "won" }),
+      ...joint[0].map((_, j) => el("th", { scope: "col", class: "num", text: String(j) })))),
+    el("tbody", {}, ...joint.map((row, i) => el("tr", {}, el("th", { scope: "row", text: String(i) }),
+      ...row.map(p => el("td", { class: "num", text: p > 0 ? pct(p) : "" })))))));
+  return { title: data.battle, summary, details: box };
 }
 
 // ---------- purchase: a job with progress and cancel ----------
@@ -619,7 +1030,13 @@ async function startPurchase() {
     bar.max = String(job.total || 1);
     bar.value = String(job.done);
     status.textContent = `${job.state}: ${num(job.done)} of ${num(job.total)} purchases`;
-    if (job.state === "done") { out.replaceChildren(renderPurchase(job.result, performance.now() - started)); out.dataset.state = "done"; break; }
+    if (job.state === "done") {
+      const drawn = renderPurchase(job.result, req, performance.now() - started);
+      $(".summary", panel).replaceChildren(drawn.summary);
+      out.replaceChildren(drawn.details); out.dataset.state = "done";
+      remember("purchase", req, drawn.title);
+      break;
+    }
     if (job.state === "failed" || job.state === "cancelled") {
       out.replaceChildren(errorBox(job.error || "cancelled")); out.dataset.state = "error"; break;
     }
@@ -628,34 +1045,85 @@ async function startPurchase() {
   $(".cancel", form).disabled = true;
 }
 
-function renderPurchase(data, ms) {
-  // The ranking (best first, * on the cost-vs-goal Pareto frontier) and the CLI's report.
+const GOAL_WORDS = { take: "takes", clear: "clears", hold: "holds", tuv: "TUV swing", value: "TUV swing + territory", "hold-after": "takes and holds" };
+
+function frontierChart(data, isP) {
+  // every ranked purchase by cost and goal; the Pareto frontier joined by a line
+  const W = 360, H = 170, L = 40, B = 30, T = 10;
+  const points = [...data.rows, ...data.frontier];
+  const costs = points.map(r => r.cost), values = points.map(r => r.value);
+  const [c0, c1] = [Math.min(...costs), Math.max(...costs)];
+  const [v0, v1] = [Math.min(0, ...values), Math.max(...values, 1e-9)];
+  const x = c => L + (W - L - 10) * (c1 === c0 ? 0.5 : (c - c0) / (c1 - c0));
+  const y = v => T + (H - T - B) * (1 - (v - v0) / (v1 - v0 || 1));
+  const fmt = v => (isP ? pct(v) : signed(v));
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+    "aria-label": "the Pareto frontier: " + data.frontier.map(r => `${r.purchase} (${r.cost} IPC) ${fmt(r.value)}`).join("; ") },
+  svg("title", { text: "purchases by cost and goal" }),
+  svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }), svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }),
+  svg("text", { x: 2, y: T + 8, class: "tick", text: fmt(v1) }), svg("text", { x: 2, y: H - B, class: "tick", text: fmt(v0) }),
+  svg("text", { x: L, y: H - B + 12, class: "tick", text: `${c0}` }), svg("text", { x: W - 10, y: H - B + 12, class: "tick", "text-anchor": "end", text: `${c1}` }),
+  svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: "cost (IPC)" }));
+  const front = data.frontier.slice().sort((a, b) => a.cost - b.cost);
+  chart.append(svg("polyline", { points: front.map(r => `${x(r.cost)},${y(r.value)}`).join(" "), class: "frontier", stroke: colourOf("--other") }));
+  for (const r of data.rows) chart.append(svg("circle", { cx: x(r.cost), cy: y(r.value), r: 3.5, fill: colourOf("--attacker") },
+    svg("title", { text: `${r.purchase}: ${r.cost} IPC, ${fmt(r.value)}` })));
+  for (const r of front) chart.append(svg("circle", { cx: x(r.cost), cy: y(r.value), r: 4.5, fill: "none", stroke: colourOf("--other"), "stroke-width": 2 },
+    svg("title", { text: `on the frontier: ${r.purchase}: ${r.cost} IPC, ${fmt(r.value)}` })));
+  return chart;
+}
+
+function renderPurchase(data, req, ms) {
+  // The ranking (best first, * on the cost-vs-goal Pareto frontier), the frontier and the CLI's report.
+  const isP = !["tuv", "value"].includes(data.goal);  // value: TUV swing plus the territory's worth
+  const fmt = r => (isP ? pct(r.value) : signed(r.value)) + (r.value_error_text ? ` ${r.value_error_text}` : "");
+  const best = data.rows[0];
+  const summary = el("div", { class: "headline big" }, best
+    ? el("span", { text: `best: ${best.purchase} (${best.cost} IPC), ${GOAL_WORDS[data.goal] || data.goal} ${fmt(best)}` })
+    : el("span", { text: "no purchase" }));
   const box = el("div", {}, el("div", { class: "status", text: `${num(data.purchases)} purchases · ${(ms / 1000).toFixed(1)} s` }),
     el("h3", { text: data.describe }));
-  const isP = !["tuv", "value"].includes(data.goal);  // value: TUV swing plus the territory's worth
+  const top = Math.max(...data.rows.map(r => r.value), 1e-12);
   const table = el("table", { id: "out-purchase-rows" }, el("tr", {},
-    el("th", { class: "num", text: "rank" }), el("th", { text: "purchase" }), el("th", { class: "num", text: "cost" }),
-    el("th", { class: "num", text: data.goal }), el("th", { text: "" })));
-  const best = Math.max(...data.rows.map(r => r.value), 1e-12);
+    el("th", { class: "num", scope: "col", text: "rank" }), el("th", { scope: "col", text: "purchase" }), el("th", { class: "num", scope: "col", text: "cost" }),
+    el("th", { class: "num", scope: "col", text: GOAL_WORDS[data.goal] || data.goal }), el("th", { scope: "col", text: "" })));
   for (const r of data.rows) {
     table.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
       el("td", { text: r.purchase }), el("td", { class: "num", text: String(r.cost) }),
-      el("td", { class: "num", text: (isP ? pct(r.value) : signed(r.value))
-        + (r.value_error_text ? ` ${r.value_error_text}` : "") }),  // Monte Carlo rows only, as the report
-      el("td", { style: "width:30%" }, el("div", { class: "bar attacker",
-        style: `width:${Math.max(0.5, 100 * Math.max(0, r.value) / best)}%` }))));
+      el("td", { class: "num", text: fmt(r) }),  // Monte Carlo rows with their error, as the report
+      el("td", { class: "barcell" }, el("div", { class: "bar attacker",
+        style: `width:${Math.max(0.5, 100 * Math.max(0, r.value) / top)}%` }))));
   }
-  box.append(table, el("p", { class: "status", text: "* on the Pareto frontier (no cheaper purchase does as well)" }),
-    el("details", {}, el("summary", { text: "the report, as oddsim purchase prints it" }),
-      el("pre", { class: "report", text: data.report })));
-  return box;
+  box.append(table, el("p", { class: "status", text: "* on the Pareto frontier (no cheaper purchase does as well)" }));
+  if (data.rows.length) box.append(el("h4", { text: "Cost against goal" }), frontierChart(data, isP));
+  box.append(el("details", {}, el("summary", { text: "the report, as oddsim purchase prints it" }),
+    el("pre", { class: "report", text: data.report })));
+  return { title: data.describe, summary, details: box };
 }
 
 async function cancelPurchase() {
   if (state.job) await api(`/api/jobs/${state.job}`, undefined, undefined, "DELETE");
 }
 
-// ---------- tabs, keyboard, wiring ----------
+// ---------- the tabs ----------
+
+const TABS = {
+  battle: { endpoint: "battle", read: () => readBattle(), render: renderBattle, seeded: true },
+  amphibious: { endpoint: "amphibious", read: readSimple, render: renderAmphibious },
+  raid: { endpoint: "raid", read: readSimple, render: renderRaid },
+  trench: { endpoint: "trench", read: readSimple, render: renderTrench },
+  purchase: { endpoint: "purchase", read: readSimple, render: renderPurchase, job: true },
+};
+
+function buildTabs() {
+  const nav = $("nav[role=tablist]");
+  for (const panel of $$("[role=tabpanel]")) {
+    const tab = panel.id.slice(6);
+    panel.setAttribute("aria-labelledby", `tab-${tab}`);
+    nav.append(el("button", { role: "tab", id: `tab-${tab}`, "aria-controls": panel.id,
+      "aria-selected": tab === "battle" ? "true" : "false", tabindex: tab === "battle" ? null : "-1", text: panel.dataset.title }));
+  }
+}
 
 function selectTab(tab, focus) {
   state.tab = tab;
@@ -666,7 +1134,12 @@ function selectTab(tab, focus) {
     if (on && focus) button.focus();
   }
   for (const panel of $$("[role=tabpanel]")) panel.hidden = panel.id !== `panel-${tab}`;
-  if (tab !== "purchase") schedule(tab);
+  if (!TABS[tab].job) schedule(tab);
+}
+
+function clearBattle() {
+  // every field back to its default, through the same path a link takes
+  writeBattle({ rules: state.edition, attacker: "", defender: "none" }).then(() => schedule("battle"));
 }
 
 function wire() {
@@ -676,18 +1149,32 @@ function wire() {
     button.addEventListener("keydown", e => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
       if (step) selectTab(tabs[(i + step + tabs.length) % tabs.length].id.slice(4), true);
+      if (e.key === "Home" || e.key === "End") selectTab(tabs[e.key === "Home" ? 0 : tabs.length - 1].id.slice(4), true);
     });
   });
   $("#edition").addEventListener("change", async e => {
     await loadRules(e.target.value);
     for (const side of SIDES) $(`#ool_${side}`).value = "";
-    schedule(state.tab === "purchase" ? "battle" : state.tab);
+    showOolPresets();
+    schedule(TABS[state.tab].job ? "battle" : state.tab);
   });
   for (const radio of $$("input[name=kind]")) radio.addEventListener("change", () => { buildCounters(); schedule("battle"); });
-  for (const input of $$("#battle-form input, #battle-form select").filter(i => i.type !== "radio"))
+  for (const input of $$("#battle-form input, #battle-form select").filter(i => i.type !== "radio" && !i.closest("#group-saved")))
     input.addEventListener("input", () => schedule("battle"));  // counters and techs: their own
-  for (const form of $$("form.simple:not([data-job])"))
-    form.addEventListener("input", () => schedule(form.closest("section").id.slice(6)));
+  for (const side of SIDES) {
+    $(`#ool_${side}-preset`).addEventListener("change", () => pickPreset(side));
+    $(`#ool_${side}`).addEventListener("input", () => syncPreset(side));
+  }
+  $("#retreat-best").addEventListener("change", () => { $(".when-value").hidden = $("#retreat-best").value !== "value"; });
+  for (const form of $$("form.simple")) {
+    const tab = form.closest("section").id.slice(6);
+    if (!TABS[tab].job) form.addEventListener("input", () => schedule(tab));
+    const clear = el("button", { type: "button", class: "clear", text: "Clear" });
+    clear.addEventListener("click", () => { form.reset(); if (!TABS[tab].job) schedule(tab); });
+    const actions = $(".actions", form) || form.appendChild(el("div", { class: "actions" }));
+    actions.append(clear, el("button", { type: "button", class: "copy-link", text: "Copy link",
+      onclick: e => copy(location.href, e.target) }));
+  }
   $("#swap").addEventListener("click", () => {
     [state.counts.attacker, state.counts.defender] = [state.counts.defender, state.counts.attacker];
     const a = $("#ool_attacker").value; $("#ool_attacker").value = $("#ool_defender").value; $("#ool_defender").value = a;
@@ -701,42 +1188,45 @@ function wire() {
       if (type !== "click" || e.target.closest("button:not([id^=copy])")) state.linkError = null;
     }, true);
   $("#edition").addEventListener("change", () => { state.linkError = null; }, true);
-  $("#clear").addEventListener("click", () => { state.counts = { attacker: {}, defender: {} }; buildCounters(); schedule("battle"); });
-  $("#copy-cli").addEventListener("click", () => copy(cliCommand(readBattle()), "#copy-cli"));
-  $("#copy-link").addEventListener("click", () => copy(location.href, "#copy-link"));
+  $("#clear").addEventListener("click", clearBattle);
+  $("#copy-cli").addEventListener("click", () => copy($("#cli-command").textContent, $("#copy-cli")));
+  $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
+  $("#save").addEventListener("click", saveBattle);
+  $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child input").focus(); });
   $("#panel-purchase .start").addEventListener("click", startPurchase);
   $("#panel-purchase .cancel").addEventListener("click", cancelPurchase);
+  window.addEventListener("hashchange", () => {  // a link pasted into this tab, or a saved one clicked
+    const saved = readUrl();
+    if (saved) loadLink(saved);
+  });
 }
 
-async function copy(text, button) {
-  const node = $(button);
+async function copy(text, node) {
   const label = node.textContent;
   try { await navigator.clipboard.writeText(text); node.textContent = "Copied"; }
   catch (e) { node.textContent = "Select and copy the text below"; }
   setTimeout(() => { node.textContent = label; }, 1500);
 }
 
-function writeSimple(tab, req) {
-  const form = $(`#panel-${tab} form`);
-  for (const [key, value] of Object.entries(req)) {
-    const input = $(`[name=${key}]`, form);
-    if (input) input.value = String(value);
-  }
-}
-
 async function start() {
+  buildTabs();
   wire();
+  showSaved();
   await Promise.all([loadEditions(), buildExtraOptions()]);
   const saved = readUrl();
-  if (saved && saved.tab === "battle") {
-    await writeBattle(saved.req);
+  if (saved) {
+    if (saved.tab !== "battle") {
+      await loadRules(saved.req.rules || "1942-2e");
+      state.counts = { attacker: { infantry: 3, artillery: 1, armor: 2 }, defender: { infantry: 4, armor: 1 } };
+      buildCounters();
+    }
+    await loadLink(saved);
   } else {
-    await loadRules((saved && saved.req.rules) || "1942-2e");
+    await loadRules("1942-2e");
     state.counts = { attacker: { infantry: 3, artillery: 1, armor: 2 }, defender: { infantry: 4, armor: 1 } };
     buildCounters();
-    if (saved) writeSimple(saved.tab, saved.req);
+    selectTab("battle");
   }
-  selectTab(saved && $(`#tab-${saved.tab}`) ? saved.tab : "battle");
   if (state.tab !== "battle") schedule("battle");
 }
 
