@@ -65,8 +65,9 @@ def splits(battle: Battle) -> list[Split] | None:
         p = float(np.prod([d[k] for d, k in zip(per_type, losses, strict=True)]))
         if p <= 0.0:
             continue
-        lost = {name: k for (name, _), k in zip(aircraft, losses, strict=True) if k}
-        out.append((p, _after_aa(battle, lost), parse_force(lost or None, rules, "shot down")))
+        lost = parse_force({name: k for (name, _), k in zip(aircraft, losses, strict=True) if k}, rules,
+                           "shot down")
+        out.append((p, _after_aa(battle, lost), lost))
     return out
 
 
@@ -90,16 +91,14 @@ def _type_hits(n: int, hit: int, low_luck: bool) -> np.ndarray:
     return np.array([math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)])
 
 
-def _after_aa(battle: Battle, lost: dict[str, int]) -> Battle | None:
+def _after_aa(battle: Battle, lost: Force) -> Battle | None:
     """``battle`` with the aircraft ``lost`` gone and the AA fired, or None when none is left:
     ``replace(battle, attacker=..., aa_fired=True)`` without checking again what did not change
     (fewer aircraft break no rule of a checked battle), which took most of the time ``splits``
     takes (``pipeline.exact_size`` of a split battle splits it)."""
-    counts = {name: n - lost.get(name, 0) for name, n in battle.attacker.counts}
-    counts = {name: n for name, n in counts.items() if n}
-    if not counts:
+    attacker = battle.attacker.minus(lost, battle.rules, "attacker")
+    if attacker.is_empty():
         return None
-    attacker = Force(tuple(counts.items()), battle.attacker.damaged)
     steps = casualty_order(attacker, battle.rules, True, battle.ool_attacker, battle.keep_land, battle.landed)
     return evolve(battle, attacker=attacker, aa_fired=True, attacker_steps=steps)
 
@@ -140,7 +139,7 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
     errors: dict[str, float] = {}
     attacker_total = defender_total = 0.0
     for p, result, lost in parts:
-        shot_down = _ipc(rules, lost)
+        shot_down = lost.ipc(rules)
         totals["attacker_ipc_lost"] += p * shot_down
         if result is None:
             totals["defender_win"] += p
@@ -180,10 +179,6 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
         truncated_mass=totals["truncated_mass"],
         interrupted=any(r.interrupted for _, r, _ in fought),
         attacker_ipc_total=attacker_total, defender_ipc_total=defender_total), battle)
-
-
-def _ipc(rules, force: Force) -> int:
-    return sum(rules.unit(name).cost * n for name, n in force.counts)
 
 
 def _add(table: dict[tuple, list], row: Survivors, p: float) -> None:
