@@ -101,7 +101,9 @@ def estimate_seconds(battle: Battle) -> float:
 
 def solve(battle: Battle, size: ExactSize | None = None) -> BattleResult:
     """Exact outcome distribution of the battle (fought to the end, or to the attacker's
-    retreat), every stage above included; ``size``: its ``exact_size``, where it was sized first.
+    retreat): split by its AA outcomes where AA picks its casualties per aircraft, with crashed
+    fighters and the units that hold the territory without fighting (the exact engine solves
+    each plain battle); ``size``: its ``exact_size``, where it was sized first.
     Ctrl-C raises ``KeyboardInterrupt`` (never inside a Numba call: see
     ``oddsim._runtime.interrupt``)."""
     if not isinstance(battle, Battle):
@@ -129,9 +131,13 @@ def solve(battle: Battle, size: ExactSize | None = None) -> BattleResult:
 
 def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
              progress: bool = False, on_chunk: Callable[[int], bool] | None = None) -> BattleResult:
-    """Monte Carlo estimate of the battle's outcome from ``runs`` simulated battles, every stage
-    above included (``oddsim.engines.montecarlo.simulate`` fights each plain battle: seeds,
-    progress, ``on_chunk`` and Ctrl-C as there). A battle split by its AA outcomes gives each
+    """Monte Carlo estimate of the battle's outcome from ``runs`` simulated battles: split,
+    crashed fighters and holding units as in ``solve`` (``oddsim.engines.montecarlo.simulate``
+    fights each plain battle: technology, Low Luck, retreats, bombardment, submerging subs and
+    landed units; the same ``seed`` gives the same result on any number of threads, ``None`` a
+    random one; ``std_error`` holds the standard error of every probability and mean; with
+    ``progress`` a bar on stderr for a long run; Ctrl-C, or ``on_chunk`` returning True, stops
+    early with the battles fought so far, ``interrupted=True``). A battle split by its AA outcomes gives each
     part its share of the runs and a seed derived from ``seed`` and its place; one Ctrl-C, or
     ``on_chunk`` returning True, stops every part (``_SplitParts``). With the best retreat, its
     objective is estimated from the battles fought and its plan is the exact engine's (it
