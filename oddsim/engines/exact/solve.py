@@ -94,13 +94,17 @@ class Sized:
         return cost.seconds(self.work)
 
 
+_new_sized = builder(Sized)
+"""``Sized(...)``, made faster (``oddsim._runtime.frozen``)."""
+
+
 def size(battle: Battle) -> Sized:
     """``battle`` lowered, and its joint casualty states and estimated work (``lower`` refuses a
     battle that is not plain)."""
     low = lower(battle)
     _ahead.start_early(battle.retreat)  # a first run: the DP compiles meanwhile, the layouts' kernel too
     lowered = (low, *_layouts(battle, low))
-    return Sized(battle, lowered, *_work(*lowered))
+    return _new_sized(battle, lowered, *_work(*lowered))
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
