@@ -28,8 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import oddsim  # noqa: E402
 from oddsim.api import AUTO_EXACT_SECONDS, engine_for  # noqa: E402
-from oddsim.engines.exact import _kept, estimate_seconds, estimate_work  # noqa: E402
+from oddsim.engines.exact import _kept  # noqa: E402
 from oddsim.engines.exact.solve import MAX_JOINT_STATES  # noqa: E402
+from oddsim.stages.pipeline import estimate_seconds, estimate_work  # noqa: E402
 
 solve_module = importlib.import_module("oddsim.engines.exact.solve")
 FIT_FROM = 0.05

@@ -17,8 +17,8 @@ took 2 to 4 times longer: 1.27 instead of 0.80 ms on land 20 vs 18, 2.3 instead 
 naval 7 vs 6). Ours are warmed the same way, then the median of 31 solves of one ``Battle``. The
 "fresh" column
 is the median of 31 solves each of a new, equal ``Battle`` (made outside the timer): what remembers
-a battle between calls (``estimate_work`` hands its arrays to the next ``solve`` of the same
-object) cannot serve it, only what every battle of the edition shares (its unit and technology
+a battle between calls (a size handed from ``exact_size`` to the ``solve`` that follows it)
+cannot serve it, only what every battle of the edition shares (its unit and technology
 tables); no result is ever kept. The ratios are taken on it. With ``--rounds N`` the two are
 run alternately N times and every ratio is printed (the machine's load changes between runs).
 aacalc2 runs with its prune threshold of 1e-12 (its tests' setting); ours cuts far less (hit
@@ -46,8 +46,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import oddsim
-from oddsim.engines.exact import _kernel, estimate_work
+from oddsim.engines.exact import _kernel
 from oddsim.model.order_of_loss import LossKind
+from oddsim.stages.pipeline import estimate_work
 
 # the exact engine's module (``oddsim.engines.exact.solve`` names its function): ``--stages`` times its parts
 exact_solve = importlib.import_module("oddsim.engines.exact.solve")
@@ -209,10 +210,10 @@ def stages_us(case: Case, repeat: int = 31) -> dict[str, float]:
     our_ms(case, repeat=1, fresh=True)  # warm
     one = Case("1 vs 1", case.rules, "1 dd" if case.sea else "1 inf", "1 dd" if case.sea else "1 inf",
                case.sea, False)
-    lower = median_us(exact_solve._lowered, fresh())
+    lower = median_us(exact_solve.size, fresh())
     kernel, result = kernel_and_result_us(fresh())
-    return {"solve": median_us(oddsim.solve, fresh()), "lower": lower,
-            "prepare": median_us(lambda b: exact_solve._prepare(b, exact_solve._lowered(b)), fresh()) - lower,
+    prepare = median_us(lambda b: exact_solve._prepare(b, exact_solve.size(b).lowered), fresh()) - lower
+    return {"solve": median_us(oddsim.solve, fresh()), "lower": lower, "prepare": prepare,
             "kernel": kernel, "call": kernel_and_result_us(fresh(one))[0], "result": result}
 
 

@@ -19,7 +19,7 @@ import time
 import numba
 
 import oddsim
-from oddsim.engines.montecarlo import simulate
+from oddsim import simulate
 
 BATTLES = [
     ("10 inf, 5 arm, 2 ftr vs 12 inf, 3 arm, 1 ftr (anniversary, land)", 4_000_000,
@@ -35,7 +35,7 @@ FIRST_CALL = """
 import time
 start = time.perf_counter()
 import oddsim
-from oddsim.engines.montecarlo import simulate
+from oddsim import simulate
 imported = time.perf_counter()
 battle = oddsim.Battle(rules="anniversary", attacker="10 inf, 5 arm, 2 ftr",
                        defender="12 inf, 3 arm, 1 ftr")

@@ -13,7 +13,7 @@ from timing import best_of
 
 import oddsim
 from oddsim.api import run_amphibious
-from oddsim.engines.exact.solve import estimate_work
+from oddsim.stages.pipeline import estimate_work
 
 NAVAL = ("1942-2e", "8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb", "2 bb, 2 cv, 4 ftr, 6 sub, 3 dd")
 BATTLES = {

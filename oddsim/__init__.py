@@ -12,8 +12,6 @@ from oddsim._runtime import moved
 from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from oddsim.engines.exact import solve
-    from oddsim.engines.montecarlo import simulate
     from oddsim.errors import (
         BattleError,
         ForceError,
@@ -27,15 +25,15 @@ if TYPE_CHECKING:
     from oddsim.model.rules import Ruleset, builtin_names, load_ruleset
     from oddsim.results.battle_result import BattleResult, Survivors
     from oddsim.stages.amphibious import Amphibious
+    from oddsim.stages.pipeline import simulate, solve
 
 _HOMES = {
     "oddsim.stages.amphibious": ("Amphibious",),
     "oddsim.model.battle": ("Battle", "RetreatPolicy"),
     "oddsim.errors": ("BattleError", "ForceError", "OddsimError", "OrderOfLossError", "RulesetError",
                       "TooLargeError"),
-    "oddsim.engines.exact": ("solve",),
+    "oddsim.stages.pipeline": ("simulate", "solve"),
     "oddsim.model.forces": ("Force", "parse_force"),
-    "oddsim.engines.montecarlo": ("simulate",),
     "oddsim.results.battle_result": ("BattleResult", "Survivors"),
     "oddsim.model.rules": ("Ruleset", "builtin_names", "load_ruleset"),
     "oddsim._version": ("__version__",),

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oddsim._runtime.interrupt import stop_on_interrupt
-from oddsim.engines.exact import solve
 from oddsim.errors import BattleError
 from oddsim.limits import check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import ArmySpec, Battle
 from oddsim.results.battle_result import BattleResult
 from oddsim.stages.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.stages.counter import CounterAttackResult, fight_counter_attack
+from oddsim.stages.pipeline import ExactSize, exact_size, simulate, solve
 from oddsim.stages.runner import AUTO_EXACT_SECONDS, DEFAULT_RUNS, exact_is_cheap, stage_runner
 from oddsim.stages.waves import Wave, WaveResult, fight_waves
 
@@ -25,11 +25,9 @@ def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
     """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto"). ``runs`` and ``seed`` are
     checked against ``oddsim.limits`` whichever engine ``auto`` picks. ``on_chunk`` as in
     ``oddsim.simulate`` (Monte Carlo progress, and a way to stop early)."""
-    method = engine_for(battle, method, runs, seed)
+    method, size = _engine_and_size(battle, method, runs, seed)
     if method == "exact":
-        return solve(battle)
-    from oddsim.engines.montecarlo import simulate
-
+        return solve(battle, size)
     return simulate(battle, runs=DEFAULT_RUNS if runs is None else runs, seed=seed, progress=progress,
                     on_chunk=on_chunk)
 
@@ -38,11 +36,19 @@ def engine_for(battle: Battle, method: str = "auto", runs: int | None = None,
                seed: int | None = None) -> str:
     """The engine ``run_battle`` uses for ``battle``: "exact" or "mc" ("auto": exact when cheap),
     after checking the battle and the engine options."""
+    return _engine_and_size(battle, method, runs, seed)[0]
+
+
+def _engine_and_size(battle: Battle, method: str, runs: int | None,
+                     seed: int | None) -> tuple[str, ExactSize | None]:
+    """``engine_for``'s engine, and the battle's ``exact_size`` where ``auto`` worked it out to
+    choose (the solve then takes it: the battle is split and lowered once)."""
     _check_battle(battle, "run_battle")
     _check_method(method, runs, seed)
-    if method == "auto":
-        return "exact" if exact_is_cheap(battle) else "mc"
-    return method
+    if method != "auto":
+        return method, None
+    size = exact_size(battle)
+    return ("exact", size) if exact_is_cheap(size) else ("mc", None)
 
 
 def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | None = None,

@@ -125,7 +125,7 @@ def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_sec
     from dataclasses import replace
 
     from oddsim.api import AUTO_EXACT_SECONDS, engine_for
-    from oddsim.engines.exact import estimate_seconds
+    from oddsim.stages.pipeline import estimate_seconds
 
     battle = oddsim.Battle("revised", "63 ftr, 63 bmb", "150 inf, 40 arm, 1 aa")
     assert estimate_seconds(replace(battle, aa_fired=True)) < AUTO_EXACT_SECONDS  # one part

@@ -7,8 +7,8 @@ import pytest
 
 import oddsim
 from oddsim.api import AUTO_EXACT_SECONDS, engine_for
-from oddsim.engines.exact import cost, estimate_seconds, estimate_work
-from oddsim.engines.exact.solve import PART_SECONDS, PART_WORK
+from oddsim.engines.exact import cost
+from oddsim.stages.pipeline import PART_SECONDS, PART_WORK, estimate_seconds, estimate_work
 
 REVISED_LAND = oddsim.Battle("revised", "40 inf, 10 art, 15 arm, 6 ftr, 3 bmb", "45 inf, 10 arm, 8 ftr, 1 aa")
 G40_FLEET = oddsim.Battle("global-1940-2e", "12 sub, 8 dd, 4 cru, 10 ftr, 6 tac",

@@ -105,7 +105,7 @@ def _imports_of(prefix: str) -> list[tuple[str, str]]:
 
 
 def test_the_import_reader_sees_imports_inside_functions():
-    assert "oddsim.engines.montecarlo.simulate" in GRAPH["oddsim.api"]  # (imported in run_battle)
+    assert "oddsim.engines.montecarlo.simulate" in GRAPH["oddsim.stages.pipeline"]  # (in _simulate_plain)
     assert "oddsim.model.battle" in GRAPH["oddsim.stages.runner"]
 
 
@@ -117,6 +117,17 @@ def test_every_module_imports_only_its_layer_or_below():
 
 def test_the_engines_import_no_stage_and_nothing_above():
     assert not [(m, d) for m, d in _imports_of("oddsim.engines") if layer(d) >= layer("oddsim.stages")]
+
+
+def test_only_the_stages_reach_the_engines():
+    """Every battle above the stages is fought through ``oddsim.stages.pipeline`` (``oddsim.solve``,
+    ``oddsim.simulate``), which adds what one plain battle leaves out, the same for either engine."""
+    above = [(m, d) for m, deps in GRAPH.items() for d in sorted(deps)
+             if layer(m) > layer("oddsim.stages") and layer(d) == layer("oddsim.engines")]
+    assert not above
+    fighters = {m for m, deps in GRAPH.items() if not m.startswith("oddsim.engines")
+                and deps & {"oddsim.engines.montecarlo.simulate", "oddsim.engines.exact"}}
+    assert fighters == {"oddsim.stages.pipeline"}
 
 
 def test_the_web_server_imports_no_command_line_module():

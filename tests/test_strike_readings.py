@@ -27,9 +27,9 @@ from readings import every_round_strike
 import oddsim
 from oddsim.cli import cli
 from oddsim.engines.lowering import lower
-from oddsim.engines.montecarlo import simulate
 from oddsim.errors import RulesetError
 from oddsim.model.rules import SubStrikeDestroyer, SubStrikeRounds, ruleset_from_text, with_changes
+from oddsim.stages.pipeline import simulate
 
 TOL = 1e-12
 RUNS = 200_000

@@ -35,9 +35,12 @@ MOVED = {
     "oddsim.montecarlo": "oddsim.engines.montecarlo",
     "oddsim.lowering": "oddsim.engines.lowering",
     "oddsim.dice": "oddsim.engines.dice",
-    "oddsim.aa_casualties": "oddsim.engines.aa_casualties",
-    "oddsim.crash": "oddsim.engines.crash",
-    "oddsim.holding_units": "oddsim.engines.holding_units",
+    "oddsim.aa_casualties": "oddsim.stages.aa_split",
+    "oddsim.crash": "oddsim.stages.crash",
+    "oddsim.holding_units": "oddsim.stages.holding_units",
+    "oddsim.engines.aa_casualties": "oddsim.stages.aa_split",
+    "oddsim.engines.crash": "oddsim.stages.crash",
+    "oddsim.engines.holding_units": "oddsim.stages.holding_units",
     "oddsim.waves": "oddsim.stages.waves",
     "oddsim.wave_plan": "oddsim.stages.wave_plan",
     "oddsim.counter": "oddsim.stages.counter",
@@ -53,6 +56,15 @@ MOVED = {
 }
 """Each old module path and its new one (a module under an old path moved with it)."""
 
+MOVED_NAMES = {
+    "oddsim.exact": dict.fromkeys(("solve", "estimate_work", "estimate_seconds"), "oddsim.stages.pipeline"),
+    "oddsim.montecarlo": {"simulate": "oddsim.stages.pipeline"},
+}
+"""Names of an old package path that answer from a module other than its new package: the old
+engine packages' ``solve``, ``simulate`` and estimates answered the whole battle (its AA split,
+crashed fighters, ...), which ``oddsim.stages.pipeline`` makes now; the engines' own fight one
+plain battle."""
+
 
 def new_path(name: str) -> str | None:
     """The module path that ``name`` moved to, or None if it did not move."""
@@ -67,7 +79,8 @@ class _Package(ModuleType):
     binding of an old submodule never hides a name the new package has."""
 
     def __getattr__(self, name: str):
-        return getattr(importlib.import_module(self.__dict__["_moved_to"]), name)
+        home = MOVED_NAMES.get(self.__name__, {}).get(name, self.__dict__["_moved_to"])
+        return getattr(importlib.import_module(home), name)
 
     def __setattr__(self, name: str, value) -> None:
         if not hasattr(importlib.import_module(self.__dict__["_moved_to"]), name):

@@ -9,6 +9,9 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from oddsim._runtime.frozen import builder
+from oddsim.errors import BattleError
+from oddsim.model.aa_fire import aa_hit as model_aa_hit
+from oddsim.model.aa_fire import split_aircraft
 from oddsim.model.battle import Battle, Dice, Submerge
 from oddsim.model.order_of_loss import LossKind, LossStep
 from oddsim.model.rules import (
@@ -88,15 +91,12 @@ class LoweredBattle:
 
 
 def lower(battle: Battle) -> LoweredBattle:
-    """The arrays for this battle; both engines start from these."""
+    """The arrays for this battle; both engines start from these. A battle no engine's states can
+    hold is refused (``check_plain``)."""
+    check_plain(battle)
     rules: Ruleset = battle.rules
     c = rules.combat
-    aa_hit = c.aa_hit
-    for tech in battle.defender_tech:
-        found = rules.technology(tech).aa_hit
-        aa_hit = found if found is not None else aa_hit
-    if battle.aa_fired:  # resolved apart (oddsim.aa_casualties): its dice cannot hit again
-        aa_hit = 0
+    aa_hit = 0 if battle.aa_fired else model_aa_hit(battle)  # (fired: split apart, stages.aa_split)
     return _new_lowered(
         **_unit_arrays(rules),
         **_support_arrays(rules, battle.attacker_tech, battle.defender_tech),
@@ -115,6 +115,16 @@ def lower(battle: Battle) -> LoweredBattle:
         attacker=_side(battle, battle.attacker_steps, attacking=True),
         defender=_side(battle, battle.defender_steps, attacking=False),
     )
+
+
+def check_plain(battle: Battle) -> None:
+    """Refuse a battle that is not one plain battle: AA fire that picks its casualties among two
+    or more aircraft types (``oddsim.model.aa_fire.split_aircraft``), which the engines' states,
+    following the order of loss, cannot hold; ``oddsim.stages.aa_split`` splits it first."""
+    if split_aircraft(battle) is not None:
+        raise BattleError("AA fire picks its casualties among several aircraft types in this battle, and "
+                          "an engine fights one plain battle: use oddsim.solve or oddsim.simulate, which "
+                          "split it by the AA outcome")
 
 
 def _subs_first(battle: Battle, attacking: bool) -> bool:

@@ -209,7 +209,7 @@ class Battle:
     one per landed unit where the edition says so); ``attacker_submerge``/``defender_submerge``
     are a ``Submerge`` (or its string: ``"never"``, ``"always"``, ``"alone"``). ``aa_fired``: the
     defender's AA fire before round 1 was already resolved (a later part of a battle split by
-    ``oddsim.engines.aa_casualties``), so it does not fire again.
+    ``oddsim.stages.aa_split``), so it does not fire again.
 
     ``in_progress``: a battle resumed at a round boundary (the armies are what is left of it), so
     nothing that happens before round 1 happens again: no AA fire, no bombardment, and subs that
@@ -217,7 +217,7 @@ class Battle:
     retreat rules apply from the end of the first round fought here.
 
     ``crash_fighters`` (sea battles): the defender's aircraft that its surviving carriers cannot
-    hold are lost after the battle (see ``oddsim.engines.crash``).
+    hold are lost after the battle (see ``oddsim.stages.crash``).
 
     ``attacker_destroyer_last``/``defender_destroyer_last`` (sea battles): while the enemy has
     submarines in the battle, the side keeps its last destroyer (the last in its order of loss)

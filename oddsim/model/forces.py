@@ -1,10 +1,13 @@
-"""Armies: parse ``"3 inf, 2 art, 1 damaged bb"`` or ``{"inf": 3}`` into unit counts."""
+"""Armies: parse ``"3 inf, 2 art, 1 damaged bb"`` or ``{"inf": 3}`` into unit counts, and the
+arithmetic of armies (``join_forces``, ``Force.minus``, ``Force.where``, ``Force.ipc``) that the
+stages use to key compositions by ``Force``: a normalised Force (units in the edition's order,
+as ``parse_force`` makes it) is hashable and equal exactly when its ``describe()`` is."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -48,6 +51,45 @@ class Force:
         """The units as players write them, e.g. ``3 infantry, 2 AA guns, 1 damaged battleship``;
         it parses back to the same force."""
         return describe_counts(self.counts, dict(self.damaged))
+
+    def ipc(self, rules: Ruleset) -> int:
+        """What the units cost in ``rules`` (IPC), damaged ones at full price."""
+        return sum(rules.unit(name).cost * n for name, n in self.counts)
+
+    def where(self, keep: Callable[[str], bool]) -> Force:
+        """The units of the types ``keep(name)`` says, in the same order (a normalised force
+        stays normalised)."""
+        return Force(tuple((name, n) for name, n in self.counts if keep(name)),
+                     tuple((name, n) for name, n in self.damaged if keep(name)))
+
+    def minus(self, taken: Force, rules: Ruleset, side: str = "army") -> Force:
+        """These units without ``taken`` (of them: ForceError where it is not), normalised for
+        ``rules``. Damaged units in ``taken`` leave as damaged ones; of each type the whole units
+        leave first, so its damaged ones stay damaged as far as its units left go."""
+        counts = dict(self.counts)
+        for name, n in taken.counts:
+            if n > counts.get(name, 0):
+                raise ForceError(f"{side}: {count_label(name, n)} cannot be taken from "
+                                 f"{count_label(name, counts.get(name, 0))}")
+            counts[name] -= n
+        damaged = {name: min(n - taken.damaged_count(name), counts.get(name, 0))
+                   for name, n in self.damaged}
+        return _normalise(counts, {name: n for name, n in damaged.items() if n > 0}, rules, side)
+
+
+def join_forces(rules: Ruleset, *forces: Force | None, side: str = "army") -> Force:
+    """One army of several (None: none), damaged units kept, checked and normalised for
+    ``rules`` as ``parse_force`` checks a hand-built Force (``side`` names it in errors)."""
+    counts: dict[str, int] = {}
+    damaged: dict[str, int] = {}
+    for force in forces:
+        if force is None:
+            continue
+        for name, n in force.counts:
+            counts[name] = counts.get(name, 0) + n
+        for name, n in force.damaged:
+            damaged[name] = damaged.get(name, 0) + n
+    return parse_force(Force(tuple(counts.items()), tuple(damaged.items())), rules, side)
 
 
 def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | str,

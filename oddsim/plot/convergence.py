@@ -59,7 +59,7 @@ def convergence_points(battle, runs: Sequence[int] = DEFAULT_RUNS, metric: str =
     if not runs:
         raise PlotError("give at least one number of runs")
     seed = check_seed(seed, PlotError)
-    from oddsim.engines.montecarlo import simulate
+    from oddsim.stages.pipeline import simulate
 
     points = []
     for i, n in enumerate(runs):

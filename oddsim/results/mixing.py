@@ -1,6 +1,6 @@
 """Standard errors of answers mixed from several Monte Carlo estimates: the one place that says how
-they combine, for the AA-outcome split (``engines.aa_casualties``), crashed fighters
-(``engines.crash``), later waves (``stages.waves``), the counter-attack (``stages.counter``) and the
+they combine, for the AA-outcome split (``stages.aa_split``), crashed fighters
+(``stages.crash``), later waves (``stages.waves``), the counter-attack (``stages.counter``) and the
 amphibious assault (``stages.amphibious``).
 
 Three rules, each for one kind of mixture:

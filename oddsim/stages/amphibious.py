@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from oddsim.errors import BattleError
 from oddsim.model.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
-from oddsim.model.forces import Force, parse_defender, parse_force
+from oddsim.model.forces import Force, join_forces, parse_defender, parse_force
 from oddsim.model.names import unit_label
 from oddsim.model.rules import Domain, Ruleset, load_ruleset
 from oddsim.results.battle_result import BattleResult
@@ -141,7 +141,7 @@ class Amphibious:
 
     def sea_stage(self) -> Battle:
         """The sea battle: the whole fleet (cargo does not fight) and the aircraft sent to sea."""
-        return Battle(self.rules, _join(self.rules, "sea attacker", self.fleet, self.sea_air),
+        return Battle(self.rules, join_forces(self.rules, self.fleet, self.sea_air, side="sea attacker"),
                       self.sea_defender,
                       sea=True, attacker_tech=self.attacker_tech, defender_tech=self.defender_tech,
                       dice=self.dice)
@@ -151,11 +151,11 @@ class Amphibious:
         land unit landed and none overland the attack is over: aircraft do not fight a land
         battle alone (the rules summary's land step: "if the attacker has no attacking land units
         left, the attack is over"; docs/rules.md §10)."""
-        landed = _join(self.rules, "cargo", *self.loads[len(self.loads) - transports:]) \
+        landed = join_forces(self.rules, *self.loads[len(self.loads) - transports:], side="cargo") \
             if transports else None
         if (landed is None or landed.is_empty()) and self.overland.is_empty():
             return None
-        attacker = _join(self.rules, "land attacker", landed, self.overland, self.air)
+        attacker = join_forces(self.rules, landed, self.overland, self.air, side="land attacker")
         bombard = None
         if not self.has_sea_battle and self.bombard and landed is not None:
             bombard = self._bombarding_ships(landed.total)
@@ -191,7 +191,7 @@ class Amphibious:
 
     def cargo_ipc(self, transports: int) -> int:
         """IPCs of the cargo on the ``transports`` transports that survive."""
-        return sum(_ipc(self.rules, load) for load in self.loads[len(self.loads) - transports:]) \
+        return sum(load.ipc(self.rules) for load in self.loads[len(self.loads) - transports:]) \
             if transports else 0
 
 
@@ -455,22 +455,4 @@ def _load(cargo: Force, fleet: Force, rules: Ruleset) -> tuple[Force, ...]:
         while light and len(load) < rule.capacity:
             load.append(light.pop())
     forces = [parse_force({n: load.count(n) for n in load}, rules) for load in loads]
-    return tuple(sorted(forces, key=lambda f: _ipc(rules, f)))
-
-
-def _ipc(rules: Ruleset, force: Force) -> int:
-    return sum(rules.unit(name).cost * n for name, n in force.counts)
-
-
-def _join(rules: Ruleset, side: str, *forces: Force | None) -> Force:
-    """One army of several, damaged units kept."""
-    counts: dict[str, int] = {}
-    damaged: dict[str, int] = {}
-    for force in forces:
-        if force is None:
-            continue
-        for name, n in force.counts:
-            counts[name] = counts.get(name, 0) + n
-        for name, n in force.damaged:
-            damaged[name] = damaged.get(name, 0) + n
-    return parse_force(Force(tuple(counts.items()), tuple(damaged.items())), rules, side)
+    return tuple(sorted(forces, key=lambda f: f.ipc(rules)))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import ArmySpec, Battle
-from oddsim.model.forces import Force, parse_force
+from oddsim.model.forces import Force, join_forces, parse_force
 from oddsim.model.rules import Domain
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.mixing import part_variance, spread_variance
@@ -92,7 +92,7 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
                           "counter-attack as a separate battle")
     holds = counter_lost = stayed_lost = held_squares = counter_variance = 0.0
     rows = []
-    for units, probability in stays.items():
+    for units, probability in stays.items():  # (a Force: the defender as it is)
         result = run(Battle(rules=battle.rules, attacker=army, defender=units, ool_attacker=ool_counter,
                             attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
                             dice=battle.dice), probability)
@@ -102,7 +102,8 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
         stayed_lost += probability * result.defender_ipc_lost
         held_squares += probability * kept ** 2
         counter_variance += part_variance(probability, result.std_error.get("takes_territory", 0.0))
-        rows.append({"units": units, "probability": probability, "holds": kept, "method": result.method})
+        rows.append({"units": units.describe(), "probability": probability, "holds": kept,
+                     "method": result.method})
     return CounterAttackResult(first, army.describe(), taken, holds, counter_lost, stayed_lost,
                                tuple(rows), _hold_errors(first, holds, held_squares, counter_variance))
 
@@ -119,10 +120,10 @@ def _hold_errors(first: BattleResult, holds: float, held_squares: float,
     return {"takes_territory": first_error or 0.0, "holds": math.sqrt(first_variance + counter_variance)}
 
 
-def staying_forces(result: BattleResult, battle: Battle) -> dict[str, float]:
+def staying_forces(result: BattleResult, battle: Battle) -> dict[Force, float]:
     """The land units the attacker takes the territory with, by composition, and their chances:
     survivor rows with a land unit still in the battle (not retreated, not departed)."""
-    stays: dict[str, float] = {}
+    stays: dict[Force, float] = {}
     rules = battle.rules
     for row in result.attacker_survivors:
         if row.other:
@@ -131,29 +132,23 @@ def staying_forces(result: BattleResult, battle: Battle) -> dict[str, float]:
                                 "counter-attack as a separate battle")
         if row.retreated:
             continue
-        land = {name: n - row.departed.get(name, 0) for name, n in row.counts.items()
-                if rules.unit(name).domain is Domain.LAND and n - row.departed.get(name, 0) > 0}
-        if land:
-            force = parse_force(Force(tuple(land.items()), tuple((name, min(h, land[name]))
-                                                                 for name, h in row.damaged.items()
-                                                                 if name in land)),
-                                rules, "survivors")
-            key = force.describe()
-            stays[key] = stays.get(key, 0.0) + row.probability
+        departed = parse_force(row.departed, rules, "departed")
+        force = row.force(rules).minus(departed, rules, "survivors").where(_is_land(rules))
+        if not force.is_empty():
+            stays[force] = stays.get(force, 0.0) + row.probability
     return stays
 
 
 def land_units_bound(battle: Battle) -> tuple[Force | None, int]:
     """All the attacker's land units (landed ones too) and how many compositions of them there
     are at most: a bound on the counter-attacks to fight. (None, 0) without land units."""
-    counts: dict[str, int] = {}
-    for force in (battle.attacker, battle.landed):
-        for name, n in (force.counts if force is not None else ()):
-            if battle.rules.unit(name).domain is Domain.LAND:
-                counts[name] = counts.get(name, 0) + n
-    if not counts:
+    land = join_forces(battle.rules, battle.attacker, battle.landed, side="survivors")
+    land = land.where(_is_land(battle.rules)).repaired()
+    if land.is_empty():
         return None, 0
-    compositions = 1
-    for n in counts.values():
-        compositions *= n + 1
-    return parse_force(Force(tuple(counts.items()), ()), battle.rules, "survivors"), compositions
+    return land, math.prod(n + 1 for _, n in land.counts)
+
+
+def _is_land(rules):
+    """Whether a unit type (by name) is a land unit in ``rules``."""
+    return lambda name: rules.unit(name).domain is Domain.LAND

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oddsim.engines.exact import estimate_seconds, estimate_work, solve
 from oddsim.engines.exact.solve import MAX_JOINT_STATES
 from oddsim.limits import share_of_runs, sub_seed
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult
+from oddsim.stages.pipeline import ExactSize, exact_size, simulate, solve
 
 AUTO_EXACT_SECONDS = 1.0
 """``method="auto"`` solves exactly when the solve is predicted to take at most this long
-(``oddsim.engines.exact.estimate_seconds``, fitted to measured solves by benchmarks/auto_calibration.py)."""
+(``oddsim.stages.pipeline.exact_size``, fitted to measured solves by benchmarks/auto_calibration.py)."""
 DEFAULT_RUNS = 1_000_000
 
 
@@ -27,20 +27,20 @@ def stage_runner(method: str, runs: int | None, seed: int | None, progress: bool
 
     def run(spec: Battle, share: float) -> BattleResult:
         index = next(counter)
-        if method == "exact" or (method == "auto" and exact_is_cheap(spec)):
+        if method == "exact":
             return solve(spec)
+        size = exact_size(spec) if method == "auto" else None
+        if size is not None and exact_is_cheap(size):
+            return solve(spec, size)
         total = DEFAULT_RUNS if runs is None else runs
         stage_seed = None if seed is None else sub_seed(seed, index)
-        from oddsim.engines.montecarlo import simulate
-
         return simulate(spec, runs=share_of_runs(share, total), seed=stage_seed, progress=progress,
                         on_chunk=on_chunk)
 
     return run
 
 
-def exact_is_cheap(battle: Battle) -> bool:
-    """Whether ``method="auto"`` solves ``battle`` exactly: its states fit and its solve is
-    predicted to take at most ``AUTO_EXACT_SECONDS``."""
-    joint, _ = estimate_work(battle)
-    return joint <= MAX_JOINT_STATES and estimate_seconds(battle) <= AUTO_EXACT_SECONDS
+def exact_is_cheap(size: ExactSize) -> bool:
+    """Whether ``method="auto"`` solves the battle of ``size`` (its ``exact_size``) exactly: its
+    states fit and its solve is predicted to take at most ``AUTO_EXACT_SECONDS``."""
+    return size.joint <= MAX_JOINT_STATES and size.seconds <= AUTO_EXACT_SECONDS

@@ -15,7 +15,7 @@ from typing import Any
 
 from oddsim.errors import BattleError, OddsimError
 from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy
-from oddsim.model.forces import Force, parse_force
+from oddsim.model.forces import Force, join_forces, parse_force
 from oddsim.model.order_of_loss import parse_unit_list
 from oddsim.model.rules import Domain, RepairTiming
 from oddsim.results.battle_result import BattleResult
@@ -129,7 +129,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             reinforcements.append(_reinforcements(first, later))
         except OddsimError as error:  # say which wave, and where it was written
             raise error.located(later.source or f"wave {place}") from None
-    standing = {first.defender.describe(): 1.0}  # defender compositions still standing
+    standing: dict[Force, float] = {first.defender: 1.0}  # defender compositions still standing
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
     attacker_lost = defender_lost = 0.0
@@ -140,10 +140,10 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     emptied = [True] + [later.reinforce_emptied for later in waves]
     for battle, extra, joins_emptied in zip(battles, reinforcements, emptied, strict=True):
         if extra is not None:
-            standing = {_join(defender, extra, battle): weight for defender, weight in standing.items()}
+            standing = {join_forces(battle.rules, defender, extra, side="defender"): weight
+                        for defender, weight in standing.items()}
             if joins_emptied and destroyed_open > 0.0:  # the emptied territory is still the defender's
-                alone = extra.describe()
-                standing[alone] = standing.get(alone, 0.0) + destroyed_open
+                standing[extra] = standing.get(extra, 0.0) + destroyed_open
                 destroyed_open = 0.0
         has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
         if has_land and not battle.sea:
@@ -151,11 +151,10 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             destroyed_open = 0.0
         wave: dict[str, Any] = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
                 "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
-        after: dict[str, float] = {}
+        after: dict[Force, float] = {}
         square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
         for defender, weight in standing.items():
-            result: BattleResult = run(replace(battle, defender=parse_force(defender, battle.rules)),
-                                       weight)
+            result: BattleResult = run(replace(battle, defender=defender), weight)
             if result.runs:
                 paced.append(result.runs / weight)
             for side in ("attacker", "defender"):
@@ -170,8 +169,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             repairs = battle.rules.combat.repair is RepairTiming.AFTER_BATTLE
             for row in result.defender_survivors:
                 force = row.force(battle.rules)  # submerged subs stay
-                units = (force.repaired() if repairs else force).describe()
-                if units != "none":
+                units = force.repaired() if repairs else force
+                if not units.is_empty():
                     after[units] = after.get(units, 0.0) + weight * row.probability
             if not battle.sea:
                 taken += weight * (result.takes_territory or 0.0)
@@ -253,18 +252,3 @@ def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
         return None
     replace(battle, defender=extra)  # the units must be able to defend in this battle
     return extra
-
-
-def _join(defender: str, extra: Force, battle: Battle) -> str:
-    """A defending composition with the reinforcements added."""
-    force = parse_force(defender, battle.rules, "defender")
-    counts = dict(force.counts)
-    for name, n in extra.counts:
-        counts[name] = counts.get(name, 0) + n
-    damaged = dict(force.damaged)
-    for name, n in extra.damaged:
-        damaged[name] = damaged.get(name, 0) + n
-    joined = parse_force({name: n for name, n in counts.items()}, battle.rules, "defender")
-    if damaged:
-        joined = Force(joined.counts, tuple(sorted(damaged.items())))
-    return joined.describe()

@@ -141,7 +141,7 @@ parsed battle and its engine options (``oddsim.web.answers``)."""
 
 
 QUICK_WORK = 1_000_000
-"""Estimated exact work (``oddsim.engines.exact.estimate_work``, about a nanosecond a unit) under which
+"""Estimated exact work (``oddsim.stages.pipeline.estimate_work``, about a nanosecond a unit) under which
 the server answers a battle on its event loop instead of handing it to a worker thread."""
 
 
@@ -222,13 +222,12 @@ def _engine(battle, method: str, runs: int | None) -> str:
 def _is_quick(battle, body: Body, method: str, runs: int | None) -> bool:
     """Whether the event loop may solve ``battle`` itself: exact, small, and cheap to estimate."""
     from oddsim._runtime import interpreted
-    from oddsim.engines import aa_casualties
-    from oddsim.engines.exact import estimate_work
+    from oddsim.stages.aa_split import is_split
+    from oddsim.stages.pipeline import estimate_work
 
     if interpreted.cold():  # (a first run interprets its kernels: milliseconds, not microseconds)
         return False
-    if method == "mc" or body.get("counter_attack") is not None or body.get("waves") or \
-            aa_casualties.is_split(battle):
+    if method == "mc" or body.get("counter_attack") is not None or body.get("waves") or is_split(battle):
         return False
     if battle.retreat is not None and battle.retreat.best is not None:  # (costs more than the
         return False  # estimate says)
@@ -249,7 +248,7 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
         land, compositions = land_units_bound(battle)
         _check_exact_work(battle)
         if land is not None:
-            from oddsim.engines.exact import estimate_seconds
+            from oddsim.stages.pipeline import estimate_seconds
 
             whole = Battle(rules=battle.rules, attacker=counter, defender=land,
                            attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
@@ -319,8 +318,8 @@ def _waves(battle, body: Body, method: str, runs: int | None, seed: int | None,
 
 
 def _check_exact_work(*battles) -> None:
-    from oddsim.engines.exact import estimate_seconds
     from oddsim.errors import TooLargeError
+    from oddsim.stages.pipeline import estimate_seconds
 
     seconds = sum(estimate_seconds(b) for b in battles if b is not None)
     if seconds > MAX_EXACT_SECONDS:

@@ -14,7 +14,7 @@ MAX_BODY_BYTES = 256 * 1024
 MAX_RUNS = 5_000_000
 """Monte Carlo runs per request (the CLI allows more: run those there)."""
 MAX_EXACT_SECONDS = 2.0
-"""Seconds of exact solving a request may ask for, as ``oddsim.engines.exact.estimate_seconds`` predicts
+"""Seconds of exact solving a request may ask for, as ``oddsim.stages.pipeline.estimate_seconds`` predicts
 them (fitted to measured solves); ``method: auto`` already switches to Monte Carlo above half."""
 MC_SECONDS = 30.0
 """A Monte Carlo run stops this long after its first chunk and answers what it has

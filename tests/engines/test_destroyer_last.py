@@ -11,10 +11,9 @@ from click.testing import CliRunner
 from oddsim import Battle
 from oddsim.cli import cli
 from oddsim.engines.exact import _tables as t
-from oddsim.engines.exact import solve
 from oddsim.engines.exact.solve import _prepare
-from oddsim.engines.montecarlo import simulate
 from oddsim.errors import BattleError
+from oddsim.stages.pipeline import simulate, solve
 
 # 1942-2e: 1 destroyer (attack 2) + 1 cruiser (attack 3), destroyer first in the order of loss,
 # against 1 sub (defense 1). The attacker hits with 1 - 4/6 * 3/6 = 2/3 a round, the sub with 1/6.

@@ -8,9 +8,8 @@ from click.testing import CliRunner
 
 from oddsim import Battle
 from oddsim.cli import cli
-from oddsim.engines.exact import solve
-from oddsim.engines.montecarlo import simulate
 from oddsim.errors import BattleError
+from oddsim.stages.pipeline import simulate, solve
 
 # 1942-2e: a fighter (attack 3) against an infantry (defense 2) and an AA gun (hit on 1, fires once
 # before round 1 when the battle is fresh). Per round the fighter hits with 1/2 and is hit with

@@ -8,9 +8,8 @@ from click.testing import CliRunner
 
 from oddsim import Battle
 from oddsim.cli import cli
-from oddsim.engines.exact import solve
-from oddsim.engines.montecarlo import simulate
 from oddsim.errors import BattleError
+from oddsim.stages.pipeline import simulate, solve
 
 # 1942-2e, 1 armor (attack 3) against 2 infantry (defense 2), retreat at 1 defender or fewer.
 # A round: the armor hits with 1/2 and survives both infantry with 4/9. It retreats after a round

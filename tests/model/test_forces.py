@@ -165,3 +165,54 @@ def test_a_count_out_of_range_is_quoted_as_written(spec, message):
 @pytest.mark.parametrize("spec", ["0003 inf", "+3 inf", {"inf": "3"}, {"inf": 3.0}, {"inf": " 3 "}])
 def test_a_whole_count_however_written_is_exact(spec):
     assert parse_force(spec, G42) == Force((("infantry", 3),))
+
+
+# Force arithmetic (1942-2e costs: infantry 3, artillery 4, armor 6, fighter 10, battleship 20)
+RULES_1942 = oddsim.load_ruleset("1942-2e")
+
+
+def test_joined_armies_add_counts_and_damaged_units_in_the_editions_order():
+    fleet = parse_force("1 damaged bb, 2 dd", RULES_1942)
+    more = parse_force("1 bb, 1 dd, 2 ftr", RULES_1942)
+    joined = oddsim.forces.join_forces(RULES_1942, fleet, None, more, side="fleet")
+    assert joined == parse_force("1 bb, 1 damaged bb, 3 dd, 2 ftr", RULES_1942)
+    assert joined.counts == (("fighter", 2), ("destroyer", 3), ("battleship", 2))  # the edition's order
+    assert joined.damaged == (("battleship", 1),)
+    assert oddsim.forces.join_forces(RULES_1942, None) == Force(())
+    with pytest.raises(oddsim.ForceError, match="too many"):
+        oddsim.forces.join_forces(RULES_1942, parse_force("600 inf", RULES_1942),
+                                  parse_force("600 inf", RULES_1942))
+
+
+def test_an_army_minus_some_of_its_units():
+    army = parse_force("3 inf, 1 art, 2 bb, 1 damaged bb", RULES_1942)
+    assert army.minus(parse_force("1 inf, 1 art", RULES_1942), RULES_1942) == parse_force(
+        "2 inf, 2 bb, 1 damaged bb", RULES_1942)
+    # the whole battleships leave first: of 3 (1 damaged), taking 2 leaves the damaged one
+    assert army.minus(parse_force("2 bb", RULES_1942), RULES_1942).describe() == \
+        "3 infantry, 1 artillery, 1 damaged battleship"
+    # a damaged one taken leaves the two whole ones
+    assert army.minus(parse_force("1 damaged bb", RULES_1942), RULES_1942).describe() == \
+        "3 infantry, 1 artillery, 2 battleships"
+    assert army.minus(army, RULES_1942) == Force(())
+    with pytest.raises(oddsim.ForceError, match="4 infantry cannot be taken from 3 infantry"):
+        army.minus(parse_force("4 inf", RULES_1942), RULES_1942)
+
+
+def test_an_armys_ipc_value_and_its_units_of_some_types():
+    army = parse_force("3 inf, 1 art, 2 ftr, 1 damaged bb", RULES_1942)
+    assert army.ipc(RULES_1942) == 3 * 3 + 4 + 2 * 10 + 20  # a damaged unit at full price
+    assert Force(()).ipc(RULES_1942) == 0
+    land = army.where(lambda name: RULES_1942.unit(name).domain.value == "land")
+    assert land == parse_force("3 inf, 1 art", RULES_1942)
+    assert army.where(lambda name: name == "battleship") == Force((("battleship", 1),), (("battleship", 1),))
+
+
+def test_equal_compositions_are_one_key():
+    """The stages key compositions by Force: a normalised Force is equal, and hashes equal,
+    exactly when it describes the same units."""
+    a = parse_force("2 inf, 1 damaged bb, 1 bb", RULES_1942)
+    b = oddsim.forces.join_forces(RULES_1942, parse_force("1 bb", RULES_1942),
+                                  parse_force("1 damaged bb, 2 inf", RULES_1942))
+    assert a == b and hash(a) == hash(b) and {a: 1}[b] == 1
+    assert a != a.repaired() and a.describe() != a.repaired().describe()

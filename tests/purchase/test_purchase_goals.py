@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 from oddsim import Battle
 from oddsim.cli import cli
-from oddsim.engines.exact import solve
 from oddsim.errors import OddsimError
 from oddsim.purchase import BattleCache, sweep
+from oddsim.stages.pipeline import solve
 
 
 def by_purchase(table):

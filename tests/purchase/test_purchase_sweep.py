@@ -149,7 +149,7 @@ def test_monte_carlo_rows_use_a_seed_derived_from_the_battle():
     for row in table:
         battle = oddsim.Battle(rules="1942-2e", attacker={"arm": 1, "inf": row.counts[0]},
                                defender="1 inf")
-        from oddsim.engines.montecarlo import simulate
+        from oddsim.stages.pipeline import simulate
 
         direct = simulate(battle, runs=2000, seed=battle_seed(battle, 7))
         assert row.method == "mc" and row.runs == 2000

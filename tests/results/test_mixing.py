@@ -8,8 +8,8 @@ import pytest
 
 import oddsim
 from oddsim.api import run_amphibious, run_counter_attack, run_waves
-from oddsim.engines import aa_casualties
 from oddsim.results.mixing import chance_error, error_bound, part_variance, spread_error, spread_variance
+from oddsim.stages import aa_split
 from oddsim.stages.amphibious import Amphibious
 from oddsim.stages.waves import Wave
 
@@ -60,7 +60,7 @@ drawn at random, which the engine's shares beat)."""
 def test_a_mixtures_error_is_the_spread_of_its_estimates(name):
     answer, figure, above = CASES[name]
     if name == "AA split":
-        assert aa_casualties.splits(SPLIT) is not None  # (the battle is split by its AA outcome)
+        assert aa_split.splits(SPLIT) is not None  # (the battle is split by its AA outcome)
     spread, error = _spread([answer(seed) for seed in SEEDS], figure)
     # 40 seeds: the spread itself is known to about 11 %, so 0.7 .. 1.35 x; bounds may be larger
     assert 0.7 * spread <= error <= 1.35 * above * spread, (spread, error)

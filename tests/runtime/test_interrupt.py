@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import oddsim
 import oddsim.engines.exact
 import oddsim.engines.montecarlo
+import oddsim.stages.pipeline
 from oddsim import raid as raid_module
 from oddsim._runtime import interrupt
 from oddsim._runtime.interrupt import call_interruptibly
@@ -188,7 +189,7 @@ def test_waves_of_large_exact_stages_stop_on_the_first_ctrl_c(monkeypatch):
     release = threading.Event()
     monkeypatch.setattr(solve_module, "_solve", lambda battle, lowered: release.wait(60))
     big = oddsim.Battle(rules="1942-2e", attacker="100 inf, 50 arm", defender="150 inf")
-    assert oddsim.engines.exact.estimate_work(big)[1] >= solve_module.BACKGROUND_WORK
+    assert oddsim.stages.pipeline.estimate_work(big)[1] >= solve_module.BACKGROUND_WORK
     ctrl_c_soon()
     with pytest.raises(KeyboardInterrupt):
         run_waves(big, ["10 arm"], method="exact")
@@ -209,7 +210,7 @@ def test_ctrl_c_during_a_first_runs_compile_stops_at_once(monkeypatch):
     monkeypatch.setattr(solve_module, "_solved_once", False)
     monkeypatch.setattr(oddsim._runtime.first_run, "_enabled", True)
     small = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
-    assert oddsim.engines.exact.estimate_work(small)[1] < solve_module.BACKGROUND_WORK
+    assert oddsim.stages.pipeline.estimate_work(small)[1] < solve_module.BACKGROUND_WORK
     ctrl_c_soon()
     with pytest.raises(KeyboardInterrupt):
         oddsim.solve(small)

@@ -7,9 +7,9 @@ import json
 import pytest
 
 import oddsim
-from oddsim.engines.exact import estimate_work
 from oddsim.model.battle import Battle
 from oddsim.model.rules import load_ruleset
+from oddsim.stages.pipeline import estimate_work
 from oddsim.web import capabilities
 from oddsim.web.capabilities import QUICK_WORK, quick_battle_answer, run_battle_request
 

@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("starlette")
 
 mc = importlib.import_module("oddsim.engines.montecarlo.simulate")  # (the package exports the function)
+pipeline = importlib.import_module("oddsim.stages.pipeline")  # (the split battle's parts)
 
 SPLIT = {"rules": "revised", "attacker": "4 inf, 2 ftr, 2 bmb", "defender": "4 inf, 1 aa"}
 """Split by AA outcome into 3 x 3 parts (0-2 fighters x 0-2 bombers shot down)."""
@@ -26,7 +27,7 @@ def test_a_split_battle_answers_what_it_has_at_the_time_cap(client, monkeypatch)
     data = response.json()
     assert data["interrupted"] is True
     # the first part stops after its first chunk, the eight others run a few battles each
-    assert data["runs"] == mc.FIRST_CHUNK + 8 * mc.STOPPED_PART_RUNS
+    assert data["runs"] == mc.FIRST_CHUNK + 8 * pipeline.STOPPED_PART_RUNS
 
 
 def test_a_cancelled_split_battle_job_stops(client):
@@ -60,14 +61,15 @@ def test_a_counter_attack_answers_what_it_has_at_the_time_cap(client, monkeypatc
 
 def test_the_event_loop_never_estimates_a_split_battle(monkeypatch):
     """Before: the quick path estimated the AA split's work on the event loop (0.35-1.1 s)."""
-    import oddsim.engines.exact
+    import oddsim.api
+    import oddsim.stages.pipeline
     import oddsim.stages.runner
     from oddsim.web.capabilities import quick_battle_answer
 
     def never(battle):
-        raise AssertionError("estimate_work ran on the event loop")
+        raise AssertionError("a battle was sized for the exact engine on the event loop")
 
-    monkeypatch.setattr(oddsim.engines.exact, "estimate_work", never)
-    monkeypatch.setattr(oddsim.stages.runner, "estimate_work", never)
+    for module in (oddsim.stages.pipeline, oddsim.stages.runner, oddsim.api):  # (each reads its own name)
+        monkeypatch.setattr(module, "exact_size", never)
     small = {**SPLIT, "attacker": "1 inf, 1 ftr, 1 bmb", "defender": "1 inf, 1 aa"}
     assert quick_battle_answer(small) is None

@@ -1,5 +1,5 @@
 """The exact solver's cost model: the seconds a solve takes, from its estimated work
-(``solve.estimate_work``: joint casualty states times the hit spread of each side).
+(``solve.size``: joint casualty states times the hit spread of each side).
 
 Fitted by ``benchmarks/auto_calibration.py``: least squares of log(seconds) on log(work) over
 warm solves (processor seconds) of 50+ battles, land and sea, four editions, AA guns and Low Luck,

@@ -1,10 +1,13 @@
-"""Validated public wrapper of the exact engine: lower the battle, run the DP, build the result."""
+"""Validated public wrapper of the exact engine: lower one plain battle, run the DP, build the result.
+
+One plain battle in, one ``BattleResult`` out: the answer of a battle that takes more than that
+(split by its AA outcomes, crashed fighters, the defender's units that hold the territory without
+fighting) is made around this by ``oddsim.stages.pipeline`` (``oddsim.solve``)."""
 
 from __future__ import annotations
 
 import math
-import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -13,14 +16,12 @@ from oddsim._runtime import first_run as _first_run
 from oddsim._runtime import interpreted as _interpreted
 from oddsim._runtime.frozen import builder, evolve
 from oddsim._runtime.interrupt import call_interruptibly
-from oddsim.engines import aa_casualties
-from oddsim.engines.crash import crash_cost_per_state, crash_fighters
+from oddsim.engines.carriers import crash_cost_per_state
 from oddsim.engines.dice import add_dice, low_luck_pmf
 from oddsim.engines.exact import _ahead, _kept, _outcomes, cost
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
-from oddsim.engines.exact.best import BestRetreat, best_retreat, mix_plans, retreat_plan
-from oddsim.engines.holding_units import with_holding_units
+from oddsim.engines.exact.best import BestRetreat, best_retreat, retreat_plan
 from oddsim.engines.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import Battle
@@ -76,60 +77,36 @@ def _hit_spread(dice: int) -> float:
     return min(dice + 1.0, 8.0 * math.sqrt(dice) + 1.0)
 
 
-def estimate_work(battle: Battle) -> tuple[int, float]:
-    """(joint casualty states, estimated work) of solving ``battle`` exactly (``estimate_seconds``
-    turns work into seconds: 1e9 units are some 0.2 s, 1.45e10 about a second). A battle split
-    by the AA outcome per aircraft type (``aa_casualties.splits``), one solve per part: its
-    largest part's states and the sum of the parts' work."""
+@dataclass(frozen=True)
+class Sized:
+    """One plain battle lowered for the exact engine, and its size: ``size`` makes it and
+    ``solve`` takes it, so a battle sized first (to choose its engine, or against a server's
+    limit) is not lowered again. Its arrays are only read, by the estimate and by the solve."""
+
+    battle: Battle
+    lowered: tuple  # (LoweredBattle, the attacker's _SideLayout, the defender's)
+    joint: int  # joint casualty states
+    work: float  # estimated work: states x hit spread of each side (``cost`` turns it into seconds)
+
+    @property
+    def seconds(self) -> float:
+        """The seconds its solve takes on this kind of machine (``cost``: fitted to measured
+        solves): 1e9 units of work are some 0.2 s, 1.45e10 about a second."""
+        return cost.seconds(self.work)
+
+
+_new_sized = builder(Sized)
+"""``Sized(...)``, made faster (``oddsim._runtime.frozen``)."""
+
+
+def size(battle: Battle) -> Sized:
+    """``battle`` lowered, and its joint casualty states and estimated work (``lower`` refuses a
+    battle that is not plain)."""
+    low = lower(battle)
     with _interpreted.interpreting(_interpreted.cold()):  # (lowering on a cold cache compiles nothing)
-        parts = aa_casualties.splits(battle)
-        if parts is None:
-            return _work(*_lowered(battle, keep=True))
-        return _split_work(parts)
-
-
-PART_SECONDS = 0.001
-"""The fixed cost of each part of a split battle (lowering it, its per-side tables and its
-result), measured at 0.8-1.6 ms for 49-961 parts of a few states each."""
-
-PART_WORK = 1_000_000
-"""The work of each part of a split battle besides its states: lowering it, its per-side tables
-and its result, about a millisecond a part (measured: 0.8-1.6 ms for 49-961 parts of a few
-states each), which the state counts do not see: 4,096 tiny parts took 4 s estimated at 0.1 s."""
-
-
-def estimate_seconds(battle: Battle) -> float:
-    """The seconds an exact solve of ``battle`` takes on this kind of machine, from its
-    ``estimate_work`` (``cost``: fitted to measured solves). A split battle: the seconds of its
-    parts' work together, plus ``PART_SECONDS`` a part (the fit grows slower than the work, so
-    the fixed cost of 2,000 tiny parts, some 2 s, would vanish in it)."""
-    with _interpreted.interpreting(_interpreted.cold()):
-        parts = aa_casualties.splits(battle)
-        if parts is None:
-            return cost.seconds(_work(*_lowered(battle, keep=True))[1])
-        return _split_size(parts)[1]
-
-
-def _split_size(parts: list[aa_casualties.Split]) -> tuple[int, float]:
-    """(the largest part's joint states, the predicted seconds) of a split battle: the cost
-    model's seconds of the parts' work together, plus ``PART_SECONDS`` for each part."""
-    joint, work, solved = 0, 0.0, 0
-    for _, spec, _ in parts:
-        if spec is not None:
-            part_joint, part_work = _work(*_lowered(spec))
-            joint, work, solved = max(joint, part_joint), work + part_work, solved + 1
-    return joint, cost.seconds(work) + solved * PART_SECONDS
-
-
-def _split_work(parts: list[aa_casualties.Split]) -> tuple[int, float]:
-    """(the largest part's joint states, the sum of the parts' work) of a split battle, each
-    part counted ``PART_WORK`` more for its fixed cost."""
-    joint, work = 0, 0.0
-    for _, spec, _ in parts:
-        if spec is not None:  # (None: every attacker shot down, nothing to solve)
-            part_joint, part_work = _work(*_lowered(spec))
-            joint, work = max(joint, part_joint), work + part_work + PART_WORK
-    return joint, work
+        _ahead.start_early(battle.retreat)  # a first run: the DP compiles meanwhile, the layouts' kernel too
+        lowered = (low, *_layouts(battle, low))
+    return _new_sized(battle, lowered, *_work(*lowered))
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
@@ -147,33 +124,13 @@ def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayo
 _Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
 
 
-_estimated = threading.local()
-"""Per thread, the battle ``estimate_work`` last lowered and its arrays (which it only reads):
-``solve`` on that same (immutable) ``Battle`` takes them instead of lowering it again, as after
-``auto`` picked the engine; the solve takes them away, so arrays a solve used never serve twice."""
-
-
-def _lowered(battle: Battle, keep: bool = False) -> _Lowered:
-    """The battle's arrays and layouts; ``keep``: remember them for the next call on ``battle``."""
-    last = getattr(_estimated, "pair", None)
-    if last is not None and last[0] is battle:
-        if not keep:
-            _estimated.pair = None
-        return last[1]
-    low = lower(battle)
-    _ahead.start_early(battle.retreat)  # a first run: the DP compiles meanwhile, the layouts' kernel too
-    lowered = (low, *_layouts(battle, low))
-    _estimated.pair = (battle, lowered) if keep else None
-    return lowered
-
-
 def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
     joint = a.n_states * d.n_states
     spread = _hit_spread(a.n_units) * _hit_spread(d.n_units)
     return joint, joint * spread
 
 
-def _check_size(joint: int, work: float, parts: int = 0, seconds: float | None = None) -> None:
+def check_size(joint: int, work: float, parts: int = 0, seconds: float | None = None) -> None:
     """Refuse a battle over ``MAX_JOINT_STATES`` or ``MAX_SECONDS`` (``parts``: the AA outcomes it
     is solved as, ``joint`` their largest and ``seconds`` the sum of theirs; 0: solved whole, its
     seconds from ``work``)."""
@@ -268,8 +225,8 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     """The kernels' inputs for ``battle``. The side tables are worked out for the side states
     the battle can reach (from ``_seeds``), or with ``every_state`` for all (``retreat_table``,
     whose decisions the Monte Carlo engine looks up in states of its own)."""
-    low, a, d = lowered or _lowered(battle)
-    _check_size(*_work(low, a, d))
+    low, a, d = lowered or size(battle).lowered
+    check_size(*_work(low, a, d))
     types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
     support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
                         low.support_side)
@@ -529,7 +486,7 @@ def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray
 
 
 BACKGROUND_WORK = 50_000_000
-"""Battles whose estimated work (``estimate_work``) reaches this, some 30 ms (``cost``), are
+"""Battles whose estimated work (``Sized.work``) reaches this, some 30 ms (``cost``), are
 solved in a background thread, so that Ctrl-C stops the caller at once; shorter ones
 hold Ctrl-C back until they return (handing a call to the waiting thread costs some 20 us)."""
 _solved_once = False
@@ -537,45 +494,24 @@ _solved_once = False
 engine for seconds, so it runs in the background thread too: Ctrl-C then stops it at once."""
 
 
-def solve(battle: Battle) -> BattleResult:
-    """Exact outcome distribution of the battle (fought to the end, or to the attacker's
-    retreat). Ctrl-C raises ``KeyboardInterrupt`` (never inside a Numba call: see
-    ``oddsim._runtime.interrupt``)."""
+def solve(battle: Battle, sized: Sized | None = None) -> BattleResult:
+    """Exact outcome distribution of one plain battle (fought to the end, or to the attacker's
+    retreat; ``sized``: its ``size``, when it was sized first). The best retreat's objective and
+    plan are the DP's. Crashed fighters and the defender's units that hold the territory without
+    fighting are left to ``oddsim.solve``, which also splits a battle by its AA outcomes: this
+    refuses such a battle (``lowering.lower``). Ctrl-C raises ``KeyboardInterrupt`` (never inside a
+    Numba call: see ``oddsim._runtime.interrupt``)."""
     if not isinstance(battle, Battle):
         raise BattleError(f"solve needs a Battle, not {type(battle).__name__}")
-    with _interpreted.interpreting(_interpreted.cold()):  # (lowering on a cold cache compiles nothing)
-        parts = aa_casualties.splits(battle)
-        lowered = _lowered(battle) if parts is None else None
-        joint, seconds = (0, 0.0) if parts is None else _split_size(parts)
-    if parts is not None:  # AA picks its casualties by chance: one battle per outcome
-        _check_size(joint, 0.0, len(parts), seconds)
-        with _interpreted.interpreting(_interpreted.worth_it(seconds)):
-            return _solve_split(battle, parts)
-    assert lowered is not None
-    _, work = _work(*lowered)
+    if sized is None or sized.battle is not battle:
+        sized = size(battle)
     global _solved_once
     first_run = not _solved_once and _first_run.announcing()
-    with _interpreted.interpreting(_interpreted.worth_it(cost.seconds(work))):
-        result = call_interruptibly(_interpreted.carried(_solve), battle, lowered,
-                                    background=work >= BACKGROUND_WORK or first_run)
+    with _interpreted.interpreting(_interpreted.worth_it(sized.seconds)):  # (a cold cache: see there)
+        result = call_interruptibly(_interpreted.carried(_solve), battle, sized.lowered,
+                                    background=sized.work >= BACKGROUND_WORK or first_run)
     _solved_once = True
     return result
-
-
-def _solve_split(battle: Battle, parts: list[aa_casualties.Split]) -> BattleResult:
-    """A battle split by the AA outcome: one solve per part, mixed."""
-    solved: list[tuple[float, BattleResult]] = []
-
-    def part(spec: Battle, p: float, _i: int) -> BattleResult:
-        solved.append((p, solve(spec)))
-        return solved[-1][1]
-
-    mixed = aa_casualties.fight_split(battle, parts, part)
-    if battle.retreat is None or battle.retreat.best is None:
-        return mixed
-    # each part follows the same state-based policy: the outcomes are the policy's
-    return replace(mixed, objective=mixed.tuv_swing + battle.retreat.territory_bonus
-                   * (mixed.takes_territory or 0.0), retreat_plan=mix_plans(solved))
 
 
 def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
@@ -614,9 +550,6 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     plan = None if p.best is None else _best_plan(battle, p, ends, final, outcome, final_w)
     if plain is not None:
         p.done(plain, ends)  # (the result and the plan copied what they keep)
-    if battle.crash_fighters:
-        result = crash_fighters(result, battle)
-    result = with_holding_units(result, battle)
     if p.best is None:
         return result
     return evolve(result, objective=p.best.objective, retreat_plan=plan)

@@ -1,4 +1,9 @@
-"""Validated public wrapper of the Monte Carlo engine: lower the battle, fight it in chunks, report.
+"""Validated public wrapper of the Monte Carlo engine: lower one plain battle, fight it in chunks, report.
+
+One plain battle in, one ``BattleResult`` out: the answer of a battle that takes more than that
+(split by its AA outcomes, crashed fighters, the defender's units that hold the territory without
+fighting, the best retreat's objective and plan) is made around this by ``oddsim.stages.pipeline``
+(``oddsim.simulate``).
 
 Memory stays bounded however many runs are asked for: battles are fought in chunks of at most
 ``LARGEST_CHUNK`` by the kernel, which adds them into small per-block tallies and survivor
@@ -9,10 +14,9 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numba
@@ -20,9 +24,6 @@ import numpy as np
 
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim._runtime.progress import ProgressBar
-from oddsim.engines import aa_casualties
-from oddsim.engines.crash import crash_fighters
-from oddsim.engines.holding_units import with_holding_units
 from oddsim.engines.lowering import LoweredBattle, lower
 from oddsim.engines.montecarlo import _kernel as k
 from oddsim.engines.montecarlo._layout import (
@@ -38,7 +39,7 @@ from oddsim.engines.montecarlo._layout import (
 )
 from oddsim.engines.montecarlo._model import KernelModel, SurvivorCodec
 from oddsim.errors import BattleError
-from oddsim.limits import MAX_RUNS, check_runs, seed_or_random, share_of_runs, sub_seed
+from oddsim.limits import MAX_RUNS, check_runs, seed_or_random
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult, Method
 from oddsim.results.estimates import standard_error_of_mean, swing_error_bound
@@ -75,12 +76,6 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
     runs = check_runs(runs, BattleError)
     seed = seed_or_random(seed, BattleError)
-    parts = aa_casualties.splits(battle)
-    if parts is not None:  # AA picks its casualties by chance: one battle per outcome, its share of runs
-        with stop_on_interrupt() as stop:  # one Ctrl-C stops every part
-            likely_first = sorted(parts, key=lambda part: -part[0])  # (a stop leaves the rarest)
-            return _finish(battle, aa_casualties.fight_split(
-                battle, likely_first, _SplitParts(runs, seed, progress, on_chunk, stop).fight))
     low = lower(battle)
     spec = KernelModel.build(battle, low)
     arrays = 2 if spec.key_coarse else 1  # a histogram row, and which end state each slot keeps
@@ -106,70 +101,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
             raise
     finally:
         bar.close()
-    return _finish(battle, _result(battle, low, spec, tallies, interrupted))
-
-
-STOPPED_PART_RUNS = 256
-"""Runs of each part of a split battle left after a stop (Ctrl-C, ``on_chunk``): an AA outcome
-still gets an estimate, in a few milliseconds a part, and the result is interrupted ..."""
-STOPPED_SECONDS = 0.5
-"""... for this long after the stop; the parts left then (the rarest: parts are fought most
-likely first) are not fought, their probability the result's ``truncated_mass`` (a part costs
-3-4 ms whatever its runs: 4,096 of them would take 15 s)."""
-
-
-@dataclass
-class _SplitParts:
-    """The parts of a battle split by its AA outcomes, fought one after another with one stop:
-    ``on_chunk`` sees the battles of every part so far (progress of the whole), and once a stop
-    is asked (``on_chunk`` True, or Ctrl-C) each later part runs ``STOPPED_PART_RUNS`` at most."""
-
-    runs: int
-    seed: int
-    progress: bool
-    on_chunk: Callable[[int], bool] | None
-    interrupt: threading.Event
-    fought: int = 0
-    stopped: bool = False
-    stopped_at: float | None = None
-
-    def fight(self, spec: Battle, share: float, index: int) -> BattleResult | None:
-        runs = share_of_runs(share, self.runs)
-        if self.stopped or self.interrupt.is_set():
-            self.stopped = True
-            if self.stopped_at is None:
-                self.stopped_at = time.monotonic()
-            if time.monotonic() - self.stopped_at > STOPPED_SECONDS:
-                return None
-            runs = min(runs, STOPPED_PART_RUNS)
-        result = simulate(spec, runs=runs, seed=sub_seed(self.seed, index + 1),
-                          progress=self.progress, on_chunk=None if self.stopped else self._on_chunk)
-        self.fought += result.runs or 0
-        if self.stopped:  # (a stopped part is interrupted; the parts after it run few battles)
-            return replace(result, interrupted=True)
-        return result
-
-    def _on_chunk(self, battles: int) -> bool:
-        if self.on_chunk is not None and self.on_chunk(self.fought + battles):
-            self.stopped = True
-            self.stopped_at = time.monotonic()
-        return self.stopped
-
-
-def _finish(battle: Battle, result: BattleResult) -> BattleResult:
-    """What follows the battle: crashed fighters; with the best retreat, its objective estimated
-    from the battles fought and the plan of the policy played, the exact engine's (it computed
-    the policy; its chances are exact). A part of a battle split by its AA outcomes
-    (``aa_fired``) gets no plan: the whole battle gets it."""
-    if battle.crash_fighters:
-        result = crash_fighters(result, battle)
-    result = with_holding_units(result, battle)
-    if battle.retreat is None or battle.retreat.best is None or battle.aa_fired:
-        return result
-    from oddsim.engines.exact import solve
-
-    bonus = battle.retreat.territory_bonus * (result.takes_territory or 0.0)
-    return replace(result, objective=result.tuv_swing + bonus, retreat_plan=solve(battle).retreat_plan)
+    return _result(battle, low, spec, tallies, interrupted)
 
 
 def _choose_kept_states(spec: KernelModel, seed: int, tallies: _Tallies) -> None:

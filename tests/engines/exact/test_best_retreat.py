@@ -9,9 +9,8 @@ from click.testing import CliRunner
 
 from oddsim import Battle
 from oddsim.cli import cli
-from oddsim.engines.exact import solve
-from oddsim.engines.montecarlo import simulate
 from oddsim.errors import BattleError
+from oddsim.stages.pipeline import simulate, solve
 
 INF, ART, ARM = "inf", "art", "arm"
 ATTACK = {INF: 1, ART: 2, ARM: 3}  # 1942-2e

@@ -16,7 +16,7 @@ import pytest
 from scipy.stats import chisquare
 
 import oddsim
-from oddsim.engines.montecarlo import simulate
+from oddsim.stages.pipeline import simulate
 
 RUNS = 200_000
 Z = 4.5

@@ -13,7 +13,7 @@ from oracle import duel, landed_retreat_rounds
 from readings import every_round_strike
 
 import oddsim
-from oddsim.engines.montecarlo import simulate
+from oddsim.stages.pipeline import simulate
 
 RUNS = 200_000
 Z = 4.5

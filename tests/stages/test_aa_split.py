@@ -7,9 +7,9 @@ from importlib import resources
 import pytest
 
 import oddsim
-from oddsim.engines import aa_casualties
 from oddsim.errors import RulesetError
 from oddsim.model.rules import parse_ruleset
+from oddsim.stages import aa_split
 
 TOL = 1e-12
 
@@ -132,7 +132,7 @@ def test_per_aircraft_monte_carlo_rounds_before_a_retreat_carry_an_error():
 
 
 def test_too_many_aa_outcomes_are_refused_by_both_engines_saying_the_limit():
-    # 101 x 101 outcomes (0-100 of each type shot down), over aa_casualties.MAX_SPLITS = 4096
+    # 101 x 101 outcomes (0-100 of each type shot down), over aa_split.MAX_SPLITS = 4096
     battle = oddsim.Battle("revised", "100 ftr, 100 bmb", "10 inf, 1 aa")
     for engine in (oddsim.solve, oddsim.simulate):
         with pytest.raises(oddsim.TooLargeError, match=r"10,201 outcomes.*Monte Carlo.*at most 4,096"):
@@ -142,7 +142,7 @@ def test_too_many_aa_outcomes_are_refused_by_both_engines_saying_the_limit():
 def test_low_luck_splits_only_the_outcomes_that_can_happen():
     # 100 aircraft a type at 1: 16 sure hits and a 17th with chance 4/6, so 2 x 2 parts (not 101 x 101)
     battle = oddsim.Battle("revised", "100 ftr, 100 bmb", "10 inf, 1 aa", dice="lowluck")
-    parts = aa_casualties.splits(battle)
+    parts = aa_split.splits(battle)
     got = sorted((p, spec.attacker.describe()) for p, spec, _ in parts)
     assert [p for p, _ in got] == pytest.approx([1 / 9, 2 / 9, 2 / 9, 4 / 9], abs=TOL)
     assert got[-1][1] == "83 fighters, 83 bombers"  # both lose 17, with (2/3)^2
@@ -155,7 +155,7 @@ def test_each_part_is_the_battle_rebuilt_with_the_aircraft_left():
 
     battle = oddsim.Battle("revised", "3 ftr, 2 bmb, 2 inf, 1 arm", "4 inf, 1 aa", ool_attacker="bmb, inf",
                            keep_land=1)
-    for _, spec, lost in aa_casualties.splits(battle):
+    for _, spec, lost in aa_split.splits(battle):
         left = {name: n - lost.count(name) for name, n in battle.attacker.counts}
         rebuilt = replace(battle, attacker={name: n for name, n in left.items() if n}, aa_fired=True)
         assert spec == rebuilt
@@ -165,11 +165,12 @@ def test_each_part_is_the_battle_rebuilt_with_the_aircraft_left():
 def test_every_part_of_a_split_battle_sees_the_stop_hook():
     """Before: each AA outcome ran its whole share without ``on_chunk`` (the server's 30 s cap,
     cancel and disconnect, ignored: one request ran 148 s)."""
-    mc = importlib.import_module("oddsim.engines.montecarlo.simulate")  # (the package exports the function)
-    FIRST_CHUNK, STOPPED_PART_RUNS = mc.FIRST_CHUNK, mc.STOPPED_PART_RUNS
+    mc = importlib.import_module("oddsim.stages.pipeline")
+    FIRST_CHUNK = importlib.import_module("oddsim.engines.montecarlo.simulate").FIRST_CHUNK
+    STOPPED_PART_RUNS = mc.STOPPED_PART_RUNS
 
     battle = oddsim.Battle("revised", "4 inf, 2 ftr, 2 bmb", "4 inf, 1 aa")
-    parts = aa_casualties.splits(battle)
+    parts = aa_split.splits(battle)
     assert len(parts) == 3 * 3  # 0-2 fighters x 0-2 bombers shot down, every outcome possible
     seen = []
     result = mc.simulate(battle, runs=2_000_000, seed=5, on_chunk=lambda n: seen.append(n) or True)
@@ -183,7 +184,7 @@ def test_every_part_of_a_split_battle_sees_the_stop_hook():
 
 
 def test_the_stop_hook_sees_the_battles_of_every_part_so_far():
-    mc = importlib.import_module("oddsim.engines.montecarlo.simulate")
+    mc = importlib.import_module("oddsim.stages.pipeline")
 
     battle = oddsim.Battle("anniversary", "2 inf, 1 ftr, 1 bmb", "2 inf, 1 aa")
     seen = []

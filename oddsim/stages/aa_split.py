@@ -7,17 +7,17 @@ binomial number of its aircraft, independently of the other types; in Low Luck e
 own group (``n x hit // 6`` sure hits, one more with chance ``(n x hit % 6) / 6``).
 
 The engines' states follow the order of loss, which cannot hold such losses. So the battle is
-split here, before either engine runs: one battle per outcome of the AA fire (aircraft lost per
-type), fought with the AA already fired, and the results are mixed by the outcomes'
-probabilities, the aircraft shot down added to the attacker's losses. Only battles where AA fires
-at two or more aircraft types are split; with one type both readings agree.
+split here, a stage before either engine runs (``oddsim.stages.pipeline``): one battle per
+outcome of the AA fire (aircraft lost per type), fought with the AA already fired, and the
+results are mixed by the outcomes' probabilities, the aircraft shot down added to the
+attacker's losses. Only battles where AA fires at two or more aircraft types are split; with
+one type both readings agree.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import threading
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -25,13 +25,14 @@ import numpy as np
 
 from oddsim._runtime.frozen import evolve
 from oddsim.engines.dice import DIE_FACES
-from oddsim.engines.holding_units import with_holding_units
+from oddsim.errors import TooLargeError
+from oddsim.model.aa_fire import aa_hit, split_aircraft
 from oddsim.model.battle import Battle
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.order_of_loss import casualty_order
-from oddsim.model.rules import AACasualties, Domain
 from oddsim.results.battle_result import BattleResult, Method, Survivors, row_key, survivor_row
 from oddsim.results.mixing import part_variance
+from oddsim.stages.holding_units import with_holding_units
 
 MAX_SPLITS = 4096
 """At most this many AA outcomes (of nonzero probability) are fought apart, by either engine (above
@@ -42,52 +43,11 @@ Split = tuple[float, Battle | None, Force]
 the aircraft lost)."""
 
 
-def aa_hit(battle: Battle) -> int:
-    """The defender's AA hit value, with its technology (radar)."""
-    hit = battle.rules.combat.aa_hit
-    for tech in battle.defender_tech:
-        found = battle.rules.technology(tech).aa_hit
-        hit = found if found is not None else hit
-    return hit
-
-
-_last = threading.local()
-"""Per thread, the battle ``splits`` last split and its parts: ``estimate_work`` (``auto``'s
-choice) splits a battle and the engine then splits the same (immutable) ``Battle`` again."""
-
-
 def splits(battle: Battle) -> list[Split] | None:
-    """The AA outcomes of ``battle`` to fight apart, or None when the engines can take it whole."""
-    last = getattr(_last, "pair", None)
-    if last is not None and last[0] is battle:
-        return last[1]
-    parts = _splits(battle)
-    _last.pair = (battle, parts)
-    return parts
-
-
-def is_split(battle: Battle) -> bool:
-    """Whether ``splits`` splits ``battle`` (microseconds: nothing is built). A server asks this
-    before it estimates a battle's work on its event loop: a split battle's estimate lowers every
-    part (up to a second)."""
-    return _split_aircraft(battle) is not None
-
-
-def _split_aircraft(battle: Battle) -> list[tuple[str, int]] | None:
-    """The attacker's aircraft (name, count) that AA fire splits the battle by, or None."""
+    """The AA outcomes of ``battle`` to fight apart, or None when the engines can take it whole.
+    Worked out anew on each call (milliseconds): the pipeline asks once and passes the parts on."""
     rules = battle.rules
-    if (battle.sea or battle.aa_fired or battle.in_progress
-            or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
-            or not any(rules.unit(name).aa for name, _ in battle.defender.counts)):
-        return None
-    aircraft = [(name, n) for name, n in battle.attacker.counts
-                if rules.unit(name).domain is Domain.AIR]
-    return aircraft if len(aircraft) >= 2 else None
-
-
-def _splits(battle: Battle) -> list[Split] | None:
-    rules = battle.rules
-    aircraft = _split_aircraft(battle)
+    aircraft = split_aircraft(battle)
     if aircraft is None:
         return None
     hit = aa_hit(battle)
@@ -95,8 +55,6 @@ def _splits(battle: Battle) -> list[Split] | None:
     support = [np.flatnonzero(d).tolist() for d in per_type]  # (Low Luck: two counts a type)
     outcomes = math.prod(len(s) for s in support)
     if outcomes > MAX_SPLITS:
-        from oddsim.errors import TooLargeError
-
         shape = " x ".join(f"{name} {s[0]}-{s[-1]}" for s, (name, _) in zip(support, aircraft, strict=True))
         raise TooLargeError(
             f"AA fire at {battle.attacker.describe()} has {outcomes:,} outcomes (aircraft lost by type: "
@@ -107,9 +65,17 @@ def _splits(battle: Battle) -> list[Split] | None:
         p = float(np.prod([d[k] for d, k in zip(per_type, losses, strict=True)]))
         if p <= 0.0:
             continue
-        lost = {name: k for (name, _), k in zip(aircraft, losses, strict=True) if k}
-        out.append((p, _after_aa(battle, lost), parse_force(lost or None, rules, "shot down")))
+        lost = parse_force({name: k for (name, _), k in zip(aircraft, losses, strict=True) if k}, rules,
+                           "shot down")
+        out.append((p, _after_aa(battle, lost), lost))
     return out
+
+
+def is_split(battle: Battle) -> bool:
+    """Whether ``splits`` splits ``battle`` (microseconds: nothing is built). A server asks this
+    before it estimates a battle's work on its event loop: a split battle's estimate lowers every
+    part (up to a second)."""
+    return split_aircraft(battle) is not None
 
 
 def _type_hits(n: int, hit: int, low_luck: bool) -> np.ndarray:
@@ -125,16 +91,14 @@ def _type_hits(n: int, hit: int, low_luck: bool) -> np.ndarray:
     return np.array([math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)])
 
 
-def _after_aa(battle: Battle, lost: dict[str, int]) -> Battle | None:
+def _after_aa(battle: Battle, lost: Force) -> Battle | None:
     """``battle`` with the aircraft ``lost`` gone and the AA fired, or None when none is left:
     ``replace(battle, attacker=..., aa_fired=True)`` without checking again what did not change
     (fewer aircraft break no rule of a checked battle), which took most of the time ``splits``
-    takes (``estimate_work`` of a split battle splits it)."""
-    counts = {name: n - lost.get(name, 0) for name, n in battle.attacker.counts}
-    counts = {name: n for name, n in counts.items() if n}
-    if not counts:
+    takes (``pipeline.exact_size`` of a split battle splits it)."""
+    attacker = battle.attacker.minus(lost, battle.rules, "attacker")
+    if attacker.is_empty():
         return None
-    attacker = Force(tuple(counts.items()), battle.attacker.damaged)
     steps = casualty_order(attacker, battle.rules, True, battle.ool_attacker, battle.keep_land, battle.landed)
     return evolve(battle, attacker=attacker, aa_fired=True, attacker_steps=steps)
 
@@ -175,7 +139,7 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
     errors: dict[str, float] = {}
     attacker_total = defender_total = 0.0
     for p, result, lost in parts:
-        shot_down = _ipc(rules, lost)
+        shot_down = lost.ipc(rules)
         totals["attacker_ipc_lost"] += p * shot_down
         if result is None:
             totals["defender_win"] += p
@@ -215,10 +179,6 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
         truncated_mass=totals["truncated_mass"],
         interrupted=any(r.interrupted for _, r, _ in fought),
         attacker_ipc_total=attacker_total, defender_ipc_total=defender_total), battle)
-
-
-def _ipc(rules, force: Force) -> int:
-    return sum(rules.unit(name).cost * n for name, n in force.counts)
 
 
 def _add(table: dict[tuple, list], row: Survivors, p: float) -> None:

@@ -4,8 +4,8 @@ defender's survivors wherever the attacker does not take the territory."""
 import pytest
 
 import oddsim
-from oddsim.engines.holding_units import holding_units
-from oddsim.engines.montecarlo import simulate
+from oddsim.stages.holding_units import holding_units
+from oddsim.stages.pipeline import simulate
 
 TOL = 1e-12
 

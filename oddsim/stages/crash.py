@@ -5,7 +5,9 @@ The battle itself is unchanged (its outcome is decided in the battle); what chan
 defender keeps: each survivor row loses the aircraft beyond the capacity of its carriers (the
 edition's ``carries_aircraft``, ``carries_aircraft_damaged`` for a damaged two-hit carrier; the
 aircraft with ``lands_on_carrier``), the cheapest first, and their cost joins the defender's IPC
-lost. One function serves both engines: it reads the result's survivor rows.
+lost. One function serves both engines: it reads the result's survivor rows, after either
+engine fought the battle (``oddsim.stages.pipeline``); the rule itself, on arrays of units, is
+``oddsim.engines.carriers`` (the exact engine's best retreat reads it per state).
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from dataclasses import replace
 
 import numpy as np
 
+from oddsim.engines.carriers import crash_cost_per_state, crashed_per_state
 from oddsim.errors import TooLargeError
 from oddsim.model.battle import Battle
-from oddsim.model.rules import Ruleset
 from oddsim.results.battle_result import BattleResult, merge_rows
 from oddsim.results.mixing import error_bound, spread_error
+
+__all__ = ["crash_cost_per_state", "crash_fighters", "crashed", "crashed_per_state"]  # (the rule: old paths)
 
 
 def crashed(counts: Mapping[str, int], damaged: Mapping[str, int], battle: Battle) -> dict[str, int]:
@@ -30,31 +34,6 @@ def crashed(counts: Mapping[str, int], damaged: Mapping[str, int], battle: Battl
     hurt = np.array([[damaged.get(name, 0) for name in names]], dtype=np.int64)
     lost = crashed_per_state(alive, hurt, battle.rules)[0].tolist()
     return {name: n for name, n in zip(names, lost, strict=True) if n}
-
-
-def crashed_per_state(alive: np.ndarray, damaged: np.ndarray, rules: Ruleset) -> np.ndarray:
-    """Per row of ``alive`` (units by type in the edition's order, ``damaged`` of them damaged),
-    the aircraft of each type its carriers cannot hold: the room of every carrier left (less
-    for a damaged two-hit one) goes to the dearest aircraft first. One rule for a survivor row
-    and for every state of the exact engine (the best retreat's objective counts the crashes)."""
-    units = rules.units
-    hurt = np.minimum(damaged, alive)
-    room = ((alive - hurt) @ np.array([u.carries_aircraft for u in units], dtype=np.int64)
-            + hurt @ np.array([u.carries_aircraft_damaged for u in units], dtype=np.int64))
-    lost = np.zeros_like(alive)
-    dearest = sorted((i for i, u in enumerate(units) if u.lands_on_carrier),
-                     key=lambda i: (units[i].cost, units[i].name), reverse=True)
-    for i in dearest:
-        kept = np.minimum(alive[:, i], room)
-        room = room - kept
-        lost[:, i] = alive[:, i] - kept
-    return lost
-
-
-def crash_cost_per_state(alive: np.ndarray, damaged: np.ndarray, rules: Ruleset) -> np.ndarray:
-    """The IPCs of the aircraft that crash after the battle, per row (``crashed_per_state``)."""
-    return crashed_per_state(alive, damaged, rules) @ np.array([u.cost for u in rules.units],
-                                                                dtype=np.int64)
 
 
 def crash_fighters(result: BattleResult, battle: Battle) -> BattleResult:

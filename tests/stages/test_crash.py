@@ -9,9 +9,8 @@ from click.testing import CliRunner
 
 from oddsim import Battle
 from oddsim.cli import cli
-from oddsim.engines.exact import solve
-from oddsim.engines.montecarlo import simulate
 from oddsim.errors import BattleError
+from oddsim.stages.pipeline import simulate, solve
 
 # 1942-2e: a submarine (attack 2) against a carrier (defense 2) and 3 fighters. With no defending
 # destroyer the sub strikes first and the fighters cannot hit it; they cannot be hit either. The
