@@ -303,7 +303,7 @@ def _waves(battle, body: Body, method: str, runs: int | None, seed: int | None,
         for _, count in battle.defender.counts:
             compositions *= count + 1
         later = [replace_attacker(battle, wave) for wave in waves]
-        from oddsim.engines.exact import estimate_seconds
+        from oddsim.stages.pipeline import estimate_seconds
 
         seconds = estimate_seconds(battle) + compositions * sum(estimate_seconds(b) for b in later)
         if seconds > MAX_EXACT_SECONDS:
