@@ -256,10 +256,14 @@ def _aa_dice(battle: Battle, rules: Ruleset) -> int:
         return 0
     table = _per_ruleset(rules, _make_role_table, (), True)
     guns = sum(n for name, n in battle.defender.counts if name in table.aa)
-    if guns == 0:
-        return 0
     aircraft = sum(n for name, n in battle.attacker.counts if name in table.air)
-    if aircraft == 0:
+    return aa_dice(rules, guns, aircraft)
+
+
+def aa_dice(rules: Ruleset, guns: int, aircraft: int) -> int:
+    """Dice ``guns`` AA guns roll at ``aircraft`` attacking aircraft before round 1 of a land
+    battle (``_aa_dice``; the lattice of sub-armies asks it per sub-army)."""
+    if guns == 0 or aircraft == 0:
         return 0
     if rules.combat.aa_dice is AADice.PER_GUN:
         return min(rules.combat.aa_dice_per_gun * guns, aircraft)
