@@ -144,5 +144,21 @@ def solve_sub_armies(battle: Battle, pool: Force, side: str = "attacker",
         if swept is None or swept[1][i]:
             out[army] = SubArmyOdds.of(solve(battle_with(battle, side, force)))
         else:
-            out[army] = SubArmyOdds(*swept[0][i, [0, 1, 2, 4, 5, 6, 7, 8, 3]].tolist())
+            out[army] = SubArmyOdds(**dict(zip(FIGURES, swept[0][i].tolist(), strict=True)))
     return out
+
+
+FIGURES = _sweep.FIGURES
+"""The columns of ``solve_armies``' figures (``BattleResult``'s names; ``takes_territory`` 0 at sea)."""
+
+
+def solve_armies(battle: Battle, side: str, counts: np.ndarray,
+                 damaged: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The array form of ``solve_sub_armies`` for callers that hold many armies of one side
+    (a purchase sweep): the ``FIGURES`` of ``battle`` with ``side``'s army replaced by each row of
+    ``counts`` (units per type in the edition's order; ``damaged``: damaged two-hit units among
+    them), and which rows to solve apart (figures NaN: their battle is split by the AA outcome).
+    None where the battle does not fit the lattice sweep: solve each apart."""
+    if side not in SIDES:
+        raise BattleError(f"side must be attacker or defender, not {side!r}")
+    return _sweep.sweep(battle, side, counts, damaged)
