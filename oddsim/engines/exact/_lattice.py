@@ -213,15 +213,26 @@ def _gather(values, nd, a_idx, a_p, n_a, d_idx, d_p, n_d, out):
 
 
 @jit
-def start_values(v1, nd, a_states, a_p, a_at, d_states, d_p, d_at):
-    """Each start's expectations: the sum over its attacker states (``a_states``/``a_p`` from
-    ``a_at[i]`` to ``a_at[i + 1]``) and defender states (likewise) of their chances times ``v1``
-    of the joint state."""
-    n = a_at.shape[0] - 1
+def start_values(v1, nd, a0, d0, a_dist, a_row, a_next, d_dist, d_next):
+    """Each start's expectations (start i: attacker state ``a0[i]``, defender state ``d0[i]``)
+    over where the fire before round 1 leaves the two sides: ``a_dist[a_row[i]]`` hits on the
+    attacker (AA fire; row 0: none), each moving its state to ``a_next[state]``, and ``d_dist``
+    hits on the defender (a bombardment; ``[1.0]``: none) along ``d_next``; hits past what a
+    side can take leave it where it stands, their chance added there, as ``solve`` spreads
+    them."""
+    n = a0.shape[0]
     out = np.zeros((n, N_VALUES))
+    a_states = np.empty(a_dist.shape[1], dtype=np.int64)
+    a_p = np.zeros(a_dist.shape[1])
+    d_states = np.empty(d_dist.shape[0], dtype=np.int64)
+    d_p = np.zeros(d_dist.shape[0])
+    n_d = _spread_hits(d0[0], d_dist, d_next, d_states, d_p)
     for i in range(n):
-        for s in range(a_at[i], a_at[i + 1]):
-            for t_ in range(d_at[i], d_at[i + 1]):
+        if i > 0 and d0[i] != d0[i - 1]:
+            n_d = _spread_hits(d0[i], d_dist, d_next, d_states, d_p)
+        n_a = _spread_hits(a0[i], a_dist[a_row[i]], a_next, a_states, a_p)
+        for s in range(n_a):
+            for t_ in range(n_d):
                 w = a_p[s] * d_p[t_]
                 row = v1[a_states[s] * nd + d_states[t_]]
                 for q in range(N_VALUES):
@@ -229,19 +240,26 @@ def start_values(v1, nd, a_states, a_p, a_at, d_states, d_p, d_at):
     return out
 
 
-@jit
-def spread_hits(start, dist, next_state):
-    """A side's states after ``dist`` hits (chance per count) from ``start``, each hit moving a
-    state to ``next_state[state]`` (itself: no more can be taken): states and chances, the
-    states in the order reached."""
-    states = np.empty(dist.shape[0], dtype=np.int64)
-    chances = np.zeros(dist.shape[0])
+@hot_jit
+def _spread_hits(start, dist, next_state, states, chances):
+    """A side's states after ``dist`` hits (chance per count; trailing zeros end it) from
+    ``start`` along ``next_state``, into ``states``/``chances``; returns how many."""
     n = 0
     state = start
     for h in range(dist.shape[0]):
         if n == 0 or states[n - 1] != state:
             states[n] = state
+            chances[n] = 0.0
             n += 1
         chances[n - 1] += dist[h]
         state = next_state[state]
+    return n
+
+
+@jit
+def spread_hits(start, dist, next_state):
+    """``_spread_hits`` into new arrays: the states and their chances."""
+    states = np.empty(dist.shape[0], dtype=np.int64)
+    chances = np.zeros(dist.shape[0])
+    n = _spread_hits(start, dist, next_state, states, chances)
     return states[:n], chances[:n]

@@ -17,7 +17,7 @@ import numpy as np
 from oddsim.engines import aa_casualties
 from oddsim.engines.exact import _lattice as lat
 from oddsim.engines.exact import _tables as t
-from oddsim.engines.exact._kernel import Rules, bombard_round_kernel, first_round_kernel, pre_battle_aa
+from oddsim.engines.exact._kernel import Rules, bombard_round_kernel, first_round_kernel
 from oddsim.engines.exact.solve import _group_distribution, _lowered, side_tables, support_rules, unit_types
 from oddsim.engines.lowering import aa_dice
 from oddsim.model.battle import Battle, Submerge
@@ -120,7 +120,9 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
         rows = np.flatnonzero((keys == key) & ~apart)
         if not len(rows):
             continue
-        flags = _lowered(battle_with(battle, side, force_of(names, counts[rows[0]])))[0]
+        flags = low  # (the first strikes depend on the armies only through a destroyer at the start)
+        if battle.rules.combat.sub_strike_destroyer is SubStrikeDestroyer.AT_ATTACK:
+            flags = _lowered(battle_with(battle, side, force_of(names, counts[rows[0]])))[0]
         first_rules = Rules(flags.attacker_subs_first, flags.defender_subs_first, low.air_needs_destroyer)
         rules = Rules(False, False, low.air_needs_destroyer) if low.subs_first_round_one else first_rules
         v1 = lat.sweep_kernel(A, D, rules, holds, a_left, d_left, a_reached, d_reached)
@@ -192,56 +194,44 @@ def _start_values(battle, low, side, counts, start_state, aa_next, A, D, a_layou
     swept_is_attacker = side == "attacker"
     nd = D.flags.shape[0]
     rule_set = battle.rules
-    aa_units = np.array([rule_set.unit(n).aa for n in names], dtype=bool)
-    air = np.array([rule_set.unit(n).domain is Domain.AIR for n in names], dtype=bool)
-    subs = np.array([rule_set.unit(n).submarine for n in names], dtype=bool)
+    unit_types = [rule_set.unit(n) for n in names]
+    aa_units = np.array([u.aa for u in unit_types], dtype=bool)
+    air = np.array([u.domain is Domain.AIR for u in unit_types], dtype=bool)
+    subs = np.array([u.submarine for u in unit_types], dtype=bool)
     fixed = battle.defender if swept_is_attacker else battle.attacker
     fixed_counts = np.array([fixed.count(n) for n in names], dtype=np.int64)
-    bombard = _group_distribution(low.bombard_dice, low.low_luck) if not battle.in_progress else None
+    a_counts = counts if swept_is_attacker else np.broadcast_to(fixed_counts, counts.shape)
+    d_counts = np.broadcast_to(fixed_counts, counts.shape) if swept_is_attacker else counts
+    a0 = start_state if swept_is_attacker else np.zeros(len(counts), dtype=np.int64)
+    d0 = np.zeros(len(counts), dtype=np.int64) if swept_is_attacker else start_state
+    # AA fire: its dice per army, one hit distribution per number of dice (row 0: none)
+    shots = np.zeros(len(counts), dtype=np.int64)
+    if not (battle.sea or battle.in_progress):
+        guns, aircraft = d_counts[:, aa_units].sum(axis=1).tolist(), a_counts[:, air].sum(axis=1).tolist()
+        shots = np.array([aa_dice(rule_set, g, n) for g, n in zip(guns, aircraft, strict=True)],
+                         dtype=np.int64)
+    a_dist = np.zeros((int(shots.max()) + 1, int(shots.max()) + 2))
+    a_dist[0, 0] = 1.0
+    for n in np.unique(shots[shots > 0]).tolist():
+        dice = np.zeros(7, dtype=np.int64)
+        dice[low.aa_hit] = n
+        hits = _group_distribution(dice, low.low_luck)
+        assert hits is not None  # (n dice)
+        a_dist[n, :len(hits)] = hits
+    a_next = aa_next if swept_is_attacker else _aircraft_chain(A, a_layout)
+    bombard = _group_distribution(low.bombard_dice, low.low_luck)
     fire_back = bombard is not None and low.bombard_fire_back
+    d_dist = bombard if bombard is not None and not fire_back else np.ones(1)
     d_next = np.ascontiguousarray(D.next_hit[:, t.H_ANY])
-    a_at, d_at, a_states, a_p, d_states, d_p = [0], [0], [], [], [], []
-    special: list[tuple[int, np.ndarray]] = []  # (row, joint start mass) of armies whose round 1 is apart
-    for i in range(len(counts)):
-        a_counts, d_counts = (counts[i], fixed_counts) if swept_is_attacker else (fixed_counts, counts[i])
-        a0 = int(start_state[i]) if swept_is_attacker else 0
-        d0 = 0 if swept_is_attacker else int(start_state[i])
-        shots = 0 if battle.sea or battle.in_progress else aa_dice(rule_set, int(d_counts[aa_units].sum()),
-                                                                      int(a_counts[air].sum()))
-        if shots:
-            dice = np.zeros(7, dtype=np.int64)
-            dice[low.aa_hit] = shots
-            aa = _group_distribution(dice, low.low_luck)
-            if swept_is_attacker:
-                states, chances = lat.spread_hits(a0, aa, aa_next)
-            else:
-                spread = np.zeros(A.flags.shape[0])
-                pre_battle_aa(A.stride, a_layout.class_len, aa, spread, 1)
-                states = np.flatnonzero(spread)
-                chances = spread[states]
-        else:
-            states, chances = np.array([a0]), np.ones(1)
-        if bombard is not None and not fire_back:
-            d_st, d_ch = lat.spread_hits(d0, bombard, d_next)
-        else:
-            d_st, d_ch = np.array([d0]), np.ones(1)
-        strikes = (first_rules.attacker_subs_first and a_counts[subs].sum() > 0
-                   or first_rules.defender_subs_first and d_counts[subs].sum() > 0)
-        if fire_back or (low.subs_first_round_one and strikes):
-            mass = np.zeros(A.flags.shape[0] * nd)
-            mass[(states[:, None] * nd + d_st[None, :]).ravel()] = np.outer(chances, d_ch).ravel()
-            special.append((i, mass))
-            states, chances, d_st, d_ch = states[:0], chances[:0], d_st[:0], d_ch[:0]
-        a_states.append(states)
-        a_p.append(chances)
-        d_states.append(d_st)
-        d_p.append(d_ch)
-        a_at.append(a_at[-1] + len(states))
-        d_at.append(d_at[-1] + len(d_st))
-    values = lat.start_values(v1, nd, np.concatenate(a_states).astype(np.int64), np.concatenate(a_p),
-                              np.array(a_at, dtype=np.int64), np.concatenate(d_states).astype(np.int64),
-                              np.concatenate(d_p), np.array(d_at, dtype=np.int64))
-    for i, mass in special:
+    values = lat.start_values(v1, nd, np.ascontiguousarray(a0, dtype=np.int64),
+                              np.ascontiguousarray(d0, dtype=np.int64), a_dist, shots, a_next, d_dist, d_next)
+    strikes = (first_rules.attacker_subs_first & (a_counts[:, subs].sum(axis=1) > 0)
+               | first_rules.defender_subs_first & (d_counts[:, subs].sum(axis=1) > 0))
+    special = np.arange(len(counts)) if fire_back else np.flatnonzero(low.subs_first_round_one & strikes)
+    for i in special.tolist():  # round 1 fought apart from the start mass
+        mass = np.zeros(A.flags.shape[0] * nd)
+        a_states, a_p = lat.spread_hits(int(a0[i]), a_dist[shots[i]], a_next)
+        mass[a_states * nd + int(d0[i])] = a_p
         if fire_back:
             left, end = bombard_round_kernel(A, D, mass, bombard, rules, holds)
         else:
@@ -249,6 +239,16 @@ def _start_values(battle, low, side, counts, start_state, aa_next, A, D, a_layou
         values[i] = left @ v1 + end @ v1
         values[i, lat.V_ROUNDS] += end.sum()
     return values
+
+
+def _aircraft_chain(A, layout) -> np.ndarray:  # noqa: N803
+    """Where one more AA hit takes the attacker's tables' states (``_tables``): along its
+    aircraft class, which AA hits alone reach before round 1."""
+    chain = np.arange(A.flags.shape[0], dtype=np.int64)
+    stride = int(A.stride[t.AIR])
+    for lost in range(int(layout.class_len[t.AIR])):
+        chain[lost * stride] = (lost + 1) * stride
+    return chain
 
 
 def _figures(values: np.ndarray, a_total: np.ndarray, d_total: np.ndarray) -> np.ndarray:
