@@ -60,13 +60,14 @@ def _decode(code, stride, radix, counts):
 @jit
 def lattice_side(kind_unit, kind_kill, kind_max, starts, idle, value, dice_per_unit, best_of, support_side,
                  cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter, supported, per,
-                 support_value, rule_side, low_luck, max_dice):
+                 support_value, rule_side, low_luck, max_dice, max_entries):
     """The swept side's tables over every state reached from ``starts`` (slots left per kind,
     one row per sub-army) by hits (``kind_*``: each kind's unit type, kill 1 or damage 0, and its
     slots in the largest army). ``idle``: units of the side without loss slots (in every state).
     Returns its ``SideTables`` (as ``_tables.side_tables`` makes them: ``next_hit`` per hit kind,
     twice, as the side keeps no destroyer last), the state after one AA hit, the IPC value of
-    the units left and the units left per type in each state, and each start's state."""
+    the units left and the units left per type in each state, and each start's state. Where
+    the hit tables would have more than ``max_entries`` entries, the tables are of no state."""
     n_kinds = kind_unit.shape[0]
     n_types = cost.shape[0]
     radix = np.empty(n_kinds, dtype=np.int64)
@@ -91,6 +92,9 @@ def lattice_side(kind_unit, kind_kill, kind_max, starts, idle, value, dice_per_u
         _decode(code, stride, radix, counts)
         for kind in range(N_KINDS_OF_HIT):
             mark[_after_hit(code, counts, kind, kind_unit, stride, is_air, is_sub)] = True
+    if n * t.N_GROUPS * (max_dice + 1) > max_entries:
+        n = 0
+        mark[:] = False
     index = np.full(size, -1, dtype=np.int64)
     codes = np.empty(n, dtype=np.int64)
     s = 0
@@ -120,7 +124,7 @@ def lattice_side(kind_unit, kind_kill, kind_max, starts, idle, value, dice_per_u
                 fighting[s, kind_unit[c]] += counts[c]
                 left_value[s] += counts[c] * cost[kind_unit[c]]
     for i in range(starts.shape[0]):
-        start_code[i] = index[start_code[i]]
+        start_code[i] = index[start_code[i]]  # (-1 with no states)
     dice = t.SideDice(idle, idle, value, dice_per_unit, best_of, support_side)
     types = t.UnitTypes(cost, is_air, is_sub, is_destroyer, is_land, defenceless)
     support = t.Support(supporter, supported, per, support_value, rule_side)

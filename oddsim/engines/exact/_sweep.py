@@ -18,14 +18,22 @@ from oddsim.engines import aa_casualties
 from oddsim.engines.exact import _lattice as lat
 from oddsim.engines.exact import _tables as t
 from oddsim.engines.exact._kernel import Rules, bombard_round_kernel, first_round_kernel
-from oddsim.engines.exact.solve import _group_distribution, _lowered, side_tables, support_rules, unit_types
+from oddsim.engines.exact.solve import (
+    MAX_TABLE_ENTRIES,
+    _group_distribution,
+    _lowered,
+    side_tables,
+    support_rules,
+    unit_types,
+)
 from oddsim.engines.lowering import aa_dice
 from oddsim.model.battle import Battle, Submerge
 from oddsim.model.forces import Force
 from oddsim.model.rules import AACasualties, Domain, SubStrikeDestroyer
 
-MAX_CODES = 20_000_000
-"""Largest product of (slots + 1) over the swept side's loss kinds (its lattice's dense map)."""
+MAX_CODES = 4_000_000
+"""Largest product of (slots + 1) over the swept side's loss kinds (its lattice's dense map, of
+8 bytes an entry)."""
 MAX_SWEEP_STATES = 1_000_000
 """Largest number of joint states one sweep takes (two tables of ``N_VALUES`` floats each)."""
 
@@ -90,6 +98,10 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
     idle_types = np.setdiff1d(np.flatnonzero(counts.max(axis=0)), steps.step_unit)
     if (counts[:, idle_types] != counts[0, idle_types]).any():
         return None  # the armies differ in units that hold the territory without fighting
+    if side == "attacker" and battle.landed is not None:
+        landed = [(names.index(name), n) for name, n in battle.landed.counts]
+        if any((counts[:, u] < n).any() for u, n in landed):
+            return None  # some army lacks the units landed from the sea (its solve says so)
     starts = _kind_counts(battle, side, counts, damaged, steps)
     kind_max = steps.step_count.astype(np.int64)
     if float(np.prod(kind_max + 1.0)) > MAX_CODES:
@@ -102,9 +114,9 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
     types, support = unit_types(low), support_rules(low)
     tables, aa_next, swept_left, fighting, start_state = lat.lattice_side(
         steps.step_unit, steps.step_kill, kind_max, starts, idle, steps.value, steps.dice, steps.best_of,
-        steps.support_side, *types, *support, low.low_luck, swept_layout.rolls + 1)
+        steps.support_side, *types, *support, low.low_luck, swept_layout.rolls + 1, MAX_TABLE_ENTRIES)
     n_swept = tables.flags.shape[0]
-    if n_swept * fixed.flags.shape[0] > MAX_SWEEP_STATES:
+    if n_swept == 0 or n_swept * fixed.flags.shape[0] > MAX_SWEEP_STATES:
         return None
     fixed_left = (fixed_layout.fighting_value - fixed_counts.ipc_lost).astype(np.float64)
     swept_reached = np.ones(n_swept, dtype=np.bool_)

@@ -185,3 +185,17 @@ def test_bad_input_raises_a_battle_error():
         solve_sub_armies(battle, "1 inf")  # type: ignore[arg-type]
     with pytest.raises(BattleError, match="needs a Battle"):
         solve_sub_armies("battle", Force((("inf", 1),)))  # type: ignore[arg-type]
+
+
+def test_a_sub_army_without_the_landed_units_is_refused_as_its_battle_is():
+    battle = Battle("1942-2e", "2 inf", "2 inf", landed="2 inf", bombard="1 cru")
+    with pytest.raises(BattleError, match="landed"):
+        solve_sub_armies(battle, parse_force("2 inf, 1 arm", battle.rules))
+
+
+def test_an_undefended_territory():
+    battle = Battle("1942-2e", "1 inf", "none")
+    pool = parse_force("2 inf, 1 ftr", battle.rules)
+    fast = solve_sub_armies(battle, pool)
+    assert _worst(fast, solve_sub_armies_one_by_one(battle, pool)) <= TOLERANCE
+    assert fast[parse_force("1 ftr", battle.rules)].takes_territory == 0.0  # aircraft alone take nothing
