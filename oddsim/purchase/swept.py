@@ -30,7 +30,12 @@ def evaluate_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]],
     """The rows of ``todo`` (``(index, counts)`` pairs) in order: those one lattice sweep answers
     (``swept_rows``), the others solved one by one with ``cache``."""
     swept = swept_rows(spec, todo, cache)
-    return (swept.get(index) or evaluate_purchase(spec, index, counts, cache) for index, counts in todo)
+    for index, counts in todo:  # (rows made one at a time: Ctrl-C keeps those made)
+        found = swept.get(index)
+        if found is None:
+            yield evaluate_purchase(spec, index, counts, cache)
+        else:
+            yield Evaluated(purchase_row(spec, index, counts, found[0]), found[1])
 
 
 def evaluate_batch(spec: SweepSpec, batch: Iterable[tuple[int, tuple[int, ...]]]) -> list[Evaluated]:
@@ -40,8 +45,9 @@ def evaluate_batch(spec: SweepSpec, batch: Iterable[tuple[int, tuple[int, ...]]]
 
 
 def swept_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]],
-               cache: BattleCache) -> dict[int, Evaluated]:
-    """The rows of ``todo`` (``(index, counts)`` pairs) that one lattice sweep answers, by index;
+               cache: BattleCache) -> dict[int, tuple[Outcome, bool]]:
+    """The outcomes of the rows of ``todo`` (``(index, counts)`` pairs) that one lattice sweep
+    answers, by index, each with whether it came from ``cache``;
     empty where the sweep's goal or engine needs more than a battle's figures. ``cache`` keeps
     each row's outcome under its army (``_battle_key`` and the units per type, no ``Battle``
     built: that would cost more than the sweep), so a battle met again is not solved again."""
@@ -78,14 +84,14 @@ def swept_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]],
             return {}
         for i, values, alone in zip(missing, swept[0].tolist(), swept[1].tolist(), strict=True):
             solved[i] = None if alone else _outcome(values, spec.sea)
-    rows: dict[int, Evaluated] = {}
-    for i, (index, counts) in enumerate(todo):
+    rows: dict[int, tuple[Outcome, bool]] = {}
+    for i, (index, _) in enumerate(todo):
         outcome = known[i] or solved[i]
         if outcome is None:
             continue  # (split by the AA outcome: solved one by one)
         if i in solved:
             cache.put(keys[i], outcome)
-        rows[index] = Evaluated(purchase_row(spec, index, counts, outcome), i not in solved)
+        rows[index] = (outcome, i not in solved)
     return rows
 
 
