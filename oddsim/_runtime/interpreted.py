@@ -10,8 +10,10 @@ background for every later command. Larger battles compile as before.
 
 Interpreted and compiled kernels agree to the last digit or two: Numba's ``pow``, ``exp`` and
 ``log`` round differently from the C library's, so the figures agree to 1e-12, not bit for bit.
-``ODDSIM_QUICK_START=0`` turns this off (the test suite sets it, so that its answers never depend
-on the cache; the warm-up process runs with it too). The choice is made per call on one thread
+Only the front ends use it (the ``oddsim`` command and ``oddsim serve`` call ``enable``): the
+Python API, notebooks and benchmarks always run compiled kernels. ``ODDSIM_QUICK_START=0`` turns
+it off there too (the test suite sets it, so that its answers never depend on the cache; the
+warm-up process runs with it too). The choice is made per call on one thread
 and carried into the worker thread that runs the call (``carried``).
 """
 
@@ -46,7 +48,14 @@ _local = threading.local()
 _verdict: tuple[float, bool] | None = None  # (when, cold) last worked out
 _used = False
 _spent = 0.0  # interpreted seconds granted so far, estimated
+_enabled = False
 _granting = threading.Lock()
+
+
+def enable() -> None:
+    """Let this process answer small battles interpreted while the cache is cold (a front end)."""
+    global _enabled
+    _enabled = True
 
 
 def active() -> bool:
@@ -61,10 +70,10 @@ def used() -> bool:
 
 
 def cold() -> bool:
-    """Whether the kernel cache is cold: quick starts are on and the background warm-up has not
-    yet finished for this process's cache directory."""
+    """Whether the kernel cache is cold: quick starts are on (``enable``, no ``SWITCH=0``) and the
+    background warm-up has not yet finished for this process's cache directory."""
     global _verdict
-    if os.environ.get(SWITCH) == "0":
+    if not _enabled or os.environ.get(SWITCH) == "0":
         return False
     now = time.monotonic()
     if _verdict is not None and (not _verdict[1] or now - _verdict[0] < RECHECK_SECONDS):

@@ -129,9 +129,11 @@ for _command in (battle.battle, raid.raid, rules.rules, amphibious.amphibious, s
 
 def main() -> None:
     """The ``oddsim`` command: says when an engine must be compiled, runs, exits at once."""
+    from oddsim._runtime import interpreted
     from oddsim._runtime.first_run import announce_compiles
 
     announce_compiles()
+    interpreted.enable()  # (small battles answer at once on a new installation's cold cache)
     try:
         cli()
     except SystemExit as stop:

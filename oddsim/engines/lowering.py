@@ -90,10 +90,11 @@ class LoweredBattle:
         return len(self.cost)
 
 
-def lower(battle: Battle) -> LoweredBattle:
+def lower(battle: Battle, plain: bool = True) -> LoweredBattle:
     """The arrays for this battle; both engines start from these. A battle no engine's states can
-    hold is refused (``check_plain``)."""
-    check_plain(battle)
+    hold is refused (``check_plain``) unless ``plain`` is False (arrays that lay out states only)."""
+    if plain:
+        check_plain(battle)
     rules: Ruleset = battle.rules
     c = rules.combat
     aa_hit = 0 if battle.aa_fired else model_aa_hit(battle)  # (fired: split apart, stages.aa_split)
@@ -266,10 +267,14 @@ def _aa_dice(battle: Battle, rules: Ruleset) -> int:
         return 0
     table = _per_ruleset(rules, _make_role_table, (), True)
     guns = sum(n for name, n in battle.defender.counts if name in table.aa)
-    if guns == 0:
-        return 0
     aircraft = sum(n for name, n in battle.attacker.counts if name in table.air)
-    if aircraft == 0:
+    return aa_dice(rules, guns, aircraft)
+
+
+def aa_dice(rules: Ruleset, guns: int, aircraft: int) -> int:
+    """Dice ``guns`` AA guns roll at ``aircraft`` attacking aircraft before round 1 of a land
+    battle (``_aa_dice``; the lattice of sub-armies asks it per sub-army)."""
+    if guns == 0 or aircraft == 0:
         return 0
     if rules.combat.aa_dice is AADice.PER_GUN:
         return min(rules.combat.aa_dice_per_gun * guns, aircraft)

@@ -62,6 +62,17 @@ class Force:
         return Force(tuple((name, n) for name, n in self.counts if keep(name)),
                      tuple((name, n) for name, n in self.damaged if keep(name)))
 
+    def plus(self, other: Force) -> Force:
+        """These units and ``other``'s, damaged ones added too, this army's unit order first; not
+        checked against an edition (``join_forces`` checks)."""
+        counts = dict(self.counts)
+        damaged = dict(self.damaged)
+        for name, n in other.counts:
+            counts[name] = counts.get(name, 0) + n
+        for name, n in other.damaged:
+            damaged[name] = damaged.get(name, 0) + n
+        return Force(tuple(counts.items()), tuple(damaged.items()))
+
     def minus(self, taken: Force, rules: Ruleset, side: str = "army") -> Force:
         """These units without ``taken`` (of them: ForceError where it is not), normalised for
         ``rules``. Damaged units in ``taken`` leave as damaged ones; of each type the whole units
@@ -80,16 +91,11 @@ class Force:
 def join_forces(rules: Ruleset, *forces: Force | None, side: str = "army") -> Force:
     """One army of several (None: none), damaged units kept, checked and normalised for
     ``rules`` as ``parse_force`` checks a hand-built Force (``side`` names it in errors)."""
-    counts: dict[str, int] = {}
-    damaged: dict[str, int] = {}
+    joined = Force((), ())
     for force in forces:
-        if force is None:
-            continue
-        for name, n in force.counts:
-            counts[name] = counts.get(name, 0) + n
-        for name, n in force.damaged:
-            damaged[name] = damaged.get(name, 0) + n
-    return parse_force(Force(tuple(counts.items()), tuple(damaged.items())), rules, side)
+        if force is not None:
+            joined = joined.plus(force)
+    return parse_force(joined, rules, side)
 
 
 def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | str,

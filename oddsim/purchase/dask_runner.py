@@ -17,9 +17,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from oddsim.errors import OddsimError
-from oddsim.purchase.evaluate import Evaluated, evaluate_batch
+from oddsim.purchase.evaluate import Evaluated
 from oddsim.purchase.goals import PurchaseError
 from oddsim.purchase.spec import SweepSpec
+from oddsim.purchase.swept import evaluate_batch
 
 INSTALL_HINT = "pip install 'oddsim[dask]'"
 LOOPBACK = "127.0.0.1"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from oddsim.api import run_battle, run_counter_attack
@@ -109,9 +109,14 @@ def evaluate_purchase(spec: SweepSpec, index: int, counts: Sequence[int],
                       cache: BattleCache = PROCESS_CACHE) -> Evaluated:
     """Solve the battle after buying ``counts`` and score it by the sweep's goal."""
     outcome, cached = solve_battle(spec.battle(counts), spec, cache)
+    return Evaluated(purchase_row(spec, index, counts, outcome), cached)
+
+
+def purchase_row(spec: SweepSpec, index: int, counts: Sequence[int], outcome: Outcome) -> PurchaseRow:
+    """The row of the purchase ``counts`` (number ``index``) whose battle went as ``outcome``."""
     cost = spec.cost(counts)
     errors = outcome.std_error or {}
-    row = PurchaseRow(
+    return PurchaseRow(
         index=index, counts=tuple(counts), purchase=spec.describe_purchase(counts), cost=cost,
         leftover=spec.budget - cost, goal=spec.goal.value, value=spec.goal.value_of(outcome, spec.sea),
         method=outcome.method, runs=outcome.runs, attacker_win=outcome.attacker_win,
@@ -120,9 +125,4 @@ def evaluate_purchase(spec: SweepSpec, index: int, counts: Sequence[int],
         defender_ipc_lost=outcome.defender_ipc_lost, tuv_swing=outcome.tuv_swing,
         sweep=spec.fingerprint, value_std_error=spec.goal.std_error_of(outcome, spec.sea),
         **{f"{name}_std_error": errors.get(name) for name in FIGURES})
-    return Evaluated(row, cached)
 
-
-def evaluate_batch(spec: SweepSpec, batch: Iterable[tuple[int, tuple[int, ...]]]) -> list[Evaluated]:
-    """Evaluate ``(index, counts)`` pairs in order with this process's cache (a Dask task)."""
-    return [evaluate_purchase(spec, index, counts, PROCESS_CACHE) for index, counts in batch]

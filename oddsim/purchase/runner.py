@@ -12,7 +12,7 @@ from oddsim.model.battle import ArmySpec, UnitListSpec
 from oddsim.model.rules import Ruleset
 from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
-from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated, evaluate_purchase
+from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated
 from oddsim.purchase.goals import Goal, PurchaseError
 from oddsim.purchase.output import (
     CHUNK_ROWS,
@@ -25,6 +25,7 @@ from oddsim.purchase.output import (
 )
 from oddsim.purchase.rows import PurchaseRow, columns, columns_before_std_errors
 from oddsim.purchase.spec import CapsSpec, SweepSpec, UnitsSpec
+from oddsim.purchase.swept import evaluate_rows
 from oddsim.purchase.table import PurchaseTable, SweepStats
 
 
@@ -141,7 +142,7 @@ def _table(spec: SweepSpec, done: dict[int, PurchaseRow], fresh: list[PurchaseRo
 def _row_source(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], cache: BattleCache,
                 workers: int | None, scheduler: str | None, stack: ExitStack) -> Iterator[Evaluated]:
     if workers is None and scheduler is None:
-        return (evaluate_purchase(spec, index, counts, cache) for index, counts in todo)
+        return evaluate_rows(spec, todo, cache)
     client = stack.enter_context(dask_client(workers, scheduler) if todo else nullcontext())
     return stack.enter_context(closing(dask_rows(spec, todo, client))) if todo else iter(())
 

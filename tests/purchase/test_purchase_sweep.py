@@ -51,8 +51,9 @@ def test_rows_are_the_battles_solved_directly():
         army = {"infantry": 1 + bought["infantry"], "armor": 1, "artillery": bought["artillery"],
                 "fighter": bought["fighter"]}
         direct = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker=army, defender=against))
-        assert row.value == direct.takes_territory
-        assert row.tuv_swing == direct.tuv_swing
+        # (one lattice sweep answers the rows: its sums run backwards, so the last bits may differ)
+        assert row.value == pytest.approx(direct.takes_territory, abs=1e-12)
+        assert row.tuv_swing == pytest.approx(direct.tuv_swing, abs=1e-12)
         assert row.method == "exact" and row.runs is None
         assert row.cost == 3 * bought["infantry"] + 4 * bought["artillery"] + 10 * bought["fighter"]
         assert row.leftover == 10 - row.cost
@@ -170,4 +171,4 @@ def test_caps_limit_each_unit_and_existing_units_join_the_buyer():
     assert sorted(row.counts for row in table) == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
     nothing = by_purchase(table)["nothing"]
     direct = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 art", defender="1 inf"))
-    assert nothing.value == direct.takes_territory and nothing.leftover == 12
+    assert nothing.value == pytest.approx(direct.takes_territory, abs=1e-12) and nothing.leftover == 12

@@ -90,6 +90,7 @@ def cold_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv(interpreted.SWITCH, "1")
     monkeypatch.setattr(interpreted, "_verdict", None)
+    monkeypatch.setattr(interpreted, "_enabled", True)  # (as the front ends have it)
     directory = kernel_cache_dir(str(tmp_path))
     directory.mkdir(parents=True, exist_ok=True)
     return directory
@@ -101,6 +102,9 @@ def test_a_cold_cache_interprets_small_battles_only(cold_cache, monkeypatch):
     assert not interpreted.worth_it(2 * interpreted.BUDGET_SECONDS / interpreted.SLOWDOWN)
     monkeypatch.setenv(interpreted.SWITCH, "0")
     assert not interpreted.cold() and not interpreted.worth_it(0.0)
+    monkeypatch.setenv(interpreted.SWITCH, "1")
+    monkeypatch.setattr(interpreted, "_enabled", False)  # the Python API: always compiled
+    assert not interpreted.cold()
 
 
 def test_once_the_warm_up_is_done_the_cache_is_warm(cold_cache, monkeypatch):

@@ -352,11 +352,11 @@ PURCHASE = ("purchase", "--budget", "12", "--units", "inf,art,arm", "--against",
 
 def test_an_interrupted_purchase_without_out_prints_the_ranking_of_the_rows_done(monkeypatch):
     """Before: Ctrl-C on a sweep without --out printed one line and none of the rows done."""
-    runner_module = importlib.import_module("oddsim.purchase.runner")
+    rows_module = importlib.import_module("oddsim.purchase.swept")  # (one lattice sweep, then row by row)
     full = invoke(*PURCHASE)
     assert full.exit_code == 0, full.output
     full_rows = [line for line in full.stdout.splitlines() if _rank_line(line)]
-    calls = ctrl_c_after_call(monkeypatch, runner_module, "evaluate_purchase", on_call=3)
+    calls = ctrl_c_after_call(monkeypatch, rows_module, "purchase_row", on_call=3)
     result = invoke(*PURCHASE)
     assert result.exit_code == 130, result.output
     assert len(calls) == 3  # the row in hand when Ctrl-C came is the last one

@@ -99,10 +99,11 @@ _new_sized = builder(Sized)
 """``Sized(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
-def size(battle: Battle) -> Sized:
+def size(battle: Battle, plain: bool = True) -> Sized:
     """``battle`` lowered, and its joint casualty states and estimated work (``lower`` refuses a
-    battle that is not plain)."""
-    low = lower(battle)
+    battle that is not plain; ``plain=False``: the lattice sweep lays out its largest army's
+    lattice, whose armies that AA splits it leaves to the pipeline)."""
+    low = lower(battle, plain)
     with _interpreted.interpreting(_interpreted.cold()):  # (lowering on a cold cache compiles nothing)
         _ahead.start_early(battle.retreat)  # a first run: the DP compiles meanwhile, the layouts' kernel too
         lowered = (low, *_layouts(battle, low))
@@ -227,22 +228,10 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     whose decisions the Monte Carlo engine looks up in states of its own)."""
     low, a, d = lowered or size(battle).lowered
     check_size(*_work(low, a, d))
-    types = t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
-    support = t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
-                        low.support_side)
     helper = _ahead.start(battle.retreat)  # a first run: the DP compiles meanwhile
-    built = []
-    for layout, side, is_attacker in ((a, low.attacker, True), (d, low.defender, False)):
-        max_dice = layout.rolls + 1  # + 1: a Low Luck bonus hit
-        if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
-            raise TooLargeError(
-                f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
-                f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
-        classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
-                            layout.leave, layout.layers, layout.kept_before)
-        dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
-        seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
-        built.append(t.side_tables(classes, dice, types, support, low.low_luck, max_dice, seeds))
+    built = [
+        side_tables(low, layout, attacking, every_state)
+        for layout, attacking in ((a, True), (d, False))]
     (A, a_counts, a_reached), (D, d_counts, d_reached) = built  # noqa: N806 - the kernels' names
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
@@ -277,6 +266,35 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
                              win_chance, submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d),
                              start_idx, start_val, end, track)
     return _with_decisions(battle, prepared)
+
+
+def unit_types(low: LoweredBattle) -> t.UnitTypes:
+    """What the side tables read of each unit type."""
+    return t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
+
+
+def support_rules(low: LoweredBattle) -> t.Support:
+    """The battle's support rules as the side tables read them."""
+    return t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
+                     low.support_side)
+
+
+def side_tables(low: LoweredBattle, layout: _SideLayout, is_attacker: bool,
+                every_state: bool = False) -> tuple[t.SideTables, t.SideCounts, np.ndarray]:
+    """One side's tables, counts and reached states (``_tables.side_tables``) for the states its
+    battle can reach (``_seeds``), or with ``every_state`` for all. Raises TooLargeError for
+    hit tables over ``MAX_TABLE_ENTRIES``."""
+    side = low.attacker if is_attacker else low.defender
+    max_dice = layout.rolls + 1  # + 1: a Low Luck bonus hit
+    if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
+        raise TooLargeError(
+            f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
+            f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
+    classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
+                        layout.leave, layout.layers, layout.kept_before)
+    dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
+    seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
+    return t.side_tables(classes, dice, unit_types(low), support_rules(low), low.low_luck, max_dice, seeds)
 
 
 def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.ndarray:
