@@ -152,3 +152,26 @@ def test_defence_is_the_brute_forces(goal):
                          values=["A=4", "B=2"], stands=["A=1 inf"], alternatives=3)
     got = [result.objective] + [a.objective for a in result.alternatives]
     assert got == pytest.approx(expected[:4], abs=1e-12)
+
+
+def test_the_best_retreat_counts_each_targets_own_value():
+    # each battle's best retreat by value, its own territory value in it, solved on its own
+    values = {"A": 6, "B": 1}
+    targets = {"A": "2 inf", "B": "1 inf, 1 arm"}
+    pool = {"infantry": 2, "armor": 2}
+    best = {}
+    for name, defenders in targets.items():
+        for army in _sub_armies(pool):
+            if army:
+                result = solve(Battle(RULES, _text(army), defenders,
+                                      retreat={"best": "value", "territory_value": values[name]}))
+                best[name, _text(army)] = result.tuv_swing + values[name] * result.takes_territory
+    splits = []
+    for a, b in itertools.product(list(_sub_armies(pool)), repeat=2):
+        if all(a.get(u, 0) + b.get(u, 0) <= n for u, n in pool.items()):
+            splits.append(best.get(("A", _text(a)), 0.0) + best.get(("B", _text(b)), 0.0))
+    result = plan.attack(RULES, "2 inf, 2 arm", [f"{n}={d}" for n, d in targets.items()],
+                         values=[f"{n}={v}" for n, v in values.items()], retreat={"best": "value"},
+                         alternatives=2)
+    got = [result.objective] + [a.objective for a in result.alternatives]
+    assert got == pytest.approx(sorted(splits, reverse=True)[:3], abs=1e-12)
