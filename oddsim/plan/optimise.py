@@ -46,9 +46,15 @@ def best_splits(scores: Sequence[np.ndarray], combine: Combine, keep: int, k: in
     that ``scores`` (one array per target, all of the lattice's shape) are drawn on."""
     if not scores:
         return [Split(0.0 if combine is Combine.ADD else 1.0, ())]
+    # the target with the most points first: the first step from the empty start is free
+    order = sorted(range(len(scores)), key=lambda t: -int(np.count_nonzero(~np.isnan(scores[t]))))
+    ordered = [scores[t] for t in order]
     if combine is Combine.AT_LEAST:
-        return _at_least(scores, keep, k)
-    return _scalar(scores, combine is Combine.MULTIPLY, keep)
+        found = _at_least(ordered, keep, k)
+    else:
+        found = _scalar(ordered, combine is Combine.MULTIPLY, keep)
+    back = sorted(range(len(order)), key=lambda i: order[i])
+    return [Split(split.objective, tuple(split.sent[i] for i in back)) for split in found]
 
 
 def shrunk(scores: Sequence[np.ndarray], axis: int) -> list[np.ndarray]:
@@ -60,13 +66,19 @@ def shrunk(scores: Sequence[np.ndarray], axis: int) -> list[np.ndarray]:
 def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int) -> list[Split]:
     shape = scores[0].shape
     best = np.full(shape + (keep,), -np.inf)
-    best[(0,) * len(shape) + (0,)] = 1.0 if multiply else 0.0
     steps: list[tuple[np.ndarray, np.ndarray]] = []
     ranks = np.arange(keep)
-    for score in scores:
+    for step, score in enumerate(scores):
         value = np.full_like(best, -np.inf)
         came_by = np.full(best.shape, -1, dtype=np.int64)  # the flat index of s
         came_from = np.full(best.shape, -1, dtype=np.int64)  # the rank it extends
+        if step == 0:  # from the empty start, sending s uses exactly s: one way to each state
+            value[..., 0] = np.where(np.isnan(score), -np.inf, score)
+            came_by[..., 0] = np.arange(score.size).reshape(shape)
+            came_from[..., 0] = 0
+            steps.append((came_by, came_from))
+            best = value
+            continue
         for flat in np.flatnonzero(~np.isnan(score)):
             s = np.unravel_index(flat, shape)
             gain = score[s]
@@ -77,6 +89,13 @@ def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int) -> list[Spl
                     offered = np.where(source == -np.inf, -np.inf, source * gain)
             else:
                 offered = source + gain
+            if keep == 1:  # (the margins: the best alone, no ranks to merge)
+                old, by = value[here], came_by[here]
+                better = offered > old
+                old[better] = offered[better]
+                by[better] = flat
+                came_from[here][better] = 0
+                continue
             pooled = np.concatenate([value[here], offered], axis=-1)
             order = np.argsort(-pooled, axis=-1, kind="stable")[..., :keep]
             value[here] = np.take_along_axis(pooled, order, -1)

@@ -74,9 +74,14 @@ def score(goal: Goal, defend: bool, target: Target, odds: TargetOdds) -> float:
 
 def solve_plan(spec: PlanSpec) -> PlanResult:
     """The exact best split of ``spec``'s pool over its targets, its runners-up and margins."""
+    return optimised(spec, [target_odds(spec, t) for t in spec.targets])
+
+
+def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> PlanResult:
+    """The plan from each target's odds for every sub-army (``target_odds``): the scores on the
+    pool's lattice, the optimiser's best splits, the margins."""
     axes = axes_of(spec.pool)
     shape = tuple(a.size + 1 for a in axes)
-    tables = [target_odds(spec, t) for t in spec.targets]
     points = list(np.ndindex(shape)) if axes else [()]
     forces = [force_at(axes, p) for p in points]
     scores = []
@@ -114,4 +119,4 @@ def _alternative(spec: PlanSpec, axes: Sequence[Axis], split: Split) -> Alternat
                                                                                      strict=True)})
 
 
-__all__ = ["Axis", "Combine", "axes_of", "force_at", "score", "solve_plan"]
+__all__ = ["Axis", "Combine", "axes_of", "force_at", "optimised", "score", "solve_plan"]

@@ -117,7 +117,12 @@ def test_the_best_splits_are_the_brute_forces(goal, pool, targets, extra):
                          alternatives=4)
     got = [result.objective] + [a.objective for a in result.alternatives]
     assert got == pytest.approx(expected[:5], abs=1e-12)
-    # the best split, fought again on its own, scores the objective
+    # the best split's targets make the objective, and it sends no more than the pool
+    scores = [t.score for t in result.split.values()]
+    if goal in ("value", "tuv"):
+        assert sum(scores) == pytest.approx(result.objective, abs=1e-12)
+    elif ":" not in goal:
+        assert scores[0] * scores[1] == pytest.approx(result.objective, abs=1e-12)
     sent = {name: t.to_dict()["counts"] for name, t in result.split.items()}
     used = {u: sum(c.get(u, 0) for c in sent.values()) for u in pooled}
     assert all(used[u] <= pooled[u] for u in pooled)
