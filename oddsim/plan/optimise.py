@@ -68,11 +68,11 @@ def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int) -> list[Spl
     best = np.full(shape + (keep,), -np.inf)
     steps: list[tuple[np.ndarray, np.ndarray]] = []
     ranks = np.arange(keep)
-    for step, score in enumerate(scores):
+    for index, score in enumerate(scores):
         value = np.full_like(best, -np.inf)
         came_by = np.full(best.shape, -1, dtype=np.int64)  # the flat index of s
         came_from = np.full(best.shape, -1, dtype=np.int64)  # the rank it extends
-        if step == 0:  # from the empty start, sending s uses exactly s: one way to each state
+        if index == 0:  # from the empty start, sending s uses exactly s: one way to each state
             value[..., 0] = np.where(np.isnan(score), -np.inf, score)
             came_by[..., 0] = np.arange(score.size).reshape(shape)
             came_from[..., 0] = 0
