@@ -97,10 +97,10 @@ class Goal:
     def label(self) -> str:
         return {GoalKind.VALUE: "expected value (TUV swing + value x chance)",
                 GoalKind.TUV: "expected TUV swing", GoalKind.TAKE_ALL: "chance to take every target",
-                GoalKind.TAKE_AT_LEAST: f"chance to take at least {self.k} targets",
+                GoalKind.TAKE_AT_LEAST: f"chance to take at least {self.k} of the targets",
                 GoalKind.HOLD_AFTER: "chance to take and hold every target",
                 GoalKind.HOLD_ALL: "chance to hold every territory",
-                GoalKind.HOLD_AT_LEAST: f"chance to hold at least {self.k} territories"}[self.kind]
+                GoalKind.HOLD_AT_LEAST: f"chance to hold at least {self.k} of the territories"}[self.kind]
 
 
 def parse_goal(text: Goal | str, targets: int, defend: bool) -> Goal:

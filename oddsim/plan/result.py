@@ -91,9 +91,9 @@ class PlanResult:
                      f"{o.attacker_ipc_lost:.2f}, defender {o.defender_ipc_lost:.2f} (TUV swing "
                      f"{o.tuv_swing:+.2f})") if t.odds.fought else "no battle"
             there = f" (with {t.stands.describe()} already there)" if not t.stands.is_empty() else ""
-            lines.append(f"  {name}: {t.sent.describe()}{there}")
+            lines.append(f"  {name}: {t.sent.describe()}{' placed' if self.defend else ''}{there}")
             lines.append(f"      {fight}")
-        lines.append(f"  not sent: {self.home.describe()}")
+        lines.append(f"  not {'placed' if self.defend else 'sent'}: {self.home.describe()}")
         if self.alternatives:
             lines.append("runners-up:")
             for alt in self.alternatives:
