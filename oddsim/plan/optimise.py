@@ -12,10 +12,12 @@ there, by ``--reach``).
   Each state keeps its ``keep`` best values with where they came from, so the ``keep`` best
   splits come out exactly (the runners-up): any split that is not among a state's ``keep`` best
   partial splits is beaten by ``keep`` others with the same rest of the plan.
-- ``at least K`` goals: the state carries, for each partial split, the distribution of the
-  number of targets taken (capped at K) as its tails P(>= 1), ..., P(>= K); a partial split is
-  dropped only when ``keep`` others at the same state dominate it in every tail (then for any
-  rest of the plan those ``keep`` do at least as well), so again the ``keep`` best are exact.
+- ``at least K`` goals: K = 1 is one minus the smallest product of the chances to miss, and K =
+  the number of targets is the product of the chances (both as above). Otherwise the state
+  carries, for each partial split, the distribution of the number of targets taken (capped at
+  K) as its tails P(>= 1), ..., P(>= K); a partial split is dropped only when ``keep`` others at
+  the same state dominate it in every tail (then for any rest of the plan those ``keep`` do at
+  least as well), so again the ``keep`` best are exact.
 
 The lattice of a pool of 12 inf, 4 art, 4 arm, 3 ftr, 1 bmb has 2,600 points; a target's step
 visits each point s once with array operations over the points it fits (NumPy).
@@ -49,7 +51,12 @@ def best_splits(scores: Sequence[np.ndarray], combine: Combine, keep: int, k: in
     # the target with the most points first: the first step from the empty start is free
     order = sorted(range(len(scores)), key=lambda t: -int(np.count_nonzero(~np.isnan(scores[t]))))
     ordered = [scores[t] for t in order]
-    if combine is Combine.AT_LEAST:
+    if combine is Combine.AT_LEAST and k == len(scores):  # all of them: the product
+        found = _scalar(ordered, True, keep)
+    elif combine is Combine.AT_LEAST and k == 1:  # one at least: 1 - the product of the misses
+        missed = _scalar([1.0 - score for score in ordered], True, keep, start=-1.0)
+        found = [Split(1.0 + split.objective, split.sent) for split in missed]
+    elif combine is Combine.AT_LEAST:
         found = _at_least(ordered, keep, k)
     else:
         found = _scalar(ordered, combine is Combine.MULTIPLY, keep)
@@ -63,7 +70,13 @@ def shrunk(scores: Sequence[np.ndarray], axis: int) -> list[np.ndarray]:
             for s in scores]
 
 
-def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int) -> list[Split]:
+def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int,
+            start: float | None = None) -> list[Split]:
+    """The ``keep`` best sums (or products) of one score per target. ``start``: the value before
+    any target (0 for a sum, 1 for a product); a product started at -1 of scores >= 0 is the
+    smallest product, maximised (a nonnegative factor keeps the order of what it multiplies)."""
+    if start is None:
+        start = 1.0 if multiply else 0.0
     shape = scores[0].shape
     best = np.full(shape + (keep,), -np.inf)
     steps: list[tuple[np.ndarray, np.ndarray]] = []
@@ -73,7 +86,7 @@ def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int) -> list[Spl
         came_by = np.full(best.shape, -1, dtype=np.int64)  # the flat index of s
         came_from = np.full(best.shape, -1, dtype=np.int64)  # the rank it extends
         if index == 0:  # from the empty start, sending s uses exactly s: one way to each state
-            value[..., 0] = np.where(np.isnan(score), -np.inf, score)
+            value[..., 0] = np.where(np.isnan(score), -np.inf, start * score if multiply else start + score)
             came_by[..., 0] = np.arange(score.size).reshape(shape)
             came_from[..., 0] = 0
             steps.append((came_by, came_from))
