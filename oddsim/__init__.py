@@ -62,7 +62,8 @@ __all__ = [
 ]
 
 _SUBMODULES = {
-    "api": "oddsim.api", "plot": "oddsim.plot", "purchase": "oddsim.purchase", "raid": "oddsim.raid",
+    "api": "oddsim.api", "plot": "oddsim.plot", "purchase": "oddsim.purchase", "plan": "oddsim.plan",
+    "raid": "oddsim.raid",
     "trench": "oddsim.trench", "waves": "oddsim.stages.waves", "amphibious": "oddsim.stages.amphibious",
     "estimates": "oddsim.results.estimates", "names": "oddsim.model.names",
     "result": "oddsim.results.battle_result", "rules": "oddsim.model.rules",

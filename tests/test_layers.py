@@ -25,7 +25,7 @@ LAYERS = [
     ("oddsim.engines",),  # one plain battle in, one BattleResult out
     ("oddsim.stages",),  # answers made of several battles
     ("oddsim.api",),
-    ("oddsim.raid", "oddsim.trench", "oddsim.purchase", "oddsim.plot"),  # features
+    ("oddsim.raid", "oddsim.trench", "oddsim.purchase", "oddsim.plan", "oddsim.plot"),  # features
     ("oddsim.cli", "oddsim.web"),  # front ends
     ("oddsim", "oddsim._entry"),  # the lazy public face and the command's entry point
 ]

@@ -12,7 +12,7 @@ from typing import NoReturn
 import click
 
 from oddsim._runtime.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, INTERRUPTED
-from oddsim.cli import amphibious, battle, cache, chart, purchase, raid, rules, serve, trench
+from oddsim.cli import amphibious, battle, cache, chart, plan, purchase, raid, rules, serve, trench
 from oddsim.cli.common import finish, print_result
 from oddsim.errors import OddsimError, one_line
 
@@ -123,7 +123,7 @@ def cli() -> None:
 
 
 for _command in (battle.battle, raid.raid, rules.rules, amphibious.amphibious, serve.serve,
-                 cache.cache, chart.chart, purchase.purchase, trench.trench):
+                 cache.cache, chart.chart, purchase.purchase, plan.plan, trench.trench):
     cli.add_command(_command)
 
 

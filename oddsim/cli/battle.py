@@ -13,6 +13,7 @@ from oddsim.cli.common import (
     print_result,
     retreat_options,
     rule_option,
+    unit_values_option,
     with_rule_changes,
 )
 from oddsim.errors import OddsimError
@@ -88,12 +89,13 @@ class _Survivors(click.ParamType):
               help="Also print each side's survivor table (with the chance to keep at least as "
                    "many units) and IPC-loss distribution: all rows, or the N most likely.")
 @rule_option
+@unit_values_option
 @output_options
 def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
            seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, attacker_destroyer_last,
            defender_destroyer_last, retreat, landed,
            bombard, attacker_submerge, defender_submerge, waves, wave_plan, counter, survivors,
-           rule_changes, quiet, as_json, plot) -> int:
+           rule_changes, unit_values, quiet, as_json, plot) -> int:
     """Odds of one battle (and of later waves with --wave).
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
@@ -102,7 +104,8 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 
     from oddsim.model.battle import Battle
 
-    spec = Battle(rules=with_rule_changes(rules, rule_changes), attacker=attacker, defender=defender, sea=sea,
+    spec = Battle(rules=with_rule_changes(rules, rule_changes, unit_values), attacker=attacker,
+                  defender=defender, sea=sea,
                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
                   in_progress=in_progress, crash_fighters=crash_fighters,

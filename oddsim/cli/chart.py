@@ -58,6 +58,14 @@ def write_purchase_chart(table, path: str | Path, top: int = 5, title: str | Non
     return save_figure(pareto_chart(table, top=top, title=title), path)
 
 
+def write_plan_chart(plan, path: str | Path) -> Path:
+    """Draw a plan's split and the objective of its runners-up to ``path``."""
+    from oddsim.plot.plan_charts import plan_chart
+    from oddsim.plot.saving import save_figure
+
+    return save_figure(plan_chart(plan), path)
+
+
 def write_raid_chart(result, path: str | Path) -> Path:
     """Draw a raid's damage distribution to ``path``."""
     from oddsim.plot.saving import save_figure

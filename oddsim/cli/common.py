@@ -15,7 +15,7 @@ from oddsim._runtime.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, INTERRUPTED
 from oddsim.cli.chart import plot_option
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "INTERRUPTED", "UNITS_HELP", "finish", "output_options",
-           "print_result", "retreat_options", "rule_option", "with_rule_changes"]
+           "print_result", "retreat_options", "rule_option", "unit_values_option", "with_rule_changes"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -29,14 +29,25 @@ def rule_option(command: F) -> F:
              "leave open (docs/rules.md; repeatable).")(command)
 
 
-def with_rule_changes(rules: str | Path, changes: Sequence[str]):
-    """The edition ``rules`` (a name or path, as ``--rules`` gives it), with ``changes`` set (the
-    name or path itself when there are none)."""
-    if not changes:
+def with_rule_changes(rules: str | Path, changes: Sequence[str], unit_values: str | None = None):
+    """The edition ``rules`` (a name or path, as ``--rules`` gives it), with ``changes`` set and
+    the units ``unit_values`` names valued so (``--unit-values ftr=14``); the name or path
+    itself when there are none."""
+    if not changes and not unit_values:
         return rules
-    from oddsim.model.rules import parse_change, with_changes
+    from oddsim.model.rules import parse_change, unit_value_changes, with_changes
 
-    return with_changes(rules, dict(parse_change(change) for change in changes))
+    table = dict(parse_change(change) for change in changes)
+    table.update(unit_value_changes(unit_values, rules))
+    return with_changes(rules, table)
+
+
+def unit_values_option(command: F) -> F:
+    """The ``--unit-values UNIT=IPCS,...`` option (``unit_values``, text or None)."""
+    return click.option(
+        "--unit-values", "unit_values", default=None, metavar="UNIT=IPCS,...",
+        help="Value units beyond their cost, e.g. ftr=14,bmb=15: every IPC figure and objective "
+             "counts them so, and so does the default order of loss (cheapest first).")(command)
 
 
 DEFAULT_ORDER_HELP = ("(default: a unit that cannot fire first, then cheapest, counting its fighting "
@@ -85,9 +96,13 @@ def finish(result, chart_asked: bool = False) -> int:
     return 0
 
 
-def retreat_options(command):
+def retreat_options(command=None, *, as_fields: bool = False):
     """The attacker's retreat options, handed to the command as one ``retreat`` argument (a
-    ``RetreatPolicy``, or None when no option is given)."""
+    ``RetreatPolicy``, or None when no option is given). ``as_fields``: the options given, as a
+    mapping of ``RetreatPolicy``'s fields (None when none is), for a command that builds the
+    policy itself (``oddsim plan``: one per target, each with its own value)."""
+    if command is None:
+        return lambda command: retreat_options(command, as_fields=as_fields)
     import functools
 
     options = [
@@ -114,11 +129,15 @@ def retreat_options(command):
     def wrapper(*args, **kwargs):
         from oddsim.model.battle import RetreatPolicy
 
-        policy = RetreatPolicy(
+        fields = dict(
             after_round=kwargs.pop("retreat_after_round"), units_left=kwargs.pop("retreat_units"),
             below_win=kwargs.pop("retreat_below_win"),
             aircraft_risk=kwargs.pop("retreat_aircraft_risk"), strafe=kwargs.pop("retreat_strafe"),
             best=kwargs.pop("retreat_best"), territory_value=kwargs.pop("territory_value"))
+        if as_fields:
+            given = {name: value for name, value in fields.items() if value is not None}
+            return command(*args, retreat=given or None, **kwargs)
+        policy = RetreatPolicy(**fields)  # type: ignore[arg-type]
         return command(*args, retreat=policy if policy.active else None, **kwargs)
 
     for option in reversed(options):

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 import click
 
 from oddsim.cli.chart import plot_option, refuse_a_typed_seed_for_exact, write_purchase_chart
-from oddsim.cli.common import EXIT_INTERRUPTED, print_result, rule_option, with_rule_changes
+from oddsim.cli.common import (
+    EXIT_INTERRUPTED,
+    print_result,
+    rule_option,
+    unit_values_option,
+    with_rule_changes,
+)
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
@@ -70,20 +76,22 @@ if TYPE_CHECKING:
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
               help="Rows per write to --out.")
 @rule_option
+@unit_values_option
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
 def purchase(rules, budget, units, caps, existing, against, goal, territory_value, counter_attack,
              sea, ool_attacker, ool_defender, keep_land, method, runs, seed, top, out, resume,
-             workers, scheduler, quiet, chunk_rows, rule_changes, plot) -> int:
+             workers, scheduler, quiet, chunk_rows, rule_changes, unit_values, plot) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 
     refuse_a_typed_seed_for_exact(method)
-    rules = with_rule_changes(rules, rule_changes)
+    prices = with_rule_changes(rules, rule_changes)  # what a purchase costs, whatever the values
+    rules = with_rule_changes(rules, rule_changes, unit_values)
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
                            runs=runs, seed=seed, territory_value=territory_value,
-                           counter_attack=counter_attack)
+                           counter_attack=counter_attack, prices=prices if unit_values else None)
     try:
         with _stop_on_signals() as stop_requested:
             table = run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,

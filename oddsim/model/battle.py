@@ -404,6 +404,27 @@ class Battle:
             if side == "attacker" and not unit.can_attack:
                 raise BattleError(f"attacker: {unit_label(name)} cannot attack in {self.rules.name}")
 
+    def with_armies(self, attacker: ArmySpec | None = None, defender: ArmySpec | None = None) -> Battle:
+        """The same battle (edition, options) with ``attacker`` and/or ``defender`` replaced
+        (None keeps that side); validated like any Battle. A plan or a lattice of sub-armies
+        fights one battle many times with different armies and the same options; a side's
+        submerge policy is dropped where its new army has no submarines (it has none to submerge)."""
+        armies = {"attacker": self.attacker if attacker is None
+                  else parse_force(attacker, self.rules, "attacker"),
+                  "defender": self.defender if defender is None else parse_defender(defender, self.rules)}
+        submerge = {side: getattr(self, f"{side}_submerge") if any(
+            self.rules.unit(name).submarine for name, _ in armies[side].counts) else Submerge.NEVER
+            for side in armies}
+        return Battle(rules=self.rules, attacker=armies["attacker"], defender=armies["defender"],
+                      sea=self.sea, ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
+                      keep_land=self.keep_land, attacker_tech=self.attacker_tech,
+                      defender_tech=self.defender_tech, dice=self.dice, retreat=self.retreat,
+                      attacker_submerge=submerge["attacker"], defender_submerge=submerge["defender"],
+                      landed=self.landed, bombard=self.bombard, aa_fired=self.aa_fired,
+                      in_progress=self.in_progress, crash_fighters=self.crash_fighters,
+                      attacker_destroyer_last=self.attacker_destroyer_last,
+                      defender_destroyer_last=self.defender_destroyer_last)
+
     @property
     def is_land(self) -> bool:
         return not self.sea

@@ -351,6 +351,51 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
     return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text)
 
 
+MAX_UNIT_VALUE = 10_000
+"""Most IPCs a unit may be valued at (the most a ruleset file's unit may cost)."""
+
+
+def unit_value_changes(spec: str | Mapping[str, object] | None,
+                       rules: Ruleset | str | Path) -> dict[str, object]:
+    """``"ftr=14,bmb=15"`` (or ``{"ftr": 14}``): the changes to the edition's file that value
+    those units at those IPCs, for a player who values units beyond their cost. The value is
+    the unit's ``cost`` in the copy (``with_changes``), so every figure that counts IPCs counts it
+    (IPCs lost, TUV swing, the best retreat, a plan's or a purchase's objective) and so does the
+    default order of loss, which loses the cheapest units first: a fighter valued at 14 is lost
+    after the armor it used to cost less than. Raises RulesetError naming a bad entry."""
+    if spec is None:
+        return {}
+    parsed = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    if isinstance(spec, str):
+        pairs: list[tuple[object, object]] = []
+        for part in spec.split(","):
+            if not part.strip():
+                continue
+            name, sep, text = part.partition("=")
+            if not sep:
+                raise RulesetError(f"unit values: write UNIT=IPCS, e.g. ftr=14, not '{part.strip()}'")
+            pairs.append((name.strip(), text.strip()))
+    elif isinstance(spec, Mapping):
+        pairs = list(spec.items())
+    else:
+        raise RulesetError(f"unit values must be text like 'ftr=14,bmb=15' or a mapping, not "
+                           f"{type(spec).__name__}")
+    changes: dict[str, object] = {}
+    for token, raw in pairs:
+        unit = parsed.resolve_name(str(token))  # (the unit's canonical name, its file's key)
+        if unit is None:
+            raise RulesetError(f"unit values: unknown unit '{token}' in {parsed.name}")
+        try:
+            value = int(str(raw)) if not isinstance(raw, bool) else -1
+        except ValueError:
+            value = -1
+        if not 0 <= value <= MAX_UNIT_VALUE or (isinstance(raw, float) and not raw.is_integer()):
+            raise RulesetError(f"unit values: {token}={raw}: a value is a whole number of IPCs from 0 to "
+                               f"{MAX_UNIT_VALUE}")
+        changes[f"units.{unit}.cost"] = value
+    return changes
+
+
 def parse_change(text: str) -> tuple[str, object]:
     """``"units.transport.defense=1"`` as (key, value): the value read as a TOML value (a number,
     true/false, a quoted string), or else as the bare word it is (``combat.repair=after_battle``)."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from oddsim.plot.battle_charts import battle_chart, outcome_chart, survivor_chart
     from oddsim.plot.convergence import ConvergencePoint, convergence_chart, convergence_points
     from oddsim.plot.pareto import ParetoPoint, pareto_chart, pareto_points
+    from oddsim.plot.plan_charts import plan_chart
     from oddsim.plot.ranges import UnitRange, parse_unit_range
     from oddsim.plot.saving import save_figure
     from oddsim.plot.stage_charts import amphibious_chart, raid_chart
@@ -43,6 +44,7 @@ _HOMES = {
     "ConvergencePoint": "convergence", "convergence_chart": "convergence",
     "convergence_points": "convergence",
     "ParetoPoint": "pareto", "pareto_chart": "pareto", "pareto_points": "pareto",
+    "plan_chart": "plan_charts",
     "UnitRange": "ranges", "parse_unit_range": "ranges",
     "save_figure": "saving",
     "amphibious_chart": "stage_charts", "raid_chart": "stage_charts",
@@ -56,7 +58,7 @@ __all__ = [
     "ConvergencePoint", "Curve", "CurveSweep", "HeatmapSweep", "ParetoPoint", "PlotError",
     "SweepPoint", "UnitRange", "amphibious_chart", "battle_chart", "convergence_chart", "convergence_points",
     "curve_sweep", "heatmap_chart", "heatmap_sweep", "odds_curve_chart", "outcome_chart",
-    "pareto_chart", "pareto_points", "parse_unit_range", "raid_chart", "save_figure",
+    "pareto_chart", "pareto_points", "parse_unit_range", "plan_chart", "raid_chart", "save_figure",
     "survivor_chart",
     "trench_chart",
 ]

@@ -52,7 +52,8 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
           keep_land: int = 0, method: str = "auto", runs: int | None = None, seed: int = 0,
           out: str | Path | None = None, resume: bool = False, workers: int | None = None,
           scheduler: str | None = None, progress: bool = False, cache: BattleCache | None = None,
-          territory_value: float | None = None, counter_attack: ArmySpec = None) -> PurchaseTable:
+          territory_value: float | None = None, counter_attack: ArmySpec = None,
+          prices: Ruleset | str | None = None) -> PurchaseTable:
     """Every purchase of ``units`` within ``budget`` (each at most its ``max_counts``), added to
     ``existing``, fought against ``against``, and ranked by ``goal``.
 
@@ -62,13 +63,15 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
     else Monte Carlo with ``runs`` runs and a seed derived from the battle and ``seed``). With
     ``out`` (``.csv``, or ``.json`` for JSON Lines) rows are written as they finish; ``resume``
     keeps the rows already there and solves only the rest. ``workers`` runs on a new local
-    Dask cluster, ``scheduler`` on an existing one. Returns the rows ranked, best first.
+    Dask cluster, ``scheduler`` on an existing one. ``prices``: the edition whose costs the
+    purchases pay where ``rules`` values units otherwise (``unit_value_changes``). Returns the
+    rows ranked, best first.
     """
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
                            max_counts=max_counts, sea=sea, ool_attacker=ool_attacker,
                            ool_defender=ool_defender, keep_land=keep_land, method=method,
                            runs=runs, seed=seed, territory_value=territory_value,
-                           counter_attack=counter_attack)
+                           counter_attack=counter_attack, prices=prices)
     return run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
                      progress=progress, cache=cache)
 

@@ -61,9 +61,12 @@ class SweepSpec:
               sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
               seed: int = 0, territory_value: float | None = None,
-              counter_attack: ArmySpec = None) -> SweepSpec:
-        """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one."""
+              counter_attack: ArmySpec = None, prices: Ruleset | str | None = None) -> SweepSpec:
+        """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one.
+        ``prices``: the edition whose costs the purchases pay, where ``rules`` values units
+        otherwise (``--unit-values``: its costs are what the battles' IPC figures count)."""
         ruleset = load_ruleset(rules)
+        priced = ruleset if prices is None else load_ruleset(prices)
         if not isinstance(sea, bool):
             raise PurchaseError(f"sea must be True or False, not {sea!r}")
         goal = Goal.parse(goal, sea)
@@ -88,7 +91,7 @@ class SweepSpec:
                                 "hold against")
         value, counter = _goal_options(goal, ruleset, territory_value, counter_attack)
         spec = cls(rules=ruleset, budget=budget, units=names,
-                   costs=tuple(ruleset.unit(n).cost for n in names), caps=caps, goal=goal,
+                   costs=tuple(priced.unit(n).cost for n in names), caps=caps, goal=goal,
                    existing=existing_force, against=against_force, sea=sea, keep_land=keep_land,
                    method=method, runs=runs, seed=seed, territory_value=value,
                    counter_attack=counter)

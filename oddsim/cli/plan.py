@@ -1,0 +1,91 @@
+"""``oddsim plan``: the best split of a pool over several attacks, or (``--defend``) of a defence
+over threatened territories; parse, one API call (``oddsim.plan``), print."""
+
+from __future__ import annotations
+
+import click
+
+from oddsim.cli.chart import write_plan_chart
+from oddsim.cli.common import (
+    DEFAULT_ORDER_HELP,
+    UNITS_HELP,
+    output_options,
+    print_result,
+    retreat_options,
+    rule_option,
+    unit_values_option,
+    with_rule_changes,
+)
+from oddsim.errors import OddsimError
+
+
+@click.command(epilog=UNITS_HELP)
+@click.option("--rules", "rules", default="1942-2e", show_default=True,
+              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+@click.option("--pool", required=True, help='The units to split, e.g. "12 inf, 4 art, 4 arm, 3 ftr".')
+@click.option("--target", "targets", multiple=True, metavar="NAME=DEFENDERS",
+              help='A territory to attack and its defenders, e.g. "Ukraine=6 inf, 2 arm, 1 aa" '
+                   '(repeatable).')
+@click.option("--defend", is_flag=True, help="Plan a defence: place the pool on the --threat territories.")
+@click.option("--threat", "threats", multiple=True, metavar="NAME=ATTACKERS",
+              help='With --defend: a territory and the army that attacks it, e.g. "Karelia=6 inf, 3 arm" '
+                   '(repeatable).')
+@click.option("--stands", multiple=True, metavar="NAME=UNITS",
+              help='With --defend: units already in a territory, e.g. "Karelia=2 inf" (repeatable).')
+@click.option("--value", "values", multiple=True, metavar="NAME=IPCS",
+              help="A target's worth in IPCs (default 0; repeatable).")
+@click.option("--reach", multiple=True, metavar="UNIT=T1,T2",
+              help="The targets a unit type may go to (default: any; repeatable), e.g. ftr=Ukraine,Belarus.")
+@click.option("--goal", default=None,
+              help="Attack: value (default: TUV swing + value x chance to take), tuv, take-all, "
+                   "take-at-least:K, hold-after. Defence: hold-all (default), hold-at-least:K, value.")
+@click.option("--counter-attack", "counters", multiple=True, metavar="NAME=ARMY",
+              help='The army that counter-attacks what takes a target, for --goal hold-after, e.g. '
+                   '"Ukraine=5 inf, 3 arm" (repeatable).')
+@click.option("--keep-home", default=None, help='Units of the pool that stay home, e.g. "2 inf".')
+@click.option("--alternatives", type=click.IntRange(0, 20), default=3, show_default=True,
+              help="How many runners-up to list.")
+@click.option("--sea", is_flag=True, help="Sea battles (goals value and tuv).")
+@click.option("--ool-attacker", default=None,
+              help=f"Attacker's order of loss, first lost first {DEFAULT_ORDER_HELP}.")
+@click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
+@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Keep the attacker's last N land units until everything else is lost.")
+@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
+@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
+              show_default=True, help="Dice mode: standard, or Low Luck.")
+@retreat_options(as_fields=True)
+@rule_option
+@unit_values_option
+@output_options
+def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, counters, keep_home,
+         alternatives, sea, ool_attacker, ool_defender, keep_land, attacker_tech, defender_tech, dice,
+         retreat, rule_changes, unit_values, quiet, as_json, plot) -> int:
+    """The best split of a pool over several attacks (or, with --defend, over threatened
+    territories), exact, with the runners-up and each unit type's value at the margin.
+
+    Example: oddsim plan --pool "6 inf, 2 arm" --target "A=2 inf" --target "B=1 inf" --value A=3
+    """
+    import json
+
+    from oddsim import plan as planner
+
+    if defend and targets:
+        raise OddsimError("--target names an attack: with --defend, name each territory and its attacker "
+                          "with --threat")
+    if not defend and threats:
+        raise OddsimError("--threat belongs to a defence: add --defend, or name attacks with --target")
+    edition = with_rule_changes(rules, rule_changes, unit_values)
+    options = dict(sea=sea, ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
+                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
+    if defend:
+        result = planner.defend(edition, pool, list(threats), goal=goal or "hold-all", values=list(values),
+                                reach=list(reach), keep_home=keep_home, stands=list(stands),
+                                alternatives=alternatives, retreat=retreat, **options)
+    else:
+        result = planner.attack(edition, pool, list(targets), goal=goal or "value", values=list(values),
+                                reach=list(reach), keep_home=keep_home, counter_attack=list(counters),
+                                alternatives=alternatives, retreat=retreat, **options)
+    text = json.dumps(result.to_dict(), indent=2) if as_json else result.to_table()
+    return print_result(result, text, plot, write_plan_chart, as_json)

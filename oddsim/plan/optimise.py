@@ -1,0 +1,184 @@
+"""The best splits of a pool over targets, proven best: a dynamic programme over the targets whose
+state is how much of the pool the targets so far have used.
+
+Every unit type of the pool (its damaged units apart) is one axis of a lattice; a split gives
+each target one point ``s_t`` of it, with ``sum s_t <= pool`` (what is not sent stays home and
+scores nothing). ``score[t][s]`` is what target t contributes when sent s (NaN: s may not go
+there, by ``--reach``).
+
+- Additive goals: ``G_t(u) = max_{s <= u} G_{t-1}(u - s) + score_t(s)``; multiplied goals
+  (independent chances that must all come true) the same with a product (the scores are
+  chances, >= 0, so the best continuation of a state does not depend on how it was reached).
+  Each state keeps its ``keep`` best values with where they came from, so the ``keep`` best
+  splits come out exactly (the runners-up): any split that is not among a state's ``keep`` best
+  partial splits is beaten by ``keep`` others with the same rest of the plan.
+- ``at least K`` goals: K = 1 is one minus the smallest product of the chances to miss, and K =
+  the number of targets is the product of the chances (both as above). Otherwise the state
+  carries, for each partial split, the distribution of the number of targets taken (capped at
+  K) as its tails P(>= 1), ..., P(>= K); a partial split is dropped only when ``keep`` others at
+  the same state dominate it in every tail (then for any rest of the plan those ``keep`` do at
+  least as well), so again the ``keep`` best are exact.
+
+The lattice of a pool of 12 inf, 4 art, 4 arm, 3 ftr, 1 bmb has 2,600 points; a target's step
+visits each point s once with array operations over the points it fits (NumPy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from oddsim.plan.goals import Combine
+
+Point = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Split:
+    """One split: its objective and the point of the lattice each target is sent."""
+
+    objective: float
+    sent: tuple[Point, ...]
+
+
+def best_splits(scores: Sequence[np.ndarray], combine: Combine, keep: int, k: int = 0) -> list[Split]:
+    """The ``keep`` best splits (best first; fewer when there are fewer splits) of the lattice
+    that ``scores`` (one array per target, all of the lattice's shape) are drawn on."""
+    if not scores:
+        return [Split(0.0 if combine is Combine.ADD else 1.0, ())]
+    # the target with the most points first: the first step from the empty start is free
+    order = sorted(range(len(scores)), key=lambda t: -int(np.count_nonzero(~np.isnan(scores[t]))))
+    ordered = [scores[t] for t in order]
+    if combine is Combine.AT_LEAST and k == len(scores):  # all of them: the product
+        found = _scalar(ordered, True, keep)
+    elif combine is Combine.AT_LEAST and k == 1:  # one at least: 1 - the product of the misses
+        missed = _scalar([1.0 - score for score in ordered], True, keep, start=-1.0)
+        found = [Split(1.0 + split.objective, split.sent) for split in missed]
+    elif combine is Combine.AT_LEAST:
+        found = _at_least(ordered, keep, k)
+    else:
+        found = _scalar(ordered, combine is Combine.MULTIPLY, keep)
+    back = sorted(range(len(order)), key=lambda i: order[i])
+    return [Split(split.objective, tuple(split.sent[i] for i in back)) for split in found]
+
+
+def shrunk(scores: Sequence[np.ndarray], axis: int) -> list[np.ndarray]:
+    """The scores on the lattice of a pool with one unit fewer along ``axis``."""
+    return [s[tuple(slice(0, n - 1) if i == axis else slice(None) for i, n in enumerate(s.shape))]
+            for s in scores]
+
+
+def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int,
+            start: float | None = None) -> list[Split]:
+    """The ``keep`` best sums (or products) of one score per target. ``start``: the value before
+    any target (0 for a sum, 1 for a product); a product started at -1 of scores >= 0 is the
+    smallest product, maximised (a nonnegative factor keeps the order of what it multiplies)."""
+    if start is None:
+        start = 1.0 if multiply else 0.0
+    shape = scores[0].shape
+    best = np.full(shape + (keep,), -np.inf)
+    steps: list[tuple[np.ndarray, np.ndarray]] = []
+    ranks = np.arange(keep)
+    for index, score in enumerate(scores):
+        value = np.full_like(best, -np.inf)
+        came_by = np.full(best.shape, -1, dtype=np.int64)  # the flat index of s
+        came_from = np.full(best.shape, -1, dtype=np.int64)  # the rank it extends
+        if index == 0:  # from the empty start, sending s uses exactly s: one way to each state
+            value[..., 0] = np.where(np.isnan(score), -np.inf, start * score if multiply else start + score)
+            came_by[..., 0] = np.arange(score.size).reshape(shape)
+            came_from[..., 0] = 0
+            steps.append((came_by, came_from))
+            best = value
+            continue
+        for flat in np.flatnonzero(~np.isnan(score)):
+            s = np.unravel_index(flat, shape)
+            gain = score[s]
+            source = best[tuple(slice(0, n - si) for n, si in zip(shape, s, strict=True))]
+            here = tuple(slice(si, n) for n, si in zip(shape, s, strict=True))
+            if multiply:
+                with np.errstate(invalid="ignore"):  # (-inf x 0: a state not reached stays so)
+                    offered = np.where(source == -np.inf, -np.inf, source * gain)
+            else:
+                offered = source + gain
+            if keep == 1:  # (the margins: the best alone, no ranks to merge)
+                old, by = value[here], came_by[here]
+                better = offered > old
+                old[better] = offered[better]
+                by[better] = flat
+                came_from[here][better] = 0
+                continue
+            pooled = np.concatenate([value[here], offered], axis=-1)
+            order = np.argsort(-pooled, axis=-1, kind="stable")[..., :keep]
+            value[here] = np.take_along_axis(pooled, order, -1)
+            by = np.concatenate([came_by[here], np.full(offered.shape, flat)], axis=-1)
+            came_by[here] = np.take_along_axis(by, order, -1)
+            ranked = np.concatenate([came_from[here], np.broadcast_to(ranks, offered.shape)], axis=-1)
+            came_from[here] = np.take_along_axis(ranked, order, -1)
+        steps.append((came_by, came_from))
+        best = value
+    flat_all = best.reshape(-1)
+    top = [i for i in np.argsort(-flat_all, kind="stable")[:keep] if flat_all[i] > -np.inf]
+    out = []
+    for index in top:
+        *used, last = np.unravel_index(index, best.shape)
+        point: Point = tuple(int(u) for u in used)
+        rank = int(last)
+        sent: list[Point] = []
+        for came_by, came_from in reversed(steps):
+            step: Point = tuple(int(x) for x in np.unravel_index(came_by[point + (rank,)], shape))
+            rank = int(came_from[point + (rank,)])
+            sent.append(step)
+            point = tuple(u - si for u, si in zip(point, step, strict=True))
+        out.append(Split(float(flat_all[index]), tuple(reversed(sent))))
+    return out
+
+
+def _at_least(scores: Sequence[np.ndarray], keep: int, k: int) -> list[Split]:
+    """``keep`` best splits for the chance that at least ``k`` targets come true (each target's
+    score is its chance; the battles are independent)."""
+    shape = scores[0].shape
+    zero = (0,) * len(shape)
+    # state (used) -> [(tails P(>=1..k), sent so far)]
+    states: dict[Point, list[tuple[tuple[float, ...], tuple[Point, ...]]]] = {zero: [((0.0,) * k, ())]}
+    for score in scores:
+        options = [(tuple(int(x) for x in np.unravel_index(flat, shape)), float(score.flat[flat]))
+                   for flat in np.flatnonzero(~np.isnan(score))]
+        grown: dict[Point, list[tuple[tuple[float, ...], tuple[Point, ...]]]] = {}
+        for used, entries in states.items():
+            for s, p in options:
+                point = tuple(u + si for u, si in zip(used, s, strict=True))
+                if any(x >= n for x, n in zip(point, shape, strict=True)):
+                    continue
+                bucket = grown.setdefault(point, [])
+                for tails, sent in entries:
+                    bucket.append((_add_chance(tails, p), sent + (s,)))
+        states = {point: _undominated(entries, keep) for point, entries in grown.items()}
+    every = sorted((entry for entries in states.values() for entry in entries), key=lambda e: -e[0][-1])
+    return [Split(tails[-1], sent) for tails, sent in every[:keep]]
+
+
+def _add_chance(tails: tuple[float, ...], p: float) -> tuple[float, ...]:
+    """The tails P(>= j), j = 1..k, of the count after one more independent chance ``p``:
+    P'(>= j) = P(>= j) + p (P(>= j-1) - P(>= j)), with P(>= 0) = 1."""
+    below = (1.0,) + tails[:-1]
+    return tuple(t + p * (b - t) for t, b in zip(tails, below, strict=True))
+
+
+def _undominated(entries: list, keep: int) -> list:
+    """The entries that fewer than ``keep`` kept entries dominate (at least as good in every tail),
+    best last tail first (ties in the order met)."""
+    ordered = sorted(entries, key=lambda e: tuple(-t for t in reversed(e[0])))
+    kept: list = []
+    for entry in ordered:
+        beaten = 0
+        for other in kept:
+            if all(o >= t for o, t in zip(other[0], entry[0], strict=True)):
+                beaten += 1
+                if beaten >= keep:
+                    break
+        if beaten < keep:
+            kept.append(entry)
+    return kept
+

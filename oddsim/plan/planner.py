@@ -1,0 +1,122 @@
+"""Make a plan: each target's odds for every sub-army, each sub-army's score for the goal, the
+optimiser's best splits, and the answer (``PlanResult``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from oddsim.model.forces import Force, parse_force
+from oddsim.model.names import unit_label
+from oddsim.plan.goals import Combine, Goal, GoalKind
+from oddsim.plan.odds import TargetOdds, target_odds
+from oddsim.plan.optimise import Point, Split, best_splits, shrunk
+from oddsim.plan.result import Alternative, PlanResult, TargetPlan
+from oddsim.plan.spec import PlanSpec, Target
+from oddsim.stages.sub_armies import joined
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of the pool's lattice: a unit type's whole units, or its damaged ones."""
+
+    unit: str
+    damaged: bool
+    size: int
+
+    @property
+    def label(self) -> str:
+        return f"damaged {unit_label(self.unit)}" if self.damaged else unit_label(self.unit)
+
+
+def axes_of(pool: Force) -> tuple[Axis, ...]:
+    """The lattice's axes: each unit type of the pool (its damaged units on an axis of their own)."""
+    out = []
+    for name, n in pool.counts:
+        hurt = pool.damaged_count(name)
+        if n - hurt:
+            out.append(Axis(name, False, n - hurt))
+        if hurt:
+            out.append(Axis(name, True, hurt))
+    return tuple(out)
+
+
+def force_at(axes: Sequence[Axis], point: Point) -> Force:
+    """The sub-army at ``point`` (as ``lattice.sub_armies`` writes it)."""
+    counts: dict[str, int] = {}
+    damaged: dict[str, int] = {}
+    for axis, n in zip(axes, point, strict=True):
+        if n:
+            counts[axis.unit] = counts.get(axis.unit, 0) + n
+            if axis.damaged:
+                damaged[axis.unit] = n
+    return Force(tuple(counts.items()), tuple(damaged.items()))
+
+
+def score(goal: Goal, defend: bool, target: Target, odds: TargetOdds) -> float:
+    """What one target's battle adds to (or multiplies into, or counts toward) the objective."""
+    o = odds.odds
+    if defend:
+        holds = 1.0 - o.takes_territory
+        if goal.kind is GoalKind.VALUE:
+            return target.value * holds - o.tuv_swing
+        return holds
+    if goal.kind is GoalKind.VALUE:
+        return o.tuv_swing + target.value * o.takes_territory
+    if goal.kind is GoalKind.TUV:
+        return o.tuv_swing
+    if goal.kind is GoalKind.HOLD_AFTER:
+        return float(odds.holds or 0.0)
+    return o.takes_territory
+
+
+def solve_plan(spec: PlanSpec) -> PlanResult:
+    """The exact best split of ``spec``'s pool over its targets, its runners-up and margins."""
+    return optimised(spec, [target_odds(spec, t) for t in spec.targets])
+
+
+def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> PlanResult:
+    """The plan from each target's odds for every sub-army (``target_odds``): the scores on the
+    pool's lattice, the optimiser's best splits, the margins."""
+    axes = axes_of(spec.pool)
+    shape = tuple(a.size + 1 for a in axes)
+    points = list(np.ndindex(shape)) if axes else [()]
+    forces = [force_at(axes, p) for p in points]
+    scores = []
+    for target, table in zip(spec.targets, tables, strict=True):
+        grid = np.full(shape, np.nan)
+        for point, force in zip(points, forces, strict=True):
+            odds = table.get(force)
+            if odds is not None:
+                grid[point] = score(spec.goal, spec.defend, target, odds)
+        scores.append(grid)
+    combine, keep = spec.goal.combine, spec.alternatives + 1
+    splits = best_splits(scores, combine, keep, spec.goal.k)
+    best = splits[0]
+    marginal = {}
+    for i, axis in enumerate(axes):
+        fewer = best_splits(shrunk(scores, i), combine, 1, spec.goal.k)
+        marginal[axis.label] = best.objective - fewer[0].objective
+    split = {t.name: TargetPlan(t.name, force_at(axes, p), tables[i][force_at(axes, p)], t.value,
+                                float(scores[i][p]), t.stands)
+             for i, (t, p) in enumerate(zip(spec.targets, best.sent, strict=True))}
+    return PlanResult(goal=spec.goal, defend=spec.defend, objective=best.objective, split=split,
+                      home=parse_force(joined(spec.home, force_at(axes, _left(shape, best))), spec.rules),
+                      alternatives=tuple(_alternative(spec, axes, s) for s in splits[1:]),
+                      marginal=marginal,
+                      battles=sum(sum(1 for o in table.values() if o.fought) for table in tables))
+
+
+def _left(shape: tuple[int, ...], split: Split) -> Point:
+    """The point of what the split does not send."""
+    return tuple(n - 1 - sum(s[i] for s in split.sent) for i, n in enumerate(shape))
+
+
+def _alternative(spec: PlanSpec, axes: Sequence[Axis], split: Split) -> Alternative:
+    return Alternative(split.objective, {t.name: force_at(axes, p) for t, p in zip(spec.targets, split.sent,
+                                                                                     strict=True)})
+
+
+__all__ = ["Axis", "Combine", "axes_of", "force_at", "optimised", "score", "solve_plan"]

@@ -1,0 +1,286 @@
+"""A plan's input, parsed and checked once: the pool, the targets, their values, where each unit
+type may go, what stays home, and each target's battle (the options of ``oddsim battle``).
+
+Every ``NAME=...`` entry (``"Ukraine=6 inf, 2 arm"``, ``"Ukraine=3"``, ``"ftr=Ukraine,Belarus"``)
+names a target as it was first written (matched without regard to case); an unknown or doubled
+name is refused with the names that are known.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from oddsim.errors import OddsimError
+from oddsim.model.battle import MAX_TERRITORY_VALUE, Battle, RetreatPolicy
+from oddsim.model.forces import Force, parse_defender, parse_force
+from oddsim.model.names import count_label, unit_label
+from oddsim.model.rules import Ruleset, load_ruleset
+from oddsim.plan.goals import Combine, Goal, PlanError, parse_goal
+
+MAX_SUB_ARMIES = 20_000
+"""Most sub-armies a pool may have (the product of each unit type's count plus one): the
+optimiser's lattice, and every target's battles; more is a pool too large to plan exactly."""
+
+Entries = Mapping[str, object] | Iterable[str] | None
+"""``{"Ukraine": 3}`` or ``["Ukraine=3"]``: a value per target name."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One territory of the plan: its name, the army there (the defenders an attack meets, or
+    the threat a defence faces), what already stands there (defence), its value, the pool's
+    units that may go there, its battle with that whole reachable pool (None when no unit may
+    go), and its counter-attack (attack, ``hold-after``)."""
+
+    name: str
+    army: Force
+    value: float
+    reachable: Force
+    battle: Battle | None
+    stands: Force = Force(())
+    counter: Force | None = None
+
+
+@dataclass(frozen=True)
+class PlanSpec:
+    """The whole plan: ``pool`` is what may be sent (the units kept home taken out), ``home``
+    the units kept home, ``targets`` in the order given."""
+
+    rules: Ruleset
+    defend: bool
+    pool: Force
+    home: Force
+    targets: tuple[Target, ...]
+    goal: Goal
+    alternatives: int
+
+    @property
+    def side(self) -> str:
+        """The side the pool fights on in every battle."""
+        return "defender" if self.defend else "attacker"
+
+    def target(self, name: str) -> Target:
+        return next(t for t in self.targets if t.name == name)
+
+
+def _pairs(entries: Entries, what: str) -> list[tuple[str, object]]:
+    """``NAME=TEXT`` entries (or a mapping) as (name, text) pairs, the name stripped."""
+    if entries is None:
+        return []
+    if isinstance(entries, str):
+        entries = [entries]
+    if isinstance(entries, Mapping):
+        raw = list(entries.items())
+    else:
+        raw = []
+        for entry in entries:
+            if not isinstance(entry, str):
+                raise PlanError(f"{what}: write NAME=..., not {entry!r}")
+            name, sep, text = entry.partition("=")
+            if not sep or not name.strip() or not text.strip():
+                raise PlanError(f"{what} '{entry}': write NAME=..., e.g. {_EXAMPLES[what]}")
+            raw.append((name, text))
+    out = []
+    for name, text in raw:
+        if not isinstance(name, str) or not name.strip():
+            raise PlanError(f"{what}: a name must be text, not {name!r}")
+        out.append((" ".join(name.split()), text))
+    return out
+
+
+_EXAMPLES = {"target": "'Ukraine=6 inf, 2 arm'", "threat": "'Karelia=6 inf, 3 arm'",
+             "value": "'Ukraine=3'", "reach": "'ftr=Ukraine,Belarus'", "stands": "'Karelia=2 inf'",
+             "counter-attack": "'Ukraine=5 inf, 3 arm'"}
+
+
+def _named(names: Sequence[str], name: str, what: str) -> str:
+    """The target named ``name`` (any case), or a PlanError listing the known ones."""
+    for known in names:
+        if known.lower() == name.lower():
+            return known
+    raise PlanError(f"{what}: unknown target '{name}' (targets: {', '.join(names)}): name one of them "
+                    f"as --target/--threat writes it")
+
+
+def _by_target(entries: Entries, names: Sequence[str], what: str) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for name, text in _pairs(entries, what):
+        known = _named(names, name, what)
+        if known in out:
+            raise PlanError(f"{what}: '{known}' is given twice: give each target once")
+        out[known] = text
+    return out
+
+
+def _value(name: str, raw: object) -> float:
+    try:
+        value = float(raw) if not isinstance(raw, bool) else math.nan  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= MAX_TERRITORY_VALUE:
+        raise PlanError(f"value of {name}: '{raw}' is not a number of IPCs from 0 to {MAX_TERRITORY_VALUE}")
+    return value
+
+
+def _reach(entries: Entries, names: Sequence[str], pool: Force, rules: Ruleset) -> dict[str, tuple[str, ...]]:
+    """Unit type -> the targets it may go to (the types not named may go anywhere)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for token, text in _pairs(entries, "reach"):
+        unit = rules.resolve_name(token)
+        if unit is None:
+            raise PlanError(f"reach: unknown unit '{token}' in {rules.name}")
+        if pool.count(unit) == 0:
+            raise PlanError(f"reach: the pool has no {unit_label(unit)}: drop --reach {token}=... or "
+                            f"add it to the pool")
+        if unit in out:
+            raise PlanError(f"reach: {unit_label(unit)} is given twice: list all its targets once, "
+                            f"e.g. {token}=A,B")
+        places = [p.strip() for p in str(text).split(",") if p.strip()]
+        out[unit] = tuple(dict.fromkeys(_named(names, p, "reach") for p in places))
+    return out
+
+
+def _minus(pool: Force, home: Force) -> Force:
+    """The pool without the units kept home (damaged ones kept first where the home has them)."""
+    counts, damaged = [], []
+    for name, n in pool.counts:
+        left = n - home.count(name)
+        if left < 0:
+            raise PlanError(f"keep home: {count_label(name, home.count(name))} but the pool has "
+                            f"{pool.count(name)}: keep at most what the pool has")
+        hurt = max(0, pool.damaged_count(name) - home.damaged_count(name))
+        if left:
+            counts.append((name, left))
+        if min(hurt, left):
+            damaged.append((name, min(hurt, left)))
+    for name, _ in home.counts:
+        if pool.count(name) == 0:
+            raise PlanError(f"keep home: the pool has no {unit_label(name)}: drop it from --keep-home")
+    return Force(tuple(counts), tuple(damaged))
+
+
+def sub_army_count(pool: Force) -> int:
+    """How many sub-armies ``pool`` has (damaged units counted apart)."""
+    return math.prod((n - pool.damaged_count(name) + 1) * (pool.damaged_count(name) + 1)
+                     for name, n in pool.counts)
+
+
+def _retreat(fields: RetreatPolicy | Mapping[str, object] | None, value: float) -> RetreatPolicy | None:
+    """A target's retreat: the options given, the best retreat by value counting the target's own
+    value (``--value NAME=V``)."""
+    if fields is None:
+        return None
+    if isinstance(fields, RetreatPolicy):
+        fields = {name: getattr(fields, name) for name in ("after_round", "units_left", "below_win",
+                                                           "aircraft_risk", "strafe", "best",
+                                                           "territory_value")}
+    fields = {k: v for k, v in fields.items() if v is not None}
+    if "territory_value" in fields:
+        raise PlanError("a plan gives each target its own value: use --value NAME=V, not --territory-value")
+    if fields.get("best") == "value":
+        fields["territory_value"] = value
+    policy = RetreatPolicy(**fields)  # type: ignore[arg-type]  # its __post_init__ checks
+    return policy if policy.active else None
+
+
+def parse_plan(rules: Ruleset | str, pool: str | Mapping[str, int] | Force, targets: Entries,
+               goal: Goal | str = "value", values: Entries = None, reach: Entries = None,
+               keep_home: str | Mapping[str, int] | Force | None = None, counter_attack: Entries = None,
+               stands: Entries = None, defend: bool = False, alternatives: int = 3,
+               retreat: RetreatPolicy | Mapping[str, object] | None = None,
+               battle_options: Mapping[str, object] | None = None) -> PlanSpec:
+    """Parse and check a plan; raises PlanError (or the Battle's own error) naming the bad part.
+
+    ``targets``: ``["Ukraine=6 inf, 2 arm", ...]`` or ``{"Ukraine": "6 inf, 2 arm"}``: the
+    defenders of each target (attack) or the threat each territory faces (``defend``).
+    ``battle_options``: what ``Battle`` takes besides the armies and the retreat (``sea``,
+    ``ool_attacker``, ``ool_defender``, ``keep_land``, ``dice``, ``attacker_tech``,
+    ``defender_tech``); ``retreat`` as ``Battle``'s, where ``best="value"`` counts each target's
+    value."""
+    rules = load_ruleset(rules)
+    what = "threat" if defend else "target"
+    armies = _pairs(targets, what)
+    if not armies:
+        raise PlanError(f"a plan needs at least one {what}: add --{what} 'NAME=...'")
+    names: list[str] = []
+    for name, _ in armies:
+        if any(name.lower() == known.lower() for known in names):
+            raise PlanError(f"{what} '{name}' is named twice: give each {what} once")
+        names.append(name)
+    whole = parse_force(pool, rules, "pool")
+    if whole.is_empty():
+        raise PlanError("pool: the pool is empty: list the units to plan with, e.g. '6 inf, 2 arm'")
+    home = parse_force(keep_home, rules, "keep home")
+    free = _minus(whole, home)
+    if sub_army_count(free) > MAX_SUB_ARMIES:
+        raise PlanError(f"pool: {free.describe()} has {sub_army_count(free)} sub-armies, more than the "
+                        f"{MAX_SUB_ARMIES} an exact plan takes: plan with fewer units (keep some home)")
+    value_of = {name: _value(name, raw) for name, raw in _by_target(values, names, "value").items()}
+    reach_of = _reach(reach, names, free, rules)
+    counters = _by_target(counter_attack, names, "counter-attack")
+    standing = _by_target(stands, names, "stands")
+    if defend and counters:
+        raise PlanError("--counter-attack belongs to an attack plan: drop it with --defend")
+    if not defend and standing:
+        raise PlanError("--stands belongs to a defence plan (--defend): drop it, or add --defend")
+    parsed_goal = parse_goal(goal, len(names), defend)
+    if (battle_options or {}).get("sea") and parsed_goal.combine is not Combine.ADD:
+        raise PlanError(f"goal {parsed_goal.name} counts territories taken or held, and a sea zone is "
+                        f"neither: use --goal value or tuv for sea battles")
+    if free.is_empty():
+        raise PlanError("keep home: it keeps the whole pool home, so there is nothing to plan: keep fewer")
+    if isinstance(alternatives, bool) or not isinstance(alternatives, int) or not 0 <= alternatives <= 20:
+        raise PlanError(f"alternatives must be a whole number from 0 to 20, not {alternatives!r}")
+    built = []
+    for name, text in armies:
+        army_text = text if isinstance(text, (str, Mapping, Force)) else str(text)
+        army = (parse_force(army_text, rules, "threat") if defend
+                else parse_defender(army_text, rules, f"target {name}"))
+        if defend and army.is_empty():
+            raise PlanError(f"threat {name}: the army is empty: name the units that attack it")
+        allowed = [(unit, n) for unit, n in free.counts if name in reach_of.get(unit, names)]
+        reachable = Force(tuple(allowed),
+                          tuple((u, h) for u, h in free.damaged if name in reach_of.get(u, names)))
+        value = value_of.get(name, 0.0)
+        there = parse_force(standing.get(name), rules, f"stands {name}")  # type: ignore[arg-type]
+        counter = None
+        if name in counters:
+            counter = parse_force(counters[name], rules, "counter-attack")  # type: ignore[arg-type]
+        built.append(Target(name=name, army=army, value=value, reachable=reachable,
+                            battle=_battle(rules, defend, army, there, reachable, value, retreat,
+                                           battle_options or {}, name),
+                            stands=there, counter=counter))
+    return PlanSpec(rules=rules, defend=defend, pool=free, home=home, targets=tuple(built),
+                    goal=parsed_goal, alternatives=alternatives)
+
+
+def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: Force, value: float,
+            retreat: RetreatPolicy | Mapping[str, object] | None, options: Mapping[str, object],
+            name: str) -> Battle | None:
+    """The target's battle with the whole reachable pool (checks the options and the units
+    against it once); None for an attack no unit may go on."""
+    from oddsim.stages.sub_armies import joined
+
+    unknown = set(options) - _BATTLE_OPTIONS
+    if unknown:
+        raise PlanError(f"unknown battle option '{sorted(unknown)[0]}': use "
+                        f"{', '.join(sorted(_BATTLE_OPTIONS))}")
+    if not defend and reachable.is_empty():
+        return None
+    try:
+        if defend:
+            return Battle(rules=rules, attacker=army, defender=joined(there, reachable),
+                          retreat=_retreat(retreat, value), **options)  # type: ignore[arg-type]
+        return Battle(rules=rules, attacker=reachable, defender=army, retreat=_retreat(retreat, value),
+                      **options)  # type: ignore[arg-type]
+    except PlanError:
+        raise
+    except OddsimError as error:
+        raise error.located(f"{'threat' if defend else 'target'} {name}") from None
+
+
+_BATTLE_OPTIONS = frozenset(("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
+                             "defender_tech"))
+"""The options of ``Battle`` a plan applies to every target (the retreat comes on its own)."""
