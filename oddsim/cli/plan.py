@@ -55,13 +55,17 @@ from oddsim.errors import OddsimError
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
 @click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
               show_default=True, help="Dice mode: standard, or Low Luck.")
+@click.option("--workers", type=int, default=None, metavar="1..",
+              help="Solve the targets' battles on a local Dask cluster of N workers.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Solve the targets' battles on an existing Dask cluster.")
 @retreat_options(as_fields=True)
 @rule_option
 @unit_values_option
 @output_options
 def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, counters, keep_home,
          alternatives, sea, ool_attacker, ool_defender, keep_land, attacker_tech, defender_tech, dice,
-         retreat, rule_changes, unit_values, quiet, as_json, plot) -> int:
+         workers, scheduler, retreat, rule_changes, unit_values, quiet, as_json, plot) -> int:
     """The best split of a pool over several attacks (or, with --defend, over threatened
     territories), exact, with the runners-up and each unit type's value at the margin.
 
@@ -77,7 +81,12 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
     if not defend and threats:
         raise OddsimError("--threat belongs to a defence: add --defend, or name attacks with --target")
     edition = with_rule_changes(rules, rule_changes, unit_values)
-    options = dict(sea=sea, ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
+    if workers is not None or scheduler is not None:
+        from oddsim.purchase.dask_runner import check_options
+
+        check_options(workers, scheduler)  # before any battle
+    options = dict(workers=workers, scheduler=scheduler, sea=sea, ool_attacker=ool_attacker,
+                   ool_defender=ool_defender, keep_land=keep_land,
                    attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
     if defend:
         result = planner.defend(edition, pool, list(threats), goal=goal or "hold-all", values=list(values),

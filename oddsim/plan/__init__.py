@@ -29,18 +29,19 @@ __all__ = ["Alternative", "Goal", "GoalKind", "PlanError", "PlanResult", "PlanSp
 Army = str | Mapping[str, int] | Force
 
 
-def solve_plan(spec: PlanSpec) -> PlanResult:
-    """The exact best split of a parsed plan (``parse_plan``)."""
+def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None = None) -> PlanResult:
+    """The exact best split of a parsed plan (``parse_plan``); ``workers``/``scheduler``: its
+    battles solved on Dask (``oddsim.plan.planner.solve_plan``)."""
     from oddsim.plan.planner import solve_plan as solve
 
-    return solve(spec)
+    return solve(spec, workers, scheduler)
 
 
 def attack(rules: Ruleset | str, pool: Army, targets: Entries, goal: Goal | str = "value",
            values: Entries = None, reach: Entries = None, keep_home: Army | None = None,
            counter_attack: Entries = None, alternatives: int = 3,
-           retreat: RetreatPolicy | Mapping[str, object] | None = None,
-           **battle_options: object) -> PlanResult:
+           retreat: RetreatPolicy | Mapping[str, object] | None = None, workers: int | None = None,
+           scheduler: str | None = None, **battle_options: object) -> PlanResult:
     """The best split of ``pool`` over the attacks on ``targets`` (``["Ukraine=6 inf, 2 arm",
     ...]`` or ``{"Ukraine": "6 inf, 2 arm"}``) for ``goal`` (``value``, ``tuv``, ``take-all``,
     ``take-at-least:K``, ``hold-after``; see ``oddsim.plan.goals``). ``values``: each target's
@@ -48,20 +49,22 @@ def attack(rules: Ruleset | str, pool: Army, targets: Entries, goal: Goal | str 
     (default anywhere); ``keep_home``: units that stay; ``counter_attack``: per target, the army
     that counter-attacks what takes it (``hold-after``); ``battle_options``: ``Battle``'s (order
     of loss, ``keep_land``, ``dice``, techs, ``sea``) and ``retreat`` for every target, where
-    ``best="value"`` counts each target's own value."""
+    ``best="value"`` counts each target's own value; ``workers``/``scheduler``: the battles solved
+    on a Dask cluster (the same answer)."""
     return solve_plan(parse_plan(rules, pool, targets, goal, values, reach, keep_home, counter_attack,
-                                 alternatives=alternatives, retreat=retreat, battle_options=battle_options))
+                                 alternatives=alternatives, retreat=retreat, battle_options=battle_options),
+                      workers, scheduler)
 
 
 def defend(rules: Ruleset | str, pool: Army, threats: Entries, goal: Goal | str = "hold-all",
            values: Entries = None, reach: Entries = None, keep_home: Army | None = None,
            stands: Entries = None, alternatives: int = 3,
-           retreat: RetreatPolicy | Mapping[str, object] | None = None,
-           **battle_options: object) -> PlanResult:
+           retreat: RetreatPolicy | Mapping[str, object] | None = None, workers: int | None = None,
+           scheduler: str | None = None, **battle_options: object) -> PlanResult:
     """The best placement of the defender's ``pool`` on the territories ``threats`` names, each
     facing its attack (``["Karelia=6 inf, 3 arm, 2 ftr", ...]``), with ``stands`` already there
     (``["Karelia=2 inf"]``), for ``goal`` (``hold-all``, ``hold-at-least:K``, ``value``). The
     other arguments as ``attack``'s; ``retreat`` is the attacker's."""
     return solve_plan(parse_plan(rules, pool, threats, goal, values, reach, keep_home, stands=stands,
                                  defend=True, alternatives=alternatives, retreat=retreat,
-                                 battle_options=battle_options))
+                                 battle_options=battle_options), workers, scheduler)

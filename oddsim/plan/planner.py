@@ -72,9 +72,19 @@ def score(goal: Goal, defend: bool, target: Target, odds: TargetOdds) -> float:
     return o.takes_territory
 
 
-def solve_plan(spec: PlanSpec) -> PlanResult:
-    """The exact best split of ``spec``'s pool over its targets, its runners-up and margins."""
-    return optimised(spec, [target_odds(spec, t) for t in spec.targets])
+def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None = None) -> PlanResult:
+    """The exact best split of ``spec``'s pool over its targets, its runners-up and margins.
+    ``workers`` (a new local Dask cluster) or ``scheduler`` (an existing one, ``tcp://HOST:PORT``)
+    solve the targets' battles there, one task per target, as purchase sweeps do
+    (``oddsim.purchase.dask_runner``); the answer is the same."""
+    if workers is None and scheduler is None:
+        return optimised(spec, [target_odds(spec, t) for t in spec.targets])
+    from oddsim.purchase.dask_runner import check_options, dask_client
+
+    check_options(workers, scheduler)
+    with dask_client(workers, scheduler) as client:
+        tables = client.gather([client.submit(target_odds, spec, t, pure=False) for t in spec.targets])
+    return optimised(spec, tables)
 
 
 def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> PlanResult:

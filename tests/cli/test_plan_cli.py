@@ -115,3 +115,11 @@ def test_unit_values_count_in_the_ipc_figures():
 ])
 def test_bad_input_is_one_line_and_status_2(args, line):
     refused(["plan", *args], line)
+
+
+def test_bad_dask_options_are_refused_before_any_battle():
+    from oddsim.purchase.dask_runner import max_local_workers
+
+    most = max_local_workers()
+    refused(["plan", "--pool", "2 inf", "--target", "A=1 inf", "--workers", "0"],
+            f"--workers must be a whole number from 1 to {most} (twice this machine's cores), not 0")
