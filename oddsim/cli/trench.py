@@ -163,28 +163,12 @@ def advise_command(attacker_hand, attacker_hand_support, defender, defender_supp
                    defender_policy, roll_order, information, hidden_support_values, dice_fronts,
                    destroy_margin, tied_front, support_fleet, as_json, objective, top) -> None:
     """The attacker's best commitments of its hand to the three fronts, with their odds."""
-    from oddsim.trench.advice import Commitment, Hand, advise
-    from oddsim.trench.model import parse_fronts, parse_hand, parse_supports
+    from oddsim.trench.advice import advise
+    from oddsim.trench.advice_input import advice_sides
 
-    if year is None:
-        raise TrenchError("missing --year: the odds depend on it (from 1917 a 4 is valid)")
-    if (defender is None) == (defender_hand is None):
-        raise TrenchError("give the defender's committed cards (--defender) or its hand "
-                          "(--defender-hand), one of the two")
-    if defender is not None and defender_hand_support is not None:
-        raise TrenchError("--defender-hand-support goes with --defender-hand, not --defender")
-    if defender_hand is not None and defender_support is not None:
-        raise TrenchError("--defender-support goes with --defender, not --defender-hand")
-    hand = Hand(parse_hand(attacker_hand, "--attacker-hand"),
-                parse_hand(attacker_hand_support or (), "--attacker-hand-support"))
-    if not hand.armies:
-        raise TrenchError("--attacker-hand: the hand has no army card to commit")
-    if defender is not None:
-        against: Commitment | Hand = Commitment(parse_fronts(defender, "defender"),
-                             parse_supports(defender_support or (0, 0, 0), "defender support"))
-    else:
-        against = Hand(parse_hand(defender_hand, "--defender-hand"),
-                       parse_hand(defender_hand_support or (), "--defender-hand-support"))
+    hand, against = advice_sides(attacker_hand, attacker_hand_support, defender=defender,
+                                 defender_support=defender_support, defender_hand=defender_hand,
+                                 defender_hand_support=defender_hand_support, year=year)
     advice = advise(hand, against, year=year, points=points, sea=sea, policy=policy,
                     defender_policy=defender_policy, roll_order=roll_order, objective=objective,
                     top=top, information=information, dice_fronts=dice_fronts,

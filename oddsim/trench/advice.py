@@ -36,7 +36,7 @@ from __future__ import annotations
 import heapq
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -74,6 +74,13 @@ from oddsim.trench.result import TrenchCounts, TrenchResult
 MAX_HAND = 12  # cards per side (the game's hand limit is 9, plus the cards drawn before battle)
 MAX_BATTLES = 20_000  # distinct battles advice may solve (about 1 ms each)
 DEFAULT_TOP = 5
+
+Progress = Callable[[int, int], bool]
+"""``on_progress(done, total)``: attacker commitments searched of all; True stops the search."""
+
+
+class AdviceStopped(TrenchError):
+    """The search was stopped by its ``on_progress`` callback (the caller asked it to)."""
 
 
 class Objective(Enum):
@@ -322,9 +329,12 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
            information: Information | str = Information.HIDDEN,
            dice_fronts: DiceFronts | str = DiceFronts.ANY, destroy_margin: int = DESTROY_MARGIN,
            hidden_support_values=DEFAULT_BELIEF, tied_front: TiedFront | str = TiedFront.NOBODY,
-           support_fleet: SupportFleet | str = SupportFleet.SURVIVES) -> Advice:
+           support_fleet: SupportFleet | str = SupportFleet.SURVIVES,
+           on_progress: Progress | None = None) -> Advice:
     """The ``top`` best ways for the attacker to commit ``attacker`` against ``defender``;
-    the play options are those of ``solve_trench``."""
+    the play options are those of ``solve_trench``. ``on_progress(done, total)`` is called
+    before each distinct commitment is searched and once at the end (``total``: the distinct
+    commitments); when it returns True the search raises ``AdviceStopped``."""
     if not isinstance(attacker, Hand):
         raise TrenchError("the attacker's cards must be a Hand (armies and supports)")
     if not isinstance(defender, Commitment | Hand):
@@ -353,7 +363,7 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
         raise TrenchError(f"{len(groups):,} commitments against {len(answers):,} defender "
                           f"answers is too many to search: give fewer cards")
     leaders = [members[0] for members in groups]
-    ranked = _search(solver, leaders, answers, objective, top)
+    ranked = _search(solver, leaders, answers, objective, top, on_progress)
     size = {id(members[0]): len(members) for members in groups}
     return Advice(objective, isinstance(defender, Hand), play.describe(), len(options),
                   len(solver.cache),
@@ -403,11 +413,16 @@ def _group(options: list[Commitment], class_of) -> list[list[Commitment]]:
 
 
 def _search(solver: _Solver, options: list[Commitment], answers: list[Commitment],
-            objective: Objective, top: int) -> list[tuple[Commitment, Commitment]]:
-    """The ``top`` best (commitment, defender's answer) pairs, alpha-beta over the answers."""
+            objective: Objective, top: int,
+            on_progress: Progress | None = None) -> list[tuple[Commitment, Commitment]]:
+    """The ``top`` best (commitment, defender's answer) pairs, alpha-beta over the answers;
+    ``on_progress`` as ``advise`` calls it."""
     best: list[tuple] = []  # min-heap of rank keys, worst of the kept ones on top
     order = list(range(len(answers)))  # answers tried in order, last best answer first
     for index, option in enumerate(options):
+        if on_progress is not None and on_progress(index, len(options)):
+            raise AdviceStopped(f"advice stopped after {index:,} of {len(options):,} "
+                                f"commitments")
         floor = best[0][0][0] if len(best) == top else None  # objective to beat (ties kept)
         worst, worst_answer, cut = None, None, False
         for a in order:
@@ -428,9 +443,11 @@ def _search(solver: _Solver, options: list[Commitment], answers: list[Commitment
             heapq.heappush(best, entry)
         elif entry > best[0]:
             heapq.heapreplace(best, entry)
+    if on_progress is not None:
+        on_progress(len(options), len(options))
     chosen = sorted(best, reverse=True)
     return [(options[index], answers[a]) for _, index, a in chosen]
 
 
-__all__ = ["Advice", "AdviceOption", "Commitment", "Hand", "Objective", "advise",
+__all__ = ["Advice", "AdviceOption", "AdviceStopped", "Commitment", "Hand", "Objective", "advise",
            "commitments", "strongest_answers"]

@@ -23,7 +23,14 @@ from starlette.staticfiles import StaticFiles
 from oddsim._runtime import strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.model.rules import builtin_names, load_ruleset
-from oddsim.web.capabilities import CAPABILITIES, SPECS, quick_battle_answer, rules_request, ruleset_json
+from oddsim.web.capabilities import (
+    CAPABILITIES,
+    JOB_ONLY,
+    SPECS,
+    quick_battle_answer,
+    rules_request,
+    ruleset_json,
+)
 from oddsim.web.connections import REQUEST_SECONDS, RequestLimit
 from oddsim.web.guard import Allowed, LocalOnly
 from oddsim.web.jobs import JobBoard
@@ -198,13 +205,14 @@ async def job_cancel(request: Request) -> Response:
 async def api_index(request: Request) -> Response:
     """What the API offers, each endpoint with its first docstring line."""
     routes = {f"POST /api/{name}": (run.__doc__ or "").split("\n")[0]
-              for name, run in CAPABILITIES.items() if name != "purchase"}
+              for name, run in CAPABILITIES.items() if name not in JOB_ONLY}
     routes.update({
         "GET /api/rules": "the built-in editions",
         "GET /api/rules/{name}": "an edition's units, technologies and rules",
         "POST /api/rules": "a user's ruleset, sent as {\"ruleset_toml\": text}, checked and described",
         "POST /api/jobs/{kind}": f"start a job ({', '.join(CAPABILITIES)}): purchase sweeps, "
-                                 f"long Monte Carlo; one unfinished job per client "
+                                 f"Longest Trench advice (advise: oddsim trench advise's "
+                                 f"options), long Monte Carlo; one unfinished job per client "
                                  f"(X-Oddsim-Client), {JOBS_PER_ADDRESS} per client address, "
                                  f"{MAX_JOBS_WAITING} in all; the answer's id is unguessable and "
                                  f"only its holder can read or cancel the job",
@@ -262,7 +270,7 @@ def create_app(jobs: JobBoard | None = None, host: str = "127.0.0.1", port: int 
         Route("/api/rules", rules_post, methods=["POST"]),
         Route("/api/rules/{name}", rules_show),
         *(Route(f"/api/{name}", _capability(name), methods=["POST"]) for name in CAPABILITIES
-          if name != "purchase"),
+          if name not in JOB_ONLY),
         Route("/api/purchase", _purchase_job, methods=["POST"]),
         Route("/api/jobs/{kind}", job_create, methods=["POST"]),
         Route("/api/jobs/{job_id}", job_get),

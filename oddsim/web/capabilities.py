@@ -415,6 +415,78 @@ def run_trench_request(body: Body, progress: Progress | None = None) -> str:
     return result.to_json()
 
 
+ADVICE_SIDES = ("attacker_hand", "attacker_hand_support", "defender", "defender_support",
+                "defender_hand", "defender_hand_support", "year")
+
+
+def advise_spec(body: Body):
+    """The sides of an advice request (``oddsim trench advise``'s options, ``_`` for ``-``)
+    and the rest of ``advise``'s options, checked as the CLI checks them."""
+    from oddsim.trench.advice import parse_objective
+    from oddsim.trench.advice_input import advice_sides
+    from oddsim.trench.model import check_points, check_year, parse_belief
+    from oddsim.trench.prepared import PlayRules
+    from oddsim.web.limits import MAX_ADVICE_TOP
+
+    play = _advice_play_options()
+    _refuse_unknown(body, {*ADVICE_SIDES, *play}, "advice")
+    hand, against = advice_sides(body.get("attacker_hand"), body.get("attacker_hand_support"),
+                                 **{name: body.get(name) for name in ADVICE_SIDES[2:]})
+    check_year(body["year"])
+    check_points(body.get("points", 1))
+    parse_objective(body.get("objective", "win"))
+    top = body.get("top", 5)
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_ADVICE_TOP:
+        raise WebError(f"top must be a whole number from 1 to {MAX_ADVICE_TOP} on the server, "
+                       f"not {top!r}")
+    options = {name: body[name] for name in play if name in body}
+    given = {**_advice_defaults(), **options}
+    PlayRules.of(*(given[name] for name in ("policy", "defender_policy", "roll_order",
+                                            "information", "dice_fronts", "destroy_margin",
+                                            "tied_front", "support_fleet")))
+    parse_belief(given["hidden_support_values"])
+    return hand, against, options
+
+
+@functools.cache
+def _advice_defaults() -> dict[str, Any]:
+    from oddsim.trench.advice import advise
+
+    return {name: parameter.default for name, parameter in inspect.signature(advise).parameters.items()}
+
+
+@functools.cache
+def _advice_play_options() -> tuple[str, ...]:
+    from oddsim.trench.advice import advise
+
+    return tuple(name for name in inspect.signature(advise).parameters
+                 if name not in ("attacker", "defender", "on_progress"))
+
+
+def run_advise_request(body: Body, progress: Progress | None = None) -> str:
+    """A Longest Trench advice job: what ``oddsim trench advise --json`` prints. Fields:
+    ``attacker_hand``, ``defender`` or ``defender_hand`` (each with its ``_support``),
+    ``year``, and ``advise``'s options (``points``, ``objective``, ``top``, ``policy`` ...).
+    The search reports commitments searched of all, and stops when cancelled or
+    ``ADVICE_SECONDS`` after it began."""
+    from oddsim.trench.advice import advise
+    from oddsim.web.limits import ADVICE_SECONDS
+
+    hand, against, options = advise_spec(body)
+    deadline: list[float] = []
+
+    def on_progress(done: int, total: int) -> bool:
+        if not deadline:
+            deadline.append(time.monotonic() + ADVICE_SECONDS)
+        elif time.monotonic() > deadline[0] and done < total:
+            raise WebError(f"the advice took more than {ADVICE_SECONDS:g} s on the server "
+                           f"({done:,} of {total:,} commitments searched): give fewer cards, "
+                           f"or run oddsim trench advise")
+        return progress(done, total) if progress is not None else False
+
+    return advise(hand, against, **options, on_progress=on_progress).to_json()
+
+
 PURCHASE_FIELDS = ("budget", "units", "against", "goal", "existing", "max_counts", "sea",
                    "ool_attacker", "ool_defender", "keep_land", "method", "runs", "seed",
                    "territory_value", "counter_attack")
@@ -509,13 +581,17 @@ CAPABILITIES: dict[str, Callable[[Body, Progress | None], str]] = {
     "raid": run_raid_request,
     "trench": run_trench_request,
     "purchase": run_purchase_request,
+    "advise": run_advise_request,
 }
-"""What ``POST /api/{name}`` (and a job of that kind) runs."""
+"""What a job of that kind runs, and ``POST /api/{name}`` but for ``JOB_ONLY``."""
+JOB_ONLY = frozenset({"purchase", "advise"})
+"""Kinds answered only as jobs (``POST /api/jobs/{kind}``): they may run for many seconds."""
 SPECS: dict[str, Callable[[Body], object]] = {
     "battle": battle_spec,
     "amphibious": amphibious_spec,
     "raid": raid_spec,
     "trench": trench_spec,
     "purchase": purchase_spec,
+    "advise": advise_spec,
 }
 """Per job kind, what checks its request (raising as the run would) before it is queued."""

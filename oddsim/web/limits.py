@@ -19,6 +19,11 @@ them (fitted to measured solves); ``method: auto`` already switches to Monte Car
 MC_SECONDS = 30.0
 """A Monte Carlo run stops this long after its first chunk and answers what it has
 (``interrupted: true``)."""
+ADVICE_SECONDS = 60.0
+"""A Longest Trench advice job stops with an error this long after its search began (a 7-card
+hand against a 6-card one takes 8 CPU seconds or more; the CLI has no such cap)."""
+MAX_ADVICE_TOP = 20
+"""Ranked commitments an advice job may ask for (each is solved again in full for its answer)."""
 MAX_PURCHASES = 20_000
 """Purchases in one sweep job."""
 JOB_WORKERS = 2

@@ -135,3 +135,19 @@ def test_bad_advice_options(kwargs, message):
     options = dict(year=1915) | kwargs
     with pytest.raises(TrenchError, match=message):
         advise(Hand((5,)), Commitment((4, None, None)), **options)
+
+
+def test_progress_counts_the_commitments_and_stops_the_search():
+    from oddsim.trench.advice import AdviceStopped, commitments
+
+    hand, defender = Hand((5, 3, 2), (1,)), Commitment((4, 4, None))
+    seen = []
+    whole = advise(hand, defender, year=1916,
+                   on_progress=lambda done, total: seen.append((done, total)) and False)
+    total = seen[0][1]
+    # one call before each distinct commitment (<= every commitment), then one at the end
+    assert 1 < total <= len(commitments(hand, False)) == whole.considered
+    assert seen == [(i, total) for i in range(total)] + [(total, total)]
+    assert whole == advise(hand, defender, year=1916)  # reporting changes nothing
+    with pytest.raises(AdviceStopped, match=f"after 2 of {total} commitments"):
+        advise(hand, defender, year=1916, on_progress=lambda done, total: done == 2)

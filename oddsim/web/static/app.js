@@ -973,6 +973,13 @@ function sidesTable(id, caption, rowLabels, values, errors) {
     el("tbody", {}, ...rowLabels.map((label, i) => el("tr", {}, el("th", { scope: "row", text: label }), cell("attacker", i), cell("defender", i)))));
 }
 
+function readingsTable(readings) {
+  // the readings of the rules an answer used, named as TRENCH_READINGS names them
+  return el("table", { class: "compact" }, el("caption", { text: "readings of the rules" }),
+    el("tbody", {}, ...Object.entries(readings).map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: TRENCH_READINGS[k] || k.replace(/_/g, " ") }),
+      el("td", { text: String(v) })))));
+}
+
 function renderTrench(data, req, ms) {
   const se = data.std_error || {};
   const summary = el("div", {}, ...outcomeBar(data, "trench-bar-", [...OUTCOMES.slice(0, 2), ["draw", "draw", "--draw"]]),
@@ -984,9 +991,7 @@ function renderTrench(data, req, ms) {
     figure("trench-crushing-attacker", "attacker wins all 3 fronts", data.crushing_victory.attacker, pct(data.crushing_victory.attacker)),
     figure("trench-crushing-defender", "defender wins all 3 fronts", data.crushing_victory.defender, pct(data.crushing_victory.defender))));
   box.append(el("p", { class: "status", text: `How it is played: ${data.play}.` }));
-  box.append(el("table", { class: "compact" }, el("caption", { text: "readings of the rules" }),
-    el("tbody", {}, ...Object.entries(data.readings).map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: TRENCH_READINGS[k] || k.replace(/_/g, " ") }),
-      el("td", { text: String(v) }))))));
+  box.append(readingsTable(data.readings));
   const won = ["0 fronts", "1 front", "2 fronts", "3 fronts"];
   box.append(el("h4", { text: "Fronts won" }), groupedBars(won, SIDES.map(side => ({ label: side, colour: colourOf(`--${side}`),
     values: data.fronts_won[side] })), { title: "fronts won by each side", xLabel: "fronts won" }),
@@ -1005,19 +1010,20 @@ function renderTrench(data, req, ms) {
   return { title: data.battle, summary, details: box };
 }
 
-// ---------- purchase: a job with progress and cancel ----------
+// ---------- jobs (purchase sweeps, trench advice): progress and cancel ----------
 
-async function startPurchase() {
-  const panel = $("#panel-purchase");
+async function startJob(tab) {
+  const spec = TABS[tab];
+  const panel = $(`#panel-${tab}`);
   const form = $("form", panel);
   const out = $(".results", panel);
   const req = readSimple(form);
-  saveToUrl("purchase", req);
-  const { ok, data } = await api("/api/purchase", req);
+  saveToUrl(tab, req);
+  const { ok, data } = await api(`/api/jobs/${spec.endpoint}`, req);
   if (!ok) { out.replaceChildren(errorBox(data.error)); out.dataset.state = "error"; return; }
   state.job = data.id;
   $(".cancel", form).disabled = false;
-  const bar = el("progress", { max: "1", value: "0", "aria-label": "sweep progress" });
+  const bar = el("progress", { max: "1", value: "0", "aria-label": `${spec.work} progress` });
   const status = el("div", { class: "status", text: "starting…" });
   out.replaceChildren(status, bar);
   out.dataset.state = "busy";
@@ -1029,12 +1035,12 @@ async function startPurchase() {
     if (!poll.ok) { out.replaceChildren(errorBox(job.error)); break; }
     bar.max = String(job.total || 1);
     bar.value = String(job.done);
-    status.textContent = `${job.state}: ${num(job.done)} of ${num(job.total)} purchases`;
+    status.textContent = `${job.state}: ${num(job.done)} of ${num(job.total)} ${spec.work}`;
     if (job.state === "done") {
-      const drawn = renderPurchase(job.result, req, performance.now() - started);
+      const drawn = spec.render(job.result, req, performance.now() - started);
       $(".summary", panel).replaceChildren(drawn.summary);
       out.replaceChildren(drawn.details); out.dataset.state = "done";
-      remember("purchase", req, drawn.title);
+      remember(tab, req, drawn.title);
       break;
     }
     if (job.state === "failed" || job.state === "cancelled") {
@@ -1101,8 +1107,52 @@ function renderPurchase(data, req, ms) {
   return { title: data.describe, summary, details: box };
 }
 
-async function cancelPurchase() {
+async function cancelJob() {
   if (state.job) await api(`/api/jobs/${state.job}`, undefined, undefined, "DELETE");
+}
+
+// ---------- trench advice ----------
+
+function commitmentText(c, front) {
+  // one front of a commitment as players say it: "6 + 2" (army and support), "5 + ? (face down)", "no card"
+  const card = c.cards[front], support = c.support[front];
+  if (card === null) return "no card";
+  return support === 0 ? String(card) : `${card} + ${support < 0 ? "? (face down)" : support}`;
+}
+
+function commitmentLine(c) {
+  return [0, 1, 2].map(f => `front ${f + 1}: ${commitmentText(c, f)}`).join("; ");
+}
+
+function renderAdvise(data, req, ms) {
+  // The ranked commitments (best first) with each one's odds, as oddsim trench advise prints them.
+  const best = data.options[0];
+  const goal = data.objective === "win" ? "the chance to win" : "the victory points gained";
+  const summary = el("div", {}, el("div", { class: "headline big" }, el("span", { text: best
+    ? `best: ${commitmentLine(best.attacker)}` : "no commitment" })),
+  ...(best ? outcomeBar(best.result, "advise-bar-", [...OUTCOMES.slice(0, 2), ["draw", "draw", "--draw"]]) : []));
+  const box = el("div", {}, el("div", { class: "status", text:
+    `${num(data.considered)} commitments considered, ${num(data.battles_solved)} distinct battles worked out · ${(ms / 1000).toFixed(1)} s` }),
+  el("h3", { text: `Best commitments for ${goal}` }),
+  el("p", { class: "status", text: `How it is played: ${data.play}. The defender ${data.defender.startsWith("hand")
+    ? "answers each commitment with its strongest cards, placed worst for the attacker" : "has committed the cards given"}.` }));
+  const lost = r => [...r.cards_destroyed.attacker, ...(r.support_fleets_destroyed || { attacker: [] }).attacker]
+    .reduce((sum, p) => sum + (p || 0), 0);
+  const fronts = c => el("td", {}, ...[0, 1, 2].map(f => el("div", { text: `${f + 1}: ${commitmentText(c, f)}` })));
+  const committed = !data.defender.startsWith("hand");  // the same defender cards on every row
+  if (committed) box.append(el("p", { text: `The defender's cards: ${commitmentLine(data.options[0]?.defender || { cards: [null, null, null], support: [0, 0, 0] })}.` }));
+  const head = ["rank", "attacker's fronts", ...(committed ? [] : ["defender's answer"]), "attacker wins", "draw",
+    "defender wins", "victory points gained", "attacker cards lost", "same odds"];
+  const table = el("table", { id: "out-advise-options" }, el("caption", { text: "commitments of the attacker's hand, best first (card + support)" }),
+    el("thead", {}, el("tr", {}, ...head.map(h => el("th", { scope: "col", class: h.endsWith("fronts") || h.endsWith("answer") ? null : "num", text: h })))),
+    el("tbody", {}, ...data.options.map(o => el("tr", {}, el("td", { class: "num", text: String(o.rank) }),
+      fronts(o.attacker), ...(committed ? [] : [fronts(o.defender)]),
+      ...[o.result.attacker_win, o.result.draw, o.result.defender_win].map(p => el("td", { class: "num", text: pct(p) })),
+      el("td", { class: "num", text: signed(o.points_swing) }),
+      el("td", { class: "num", text: num(lost(o.result)) }), el("td", { class: "num", text: String(o.equivalents) })))));
+  box.append(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the ranked commitments" }, table));
+  box.append(readingsTable(data.readings));
+  return { title: best ? commitmentLine(best.attacker) : "trench advice", summary, details: box };
 }
 
 // ---------- the tabs ----------
@@ -1112,7 +1162,8 @@ const TABS = {
   amphibious: { endpoint: "amphibious", read: readSimple, render: renderAmphibious },
   raid: { endpoint: "raid", read: readSimple, render: renderRaid },
   trench: { endpoint: "trench", read: readSimple, render: renderTrench },
-  purchase: { endpoint: "purchase", read: readSimple, render: renderPurchase, job: true },
+  advise: { endpoint: "advise", read: readSimple, render: renderAdvise, job: true, work: "commitments" },
+  purchase: { endpoint: "purchase", read: readSimple, render: renderPurchase, job: true, work: "purchases" },
 };
 
 function buildTabs() {
@@ -1193,8 +1244,10 @@ function wire() {
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
   $("#save").addEventListener("click", saveBattle);
   $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child input").focus(); });
-  $("#panel-purchase .start").addEventListener("click", startPurchase);
-  $("#panel-purchase .cancel").addEventListener("click", cancelPurchase);
+  for (const tab of Object.keys(TABS).filter(t => TABS[t].job)) {
+    $(`#panel-${tab} .start`).addEventListener("click", () => startJob(tab));
+    $(`#panel-${tab} .cancel`).addEventListener("click", cancelJob);
+  }
   window.addEventListener("hashchange", () => {  // a link pasted into this tab, or a saved one clicked
     const saved = readUrl();
     if (saved) loadLink(saved);
