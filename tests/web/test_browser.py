@@ -161,6 +161,21 @@ def test_tabs_by_keyboard(page):
         attacker="5,4,3", attacker_support="2,0,1", defender="4,4,4", defender_support="0,0,3",
         year=1917, points=2))
     assert shown(page, "trench-attacker_win") == pytest.approx(trench.attacker_win, abs=1e-12)
+    page.keyboard.press("ArrowRight")  # the advice: a job, started by its button
+    assert page.get_attribute("#tab-advise", "aria-selected") == "true"
+    page.click("#panel-advise .start")
+    page.wait_for_selector("#panel-advise .results[data-state=done]", timeout=120_000)
+    from oddsim.trench.advice import Commitment, Hand, advise
+
+    advice = advise(Hand((6, 5, 3), (2,)), Commitment("5,4,-", "0,?,0"), year=1917, points=2)
+    first = advice.options[0]
+    row = page.inner_text("#out-advise-options tbody tr:first-child")
+    assert f"{100 * first.result.attacker_win:.2f}%" in row
+    assert [line.split(": ")[1] for line in page.inner_text(
+        "#out-advise-options tbody tr:first-child td:nth-child(2)").splitlines()] == [
+        "no card" if c is None else f"{c} + {s}" if s else str(c)
+        for c, s in zip(first.attacker.cards, first.attacker.support, strict=True)]
+    page.focus("#tab-advise")
     page.keyboard.press("ArrowRight")
     page.click("#panel-purchase .start")
     page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
