@@ -10,6 +10,7 @@ from oddsim.cli.common import (
     print_result,
     retreat_options,
     rule_option,
+    tech_and_dice_options,
     with_rule_changes,
 )
 
@@ -41,10 +42,7 @@ from oddsim.cli.common import (
               help="Monte Carlo battles in all (default 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")
-@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
-@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
-@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
-              help="Dice mode: standard, or Low Luck.")
+@tech_and_dice_options
 @retreat_options
 @rule_option
 @output_options

@@ -6,13 +6,14 @@ import click
 
 from oddsim.cli.chart import write_battle_chart
 from oddsim.cli.common import (
-    DEFAULT_ORDER_HELP,
     UNITS_HELP,
     finish,
+    order_of_loss_options,
     output_options,
     print_result,
     retreat_options,
     rule_option,
+    tech_and_dice_options,
     unit_values_option,
     with_rule_changes,
 )
@@ -44,21 +45,14 @@ class _Survivors(click.ParamType):
 @click.option("-d", "--defender", required=True,
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
 @click.option("--sea", is_flag=True, help="A sea battle (default: land).")
-@click.option("--ool-attacker", default=None,
-              help=f"Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr {DEFAULT_ORDER_HELP}.")
-@click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
-@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
+@order_of_loss_options
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
-@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
-@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
-@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
-              show_default=True, help="Dice mode: standard, or Low Luck.")
+@tech_and_dice_options
 @click.option("--in-progress", is_flag=True,
               help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
 @click.option("--crash-fighters", is_flag=True,

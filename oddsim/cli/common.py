@@ -58,6 +58,35 @@ UNITS_HELP = ("Units by name or abbreviation (inf, art, arm, ftr, bmb, bb, dd, s
               "'oddsim rules show EDITION' lists each edition's units and abbreviations.")
 
 
+def order_of_loss_options(command: F) -> F:
+    """--ool-attacker, --ool-defender and --keep-land, as every command that fights one kind of
+    battle per target has them (``oddsim battle``, ``oddsim plan``)."""
+    options = [
+        click.option("--ool-attacker", default=None,
+                     help=f"Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr "
+                          f"{DEFAULT_ORDER_HELP}."),
+        click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker)."),
+        click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Keep the attacker's last N land units (0..1000) until everything else is lost."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def tech_and_dice_options(command: F) -> F:
+    """--attacker-tech, --defender-tech and --dice, the same on battle, amphibious and plan."""
+    options = [
+        click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers."),
+        click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar."),
+        click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
+                     show_default=True, help="Dice mode: standard, or Low Luck."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 def output_options(command):
     """--quiet, --json and --plot, the same on every command that fights a battle."""
     options = [

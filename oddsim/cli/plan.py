@@ -7,12 +7,13 @@ import click
 
 from oddsim.cli.chart import write_plan_chart
 from oddsim.cli.common import (
-    DEFAULT_ORDER_HELP,
     UNITS_HELP,
+    order_of_loss_options,
     output_options,
     print_result,
     retreat_options,
     rule_option,
+    tech_and_dice_options,
     unit_values_option,
     with_rule_changes,
 )
@@ -46,15 +47,8 @@ from oddsim.errors import OddsimError
 @click.option("--alternatives", type=click.IntRange(0, 20), default=3, show_default=True,
               help="How many runners-up to list.")
 @click.option("--sea", is_flag=True, help="Sea battles (goals value and tuv).")
-@click.option("--ool-attacker", default=None,
-              help=f"Attacker's order of loss, first lost first {DEFAULT_ORDER_HELP}.")
-@click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker).")
-@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Keep the attacker's last N land units until everything else is lost.")
-@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers.")
-@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
-@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
-              show_default=True, help="Dice mode: standard, or Low Luck.")
+@order_of_loss_options
+@tech_and_dice_options
 @click.option("--workers", type=int, default=None, metavar="1..",
               help="Solve the targets' battles on a local Dask cluster of N workers.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
