@@ -8,6 +8,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from web_jobs import wait_for
 
 pytest.importorskip("starlette")
 
@@ -35,16 +36,6 @@ def as_args(body: dict) -> list[str]:
 
 def start(client, body: dict, who: str):
     return client.post("/api/jobs/advise", json=body, headers={"x-oddsim-client": who})
-
-
-def wait_for(client, job_id, seconds=120):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        job = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] not in ("waiting", "running"):
-            return job
-        time.sleep(0.05)
-    pytest.fail(f"job {job_id} did not finish")
 
 
 @pytest.mark.parametrize("body", [

@@ -7,6 +7,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from web_jobs import wait_for
 
 from oddsim.cli import cli
 from oddsim.model.rules import builtin_names, load_ruleset
@@ -183,16 +184,6 @@ def test_a_user_ruleset_arrives_as_toml_text(client):
     assert by_text.json() == by_name.json()
     bad = client.post("/api/rules", json={"ruleset_toml": "name = [unclosed"})
     assert bad.status_code == 400 and "not valid TOML" in bad.json()["error"]
-
-
-def wait_for(client, job_id, seconds=120):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        job = client.get(f"/api/jobs/{job_id}").json()
-        if job["state"] not in ("waiting", "running"):
-            return job
-        time.sleep(0.05)
-    pytest.fail(f"job {job_id} did not finish")
 
 
 def test_a_purchase_job_ranks_the_same_rows_as_the_python_api(client):
