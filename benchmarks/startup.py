@@ -148,32 +148,26 @@ def interpreted_slowdown() -> None:
 
     os.environ[QUICK_START] = "0"  # (the compiled figures: compiled, whatever the cache)
     sys.path.insert(0, str(ROOT))
+    from timing import best_of
+
     import oddsim
     from oddsim._runtime import interpreted
-    from oddsim.engines.exact import estimate_seconds
+    from oddsim.stages.pipeline import estimate_seconds
 
     warnings.simplefilter("ignore")
     print(f"\n{'battle':<70} {'estimate':>9} {'compiled':>9} {'interpreted':>11} {'ratio':>6}  quick start")
     for rules, attacker, defender, sea in INTERPRETED_BATTLES:
         battle = oddsim.Battle(rules=rules, attacker=attacker, defender=defender, sea=sea)
-        compiled = _best_of(3, lambda b=battle: oddsim.solve(b))
+        oddsim.solve(battle)  # (warm: compiled)
+        compiled = best_of(3, lambda b=battle: oddsim.solve(b))
         with interpreted.interpreting():
-            by_python = _best_of(1, lambda b=battle: oddsim.solve(b))
+            oddsim.solve(battle)  # (warm: the interpreted code's own first call)
+            by_python = best_of(1, lambda b=battle: oddsim.solve(b))
         estimate = estimate_seconds(battle)
         quick = estimate * interpreted.SLOWDOWN <= interpreted.BUDGET_SECONDS
         name = f"{rules} {attacker} vs {defender}"
         print(f"{name:<70} {estimate * 1e3:7.2f}ms {compiled * 1e3:7.2f}ms {by_python * 1e3:9.1f}ms "
               f"{by_python / estimate:6.1f}  {'interpreted' if quick else 'compiles'}")
-
-
-def _best_of(repeats: int, call) -> float:
-    call()  # (warm)
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def first_week(wait_for_warm_up: bool) -> Timing:
