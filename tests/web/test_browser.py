@@ -189,6 +189,25 @@ def test_tabs_by_keyboard(page):
     assert page.get_attribute("#tab-battle", "aria-selected") == "true"
 
 
+def test_a_tab_picked_while_the_page_loads_stays_picked(page):
+    """A player (or a test) quicker than the page's first requests is not thrown back to Battle."""
+    held: list = []
+
+    def hold(route):  # the editions come back only after the tab is clicked
+        held.append(route)
+
+    page.route("**/api/rules", hold)
+    page.goto(page.base + "/", wait_until="domcontentloaded")
+    page.click("#tab-purchase")
+    page.wait_for_timeout(100)
+    assert held, "the page asked for the editions before the click"
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("body[data-ready]", state="attached")  # start() has run to its end
+    assert page.get_attribute("#tab-purchase", "aria-selected") == "true"
+    assert page.is_visible("#panel-purchase form [name=units]")
+
+
 def _run_purchase(page, fills: dict[str, str], selects: dict[str, str]) -> None:
     """Fill the purchase tab's form (text fields, then drop-downs), start it and wait for it."""
     page.goto(page.base + "/")

@@ -1278,9 +1278,10 @@ async function start() {
     await loadRules("1942-2e");
     state.counts = { attacker: { infantry: 3, artillery: 1, armor: 2 }, defender: { infantry: 4, armor: 1 } };
     buildCounters();
-    selectTab("battle");
+    selectTab(state.tab);  // a tab picked while the page loaded stays picked
   }
   if (state.tab !== "battle") schedule("battle");
+  document.body.dataset.ready = "true";  // the page has loaded what it needs (tests wait for it)
 }
 
 start();
