@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oddsim.plan import _at_least as _kernels
 from oddsim.plan.goals import Combine
 
 Point = tuple[int, ...]
@@ -137,48 +138,35 @@ def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int,
 
 def _at_least(scores: Sequence[np.ndarray], keep: int, k: int) -> list[Split]:
     """``keep`` best splits for the chance that at least ``k`` targets come true (each target's
-    score is its chance; the battles are independent)."""
+    score is its chance; the battles are independent). Entries are grown and pruned target by
+    target in the kernels of ``_at_least``; the last target is tried on every entry left."""
     shape = scores[0].shape
-    zero = (0,) * len(shape)
-    # state (used) -> [(tails P(>=1..k), sent so far)]
-    states: dict[Point, list[tuple[tuple[float, ...], tuple[Point, ...]]]] = {zero: [((0.0,) * k, ())]}
-    for score in scores:
-        options = [(tuple(int(x) for x in np.unravel_index(flat, shape)), float(score.flat[flat]))
-                   for flat in np.flatnonzero(~np.isnan(score))]
-        grown: dict[Point, list[tuple[tuple[float, ...], tuple[Point, ...]]]] = {}
-        for used, entries in states.items():
-            for s, p in options:
-                point = tuple(u + si for u, si in zip(used, s, strict=True))
-                if any(x >= n for x, n in zip(point, shape, strict=True)):
-                    continue
-                bucket = grown.setdefault(point, [])
-                for tails, sent in entries:
-                    bucket.append((_add_chance(tails, p), sent + (s,)))
-        states = {point: _undominated(entries, keep) for point, entries in grown.items()}
-    every = sorted((entry for entries in states.values() for entry in entries), key=lambda e: -e[0][-1])
-    return [Split(tails[-1], sent) for tails, sent in every[:keep]]
-
-
-def _add_chance(tails: tuple[float, ...], p: float) -> tuple[float, ...]:
-    """The tails P(>= j), j = 1..k, of the count after one more independent chance ``p``:
-    P'(>= j) = P(>= j) + p (P(>= j-1) - P(>= j)), with P(>= 0) = 1."""
-    below = (1.0,) + tails[:-1]
-    return tuple(t + p * (b - t) for t, b in zip(tails, below, strict=True))
-
-
-def _undominated(entries: list, keep: int) -> list:
-    """The entries that fewer than ``keep`` kept entries dominate (at least as good in every tail),
-    best last tail first (ties in the order met)."""
-    ordered = sorted(entries, key=lambda e: tuple(-t for t in reversed(e[0])))
-    kept: list = []
-    for entry in ordered:
-        beaten = 0
-        for other in kept:
-            if all(o >= t for o, t in zip(other[0], entry[0], strict=True)):
-                beaten += 1
-                if beaten >= keep:
+    sizes = np.array(shape, dtype=np.int64)
+    points = np.zeros(1, dtype=np.int64)
+    tails = np.zeros((1, k))
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (parents, chosen options, option points)
+    for index, score in enumerate(scores):
+        options = np.flatnonzero(~np.isnan(score)).astype(np.int64)
+        option_coords = np.ascontiguousarray(np.array(np.unravel_index(options, shape), dtype=np.int64).T)
+        chances = np.ascontiguousarray(score.reshape(-1)[options], dtype=np.float64)
+        coords = np.ascontiguousarray(np.array(np.unravel_index(points, shape), dtype=np.int64).T)
+        if index == len(scores) - 1:
+            values, entries, chosen = _kernels.best_last(tails, coords, option_coords, chances, sizes, keep)
+            out = []
+            for value, entry, option in zip(values.tolist(), entries.tolist(), chosen.tolist(), strict=True):
+                if entry < 0:
                     break
-        if beaten < keep:
-            kept.append(entry)
-    return kept
-
+                sent = [options[option]]
+                for parents, picked, offered in reversed(steps):
+                    sent.append(offered[picked[entry]])
+                    entry = parents[entry]
+                out.append(Split(value, tuple(tuple(int(x) for x in np.unravel_index(flat, shape))
+                                              for flat in reversed(sent))))
+            return out
+        new_points, new_tails, parents, chosen = _kernels.grow(points, tails, coords, options, option_coords,
+                                                              chances, sizes)
+        order = np.lexsort(tuple(-new_tails[:, j] for j in range(k)) + (new_points,))
+        kept = order[_kernels.undominated(new_points[order], np.ascontiguousarray(new_tails[order]), keep)]
+        points, tails = new_points[kept], np.ascontiguousarray(new_tails[kept])
+        steps.append((parents[kept], chosen[kept], options))
+    raise AssertionError("unreachable: scores is not empty")

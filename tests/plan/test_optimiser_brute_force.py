@@ -89,6 +89,9 @@ CASES = [
     ("take-all", "2 inf, 1 art, 1 ftr", {"A": "1 inf", "B": "1 inf"}, {"reach": {"fighter": ["A"]}}),
     ("take-at-least:1", "2 inf, 1 arm", {"A": "1 inf", "B": "2 inf", "C": "1 inf"}, {}),
     ("take-at-least:2", "2 inf, 1 arm", {"A": "1 inf", "B": "2 inf", "C": "1 inf"}, {}),
+    # four targets: the entries are pruned twice before the last target is tried on them
+    ("take-at-least:2", "3 inf, 1 arm", {"A": "1 inf", "B": "2 inf", "C": "1 inf", "D": "1 arm"}, {}),
+    ("take-at-least:3", "3 inf, 1 arm", {"A": "1 inf", "B": "2 inf", "C": "1 inf", "D": "1 arm"}, {}),
     ("hold-after", "2 inf, 1 arm", {"A": "1 inf", "B": "1 inf"}, {"counters": {"A": "2 inf"}}),
 ]
 
