@@ -47,6 +47,10 @@ from oddsim.errors import OddsimError
 @click.option("--alternatives", type=click.IntRange(0, 20), default=3, show_default=True,
               help="How many runners-up to list.")
 @click.option("--sea", is_flag=True, help="Sea battles (goals value and tuv).")
+@click.option("--runs", type=int, default=None, metavar="2..10^10",
+              help="Monte Carlo runs per sub-army of a target too large to solve exactly (default 20,000).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="0..2^64-1",
+              help="Seed of those Monte Carlo battles; each target's derives from it.")
 @order_of_loss_options
 @tech_and_dice_options
 @click.option("--workers", type=int, default=None, metavar="1..",
@@ -58,10 +62,11 @@ from oddsim.errors import OddsimError
 @unit_values_option
 @output_options
 def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, counters, keep_home,
-         alternatives, sea, ool_attacker, ool_defender, keep_land, attacker_tech, defender_tech, dice,
-         workers, scheduler, retreat, rule_changes, unit_values, quiet, as_json, plot) -> int:
+         alternatives, sea, runs, seed, ool_attacker, ool_defender, keep_land, attacker_tech, defender_tech,
+         dice, workers, scheduler, retreat, rule_changes, unit_values, quiet, as_json, plot) -> int:
     """The best split of a pool over several attacks (or, with --defend, over threatened
-    territories), exact, with the runners-up and each unit type's value at the margin.
+    territories), exact, with the runners-up and each unit type's value at the margin (a target too
+    large to solve exactly for every sub-army is simulated: --runs, --seed).
 
     Example: oddsim plan --pool "6 inf, 2 arm" --target "A=2 inf" --target "B=1 inf" --value A=3
     """
@@ -79,8 +84,8 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
         from oddsim.purchase.dask_runner import check_options
 
         check_options(workers, scheduler)  # before any battle
-    options = dict(workers=workers, scheduler=scheduler, sea=sea, ool_attacker=ool_attacker,
-                   ool_defender=ool_defender, keep_land=keep_land,
+    options = dict(workers=workers, scheduler=scheduler, runs=runs, seed=seed, sea=sea,
+                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                    attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
     if defend:
         result = planner.defend(edition, pool, list(threats), goal=goal or "hold-all", values=list(values),

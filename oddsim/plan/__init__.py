@@ -1,5 +1,6 @@
 """Plan the turn: the best split of a pool of units over several attacks (``attack``), or of a
-defence over threatened territories (``defend``), proven best for the goal.
+defence over threatened territories (``defend``), proven best for the goal (a target too large
+for the exact engine is simulated instead, with ``runs`` and ``seed``, and its errors given).
 
 ``attack(rules, pool, targets, goal="value", values=..., reach=..., keep_home=...,
 counter_attack=..., **battle_options)`` and ``defend(rules, pool, threats, goal="hold-all",
@@ -41,7 +42,8 @@ def attack(rules: Ruleset | str, pool: Army, targets: Entries, goal: Goal | str 
            values: Entries = None, reach: Entries = None, keep_home: Army | None = None,
            counter_attack: Entries = None, alternatives: int = 3,
            retreat: RetreatPolicy | Mapping[str, object] | None = None, workers: int | None = None,
-           scheduler: str | None = None, **battle_options: object) -> PlanResult:
+           scheduler: str | None = None, runs: int | None = None, seed: int | None = 0,
+           **battle_options: object) -> PlanResult:
     """The best split of ``pool`` over the attacks on ``targets`` (``["Ukraine=6 inf, 2 arm",
     ...]`` or ``{"Ukraine": "6 inf, 2 arm"}``) for ``goal`` (``value``, ``tuv``, ``take-all``,
     ``take-at-least:K``, ``hold-after``; see ``oddsim.plan.goals``). ``values``: each target's
@@ -50,9 +52,11 @@ def attack(rules: Ruleset | str, pool: Army, targets: Entries, goal: Goal | str 
     that counter-attacks what takes it (``hold-after``); ``battle_options``: ``Battle``'s (order
     of loss, ``keep_land``, ``dice``, techs, ``sea``) and ``retreat`` for every target, where
     ``best="value"`` counts each target's own value; ``workers``/``scheduler``: the battles solved
-    on a Dask cluster (the same answer)."""
+    on a Dask cluster (the same answer); ``runs``/``seed``: the Monte Carlo battles of a target
+    too large to solve exactly for every sub-army."""
     return solve_plan(parse_plan(rules, pool, targets, goal, values, reach, keep_home, counter_attack,
-                                 alternatives=alternatives, retreat=retreat, battle_options=battle_options),
+                                 alternatives=alternatives, retreat=retreat, battle_options=battle_options,
+                                 runs=runs, seed=seed),
                       workers, scheduler)
 
 
@@ -60,11 +64,12 @@ def defend(rules: Ruleset | str, pool: Army, threats: Entries, goal: Goal | str 
            values: Entries = None, reach: Entries = None, keep_home: Army | None = None,
            stands: Entries = None, alternatives: int = 3,
            retreat: RetreatPolicy | Mapping[str, object] | None = None, workers: int | None = None,
-           scheduler: str | None = None, **battle_options: object) -> PlanResult:
+           scheduler: str | None = None, runs: int | None = None, seed: int | None = 0,
+           **battle_options: object) -> PlanResult:
     """The best placement of the defender's ``pool`` on the territories ``threats`` names, each
     facing its attack (``["Karelia=6 inf, 3 arm, 2 ftr", ...]``), with ``stands`` already there
     (``["Karelia=2 inf"]``), for ``goal`` (``hold-all``, ``hold-at-least:K``, ``value``). The
     other arguments as ``attack``'s; ``retreat`` is the attacker's."""
     return solve_plan(parse_plan(rules, pool, threats, goal, values, reach, keep_home, stands=stands,
                                  defend=True, alternatives=alternatives, retreat=retreat,
-                                 battle_options=battle_options), workers, scheduler)
+                                 battle_options=battle_options, runs=runs, seed=seed), workers, scheduler)

@@ -93,6 +93,13 @@ class Goal:
         """``"63.21%"`` for a chance, ``"+4.75"`` for IPCs."""
         return f"{100 * value:.2f}%" if self.is_probability else f"{value:+.2f}"
 
+    def format_error(self, std_error: float) -> str:
+        """``" ± 0.31%"`` (a chance) or ``" ± 0.12"`` (IPCs) for a simulated objective; ``""``
+        for an exact one."""
+        if not std_error:
+            return ""
+        return f" ± {100 * std_error:.2f}%" if self.is_probability else f" ± {std_error:.2f}"
+
     @property
     def label(self) -> str:
         return {GoalKind.VALUE: "expected value (TUV swing + value x chance)",

@@ -4,16 +4,24 @@ Plain battles come from ``oddsim.stages.sub_armies.solve_sub_armies`` (all sub-a
 the target's reachable pool together). A battle with a retreat rule, or a target whose goal
 needs the counter-attack (``hold-after``), is solved one full solve per sub-army (the retreat's
 decisions, the counter-attack on each composition that takes the territory), all exact.
+
+A target whose battle with the whole reachable pool is too large for the exact engine (as
+``method="auto"`` judges it) is simulated instead, every sub-army with the plan's ``runs`` and one
+seed per target (common random numbers: sub-armies of one target are compared on the same dice
+streams, which makes their differences far surer than their errors), its figures with their
+standard errors.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from oddsim.errors import TooLargeError
+from oddsim.limits import sub_seed
 from oddsim.model.forces import Force
-from oddsim.plan.spec import PlanSpec, Target
-from oddsim.stages.pipeline import exact_size, solve
+from oddsim.plan.spec import MAX_MONTE_CARLO_RUNS, PlanSpec, Target
+from oddsim.stages.pipeline import exact_size, simulate, solve
 from oddsim.stages.runner import exact_is_cheap
 from oddsim.stages.sub_armies import SubArmyOdds, joined, solve_sub_armies, sub_armies
 
@@ -23,11 +31,15 @@ class TargetOdds:
     """One target's battle for one sub-army: its figures, and the chance to take it and hold it
     after its counter-attack (``holds``; the chance to take it where it has no counter-attack;
     None where the goal does not need it). ``fought`` is False where no battle is fought (an
-    attack that sends nothing)."""
+    attack that sends nothing). ``runs``: the Monte Carlo runs of a simulated battle (None:
+    exact), ``std_error`` the standard errors of its figures (``SubArmyOdds``'s names, and
+    ``holds``)."""
 
     odds: SubArmyOdds
     holds: float | None
     fought: bool = True
+    runs: int | None = None
+    std_error: Mapping[str, float] = field(default_factory=dict)
 
 
 NOTHING_SENT = TargetOdds(SubArmyOdds(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0), 0.0, fought=False)
@@ -41,9 +53,7 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
     if battle is None:
         return {Force(()): NOTHING_SENT}
     if not exact_is_cheap(exact_size(battle)):
-        raise TooLargeError(f"target {target.name}: its battle with every unit that may go there "
-                            f"({battle.describe()}) is too large to solve exactly for each sub-army: "
-                            f"keep some units home or limit --reach")
+        return _simulated(spec, target)
     side = spec.side
     base = target.stands if spec.defend else None
     needs_holds = spec.goal.needs_holds
@@ -64,12 +74,55 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
     return out
 
 
-def _one(battle, target: Target, needs_holds: bool) -> TargetOdds:
-    """One full solve (and the counter-attack where the goal needs it)."""
+def _simulated(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
+    """Every sub-army's battle on ``target`` by Monte Carlo (its battle is too large to solve
+    exactly for each), all with the target's own seed; refused before any run when the runs
+    would pass ``MAX_MONTE_CARLO_RUNS``."""
+    battle = target.battle
+    assert battle is not None
+    armies = sub_armies(target.reachable)
+    needs_holds = spec.goal.needs_holds and target.counter is not None
+    runs = len(armies) * spec.runs * (2 if needs_holds else 1)
+    if runs > MAX_MONTE_CARLO_RUNS:
+        raise TooLargeError(f"target {target.name}: its battle ({battle.describe()}) is too large to "
+                            f"solve exactly, and {len(armies):,} sub-armies of {spec.runs:,} Monte Carlo "
+                            f"runs each pass the {MAX_MONTE_CARLO_RUNS:,} runs a target may have: "
+                            f"keep some units home, limit --reach or lower --runs")
+    seed = sub_seed(spec.seed, 1 + spec.targets.index(target))
+    base = target.stands if spec.defend else None
+    out: dict[Force, TargetOdds] = {}
+    for army in armies:
+        force = joined(base, army)
+        if force.is_empty():
+            continue
+        out[army] = _one(battle.with_armies(**{spec.side: force}), target, spec.goal.needs_holds,
+                         runs=spec.runs, seed=seed)
+    if spec.defend and Force(()) not in out:
+        empty = battle.with_armies(defender=Force(()))
+        out[Force(())] = TargetOdds(SubArmyOdds.of(solve(empty)), None)
+    out.setdefault(Force(()), NOTHING_SENT)
+    return out
+
+
+def _one(battle, target: Target, needs_holds: bool, runs: int | None = None,
+         seed: int | None = None) -> TargetOdds:
+    """One full solve (and the counter-attack where the goal needs it); with ``runs``, Monte
+    Carlo with ``seed`` instead, its figures' standard errors kept."""
     if needs_holds and target.counter is not None:
         from oddsim.api import run_counter_attack
 
-        both = run_counter_attack(battle, target.counter, method="exact", ool_counter=battle.ool_defender)
-        return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds))
-    odds = SubArmyOdds.of(solve(battle))
-    return TargetOdds(odds, odds.takes_territory if needs_holds else None)
+        both = run_counter_attack(battle, target.counter, method="exact" if runs is None else "mc",
+                                  runs=runs, seed=seed, ool_counter=battle.ool_defender)
+        return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds), runs=runs,
+                          std_error={**_errors(both.battle.std_error), **both.std_error})
+    result = solve(battle) if runs is None else simulate(battle, runs=runs, seed=seed)
+    odds = SubArmyOdds.of(result)
+    errors = _errors(result.std_error)
+    if needs_holds and "takes_territory" in errors:
+        errors["holds"] = errors["takes_territory"]
+    return TargetOdds(odds, odds.takes_territory if needs_holds else None, runs=runs, std_error=errors)
+
+
+def _errors(std_error: Mapping[str, float]) -> dict[str, float]:
+    """A battle's standard errors under ``SubArmyOdds``'s names (empty for an exact battle)."""
+    return {name: float(std_error[name]) for name in SubArmyOdds.__dataclass_fields__ if name in std_error}

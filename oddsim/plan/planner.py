@@ -72,8 +72,59 @@ def score(goal: Goal, defend: bool, target: Target, odds: TargetOdds) -> float:
     return o.takes_territory
 
 
+def score_std_error(goal: Goal, defend: bool, target: Target, odds: TargetOdds) -> float:
+    """The standard error of ``score`` where the battle was simulated (0 where exact). A value
+    goal adds the swing's error and the value times the take chance's: a bound, as the runs'
+    covariance of the two is not kept."""
+    errors = odds.std_error
+    if not errors:
+        return 0.0
+    takes, swing = errors.get("takes_territory", 0.0), errors.get("tuv_swing", 0.0)
+    if goal.kind is GoalKind.VALUE:
+        return swing + target.value * takes
+    if goal.kind is GoalKind.TUV:
+        return swing
+    if goal.kind is GoalKind.HOLD_AFTER:
+        return errors.get("holds", takes)
+    return takes
+
+
+def objective_of(goal: Goal, scores: Sequence[float]) -> float:
+    """The objective of one split from its targets' scores: their sum, their product, or the
+    chance that at least K of them come true."""
+    combine = goal.combine
+    if combine is Combine.ADD:
+        return float(sum(scores))
+    if combine is Combine.MULTIPLY:
+        return float(np.prod(scores))
+    counts = np.zeros(len(scores) + 1)  # the distribution of the number that come true
+    counts[0] = 1.0
+    for p in scores:
+        counts[1:] = counts[1:] * (1 - p) + counts[:-1] * p
+        counts[0] *= 1 - p
+    return float(counts[goal.k:].sum())
+
+
+def objective_std_error(goal: Goal, scores: Sequence[float], errors: Sequence[float]) -> float:
+    """The standard error of a split's objective from its targets' score errors (the targets'
+    battles are simulated on seeds of their own, so independent). The objective is linear in
+    each score on its own (a sum, a product, a count of independent chances), so its slope in
+    score i is its value with score i at 1 minus with it at 0 (1 for a sum)."""
+    if not any(errors):
+        return 0.0
+    total = 0.0
+    for i, error in enumerate(errors):
+        if error:
+            slope = 1.0 if goal.combine is Combine.ADD else (
+                objective_of(goal, [*scores[:i], 1.0, *scores[i + 1:]])
+                - objective_of(goal, [*scores[:i], 0.0, *scores[i + 1:]]))
+            total += (slope * error) ** 2
+    return float(np.sqrt(total))
+
+
 def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None = None) -> PlanResult:
-    """The exact best split of ``spec``'s pool over its targets, its runners-up and margins.
+    """The best split of ``spec``'s pool over its targets, its runners-up and margins: exact,
+    or best for the Monte Carlo estimates of a target too large to solve exactly.
     ``workers`` (a new local Dask cluster) or ``scheduler`` (an existing one, ``tcp://HOST:PORT``)
     solve the targets' battles there, one task per target, as purchase sweeps do
     (``oddsim.purchase.dask_runner``); the answer is the same."""
@@ -94,14 +145,21 @@ def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> Plan
     shape = tuple(a.size + 1 for a in axes)
     points = list(np.ndindex(shape)) if axes else [()]
     forces = [force_at(axes, p) for p in points]
-    scores = []
+    scores, errors = [], []
     for target, table in zip(spec.targets, tables, strict=True):
-        grid = np.full(shape, np.nan)
+        grid, error = np.full(shape, np.nan), np.zeros(shape)
         for point, force in zip(points, forces, strict=True):
             odds = table.get(force)
             if odds is not None:
                 grid[point] = score(spec.goal, spec.defend, target, odds)
+                error[point] = score_std_error(spec.goal, spec.defend, target, odds)
         scores.append(grid)
+        errors.append(error)
+
+    def split_error(split: Split) -> float:
+        return objective_std_error(spec.goal, [float(g[p]) for g, p in zip(scores, split.sent, strict=True)],
+                                   [float(e[p]) for e, p in zip(errors, split.sent, strict=True)])
+
     combine, keep = spec.goal.combine, spec.alternatives + 1
     splits = best_splits(scores, combine, keep, spec.goal.k)
     best = splits[0]
@@ -110,13 +168,17 @@ def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> Plan
         fewer = best_splits(shrunk(scores, i), combine, 1, spec.goal.k)
         marginal[axis.label] = best.objective - fewer[0].objective
     split = {t.name: TargetPlan(t.name, force_at(axes, p), tables[i][force_at(axes, p)], t.value,
-                                float(scores[i][p]), t.stands)
+                                float(scores[i][p]), t.stands, float(errors[i][p]))
              for i, (t, p) in enumerate(zip(spec.targets, best.sent, strict=True))}
+    simulated = tuple(t.name for t, table in zip(spec.targets, tables, strict=True)
+                      if any(o.runs for o in table.values()))
     return PlanResult(goal=spec.goal, defend=spec.defend, objective=best.objective, split=split,
                       home=parse_force(joined(spec.home, force_at(axes, _left(shape, best))), spec.rules),
-                      alternatives=tuple(_alternative(spec, axes, s) for s in splits[1:]),
+                      alternatives=tuple(_alternative(spec, axes, s, split_error(s)) for s in splits[1:]),
                       marginal=marginal,
-                      battles=sum(sum(1 for o in table.values() if o.fought) for table in tables))
+                      battles=sum(sum(1 for o in table.values() if o.fought) for table in tables),
+                      objective_std_error=split_error(best), simulated=simulated,
+                      runs=spec.runs if simulated else None)
 
 
 def _left(shape: tuple[int, ...], split: Split) -> Point:
@@ -124,9 +186,11 @@ def _left(shape: tuple[int, ...], split: Split) -> Point:
     return tuple(n - 1 - sum(s[i] for s in split.sent) for i, n in enumerate(shape))
 
 
-def _alternative(spec: PlanSpec, axes: Sequence[Axis], split: Split) -> Alternative:
+def _alternative(spec: PlanSpec, axes: Sequence[Axis], split: Split, std_error: float) -> Alternative:
     return Alternative(split.objective, {t.name: force_at(axes, p) for t, p in zip(spec.targets, split.sent,
-                                                                                     strict=True)})
+                                                                                     strict=True)},
+                       std_error)
 
 
-__all__ = ["Axis", "Combine", "axes_of", "force_at", "optimised", "score", "solve_plan"]
+__all__ = ["Axis", "Combine", "axes_of", "force_at", "objective_of", "objective_std_error", "optimised",
+           "score", "score_std_error", "solve_plan"]

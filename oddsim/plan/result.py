@@ -23,7 +23,8 @@ def _counts(force: Force) -> dict[str, int]:
 @dataclass(frozen=True)
 class TargetPlan:
     """One target of a split: the units sent, the battle's figures, its value and its score
-    (what it adds to, or multiplies into, the objective)."""
+    (what it adds to, or multiplies into, the objective), with the score's standard error where
+    the battle was simulated (``score_std_error``; 0 exact)."""
 
     name: str
     sent: Force
@@ -31,6 +32,7 @@ class TargetPlan:
     value: float
     score: float
     stands: Force = Force(())
+    score_std_error: float = 0.0
 
     def to_dict(self) -> dict:
         odds = self.odds.odds
@@ -38,28 +40,36 @@ class TargetPlan:
                 "units": self.sent.describe(), "stands": _counts(self.stands), "fought": self.odds.fought,
                 "value": self.value,
                 "score": self.score, **{name: float(getattr(odds, name)) for name in FIGURES},
-                "holds": self.odds.holds}
+                "holds": self.odds.holds, "method": "exact" if self.odds.runs is None else "mc",
+                "runs": self.odds.runs, "std_error": dict(self.odds.std_error),
+                "score_std_error": self.score_std_error}
 
 
 @dataclass(frozen=True)
 class Alternative:
-    """A runner-up split: its objective and the units it sends to each target."""
+    """A runner-up split: its objective (with its standard error where a target was
+    simulated) and the units it sends to each target."""
 
     objective: float
     split: Mapping[str, Force]
+    std_error: float = 0.0
 
     def to_dict(self) -> dict:
-        return {"objective": self.objective,
+        return {"objective": self.objective, "objective_std_error": self.std_error,
                 "split": {name: {"counts": _counts(f), "units": f.describe()}
                           for name, f in self.split.items()}}
 
 
 @dataclass(frozen=True)
 class PlanResult:
-    """The best split for ``goal``, exact: ``split`` by target name (in the order given),
+    """The best split for ``goal``: ``split`` by target name (in the order given),
     ``home`` the units not sent (those kept home and those the best split leaves), the
     ``alternatives`` (the next best splits, best first), and ``marginal``: for each unit type of
-    the pool, how much the objective drops with one fewer of it (0 where one is spare)."""
+    the pool, how much the objective drops with one fewer of it (0 where one is spare).
+
+    Exact, and proven best, unless a target's battle was too large for the exact engine: those
+    targets (``simulated``) were run by Monte Carlo, ``runs`` per sub-army, the split is best for
+    those estimates, and ``objective_std_error`` is the objective's standard error."""
 
     goal: Goal
     defend: bool
@@ -69,19 +79,32 @@ class PlanResult:
     alternatives: tuple[Alternative, ...]
     marginal: Mapping[str, float]
     battles: int
+    objective_std_error: float = 0.0
+    simulated: tuple[str, ...] = ()
+    runs: int | None = None
+
+    @property
+    def method(self) -> str:
+        """``"exact"``, or ``"mc"`` where any target was simulated."""
+        return "mc" if self.simulated else "exact"
 
     def to_dict(self) -> dict:
         return {"goal": self.goal.name, "defend": self.defend, "objective": self.objective,
+                "objective_std_error": self.objective_std_error, "simulated": list(self.simulated),
+                "runs": self.runs,
                 "split": {name: t.to_dict() for name, t in self.split.items()},
                 "home": {"counts": _counts(self.home), "units": self.home.describe()},
                 "alternatives": [a.to_dict() for a in self.alternatives],
-                "marginal": dict(self.marginal), "battles": self.battles, "method": "exact"}
+                "marginal": dict(self.marginal), "battles": self.battles, "method": self.method}
 
     def to_table(self) -> str:
         goal = self.goal
         side = "defence" if self.defend else "attack"
-        lines = [f"best {side} split for {goal.label}: {goal.format(self.objective)} (exact, "
-                 f"{self.battles} battles solved)"]
+        how = (f"exact, {self.battles} battles solved" if not self.simulated else
+               f"{self.battles} battles; Monte Carlo for {', '.join(self.simulated)}, too large to solve "
+               f"exactly: {self.runs:,} runs per battle, the split best for those estimates")
+        lines = [f"best {side} split for {goal.label}: {goal.format(self.objective)}"
+                 f"{goal.format_error(self.objective_std_error)} ({how})"]
         for name, t in self.split.items():
             o = t.odds.odds
             taken = (f"holds {100 * (1 - o.takes_territory):6.2f}%" if self.defend
@@ -92,13 +115,15 @@ class PlanResult:
                      f"{o.tuv_swing:+.2f})") if t.odds.fought else "no battle"
             there = f" (with {t.stands.describe()} already there)" if not t.stands.is_empty() else ""
             lines.append(f"  {name}: {t.sent.describe()}{' placed' if self.defend else ''}{there}")
-            lines.append(f"      {fight}")
+            simulated = (f" (Monte Carlo: score {goal.format(t.score)}{goal.format_error(t.score_std_error)})"
+                         if t.odds.runs else "")
+            lines.append(f"      {fight}{simulated}")
         lines.append(f"  not {'placed' if self.defend else 'sent'}: {self.home.describe()}")
         if self.alternatives:
             lines.append("runners-up:")
             for alt in self.alternatives:
                 where = "; ".join(f"{name}: {f.describe()}" for name, f in alt.split.items())
-                lines.append(f"  {goal.format(alt.objective)}  {where}")
+                lines.append(f"  {goal.format(alt.objective)}{goal.format_error(alt.std_error)}  {where}")
         if self.marginal:
             lines.append("value at the margin (objective lost with one fewer):")
             lines.append("  " + ", ".join(f"{name} {goal.format(v)}" for name, v in self.marginal.items()))

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from oddsim.errors import OddsimError
+from oddsim.limits import check_runs, check_seed
 from oddsim.model.battle import MAX_TERRITORY_VALUE, Battle, RetreatPolicy
 from oddsim.model.forces import Force, parse_defender, parse_force
 from oddsim.model.names import count_label, unit_label
@@ -22,6 +23,13 @@ from oddsim.plan.goals import Combine, Goal, PlanError, parse_goal
 MAX_SUB_ARMIES = 20_000
 """Most sub-armies a pool may have (the product of each unit type's count plus one): the
 optimiser's lattice, and every target's battles; more is a pool too large to plan exactly."""
+
+DEFAULT_PLAN_RUNS = 20_000
+"""Monte Carlo runs per sub-army of a target too large for the exact engine (``oddsim.plan.odds``):
+a chance's standard error at most 0.36 points."""
+MAX_MONTE_CARLO_RUNS = 200_000_000
+"""Most Monte Carlo runs a plan may simulate for one target too large to solve exactly, over all
+its sub-armies (a few minutes on a laptop core); more is refused before any is run."""
 
 Entries = Mapping[str, object] | Iterable[str] | None
 """``{"Ukraine": 3}`` or ``["Ukraine=3"]``: a value per target name."""
@@ -55,6 +63,8 @@ class PlanSpec:
     targets: tuple[Target, ...]
     goal: Goal
     alternatives: int
+    runs: int = DEFAULT_PLAN_RUNS  # per sub-army, where a target is too large for the exact engine
+    seed: int = 0  # of those Monte Carlo battles: each target's own seed derives from it
 
     @property
     def side(self) -> str:
@@ -190,7 +200,8 @@ def parse_plan(rules: Ruleset | str, pool: str | Mapping[str, int] | Force, targ
                keep_home: str | Mapping[str, int] | Force | None = None, counter_attack: Entries = None,
                stands: Entries = None, defend: bool = False, alternatives: int = 3,
                retreat: RetreatPolicy | Mapping[str, object] | None = None,
-               battle_options: Mapping[str, object] | None = None) -> PlanSpec:
+               battle_options: Mapping[str, object] | None = None, runs: int | None = None,
+               seed: int | None = 0) -> PlanSpec:
     """Parse and check a plan; raises PlanError (or the Battle's own error) naming the bad part.
 
     ``targets``: ``["Ukraine=6 inf, 2 arm", ...]`` or ``{"Ukraine": "6 inf, 2 arm"}``: the
@@ -198,8 +209,11 @@ def parse_plan(rules: Ruleset | str, pool: str | Mapping[str, int] | Force, targ
     ``battle_options``: what ``Battle`` takes besides the armies and the retreat (``sea``,
     ``ool_attacker``, ``ool_defender``, ``keep_land``, ``dice``, ``attacker_tech``,
     ``defender_tech``); ``retreat`` as ``Battle``'s, where ``best="value"`` counts each target's
-    value."""
+    value. ``runs`` and ``seed``: the Monte Carlo battles of a target too large to solve exactly
+    for every sub-army (``oddsim.plan.odds``; default ``DEFAULT_PLAN_RUNS`` runs each)."""
     rules = load_ruleset(rules)
+    runs = check_runs(DEFAULT_PLAN_RUNS if runs is None else runs, PlanError)
+    seed = check_seed(0 if seed is None else seed, PlanError)
     what = "threat" if defend else "target"
     armies = _pairs(targets, what)
     if not armies:
@@ -253,7 +267,7 @@ def parse_plan(rules: Ruleset | str, pool: str | Mapping[str, int] | Force, targ
                                            battle_options or {}, name),
                             stands=there, counter=counter))
     return PlanSpec(rules=rules, defend=defend, pool=free, home=home, targets=tuple(built),
-                    goal=parsed_goal, alternatives=alternatives)
+                    goal=parsed_goal, alternatives=alternatives, runs=runs, seed=seed)
 
 
 def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: Force, value: float,
