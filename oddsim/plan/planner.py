@@ -178,7 +178,8 @@ def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> Plan
                       marginal=marginal,
                       battles=sum(sum(1 for o in table.values() if o.fought) for table in tables),
                       objective_std_error=split_error(best), simulated=simulated,
-                      runs=spec.runs if simulated else None)
+                      runs=spec.runs if simulated else None,
+                      sea=any(t.battle is not None and t.battle.sea for t in spec.targets))
 
 
 def _left(shape: tuple[int, ...], split: Split) -> Point:

@@ -82,6 +82,7 @@ class PlanResult:
     objective_std_error: float = 0.0
     simulated: tuple[str, ...] = ()
     runs: int | None = None
+    sea: bool = False  # sea battles: no territory to take, so no chance to take one printed
 
     @property
     def method(self) -> str:
@@ -110,7 +111,8 @@ class PlanResult:
             taken = (f"holds {100 * (1 - o.takes_territory):6.2f}%" if self.defend
                      else f"takes {100 * o.takes_territory:6.2f}%")
             held = f", takes and holds {100 * t.odds.holds:.2f}%" if t.odds.holds is not None else ""
-            fight = (f"{taken}{held}, attacker wins {100 * o.attacker_win:.2f}%, IPC lost: attacker "
+            taken = "" if self.sea else f"{taken}{held}, "
+            fight = (f"{taken}attacker wins {100 * o.attacker_win:.2f}%, IPC lost: attacker "
                      f"{o.attacker_ipc_lost:.2f}, defender {o.defender_ipc_lost:.2f} (TUV swing "
                      f"{o.tuv_swing:+.2f})") if t.odds.fought else "no battle"
             there = f" (with {t.stands.describe()} already there)" if not t.stands.is_empty() else ""
