@@ -335,6 +335,51 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
     the play options are those of ``solve_trench``. ``on_progress(done, total)`` is called
     before each distinct commitment is searched and once at the end (``total``: the distinct
     commitments); when it returns True the search raises ``AdviceStopped``."""
+    search = prepare_advice(attacker, defender, year=year, points=points, sea=sea, policy=policy,
+                            defender_policy=defender_policy, roll_order=roll_order,
+                            objective=objective, top=top, information=information,
+                            dice_fronts=dice_fronts, destroy_margin=destroy_margin,
+                            hidden_support_values=hidden_support_values, tied_front=tied_front,
+                            support_fleet=support_fleet)
+    return search.run(on_progress)
+
+
+@dataclass(frozen=True)
+class AdviceSearch:
+    """An advice request checked and laid out, before any commitment is searched: the solver,
+    the attacker's distinct commitments (``groups``: each one's equals), the defender's answers."""
+
+    solver: _Solver
+    objective: Objective
+    top: int
+    defender_is_hand: bool
+    options: int
+    groups: list
+    answers: list
+
+    def run(self, on_progress: Progress | None = None) -> Advice:
+        """Search every distinct commitment against every answer: the ``top`` best."""
+        leaders = [members[0] for members in self.groups]
+        ranked = _search(self.solver, leaders, self.answers, self.objective, self.top, on_progress)
+        size = {id(members[0]): len(members) for members in self.groups}
+        play = self.solver.play
+        return Advice(self.objective, self.defender_is_hand, play.describe(), self.options,
+                      len(self.solver.cache),
+                      tuple(AdviceOption(i, o, d, self.solver.result(o, d), size[id(o)] - 1)
+                            for i, (o, d) in enumerate(ranked, start=1)), play.readings())
+
+
+def prepare_advice(attacker: Hand, defender: Commitment | Hand, *, year: int, points: int = 1,
+                   sea: bool = False, policy: Policy | str = Policy.OPTIMAL,
+                   defender_policy: Policy | str | None = None,
+                   roll_order: RollOrder | str = RollOrder.BOTH_FIRST,
+                   objective: Objective | str = Objective.WIN, top: int = DEFAULT_TOP,
+                   information: Information | str = Information.HIDDEN,
+                   dice_fronts: DiceFronts | str = DiceFronts.ANY, destroy_margin: int = DESTROY_MARGIN,
+                   hidden_support_values=DEFAULT_BELIEF, tied_front: TiedFront | str = TiedFront.NOBODY,
+                   support_fleet: SupportFleet | str = SupportFleet.SURVIVES) -> AdviceSearch:
+    """``advise``'s request checked (every refusal it can make before searching, raised here)
+    and laid out; ``.run()`` searches it. A server checks a request with it before queueing it."""
     if not isinstance(attacker, Hand):
         raise TrenchError("the attacker's cards must be a Hand (armies and supports)")
     if not isinstance(defender, Commitment | Hand):
@@ -353,7 +398,7 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
     options = commitments(attacker, sea)
     if isinstance(defender, Commitment):
         solver.battle(options[0], defender)  # validates the defender's cards once
-        answers = [defender]
+        answers: list = [defender]
         groups = _group(options, lambda o: battle_class(o, defender, play.information,
                                                         solver.fleets_count))
     else:
@@ -362,13 +407,7 @@ def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: in
     if len(groups) * len(answers) > 50 * MAX_BATTLES:
         raise TrenchError(f"{len(groups):,} commitments against {len(answers):,} defender "
                           f"answers is too many to search: give fewer cards")
-    leaders = [members[0] for members in groups]
-    ranked = _search(solver, leaders, answers, objective, top, on_progress)
-    size = {id(members[0]): len(members) for members in groups}
-    return Advice(objective, isinstance(defender, Hand), play.describe(), len(options),
-                  len(solver.cache),
-                  tuple(AdviceOption(i, o, d, solver.result(o, d), size[id(o)] - 1)
-                        for i, (o, d) in enumerate(ranked, start=1)), play.readings())
+    return AdviceSearch(solver, objective, top, isinstance(defender, Hand), len(options), groups, answers)
 
 
 def battle_class(attacker: Commitment, defender: Commitment,

@@ -420,39 +420,23 @@ ADVICE_SIDES = ("attacker_hand", "attacker_hand_support", "defender", "defender_
 
 
 def advise_spec(body: Body):
-    """The sides of an advice request (``oddsim trench advise``'s options, ``_`` for ``-``)
-    and the rest of ``advise``'s options, checked as the CLI checks them."""
-    from oddsim.trench.advice import parse_objective
+    """An advice request (``oddsim trench advise``'s options, ``_`` for ``-``) checked as the
+    CLI checks it, every refusal the search could make before it starts raised here, so that a
+    bad request is refused when it is sent, not when its job runs: the prepared search."""
+    from oddsim.trench.advice import prepare_advice
     from oddsim.trench.advice_input import advice_sides
-    from oddsim.trench.model import check_points, check_year, parse_belief
-    from oddsim.trench.prepared import PlayRules
     from oddsim.web.limits import MAX_ADVICE_TOP
 
     play = _advice_play_options()
     _refuse_unknown(body, {*ADVICE_SIDES, *play}, "advice")
     hand, against = advice_sides(body.get("attacker_hand"), body.get("attacker_hand_support"),
                                  **{name: body.get(name) for name in ADVICE_SIDES[2:]})
-    check_year(body["year"])
-    check_points(body.get("points", 1))
-    parse_objective(body.get("objective", "win"))
     top = body.get("top", 5)
     if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_ADVICE_TOP:
         raise WebError(f"top must be a whole number from 1 to {MAX_ADVICE_TOP} on the server, "
                        f"not {top!r}")
     options = {name: body[name] for name in play if name in body}
-    given = {**_advice_defaults(), **options}
-    PlayRules.of(*(given[name] for name in ("policy", "defender_policy", "roll_order",
-                                            "information", "dice_fronts", "destroy_margin",
-                                            "tied_front", "support_fleet")))
-    parse_belief(given["hidden_support_values"])
-    return hand, against, options
-
-
-@functools.cache
-def _advice_defaults() -> dict[str, Any]:
-    from oddsim.trench.advice import advise
-
-    return {name: parameter.default for name, parameter in inspect.signature(advise).parameters.items()}
+    return prepare_advice(hand, against, **{"top": top, **options})
 
 
 @functools.cache
@@ -469,10 +453,9 @@ def run_advise_request(body: Body, progress: Progress | None = None) -> str:
     ``year``, and ``advise``'s options (``points``, ``objective``, ``top``, ``policy`` ...).
     The search reports commitments searched of all, and stops when cancelled or
     ``ADVICE_SECONDS`` after it began."""
-    from oddsim.trench.advice import advise
     from oddsim.web.limits import ADVICE_SECONDS
 
-    hand, against, options = advise_spec(body)
+    search = advise_spec(body)
     deadline: list[float] = []
 
     def on_progress(done: int, total: int) -> bool:
@@ -484,7 +467,7 @@ def run_advise_request(body: Body, progress: Progress | None = None) -> str:
                            f"or run oddsim trench advise")
         return progress(done, total) if progress is not None else False
 
-    return advise(hand, against, **options, on_progress=on_progress).to_json()
+    return search.run(on_progress).to_json()
 
 
 PURCHASE_FIELDS = ("budget", "units", "against", "goal", "existing", "max_counts", "sea",

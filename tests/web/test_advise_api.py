@@ -65,6 +65,9 @@ def test_the_job_answers_what_the_cli_prints(client, body):
     {"attacker_hand": "5,x", "defender": "4,4,4", "year": 1915},
     {"attacker_hand": "5", "defender": "4,4", "year": 1915},
     {"attacker_hand": "5", "defender": "4,4,4", "year": 1913},
+    # refused by the search's own checks, before any commitment is searched: also at once
+    {"attacker_hand": "5,4", "attacker_hand_support": "1", "defender": "4,4,-", "year": 1916, "sea": True},
+    {"attacker_hand": "5,4", "defender_hand": "4,4", "defender_hand_support": "2", "year": 1916, "sea": True},
 ])
 def test_bad_input_gets_the_cli_line_at_once(client, body):
     status, _, line = cli_line(*as_args(body))
