@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -321,27 +321,14 @@ class _Solver:
                          self.play.describe())
 
 
-def advise(attacker: Hand, defender: Commitment | Hand, *, year: int, points: int = 1,
-           sea: bool = False, policy: Policy | str = Policy.OPTIMAL,
-           defender_policy: Policy | str | None = None,
-           roll_order: RollOrder | str = RollOrder.BOTH_FIRST,
-           objective: Objective | str = Objective.WIN, top: int = DEFAULT_TOP,
-           information: Information | str = Information.HIDDEN,
-           dice_fronts: DiceFronts | str = DiceFronts.ANY, destroy_margin: int = DESTROY_MARGIN,
-           hidden_support_values=DEFAULT_BELIEF, tied_front: TiedFront | str = TiedFront.NOBODY,
-           support_fleet: SupportFleet | str = SupportFleet.SURVIVES,
-           on_progress: Progress | None = None) -> Advice:
+def advise(attacker: Hand, defender: Commitment | Hand, *, on_progress: Progress | None = None,
+           **options: Any) -> Advice:
     """The ``top`` best ways for the attacker to commit ``attacker`` against ``defender``;
-    the play options are those of ``solve_trench``. ``on_progress(done, total)`` is called
-    before each distinct commitment is searched and once at the end (``total``: the distinct
+    ``options`` are ``prepare_advice``'s (``year``, ``points``, ``sea``, ``objective``, ``top``
+    and the play options of ``solve_trench``). ``on_progress(done, total)`` is called before
+    each distinct commitment is searched and once at the end (``total``: the distinct
     commitments); when it returns True the search raises ``AdviceStopped``."""
-    search = prepare_advice(attacker, defender, year=year, points=points, sea=sea, policy=policy,
-                            defender_policy=defender_policy, roll_order=roll_order,
-                            objective=objective, top=top, information=information,
-                            dice_fronts=dice_fronts, destroy_margin=destroy_margin,
-                            hidden_support_values=hidden_support_values, tied_front=tied_front,
-                            support_fleet=support_fleet)
-    return search.run(on_progress)
+    return prepare_advice(attacker, defender, **options).run(on_progress)
 
 
 @dataclass(frozen=True)

@@ -441,10 +441,10 @@ def advise_spec(body: Body):
 
 @functools.cache
 def _advice_play_options() -> tuple[str, ...]:
-    from oddsim.trench.advice import advise
+    from oddsim.trench.advice import prepare_advice
 
-    return tuple(name for name in inspect.signature(advise).parameters
-                 if name not in ("attacker", "defender", "on_progress"))
+    return tuple(name for name in inspect.signature(prepare_advice).parameters
+                 if name not in ("attacker", "defender"))
 
 
 def run_advise_request(body: Body, progress: Progress | None = None) -> str:
