@@ -21,6 +21,8 @@ from oddsim.errors import TooLargeError
 from oddsim.limits import sub_seed
 from oddsim.model.forces import Force
 from oddsim.plan.spec import MAX_MONTE_CARLO_RUNS, PlanSpec, Target
+from oddsim.results.battle_result import BattleResult
+from oddsim.stages.counter import fight_counter_attack
 from oddsim.stages.pipeline import exact_size, simulate, solve
 from oddsim.stages.runner import exact_is_cheap
 from oddsim.stages.sub_armies import SubArmyOdds, joined, solve_sub_armies, sub_armies
@@ -58,15 +60,16 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
     base = target.stands if spec.defend else None
     needs_holds = spec.goal.needs_holds
     out: dict[Force, TargetOdds] = {}
-    if battle.retreat is None and not needs_holds:
+    if battle.retreat is None and not (needs_holds and target.counter is not None):
         for army, odds in solve_sub_armies(battle, target.reachable, side, base).items():
-            out[army] = TargetOdds(odds, None)
+            out[army] = TargetOdds(odds, odds.takes_territory if needs_holds else None)
     else:
+        solved: dict[Force, BattleResult] = {}  # each counter-attack once, for every sub-army it follows
         for army in sub_armies(target.reachable):
             force = joined(base, army)
             if force.is_empty():
                 continue
-            out[army] = _one(battle.with_armies(**{side: force}), target, needs_holds)
+            out[army] = _one(battle.with_armies(**{side: force}), target, needs_holds, solved=solved)
     if spec.defend and Force(()) not in out:  # the threat against what stands there: nothing
         empty = battle.with_armies(defender=Force(()))
         out[Force(())] = TargetOdds(SubArmyOdds.of(solve(empty)), None)
@@ -105,14 +108,19 @@ def _simulated(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
 
 
 def _one(battle, target: Target, needs_holds: bool, runs: int | None = None,
-         seed: int | None = None) -> TargetOdds:
-    """One full solve (and the counter-attack where the goal needs it); with ``runs``, Monte
-    Carlo with ``seed`` instead, its figures' standard errors kept."""
+         seed: int | None = None, solved: dict[Force, BattleResult] | None = None) -> TargetOdds:
+    """One full solve (and the counter-attack where the goal needs it, those in ``solved`` not
+    fought again); with ``runs``, Monte Carlo with ``seed`` instead, its figures' standard errors
+    kept."""
     if needs_holds and target.counter is not None:
+        if runs is None:
+            both = fight_counter_attack(battle, target.counter, lambda b, share: solve(b),
+                                        ool_counter=battle.ool_defender, solved=solved)
+            return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds))
         from oddsim.api import run_counter_attack
 
-        both = run_counter_attack(battle, target.counter, method="exact" if runs is None else "mc",
-                                  runs=runs, seed=seed, ool_counter=battle.ool_defender)
+        both = run_counter_attack(battle, target.counter, method="mc", runs=runs, seed=seed,
+                                  ool_counter=battle.ool_defender)
         return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds), runs=runs,
                           std_error={**_errors(both.battle.std_error), **both.std_error})
     result = solve(battle) if runs is None else simulate(battle, runs=runs, seed=seed)

@@ -69,10 +69,14 @@ class CounterAttackResult:
 
 
 def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
-                         ool_counter: str | tuple[str, ...] | None = None) -> CounterAttackResult:
+                         ool_counter: str | tuple[str, ...] | None = None,
+                         solved: dict[Force, BattleResult] | None = None) -> CounterAttackResult:
     """Fight ``battle``, then ``counter`` against each composition the attacker takes the
     territory with. ``run(battle, share)`` returns a BattleResult for one battle given the share
-    (0..1] of the whole that reaches it (see ``oddsim.stages.runner.stage_runner``)."""
+    (0..1] of the whole that reaches it (see ``oddsim.stages.runner.stage_runner``).
+    ``solved``: the counter-attacks already fought, by the units they met, for a caller that
+    fights the same counter-attack after many battles with an exact ``run`` (a plan's
+    sub-armies); those met again are not fought again."""
     if battle.sea:
         raise BattleError("the counter-attack retakes a territory: it needs a land battle, drop --sea")
     army = parse_force(counter, battle.rules, "counter-attack")
@@ -93,9 +97,13 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
     holds = counter_lost = stayed_lost = held_squares = counter_variance = 0.0
     rows = []
     for units, probability in stays.items():  # (a Force: the defender as it is)
-        result = run(Battle(rules=battle.rules, attacker=army, defender=units, ool_attacker=ool_counter,
-                            attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
-                            dice=battle.dice), probability)
+        result = solved.get(units) if solved is not None else None
+        if result is None:
+            result = run(Battle(rules=battle.rules, attacker=army, defender=units, ool_attacker=ool_counter,
+                                attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
+                                dice=battle.dice), probability)
+            if solved is not None:
+                solved[units] = result
         kept = 1.0 - float(result.takes_territory or 0.0)
         holds += probability * kept
         counter_lost += probability * result.attacker_ipc_lost
@@ -132,8 +140,10 @@ def staying_forces(result: BattleResult, battle: Battle) -> dict[Force, float]:
                                 "counter-attack as a separate battle")
         if row.retreated:
             continue
-        departed = parse_force(row.departed, rules, "departed")
-        force = row.force(rules).minus(departed, rules, "survivors").where(_is_land(rules))
+        force = row.force(rules)
+        if row.departed:
+            force = force.minus(parse_force(row.departed, rules, "departed"), rules, "survivors")
+        force = force.where(_is_land(rules))
         if not force.is_empty():
             stays[force] = stays.get(force, 0.0) + row.probability
     return stays
