@@ -40,6 +40,9 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917", "--method", "mc",
      "--runs", "1000", "--seed", "1"),
     ("raid", "--bombers", "1", "--territory-value", "3"),
+    # the sub-army lattice (plans and purchase sweeps) and the at-least-K optimiser
+    ("plan", "--pool", "2 inf, 1 arm", "--target", "A=1 inf", "--target", "B=1 inf", "--target", "C=1 inf",
+     "--goal", "take-at-least:2"),
 )
 """Small ``oddsim`` commands that between them use every kernel of the everyday commands, the
 likeliest next ones first."""
