@@ -40,10 +40,7 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
     battle = target.battle
     if battle is None:
         return {Force(()): NOTHING_SENT}
-    if not exact_is_cheap(exact_size(battle)):
-        raise TooLargeError(f"target {target.name}: its battle with every unit that may go there "
-                            f"({battle.describe()}) is too large to solve exactly for each sub-army: "
-                            f"keep some units home or limit --reach")
+    check_size(target)
     side = spec.side
     base = target.stands if spec.defend else None
     needs_holds = spec.goal.needs_holds
@@ -62,6 +59,16 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
         out[Force(())] = TargetOdds(SubArmyOdds.of(solve(empty)), None)
     out.setdefault(Force(()), NOTHING_SENT)
     return out
+
+
+def check_size(target: Target) -> None:
+    """Refuse (TooLargeError) a target whose battle with every unit that may go there is too
+    large to solve exactly for each sub-army; the plan checks it before any battle."""
+    battle = target.battle
+    if battle is not None and not exact_is_cheap(exact_size(battle)):
+        raise TooLargeError(f"target {target.name}: its battle with every unit that may go there "
+                            f"({battle.describe()}) is too large to solve exactly for each sub-army: "
+                            f"keep some units home or limit --reach")
 
 
 def _one(battle, target: Target, needs_holds: bool) -> TargetOdds:
