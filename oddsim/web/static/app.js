@@ -1365,14 +1365,15 @@ function renderPlan(data, req, ms) {
     el("h3", { text: `The best ${defend ? "defence" : "attack split"} for the ${goalLabel}: ${fmt(data.objective)}` }));
   const holds = goalName === "hold-after";  // (then each target's chance to take and hold its counter-attack)
   const head = [defend ? "territory" : "target", defend ? "units placed" : "units sent", defend ? "chance to hold" : "chance to take",
-    ...(holds ? ["takes and holds"] : []), "IPC lost (attacker : defender)", defend ? "TUV swing for you" : "TUV swing", "value (IPC)"];
+    ...(holds ? ["takes and holds"] : []), "your IPC lost", "their IPC lost", "TUV swing for you", "value (IPC)"];
   const rows = names.map(n => { const t = data.split[n];
     const there = Object.keys(t.stands || {}).length ? ` (with ${armyText(t.stands)} already there)` : "";
     const fought = t.fought;
     return el("tr", { "data-target": n, "data-units": t.units }, el("th", { scope: "row", text: n }),
       el("td", { class: "units", text: units(t) + there }), el("td", { class: "num", text: fought ? pct(chance(t)) : "no battle" }),
       ...(holds ? [el("td", { class: "num", text: fought ? pct(t.holds) : "—" })] : []),
-      el("td", { class: "num", text: fought ? `${num(t.attacker_ipc_lost)} : ${num(t.defender_ipc_lost)}` : "—" }),
+      el("td", { class: "num", text: fought ? num(defend ? t.defender_ipc_lost : t.attacker_ipc_lost) : "—" }),
+      el("td", { class: "num", text: fought ? num(defend ? t.attacker_ipc_lost : t.defender_ipc_lost) : "—" }),
       el("td", { class: "num", text: fought ? signed(defend ? -t.tuv_swing : t.tuv_swing) : "—" }),
       el("td", { class: "num", text: num(t.value) }));
   });
@@ -1393,7 +1394,7 @@ function renderPlan(data, req, ms) {
         el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "rank" }), el("th", { scope: "col", class: "num", text: "goal" }),
           ...names.map(n => el("th", { scope: "col", text: n })))),
         el("tbody", {}, ...ranked.map(r => el("tr", {}, el("td", { text: r.label }), el("td", { class: "num", text: fmt(r.objective) }),
-          ...names.map(n => el("td", { text: r.split[n].units }))))))));
+          ...names.map(n => el("td", { text: units(r.split[n]) }))))))));
   }
   box.append(el("h4", { text: "Units sent, split by split" }), splitChart(ranked, names, fmt));
   const margins = Object.entries(data.marginal);
