@@ -11,7 +11,7 @@ import urllib.parse
 import pytest
 
 import oddsim.plan
-from tests.web.test_page_views import keys_of, raw_text_faults
+from tests.web.test_page_views import keys_of, raw_text_faults, shown_request
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +94,10 @@ def test_a_defence_typed_into_the_form(page, tmp_path):
     page.select_option("#plan-goal", "hold-at-least")
     page.fill("#plan-k", "1")
     page.fill("#panel-plan [name=alternatives]", "2")
+    tab, link = shown_request(page)  # the plan in the URL before it runs (Copy link copies it)
+    assert tab == "plan" and link["threats"] == ["Karelia=5 inf, 2 arm, 1 ftr", "Archangel=3 inf, 1 arm"]
+    assert link["defend"] is True and link["goal"] == "hold-at-least:1"
+    assert link["stands"] == ["Karelia=2 inf"]
     run(page)
     expected = oddsim.plan.defend("1942-2e", "4 infantry, 1 armor", {"Karelia": "5 inf, 2 arm, 1 ftr",
                                   "Archangel": "3 inf, 1 arm"}, goal="hold-at-least:1",

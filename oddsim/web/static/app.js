@@ -1294,9 +1294,12 @@ function writePlan(tab, req) {
 }
 
 function planRefresh(edition) {
-  // the CLI line as the fields stand (the edition picked: before its rules have loaded)
+  // the CLI line and, in the open tab, the link as the fields stand (the edition picked: before
+  // its rules have loaded)
   const req = readPlan($("#panel-plan form"));
-  $("#plan-cli").textContent = planCommand({ ...req, rules: edition || req.rules || $("#edition").value });
+  const asked = { ...req, rules: edition || req.rules || $("#edition").value };
+  $("#plan-cli").textContent = planCommand(asked);
+  if (state.tab === "plan") saveToUrl("plan", asked);
 }
 
 function planCommand(req) {
