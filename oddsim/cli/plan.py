@@ -17,7 +17,6 @@ from oddsim.cli.common import (
     unit_values_option,
     with_rule_changes,
 )
-from oddsim.errors import OddsimError
 
 
 @click.command(epilog=UNITS_HELP)
@@ -73,12 +72,9 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
     import json
 
     from oddsim import plan as planner
+    from oddsim.plan.spec import plan_entries
 
-    if defend and targets:
-        raise OddsimError("--target names an attack: with --defend, name each territory and its attacker "
-                          "with --threat")
-    if not defend and threats:
-        raise OddsimError("--threat belongs to a defence: add --defend, or name attacks with --target")
+    plan_entries(defend, targets, threats)  # (before the edition: the line names the flags)
     edition = with_rule_changes(rules, rule_changes, unit_values)
     if workers is not None or scheduler is not None:
         from oddsim.purchase.dask_runner import check_options

@@ -15,7 +15,7 @@ targets), ``planner`` (the pieces together), ``result`` (the answer).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from oddsim.model.battle import RetreatPolicy
 from oddsim.model.forces import Force
@@ -30,12 +30,14 @@ __all__ = ["Alternative", "Goal", "GoalKind", "PlanError", "PlanResult", "PlanSp
 Army = str | Mapping[str, int] | Force
 
 
-def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None = None) -> PlanResult:
+def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None = None,
+               on_target: Callable[[int, int], bool] | None = None) -> PlanResult:
     """The exact best split of a parsed plan (``parse_plan``); ``workers``/``scheduler``: its
-    battles solved on Dask (``oddsim.plan.planner.solve_plan``)."""
+    battles solved on Dask; ``on_target(done, total)``: told each target solved, True stops
+    (``oddsim.plan.planner.solve_plan``)."""
     from oddsim.plan.planner import solve_plan as solve
 
-    return solve(spec, workers, scheduler)
+    return solve(spec, workers, scheduler, on_target)
 
 
 def attack(rules: Ruleset | str, pool: Army, targets: Entries, goal: Goal | str = "value",

@@ -54,7 +54,7 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
     battle = target.battle
     if battle is None:
         return {Force(()): NOTHING_SENT}
-    if not exact_is_cheap(exact_size(battle)):
+    if too_large_to_solve(target):
         return _simulated(spec, target)
     side = spec.side
     base = target.stands if spec.defend else None
@@ -75,6 +75,14 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
         out[Force(())] = TargetOdds(SubArmyOdds.of(solve(empty)), None)
     out.setdefault(Force(()), NOTHING_SENT)
     return out
+
+
+def too_large_to_solve(target: Target) -> bool:
+    """Whether ``target``'s battle with every unit that may go there is too large for the exact
+    engine (as ``method="auto"`` judges a battle): then each sub-army is simulated
+    (``target_odds``), and a server, which plans exactly, refuses it."""
+    battle = target.battle
+    return battle is not None and not exact_is_cheap(exact_size(battle))
 
 
 def _simulated(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:

@@ -3,14 +3,14 @@ optimiser's best splits, and the answer (``PlanResult``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import unit_label
-from oddsim.plan.goals import Combine, Goal, GoalKind
+from oddsim.plan.goals import Combine, Goal, GoalKind, PlanError
 from oddsim.plan.odds import TargetOdds, target_odds
 from oddsim.plan.optimise import Point, Split, best_splits, shrunk
 from oddsim.plan.result import Alternative, PlanResult, TargetPlan
@@ -122,20 +122,36 @@ def objective_std_error(goal: Goal, scores: Sequence[float], errors: Sequence[fl
     return float(np.sqrt(total))
 
 
-def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None = None) -> PlanResult:
+Progress = Callable[[int, int], bool]
+"""``on_target(done, total)``: targets solved of all; True stops the plan (PlanError)."""
+
+
+def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None = None,
+               on_target: Progress | None = None) -> PlanResult:
     """The best split of ``spec``'s pool over its targets, its runners-up and margins: exact,
     or best for the Monte Carlo estimates of a target too large to solve exactly.
     ``workers`` (a new local Dask cluster) or ``scheduler`` (an existing one, ``tcp://HOST:PORT``)
     solve the targets' battles there, one task per target, as purchase sweeps do
-    (``oddsim.purchase.dask_runner``); the answer is the same."""
+    (``oddsim.purchase.dask_runner``); the answer is the same. ``on_target`` (here, not on Dask)
+    is told each target solved, before the first and after each (the web's progress and cancel)."""
     if workers is None and scheduler is None:
-        return optimised(spec, [target_odds(spec, t) for t in spec.targets])
+        tables: list[dict[Force, TargetOdds]] = []
+        for target in spec.targets:
+            _report(on_target, len(tables), len(spec.targets))
+            tables.append(target_odds(spec, target))
+        _report(on_target, len(tables), len(spec.targets))
+        return optimised(spec, tables)
     from oddsim.purchase.dask_runner import check_options, dask_client
 
     check_options(workers, scheduler)
     with dask_client(workers, scheduler) as client:
         tables = client.gather([client.submit(target_odds, spec, t, pure=False) for t in spec.targets])
     return optimised(spec, tables)
+
+
+def _report(on_target: Progress | None, done: int, total: int) -> None:
+    if on_target is not None and on_target(done, total):
+        raise PlanError(f"plan stopped after {done} of {total} targets solved")
 
 
 def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> PlanResult:

@@ -105,6 +105,18 @@ _EXAMPLES = {"target": "'Ukraine=6 inf, 2 arm'", "threat": "'Karelia=6 inf, 3 ar
              "counter-attack": "'Ukraine=5 inf, 3 arm'"}
 
 
+def plan_entries(defend: bool, targets: Entries, threats: Entries) -> Entries:
+    """The territories of a plan: the attack's ``targets``, or (``defend``) the ``threats``;
+    refuses the other side's entries (``--target`` with ``--defend``, ``--threat`` without), as
+    the CLI and the web API both ask."""
+    if defend and targets:
+        raise PlanError("--target names an attack: with --defend, name each territory and its attacker "
+                        "with --threat")
+    if not defend and threats:
+        raise PlanError("--threat belongs to a defence: add --defend, or name attacks with --target")
+    return threats if defend else targets
+
+
 def _named(names: Sequence[str], name: str, what: str) -> str:
     """The target named ``name`` (any case), or a PlanError listing the known ones."""
     for known in names:

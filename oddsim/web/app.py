@@ -212,7 +212,8 @@ async def api_index(request: Request) -> Response:
         "POST /api/rules": "a user's ruleset, sent as {\"ruleset_toml\": text}, checked and described",
         "POST /api/jobs/{kind}": f"start a job ({', '.join(CAPABILITIES)}): purchase sweeps, "
                                  f"Longest Trench advice (advise: oddsim trench advise's "
-                                 f"options), long Monte Carlo; one unfinished job per client "
+                                 f"options), plans (plan: oddsim plan's options), long Monte "
+                                 f"Carlo; one unfinished job per client "
                                  f"(X-Oddsim-Client), {JOBS_PER_ADDRESS} per client address, "
                                  f"{MAX_JOBS_WAITING} in all; the answer's id is unguessable and "
                                  f"only its holder can read or cancel the job",

@@ -24,6 +24,26 @@ ADVICE_SECONDS = 60.0
 hand against a 6-card one takes 8 CPU seconds or more; the CLI has no such cap)."""
 MAX_ADVICE_TOP = 20
 """Ranked commitments an advice job may ask for (each is solved again in full for its answer)."""
+PLAN_SECONDS = 120.0
+"""A plan job stops with an error this long after its first target's battles began (checked
+between targets; the issue example's 4,222 battles take about a second, compiled)."""
+MAX_PLAN_SECONDS = 30.0
+"""Seconds of exact solving a plan may ask for, as ``oddsim.stages.pipeline.estimate_seconds``
+predicts each target's battle with every unit that may go there: once for a plain battle (all
+its sub-armies in one sweep), once per sub-army with a retreat or ``hold-after``."""
+PLAN_SOLVE_SECONDS = 0.002
+"""What a plan solved one sub-army at a time pays per battle besides the solve (the issue
+example with ``--retreat-best value`` took 7.4 CPU s for 4,222 battles the cost model puts at
+3.5 s)."""
+MAX_COUNTED_SUB_ARMIES = {3: 3_000}
+"""Sub-armies of a pool a ``take-at-least:K`` (``hold-at-least:K``) plan with 1 < K < the
+number of targets may have on the server, by that number (``MAX_COUNTED_SUB_ARMIES_MORE`` past
+those listed): its optimiser keeps every partial split no other beats in every count, and they
+grow with the targets. Measured (CPU seconds, odds and optimiser, no reach limits): 3 targets
+of the issue's 2,600 sub-armies 3.6 s; 4 targets of 528 sub-armies 2.1 s (K=3), of 975 16 s;
+5 targets of 528 9.7 s, of 975 75 s."""
+MAX_COUNTED_SUB_ARMIES_MORE = 600
+"""``MAX_COUNTED_SUB_ARMIES`` for four targets or more."""
 MAX_PURCHASES = 20_000
 """Purchases in one sweep job."""
 JOB_WORKERS = 2

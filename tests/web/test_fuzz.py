@@ -27,6 +27,8 @@ FIELDS = {
     "rules": ["ruleset_toml"],
     "jobs/purchase": ["rules", "budget", "units", "against", "goal", "existing", "max_counts", "sea",
                       "keep_land", "method", "runs", "seed", "top"],
+    "jobs/plan": ["rules", "pool", "targets", "threats", "defend", "stands", "values", "reach", "goal",
+                  "counter_attack", "keep_home", "alternatives", "retreat", "sea", "ool_attacker", "dice"],
 }
 
 small_int = st.integers(min_value=-3, max_value=12)

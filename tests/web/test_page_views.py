@@ -23,7 +23,7 @@ from oddsim.web.capabilities import CAPABILITIES
 
 SCREENSHOTS = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / "screenshots"))
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
-TABS = ("battle", "amphibious", "raid", "trench", "advise", "purchase")
+TABS = ("battle", "amphibious", "raid", "trench", "advise", "purchase", "plan")
 PLAYERS_WORDS = {"bombers lost", "escorts lost", "interceptors lost", "units left", "fronts won",
                  "tied front", "counter attack"}
 """API keys whose words are also what a player calls the figure (the raid's "bombers lost")."""
@@ -84,7 +84,7 @@ def views(browser, live_server):
 
 def visit(page, tab: str) -> None:
     page.click(f"#tab-{tab}")
-    if tab in ("advise", "purchase"):  # (jobs: started by their button)
+    if tab in ("advise", "purchase", "plan"):  # (jobs: started by their button)
         page.click(f"#panel-{tab} .start")
     wait_done(page, tab)
     page.evaluate("window.scrollTo(0, 0)")

@@ -504,8 +504,20 @@ async function writeBattle(req) {
 const quote = s => `"${String(s).replace(/(["\\$`])/g, "\\$1")}"`;
 const RETREAT_FLAGS = { units_left: "--retreat-units", territory_value: "--territory-value" };
 
+function optionArgs(key, value, flags = {}) {
+  // one request field as the command's options: a flag, "--name value", a retreat's options, or
+  // a list as its option repeated (flags: the field's option where it is not "--" + its name)
+  const flag = flags[key] || "--" + key.replace(/_/g, "-");
+  if (Array.isArray(value)) return value.map(v => `${flag} ${quote(v)}`);
+  if (key === "retreat") return Object.entries(value).map(([k, v]) => {
+    const name = RETREAT_FLAGS[k] || `--retreat-${k.replace(/_/g, "-")}`;
+    return v === true ? name : `${name} ${typeof v === "string" ? quote(v) : v}`;
+  });
+  if (value === true) return [flag];
+  return [`${flag} ${typeof value === "string" && key !== "seed" ? quote(value) : value}`];
+}
+
 function cliCommand(req) {
-  const flag = name => "--" + name.replace(/_/g, "-");
   const args = ["oddsim battle"];
   if (req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
   args.push(`-a ${quote(req.attacker)}`, `-d ${quote(req.defender)}`);
@@ -522,13 +534,7 @@ function cliCommand(req) {
         plan = `cat > waves.json <<'EOF'\n${JSON.stringify({ wave }, null, 1)}\nEOF\n`;
         args.push("--wave-plan waves.json");
       }
-    } else if (key === "retreat") {
-      for (const [k, v] of Object.entries(value)) {
-        const name = RETREAT_FLAGS[k] || `--retreat-${k.replace(/_/g, "-")}`;
-        args.push(v === true ? name : `${name} ${typeof v === "string" ? quote(v) : v}`);
-      }
-    } else if (value === true) args.push(flag(key));
-    else args.push(`${flag(key)} ${typeof value === "string" && key !== "seed" ? quote(value) : value}`);
+    } else args.push(...optionArgs(key, value));
   }
   return plan + args.join(" ");
 }
@@ -615,7 +621,7 @@ async function loadLink(saved) {
   if (saved.tab === "battle") await writeBattle(saved.req);
   else {
     if (saved.req.rules) await loadRules(saved.req.rules);
-    writeSimple(saved.tab, saved.req);
+    (TABS[saved.tab].write || writeSimple)(saved.tab, saved.req);
   }
   selectTab(saved.tab);
 }
@@ -1017,8 +1023,9 @@ async function startJob(tab) {
   const panel = $(`#panel-${tab}`);
   const form = $("form", panel);
   const out = $(".results", panel);
-  const req = readSimple(form);
+  const req = spec.read(form);
   saveToUrl(tab, req);
+  if (spec.cli) $(".cli", form).textContent = spec.cli(req);
   const { ok, data } = await api(`/api/jobs/${spec.endpoint}`, req);
   if (!ok) { out.replaceChildren(errorBox(data.error)); out.dataset.state = "error"; return; }
   state.job = data.id;
@@ -1155,6 +1162,252 @@ function renderAdvise(data, req, ms) {
   return { title: best ? commitmentLine(best.attacker) : "trench advice", summary, details: box };
 }
 
+// ---------- plan the turn (issue 26): the pool split over targets, or a defence placed ----------
+
+const PLAN_EXAMPLE = {  // the issue's example: what the tab shows first, and what Clear brings back
+  pool: "12 inf, 4 art, 4 arm, 3 ftr, 1 bmb",
+  targets: ["Ukraine=6 inf, 2 arm, 1 aa", "Belarus=3 inf", "Baltic States=2 inf, 1 art"],
+  values: ["Ukraine=3", "Belarus=2"], reach: ["ftr=Ukraine,Belarus", "bmb=Ukraine"], goal: "value", alternatives: 3,
+};
+const PLAN_GOALS = {  // [goal, what the page calls it, whether it takes a K]; the first is the CLI's default
+  attack: [["value", "expected value (TUV swing + value × chance to take)"], ["tuv", "expected TUV swing"],
+    ["take-all", "chance to take every target"], ["take-at-least", "chance to take at least K of the targets", true],
+    ["hold-after", "chance to take and hold every target (its counter-attack)"]],
+  defend: [["hold-all", "chance to hold every territory"], ["hold-at-least", "chance to hold at least K of the territories", true],
+    ["value", "value kept (value × chance to hold, net IPCs)"]],
+};
+const PLAN_CHANCES = new Set(["take-all", "take-at-least", "hold-after", "hold-all", "hold-at-least"]);
+const PLAN_LISTS = { counter_attack: "counter_attack", stands: "stands", value: "values" };  // a row's field -> the request's list
+const PLAN_FLAGS = { targets: "--target", threats: "--threat", values: "--value", counter_attack: "--counter-attack" };
+const PLAN_COLOURS = ["--attacker", "--defender", "--retreat", "--other", "--stalemate", "--takes", "--warn"];
+const planDefend = () => $("#plan-mode").value === "true";
+
+function entriesOf(given) {
+  // a request's NAME=... list (or mapping) as [name, text] pairs
+  if (!given) return [];
+  if (!Array.isArray(given)) return Object.entries(given).map(([k, v]) => [k, String(v)]);
+  return given.map(e => { const at = String(e).indexOf("="); return at < 0 ? [String(e), ""] : [e.slice(0, at), e.slice(at + 1)]; });
+}
+
+function planTargetRow(target = {}) {
+  // one target's row: its name, its army (defenders, or in a defence the threat), its value, and
+  // its counter-attack (attacks) or the units already there (a defence)
+  const box = $("#plan-targets");
+  const n = box.children.length + 1;
+  const row = el("fieldset", { class: "wave plan-target" }, el("legend"));
+  const grid = el("div", { class: "options" });
+  const fields = [["name", "Name", "e.g. Ukraine"], ["army", "", "none"], ["value", "Value (IPCs)", "0"],
+    ["counter_attack", "Counter-attack (goal: take and hold)", "none"], ["stands", "Already there", "none"]];
+  for (const [key, label, placeholder] of fields) {
+    const input = el("input", { "data-key": key, autocomplete: "off", placeholder, type: key === "value" ? "number" : null,
+      min: key === "value" ? "0" : null, step: key === "value" ? "any" : null, value: target[key] === undefined ? "" : String(target[key]) });
+    grid.append(el("label", { "data-for": key }, el("span", { text: label }), input));
+  }
+  row.append(grid, el("button", { type: "button", class: "remove-wave", onclick: () => { row.remove(); planRenumber(); planRefresh(); } }));
+  box.append(row);
+  planRenumber();
+}
+
+function planRenumber() {
+  const defend = planDefend();
+  const what = defend ? "Territory" : "Target";
+  $("#plan-targets-legend").textContent = defend ? "Threatened territories" : "Targets";
+  $("#plan-add-target").textContent = `Add a ${what.toLowerCase()}`;
+  $$("#plan-targets .plan-target").forEach((row, i) => {
+    $("legend", row).textContent = `${what} ${i + 1}`;
+    $(".remove-wave", row).textContent = `Remove ${what.toLowerCase()} ${i + 1}`;
+    $("[data-for=army] span", row).textContent = defend ? "Its attackers (the threat)" : "Its defenders";
+    $("[data-for=counter_attack]", row).hidden = defend;
+    $("[data-for=stands]", row).hidden = !defend;
+    for (const input of $$("input", row)) input.id = `plan-target-${i + 1}-${input.dataset.key}`;
+  });
+}
+
+function planShowMode(goal) {
+  // the goals of this side (the one given, else the side's default), its K, and the rows' labels
+  const select = $("#plan-goal");
+  const goals = PLAN_GOALS[planDefend() ? "defend" : "attack"];
+  const [name, k] = String(goal || select.value || "").split(":");
+  select.replaceChildren(...goals.map(([value, label]) => el("option", { value, text: label })));
+  select.value = goals.some(([value]) => value === name) ? name : goals[0][0];
+  if (k) $("#plan-k").value = k;
+  planShowK();
+  planRenumber();
+}
+
+function planShowK() {
+  const goal = PLAN_GOALS[planDefend() ? "defend" : "attack"].find(([value]) => value === $("#plan-goal").value);
+  $("#plan-k-label").hidden = !(goal && goal[2]);
+}
+
+function readPlan(form) {
+  // the request oddsim plan's options make, in their order (the CLI line keeps it)
+  const simple = readSimple(form);
+  const defend = simple.defend === true;
+  const req = { rules: simple.rules };
+  if (defend) req.defend = true;
+  req.pool = simple.pool || "";
+  const rows = $$("#plan-targets .plan-target").map(row => Object.fromEntries($$("input", row)
+    .map(input => [input.dataset.key, input.value.trim()]))).filter(r => Object.values(r).some(Boolean));
+  req[defend ? "threats" : "targets"] = rows.map(r => `${r.name}=${r.army || "none"}`);
+  for (const key of ["value", ...(defend ? ["stands"] : ["counter_attack"])]) {
+    const given = rows.filter(r => r[key]).map(r => `${r.name}=${r[key]}`);
+    if (given.length) req[PLAN_LISTS[key]] = given;
+  }
+  const reach = String(simple.reach || "").split(";").map(s => s.trim()).filter(Boolean);
+  if (reach.length) req.reach = reach;
+  const goal = $("#plan-goal").value;
+  const takesK = PLAN_GOALS[defend ? "defend" : "attack"].find(([value]) => value === goal)[2];
+  req.goal = takesK ? `${goal}:${$("#plan-k").value.trim()}` : goal;
+  for (const [key, value] of Object.entries(simple))
+    if (!["rules", "defend", "pool", "reach"].includes(key)) req[key] = value;
+  const retreat = {};
+  for (const input of $$("[data-retreat]", form)) {
+    const raw = input.value.trim();
+    if (raw !== "") retreat[input.dataset.retreat] = input.type === "number" ? Number(raw) : raw;
+  }
+  if (Object.keys(retreat).length) req.retreat = retreat;
+  return req;
+}
+
+function writePlan(tab, req) {
+  // every field from a request (a link, or Clear's example)
+  const defend = req.defend === true;
+  writeSimple(tab, { ...req, reach: entriesOf(req.reach).map(([u, t]) => `${u}=${t}`).join("; ") || undefined });
+  const rows = entriesOf(defend ? req.threats : req.targets).map(([name, army]) => ({ name, army }));
+  for (const key of Object.keys(PLAN_LISTS)) {
+    const by = new Map(entriesOf(req[PLAN_LISTS[key]]).map(([name, text]) => [name.trim().toLowerCase(), text]));
+    for (const row of rows) if (by.has(row.name.trim().toLowerCase())) row[key] = by.get(row.name.trim().toLowerCase());
+  }
+  $("#plan-targets").replaceChildren();
+  for (const row of rows) planTargetRow(row);
+  if (!rows.length) planTargetRow();
+  $("#plan-k").value = "2";
+  planShowMode(req.goal || (defend ? "hold-all" : "value"));
+  for (const input of $$("[data-retreat]", $(`#panel-${tab} form`))) {
+    const v = (req.retreat || {})[input.dataset.retreat];
+    fieldWrite(input, input.tagName === "SELECT" ? "select" : "text", v);
+  }
+  const options = $("#plan-battle-options");  // unfolded where the request gives one of them
+  options.open = $$("input, select", options).some(input => input.value !== "");
+  planRefresh();
+}
+
+function planRefresh(edition) {
+  // the CLI line and, in the open tab, the link as the fields stand (the edition picked: before
+  // its rules have loaded)
+  const req = readPlan($("#panel-plan form"));
+  const asked = { ...req, rules: edition || req.rules || $("#edition").value };
+  $("#plan-cli").textContent = planCommand(asked);
+  if (state.tab === "plan") saveToUrl("plan", asked);
+}
+
+function planCommand(req) {
+  // the oddsim plan line that prints the page's answer
+  const args = ["oddsim plan"];
+  if (req.rules && req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
+  for (const [key, value] of Object.entries(req)) if (key !== "rules") args.push(...optionArgs(key, value, PLAN_FLAGS));
+  return args.join(" ");
+}
+
+function wirePlan() {
+  const form = $("#panel-plan form");
+  $("#plan-add-target").addEventListener("click", () => { planTargetRow(); $("#plan-targets .plan-target:last-child input").focus(); });
+  $("#plan-mode").addEventListener("change", () => { planShowMode(); planRefresh(); });
+  $("#plan-goal").addEventListener("change", () => { planShowK(); planRefresh(); });
+  form.addEventListener("input", planRefresh);
+  $("#edition").addEventListener("change", e => planRefresh(e.target.value));
+  $(".copy-cli", form).addEventListener("click", e => copy($("#plan-cli").textContent, e.target));
+  writePlan("plan", PLAN_EXAMPLE);
+}
+
+function splitChart(rows, names, fmt) {
+  // a bar per split (the best, then the runners-up): the units it sends to each target, in the
+  // Okabe-Ito colours, and those it keeps (grey); its objective at the right
+  const W = 360, L = 44, R = 62, RowH = 20, T = 6;
+  const H = T + rows.length * RowH + 4;
+  const total = Math.max(1, ...rows.map(r => r.sent.reduce((a, b) => a + b, 0) + r.kept));
+  const scale = (W - L - R) / total;
+  const colour = i => colourOf(PLAN_COLOURS[i % PLAN_COLOURS.length]);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": "the best split and the runners-up: "
+    + rows.map(r => `${r.label} ${fmt(r.objective)}: ` + names.map((n, i) => `${n} ${r.sent[i]} units`).join(", ")).join("; ") },
+  svg("title", { text: "units sent to each target by the best split and the runners-up" }));
+  rows.forEach((r, j) => {
+    const y = T + j * RowH;
+    chart.append(svg("text", { x: 2, y: y + 13, class: "tick", text: r.label }));
+    let x = L;
+    [...r.sent.map((n, i) => [n, colour(i), names[i]]), [r.kept, colourOf("--draw"), "not sent"]].forEach(([n, fill, name]) => {
+      if (n <= 0) return;
+      chart.append(svg("rect", { x, y: y + 2, width: n * scale, height: RowH - 6, fill, stroke: "#fff", "stroke-width": 0.5 },
+        svg("title", { text: `${r.label}, ${name}: ${n} unit${n === 1 ? "" : "s"}` })));
+      x += n * scale;
+    });
+    chart.append(svg("text", { x: W - 2, y: y + 13, class: "tick", "text-anchor": "end", text: fmt(r.objective) }));
+  });
+  const legend = el("div", { class: "legend" }, ...[...names.map((n, i) => [n, colour(i)]), ["not sent", colourOf("--draw")]]
+    .map(([n, c]) => el("span", {}, el("span", { class: "key", style: `background:${c}` }), n)));
+  return el("div", {}, chart, legend);
+}
+
+function renderPlan(data, req, ms) {
+  // The best split as a table for players, the objective, the runners-up (table and chart) and
+  // each unit type's value at the margin, as oddsim plan prints them.
+  const defend = data.defend;
+  const [goalName, k] = data.goal.split(":");
+  const goalLabel = PLAN_GOALS[defend ? "defend" : "attack"].find(([value]) => value === goalName)[1].replace(/\bK\b/, k);
+  const fmt = v => (PLAN_CHANCES.has(goalName) ? pct(v) : signed(v));
+  const names = Object.keys(data.split);
+  const units = t => t.units === "none" ? (defend ? "none placed" : "nothing sent") : t.units;
+  const chance = t => (defend ? 1 - t.takes_territory : t.takes_territory);
+  const title = `${defend ? "defence" : "attack"}: ${names.join(", ")}`;
+  const summary = el("div", {}, el("div", { class: "headline big" }, el("span", { id: "out-plan-objective", "data-value": String(data.objective),
+    text: `best ${defend ? "defence" : "split"}: ${goalLabel} ${fmt(data.objective)}` })),
+  el("div", { class: "headline" }, ...names.map(n => { const t = data.split[n];
+    return el("span", { text: `${n}: ${units(t)}${t.fought ? ` (${defend ? "holds" : "takes"} ${pct(chance(t))})` : ""}` }); })));
+  const box = el("div", {}, el("div", { class: "status", text: `exact, ${num(data.battles)} battles solved · ${(ms / 1000).toFixed(1)} s` }),
+    el("h3", { text: `The best ${defend ? "defence" : "attack split"} for the ${goalLabel}: ${fmt(data.objective)}` }));
+  const holds = goalName === "hold-after";  // (then each target's chance to take and hold its counter-attack)
+  const head = [defend ? "territory" : "target", defend ? "units placed" : "units sent", defend ? "chance to hold" : "chance to take",
+    ...(holds ? ["takes and holds"] : []), "your IPC lost", "their IPC lost", "TUV swing for you", "value (IPC)"];
+  const rows = names.map(n => { const t = data.split[n];
+    const there = Object.keys(t.stands || {}).length ? ` (with ${armyText(t.stands)} already there)` : "";
+    const fought = t.fought;
+    return el("tr", { "data-target": n, "data-units": t.units }, el("th", { scope: "row", text: n }),
+      el("td", { class: "units", text: units(t) + there }), el("td", { class: "num", text: fought ? pct(chance(t)) : "no battle" }),
+      ...(holds ? [el("td", { class: "num", text: fought ? pct(t.holds) : "—" })] : []),
+      el("td", { class: "num", text: fought ? num(defend ? t.defender_ipc_lost : t.attacker_ipc_lost) : "—" }),
+      el("td", { class: "num", text: fought ? num(defend ? t.attacker_ipc_lost : t.defender_ipc_lost) : "—" }),
+      el("td", { class: "num", text: fought ? signed(defend ? -t.tuv_swing : t.tuv_swing) : "—" }),
+      el("td", { class: "num", text: num(t.value) }));
+  });
+  box.append(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the best split" },
+    el("table", { id: "out-plan-split" }, el("caption", { text: `per ${defend ? "territory" : "target"}: its battle's odds with the units ${defend ? "placed there" : "sent"}` }),
+      el("thead", {}, el("tr", {}, ...head.map((h, i) => el("th", { scope: "col", class: i > 1 ? "num" : null, text: h })))),
+      el("tbody", {}, ...rows))),
+  el("p", { id: "out-plan-home", text: `${defend ? "Not placed" : "Not sent"}: ${data.home.units}.` }));
+  const count = c => Object.values(c || {}).reduce((a, b) => a + b, 0);
+  const pool = names.reduce((s, n) => s + count(data.split[n].counts), 0) + count(data.home.counts);
+  const ranked = [{ label: "best", objective: data.objective, split: data.split },
+    ...data.alternatives.map((a, i) => ({ label: `${i + 2}.`, objective: a.objective, split: a.split }))]
+    .map(r => ({ ...r, sent: names.map(n => count(r.split[n].counts)) }))
+    .map(r => ({ ...r, kept: pool - r.sent.reduce((a, b) => a + b, 0) }));
+  if (data.alternatives.length) {
+    box.append(el("h4", { text: "The runners-up" }), el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the runners-up" },
+      el("table", { id: "out-plan-alternatives" }, el("caption", { text: "the next best splits, best first" }),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "rank" }), el("th", { scope: "col", class: "num", text: "goal" }),
+          ...names.map(n => el("th", { scope: "col", text: n })))),
+        el("tbody", {}, ...ranked.map(r => el("tr", {}, el("td", { text: r.label }), el("td", { class: "num", text: fmt(r.objective) }),
+          ...names.map(n => el("td", { text: units(r.split[n]) }))))))));
+  }
+  box.append(el("h4", { text: "Units sent, split by split" }), splitChart(ranked, names, fmt));
+  const margins = Object.entries(data.marginal);
+  if (margins.length) box.append(el("table", { id: "out-plan-marginal", class: "compact" },
+    el("caption", { text: "value at the margin: the goal lost with one unit fewer of each type" }),
+    el("tbody", {}, ...margins.map(([unit, v]) => el("tr", {}, el("th", { scope: "row", text: unit }),
+      el("td", { class: "num", text: fmt(v) }))))));
+  return { title, summary, details: box };
+}
+
 // ---------- the tabs ----------
 
 const TABS = {
@@ -1164,6 +1417,8 @@ const TABS = {
   trench: { endpoint: "trench", read: readSimple, render: renderTrench },
   advise: { endpoint: "advise", read: readSimple, render: renderAdvise, job: true, work: "commitments" },
   purchase: { endpoint: "purchase", read: readSimple, render: renderPurchase, job: true, work: "purchases" },
+  plan: { endpoint: "plan", read: readPlan, write: writePlan, reset: () => writePlan("plan", PLAN_EXAMPLE),
+    cli: planCommand, render: renderPlan, job: true, work: "targets solved" },
 };
 
 function buildTabs() {
@@ -1221,7 +1476,7 @@ function wire() {
     const tab = form.closest("section").id.slice(6);
     if (!TABS[tab].job) form.addEventListener("input", () => schedule(tab));
     const clear = el("button", { type: "button", class: "clear", text: "Clear" });
-    clear.addEventListener("click", () => { form.reset(); if (!TABS[tab].job) schedule(tab); });
+    clear.addEventListener("click", () => { form.reset(); if (TABS[tab].reset) TABS[tab].reset(); if (!TABS[tab].job) schedule(tab); });
     const actions = $(".actions", form) || form.appendChild(el("div", { class: "actions" }));
     actions.append(clear, el("button", { type: "button", class: "copy-link", text: "Copy link",
       onclick: e => copy(location.href, e.target) }));
@@ -1244,6 +1499,7 @@ function wire() {
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
   $("#save").addEventListener("click", saveBattle);
   $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child input").focus(); });
+  wirePlan();
   for (const tab of Object.keys(TABS).filter(t => TABS[t].job)) {
     $(`#panel-${tab} .start`).addEventListener("click", () => startJob(tab));
     $(`#panel-${tab} .cancel`).addEventListener("click", cancelJob);
