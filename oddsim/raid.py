@@ -247,8 +247,18 @@ def _dice_total(dice: int, rule: RaidDiceRule) -> np.ndarray:
         return np.diff(cdf, prepend=0.0)
     dist = np.array([1.0])
     for _ in range(dice):
-        dist = np.convolve(dist, np.r_[0.0, np.full(6, 1 / 6)])
+        dist = _convolve(dist, np.r_[0.0, np.full(6, 1 / 6)])
     return dist
+
+
+def _convolve(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The distribution of the sum of two independent totals, added in one fixed order:
+    ``np.convolve`` sums each term as a dot product whose rounding follows the CPU's vector
+    width (raid answers moved in their last digit between two machines)."""
+    out = np.zeros(len(first) + len(second) - 1)
+    for i, p in enumerate(first.tolist()):
+        out[i:i + len(second)] += p * second
+    return out
 
 
 def _shift(dist: np.ndarray, bonus: int) -> np.ndarray:
@@ -295,9 +305,9 @@ def solve_raid(raid: Raid) -> RaidResult:
             lost_tactical += p * (raid.tactical_bombers - tactical)
             dist = np.array([1.0])
             for _ in range(bombers):
-                dist = np.convolve(dist, per_bomber)
+                dist = _convolve(dist, per_bomber)
             for _ in range(tactical):
-                dist = np.convolve(dist, per_tactical)
+                dist = _convolve(dist, per_tactical)
             capped = _cap(dist, raid.cap)
             if len(capped) > len(damage):
                 damage = np.r_[damage, np.zeros(len(capped) - len(damage))]
@@ -310,7 +320,7 @@ def _cap(dist: np.ndarray, cap: int) -> np.ndarray:
     if len(dist) <= cap + 1:
         return dist
     capped = dist[: cap + 1].copy()
-    capped[cap] += dist[cap + 1:].sum()
+    capped[cap] += math.fsum(dist[cap + 1:].tolist())
     return capped
 
 
@@ -319,7 +329,9 @@ def _result(raid, method, damage, bombers, tactical, escorts, interceptors, runs
     """The result from expected losses; the swing prices each kind of aircraft at its cost."""
     fighter = raid.rules.unit("fighter").cost
     tac_cost = raid.rules.unit("tactical_bomber").cost if raid.tactical_bombers else 0
-    expected = float(np.dot(np.arange(len(damage)), damage))
+    # a correctly rounded sum: NumPy's dot of a few floats rounds by the CPU's vector width
+    # (its last digit moved between two machines)
+    expected = math.fsum(k * float(p) for k, p in enumerate(damage))
     swing = (expected + (interceptors - escorts) * fighter - bombers * raid.rules.unit("bomber").cost
              - tactical * tac_cost)
     return RaidResult(
