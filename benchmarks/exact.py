@@ -188,7 +188,7 @@ def kernel_and_result_us(battles: list[oddsim.Battle]) -> tuple[float, float]:
                 prepared.holds, exact_solve.PRUNE, prepared.retreat, prepared.air_alive, prepared.win_chance,
                 prepared.submerge_to, prepared.retreat_to, prepared.track_rounds)
         start = time.perf_counter()
-        ends, rounds, pruned = _kernel.solve_kernel(*args)
+        ends, rounds, pruned = _kernel.run_dp(*args)
         kernel.append(time.perf_counter() - start)
         start = time.perf_counter()
         exact_solve._result(battle, prepared, ends, work.x1, work.outcome, work.w1, rounds, pruned)

@@ -556,8 +556,8 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
             rest_idx = np.flatnonzero(rest)
             work = p.work(None)
             work.w1[rest_idx] = rest_w[rest_idx]  # the round the others left, carried to the end
-            rest_ends, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work,
-                                                                 *rest_args, True)
+            rest_ends, rest_rounds, rest_pruned = k.run_dp(p.A, p.D, rest_idx, rest[rest_idx], work,
+                                                           *rest_args, True)
             final = final + work.x1
             final_w = final_w + work.w1
             outcome = np.where(work.x1 > 0, work.outcome, outcome)
@@ -567,8 +567,8 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         ends = np.flatnonzero(final)
     else:
         work = p.work(p.end)
-        ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
-                                              p.track_rounds, None, None if p.best is None else p.best.moves)
+        ends, rounds, pruned = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
+                                        p.track_rounds, None, None if p.best is None else p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
         plain = work
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
@@ -588,9 +588,9 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:  # landed units may stay (else every retreat ends it)
         partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
         work = p.work(p.end)
-        plan_ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
-                                         p.retreat, None, p.win_chance, p.submerge_to,
-                                         np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
+        plan_ends, _, _ = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
+                                   p.retreat, None, p.win_chance, p.submerge_to,
+                                   np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
         ends, final, outcome, final_w = plan_ends, work.x1, work.outcome, work.w1
     states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
     states.sort()
