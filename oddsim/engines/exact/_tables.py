@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import hot_jit, inline_jit, jit
-from oddsim.engines.dice import add_dice, hit_chance, low_luck_pmf
+from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf
 
 AIR, SUB, OTHER, KEPT = 0, 1, 2, 3
 N_CLASSES = 4
@@ -477,6 +477,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     scratch = np.zeros(2 * max_dice + 2)
+    pmf = np.empty(max_dice + 1)  # (one roll's distribution, for ``add_dice_with``)
     boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
     raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
     size_of = np.ones(N_GROUPS, dtype=np.int64)
@@ -504,7 +505,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
                     strength[G_AIR_OTHER] += n * dice.dice[u] * v
                 rolls = n if dice.best_of[u] else n * dice.dice[u]
                 p = hit_chance(v, dice.dice[u], dice.best_of[u])
-                size_of[g] = add_dice(dist[s, g], size_of[g], rolls, p, scratch)
+                size_of[g] = add_dice_with(dist[s, g], size_of[g], rolls, p, scratch, pmf)
         # aircraft and the others firing together: the sum of the two groups' hits
         size_of[G_AIR_OTHER] = _sum_of_hits(dist[s, G_AIR], size_of[G_AIR], dist[s, G_OTHER],
                                             size_of[G_OTHER], dist[s, G_AIR_OTHER])
