@@ -214,6 +214,8 @@ tracks rounds: else it is one entry, never written)."""
 
 def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     """``size`` zeros: the array kept as ``name`` where it is large enough to keep."""
+    if size < _kept.MIN_KEPT_ENTRIES:  # (as ``_kept.take`` would, without making its maker: small solves')
+        return np.zeros(size, dtype=dtype)
     return _kept.take(name, size, partial(np.zeros, dtype=dtype))
 
 
