@@ -21,14 +21,17 @@ a battle between calls (a size handed from ``exact_size`` to the ``solve`` that 
 cannot serve it, only what every battle of the edition shares (its unit and technology
 tables); no result is ever kept. The ratios are taken on it. With ``--rounds N`` the two are
 run alternately N times and every ratio is printed (the machine's load changes between runs).
+``--cpu`` times processor time instead of the clock, ours (``time.process_time``) and aacalc2's
+(``process.cpuUsage``): on a machine other processes load, the clock counts the time they take
+the core away, which made the ratios swing from 1.5x to 3.2x between two rounds of one run.
 aacalc2 runs with its prune threshold of 1e-12 (its tests' setting); ours cuts far less (hit
 tails under 1e-17, moves under 1e-18).
 
 ``--stages`` splits each fresh solve into where its time goes (medians of 31, each stage on its
 own): lowering the ``Battle`` to arrays and class layouts, preparing the side tables and the
-start mass, the DP kernel (of which the call itself, with the side tables' named tuples, is
-about what a 1 vs 1 battle's kernel takes), and building the result; with aacalc2, next to a
-tenth of its time (what ten times its speed allows).
+start mass, the DP kernel (of which the call itself, its tables handed over field by field by
+``_kernel.run_dp``, is about what a 1 vs 1 battle's kernel takes), and building the result;
+with aacalc2, next to a tenth of its time (what ten times its speed allows).
 """
 
 from __future__ import annotations
