@@ -21,14 +21,17 @@ a battle between calls (a size handed from ``exact_size`` to the ``solve`` that 
 cannot serve it, only what every battle of the edition shares (its unit and technology
 tables); no result is ever kept. The ratios are taken on it. With ``--rounds N`` the two are
 run alternately N times and every ratio is printed (the machine's load changes between runs).
+``--cpu`` times processor time instead of the clock, ours (``time.process_time``) and aacalc2's
+(``process.cpuUsage``): on a machine other processes load, the clock counts the time they take
+the core away, which made the ratios swing from 1.5x to 3.2x between two rounds of one run.
 aacalc2 runs with its prune threshold of 1e-12 (its tests' setting); ours cuts far less (hit
 tails under 1e-17, moves under 1e-18).
 
 ``--stages`` splits each fresh solve into where its time goes (medians of 31, each stage on its
 own): lowering the ``Battle`` to arrays and class layouts, preparing the side tables and the
-start mass, the DP kernel (of which the call itself, with the side tables' named tuples, is
-about what a 1 vs 1 battle's kernel takes), and building the result; with aacalc2, next to a
-tenth of its time (what ten times its speed allows).
+start mass, the DP kernel (of which the call itself, its tables handed over field by field by
+``_kernel.run_dp``, is about what a 1 vs 1 battle's kernel takes), and building the result;
+with aacalc2, next to a tenth of its time (what ten times its speed allows).
 """
 
 from __future__ import annotations
@@ -90,7 +93,10 @@ import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 const { multiwaveExternal } = await import(pathToFileURL(process.argv[2] + '/dist/index.js').href);
 const given = JSON.parse(readFileSync(0, 'utf8'));
-const { warm_up_seconds: warmSeconds, warm_up_solves: warmSolves, jobs } = given;
+const { warm_up_seconds: warmSeconds, warm_up_solves: warmSolves, cpu, jobs } = given;
+// the clock, in ns: the wall clock, or with ``cpu`` the process's processor time (user + system)
+const clock = cpu ? () => { const used = process.cpuUsage(); return (used.user + used.system) * 1000; }
+                  : () => Number(process.hrtime.bigint());
 for (const job of jobs) {
   let out;
   const start = process.hrtime.bigint();
@@ -99,9 +105,9 @@ for (const job of jobs) {
   }
   const times = [];
   for (let i = 0; i < 31; i++) {
-    const t = process.hrtime.bigint();
+    const t = clock();
     multiwaveExternal(job.input);
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    times.push((clock() - t) / 1e6);
   }
   times.sort((a, b) => a - b);
   console.log(JSON.stringify({ name: job.name, ms: times[15], attacker_survives: out.attack.survives[0] }));
@@ -111,6 +117,9 @@ for (const job of jobs) {
 WARM_UP_SECONDS = 1.0
 """How long each side solves a battle before it is timed (at least ``WARM_UP_SOLVES`` times)."""
 WARM_UP_SOLVES = 30
+clock = time.perf_counter
+"""What the solves are timed by: the wall clock, or with ``--cpu`` the process's processor time
+(``time.process_time``; aacalc2's likewise, ``process.cpuUsage``), steadier on a loaded machine."""
 
 
 def battle_of(case: Case) -> oddsim.Battle:
@@ -139,6 +148,7 @@ def peer_input(battle: oddsim.Battle, sea: bool) -> dict:
 def peer_times(checkout: Path, cases: list[Case]) -> dict[str, dict]:
     """aacalc2's median warm time (ms) and attacker survival per battle, one Node process."""
     jobs = {"warm_up_seconds": WARM_UP_SECONDS, "warm_up_solves": WARM_UP_SOLVES,
+            "cpu": clock is not time.perf_counter,
             "jobs": [{"name": c.name, "input": peer_input(battle_of(c), c.sea)} for c in cases]}
     with tempfile.TemporaryDirectory() as tmp:
         driver = Path(tmp) / "driver.mjs"
@@ -161,9 +171,9 @@ def our_ms(case: Case, repeat: int = 31, fresh: bool = False) -> float:
     for _ in range(repeat):
         if fresh:
             battle = battle_of(case)
-        start = time.perf_counter()
+        start = clock()
         oddsim.solve(battle)
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times) * 1000
 
 
@@ -171,9 +181,9 @@ def median_us(step, battles: list[oddsim.Battle]) -> float:
     """Median time of ``step(battle)`` over ``battles`` (each a new, equal one), in us."""
     times = []
     for battle in battles:
-        start = time.perf_counter()
+        start = clock()
         step(battle)
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times) * 1e6
 
 
@@ -187,12 +197,12 @@ def kernel_and_result_us(battles: list[oddsim.Battle]) -> tuple[float, float]:
         args = (prepared.A, prepared.D, prepared.start_idx, prepared.start_val, work, prepared.rules,
                 prepared.holds, exact_solve.PRUNE, prepared.retreat, prepared.air_alive, prepared.win_chance,
                 prepared.submerge_to, prepared.retreat_to, prepared.track_rounds)
-        start = time.perf_counter()
-        ends, rounds, pruned = _kernel.solve_kernel(*args)
-        kernel.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        start = clock()
+        ends, rounds, pruned = _kernel.run_dp(*args)
+        kernel.append(clock() - start)
+        start = clock()
         exact_solve._result(battle, prepared, ends, work.x1, work.outcome, work.w1, rounds, pruned)
-        result.append(time.perf_counter() - start)
+        result.append(clock() - start)
         prepared.done(work, ends)
     return statistics.median(kernel) * 1e6, statistics.median(result) * 1e6
 
@@ -255,7 +265,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="alternate ours and aacalc2 this many times")
     parser.add_argument("--no-cli", action="store_true", help="skip the cold CLI call")
     parser.add_argument("--stages", action="store_true", help="also split each fresh solve into its stages")
+    parser.add_argument("--cpu", action="store_true", help="time processor time, not the wall clock")
     args = parser.parse_args()
+    if args.cpu:
+        global clock
+        clock = time.process_time
     checkout = find_checkout(args.aacalc2)
     peers = [c for c in CASES if c.peer] if checkout else []
     ratios: dict[str, list[float]] = {c.name: [] for c in peers}

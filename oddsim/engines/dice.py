@@ -67,7 +67,17 @@ def add_dice(dist: np.ndarray, size: int, dice: int, p: float, scratch: np.ndarr
     ``p``, in place; returns the new size. ``scratch`` needs room for ``size + dice`` entries."""
     if dice == 0:
         return size
-    pmf = np.empty(dice + 1)
+    return add_dice_with(dist, size, dice, p, scratch, np.empty(dice + 1))
+
+
+@jit
+def add_dice_with(dist: np.ndarray, size: int, dice: int, p: float, scratch: np.ndarray,
+                  pmf: np.ndarray) -> int:
+    """``add_dice``, with room for the dice's own distribution given (``pmf``: ``dice + 1``
+    entries or more): a kernel that adds dice for every state of a side makes it once (an
+    allocation a call was a third of a small battle's side tables)."""
+    if dice == 0:
+        return size
     binomial_pmf(dice, p, pmf)
     new_size = size + dice
     scratch[:new_size] = 0.0

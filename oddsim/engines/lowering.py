@@ -267,6 +267,8 @@ def _aa_dice(battle: Battle, rules: Ruleset) -> int:
         return 0
     table = _per_ruleset(rules, _make_role_table, (), True)
     guns = sum(n for name, n in battle.defender.counts if name in table.aa)
+    if guns == 0:  # (most battles: the aircraft need no count)
+        return 0
     aircraft = sum(n for name, n in battle.attacker.counts if name in table.air)
     return aa_dice(rules, guns, aircraft)
 

@@ -94,9 +94,10 @@ def signature(retreats: bool = False) -> tuple[Any, ...]:
 
 
 def placeholders(retreats: bool = False) -> tuple[Any, ...]:
-    """Arguments of the types ``solve._solve`` passes ``solve_kernel`` for a battle without a
-    retreat policy, or with one (``retreats``) that ``start`` takes (tests check that such
-    battles compile these very signatures)."""
+    """Arguments of the types ``solve._solve`` passes ``solve_kernel`` (through ``run_dp``, its
+    named tuples' fields apart) for a battle without a retreat policy, or with one
+    (``retreats``) that ``start`` takes (tests check that such battles compile these very
+    signatures)."""
     import numpy as np
 
     from oddsim.engines.exact import _kernel as k
@@ -107,8 +108,8 @@ def placeholders(retreats: bool = False) -> tuple[Any, ...]:
     side = t.SideTables(ints, table, ints, table, np.zeros((1, 1, 1)), table, table, table)
     work = k.Work(floats, floats, floats, floats, np.zeros(1, dtype=np.int8), ints, ints)
     retreat = k.RetreatRule(-1, -1.0, 1.0) if retreats else None
-    return (side, side, ints, floats, work, k.Rules(False, False, False), False, 0.0, retreat, ints, floats,
-            ints, ints, retreats, None, None)
+    return (*side, *side, ints, floats, *work, *k.Rules(False, False, False), False, 0.0, retreat, ints,
+            floats, ints, ints, retreats, None, None)
 
 
 def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import hot_jit, inline_jit, jit
-from oddsim.engines.dice import add_dice, hit_chance, low_luck_pmf
+from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf
 
 AIR, SUB, OTHER, KEPT = 0, 1, 2, 3
 N_CLASSES = 4
@@ -225,8 +225,29 @@ def side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, is_attacker, 
             idle, fighting_value)
 
 
+@jit
+def both_side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, partial_retreat, a_count, a_dice,
+                      a_step_unit, a_step_kill, a_step_slots, a_step_landed, a_submerge, a_reserved,
+                      a_reserve_before, d_count, d_dice, d_step_unit, d_step_kill, d_step_slots,
+                      d_step_landed, d_submerge, d_reserved, d_reserve_before):
+    """``side_classes`` of the attacker (``a_``; ``partial_retreat``: its landed units may fight
+    on after a retreat) and of the defender, in one call: a battle's sizing made two, and each
+    call from Python pays for its arguments and results (some 4 us)."""
+    made_a = side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, True, partial_retreat, a_count,
+                          a_dice, d_count, a_step_unit, a_step_kill, a_step_slots, a_step_landed, a_submerge,
+                          a_reserved, a_reserve_before)
+    made_d = side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, False, False, d_count, d_dice,
+                          a_count, d_step_unit, d_step_kill, d_step_slots, d_step_landed, d_submerge,
+                          d_reserved, d_reserve_before)
+    return made_a, made_d
+
+
+_Side = tuple[SideTables, SideCounts, np.ndarray]
+"""What ``side_tables`` makes of one side: its tables, counts and which states the battle reaches."""
+
+
 def side_tables(classes: Classes, dice: SideDice, types: UnitTypes, support: Support, low_luck: bool,
-                max_dice: int, seeds: np.ndarray) -> tuple[SideTables, SideCounts, np.ndarray]:
+                max_dice: int, seeds: np.ndarray) -> _Side:
     """Build one side's ``SideTables`` and ``SideCounts``, and which of its states the battle can
     reach from ``seeds`` (the side's states before round 1) by hits and by leaving the battle:
     at sea, where the classes interleave in the order of loss, a few in ten. The tables are
@@ -234,6 +255,35 @@ def side_tables(classes: Classes, dice: SideDice, types: UnitTypes, support: Sup
     (and are never fought from). States of layer 1 (index layer size and up) are those after the
     ``classes.leave`` classes left."""
     return _side_tables(*classes, *dice, *types, *support, low_luck, max_dice, seeds)
+
+
+def both_side_tables(a_classes: Classes, a_dice: SideDice, a_max_dice: int, a_seeds: np.ndarray,
+                     d_classes: Classes, d_dice: SideDice, d_max_dice: int, d_seeds: np.ndarray,
+                     types: UnitTypes, support: Support, low_luck: bool) -> tuple[_Side, _Side]:
+    """``side_tables`` of the attacker (``a_``) and of the defender, in one kernel call: a solve
+    made two, each paying for its two dozen arguments and its results (some 8 us a call, a
+    tenth of a small battle's solve)."""
+    return _both_side_tables(*a_classes, *a_dice, a_max_dice, a_seeds, *d_classes, *d_dice, d_max_dice,
+                             d_seeds, *types, *support, low_luck)
+
+
+@jit
+def _both_side_tables(a_length, a_slots, a_slot_unit, a_slot_kill, a_leave, a_layers, a_kept_before, a_count,
+                      a_damaged, a_value, a_dice_per_unit, a_best_of, a_support_side, a_max_dice, a_seeds,
+                      d_length, d_slots, d_slot_unit, d_slot_kill, d_leave, d_layers, d_kept_before, d_count,
+                      d_damaged, d_value, d_dice_per_unit, d_best_of, d_support_side, d_max_dice, d_seeds,
+                      cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter, supported, per,
+                      support_value, rule_side, low_luck):
+    """``both_side_tables``, from the fields of its named tuples (as ``_side_tables``)."""
+    made_a = _side_tables(a_length, a_slots, a_slot_unit, a_slot_kill, a_leave, a_layers,
+                          a_kept_before, a_count, a_damaged, a_value, a_dice_per_unit, a_best_of,
+                          a_support_side, cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter,
+                          supported, per, support_value, rule_side, low_luck, a_max_dice, a_seeds)
+    made_d = _side_tables(d_length, d_slots, d_slot_unit, d_slot_kill, d_leave, d_layers,
+                          d_kept_before, d_count, d_damaged, d_value, d_dice_per_unit, d_best_of,
+                          d_support_side, cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter,
+                          supported, per, support_value, rule_side, low_luck, d_max_dice, d_seeds)
+    return made_a, made_d
 
 
 @jit
@@ -427,6 +477,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
     lo = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     hi = np.zeros((n_states, N_GROUPS), dtype=np.int64)
     scratch = np.zeros(2 * max_dice + 2)
+    pmf = np.empty(max_dice + 1)  # (one roll's distribution, for ``add_dice_with``)
     boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
     raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
     size_of = np.ones(N_GROUPS, dtype=np.int64)
@@ -454,7 +505,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
                     strength[G_AIR_OTHER] += n * dice.dice[u] * v
                 rolls = n if dice.best_of[u] else n * dice.dice[u]
                 p = hit_chance(v, dice.dice[u], dice.best_of[u])
-                size_of[g] = add_dice(dist[s, g], size_of[g], rolls, p, scratch)
+                size_of[g] = add_dice_with(dist[s, g], size_of[g], rolls, p, scratch, pmf)
         # aircraft and the others firing together: the sum of the two groups' hits
         size_of[G_AIR_OTHER] = _sum_of_hits(dist[s, G_AIR], size_of[G_AIR], dist[s, G_OTHER],
                                             size_of[G_OTHER], dist[s, G_AIR_OTHER])

@@ -112,8 +112,8 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     unused, no_moves = np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = evolve(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
     work = untracked.work(p.end)
-    ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, None,
-                                unused, unused, p.submerge_to, no_moves, False, visited, moves)
+    ends, _, _ = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, None,
+                          unused, unused, p.submerge_to, no_moves, False, visited, moves)
     row_lo, row_hi = work.row_lo.copy(), work.row_hi.copy()  # where the sweeps visited states
     p.done(work, ends)
     if not landed:
@@ -123,8 +123,8 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
         work = untracked.work(after)
-        ends, _, _ = k.solve_kernel(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, None,
-                                    unused, unused, p.submerge_to, no_moves, False, visited, moves)
+        ends, _, _ = k.run_dp(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, None,
+                              unused, unused, p.submerge_to, no_moves, False, visited, moves)
         np.minimum(row_lo, work.row_lo, out=row_lo)
         np.maximum(row_hi, work.row_hi, out=row_hi)
         p.done(work, ends)

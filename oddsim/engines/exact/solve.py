@@ -113,12 +113,11 @@ def size(battle: Battle, plain: bool = True) -> Sized:
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
     """How each side's order of loss is split into classes (``_tables.side_classes``)."""
     a, d = low.attacker, low.defender
-    a_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, True,
-                            battle.retreat is not None, a.count, a.dice, d.count, a.step_unit, a.step_kill,
-                            a.step_count, a.step_landed, a.submerge, a.reserved_step, a.reserve_before)
-    d_made = t.side_classes(low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, False,
-                            False, d.count, d.dice, a.count, d.step_unit, d.step_kill, d.step_count,
-                            d.step_landed, d.submerge, d.reserved_step, d.reserve_before)
+    a_made, d_made = t.both_side_classes(
+        low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, battle.retreat is not None,
+        a.count, a.dice, a.step_unit, a.step_kill, a.step_count, a.step_landed, a.submerge, a.reserved_step,
+        a.reserve_before, d.count, d.dice, d.step_unit, d.step_kill, d.step_count, d.step_landed, d.submerge,
+        d.reserved_step, d.reserve_before)
     return _new_layout(*a_made), _new_layout(*d_made)
 
 
@@ -215,6 +214,8 @@ tracks rounds: else it is one entry, never written)."""
 
 def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     """``size`` zeros: the array kept as ``name`` where it is large enough to keep."""
+    if size < _kept.MIN_KEPT_ENTRIES:  # (as ``_kept.take`` would, without making its maker: small solves')
+        return np.zeros(size, dtype=dtype)
     return _kept.take(name, size, partial(np.zeros, dtype=dtype))
 
 
@@ -229,10 +230,9 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     low, a, d = lowered or size(battle).lowered
     check_size(*_work(low, a, d))
     helper = _ahead.start(battle.retreat)  # a first run: the DP compiles meanwhile
-    built = [
-        side_tables(low, layout, attacking, every_state)
-        for layout, attacking in ((a, True), (d, False))]
-    (A, a_counts, a_reached), (D, d_counts, d_reached) = built  # noqa: N806 - the kernels' names
+    (A, a_counts, a_reached), (D, d_counts, d_reached) = t.both_side_tables(  # noqa: N806 - the kernels' names
+        *_side_args(low, a, True, every_state), *_side_args(low, d, False, every_state), unit_types(low),
+        support_rules(low), low.low_luck)
     _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     first_round = None  # round 1's rules, where they are not those of the rounds after it
@@ -284,6 +284,15 @@ def side_tables(low: LoweredBattle, layout: _SideLayout, is_attacker: bool,
     """One side's tables, counts and reached states (``_tables.side_tables``) for the states its
     battle can reach (``_seeds``), or with ``every_state`` for all. Raises TooLargeError for
     hit tables over ``MAX_TABLE_ENTRIES``."""
+    classes, dice, max_dice, seeds = _side_args(low, layout, is_attacker, every_state)
+    return t.side_tables(classes, dice, unit_types(low), support_rules(low), low.low_luck, max_dice, seeds)
+
+
+def _side_args(low: LoweredBattle, layout: _SideLayout, is_attacker: bool,
+               every_state: bool) -> tuple[t.Classes, t.SideDice, int, np.ndarray]:
+    """A side's arguments of ``_tables.side_tables`` (``both_side_tables``): its classes, dice,
+    most dice and seeds (``side_tables``). Raises TooLargeError for hit tables over
+    ``MAX_TABLE_ENTRIES``."""
     side = low.attacker if is_attacker else low.defender
     max_dice = layout.rolls + 1  # + 1: a Low Luck bonus hit
     if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
@@ -294,7 +303,7 @@ def side_tables(low: LoweredBattle, layout: _SideLayout, is_attacker: bool,
                         layout.leave, layout.layers, layout.kept_before)
     dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
     seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
-    return t.side_tables(classes, dice, unit_types(low), support_rules(low), low.low_luck, max_dice, seeds)
+    return classes, dice, max_dice, seeds
 
 
 def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.ndarray:
@@ -549,8 +558,8 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
             rest_idx = np.flatnonzero(rest)
             work = p.work(None)
             work.w1[rest_idx] = rest_w[rest_idx]  # the round the others left, carried to the end
-            rest_ends, rest_rounds, rest_pruned = k.solve_kernel(p.A, p.D, rest_idx, rest[rest_idx], work,
-                                                                 *rest_args, True)
+            rest_ends, rest_rounds, rest_pruned = k.run_dp(p.A, p.D, rest_idx, rest[rest_idx], work,
+                                                           *rest_args, True)
             final = final + work.x1
             final_w = final_w + work.w1
             outcome = np.where(work.x1 > 0, work.outcome, outcome)
@@ -560,8 +569,8 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         ends = np.flatnonzero(final)
     else:
         work = p.work(p.end)
-        ends, rounds, pruned = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
-                                              p.track_rounds, None, None if p.best is None else p.best.moves)
+        ends, rounds, pruned = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
+                                        p.track_rounds, None, None if p.best is None else p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
         plain = work
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
@@ -581,9 +590,9 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:  # landed units may stay (else every retreat ends it)
         partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
         work = p.work(p.end)
-        plan_ends, _, _ = k.solve_kernel(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
-                                         p.retreat, None, p.win_chance, p.submerge_to,
-                                         np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
+        plan_ends, _, _ = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
+                                   p.retreat, None, p.win_chance, p.submerge_to,
+                                   np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
         ends, final, outcome, final_w = plan_ends, work.x1, work.outcome, work.w1
     states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
     states.sort()
