@@ -176,16 +176,17 @@ def test_the_other_row_gathers_end_states_the_pilot_missed(monkeypatch):
 def _fake_kernel(calls, raise_on=None, real=None):
     """A stand-in for the kernel: records (first battle, battles) and counts every battle as an
     attacker win, or runs the real kernel; raises KeyboardInterrupt on call ``raise_on``."""
-    def fake(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, model):
+    def fake(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, hist_s, model):
         calls.append((first, n_battles))
         if len(calls) == raise_on:
             raise KeyboardInterrupt
         if real is not None:
-            return real(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, model)
+            return real(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, hist_s, model)
         stats[0, STATS.battles] += n_battles
         stats[0, STATS.attacker_wins] += n_battles
         hist_a[0, 0] += n_battles
         hist_d[0, 0] += n_battles
+        hist_s[0, 0] += n_battles
     return fake
 
 
