@@ -131,6 +131,11 @@ def percentiles(swings: Sequence[float], probabilities: Sequence[float],
     return out
 
 
+def signed(value: float) -> str:
+    """A swing value as players read it, with its sign: ``"+6"``, ``"-3.5"``, ``"0"``."""
+    return "0" if value == 0 else f"{value:+.6g}"
+
+
 def percentile_dict(distribution: SwingDistribution | None) -> dict[str, float] | None:
     """The 5/50/95% marks as the JSON writes them, ``{"5": .., "50": .., "95": ..}`` (None: no
     distribution)."""

@@ -9,6 +9,7 @@ import numpy as np
 from oddsim.errors import BattleError
 from oddsim.model.names import unit_label
 from oddsim.results.estimates import needs_interval, number, percent
+from oddsim.results.swing import signed
 
 SIDES = ("attacker", "defender")
 SHOWN_BELOW = 5e-7
@@ -99,11 +100,6 @@ def battle_text(result, survivors: int | str | None = None) -> str:
         lines += swing_table(result)
     lines += retreat_plan_text(result)
     return "\n".join(lines)
-
-
-def signed(value: float) -> str:
-    """A TUV swing value with its sign: ``"+6"``, ``"-3"``, ``"0"``."""
-    return "0" if value == 0 else f"{value:+.6g}"
 
 
 def swing_marks_text(result) -> list[str]:
