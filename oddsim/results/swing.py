@@ -61,18 +61,25 @@ class SwingDistribution:
                    tuple(math.sqrt(v) for _, _, v in kept))
 
     @classmethod
+    def exact(cls, swings: np.ndarray, mass: np.ndarray) -> SwingDistribution:
+        """From the swings an exact solve reached (ascending, each once) and their mass (at most
+        1), as they are, with no standard errors."""
+        return cls(tuple(swings.tolist()), tuple(mass.tolist()), (0.0,) * len(mass))
+
+    @classmethod
     def from_histogram(cls, counts: np.ndarray, lowest: int, runs: int | None = None) -> SwingDistribution:
         """From ``counts[i]``, the runs (``runs`` given: Monte Carlo) or the mass (exact) with the
         swing ``lowest + i``; Monte Carlo chances get their binomial standard errors."""
-        values = np.flatnonzero(counts)
-        if runs:
-            chances = counts[values] / runs
-            errors = tuple(chance_error(p, runs) for p in chances.tolist())
-        else:
-            chances = counts[values].astype(np.float64)
-            errors = (0.0,) * len(values)
-        return cls(tuple(float(v) for v in (values + lowest).tolist()),
-                   tuple(min(p, 1.0) for p in chances.tolist()), errors)
+        # (a Python loop over the list: NumPy's calls cost more than a small exact solve's
+        # few dozen entries, and a Monte Carlo histogram's thousands are nothing beside its runs)
+        swings: list[float] = []
+        chances: list[float] = []
+        for i, count in enumerate(counts.tolist()):
+            if count:
+                swings.append(float(i + lowest))
+                chances.append(min(count / runs, 1.0) if runs else min(count, 1.0))
+        errors = tuple(chance_error(p, runs) for p in chances) if runs else (0.0,) * len(chances)
+        return cls(tuple(swings), tuple(chances), errors)
 
     @property
     def total(self) -> float:

@@ -22,7 +22,7 @@ def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed
     those without mass are passed over) of their mass ``final``, by ``outcome`` code. Returns
     (mass per code, attacker mass per code and state, defender mass likewise, rounds-weighted
     retreat mass (``final_w``), attacker win mass with a land unit left, attacker IPC lost,
-    defender IPC lost, the mass of each TUV swing: entry ``a_total + s`` holds swing ``s``).
+    defender IPC lost, the TUV swings reached, smallest first, and the mass of each).
 
     IPC lost: a side destroyed loses ``*_total`` (what it fought with), but the units that left
     the battle early (``*_departed``); a side left in the battle loses its state's ``*_ipc``.
@@ -61,8 +61,11 @@ def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed
             lost_d = d_ipc[idd]
         a_lost += p * lost_a
         d_lost += p * lost_d
-        swing[a_total + lost_d - lost_a] += p
-    return by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost, swing
+        swing[a_total + lost_d - lost_a] += p  # (entry a_total + s: swing s)
+    reached = np.flatnonzero(swing)
+    # (a sum of the many ways to one swing may round past 1: a chance is never above it)
+    return (by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost, (reached - a_total).astype(np.float64),
+            np.minimum(swing[reached], 1.0))
 
 
 @inline_jit
