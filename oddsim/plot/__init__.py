@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from oddsim.plot.errors import PlotError
 
 if TYPE_CHECKING:
-    from oddsim.plot.battle_charts import battle_chart, outcome_chart, survivor_chart
+    from oddsim.plot.battle_charts import battle_chart, outcome_chart, survivor_chart, swing_chart
     from oddsim.plot.convergence import ConvergencePoint, convergence_chart, convergence_points
     from oddsim.plot.pareto import ParetoPoint, pareto_chart, pareto_points
     from oddsim.plot.plan_charts import plan_chart
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "battle_chart": "battle_charts", "outcome_chart": "battle_charts",
-    "survivor_chart": "battle_charts",
+    "survivor_chart": "battle_charts", "swing_chart": "battle_charts",
     "ConvergencePoint": "convergence", "convergence_chart": "convergence",
     "convergence_points": "convergence",
     "ParetoPoint": "pareto", "pareto_chart": "pareto", "pareto_points": "pareto",
@@ -59,7 +59,7 @@ __all__ = [
     "SweepPoint", "UnitRange", "amphibious_chart", "battle_chart", "convergence_chart", "convergence_points",
     "curve_sweep", "heatmap_chart", "heatmap_sweep", "odds_curve_chart", "outcome_chart",
     "pareto_chart", "pareto_points", "parse_unit_range", "plan_chart", "raid_chart", "save_figure",
-    "survivor_chart",
+    "survivor_chart", "swing_chart",
     "trench_chart",
 ]
 

@@ -1,4 +1,5 @@
-"""Charts of one battle: its outcome odds, and how many units (or IPCs) each side has left.
+"""Charts of one battle: its outcome odds, how many units (or IPCs) each side has left, and the
+TUV swing's distribution with its 5%, median and 95% marks.
 
 They read a ``BattleResult`` (exact or Monte Carlo); the outcome chart also reads anything with
 ``attacker_win``/``defender_win``/``takes_territory`` (a second-wave ``WaveResult``), skipping
@@ -17,6 +18,8 @@ from matplotlib.ticker import MaxNLocator
 
 from oddsim.plot.errors import PlotError
 from oddsim.plot.style import (
+    BLACK,
+    GREY,
     OUTCOME_COLOURS,
     SIDE_COLOURS,
     figure_of,
@@ -29,6 +32,7 @@ from oddsim.plot.style import (
 )
 from oddsim.results.battle_result import Survivors
 from oddsim.results.estimates import Z_95
+from oddsim.results.swing import signed
 
 SURVIVOR_MEASURES = ("count", "ipc")
 MAX_LABEL_CHARS = 80
@@ -118,21 +122,85 @@ def survivor_chart(result, by: str = "count", top: int = 3,
 
 @styled
 def battle_chart(result, by: str = "count", top: int = 3, title: str | None = None) -> Figure:
-    """The picture of one battle to share: outcome bars above both sides' survivor distributions
-    (a result without survivor tables, such as a ``WaveResult``, gets the outcome bars only)."""
+    """The picture of one battle to share: outcome bars above both sides' survivor distributions,
+    and below them the TUV swing's distribution where the result has one (a result without
+    survivor tables, such as a ``WaveResult``, gets the outcome bars only)."""
     has_survivors = bool(getattr(result, "attacker_survivors", None)
                          or getattr(result, "defender_survivors", None))
     if not has_survivors:
         return outcome_chart(result, title=title)
     _check_survivor_args(by, top, ("attacker", "defender"))
     panel = _survivor_panel_height(top)
-    fig = new_figure(height=3.6 + 2 * panel + 0.4)
-    outcome_ax, attacker_ax, defender_ax = fig.subplots(3, 1, height_ratios=[3.6, panel, panel])
-    outcome_chart(result, ax=outcome_ax)
-    draw_survivors(attacker_ax, result, "attacker", by, top)
-    draw_survivors(defender_ax, result, "defender", by, top)
+    heights = [3.6, panel, panel]
+    has_swing = getattr(result, "swing_distribution", None) is not None
+    if has_swing:
+        heights.append(SWING_PANEL_HEIGHT)
+    fig = new_figure(height=sum(heights) + 0.4)
+    axes = fig.subplots(len(heights), 1, height_ratios=heights)
+    outcome_chart(result, ax=axes[0])
+    draw_survivors(axes[1], result, "attacker", by, top)
+    draw_survivors(axes[2], result, "defender", by, top)
+    if has_swing:
+        draw_swing(axes[3], result)
     _figure_title(fig, title if title is not None else getattr(result, "battle", None))
     return fig
+
+
+SWING_PANEL_HEIGHT = 3.4
+MARK_NAMES = {5: "5%", 50: "median", 95: "95%"}
+"""How a swing mark is labelled on the charts (and on the page)."""
+
+
+@styled
+def swing_chart(result, ax: Axes | None = None, title: str | None = None) -> Figure:
+    """Bars of the chance of each TUV swing value (defender IPC lost - attacker IPC lost), with
+    the 5%, median and 95% marks (``BattleResult.tuv_swing_percentiles``) as labelled lines;
+    Monte Carlo bars carry 95% error bars. Draws into ``ax`` when given, else into a new 800 x
+    340 px figure titled with the battle. A result without a swing distribution (crashed
+    fighters) is refused with a ``PlotError``."""
+    owned = ax is None
+    fig, ax = _figure_and_axes(ax, height=SWING_PANEL_HEIGHT)
+    draw_swing(ax, result)
+    if owned:
+        _figure_title(fig, title if title is not None else getattr(result, "battle", None))
+    return fig
+
+
+def draw_swing(ax: Axes, result) -> Axes:
+    """The TUV swing's distribution and its marks into ``ax`` (see ``swing_chart``): bars in the
+    attacker's colour where it gains, the defender's where it loses, grey at 0."""
+    dist = getattr(result, "swing_distribution", None)
+    if dist is None or not dist.swings:
+        raise PlotError("the result has no TUV swing distribution to draw (crashed fighters change "
+                        "the defender's losses after the battle: only the mean swing is known)")
+    swings = list(dist.swings)
+    gaps = [b - a for a, b in zip(swings, swings[1:], strict=False)]
+    span = swings[-1] - swings[0]
+    width = max(0.8 * min(gaps or [1.0]), span / 60)
+    heights = [100 * p for p in dist.probabilities]
+    errors = [100 * Z_95 * e for e in dist.std_errors]
+    colours = [SIDE_COLOURS["attacker"] if s > 0 else SIDE_COLOURS["defender"] if s < 0 else GREY
+               for s in swings]
+    ax.bar(swings, heights, width=width, color=colours, edgecolor="white", linewidth=0.5,
+           yerr=errors if any(errors) else None, capsize=3, ecolor="black")
+    top = max(h + e for h, e in zip(heights, errors, strict=True))
+    marks: dict[float, list[str]] = {}
+    for level, value in result.tuv_swing_percentiles().items():
+        marks.setdefault(value, []).append(MARK_NAMES.get(level, f"{level:g}%"))
+    for row, (value, names) in enumerate(sorted(marks.items())):
+        ax.axvline(value, color=BLACK, linestyle="--", linewidth=1.1)
+        right_half = value > swings[0] + span / 2  # labelled on the side of the line facing the middle
+        ax.annotate(f"{', '.join(names)}: {signed(value)}", (value, top * (1.08 + 0.1 * (row % 2))),
+                    xytext=(-3 if right_half else 3, 0), textcoords="offset points",
+                    ha="right" if right_half else "left", va="bottom", fontsize=9, fontweight="bold")
+    ax.set_ylim(0, top * 1.35 + 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    percent_axis(ax.yaxis)
+    ax.grid(axis="x", visible=False)
+    ax.set_ylabel("probability (%)")
+    ax.set_xlabel("TUV swing: defender IPC lost - attacker IPC lost (IPCs; above 0 the attacker gains)")
+    ax.set_title(f"TUV swing; expected {signed(round(result.tuv_swing, 2))}")
+    return ax
 
 
 def survivor_bars(survivors: Sequence[Survivors], by: str) -> dict[float, float]:

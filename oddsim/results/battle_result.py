@@ -19,6 +19,7 @@ from oddsim.errors import BattleError
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import describe_counts
 from oddsim.results.estimates import binomial_interval
+from oddsim.results.swing import SwingDistribution, percentile_dict
 
 Row = TypeVar("Row")
 """The row type of a ``LazyRows``."""
@@ -317,6 +318,10 @@ class BattleResult:
     number of rounds fought before the attacker retreated, given the battle ends in a retreat,
     apart from ``expected_rounds`` (all battles); where landed units fight on after the others
     retreat, it is when the others left (the landed units' fight is in ``expected_rounds``).
+    ``swing_distribution``: the chance of each TUV swing value, tallied by the engine over its
+    joint end states (``oddsim.results.swing``); None where the answer cannot give it (crashed
+    fighters change the defender's losses per end state after the battle: see
+    ``oddsim.stages.crash``), never a guess from the two sides' rows.
     """
 
     battle: str
@@ -342,10 +347,22 @@ class BattleResult:
     objective: float | None = None  # the best retreat's expected objective (RetreatPolicy.best)
     retreat_plan: Sequence[RetreatPlanRow] | None = None  # where the best retreat retreats (rows
     # built when first read)
+    swing_distribution: SwingDistribution | None = None  # chance of each TUV swing value
+
 
     @property
     def tuv_swing(self) -> float:
         return self.defender_ipc_lost - self.attacker_ipc_lost
+
+    def tuv_swing_distribution(self) -> dict[float, float] | None:
+        """Chance of each TUV swing value (defender IPC lost - attacker IPC lost), smallest first,
+        from both sides' losses together; None where the result does not have it."""
+        return None if self.swing_distribution is None else self.swing_distribution.chances()
+
+    def tuv_swing_percentiles(self) -> dict[float, float] | None:
+        """The TUV swing's 5%, 50% and 95% marks (``oddsim.results.swing.percentiles``); None
+        where the result has no swing distribution."""
+        return None if self.swing_distribution is None else self.swing_distribution.percentiles()
 
     @property
     def attacker_units_left(self) -> dict[str, float]:
@@ -420,6 +437,9 @@ class BattleResult:
             "attacker_ipc_lost": float(self.attacker_ipc_lost),
             "defender_ipc_lost": float(self.defender_ipc_lost),
             "tuv_swing": float(self.tuv_swing),
+            "tuv_swing_distribution": None if self.swing_distribution is None
+            else self.swing_distribution.to_dict(),
+            "tuv_swing_percentiles": percentile_dict(self.swing_distribution),
             "attacker_units_left": self.attacker_units_left,
             "defender_units_left": self.defender_units_left,
             "expected_rounds": float(self.expected_rounds),

@@ -9,6 +9,7 @@ import numpy as np
 from oddsim.errors import BattleError
 from oddsim.model.names import unit_label
 from oddsim.results.estimates import needs_interval, number, percent
+from oddsim.results.swing import signed
 
 SIDES = ("attacker", "defender")
 SHOWN_BELOW = 5e-7
@@ -76,6 +77,7 @@ def battle_text(result, survivors: int | str | None = None) -> str:
             for side in SIDES}
     lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
                  f"(TUV swing {swing})")
+    lines += swing_marks_text(result)
     lines.append("average units left:")
     for side in SIDES:
         lines.append(f"  {side}: {units_left_text(result, side)}")
@@ -95,8 +97,38 @@ def battle_text(result, survivors: int | str | None = None) -> str:
         for side in SIDES:
             lines += [""] + survivor_table(result, side, survivors)
             lines += [""] + ipc_loss_table(result, side)
+        lines += swing_table(result)
     lines += retreat_plan_text(result)
     return "\n".join(lines)
+
+
+def swing_marks_text(result) -> list[str]:
+    """The TUV swing's 5%, median and 95% marks (``oddsim.results.swing.percentiles``), or why
+    there are none (none at all for a result of no swing distribution's kind)."""
+    marks = result.tuv_swing_percentiles()
+    if marks is None:
+        return ["  TUV swing range: not known for this battle (crashed fighters: only its mean)"]
+    if not marks:
+        return []
+    return [f"  TUV swing range: 5% {signed(marks[5])}, median {signed(marks[50])}, "
+            f"95% {signed(marks[95])}"]
+
+
+def swing_table(result) -> list[str]:
+    """The TUV swing's distribution with the chance of a swing at least as large."""
+    chances = result.tuv_swing_distribution()
+    if chances is None:
+        return []
+    out = ["", "TUV swing (defender IPC lost - attacker IPC lost)",
+           f"  {'swing':>8s}  {'chance':>18s}  {'at least as much':>18s}"]
+    tail = 1.0 - result.truncated_mass
+    errors = dict(zip(result.swing_distribution.swings, result.swing_distribution.std_errors, strict=True))
+    for value, p in chances.items():
+        if p >= SHOWN_BELOW:
+            out.append(f"  {signed(value):>8s}  {percent(p, errors[value] or None):>18s}  "
+                       f"{estimated(result, min(1.0, max(tail, 0.0))):>18s}")
+        tail -= p
+    return out
 
 
 def retreat_plan_text(result, top: int = 10) -> list[str]:

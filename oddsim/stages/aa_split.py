@@ -32,6 +32,7 @@ from oddsim.model.forces import Force, parse_force
 from oddsim.model.order_of_loss import casualty_order
 from oddsim.results.battle_result import BattleResult, Method, Survivors, row_key, survivor_row
 from oddsim.results.mixing import part_variance
+from oddsim.results.swing import SwingDistribution, mix_swings
 from oddsim.stages.holding_units import with_holding_units
 
 MAX_SPLITS = 4096
@@ -125,6 +126,8 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
     None: every attacker was shot down (the defender wins before round 1); ``unfought``: the
     probability of the parts not fought, counted as truncated. Monte Carlo standard errors
     combine as those of a stratified sample: the root of the sum of (share x error)^2.
+    The TUV swing's distribution is the parts' own, each moved by the aircraft it lost to AA
+    and weighed by its probability (None if a part has none).
     The defender's AA gun that is no casualty stands in its rows as in any battle's
     (``holding_units``), those where every aircraft was shot down included."""
     rules = battle.rules
@@ -137,16 +140,20 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
     retreat_rounds = 0.0
     rows: dict[str, dict[tuple, list]] = {"attacker": {}, "defender": {}}
     errors: dict[str, float] = {}
+    swings: list[tuple[float, SwingDistribution | None]] = []
     attacker_total = defender_total = 0.0
     for p, result, lost in parts:
         shot_down = lost.ipc(rules)
         totals["attacker_ipc_lost"] += p * shot_down
-        if result is None:
+        if result is None:  # every attacker shot down: the defender lost nothing
+            swings.append((p, SwingDistribution((-float(shot_down),), (1.0,), (0.0,))))
             totals["defender_win"] += p
             _add(rows["attacker"], Survivors(counts={}, probability=1.0), p)
             _add(rows["defender"], _standing_defender(battle), p)
             continue
         attacker_total = result.attacker_ipc_total + shot_down
+        swing = result.swing_distribution
+        swings.append((p, None if swing is None else swing.shifted(-shot_down)))
         defender_total = result.defender_ipc_total
         for name in totals:
             totals[name] += p * (getattr(result, name) or 0.0)
@@ -178,7 +185,8 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
         runs=runs, std_error={name: math.sqrt(v) for name, v in errors.items()},
         truncated_mass=totals["truncated_mass"],
         interrupted=any(r.interrupted for _, r, _ in fought),
-        attacker_ipc_total=attacker_total, defender_ipc_total=defender_total), battle)
+        attacker_ipc_total=attacker_total, defender_ipc_total=defender_total,
+        swing_distribution=mix_swings(swings)), battle)
 
 
 def _add(table: dict[tuple, list], row: Survivors, p: float) -> None:

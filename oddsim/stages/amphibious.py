@@ -207,7 +207,12 @@ class Landing:
 
 @dataclass(frozen=True)
 class AmphibiousResult:
-    """The assault's figures: the sea stage, each landing, and the totals."""
+    """The assault's figures: the sea stage, each landing, and the totals.
+
+    The sea stage and each landing carry their own TUV swing distribution; the assault's total
+    has none (``tuv_swing_distribution`` null in its JSON): the landing that follows depends on
+    how the sea battle ended, and the stages' results keep no joint record of the sea battle's
+    swing and the landing it leads to, so only the mean ``tuv_swing`` is given."""
 
     sea: BattleResult | None
     landings: tuple[Landing, ...]
@@ -257,6 +262,7 @@ class AmphibiousResult:
             "defender_ipc_lost_sea": self.defender_ipc_lost_sea,
             "defender_ipc_lost_land": self.defender_ipc_lost_land,
             "cargo_lost": self.cargo_lost, "tuv_swing": self.tuv_swing,
+            "tuv_swing_distribution": None,  # (not known: see the class's docstring)
             "std_error": {k: float(v) for k, v in self.std_error.items()},
         }
 

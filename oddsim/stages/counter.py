@@ -26,7 +26,10 @@ TAKEN_TOLERANCE = 1e-9
 
 @dataclass(frozen=True)
 class CounterAttackResult:
-    """The battle, then the counter-attack on each composition the attacker takes it with."""
+    """The battle, then the counter-attack on each composition the attacker takes it with.
+    ``battle`` carries the battle's own TUV swing distribution; the counter-attacks have none
+    summed over them (only their expected losses), since each is fought on a composition whose
+    chance, not whose swing so far, the battle's rows give."""
 
     battle: BattleResult
     counter_attack: str  # the counter-attacking army

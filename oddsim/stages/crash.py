@@ -8,6 +8,11 @@ aircraft with ``lands_on_carrier``), the cheapest first, and their cost joins th
 lost. One function serves both engines: it reads the result's survivor rows, after either
 engine fought the battle (``oddsim.stages.pipeline``); the rule itself, on arrays of units, is
 ``oddsim.engines.carriers`` (the exact engine's best retreat reads it per state).
+
+A battle where fighters crash has no TUV swing distribution (``swing_distribution`` None): the
+crash losses belong to the defender's end state, and the rows it is read from are the defender's
+alone, not joined to the attacker's losses in the same end state, so the engine's swing
+distribution no longer holds and none can be made from the rows.
 """
 
 from __future__ import annotations
@@ -64,4 +69,5 @@ def crash_fighters(result: BattleResult, battle: Battle) -> BattleResult:
         if "tuv_swing" in std_error:
             std_error["tuv_swing"] = error_bound(std_error["tuv_swing"], spread)
     return replace(result, defender_survivors=merge_rows(rows, result.runs),
-                   defender_ipc_lost=result.defender_ipc_lost + extra, std_error=std_error)
+                   defender_ipc_lost=result.defender_ipc_lost + extra, std_error=std_error,
+                   swing_distribution=None)  # (see the module's docstring)

@@ -67,7 +67,11 @@ class WaveResult:
     ``fights`` is the chance it reaches the battle, and ``given_it_fights`` holds the same
     figures given that it does. With Monte Carlo, ``std_error`` (and each wave's) holds the
     standard error of each figure as if each of the runs followed one path through the waves
-    (``wave_errors``); the IPC totals' errors are the sum of the waves' (a bound)."""
+    (``wave_errors``); the IPC totals' errors are the sum of the waves' (a bound).
+    The waves' total TUV swing has no distribution (``tuv_swing_distribution`` null in the
+    JSON), only its mean: a later wave's swing depends on what the earlier waves lost on the
+    same path, and the waves keep each defender composition's chance, not the swing so far that
+    led to it."""
 
     waves: tuple[dict, ...]
     attacker_win: float  # the defender is destroyed by the end
@@ -86,7 +90,9 @@ class WaveResult:
         return {"interrupted": self.interrupted, "waves": list(self.waves), "attacker_win": self.attacker_win,
                 "defender_win": self.defender_win, "takes_territory": self.takes_territory,
                 "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
-                "tuv_swing": self.tuv_swing, "std_error": dict(self.std_error)}
+                "tuv_swing": self.tuv_swing,
+                "tuv_swing_distribution": None,  # (not known: see the class's docstring)
+                "std_error": dict(self.std_error)}
 
     def to_table(self) -> str:
         lines = ["interrupted: partial result (Monte Carlo stages cut short)"] if self.interrupted else []

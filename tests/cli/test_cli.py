@@ -36,6 +36,23 @@ def test_battle_json_has_every_key():
     assert total == pytest.approx(1.0, abs=1e-9)
 
 
+def test_battle_shows_the_tuv_swing_range_and_json_carries_its_distribution():
+    # 1 bomber (12 IPC) vs 1 battleship (20, repaired when damaged): the defender wins 13/16
+    # (swing -12), both die 2/16 (+8), the attacker wins 1/16 (+20)
+    args = ("battle", "--rules", "1942-2e", "-a", "1 bmb", "-d", "1 bb", "--sea")
+    text = run(*args).output
+    assert "  TUV swing range: 5% -12, median -12, 95% +20" in text.splitlines()
+    data = json.loads(run(*args, "--json").output)
+    assert data["tuv_swing_distribution"] == [
+        {"swing": -12.0, "probability": 13 / 16, "std_error": 0.0},
+        {"swing": 8.0, "probability": 2 / 16, "std_error": 0.0},
+        {"swing": 20.0, "probability": 1 / 16, "std_error": 0.0}]
+    assert data["tuv_swing_percentiles"] == {"5": -12.0, "50": -12.0, "95": 20.0}
+    mc = json.loads(run(*args, "--method", "mc", "--runs", "4000", "--seed", "1", "--json").output)
+    assert sum(r["probability"] for r in mc["tuv_swing_distribution"]) == pytest.approx(1.0, abs=1e-12)
+    assert all(r["std_error"] > 0 for r in mc["tuv_swing_distribution"])
+
+
 def test_rules_list_and_show():
     listing = run("rules", "list")
     assert listing.exit_code == 0

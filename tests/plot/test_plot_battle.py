@@ -9,7 +9,7 @@ from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 from oracle import normal_quantile_975
 
-from oddsim.plot import PlotError, battle_chart, outcome_chart, survivor_chart
+from oddsim.plot import PlotError, battle_chart, outcome_chart, survivor_chart, swing_chart
 from oddsim.plot.battle_charts import outcome_bars, survivor_bars
 from oddsim.results.battle_result import BattleResult, Survivors
 
@@ -134,10 +134,10 @@ def test_survivor_bars_merge_sets_of_the_same_size():
     assert survivor_bars(rows, "ipc") == {0: 0.25, 6: 0.25, 9: 0.5}
 
 
-def test_battle_chart_stacks_outcome_and_both_survivor_panels(land_result):
+def test_battle_chart_stacks_outcome_both_survivor_panels_and_the_swing(land_result):
     fig = battle_chart(land_result)
     assert [ax.get_title().split(";")[0] for ax in fig.axes] == [
-        "Battle outcome (exact)", "Attacker survivors", "Defender survivors"]
+        "Battle outcome (exact)", "Attacker survivors", "Defender survivors", "TUV swing"]
     assert fig.get_figwidth() * fig.dpi == 800
 
 
@@ -171,3 +171,39 @@ def test_survivors_of_a_result_without_survivor_tables_are_refused():
 
     with pytest.raises(PlotError, match="no attacker survivor table"):
         survivor_chart(Totals())
+
+
+def test_swing_bars_and_marks_equal_the_result(sea_stalemate_result):
+    r = sea_stalemate_result
+    ax = swing_chart(r).axes[0]
+    centres = [bar.get_x() + bar.get_width() / 2 for bar in ax.patches]
+    assert centres == pytest.approx(list(r.swing_distribution.swings))
+    assert bar_heights(ax) == pytest.approx([100 * p for p in r.swing_distribution.probabilities])
+    lines = sorted({line.get_xdata()[0] for line in ax.get_lines()})
+    assert lines == sorted(set(r.tuv_swing_percentiles().values()))
+    labels = " / ".join(t.get_text() for t in ax.texts)
+    for level, name in ((5, "5%"), (50, "median"), (95, "95%")):
+        assert name in labels
+        value = r.tuv_swing_percentiles()[level]
+        assert f": {'0' if value == 0 else f'{value:+g}'}" in labels
+    assert ax.get_title().startswith("TUV swing; expected")
+
+
+def test_swing_error_bars_are_95_percent_of_monte_carlo_chances():
+    import oddsim
+
+    mc = oddsim.simulate(oddsim.Battle("1942-2e", "1 inf", "1 inf"), runs=4_000, seed=5)
+    ax = swing_chart(mc).axes[0]
+    (bars,) = [c for c in ax.containers if isinstance(c, BarContainer)]
+    segments = bars.errorbar.lines[2][0].get_segments()
+    half = [(seg[1][1] - seg[0][1]) / 2 for seg in segments]
+    assert half == pytest.approx([100 * Z_95 * e for e in mc.swing_distribution.std_errors])
+
+
+def test_a_result_without_a_swing_distribution_is_refused(land_result):
+    from dataclasses import replace
+
+    with pytest.raises(PlotError, match="no TUV swing distribution"):
+        swing_chart(replace(land_result, swing_distribution=None))
+    fig = battle_chart(replace(land_result, swing_distribution=None))
+    assert len(fig.axes) == 3  # the picture leaves the panel out

@@ -191,3 +191,20 @@ def test_the_stop_hook_sees_the_battles_of_every_part_so_far():
     result = mc.simulate(battle, runs=40_000, seed=1, on_chunk=lambda n: seen.append(n) or False)
     assert not result.interrupted
     assert seen == sorted(seen) and seen[-1] == result.runs  # the whole battle's progress
+
+
+def test_the_swing_distribution_mixes_the_aa_outcomes():
+    # anniversary: a die at each aircraft, each hits on 1; the gun alone is no casualty, so the
+    # swing is minus what AA shot down: none 25/36, the fighter (10) 5/36, the bomber (12) 5/36,
+    # both (every attacker shot down, no battle) 1/36
+    battle = oddsim.Battle("anniversary", "1 ftr, 1 bmb", "1 aa")
+    for result in (oddsim.solve(battle), oddsim.simulate(battle, runs=20_000, seed=2)):
+        expected = {-22.0: 1 / 36, -12.0: 5 / 36, -10.0: 5 / 36, 0.0: 25 / 36}
+        assert result.tuv_swing_distribution() == pytest.approx(expected, abs=TOL)  # (AA outcomes: exact)
+        assert result.swing_distribution.mean == pytest.approx(result.tuv_swing, abs=1e-9)
+
+
+def test_a_mixed_battle_keeps_the_swing_mean_and_a_total_of_one():
+    result = oddsim.solve(oddsim.Battle("anniversary", "2 inf, 1 ftr, 2 bmb", "3 inf, 1 aa"))
+    assert result.swing_distribution.total == pytest.approx(1.0, abs=1e-12)
+    assert result.swing_distribution.mean == pytest.approx(result.tuv_swing, abs=1e-12)

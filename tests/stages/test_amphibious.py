@@ -25,6 +25,8 @@ def test_no_sea_battle_means_the_best_ships_bombard_one_per_landed_unit():
     assert result.sea is None
     assert result.takes_territory == pytest.approx(alone.takes_territory, abs=TOL)
     assert result.attacker_ipc_lost == pytest.approx(alone.attacker_ipc_lost, abs=TOL)
+    assert result.to_dict()["tuv_swing_distribution"] is None  # the assault's own: not known
+    assert result.landings[0].result.swing_distribution == alone.swing_distribution  # the landing's is
 
 
 def test_no_bombardment_after_a_sea_battle_and_cargo_dies_with_its_transport():

@@ -65,3 +65,16 @@ def test_crash_fighters_cli():
         plain.defender_ipc_lost + float(CRASH_IPC), abs=1e-12)
     bad = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 ftr", "--crash-fighters"])
     assert bad.exit_code == 2 and bad.output.count("\n") == 1
+
+
+def test_crashed_fighters_leave_no_swing_distribution_but_say_so():
+    battle = Battle(rules="1942-2e", attacker="2 sub, 1 dd, 1 ftr", defender="1 cv, 3 ftr, 1 dd", sea=True,
+                    crash_fighters=True)
+    for result in (solve(battle), simulate(battle, runs=5_000, seed=3)):
+        assert result.swing_distribution is None and result.tuv_swing_percentiles() is None
+        data = result.to_dict()
+        assert data["tuv_swing_distribution"] is None and data["tuv_swing_percentiles"] is None
+        assert "TUV swing range: not known for this battle" in result.to_table()
+    # no aircraft to crash: the engine's distribution stands
+    whole = solve(Battle(rules="1942-2e", attacker="1 sub", defender="1 dd", sea=True, crash_fighters=True))
+    assert whole.swing_distribution is not None

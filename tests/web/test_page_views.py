@@ -293,3 +293,35 @@ def test_a_raids_options_reach_the_server(views):
     assert float(page.get_attribute("#out-raid-expected_damage", "data-value")) == expected.expected_damage
     page.click("#panel-raid .clear")
     page.click("#tab-battle")
+
+
+def test_the_tuv_swing_chart_marks_the_servers_percentiles(views):
+    """The battle tab's TUV swing chart: a bar per swing value the API gives, its marker lines at
+    the API's 5%, median and 95% marks (never worked out again on the page); and where the API
+    has no distribution (crashed fighters), a line saying so, no chart."""
+    page = views["desktop"]
+    page.click("#tab-battle")
+    req = {"rules": "1942-2e", "attacker": "3 inf, 1 arm", "defender": "3 inf", "method": "exact",
+           "retreat": {"after_round": 2}}
+    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(req)))
+    page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'"
+                           " && [...document.querySelectorAll('#battle-results h3')]"
+                           "    .some(h => h.textContent.includes('after round 2'))"
+                           " && document.querySelector('#out-tuv-swing-chart')", timeout=60_000)
+    answer = json.loads(CAPABILITIES["battle"](shown_request(page)[1], None))
+    marks = answer["tuv_swing_percentiles"]
+    assert marks == {"5": -9.0, "50": 0.0, "95": 9.0}  # (the CLI's text, exact)
+    drawn = page.eval_on_selector_all("#out-tuv-swing-chart line.marker",
+                                      "ls => ls.map(l => [l.dataset.percentiles, Number(l.dataset.value)])")
+    by_level = {level: value for levels, value in drawn for level in levels.split()}
+    assert by_level == marks
+    assert page.locator("#out-tuv-swing-chart rect").count() == len(answer["tuv_swing_distribution"])
+    assert page.inner_text("#out-tuv-swing-marks") == "TUV swing: 5% at -9 · median 0 · 95% at +9"
+    faults = raw_text_faults(page.inner_text("#panel-battle"), keys_of(answer))
+    assert not faults, faults
+    crash = {"rules": "1942-2e", "attacker": "2 sub, 1 dd, 1 ftr", "defender": "1 cv, 3 ftr, 1 dd",
+             "sea": True, "crash_fighters": True, "method": "exact"}
+    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(crash)))
+    page.wait_for_selector("#out-tuv-swing-none", timeout=60_000)  # (the last answer had a chart)
+    assert page.locator("#out-tuv-swing-chart").count() == 0
+    assert "not known for this battle" in page.inner_text("#out-tuv-swing-none")

@@ -22,13 +22,16 @@ def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed
     those without mass are passed over) of their mass ``final``, by ``outcome`` code. Returns
     (mass per code, attacker mass per code and state, defender mass likewise, rounds-weighted
     retreat mass (``final_w``), attacker win mass with a land unit left, attacker IPC lost,
-    defender IPC lost).
+    defender IPC lost, the TUV swings reached, smallest first, and the mass of each).
 
     IPC lost: a side destroyed loses ``*_total`` (what it fought with), but the units that left
-    the battle early (``*_departed``); a side left in the battle loses its state's ``*_ipc``."""
+    the battle early (``*_departed``); a side left in the battle loses its state's ``*_ipc``.
+    The swing of an end state is its defender's loss less its attacker's, both of the same
+    joint state: the one figure the two sides' separate masses cannot give."""
     by_code = np.zeros(N_CODES)
     a_mass = np.zeros((N_CODES, a_ipc.shape[0]))
     d_mass = np.zeros((N_CODES, nd))
+    swing = np.zeros(a_total + d_total + 1)
     retreat_w = take = a_lost = d_lost = 0.0
     for j in ends:
         p = final[j]
@@ -44,17 +47,25 @@ def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed
             retreat_w += final_w[j]
         if code == ATTACKER_WINS and a_flags[ia, F_LAND] == 1:
             take += p
+        lost_a = 0
         if code == DEFENDER_WINS or code == DRAW:  # the attacker is destroyed
-            a_lost += p * a_total
+            lost_a = a_total
         elif code == RETREAT_LEFT:  # destroyed but for the units that left before
-            a_lost += p * (a_total - _value(a_departed[ia], cost))
+            lost_a = a_total - _value(a_departed[ia], cost)
         elif code == ATTACKER_WINS or code == STALEMATE or code == RETREAT:
-            a_lost += p * a_ipc[ia]
+            lost_a = a_ipc[ia]
+        lost_d = 0
         if code == ATTACKER_WINS or code == DRAW:  # the defender is destroyed
-            d_lost += p * (d_total - _value(d_departed[idd], cost))
+            lost_d = d_total - _value(d_departed[idd], cost)
         elif code == DEFENDER_WINS or code == STALEMATE or code == RETREAT or code == RETREAT_LEFT:
-            d_lost += p * d_ipc[idd]
-    return by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost
+            lost_d = d_ipc[idd]
+        a_lost += p * lost_a
+        d_lost += p * lost_d
+        swing[a_total + lost_d - lost_a] += p  # (entry a_total + s: swing s)
+    reached = np.flatnonzero(swing)
+    # (a sum of the many ways to one swing may round past 1: a chance is never above it)
+    return (by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost, (reached - a_total).astype(np.float64),
+            np.minimum(swing[reached], 1.0))
 
 
 @inline_jit

@@ -26,6 +26,7 @@ from oddsim.engines.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, l
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult, Method, RowArrays, SurvivorTable
+from oddsim.results.swing import SwingDistribution
 
 MAX_JOINT_STATES = 4_000_000
 """Largest number of joint casualty states the exact engine accepts (about 100 MB of memory)."""
@@ -610,7 +611,8 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
     a_total, d_total = p.a.fighting_value, p.d.fighting_value
-    by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost = _outcomes.end_state_sums(
+    (by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost, swings,
+     swing_mass) = _outcomes.end_state_sums(
         ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
         a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
     # (floats: a list is cheaper to read than the array); a sum of the many ways to one outcome
@@ -637,6 +639,7 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         truncated_mass=float(pruned),
         attacker_ipc_total=a_total,
         defender_ipc_total=d_total,
+        swing_distribution=SwingDistribution.exact(swings, swing_mass),
     )
 
 

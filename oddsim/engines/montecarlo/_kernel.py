@@ -802,6 +802,14 @@ def _keep(hist, held, key, ipc_left):
         add(held, ZERO, ipc_left)
 
 
+@hot_jit
+def _count_swing(hist_s, lost_a, lost_d, model):
+    """Add one battle's TUV swing (``lost_d - lost_a``) to its histogram, whose entry
+    ``attacker's total IPC + s`` counts swing ``s``: both losses of the same run, the one figure
+    the two sides' end-state histograms cannot give together."""
+    add(hist_s, _scalar(model, ATTACKER, SCALARS.total_ipc) + lost_d - lost_a, ONE)
+
+
 @jit
 def plain_profile(model, s, aa_hits):
     """Side ``s`` of a plain battle (the attacker: once AA took ``aa_hits`` of its aircraft)
@@ -955,8 +963,9 @@ def _record_plain(code, rounds, a_rec, d_rec, counts, model):
 
 
 @jit
-def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
-    """Fight battles ``first`` to ``last - 1`` and add their results to this block's rows."""
+def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, hist_s, model):
+    """Fight battles ``first`` to ``last - 1`` and add their results to this block's rows
+    (``hist_s``: its TUV swing histogram, ``_count_swing``)."""
     start = np.zeros(STATE_WIDTH + 2 * model[HEADER.width], dtype=np.int64)
     start_state(start, model)
     state = start.copy()
@@ -966,13 +975,14 @@ def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
         key_a, key_d, lost_a, lost_d = _record(state, code, rounds, counts, model)
         _count_end_state(hist_a, ipc_a, key_a, lost_a, ATTACKER, model)
         _count_end_state(hist_d, ipc_d, key_d, lost_d, DEFENDER, model)
+        _count_swing(hist_s, lost_a, lost_d, model)
     counts[STATS.battles] = last - first
     for column in range(STATS_WIDTH):
         stats[column] += counts[column]
 
 
 @jit
-def _run_plain_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, model):
+def _run_plain_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, hist_s, model):
     """``_run_block`` for a plain battle (the model has its section, see ``_fight_plain``)."""
     counts = np.zeros(STATS_WIDTH, dtype=np.int64)
     for index in range(first, last):
@@ -980,6 +990,7 @@ def _run_plain_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, mod
         key_a, key_d, lost_a, lost_d = _record_plain(code, rounds, a_rec, d_rec, counts, model)
         _count_end_state(hist_a, ipc_a, key_a, lost_a, ATTACKER, model)
         _count_end_state(hist_d, ipc_d, key_d, lost_d, DEFENDER, model)
+        _count_swing(hist_s, lost_a, lost_d, model)
     counts[STATS.battles] = last - first
     for column in range(STATS_WIDTH):
         stats[column] += counts[column]

@@ -73,6 +73,12 @@ class KernelModel:
         a, d = (side.n_keys() * side.layers for side in self.sides)
         return a, d
 
+    @property
+    def swing_values(self) -> int:
+        """Size of the TUV swing histogram: every swing from -(attacker's total IPC) to the
+        defender's total IPC."""
+        return int(sum(side.scalars[SCALARS.total_ipc] for side in self.sides)) + 1
+
     @classmethod
     def build(cls, battle: Battle, low: LoweredBattle) -> KernelModel:
         flags = (k.AIR * low.is_air + k.SUB * low.is_sub + k.DESTROYER * low.is_destroyer

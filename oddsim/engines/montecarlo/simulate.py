@@ -43,6 +43,7 @@ from oddsim.limits import MAX_RUNS, check_runs, seed_or_random
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult, Method
 from oddsim.results.estimates import standard_error_of_mean, swing_error_bound
+from oddsim.results.swing import SwingDistribution
 
 FIRST_CHUNK = 2**14
 """The first chunk is small, so a progress bar (and Ctrl-C) respond quickly; chunks then double."""
@@ -133,7 +134,8 @@ def iter_chunks(runs: int, first: int = FIRST_CHUNK, largest: int = LARGEST_CHUN
 
 
 def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray, hist_a: np.ndarray,
-                 hist_d: np.ndarray, ipc_a: np.ndarray, ipc_d: np.ndarray, model: np.ndarray) -> None:
+                 hist_d: np.ndarray, ipc_a: np.ndarray, ipc_d: np.ndarray, hist_s: np.ndarray,
+                 model: np.ndarray) -> None:
     """Fight battles ``first .. first + n_battles - 1`` and add them to the tallies, which have one
     row per block of battles, each block on a thread of its own (the kernels release the GIL).
     Only the kernel this battle needs is called, so a first run compiles only that one, the plain
@@ -143,7 +145,7 @@ def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray,
     n_blocks = len(stats)
     bounds = [first + (b * n_battles) // n_blocks for b in range(n_blocks + 1)]
     blocks: list[tuple[Any, ...]] = [
-        (seed, bounds[b], bounds[b + 1], stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], model)
+        (seed, bounds[b], bounds[b + 1], stats[b], hist_a[b], hist_d[b], ipc_a[b], ipc_d[b], hist_s[b], model)
         for b in range(n_blocks)]
     if n_blocks == 1:
         kernel(*blocks[0])
@@ -180,6 +182,7 @@ class _Tallies:
     stats: np.ndarray
     hist: tuple[np.ndarray, np.ndarray]  # per side
     ipc_left: tuple[np.ndarray, np.ndarray]
+    swing: np.ndarray  # runs by TUV swing: entry (attacker's total IPC + s) counts swing s
     totals: list[int]
 
     @classmethod
@@ -192,11 +195,12 @@ class _Tallies:
                   np.zeros((n_blocks, d_keys), dtype=np.int64)),
             ipc_left=(np.zeros((n_blocks, a_ipc), dtype=np.int64),
                       np.zeros((n_blocks, d_ipc), dtype=np.int64)),
+            swing=np.zeros((n_blocks, spec.swing_values), dtype=np.int64),
             totals=[0] * STATS_WIDTH,
         )
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        return (self.stats, *self.hist, *self.ipc_left)
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return (self.stats, *self.hist, *self.ipc_left, self.swing)
 
     def fold(self) -> None:
         """Move the kernel's per-chunk sums into Python integers (which never overflow)."""
@@ -258,6 +262,8 @@ def _result(battle: Battle, low: LoweredBattle, spec: KernelModel, tallies: _Tal
         interrupted=interrupted,
         attacker_ipc_total=int(spec.sides[0].scalars[SCALARS.total_ipc]),
         defender_ipc_total=int(spec.sides[1].scalars[SCALARS.total_ipc]),
+        swing_distribution=SwingDistribution.from_histogram(
+            tallies.swing.sum(axis=0), -int(spec.sides[0].scalars[SCALARS.total_ipc]), n),
     )
 
 

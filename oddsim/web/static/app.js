@@ -139,34 +139,39 @@ function quantile(points, q) {
   return points.length ? points[points.length - 1].x : null;
 }
 
-function distributionChart(points, { colour, title, xLabel, markers = [0.05, 0.5, 0.95] }) {
-  // A bar per value (values in order, evenly spaced), with the 5/50/95% values marked.
+function distributionChart(points, { colour, title, xLabel, markers = [0.05, 0.5, 0.95], marks = null, show = num }) {
+  // A bar per value (values in order, evenly spaced), with the 5/50/95% values marked: worked out
+  // here from the points, or ``marks`` as the server gave them ([{q, x}], the TUV swing's).
+  // ``colour``: one colour, or a function of the point; ``show`` writes a value.
   const W = 360, H = 130, L = 34, B = 30, T = 16;
   const n = points.length;
   const top = Math.max(...points.map(pt => pt.p), 1e-9);
   const step = (W - L - 4) / Math.max(1, n);
   const x = i => L + i * step;
   const y = p => T + (H - T - B) * (1 - p / top);
+  const at = marks || markers.map(q => ({ q, x: quantile(points, q) }));
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-    "aria-label": `${title}: ` + markers.map(q => `${Math.round(100 * q)}% at ${num(quantile(points, q))}`).join(", ") });
+    "aria-label": `${title}: ` + at.map(m => `${Math.round(100 * m.q)}% at ${show(m.x)}`).join(", ") });
   chart.append(svg("title", { text: title }));
   chart.append(svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }));
   chart.append(svg("text", { x: 2, y: T, class: "tick", text: pct(top).replace(/\.\d+%/, "%") }));
   const every = Math.max(1, Math.ceil(n / 12));
   points.forEach((pt, i) => {
     chart.append(svg("rect", { x: x(i) + step * 0.1, y: y(pt.p), width: Math.max(0.6, step * 0.8),
-      height: Math.max(0, H - B - y(pt.p)), fill: colour }, svg("title", { text: `${num(pt.x)}: ${pct(pt.p)}` })));
-    if (i % every === 0) chart.append(svg("text", { x: x(i) + step / 2, y: H - B + 12, class: "tick", "text-anchor": "middle", text: num(pt.x) }));
+      height: Math.max(0, H - B - y(pt.p)), fill: typeof colour === "function" ? colour(pt) : colour },
+    svg("title", { text: `${show(pt.x)}: ${pct(pt.p)}` })));
+    if (i % every === 0) chart.append(svg("text", { x: x(i) + step / 2, y: H - B + 12, class: "tick", "text-anchor": "middle", text: show(pt.x) }));
   });
   const marked = new Map();  // bar -> its percentiles ("50/95%" where two fall on one bar)
-  for (const q of markers) {
-    const i = points.findIndex(pt => pt.x === quantile(points, q));
-    marked.set(i, [...(marked.get(i) || []), Math.round(100 * q)]);
+  for (const m of at) {
+    const i = points.findIndex(pt => pt.x === m.x);
+    if (i >= 0) marked.set(i, [...(marked.get(i) || []), Math.round(100 * m.q)]);
   }
   for (const [i, qs] of marked) {
-    const at = x(i) + step / 2;
-    chart.append(svg("line", { x1: at, y1: T - 4, x2: at, y2: H - B, class: "marker" }));
-    chart.append(svg("text", { x: at, y: T - 6, class: "tick marker-label", "text-anchor": "middle", text: `${qs.join("/")}%` }));
+    const where = x(i) + step / 2;
+    chart.append(svg("line", { x1: where, y1: T - 4, x2: where, y2: H - B, class: "marker",
+      "data-percentiles": qs.join(" "), "data-value": String(points[i].x) }));
+    chart.append(svg("text", { x: where, y: T - 6, class: "tick marker-label", "text-anchor": "middle", text: `${qs.join("/")}%` }));
   }
   chart.append(svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: xLabel }));
   return chart;
@@ -764,6 +769,25 @@ function percentileLine(points, what) {
     PERCENTILES.map(q => `${Math.round(100 * q)}% ${num(quantile(points, q))}`).join(" · ") });
 }
 
+function swingChart(data, prefix = "") {
+  // The TUV swing's distribution (both sides' losses in the same end state, from the engine), with
+  // the server's 5%, median and 95% marks; where the answer has none, why.
+  const given = data.tuv_swing_distribution;
+  const marks = data.tuv_swing_percentiles;
+  if (!Array.isArray(given) || !given.length || !marks)
+    return el("p", { id: `out-${prefix}tuv-swing-none`, class: "percentiles", text:
+      "TUV swing range: not known for this battle (fighters that crash for want of a carrier change the defender's losses after it), only its average" });
+  const points = given.map(r => ({ x: r.swing, p: r.probability }));
+  const shown = [5, 50, 95].map(q => ({ q: q / 100, x: marks[String(q)] }));
+  const colour = pt => colourOf(pt.x > 0 ? "--attacker" : pt.x < 0 ? "--defender" : "--draw");
+  const chart = distributionChart(points, { colour, title: "TUV swing (above 0 the attacker gains)", marks: shown,
+    xLabel: "TUV swing: defender IPC lost − attacker IPC lost", show: signed });
+  chart.setAttribute("id", `out-${prefix}tuv-swing-chart`);
+  const line = el("p", { id: `out-${prefix}tuv-swing-marks`, class: "percentiles", text:
+    `TUV swing: 5% at ${signed(marks["5"])} · median ${signed(marks["50"])} · 95% at ${signed(marks["95"])}` });
+  return el("div", { class: "swing-answer" }, el("h4", { text: "TUV swing" }), chart, line);
+}
+
 function battleDetails(data, prefix = "") {
   // Everything a battle's answer says, for players: figures, charts, folded tables.
   const box = el("div", {});
@@ -786,6 +810,7 @@ function battleDetails(data, prefix = "") {
   const interval = data.interval_95 || {};
   if (interval.attacker_win) box.append(el("p", { class: "status", text:
     `95% interval: attacker wins ${pct(interval.attacker_win[0])} to ${pct(interval.attacker_win[1])}` }));
+  box.append(swingChart(data, prefix));
   if (Array.isArray(data.retreat_plan) && data.retreat_plan.length) {
     box.append(el("h4", { text: "When the best retreat leaves" }),
       foldedTable(`out-${prefix}retreat-plan`, [{ text: "attacker has" }, { text: "defender has" },

@@ -149,3 +149,28 @@ def test_survivor_distributions_agree(pair, side):
         return
     scale = sum(obs) / sum(exp)  # removes the exact engine's pruned mass (below 1e-12)
     assert chisquare(obs, [e * scale for e in exp]).pvalue > MIN_P_VALUE
+
+
+def test_tuv_swing_distributions_agree(pair):
+    """Each swing value's chance within Z binomial standard errors of the exact one (derived from
+    the exact chance), no value the exact engine never reaches, and the 5/50/95% marks the same
+    wherever the exact cumulative chance is not within Z errors of the mark's level."""
+    _, mc, exact = pair
+    simulated, solved = mc.tuv_swing_distribution(), exact.tuv_swing_distribution()
+    assert simulated is not None and solved is not None
+    assert not set(simulated) - set(solved), "swings the exact engine never reaches"
+    for swing, p in solved.items():
+        se = math.sqrt(p * (1 - p) / RUNS)
+        assert abs(simulated.get(swing, 0.0) - p) <= Z * se + 1e-12, (swing, simulated.get(swing), p)
+    assert sum(simulated.values()) == pytest.approx(1.0, abs=1e-12)
+    assert mc.swing_distribution.mean == pytest.approx(mc.tuv_swing, abs=1e-9)
+    cumulative, marks = 0.0, exact.tuv_swing_percentiles()
+    near = set()
+    for p in solved.values():
+        cumulative += p
+        for level in marks:
+            if abs(cumulative - level / 100) <= Z * math.sqrt(0.25 / RUNS):
+                near.add(level)
+    for level, value in marks.items():
+        if level not in near:
+            assert mc.tuv_swing_percentiles()[level] == value, (level, mc.tuv_swing_percentiles(), marks)

@@ -153,12 +153,33 @@ def test_battles_with_too_many_end_states_keep_them_one_by_one(monkeypatch):
     for s in kept:
         p = exact[s.units]
         assert abs(s.probability - p) <= Z * math.sqrt(p * (1 - p) / n) + 1e-12, s.units
+    assert r.swing_distribution.total == pytest.approx(1.0, abs=1e-12)  # (tallied apart from the keys)
     # the same seed gives the same rows on any number of threads
     numba.set_num_threads(1)
     try:
         assert simulate(LAND, runs=n, seed=12).attacker_survivors == r.attacker_survivors
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+@pytest.mark.parametrize("battle", [
+    LAND, SEA,
+    oddsim.Battle("1942-2e", "3 inf, 1 art, 2 arm", "4 inf, 1 arm", landed="2 inf",
+                  bombard="1 bb, 1 cru", retreat={"after_round": 2}),
+    oddsim.Battle("anniversary", "2 sub, 1 dd, 1 ftr", "2 sub, 1 cru, 1 trn", sea=True,
+                  attacker_submerge="alone", defender_submerge="always", retreat={"units_left": 1}),
+    oddsim.Battle("anniversary", "1 damaged bb, 2 dd", "1 bb, 1 sub", sea=True),
+], ids=["land", "sea", "landed and bombardment", "submerging subs", "damaged battleship"])
+def test_every_run_lands_in_the_swing_histogram_within_its_bounds(battle):
+    # the kernel counts each run's swing at (attacker's total IPC + swing): every run counted
+    # once, every swing between -(attacker's total) and the defender's total, the mean the
+    # swing of the two sides' summed losses (integers: exact to the last bit but for rounding)
+    n = 20_000
+    r = simulate(battle, runs=n, seed=13)
+    d = r.swing_distribution
+    assert sum(round(p * n) for p in d.probabilities) == n
+    assert -r.attacker_ipc_total <= d.swings[0] and d.swings[-1] <= r.defender_ipc_total
+    assert d.mean == pytest.approx(r.tuv_swing, abs=1e-9)
 
 
 def test_the_other_row_gathers_end_states_the_pilot_missed(monkeypatch):
@@ -176,16 +197,17 @@ def test_the_other_row_gathers_end_states_the_pilot_missed(monkeypatch):
 def _fake_kernel(calls, raise_on=None, real=None):
     """A stand-in for the kernel: records (first battle, battles) and counts every battle as an
     attacker win, or runs the real kernel; raises KeyboardInterrupt on call ``raise_on``."""
-    def fake(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, model):
+    def fake(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, hist_s, model):
         calls.append((first, n_battles))
         if len(calls) == raise_on:
             raise KeyboardInterrupt
         if real is not None:
-            return real(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, model)
+            return real(seed, first, n_battles, stats, hist_a, hist_d, ipc_a, ipc_d, hist_s, model)
         stats[0, STATS.battles] += n_battles
         stats[0, STATS.attacker_wins] += n_battles
         hist_a[0, 0] += n_battles
         hist_d[0, 0] += n_battles
+        hist_s[0, 0] += n_battles
     return fake
 
 
