@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -28,6 +29,7 @@ import threading
 import time
 
 import oddsim
+from oddsim._runtime.warm import QUICK_START
 
 BATTLES = [
     {"attacker": "3 inf, 1 art, 2 arm", "defender": "4 inf, 1 arm"},
@@ -49,10 +51,14 @@ def free_port() -> int:
 
 
 def start_server(port: int) -> subprocess.Popen:
-    """``oddsim serve`` on loopback; returns once it says it is serving."""
+    """``oddsim serve`` on loopback; returns once it says it is serving. Quick starts are off
+    (``ODDSIM_QUICK_START=0``): on a kernel cache the background warm-up has not marked done,
+    the server would answer with interpreted kernels, which agree with the compiled ones to
+    1e-12 but not float for float, and this test measures the warm server."""
     server = subprocess.Popen([sys.executable, "-c", "from oddsim.cli import main; main()", "serve",
                                "--host", "127.0.0.1", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, QUICK_START: "0"})
     for line in server.stdout:
         print("  server:", line.rstrip())
         if "serving" in line:
