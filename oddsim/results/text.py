@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -119,13 +120,21 @@ def swing_table(result) -> list[str]:
     chances = result.tuv_swing_distribution()
     if chances is None:
         return []
-    out = ["", "TUV swing (defender IPC lost - attacker IPC lost)",
-           f"  {'swing':>8s}  {'chance':>18s}  {'at least as much':>18s}"]
-    tail = 1.0 - result.truncated_mass
     errors = dict(zip(result.swing_distribution.swings, result.swing_distribution.std_errors, strict=True))
+    return _at_least_table(result, ["", "TUV swing (defender IPC lost - attacker IPC lost)"], "swing",
+                           chances, signed, lambda value, p: percent(p, errors[value] or None),
+                           1.0 - result.truncated_mass)
+
+
+def _at_least_table(result, heading: list[str], label: str, chances: Mapping[float, float],
+                    value_text: Callable[[float], str], chance_text: Callable[[float, float], str],
+                    tail: float) -> list[str]:
+    """A distribution's table (rows under ``SHOWN_BELOW`` left out) with each value's chance and
+    the chance of at least as much, starting from ``tail`` (1 less what the table cannot hold)."""
+    out = [*heading, f"  {label:>8s}  {'chance':>18s}  {'at least as much':>18s}"]
     for value, p in chances.items():
         if p >= SHOWN_BELOW:
-            out.append(f"  {signed(value):>8s}  {percent(p, errors[value] or None):>18s}  "
+            out.append(f"  {value_text(value):>8s}  {chance_text(value, p):>18s}  "
                        f"{estimated(result, min(1.0, max(tail, 0.0))):>18s}")
         tail -= p
     return out
@@ -205,15 +214,8 @@ def _at_least(rows) -> list[float]:
 
 def ipc_loss_table(result, side: str) -> list[str]:
     """The side's IPC-loss distribution with the chance to lose at least as much."""
-    dist = result.ipc_lost_distribution(side)
-    out = [f"{side} IPC lost", f"  {'IPC lost':>8s}  {'chance':>18s}  {'at least as much':>18s}"]
-    tail = 1.0
-    for lost, p in dist.items():
-        if p >= SHOWN_BELOW:
-            out.append(f"  {lost:8.4g}  {estimated(result, p):>18s}  "
-                       f"{estimated(result, min(1.0, tail)):>18s}")
-        tail -= p
-    return out
+    return _at_least_table(result, [f"{side} IPC lost"], "IPC lost", result.ipc_lost_distribution(side),
+                           lambda lost: f"{lost:8.4g}", lambda lost, p: estimated(result, p), 1.0)
 
 
 def estimated(result, p: float) -> str:

@@ -28,6 +28,18 @@ LAND = oddsim.Battle("anniversary", "10 inf, 5 arm, 2 ftr", "12 inf, 3 arm, 1 ft
 SEA = oddsim.Battle("anniversary", "2 sub, 1 dd, 2 ftr", "1 bb, 1 dd, 2 sub", sea=True)
 
 
+KINDS = [
+    LAND, SEA,
+    oddsim.Battle("1942-2e", "3 inf, 1 art, 2 arm", "4 inf, 1 arm", landed="2 inf",
+                  bombard="1 bb, 1 cru", retreat={"after_round": 2}),
+    oddsim.Battle("anniversary", "2 sub, 1 dd, 1 ftr", "2 sub, 1 cru, 1 trn", sea=True,
+                  attacker_submerge="alone", defender_submerge="always", retreat={"units_left": 1}),
+]
+"""Battles of each kind the kernel branches on: land, sea, landed units with bombardment and a
+retreat, submerging subs."""
+KIND_NAMES = ["land", "sea", "landed and bombardment", "submerging subs"]
+
+
 @pytest.fixture
 def threads():
     """Set Numba's thread count for a test, and restore it after."""
@@ -36,13 +48,7 @@ def threads():
     numba.set_num_threads(before)
 
 
-@pytest.mark.parametrize("battle", [
-    LAND, SEA,
-    oddsim.Battle("1942-2e", "3 inf, 1 art, 2 arm", "4 inf, 1 arm", landed="2 inf",
-                  bombard="1 bb, 1 cru", retreat={"after_round": 2}),
-    oddsim.Battle("anniversary", "2 sub, 1 dd, 1 ftr", "2 sub, 1 cru, 1 trn", sea=True,
-                  attacker_submerge="alone", defender_submerge="always", retreat={"units_left": 1}),
-], ids=["land", "sea", "landed and bombardment", "submerging subs"])
+@pytest.mark.parametrize("battle", KINDS, ids=KIND_NAMES)
 def test_same_seed_same_result_on_one_and_two_threads(battle, threads):
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("needs two threads")
@@ -162,14 +168,8 @@ def test_battles_with_too_many_end_states_keep_them_one_by_one(monkeypatch):
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
-@pytest.mark.parametrize("battle", [
-    LAND, SEA,
-    oddsim.Battle("1942-2e", "3 inf, 1 art, 2 arm", "4 inf, 1 arm", landed="2 inf",
-                  bombard="1 bb, 1 cru", retreat={"after_round": 2}),
-    oddsim.Battle("anniversary", "2 sub, 1 dd, 1 ftr", "2 sub, 1 cru, 1 trn", sea=True,
-                  attacker_submerge="alone", defender_submerge="always", retreat={"units_left": 1}),
-    oddsim.Battle("anniversary", "1 damaged bb, 2 dd", "1 bb, 1 sub", sea=True),
-], ids=["land", "sea", "landed and bombardment", "submerging subs", "damaged battleship"])
+@pytest.mark.parametrize("battle", [*KINDS, oddsim.Battle("anniversary", "1 damaged bb, 2 dd", "1 bb, 1 sub",
+                                                           sea=True)], ids=[*KIND_NAMES, "damaged battleship"])
 def test_every_run_lands_in_the_swing_histogram_within_its_bounds(battle):
     # the kernel counts each run's swing at (attacker's total IPC + swing): every run counted
     # once, every swing between -(attacker's total) and the defender's total, the mean the
