@@ -168,8 +168,10 @@ def test_battles_with_too_many_end_states_keep_them_one_by_one(monkeypatch):
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
-@pytest.mark.parametrize("battle", [*KINDS, oddsim.Battle("anniversary", "1 damaged bb, 2 dd", "1 bb, 1 sub",
-                                                           sea=True)], ids=[*KIND_NAMES, "damaged battleship"])
+DAMAGED = oddsim.Battle("anniversary", "1 damaged bb, 2 dd", "1 bb, 1 sub", sea=True)
+
+
+@pytest.mark.parametrize("battle", [*KINDS, DAMAGED], ids=[*KIND_NAMES, "damaged battleship"])
 def test_every_run_lands_in_the_swing_histogram_within_its_bounds(battle):
     # the kernel counts each run's swing at (attacker's total IPC + swing): every run counted
     # once, every swing between -(attacker's total) and the defender's total, the mean the
