@@ -140,8 +140,11 @@ def _lock_path(cache_dir: Path) -> Path:
 
 
 def _identity(cache_dir: Path) -> str:
-    """What tells this cache directory from one made anew at the same path (its inode)."""
-    return str(cache_dir.stat().st_ino)
+    """What tells this cache directory from one made anew at the same path (its inode), and
+    this installation from another of the same sources: Numba keeps each source file's kernels
+    apart by its path, so a second virtual environment finds none of the first's, and its
+    first commands must be quick starts again, not 20 s of compiling behind a mark."""
+    return f"{cache_dir.stat().st_ino} {Path(__file__).resolve().parents[1]}"
 
 
 def _done(cache_dir: Path) -> bool:

@@ -92,3 +92,17 @@ def test_the_warm_up_finds_the_directory_the_kernels_use():
     from oddsim._runtime.cache_key import current_kernel_dir
 
     assert current_kernel_dir() == _jit.CACHE_DIR
+
+
+def test_a_mark_of_another_installation_is_not_this_ones(tmp_path):
+    """Two virtual environments of the same sources share the cache directory's name, but
+    Numba files each one's kernels under its own source path: one's warm-up warms nothing of
+    the other's."""
+    kernels = tmp_path / "kernels"
+    kernels.mkdir()
+    inode = kernels.stat().st_ino
+    warm._mark(kernels).write_text(f"{inode} /elsewhere/site-packages/oddsim\n12.00 s CPU\n")
+    assert not warm.done(kernels)
+    warm._mark(kernels).write_text(warm._identity(kernels) + "\n12.00 s CPU\n")
+    assert warm.done(kernels)
+
