@@ -67,19 +67,17 @@ class SwingDistribution:
         return cls(tuple(swings.tolist()), tuple(mass.tolist()), (0.0,) * len(mass))
 
     @classmethod
-    def from_histogram(cls, counts: np.ndarray, lowest: int, runs: int | None = None) -> SwingDistribution:
-        """From ``counts[i]``, the runs (``runs`` given: Monte Carlo) or the mass (exact) with the
-        swing ``lowest + i``; Monte Carlo chances get their binomial standard errors."""
-        # (a Python loop over the list: NumPy's calls cost more than a small exact solve's
-        # few dozen entries, and a Monte Carlo histogram's thousands are nothing beside its runs)
+    def from_histogram(cls, counts: np.ndarray, lowest: int, runs: int) -> SwingDistribution:
+        """From a Monte Carlo histogram: ``counts[i]`` of the ``runs`` had the swing ``lowest + i``;
+        each chance with its binomial standard error."""
+        # (a Python loop over the list: a histogram's thousands of entries are nothing beside its runs)
         swings: list[float] = []
         chances: list[float] = []
         for i, count in enumerate(counts.tolist()):
             if count:
                 swings.append(float(i + lowest))
-                chances.append(min(count / runs, 1.0) if runs else min(count, 1.0))
-        errors = tuple(chance_error(p, runs) for p in chances) if runs else (0.0,) * len(chances)
-        return cls(tuple(swings), tuple(chances), errors)
+                chances.append(min(count / runs, 1.0))
+        return cls(tuple(swings), tuple(chances), tuple(chance_error(p, runs) for p in chances))
 
     @property
     def total(self) -> float:
