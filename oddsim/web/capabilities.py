@@ -456,18 +456,25 @@ def run_advise_request(body: Body, progress: Progress | None = None) -> str:
     from oddsim.web.limits import ADVICE_SECONDS
 
     search = advise_spec(body)
+    on_progress = _within(ADVICE_SECONDS, progress, lambda done, total: (
+        f"the advice took more than {ADVICE_SECONDS:g} s on the server ({done:,} of {total:,} "
+        f"commitments searched): give fewer cards, or run oddsim trench advise"))
+    return search.run(on_progress).to_json()
+
+
+def _within(seconds: float, progress: Progress | None, overdue: Callable[[int, int], str]) -> Progress:
+    """A job's ``(done, total)`` callback: passed on to ``progress``, and ``seconds`` after the
+    first report, while work remains, a WebError with ``overdue(done, total)``'s line."""
     deadline: list[float] = []
 
-    def on_progress(done: int, total: int) -> bool:
+    def report(done: int, total: int) -> bool:
         if not deadline:
-            deadline.append(time.monotonic() + ADVICE_SECONDS)
+            deadline.append(time.monotonic() + seconds)
         elif time.monotonic() > deadline[0] and done < total:
-            raise WebError(f"the advice took more than {ADVICE_SECONDS:g} s on the server "
-                           f"({done:,} of {total:,} commitments searched): give fewer cards, "
-                           f"or run oddsim trench advise")
+            raise WebError(overdue(done, total))
         return progress(done, total) if progress is not None else False
 
-    return search.run(on_progress).to_json()
+    return report
 
 
 PURCHASE_FIELDS = ("budget", "units", "against", "goal", "existing", "max_counts", "sea",
@@ -607,16 +614,9 @@ def run_plan_request(body: Body, progress: Progress | None = None) -> str:
     from oddsim.web.limits import PLAN_SECONDS
 
     spec = plan_spec(body)
-    deadline: list[float] = []
-
-    def on_target(done: int, total: int) -> bool:
-        if not deadline:
-            deadline.append(time.monotonic() + PLAN_SECONDS)
-        elif time.monotonic() > deadline[0] and done < total:
-            raise WebError(f"the plan took more than {PLAN_SECONDS:g} s on the server ({done} of {total} "
-                           f"targets solved): plan with fewer units, or run oddsim plan")
-        return progress(done, total) if progress is not None else False
-
+    on_target = _within(PLAN_SECONDS, progress, lambda done, total: (
+        f"the plan took more than {PLAN_SECONDS:g} s on the server ({done} of {total} targets "
+        f"solved): plan with fewer units, or run oddsim plan"))
     return json.dumps(solve_plan(spec, on_target=on_target).to_dict(), indent=2)
 
 
