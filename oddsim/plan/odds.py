@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from oddsim.errors import TooLargeError
 from oddsim.limits import sub_seed
 from oddsim.model.forces import Force
-from oddsim.plan.spec import MAX_MONTE_CARLO_RUNS, PlanSpec, Target
+from oddsim.plan.spec import MAX_MONTE_CARLO_RUNS, PlanSpec, Target, sub_army_count
 from oddsim.results.battle_result import BattleResult
 from oddsim.stages.counter import fight_counter_attack
 from oddsim.stages.pipeline import exact_size, simulate, solve
@@ -54,13 +54,12 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
     battle = target.battle
     if battle is None:
         return {Force(()): NOTHING_SENT}
-    if too_large_to_solve(target):
-        return _simulated(spec, target)
+    runs, seed = _monte_carlo(spec, target) if too_large_to_solve(target) else (None, None)
     side = spec.side
     base = target.stands if spec.defend else None
     needs_holds = spec.goal.needs_holds
     out: dict[Force, TargetOdds] = {}
-    if battle.retreat is None and not (needs_holds and target.counter is not None):
+    if runs is None and battle.retreat is None and not (needs_holds and target.counter is not None):
         for army, odds in solve_sub_armies(battle, target.reachable, side, base).items():
             out[army] = TargetOdds(odds, odds.takes_territory if needs_holds else None)
     else:
@@ -69,7 +68,8 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
             force = joined(base, army)
             if force.is_empty():
                 continue
-            out[army] = _one(battle.with_armies(**{side: force}), target, needs_holds, solved=solved)
+            out[army] = _one(battle.with_armies(**{side: force}), target, needs_holds, runs=runs, seed=seed,
+                             solved=solved)
     if spec.defend and Force(()) not in out:  # the threat against what stands there: nothing
         empty = battle.with_armies(defender=Force(()))
         out[Force(())] = TargetOdds(SubArmyOdds.of(solve(empty)), None)
@@ -85,34 +85,20 @@ def too_large_to_solve(target: Target) -> bool:
     return battle is not None and not exact_is_cheap(exact_size(battle))
 
 
-def _simulated(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
-    """Every sub-army's battle on ``target`` by Monte Carlo (its battle is too large to solve
-    exactly for each), all with the target's own seed; refused before any run when the runs
-    would pass ``MAX_MONTE_CARLO_RUNS``."""
+def _monte_carlo(spec: PlanSpec, target: Target) -> tuple[int, int]:
+    """The runs and seed of a target simulated for every sub-army (its battle too large to solve
+    exactly for each): the plan's runs, the target's own seed; refused before any run when the
+    runs would pass ``MAX_MONTE_CARLO_RUNS``."""
     battle = target.battle
     assert battle is not None
-    armies = sub_armies(target.reachable)
-    needs_holds = spec.goal.needs_holds and target.counter is not None
-    runs = len(armies) * spec.runs * (2 if needs_holds else 1)
+    armies = sub_army_count(target.reachable)
+    runs = armies * spec.runs * (2 if spec.goal.needs_holds and target.counter is not None else 1)
     if runs > MAX_MONTE_CARLO_RUNS:
         raise TooLargeError(f"target {target.name}: its battle ({battle.describe()}) is too large to "
-                            f"solve exactly, and {len(armies):,} sub-armies of {spec.runs:,} Monte Carlo "
+                            f"solve exactly, and {armies:,} sub-armies of {spec.runs:,} Monte Carlo "
                             f"runs each pass the {MAX_MONTE_CARLO_RUNS:,} runs a target may have: "
                             f"keep some units home, limit --reach or lower --runs")
-    seed = sub_seed(spec.seed, 1 + spec.targets.index(target))
-    base = target.stands if spec.defend else None
-    out: dict[Force, TargetOdds] = {}
-    for army in armies:
-        force = joined(base, army)
-        if force.is_empty():
-            continue
-        out[army] = _one(battle.with_armies(**{spec.side: force}), target, spec.goal.needs_holds,
-                         runs=spec.runs, seed=seed)
-    if spec.defend and Force(()) not in out:
-        empty = battle.with_armies(defender=Force(()))
-        out[Force(())] = TargetOdds(SubArmyOdds.of(solve(empty)), None)
-    out.setdefault(Force(()), NOTHING_SENT)
-    return out
+    return spec.runs, sub_seed(spec.seed, 1 + spec.targets.index(target))
 
 
 def _one(battle, target: Target, needs_holds: bool, runs: int | None = None,
