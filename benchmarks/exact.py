@@ -31,7 +31,11 @@ tails under 1e-17, moves under 1e-18).
 own): lowering the ``Battle`` to arrays and class layouts, preparing the side tables and the
 start mass, the DP kernel (of which the call itself, its tables handed over field by field by
 ``_kernel.run_dp``, is about what a 1 vs 1 battle's kernel takes), and building the result;
-with aacalc2, next to a tenth of its time (what ten times its speed allows).
+with aacalc2, next to a tenth of its time (what ten times its speed allows). A small plain
+battle is solved without the separate prepare and DP calls: its side tables, DP and the
+result's sums run in one kernel call (``one call``, from ``oddsim.engines.exact._plain``), and
+``prepare`` and ``kernel`` then say what those stages take on their own. ``fixed`` is the solve
+less the DP's own work (``kernel`` less ``call``): lowering, side tables, calls and the result.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import oddsim
-from oddsim.engines.exact import _kernel
+from oddsim.engines.exact import _kernel, _plain
 from oddsim.model.order_of_loss import LossKind
 from oddsim.stages.pipeline import estimate_work
 
@@ -207,8 +211,30 @@ def kernel_and_result_us(battles: list[oddsim.Battle]) -> tuple[float, float]:
     return statistics.median(kernel) * 1e6, statistics.median(result) * 1e6
 
 
-STAGES = ("solve", "lower", "prepare", "kernel", "call", "result")
-"""``stages_us``'s keys: the whole solve, its stages, and the kernel's fixed cost (``call``)."""
+STAGES = ("solve", "lower", "prepare", "kernel", "call", "one call", "result", "fixed")
+"""``stages_us``'s keys: the whole solve, its stages, the kernel's fixed cost (``call``), the
+one kernel call of a small plain battle (``one call``: side tables, DP and sums; 0 where the
+battle takes ``_prepare``), and the solve's fixed cost (``fixed``: all but the DP's own work)."""
+
+
+def one_call_us(battles: list[oddsim.Battle]) -> float:
+    """Median of the one kernel call that solves a small plain battle (``_plain.solve_plain``),
+    each battle lowered outside the timer, in us; 0 for battles ``_prepare`` takes."""
+    times = []
+    for battle in battles:
+        low, a, d = exact_solve.size(battle).lowered
+        if not exact_solve._is_plain(battle, low, a, d):
+            return 0.0
+        a_classes, a_dice, a_max_dice, _ = exact_solve._side_args(low, a, True, False)
+        d_classes, d_dice, d_max_dice, _ = exact_solve._side_args(low, d, False, False)
+        args = (*a_classes, *a_dice, a_max_dice, *d_classes, *d_dice, d_max_dice,
+                *exact_solve.unit_types(low), *exact_solve.support_rules(low), low.low_luck,
+                low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, d.idle,
+                exact_solve.PRUNE, a.fighting_value, d.fighting_value)
+        start = clock()
+        _plain.solve_plain(*args)
+        times.append(clock() - start)
+    return statistics.median(times) * 1e6
 
 
 def stages_us(case: Case, repeat: int = 31) -> dict[str, float]:
@@ -223,8 +249,9 @@ def stages_us(case: Case, repeat: int = 31) -> dict[str, float]:
     lower = median_us(exact_solve.size, fresh())
     kernel, result = kernel_and_result_us(fresh())
     prepare = median_us(lambda b: exact_solve._prepare(b, exact_solve.size(b).lowered), fresh()) - lower
-    return {"solve": median_us(oddsim.solve, fresh()), "lower": lower, "prepare": prepare,
-            "kernel": kernel, "call": kernel_and_result_us(fresh(one))[0], "result": result}
+    solve, call = median_us(oddsim.solve, fresh()), kernel_and_result_us(fresh(one))[0]
+    return {"solve": solve, "lower": lower, "prepare": prepare, "kernel": kernel, "call": call,
+            "one call": one_call_us(fresh()), "result": result, "fixed": solve - (kernel - call)}
 
 
 def print_stages(cases: list[Case], peer: dict[str, dict]) -> None:

@@ -15,7 +15,7 @@ import pytest
 import oddsim
 from oddsim._runtime import interpreted, warm
 from oddsim._runtime.cache_key import kernel_cache_dir
-from oddsim.engines.exact import _kernel, cost
+from oddsim.engines.exact import _plain, cost
 
 ROOT = Path(__file__).resolve().parents[2]
 TOLERANCE = 1e-12
@@ -64,9 +64,9 @@ def test_interpreted_kernels_answer_what_compiled_ones_do(spec):
 
 
 def test_an_interpreted_kernel_runs_its_python_function(monkeypatch):
-    calls = []
-    original = _kernel.solve_kernel.py_func
-    monkeypatch.setattr(_kernel.solve_kernel, "py_func", lambda *a, **k: calls.append(1) or original(*a, **k))
+    calls = []  # (a small plain battle is solved in one kernel call: ``_plain.solve_plain``)
+    original = _plain.solve_plain.py_func
+    monkeypatch.setattr(_plain.solve_plain, "py_func", lambda *a, **k: calls.append(1) or original(*a, **k))
     oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf"))
     assert calls == []  # compiled: the dispatcher never looks at its Python function
     with interpreted.interpreting():

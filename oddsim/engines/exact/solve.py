@@ -18,7 +18,7 @@ from oddsim._runtime.frozen import builder, evolve
 from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.engines.carriers import crash_cost_per_state
 from oddsim.engines.dice import add_dice, low_luck_pmf
-from oddsim.engines.exact import _ahead, _kept, _outcomes, cost
+from oddsim.engines.exact import _ahead, _kept, _outcomes, _plain, cost
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
 from oddsim.engines.exact.best import BestRetreat, best_retreat, retreat_plan
@@ -543,6 +543,9 @@ def solve(battle: Battle, sized: Sized | None = None) -> BattleResult:
 
 
 def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
+    lowered = lowered or size(battle).lowered
+    if _is_plain(battle, *lowered):
+        return _solve_plain(battle, *lowered)
     p = _prepare(battle, lowered)
     policy = battle.retreat
     air_alive = None if p.best is not None else p.air_alive  # (the best retreat has no aircraft rule)
@@ -583,6 +586,38 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     return evolve(result, objective=p.best.objective, retreat_plan=plan)
 
 
+def _is_plain(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> bool:
+    """Whether ``_solve_plain`` takes the battle: no retreat policy, no AA fire or bombardment
+    before round 1, no subs that submerge (one layer a side), no round 1 under rules of its own
+    (subs that strike first in it only), and joint arrays too short to keep (``_kept``)."""
+    if battle.retreat is not None or low.aa_dice or a.layers > 1 or d.layers > 1:
+        return False
+    strikes = low.attacker_subs_first and a.subs or low.defender_subs_first and d.subs
+    if low.subs_first_round_one and strikes:
+        return False
+    return a.n_states * d.n_states < _kept.MIN_KEPT_ENTRIES and not any(low.bombard_dice.tolist())
+
+
+def _solve_plain(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> BattleResult:
+    """``_solve`` of a battle ``_is_plain`` takes: side tables, DP and sums in one kernel call
+    (``_plain``), the same kernels ``_prepare`` and ``_solve`` call one by one."""
+    check_size(*_work(low, a, d))
+    a_classes, a_dice, a_max_dice, _ = _side_args(low, a, True, False)
+    d_classes, d_dice, d_max_dice, _ = _side_args(low, d, False, False)
+    types, support = unit_types(low), support_rules(low)
+    helper = _ahead.start(None)  # a first run: the helper compiles the DP meanwhile, and then this kernel
+    if helper is not None or _ahead.started_early():
+        _ahead.wait(helper, (t._both_side_tables.called, (  # (this process: the side tables it calls)
+            *a_classes, *a_dice, a_max_dice, _ONE_START, *d_classes, *d_dice, d_max_dice, _ONE_START, *types,
+            *support, low.low_luck)))
+    made = _plain.solve_plain(
+        *a_classes, *a_dice, a_max_dice, *d_classes, *d_dice, d_max_dice, *types, *support, low.low_luck,
+        low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, d.idle, PRUNE,
+        a.fighting_value, d.fighting_value)
+    return _answer(battle, low, a, d, t.SideCounts(*made[:4]), t.SideCounts(*made[4:8]), made[8:17],
+                   made[17], made[18])
+
+
 def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     """The best retreat's plan from a solve under it (``ends``: the states where its battles
     ended): the retreat mass per state. Where landed units fight on after a retreat, that mass
@@ -607,14 +642,19 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
 def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
     """The result from the terminal mass ``final`` at the states ``ends`` (all its nonzero entries),
     their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
-    low = p.low
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
-    a_total, d_total = p.a.fighting_value, p.d.fighting_value
-    (by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost, swings,
-     swing_mass) = _outcomes.end_state_sums(
+    sums = _outcomes.end_state_sums(
         ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
-        a_total, p.d_counts.ipc_lost, p.d_counts.departed, d_total, low.cost)
+        p.a.fighting_value, p.d_counts.ipc_lost, p.d_counts.departed, p.d.fighting_value, p.low.cost)
+    return _answer(battle, p.low, p.a, p.d, p.a_counts, p.d_counts, sums, rounds, pruned)
+
+
+def _answer(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_counts: t.SideCounts,
+            d_counts: t.SideCounts, sums: tuple, rounds: float, pruned: float) -> BattleResult:
+    """The result from ``end_state_sums``'s figures (``sums``) and both sides' counts per state."""
+    a_total, d_total = a.fighting_value, d.fighting_value
+    by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost, swings, swing_mass = sums
     # (floats: a list is cheaper to read than the array); a sum of the many ways to one outcome
     # may round past 1 (1.0000000000000002): a probability is never printed above 1
     chance = [min(c, 1.0) for c in by_code.tolist()]
@@ -634,8 +674,8 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
         attacker_ipc_lost=a_lost,
         defender_ipc_lost=d_lost,
         expected_rounds=float(rounds),
-        attacker_survivors=SurvivorTable(names, verb, partial(_attacker_rows, low, p.a_counts, a_mass)),
-        defender_survivors=SurvivorTable(names, verb, partial(_defender_rows, low, p.d_counts, d_mass)),
+        attacker_survivors=SurvivorTable(names, verb, partial(_attacker_rows, low, a_counts, a_mass)),
+        defender_survivors=SurvivorTable(names, verb, partial(_defender_rows, low, d_counts, d_mass)),
         truncated_mass=float(pruned),
         attacker_ipc_total=a_total,
         defender_ipc_total=d_total,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from oddsim._runtime import first_run as _first_run
-from oddsim.engines.exact import _ahead, solve
+from oddsim.engines.exact import _ahead, _plain, solve
 from oddsim.engines.exact import _kernel as k
 from oddsim.model.battle import Battle, RetreatPolicy
 
@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_the_placeholders_have_the_types_of_a_battle_without_retreats():
     solve(Battle("1942-2e", "3 inf, 1 art, 1 arm", "4 inf, 1 arm"))
     solve(Battle("1942-2e", "2 sub, 2 dd, 1 cru, 2 ftr", "1 bb, 1 cv, 2 ftr, 2 sub", sea=True))
+    assert _ahead.plain_signature() in _plain.solve_plain.signatures  # small battles: one kernel call
+    # one too large for that (its joint arrays are kept between solves) calls the DP on its own
+    solve(Battle("1942-2e", "8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb", "2 bb, 2 cv, 4 ftr, 6 sub, 3 dd", sea=True))
     assert _ahead.signature() in k.solve_kernel.signatures
 
 
@@ -31,8 +34,9 @@ def test_the_placeholders_have_the_types_of_a_battle_with_a_per_state_retreat_ru
 
 
 def _is_cached(cache: Path) -> bool:
-    code = ("from oddsim.engines.exact import _ahead, _kernel\n"
-            "print(_ahead._cached(_kernel.solve_kernel, _ahead.signature()))\n")
+    code = ("from oddsim.engines.exact import _ahead, _kernel, _plain\n"
+            "print(_ahead._cached(_kernel.solve_kernel, _ahead.signature())\n"
+            "      and _ahead._cached(_plain.solve_plain, _ahead.plain_signature()))\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                           check=True)
