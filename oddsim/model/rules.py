@@ -343,6 +343,20 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
     else:
         load_ruleset(name_or_path)  # its own errors first
         table = load_toml(RULESET_FILE.read_text(Path(text)), f"ruleset file {text}", RulesetError)
+    return _changed(table, changes, text)
+
+
+def text_with_changes(text: str, changes: Mapping[str, object], origin: str = "(text)",
+                      what: str = "the ruleset") -> Ruleset:
+    """``with_changes`` of a ruleset given as the TOML text of its file (``ruleset_from_text``:
+    a server receives text, never a path)."""
+    ruleset_from_text(text, origin, what)  # its own errors first
+    return _changed(load_toml(text, what, RulesetError), changes, origin)
+
+
+def _changed(table: dict, changes: Mapping[str, object], text: str) -> Ruleset:
+    """The ruleset of the file ``table`` (from ``text``: an edition's name or a file) with the
+    keys ``changes`` names set, named for them."""
     said = []
     for key, value in changes.items():
         _set_key(table, key, value, text)

@@ -20,7 +20,16 @@ from contextlib import nullcontext
 from typing import Any
 
 from oddsim.errors import OddsimError
-from oddsim.model.rules import Ruleset, builtin_names, load_ruleset, ruleset_from_text
+from oddsim.model.rules import (
+    Ruleset,
+    builtin_names,
+    load_ruleset,
+    parse_change,
+    ruleset_from_text,
+    text_with_changes,
+    unit_value_changes,
+    with_changes,
+)
 from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_SECONDS, MC_SECONDS, WebError, check_runs, check_seed
 
@@ -47,19 +56,51 @@ def engine_guard(mc: bool):
     return ENGINE_LOCK
 
 
+RULES_FIELDS = ("rules", "ruleset_toml", "rule", "unit_values")
+"""A request's fields that choose its ruleset (``ruleset_of``)."""
+
+
 def ruleset_of(body: Body) -> Ruleset:
-    """The request's ruleset: ``ruleset_toml`` (a user's file, as text) or a built-in ``rules``."""
+    """The request's ruleset: ``ruleset_toml`` (a user's file, as text) or a built-in ``rules``,
+    with ``rule`` (``["combat.repair=end_of_turn"]``, as ``--rule``) and ``unit_values``
+    (``"ftr=14,bmb=15"``, as ``--unit-values``) applied, as the CLI applies them."""
     text = body.get("ruleset_toml")
     if text is not None:
         if body.get("rules") is not None:
             raise WebError("give rules (an edition's name) or ruleset_toml (a ruleset's text), "
                            "not both")
-        return ruleset_from_text(text, origin="ruleset_toml", what="ruleset_toml")
-    name = body.get("rules", "1942-2e")
-    if not isinstance(name, str) or name not in _builtin_names():
-        raise WebError(f"unknown edition {name!r}: use one of {', '.join(builtin_names())}, or "
-                       f"send your ruleset file's text as ruleset_toml")
-    return _builtin_ruleset(name)
+        base = ruleset_from_text(text, origin="ruleset_toml", what="ruleset_toml")
+    else:
+        name = body.get("rules", "1942-2e")
+        if not isinstance(name, str) or name not in _builtin_names():
+            raise WebError(f"unknown edition {name!r}: use one of {', '.join(builtin_names())}, or "
+                           f"send your ruleset file's text as ruleset_toml")
+        base = _builtin_ruleset(name)
+    changes = _rule_changes(body.get("rule"), body.get("unit_values"), base)
+    if not changes:
+        return base
+    if text is not None:
+        return text_with_changes(text, changes, origin="ruleset_toml", what="ruleset_toml")
+    try:
+        return _changed_builtin(name, tuple(changes.items()))
+    except TypeError:  # (a change to a list or a table: not kept)
+        return with_changes(name, changes)
+
+
+def _rule_changes(rule: object, unit_values: object, base: Ruleset) -> dict[str, object]:
+    """The file keys a request's ``rule`` (a change or a list of them) and ``unit_values`` set."""
+    given = [rule] if isinstance(rule, str) else [] if rule is None else rule
+    if not isinstance(given, list) or not all(isinstance(change, str) for change in given):
+        raise WebError('rule: a list of rule changes like ["combat.repair=end_of_turn"] (as --rule)')
+    changes = dict(parse_change(change) for change in given)
+    changes.update(unit_value_changes(unit_values, base))  # type: ignore[arg-type]  # (it names a bad one)
+    return changes
+
+
+@functools.lru_cache(maxsize=64)
+def _changed_builtin(name: str, changes: tuple[tuple[str, object], ...]) -> Ruleset:
+    """A built-in edition with some of its keys changed (parsing its file again took a few ms)."""
+    return with_changes(name, dict(changes))
 
 
 @functools.cache
@@ -96,7 +137,7 @@ def _refuse_unknown(body: Body, allowed: set[str], where: str) -> None:
 def _fields(body: Body, value_type: type, engine: tuple[str, ...], where: str) -> dict[str, Any]:
     """The request's fields of ``value_type`` (a dataclass), refusing any unknown field."""
     own, required = _field_names(value_type)
-    _refuse_unknown(body, {*own, *engine, "rules", "ruleset_toml"}, where)
+    _refuse_unknown(body, {*own, *engine, *RULES_FIELDS}, where)
     missing = [name for name in required if name not in body]
     if missing:
         raise WebError(f"missing field '{missing[0]}' in the {where} request: it needs "
@@ -488,7 +529,7 @@ def purchase_spec(body: Body):
     from oddsim.purchase.spec import SweepSpec
     from oddsim.web.limits import MAX_PURCHASES
 
-    _refuse_unknown(body, {*PURCHASE_FIELDS, "top", "rules", "ruleset_toml"}, "purchase")
+    _refuse_unknown(body, {*PURCHASE_FIELDS, "top", *RULES_FIELDS}, "purchase")
     for name in ("budget", "units", "against"):
         if name not in body:
             raise WebError(f"missing {name}: a purchase sweep needs a budget, units to buy and an "
@@ -497,6 +538,8 @@ def purchase_spec(body: Body):
     if args.get("seed") is None:
         args.pop("seed", None)
     args["runs"] = check_runs(args.get("runs"), None)
+    if body.get("unit_values"):  # the purchases pay the edition's prices, whatever the player's values
+        args["prices"] = ruleset_of({name: value for name, value in body.items() if name != "unit_values"})
     spec = SweepSpec.build(ruleset_of(body), **args)
     count = count_purchases(spec.costs, spec.caps, spec.budget, stop_after=MAX_PURCHASES + 1)
     if count > MAX_PURCHASES:
@@ -552,7 +595,7 @@ def plan_spec(body: Body):
     than the server gives a job (``limits.MAX_PLAN_SECONDS``, ``MAX_COUNTED_SUB_ARMIES``)."""
     from oddsim.plan.spec import parse_plan, plan_entries
 
-    _refuse_unknown(body, {*PLAN_FIELDS, *PLAN_BATTLE_FIELDS, "rules", "ruleset_toml"}, "plan")
+    _refuse_unknown(body, {*PLAN_FIELDS, *PLAN_BATTLE_FIELDS, *RULES_FIELDS}, "plan")
     if "pool" not in body:
         raise WebError("missing pool: a plan needs the units to split, e.g. \"6 inf, 2 arm\"")
     defend = body.get("defend", False)
@@ -641,10 +684,13 @@ def ruleset_json(rules: Ruleset) -> dict:
 
 
 def rules_request(body: Body, progress: Progress | None = None) -> str:
-    """``POST /api/rules``: a user's ruleset (TOML text) checked and described like an edition."""
-    unknown = sorted(set(body) - {"ruleset_toml"})
-    if unknown or "ruleset_toml" not in body:
-        raise WebError("send {\"ruleset_toml\": \"<the text of a ruleset file>\"}")
+    """``POST /api/rules``: a user's ruleset (TOML text), or an edition with rule changes and
+    unit values (``ruleset_of``), checked and described like an edition."""
+    unknown = sorted(set(body) - set(RULES_FIELDS))
+    if unknown or ("ruleset_toml" not in body and "rules" not in body):
+        raise WebError("send {\"ruleset_toml\": \"<the text of a ruleset file>\"} or "
+                       "{\"rules\": \"<an edition>\", "
+                       "\"unit_values\": \"ftr=14\", \"rule\": [\"KEY=VALUE\"]}")
     return json.dumps(ruleset_json(ruleset_of(body)))
 
 

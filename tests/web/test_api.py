@@ -157,6 +157,60 @@ def test_unknown_endpoints_and_methods_answer_json(client):
     assert client.get("/api/rules/no-such-edition").status_code == 404
 
 
+def test_unit_values_and_rule_changes_answer_what_the_cli_prints(client):
+    body = {"attacker": "3 inf, 1 arm, 1 ftr", "defender": "4 inf", "unit_values": "ftr=14,arm=11",
+            "rule": ["units.infantry.defense=1"], "retreat": {"best": "tuv"}}
+    response = client.post("/api/battle", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == cli_json("battle", "-a", "3 inf, 1 arm, 1 ftr", "-d", "4 inf", "--unit-values",
+                                       "ftr=14,arm=11", "--rule", "units.infantry.defense=1",
+                                       "--retreat-best", "tuv")
+    plain = client.post("/api/battle", json={"attacker": "3 inf, 1 arm, 1 ftr", "defender": "4 inf"}).json()
+    # a fighter at 14, an armor at 11 (not 10 and 6): the IPCs the attacker loses count them so
+    assert response.json()["attacker_ipc_total"] == 3 * 3 + 11 + 14 != plain["attacker_ipc_total"]
+    described = client.post("/api/rules", json={"rules": "1942-2e", "unit_values": "ftr=14"}).json()
+    assert {u["name"]: u["cost"] for u in described["units"]}["fighter"] == 14
+
+
+@pytest.mark.parametrize("extra, args", [
+    ({"unit_values": "zeppelin=3"}, ["--unit-values", "zeppelin=3"]),
+    ({"unit_values": "ftr=ten"}, ["--unit-values", "ftr=ten"]),
+    ({"unit_values": "ftr"}, ["--unit-values", "ftr"]),
+    ({"rule": ["combat.repair"]}, ["--rule", "combat.repair"]),
+    ({"rule": ["combat.nothing.here=1"]}, ["--rule", "combat.nothing.here=1"]),
+    ({"rule": ["units.infantry.attack=9"]}, ["--rule", "units.infantry.attack=9"]),
+])
+def test_a_bad_unit_value_or_rule_change_gets_the_cli_line(client, extra, args):
+    response = client.post("/api/battle", json={"attacker": "1 inf", "defender": "1 inf", **extra})
+    assert response.status_code == 400
+    assert response.json() == {"error": cli_error("battle", "-a", "1 inf", "-d", "1 inf", *args)}
+
+
+def test_a_purchase_job_with_unit_values_pays_the_editions_prices(client):
+    from oddsim.model.rules import with_changes
+    from oddsim.purchase import sweep
+
+    body = {"budget": 20, "units": "inf,arm,ftr", "against": "3 inf, 1 arm", "goal": "tuv",
+            "unit_values": "ftr=14", "top": 0}
+    started = client.post("/api/purchase", json=body, headers={"x-oddsim-client": "t-purchase-values"})
+    assert started.status_code == 202, started.text
+    job = wait_for(client, started.json()["id"])
+    assert job["state"] == "done", job
+    valued = with_changes("1942-2e", {"units.fighter.cost": 14})
+    expected = sweep(valued, 20, "inf,arm,ftr", "3 inf, 1 arm", goal="tuv", prices="1942-2e").records()
+    rows = job["result"]["rows"]
+    for row in rows:
+        row.pop("value_error_text")
+    assert rows == json.loads(json.dumps(expected))
+    # a fighter valued at 14 still costs 10
+    assert {row["cost"] for row in rows if row["purchase"] == "2 fighters"} == {20}
+
+
+def test_rule_changes_come_as_a_list_of_lines(client):
+    response = client.post("/api/battle", json={"attacker": "1 inf", "defender": "1 inf", "rule": {"a": 1}})
+    assert response.status_code == 400 and "rule: a list of rule changes" in response.json()["error"]
+
+
 def test_rules_endpoints_describe_each_edition(client):
     editions = client.get("/api/rules").json()["editions"]
     assert [e["name"] for e in editions] == builtin_names()

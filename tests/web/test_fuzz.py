@@ -13,7 +13,8 @@ pytest.importorskip("starlette")
 UNITS = ["inf", "art", "arm", "ftr", "bmb", "sub", "dd", "bb", "cruiser", "carrier", "transport",
          "aa", "zeppelin", "mech", "tac"]
 FIELDS = {
-    "battle": ["rules", "ruleset_toml", "attacker", "defender", "sea", "ool_attacker", "ool_defender",
+    "battle": ["rules", "ruleset_toml", "unit_values", "rule", "attacker", "defender", "sea", "ool_attacker",
+               "ool_defender",
                "keep_land", "attacker_tech", "defender_tech", "dice", "retreat", "attacker_submerge",
                "defender_submerge", "landed", "bombard", "method", "runs", "seed"],
     "amphibious": ["rules", "fleet", "cargo", "defender", "sea_defender", "overland", "air", "sea_air",
@@ -24,10 +25,12 @@ FIELDS = {
                "information", "dice_fronts", "destroy_margin", "hidden_support_values",
                "tied_front", "support_fleet",
                "policy", "defender_policy", "roll_order", "method", "runs", "seed"],
-    "rules": ["ruleset_toml"],
-    "jobs/purchase": ["rules", "budget", "units", "against", "goal", "existing", "max_counts", "sea",
+    "rules": ["ruleset_toml", "rules", "unit_values", "rule"],
+    "jobs/purchase": ["rules", "unit_values", "rule", "budget", "units", "against", "goal", "existing",
+                      "max_counts", "sea",
                       "keep_land", "method", "runs", "seed", "top"],
-    "jobs/plan": ["rules", "pool", "targets", "threats", "defend", "stands", "values", "reach", "goal",
+    "jobs/plan": ["rules", "unit_values", "rule", "pool", "targets", "threats", "defend", "stands", "values",
+                  "reach", "goal",
                   "counter_attack", "keep_home", "alternatives", "retreat", "sea", "ool_attacker", "dice"],
 }
 
@@ -37,7 +40,8 @@ army = st.lists(st.tuples(st.integers(min_value=-1, max_value=6), st.sampled_fro
 json_leaf = st.one_of(st.none(), st.booleans(), small_int, st.integers(), st.floats(allow_nan=True),
                       st.text(max_size=12), army, st.sampled_from(
                           ["1942-2e", "revised", "exact", "mc", "auto", "lowluck", "always", "alone",
-                           "none", "5,4,3", "1917", "jets", "radar", "take", "hold", "../x.toml"]))
+                           "none", "5,4,3", "1917", "jets", "radar", "take", "hold", "../x.toml", "ftr=14",
+                           "units.infantry.cost=2", "combat.repair=end_of_turn"]))
 json_value = st.recursive(json_leaf, lambda inner: st.one_of(
     st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)), max_leaves=6)
 

@@ -11,6 +11,7 @@ pytest.importorskip("starlette")
 
 import oddsim.cli  # noqa: E402
 import oddsim.plan  # noqa: E402
+from oddsim.model.rules import with_changes  # noqa: E402
 
 FLAGS = {"targets": "--target", "threats": "--threat", "values": "--value", "stands": "--stands",
          "counter_attack": "--counter-attack"}
@@ -81,7 +82,11 @@ DEFENCE = ["Karelia=5 inf, 2 arm, 1 ftr", "Archangel=3 inf, 1 arm"]
       "retreat": {"best": "value"}},
      lambda: oddsim.plan.attack("1942-2e", "3 inf, 1 arm", ["A=2 inf", "B=1 inf"], values=["A=4"],
                                 retreat={"best": "value"})),
-], ids=["issue", "take-all", "defend", "best-retreat"])
+    ({"pool": "3 inf, 1 arm, 1 ftr", "targets": ["A=2 inf", "B=1 inf"], "goal": "tuv",
+      "unit_values": "ftr=14", "rule": ["units.armor.defense=2"]},
+     lambda: oddsim.plan.attack(with_changes("1942-2e", {"units.armor.defense": 2, "units.fighter.cost": 14}),
+                                "3 inf, 1 arm, 1 ftr", ["A=2 inf", "B=1 inf"], goal="tuv")),
+], ids=["issue", "take-all", "defend", "best-retreat", "unit-values"])
 def test_the_job_answers_what_the_python_api_does(client, body, expected):
     job = solved(client, body, "t-plan-same")
     assert job["result"] == expected().to_dict()  # (the same floats: JSON keeps every digit)
@@ -101,9 +106,12 @@ def test_the_job_answers_what_the_python_api_does(client, body, expected):
     {"pool": "2 inf", "targets": ["A=1 inf", "a=2 inf"]},
     {"pool": "30 inf, 10 art, 10 arm, 5 ftr", "targets": ["A=1 inf"]},
     {"pool": "2 inf", "targets": ["A=1 inf"], "retreat": {"best": "value", "territory_value": 3}},
+    {"pool": "2 inf", "targets": ["A=1 inf"], "unit_values": "zz=3"},
+    {"pool": "2 inf", "targets": ["A=1 inf"], "unit_values": "inf=-1"},
+    {"pool": "2 inf", "targets": ["A=1 inf"], "rule": ["combat.nothing.here=1"]},
 ], ids=["unknown-unit", "no-equals", "unknown-goal", "k-too-large", "value-of-nothing", "reach-not-in-pool",
         "home-too-many", "threat-in-attack", "target-in-defence", "named-twice", "pool-too-large",
-        "territory-value"])
+        "territory-value", "unit-value-unknown", "unit-value-negative", "rule-unknown-key"])
 def test_bad_input_gets_the_cli_line_at_once(client, body):
     status, line = cli_line(body)
     assert status == 2 and line and "\n" not in line
