@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 import oddsim
+from oddsim.model.rules import with_changes
 from oddsim.purchase.goals import Goal
 
 
@@ -145,6 +146,35 @@ def test_a_bad_input_shows_its_message(page, client):
                                            "defender": "4 infantry, 1 armor", "ool_attacker": "inf,zeppelin"})
     assert message == api.json()["error"]
     assert "unknown unit 'zeppelin'" in message
+
+
+def test_unit_values_reach_the_figures_the_link_and_the_cli_line(page, browser, client):
+    page.goto(page.base + "/")
+    page.click("#clear")
+    set_counter(page, "attacker", "infantry", 2)
+    set_counter(page, "attacker", "fighter", 1)
+    set_counter(page, "defender", "infantry", 2)
+    page.fill("#unit-values", "ftr=14")
+    battle = oddsim.Battle(with_changes("1942-2e", {"units.fighter.cost": 14}), attacker="2 inf, 1 ftr",
+                           defender="2 inf")
+    answer_for(page, battle)
+    expected = oddsim.solve(battle)
+    for key in ("attacker_ipc_lost", "tuv_swing"):  # a fighter lost counts 14
+        assert shown(page, key) == pytest.approx(getattr(expected, key), abs=1e-12), key
+    assert expected.attacker_ipc_total == 2 * 3 + 14
+    assert page.inner_text("#cli-command") == ('oddsim battle -a "2 infantry, 1 fighter" -d "2 infantry" '
+                                               '--unit-values "ftr=14"')
+    other = browser.new_page()
+    other.goto(page.url)  # the link keeps them
+    answer_for(other, battle)
+    assert other.input_value("#unit-values") == "ftr=14"
+    other.close()
+    page.fill("#unit-values", "zz=1")
+    page.wait_for_selector("#battle-results .error", timeout=60_000)
+    api = client.post("/api/battle", json={"attacker": "2 infantry, 1 fighter", "defender": "2 infantry",
+                                           "unit_values": "zz=1"})
+    assert page.inner_text("#battle-results .error") == api.json()["error"]
+    assert "unknown unit 'zz'" in api.json()["error"]
 
 
 def test_tabs_by_keyboard(page):

@@ -11,6 +11,7 @@ import urllib.parse
 import pytest
 
 import oddsim.plan
+from oddsim.model.rules import with_changes
 from tests.web.test_page_views import keys_of, raw_text_faults, shown_request
 
 
@@ -168,3 +169,23 @@ def test_a_bad_plan_shows_the_clis_line(page):
     line = printed.stderr.strip().removeprefix("oddsim: error: ")
     assert page.inner_text("#panel-plan .results .error") == line
     page.click("#panel-plan .clear")
+
+
+def test_unit_values_from_the_header_reach_the_plan_and_its_cli_line(page, tmp_path):
+    req = {"rules": "1942-2e", "unit_values": "ftr=14", "pool": "3 inf, 1 arm, 1 ftr",
+           "targets": ["A=2 inf", "B=1 inf"], "goal": "tuv", "alternatives": 1}
+    page.evaluate("hash => { location.hash = hash; }", "#plan=" + urllib.parse.quote(json.dumps(req)))
+    page.wait_for_function("() => document.querySelector('#plan-target-2-name')?.value === 'B'"
+                           " && !document.querySelector('#plan-target-3-name')")
+    assert page.input_value("#unit-values") == "ftr=14"
+    assert page.evaluate("readPlan(document.querySelector('#panel-plan form'))") == req
+    run(page)
+    valued = with_changes("1942-2e", {"units.fighter.cost": 14})
+    expected = oddsim.plan.attack(valued, "3 inf, 1 arm, 1 ftr", ["A=2 inf", "B=1 inf"], goal="tuv",
+                                  alternatives=1)
+    objective, split = shown(page)
+    assert objective == pytest.approx(expected.objective, abs=1e-12)
+    assert split == {name: target.sent.describe() for name, target in expected.split.items()}
+    assert '--unit-values "ftr=14"' in page.inner_text("#plan-cli")
+    assert cli_answer(page, tmp_path)["objective"] == pytest.approx(expected.objective, abs=1e-12)
+    page.fill("#unit-values", "")  # (the header is the page's: the next test starts without them)

@@ -241,6 +241,13 @@ async function loadRules(name) {
   buildTechs();
 }
 
+function rulesOf() {
+  // the edition and the player's unit values (--unit-values), as every request that takes a
+  // ruleset sends them
+  const values = $("#unit-values").value.trim();
+  return values ? { rules: state.edition, unit_values: values } : { rules: state.edition };
+}
+
 function isSea() { return $("input[name=kind]:checked").value === "sea"; }
 
 function unitsFor(side) {
@@ -400,7 +407,7 @@ function applies(where) {
 }
 
 function readBattle() {
-  const req = { rules: state.edition };
+  const req = rulesOf();
   const valid = side => new Set(unitsFor(side).map(u => u.name));
   for (const side of SIDES) {
     const ok = valid(side);
@@ -623,6 +630,7 @@ function readUrl() {
 
 async function loadLink(saved) {
   // a link (the page's own URL, a pasted one, a saved battle): its tab with its fields
+  $("#unit-values").value = saved.req.unit_values || "";
   if (saved.tab === "battle") await writeBattle(saved.req);
   else {
     if (saved.req.rules) await loadRules(saved.req.rules);
@@ -910,7 +918,7 @@ function renderBattle(data, req, ms) {
 // ---------- other tabs: their forms, and their answers drawn for players ----------
 
 function readSimple(form) {
-  const req = form.hasAttribute("data-no-rules") ? {} : { rules: state.edition };
+  const req = form.hasAttribute("data-no-rules") ? {} : rulesOf();
   for (const input of $$("[name]", form)) {
     const raw = input.value.trim();
     if (raw === "") continue;
@@ -1270,6 +1278,7 @@ function readPlan(form) {
   const simple = readSimple(form);
   const defend = simple.defend === true;
   const req = { rules: simple.rules };
+  if (simple.unit_values) req.unit_values = simple.unit_values;
   if (defend) req.defend = true;
   req.pool = simple.pool || "";
   const rows = $$("#plan-targets .plan-target").map(row => Object.fromEntries($$("input", row)
@@ -1519,6 +1528,10 @@ function wire() {
       if (type !== "click" || e.target.closest("button:not([id^=copy])")) state.linkError = null;
     }, true);
   $("#edition").addEventListener("change", () => { state.linkError = null; }, true);
+  $("#unit-values").addEventListener("input", () => {  // (a job's tab: its CLI line; the battle answers again)
+    planRefresh();
+    schedule(TABS[state.tab].job ? "battle" : state.tab);
+  });
   $("#clear").addEventListener("click", clearBattle);
   $("#copy-cli").addEventListener("click", () => copy($("#cli-command").textContent, $("#copy-cli")));
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
