@@ -92,6 +92,8 @@ def worth_it(compiled_seconds: float) -> bool:
     global _spent
     if active():
         return True
+    if not _enabled:  # (the Python API: never, and no lock taken)
+        return False
     seconds = compiled_seconds * SLOWDOWN
     with _granting:
         if _spent + seconds > BUDGET_SECONDS or not cold():
@@ -100,13 +102,21 @@ def worth_it(compiled_seconds: float) -> bool:
         return True
 
 
-@contextlib.contextmanager
-def interpreting(on: bool = True) -> Iterator[None]:
+_AS_THEY_ARE = contextlib.nullcontext()
+"""``interpreting``'s block where nothing changes (a generator's context manager, made on every
+solve, cost some 2 us of a small one)."""
+
+
+def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:
     """Run the kernels called on this thread inside the block interpreted when ``on``."""
-    global _used
     if not on or active():
-        yield
-        return
+        return _AS_THEY_ARE
+    return _interpreting()
+
+
+@contextlib.contextmanager
+def _interpreting() -> Iterator[None]:
+    global _used
     _used = True
     _local.on = True
     try:
