@@ -79,20 +79,19 @@ def in_this_oddsim(code: str) -> str:
     return f"import sys; sys.path.insert(0, {path!r}); {code}"
 
 
-def wait(helper: subprocess.Popen | None, meanwhile: tuple[Any, tuple[Any, ...]] | None = None) -> None:
+def wait(helper: subprocess.Popen | None, meanwhile: tuple[tuple[Any, tuple[Any, ...]], ...] = ()) -> None:
     """Wait for the helper process (if any; None: the one ``start_early`` started, if any) to
     finish: the DP is then in the cache (or, should the helper have failed, this process compiles
-    it as usual). ``meanwhile``: (a kernel's twin, the arguments it will be called with), compiled
-    here before waiting (the side tables of a small plain battle, which ``_plain.solve_plain``
-    calls: the helper then finds them in the cache as it compiles that kernel after the DP)."""
+    it as usual). ``meanwhile``: (a kernel's twin, arguments of the types it will be called
+    with) pairs, compiled here before waiting: the side tables and the sums that
+    ``_plain.solve_plain`` calls, which then compiles here with the helper's DP from the cache."""
     global _early
     if helper is None:
         helper, _early = _early, None
     if helper is not None:
-        if meanwhile is not None:
-            import numba
+        import numba
 
-            twin, args = meanwhile
+        for twin, args in meanwhile:
             twin.compile(tuple(numba.typeof(value) for value in args))
         helper.wait()
 
@@ -136,33 +135,18 @@ def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:
         return False
 
 
-def plain_signature() -> tuple[Any, ...]:
-    """The argument types of ``_plain.solve_plain`` as ``solve._solve_plain`` calls it."""
-    import numba
-
-    return tuple(numba.typeof(value) for value in plain_placeholders())
-
-
-def plain_placeholders() -> tuple[Any, ...]:
-    """Arguments of the types ``solve._solve_plain`` passes ``_plain.solve_plain`` (tests check
-    that small plain battles compile this very signature)."""
+def sums_placeholders(cost: Any) -> tuple[Any, ...]:
+    """Arguments of the types ``_plain.solve_plain`` passes ``_outcomes.end_state_sums`` (``cost``:
+    the edition's unit costs, read-only)."""
     import numpy as np
 
-    ints, table = np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64)
-    flags, mask = np.zeros(1, dtype=np.bool_), np.zeros((1, 1), dtype=np.bool_)
-    side = (ints, table, ints, ints, ints, 1, 0, ints, ints, ints, ints, flags, 0, 1)  # classes, dice, most
-    cost, kind = ints.copy(), flags.copy()  # the edition's unit table: read-only (``lowering``)
-    cost.flags.writeable = kind.flags.writeable = False
-    return (*side, *side, cost, kind, kind, kind, kind, kind, mask, mask, ints, ints, ints, False, False,
-            False, False, False, 0.0, 0, 0)
+    ints, floats, table = np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros((1, 1), dtype=np.int64)
+    return (ints, floats, floats, np.zeros(1, dtype=np.int8), 0, table, ints, table, 0, ints, table, 0, cost)
 
 
 def compile_dp(retreats: bool = False) -> None:
-    """The helper process's work: compile (and cache) the DP as ``signature`` types it; without
-    retreats, then the kernel that solves a small plain battle in one call as well."""
+    """The helper process's work: compile (and cache) the DP as ``signature`` types it (and with
+    it the DP that kernels call, which the kernel of a small plain battle loads from the cache)."""
     from oddsim.engines.exact import _kernel as k
-    from oddsim.engines.exact import _plain
 
     k.solve_kernel.compile(signature(retreats))
-    if not retreats:
-        _plain.solve_plain.compile(plain_signature())

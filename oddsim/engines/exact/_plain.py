@@ -56,8 +56,10 @@ def solve_plain(a_length, a_slots, a_slot_unit, a_slot_kill, a_leave, a_layers, 
     no_moves = np.zeros(0, dtype=np.int64)
     work = Work(x1, x2, untracked, np.zeros(1), outcome, row_lo, row_hi)
     rules = Rules(attacker_subs_first, defender_subs_first, air_needs_destroyer)
+    # (visited and store given as None, as ``solve_kernel`` gives them: left out, Numba would
+    # compile the DP once more for its defaults)
     ends, rounds, pruned = _dp(A, D, start, np.ones(1), work, rules, defender_holds, prune, None, no_moves,
-                               np.zeros(0), no_moves, no_moves, False)
+                               np.zeros(0), no_moves, no_moves, False, None, None)
     (by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost, swings, swing_mass) = end_state_sums(
         ends, x1, untracked, outcome, nd, A.flags, a_counts.ipc_lost, a_counts.departed, a_total,
         d_counts.ipc_lost, d_counts.departed, d_total, cost)

@@ -605,11 +605,12 @@ def _solve_plain(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLay
     a_classes, a_dice, a_max_dice, _ = _side_args(low, a, True, False)
     d_classes, d_dice, d_max_dice, _ = _side_args(low, d, False, False)
     types, support = unit_types(low), support_rules(low)
-    helper = _ahead.start(None)  # a first run: the helper compiles the DP meanwhile, and then this kernel
-    if helper is not None or _ahead.started_early():
-        _ahead.wait(helper, (t._both_side_tables.called, (  # (this process: the side tables it calls)
-            *a_classes, *a_dice, a_max_dice, _ONE_START, *d_classes, *d_dice, d_max_dice, _ONE_START, *types,
-            *support, low.low_luck)))
+    helper = _ahead.start(None)  # a first run: the helper compiles the DP meanwhile
+    if helper is not None or _ahead.started_early():  # (this process: the other kernels it calls)
+        _ahead.wait(helper, (
+            (t._both_side_tables.called, (*a_classes, *a_dice, a_max_dice, _ONE_START, *d_classes, *d_dice,
+                                          d_max_dice, _ONE_START, *types, *support, low.low_luck)),
+            (_outcomes.end_state_sums.called, _ahead.sums_placeholders(low.cost))))
     made = _plain.solve_plain(
         *a_classes, *a_dice, a_max_dice, *d_classes, *d_dice, d_max_dice, *types, *support, low.low_luck,
         low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, d.idle, PRUNE,
