@@ -35,11 +35,9 @@ def with_rule_changes(rules: str | Path, changes: Sequence[str], unit_values: st
     itself when there are none."""
     if not changes and not unit_values:
         return rules
-    from oddsim.model.rules import parse_change, unit_value_changes, with_changes
+    from oddsim.model.rules import rule_changes, with_changes
 
-    table = dict(parse_change(change) for change in changes)
-    table.update(unit_value_changes(unit_values, rules))
-    return with_changes(rules, table)
+    return with_changes(rules, rule_changes(changes, unit_values, rules))
 
 
 def unit_values_option(command: F) -> F:

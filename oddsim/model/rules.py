@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -408,6 +408,16 @@ def unit_value_changes(spec: str | Mapping[str, object] | None,
                                f"{MAX_UNIT_VALUE}")
         changes[f"units.{unit}.cost"] = value
     return changes
+
+
+def rule_changes(changes: Iterable[str], unit_values: str | Mapping[str, object] | None,
+                 rules: Ruleset | str | Path) -> dict[str, object]:
+    """The keys of the edition's file that ``--rule KEY=VALUE`` lines (``changes``) and
+    ``--unit-values`` (``unit_values``, ``unit_value_changes``) set, for ``with_changes``: the
+    command line's and the server's reading of them."""
+    table = dict(parse_change(change) for change in changes)
+    table.update(unit_value_changes(unit_values, rules))
+    return table
 
 
 def parse_change(text: str) -> tuple[str, object]:

@@ -24,10 +24,9 @@ from oddsim.model.rules import (
     Ruleset,
     builtin_names,
     load_ruleset,
-    parse_change,
+    rule_changes,
     ruleset_from_text,
     text_with_changes,
-    unit_value_changes,
     with_changes,
 )
 from oddsim.web.answers import AnswerCache
@@ -92,9 +91,7 @@ def _rule_changes(rule: object, unit_values: object, base: Ruleset) -> dict[str,
     given = [rule] if isinstance(rule, str) else [] if rule is None else rule
     if not isinstance(given, list) or not all(isinstance(change, str) for change in given):
         raise WebError('rule: a list of rule changes like ["combat.repair=end_of_turn"] (as --rule)')
-    changes = dict(parse_change(change) for change in given)
-    changes.update(unit_value_changes(unit_values, base))  # type: ignore[arg-type]  # (it names a bad one)
-    return changes
+    return rule_changes(given, unit_values, base)  # type: ignore[arg-type]  # (it names a bad one)
 
 
 @functools.lru_cache(maxsize=64)

@@ -67,6 +67,7 @@ def solve_plain(a_length, a_slots, a_slot_unit, a_slot_kill, a_leave, a_layers, 
             d_counts.damaged, d_counts.departed, d_counts.ipc_lost, by_code, a_mass, d_mass, retreat_w, take,
             a_lost, d_lost, swings, swing_mass, rounds, pruned)
 
+
 @inline_jit
 def _rolls_sub_dice(dist):
     """Whether the side's subs roll in some state (a hit chance in the sub group): the DP then
