@@ -23,7 +23,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from oddsim._runtime.frozen import evolve
 from oddsim.engines.dice import DIE_FACES
 from oddsim.errors import TooLargeError
 from oddsim.model.aa_fire import aa_hit, split_aircraft
@@ -101,7 +100,7 @@ def _after_aa(battle: Battle, lost: Force) -> Battle | None:
     if attacker.is_empty():
         return None
     steps = casualty_order(attacker, battle.rules, True, battle.ool_attacker, battle.keep_land, battle.landed)
-    return evolve(battle, attacker=attacker, aa_fired=True, attacker_steps=steps)
+    return replace(battle, attacker=attacker, aa_fired=True, attacker_steps=steps)
 
 
 def fight_split(battle: Battle, parts: list[Split],
