@@ -41,7 +41,8 @@ class _Cli(click.Group):
             result = super().main(*args, **kwargs)
         except OddsimError as exc:
             _fail(str(exc))
-        except (click.exceptions.Abort, KeyboardInterrupt, _Stopped):
+        except (click.exceptions.Abort, KeyboardInterrupt, _Stopped) as exc:
+            _fail_if_cache_damaged(exc)
             _interrupted()
         except SystemError as exc:  # Ctrl-C that landed as a Numba call returned
             if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
@@ -53,9 +54,13 @@ class _Cli(click.Group):
         except click.ClickException as exc:
             _fail(exc.format_message())
         except OSError as exc:
+            _fail_if_cache_damaged(exc)
             if not _printing(exc):
                 raise
             _fail(_cannot_write_output(exc))
+        except Exception as exc:
+            _fail_if_cache_damaged(exc)
+            raise
         if isinstance(result, int) and result:
             sys.exit(result)
         sys.exit(0)
@@ -82,6 +87,16 @@ def _interrupted() -> None:
     sys.exit(EXIT_INTERRUPTED)
 
 
+
+
+def _fail_if_cache_damaged(exc: BaseException) -> None:
+    """One line naming ``oddsim cache clear`` for an error raised reading a damaged kernel cache."""
+    from oddsim._runtime import kernel_cache
+
+    if kernel_cache.damaged(exc):
+        _say_on_stderr("oddsim: error: the compiled-kernel cache is damaged (a truncated or empty "
+                       "file): run 'oddsim cache clear', then try again")
+        sys.exit(1)
 
 
 def _fail(message: str) -> None:
@@ -146,9 +161,9 @@ def _warm_the_others() -> None:
     """After a first run's answer (it compiled an engine, or answered with the kernels interpreted
     on a cold cache): compile the engines in the background, so that the next commands do not
     compile each its own (``oddsim._runtime.warm``)."""
-    from oddsim._runtime import first_run, interpreted
+    from oddsim._runtime import first_run
 
-    if first_run.compiled_any() or interpreted.used():
+    if first_run.used_kernels():
         from oddsim._runtime import warm
         from oddsim._runtime.cache_key import current_kernel_dir
 
