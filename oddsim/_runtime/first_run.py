@@ -1,10 +1,7 @@
-"""The line a first run prints while Numba compiles, so that it does not look hung.
-
-Numba says nothing publicly when it compiles a kernel rather than loading it, but each compile
-writes the kernel's files into the cache directory. So while the cache is cold (its background
-warm-up not done: ``warm``), the command line watches that directory, and the first file written
-there after the command started prints the line, once. A warm cache starts no watcher.
-"""
+"""The line a first run prints while Numba compiles, so that it does not look hung: Numba's public
+API says nothing when it compiles rather than loads, but a compile writes the kernel's files into
+the cache. So while the cache is cold (``warm`` not done), the command line watches it, and the
+first file written there after the command started prints the line, once."""
 
 from __future__ import annotations
 
@@ -47,8 +44,8 @@ def announcing() -> bool:
 
 
 def used_kernels() -> bool:
-    """Whether this process loaded Numba: a command that ran kernels, compiled or interpreted,
-    after which the background warm-up (``warm``) should run if it has not."""
+    """Whether this process loaded Numba (ran kernels, compiled or interpreted): then the
+    background warm-up (``warm``) should run, if it has not."""
     return "numba" in sys.modules
 
 

@@ -1,15 +1,10 @@
-"""Quick starts: while the kernel cache is cold, a small exact battle runs its kernels as Python.
-
-A first compile takes 10-20 s; the same kernels run as Python and NumPy solve a small battle in
-milliseconds. So while the background warm-up (``warm``) has not finished for this cache, a call
-whose interpreted solve is estimated within what is left of ``BUDGET_SECONDS`` runs interpreted,
-and larger ones compile. Interpreted, a call runs a copy of its Python function (``carried``)
-whose globals hold, in place of each kernel, the kernel's ``py_func`` (itself so copied), and in
-place of each oddsim function or module a copy or a view of the same kind: built once, through
-Numba's public ``is_jitted`` and ``py_func``. The figures agree with compiled ones to 1e-12 (Numba's
-``pow``/``exp``/``log`` round differently). Only the front ends ``enable`` it (the Python API always
-compiles); ``ODDSIM_QUICK_START=0`` turns it off (the test suite and the warm-up process set it).
-"""
+"""Quick starts: while the kernel cache is cold, a small exact battle runs its kernels as Python
+(milliseconds, where a first compile takes 10-20 s) if its interpreted solve fits in what is left
+of ``BUDGET_SECONDS``; larger ones compile. Interpreted, a call runs a copy of its Python function
+(``carried``) whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of
+each oddsim function or module: built once, through Numba's public ``is_jitted`` and ``py_func``.
+The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it;
+``ODDSIM_QUICK_START=0`` turns it off (the test suite and the warm-up process set it)."""
 
 from __future__ import annotations
 
@@ -103,12 +98,18 @@ def _interpreting() -> Iterator[None]:
 
 
 def carried(function: Callable[..., T]) -> Callable[..., T]:
-    """``function``, or its interpreted copy when this thread interprets now (the copy runs its
-    kernels as Python on whichever thread runs it: ``interrupt`` runs long calls on a worker)."""
+    """``function``, or when this thread interprets now its interpreted copy, run interpreting on
+    whichever thread runs it (``interrupt`` runs long calls on a worker thread)."""
     if not active():
         return function
     with _copying:
-        return _stand_in(function)
+        copy = _stand_in(function)
+
+    def run(*args: Any, **kwargs: Any) -> T:
+        with interpreting():
+            return copy(*args, **kwargs)
+
+    return run
 
 
 _KEPT = ("oddsim._runtime.",)  # modules whose functions run as they are (their state is never copied)

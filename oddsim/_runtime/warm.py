@@ -39,8 +39,7 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("plan", "--pool", "2 inf, 1 arm", "--target", "A=1 inf", "--target", "B=1 inf", "--target", "C=1 inf",
      "--goal", "take-at-least:2"),
 )
-"""Small ``oddsim`` commands that between them use every kernel of the everyday commands, the
-likeliest next ones first."""
+"""Small commands that between them use every kernel of the everyday ones, likeliest first."""
 NOTICE = ("oddsim: compiling the other engines in the background (first run only), so that "
           "later commands start at once")
 """The one line a first command adds after its answer when it starts the warm-up."""
@@ -74,7 +73,7 @@ def start(cache_dir: Path, announce: bool = True) -> subprocess.Popen | None:
 
 
 def running(cache_dir: Path) -> bool:
-    """Whether a warm-up of ``cache_dir`` runs now."""
+    """Whether a warm-up of ``cache_dir`` runs now (holds the lock)."""
     lock = _lock(cache_dir)
     if lock is None:
         return _path(cache_dir, "warming").exists()  # held by a warm-up (or no locks: start none)

@@ -34,6 +34,9 @@ class _Cli(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Stopped() from None
+        except Exception as exc:  # (before click, which reads an EOFError as Ctrl-D: "interrupted")
+            _fail_if_cache_damaged(exc)
+            raise
 
     def main(self, *args, **kwargs):  # noqa: D401 - click entry point
         kwargs["standalone_mode"] = False
@@ -41,8 +44,7 @@ class _Cli(click.Group):
             result = super().main(*args, **kwargs)
         except OddsimError as exc:
             _fail(str(exc))
-        except (click.exceptions.Abort, KeyboardInterrupt, _Stopped) as exc:
-            _fail_if_cache_damaged(exc)
+        except (click.exceptions.Abort, KeyboardInterrupt, _Stopped):
             _interrupted()
         except SystemError as exc:  # Ctrl-C that landed as a Numba call returned
             if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
@@ -54,13 +56,9 @@ class _Cli(click.Group):
         except click.ClickException as exc:
             _fail(exc.format_message())
         except OSError as exc:
-            _fail_if_cache_damaged(exc)
             if not _printing(exc):
                 raise
             _fail(_cannot_write_output(exc))
-        except Exception as exc:
-            _fail_if_cache_damaged(exc)
-            raise
         if isinstance(result, int) and result:
             sys.exit(result)
         sys.exit(0)

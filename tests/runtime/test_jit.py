@@ -99,11 +99,11 @@ def test_no_writable_place_compiles_in_memory(tmp_path, monkeypatch, capsys):
 def test_a_damaged_cache_is_one_line_naming_cache_clear(tmp_path):
     """Before: ``UnpicklingError`` tracebacks, and for empty files a false ``oddsim: interrupted``."""
     oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf"))  # (compiled here)
-    for damage in (b"", b"\x80\x05"):  # empty, and truncated
-        cache = tmp_path / damage.hex()
+    for kind, damage in (("nbi", b""), ("nbi", b"\x80\x05"), ("nbc", b"\x80\x05")):  # empty, truncated
+        cache = tmp_path / f"{kind}{damage.hex()}"
         shutil.copytree(_jit.CACHE_DIR, cache / _jit.CACHE_DIR.name)
-        for index in cache.rglob("*.nbi"):
-            index.write_bytes(damage)
+        for file in cache.rglob(f"*.{kind}"):
+            file.write_bytes(damage)
         done = subprocess.run([sys.executable, "-m", "oddsim.cli", "battle", "-a", "2 inf", "-d", "1 inf"],
                               cwd=ROOT, env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
                               capture_output=True, text=True, timeout=600)
