@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numba
+import numpy as np
 
 import oddsim
 from oddsim._runtime import cache_key as _cache_key
@@ -33,6 +34,17 @@ def test_kernels_are_numbas_own_dispatchers_with_the_numpy_error_model():
     assert numba.extending.is_jitted(_halved) and _halved.py_func(8.0) == 4.0
     assert _halved(8.0) == 4.0 and [str(sig) for sig in _halved.signatures] == ["(float64,)"]
     assert math.isinf(_divided(1.0, 0.0))  # NumPy's error model: no ZeroDivisionError
+
+
+@_jit.hot_jit
+def _summed(values, i):
+    return values[i] + values[0]
+
+
+def test_the_one_private_option_is_still_numbas():
+    """``hot_jit``'s ``_nrt=False`` (Numba pinned to the versions tested): a Numba that drops it
+    fails here, not silently in the engines."""
+    assert _summed(np.arange(3.0), 2) == 2.0
 
 
 def test_kernels_cache_under_this_version_and_source_key():
