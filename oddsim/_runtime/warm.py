@@ -20,6 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from oddsim._runtime.exits import EXIT_INTERRUPTED
+
 COMMANDS: tuple[tuple[str, ...], ...] = (
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--method", "mc", "--runs", "2000", "--seed", "1"),
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--retreat-after-round", "1"),
@@ -120,8 +122,13 @@ def run(command: Callable[[list[str]], object]) -> None:
         _path(cache_dir, "warming.pid").write_text(f"{os.getpid()}\n")
     for args in COMMANDS:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            with contextlib.suppress(BaseException):  # each command exits; one that fails is skipped
+            try:
                 command(list(args))
+            except SystemExit as stop:  # (each command exits)
+                if stop.code == EXIT_INTERRUPTED:
+                    return  # SIGTERM or Ctrl-C: stop here, the cache not marked warm
+            except Exception:  # noqa: BLE001, S110 - a command that fails is skipped
+                pass
     with contextlib.suppress(OSError):
         cpu = os.times().user + os.times().system
         _path(cache_dir, "warm").write_text(f"{_identity(cache_dir)}\n{cpu:.2f} s CPU\n")
