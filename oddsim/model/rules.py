@@ -139,23 +139,23 @@ class UnitType:
                           role="destroyer")
     aa: bool = key("an AA gun: fires at attacking aircraft before the first round", False,
                    role="aa")
-    can_attack: bool = key("may attack (false: fights only on defense)", True,
-                           role="cannot attack")
     defenceless: bool = key("rolls no die on defense and is lost when its side's others are",
                             False, role="defenceless")
     casualty_last: bool = key("taken as a casualty only after every other unit", False,
                               role="casualty_last")
+    transport: bool = key("carries land units in an amphibious assault ([transport] table)",
+                          False, role="transport")
+    heavy_cargo: bool = key("a transport carries at most transport.max_heavy of these", False,
+                            role="heavy_cargo")
     combatant: bool = key("a casualty in battle (false: an AA gun that is taken with the "
                           "territory)", True, role="not a casualty")
+    can_attack: bool = key("may attack (false: fights only on defense)", True,
+                           role="cannot attack")
     lands_on_carrier: bool = key("an aircraft a carrier can hold", False)
     carries_aircraft: int = key("aircraft it holds (a carrier)", 0, low=0, high=100)
     carries_aircraft_damaged: int = key("aircraft it holds once damaged (two-hit carriers)",
                                         default_from="carries_aircraft", low=0,
                                         high_from="carries_aircraft")
-    transport: bool = key("carries land units in an amphibious assault ([transport] table)",
-                          False, role="transport")
-    heavy_cargo: bool = key("a transport carries at most transport.max_heavy of these", False,
-                            role="heavy_cargo")
 
     @property
     def is_air(self) -> bool:
@@ -508,6 +508,27 @@ def ruleset_from_text(text: str, origin: str = "(text)", what: str = "the rulese
     if not isinstance(text, str):
         raise RulesetError(f"{what} must be TOML text, not {type(text).__name__}")
     return parse_ruleset(load_toml(text, what, RulesetError), origin=origin)
+
+
+def ruleset_from_keys(keys: Mapping[str, object], units: Mapping[str, Mapping[str, object]] | None,
+                      origin: str) -> Ruleset:
+    """A validated Ruleset from plain data, the target a foreign format maps onto (a TripleA game
+    file): ``keys`` maps a file's keys, dotted as ``--rule`` writes them, to values
+    (``{"name": "map", "combat.aa_hit": 1, "support": [{...}]}``); ``units`` maps each unit's name
+    to its record (``{"infantry": {"cost": 3, "attack": 1, ...}}``). Checked as a ruleset file is
+    (``parse_ruleset``, which the TOML files go through too), with the same errors."""
+    table: dict = {}
+    for dotted, value in keys.items():
+        parts = dotted.split(".")
+        here = table
+        for depth, part in enumerate(parts[:-1]):
+            here = here.setdefault(part, {})
+            if not isinstance(here, dict):
+                raise RulesetError(f"ruleset {origin}: '{'.'.join(parts[:depth + 1])}' must be a table")
+        here[parts[-1]] = value
+    if units is not None:
+        table["units"] = {name: dict(record) for name, record in units.items()}
+    return parse_ruleset(table, origin)
 
 
 def parse_ruleset(data: dict, origin: str) -> Ruleset:

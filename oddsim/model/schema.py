@@ -155,7 +155,7 @@ def _read_key(k: Declared, f: Fields, units: Units, earlier: dict[str, Any]) -> 
         return f.get(k.name, kind, default, spec.low, high)
     if _optional(kind) is int:
         return f.get(k.name, int, default, spec.low, high)
-    if dataclasses.is_dataclass(kind):
+    if _is_record(kind):
         table = f.get(k.name, dict, {} if default is not REQUIRED else REQUIRED)
         return read_record(kind, Fields(table, where, f.origin), units)
     item = _item(kind)
@@ -192,6 +192,11 @@ def _named_record(record: type, name: str, raw: object, where: str, origin: str,
         raise RulesetError(f"ruleset {origin}: field '{where}.{name}' is not a known "
                            f"{spec.names_are} (known: {', '.join(spec.names_of)})")
     return read_record(record, Fields(raw, f"{where}.{name}", origin), units, {"name": name})
+
+
+def _is_record(kind: Any) -> bool:
+    """Whether a key's type is a record of keys of its own (a sub-table: ``CombatRules``)."""
+    return isinstance(kind, type) and dataclasses.is_dataclass(kind)
 
 
 def _optional(kind: Any) -> Any:
@@ -263,7 +268,7 @@ def key_rows(record: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
     for k in declared(record):
         name = f"{prefix}{k.name}"
         rows.append((name, describe_kind(k), describe_default(k), k.spec.help))
-        if dataclasses.is_dataclass(k.kind):
+        if _is_record(k.kind):
             rows += key_rows(k.kind, f"{name}.")
         elif typing.get_origin(k.kind) is tuple and dataclasses.is_dataclass(_item(k.kind)):
             inner = "NAME." if k.spec.named else "[]."
