@@ -25,7 +25,8 @@ LAYERS = [
     ("oddsim.engines",),  # one plain battle in, one BattleResult out
     ("oddsim.stages",),  # answers made of several battles
     ("oddsim.api",),
-    ("oddsim.raid", "oddsim.trench", "oddsim.purchase", "oddsim.plan", "oddsim.plot"),  # features
+    ("oddsim.raid", "oddsim.trench", "oddsim.purchase", "oddsim.plan", "oddsim.sweeps"),  # features
+    ("oddsim.plot",),  # charts: they read the features' results, fight no battle
     ("oddsim.cli", "oddsim.web"),  # front ends
     ("oddsim", "oddsim._entry"),  # the lazy public face and the command's entry point
 ]

@@ -7,7 +7,7 @@ import oddsim
 from oddsim.api import run_amphibious, run_battle, run_counter_attack, run_waves
 from oddsim.cli import cli
 from oddsim.limits import MAX_RUNS, MAX_SEED, MIN_RUNS, check_runs, check_seed, share_of_runs
-from oddsim.plot.sweeps import curve_sweep
+from oddsim.sweeps import curve_sweep
 from oddsim.purchase import SweepSpec
 from oddsim.raid import Raid, run_raid, simulate_raid
 from oddsim.trench import TrenchBattle, run_trench, simulate_trench
