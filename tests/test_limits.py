@@ -7,9 +7,9 @@ import oddsim
 from oddsim.api import run_amphibious, run_battle, run_counter_attack, run_waves
 from oddsim.cli import cli
 from oddsim.limits import MAX_RUNS, MAX_SEED, MIN_RUNS, check_runs, check_seed, share_of_runs
-from oddsim.sweeps import curve_sweep
 from oddsim.purchase import SweepSpec
 from oddsim.raid import Raid, run_raid, simulate_raid
+from oddsim.sweeps import curve_sweep
 from oddsim.trench import TrenchBattle, run_trench, simulate_trench
 
 BATTLE = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
