@@ -175,7 +175,7 @@ def test_dask_workers_killed_is_one_line_with_the_rows_kept(tmp_path, monkeypatc
 def test_a_local_cluster_of_absurdly_many_workers_is_refused():
     """Before: --workers 99999999999999999999999 started processes until the machine ran out."""
     pytest.importorskip("distributed")
-    from oddsim.purchase.dask_runner import max_local_workers
+    from oddsim._runtime.dask_cluster import max_local_workers
 
     for workers in ("99999999999999999999999", str(max_local_workers() + 1), "0"):
         result = purchase("--workers", workers)
