@@ -336,6 +336,23 @@ class Ruleset:
         return None
 
 
+def require_ruleset(rules: object, what: str) -> Ruleset:
+    """``rules`` itself, known to be a loaded ``Ruleset``: an edition is resolved once, where a
+    request comes in (the command line, the web, a public function), and travels inward as a
+    value; a name given further in is a RulesetError saying so."""
+    if not isinstance(rules, Ruleset):
+        raise RulesetError(f"{what} takes a Ruleset, not {type(rules).__name__}: load the edition "
+                           f"first (oddsim.load_ruleset({rules!r}))")
+    return rules
+
+
+def editions_with_unit(token: str, besides: str) -> list[str]:
+    """The built-in editions but ``besides`` that have a unit typed ``token`` (a hint for a player
+    who named a unit of another edition)."""
+    return [name for name in builtin_names()
+            if name != besides and load_ruleset(name).resolve_name(token) is not None]
+
+
 def builtin_names() -> list[str]:
     """Names of the editions shipped with oddsim."""
     folder = resources.files("oddsim.rulesets")
@@ -407,8 +424,7 @@ def _changed(table: dict, changes: Mapping[str, object], text: str) -> Ruleset:
     return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text)
 
 
-def unit_value_changes(spec: str | Mapping[str, object] | None,
-                       rules: Ruleset | str | Path) -> dict[str, object]:
+def unit_value_changes(spec: str | Mapping[str, object] | None, rules: Ruleset) -> dict[str, object]:
     """``"ftr=14,bmb=15"`` (or ``{"ftr": 14}``): the changes to the edition's file that value
     those units at those IPCs, for a player who values units beyond their cost. The value is
     the unit's ``cost`` in the copy (``with_changes``), so every figure that counts IPCs counts it
@@ -417,7 +433,7 @@ def unit_value_changes(spec: str | Mapping[str, object] | None,
     after the armor it used to cost less than. Raises RulesetError naming a bad entry."""
     if spec is None:
         return {}
-    parsed = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    parsed = require_ruleset(rules, "unit values")
     if isinstance(spec, str):
         pairs: list[tuple[object, object]] = []
         for part in spec.split(","):
@@ -449,7 +465,7 @@ def unit_value_changes(spec: str | Mapping[str, object] | None,
 
 
 def rule_changes(changes: Iterable[str], unit_values: str | Mapping[str, object] | None,
-                 rules: Ruleset | str | Path) -> dict[str, object]:
+                 rules: Ruleset) -> dict[str, object]:
     """The keys of the edition's file that ``--rule KEY=VALUE`` lines (``changes``) and
     ``--unit-values`` (``unit_values``, ``unit_value_changes``) set, for ``with_changes``: the
     command line's and the server's reading of them."""

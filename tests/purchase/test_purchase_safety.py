@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from oddsim.cli import cli
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import BattleCache, PurchaseError, SweepSpec, run_sweep, sweep
 from oddsim.purchase import output as output_module
 from oddsim.purchase.dask_runner import dask_rows
@@ -15,7 +16,7 @@ from oddsim.purchase.output import RowWriter
 from oddsim.purchase.rows import columns
 from oddsim.purchase.runner import purchases_of
 
-SMALL = dict(rules="1942-2e", budget=12, units="inf,arm", against="2 inf")
+SMALL = dict(rules=load_ruleset("1942-2e"), budget=12, units="inf,arm", against="2 inf")
 ARGS = ["purchase", "--budget", "12", "--units", "inf,arm", "--against", "2 inf", "--quiet"]
 
 
