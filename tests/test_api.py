@@ -50,8 +50,8 @@ CALLS = {
                                                           year=1917),
 }
 CALLS.update({
-    "convergence_points(runs=5)": lambda: oddsim.plot.convergence_points(BATTLE, runs=5),
-    "convergence_points(seed='x')": lambda: oddsim.plot.convergence_points(BATTLE, runs=[10], seed="x"),
+    "convergence_points(runs=5)": lambda: oddsim.sweeps.convergence_points(BATTLE, runs=5),
+    "convergence_points(seed='x')": lambda: oddsim.sweeps.convergence_points(BATTLE, runs=[10], seed="x"),
     "curve_sweep(metric=[1])": lambda: oddsim.sweeps.curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1",
                                                               metric=[1]),
     "curve_sweep(attackers=3)": lambda: oddsim.sweeps.curve_sweep("1942-2e", 3, "1 inf", "inf=0..1"),

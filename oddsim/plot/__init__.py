@@ -22,7 +22,7 @@ from oddsim.plot.errors import PlotError
 
 if TYPE_CHECKING:
     from oddsim.plot.battle_charts import battle_chart, outcome_chart, survivor_chart, swing_chart
-    from oddsim.plot.convergence import ConvergencePoint, convergence_chart, convergence_points
+    from oddsim.plot.convergence import convergence_chart
     from oddsim.plot.pareto import ParetoPoint, pareto_chart, pareto_points
     from oddsim.plot.plan_charts import plan_chart
     from oddsim.plot.saving import save_figure
@@ -33,8 +33,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "battle_chart": "battle_charts", "outcome_chart": "battle_charts",
     "survivor_chart": "battle_charts", "swing_chart": "battle_charts",
-    "ConvergencePoint": "convergence", "convergence_chart": "convergence",
-    "convergence_points": "convergence",
+    "convergence_chart": "convergence",
     "ParetoPoint": "pareto", "pareto_chart": "pareto", "pareto_points": "pareto",
     "plan_chart": "plan_charts",
     "save_figure": "saving",
@@ -44,8 +43,8 @@ _HOMES = {
 }
 
 __all__ = [
-    "ConvergencePoint", "ParetoPoint", "PlotError",
-    "amphibious_chart", "battle_chart", "convergence_chart", "convergence_points",
+    "ParetoPoint", "PlotError",
+    "amphibious_chart", "battle_chart", "convergence_chart",
     "heatmap_chart", "odds_curve_chart", "outcome_chart",
     "pareto_chart", "pareto_points", "plan_chart", "raid_chart", "save_figure",
     "survivor_chart", "swing_chart",

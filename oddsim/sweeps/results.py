@@ -1,6 +1,7 @@
-"""What a sweep over unit counts returns: a chance per count (``CurveSweep``) or per pair of counts
-(``HeatmapSweep``), each point with its standard error and engine. The charts
-(``oddsim.plot.sweep_charts``) read these; ``oddsim.sweeps.counts`` computes them.
+"""What a sweep returns: over unit counts, a chance per count (``CurveSweep``) or per pair of
+counts (``HeatmapSweep``), each point with its standard error and engine; over Monte Carlo run
+counts, one estimate per count (``ConvergencePoint``). The charts (``oddsim.plot``) read these;
+``oddsim.sweeps.counts`` and ``oddsim.sweeps.runs`` compute them.
 
 Metrics, all chances in 0..1: ``win`` the attacker destroys the defender and survives; ``take``
 the attacker takes the territory (land only); ``hold`` the defender keeps the territory (land:
@@ -10,6 +11,9 @@ it is not taken; sea: the attacker neither wins nor draws).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from oddsim.errors import OddsimError
 
 METRICS = {"win": "chance the attacker wins", "take": "chance the attacker takes the territory",
            "hold": "chance the defender holds"}
@@ -84,3 +88,41 @@ class HeatmapSweep:
     @property
     def values(self) -> tuple[tuple[float, ...], ...]:
         return tuple(tuple(p.value for p in row) for row in self.points)
+
+
+CONVERGENCE_RUNS = (1_000, 3_000, 10_000, 30_000, 100_000)
+"""The run counts ``convergence_points`` simulates a battle at by default."""
+PROBABILITIES = {"attacker_win": "chance the attacker wins",
+                 "defender_win": "chance the defender wins", "draw": "chance of a draw",
+                 "stalemate": "chance of a stalemate",
+                 "takes_territory": "chance the attacker takes the territory"}
+MEANS = {"attacker_ipc_lost": "attacker's expected IPC loss (IPCs)",
+         "defender_ipc_lost": "defender's expected IPC loss (IPCs)",
+         "expected_rounds": "expected number of rounds (rounds)"}
+"""The figures a convergence sweep may follow: chances, and means (with their units)."""
+
+
+def check_convergence_metric(metric: object, error: type[OddsimError]) -> str:
+    """``metric`` itself when a convergence sweep can follow it, else ``error`` naming those it can."""
+    if not isinstance(metric, str) or metric not in PROBABILITIES and metric not in MEANS:
+        names = ", ".join([*PROBABILITIES, *MEANS])
+        raise error(f"unknown metric '{metric}': use one of {names}")
+    return metric
+
+
+@dataclass(frozen=True)
+class ConvergencePoint:
+    """One Monte Carlo estimate: how many runs, the estimate and its standard error; ``battle``
+    (from a result) names the battle, the chart's default title."""
+
+    runs: int
+    estimate: float
+    std_error: float
+    battle: str | None = None
+
+    @classmethod
+    def of(cls, result: Any, metric: str) -> ConvergencePoint:
+        """The point of a Monte Carlo result with runs and a value of ``metric``."""
+        battle = getattr(result, "battle", None)
+        return cls(int(result.runs), float(getattr(result, metric)),
+                   float(result.std_error.get(metric, 0.0)), battle if isinstance(battle, str) else None)
