@@ -19,6 +19,7 @@ from oddsim.model.forces import Force, parse_defender, parse_force
 from oddsim.model.names import count_label, unit_label
 from oddsim.model.rules import Ruleset, require_ruleset
 from oddsim.plan.goals import Combine, Goal, PlanError, parse_goal
+from oddsim.stages.sub_armies import joined
 
 MAX_SUB_ARMIES = 20_000
 """Most sub-armies a pool may have (the product of each unit type's count plus one): the
@@ -288,8 +289,6 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
             name: str) -> Battle | None:
     """The target's battle with the whole reachable pool (checks the options and the units
     against it once); None for an attack no unit may go on."""
-    from oddsim.stages.sub_armies import joined
-
     unknown = set(options) - _BATTLE_OPTIONS
     if unknown:
         raise PlanError(f"unknown battle option '{sorted(unknown)[0]}': use "

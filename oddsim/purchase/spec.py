@@ -15,7 +15,7 @@ from functools import cached_property
 from oddsim.limits import check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
 from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
-from oddsim.model.names import unit_label
+from oddsim.model.names import count_label, unit_label
 from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_ruleset
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
@@ -160,8 +160,6 @@ class SweepSpec:
 
     def describe_purchase(self, counts: Sequence[int]) -> str:
         """``"2 infantry, 1 armor, 2 fighters"``, or ``"nothing"``."""
-        from oddsim.model.names import count_label
-
         parts = [count_label(name, n) for name, n in zip(self.units, counts, strict=True) if n]
         return ", ".join(parts) if parts else "nothing"
 
