@@ -47,8 +47,10 @@ def rules_keys() -> None:
         click.echo(f"{name:{width}s}  {kind}; {said}: {help_text}")
 
 
-UNIT_ROLES = tuple((k.name, k.default, k.spec.role) for k in declared(UnitType) if k.spec.role)
-"""(flag, default, what ``rules show`` says when a unit's flag is not its default), as declared."""
+UNIT_ROLES = tuple(sorted(((k.name, k.default, k.spec.role) for k in declared(UnitType) if k.spec.role),
+                          key=lambda role: role[1]))
+"""(flag, default, what ``rules show`` says when a unit's flag is not its default), as declared:
+what a unit is (the flags off by default) before what it is not."""
 
 
 def unit_roles(unit: UnitType) -> list[str]:

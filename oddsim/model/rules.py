@@ -123,7 +123,8 @@ MAX_UNIT_VALUE = 10_000
 @dataclass(frozen=True, kw_only=True)
 class UnitType:
     """One kind of unit with its numbers and the special roles it plays in combat (each number
-    and flag a key of the file's ``[units.NAME]`` table, declared here once)."""
+    and flag a key of the file's ``[units.NAME]`` table, declared here once). The fields' order
+    is their ``repr``'s, which a purchase sweep's fingerprint hashes: keep it."""
 
     name: str
     cost: int = key("IPCs to buy one", low=0, high=MAX_UNIT_VALUE)
@@ -139,23 +140,23 @@ class UnitType:
                           role="destroyer")
     aa: bool = key("an AA gun: fires at attacking aircraft before the first round", False,
                    role="aa")
+    can_attack: bool = key("may attack (false: fights only on defense)", True,
+                           role="cannot attack")
     defenceless: bool = key("rolls no die on defense and is lost when its side's others are",
                             False, role="defenceless")
     casualty_last: bool = key("taken as a casualty only after every other unit", False,
                               role="casualty_last")
-    transport: bool = key("carries land units in an amphibious assault ([transport] table)",
-                          False, role="transport")
-    heavy_cargo: bool = key("a transport carries at most transport.max_heavy of these", False,
-                            role="heavy_cargo")
     combatant: bool = key("a casualty in battle (false: an AA gun that is taken with the "
                           "territory)", True, role="not a casualty")
-    can_attack: bool = key("may attack (false: fights only on defense)", True,
-                           role="cannot attack")
     lands_on_carrier: bool = key("an aircraft a carrier can hold", False)
     carries_aircraft: int = key("aircraft it holds (a carrier)", 0, low=0, high=100)
     carries_aircraft_damaged: int = key("aircraft it holds once damaged (two-hit carriers)",
                                         default_from="carries_aircraft", low=0,
                                         high_from="carries_aircraft")
+    transport: bool = key("carries land units in an amphibious assault ([transport] table)",
+                          False, role="transport")
+    heavy_cargo: bool = key("a transport carries at most transport.max_heavy of these", False,
+                            role="heavy_cargo")
 
     @property
     def is_air(self) -> bool:
