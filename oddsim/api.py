@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oddsim.errors import BattleError
+from oddsim.limits import MethodChoice
 from oddsim.model.battle import ArmySpec, Battle
 from oddsim.model.forces import Force
 from oddsim.results.battle_result import BattleResult
 from oddsim.stages.amphibious import Amphibious, AmphibiousResult
 from oddsim.stages.counter import CounterAttackResult
 from oddsim.stages.request import BattleRequest, engine_of, run_request
-from oddsim.stages.runner import AUTO_EXACT_SECONDS, DEFAULT_RUNS, MethodChoice
+from oddsim.stages.runner import AUTO_EXACT_SECONDS, DEFAULT_RUNS
 from oddsim.stages.waves import WaveResult
 
 __all__ = ["AUTO_EXACT_SECONDS", "DEFAULT_RUNS", "BattleRequest", "MethodChoice", "engine_for",

@@ -18,6 +18,7 @@ from oddsim.cli.common import (
     with_rule_changes,
 )
 from oddsim.errors import OddsimError
+from oddsim.limits import METHODS
 
 
 class _Survivors(click.ParamType):
@@ -46,7 +47,7 @@ class _Survivors(click.ParamType):
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
 @click.option("--sea", is_flag=True, help="A sea battle (default: land).")
 @order_of_loss_options
-@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+@click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")

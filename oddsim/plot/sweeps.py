@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oddsim._runtime.interrupt import stop_on_interrupt
-from oddsim.limits import MAX_SEED, check_runs, check_seed, refuse_for_exact
+from oddsim.limits import MAX_SEED, METHODS, check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import Battle
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import unit_label
@@ -32,7 +32,6 @@ from oddsim.plot.ranges import UnitRange, parse_unit_range
 METRICS = {"win": "chance the attacker wins", "take": "chance the attacker takes the territory",
            "hold": "chance the defender holds"}
 SIDES = ("attacker", "defender")
-METHODS = ("auto", "exact", "mc")
 DEFAULT_CHART_RUNS = 20_000
 """Monte Carlo runs per point: a standard error under 0.4 points, finer than a chart shows."""
 MAX_CURVE_POINTS = 101

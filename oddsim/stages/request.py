@@ -18,13 +18,13 @@ from enum import StrEnum
 
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.errors import BattleError
-from oddsim.limits import check_runs, check_seed, refuse_for_exact
+from oddsim.limits import METHODS, MethodChoice, check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import ArmySpec, Battle
 from oddsim.results.battle_result import BattleResult
 from oddsim.stages.amphibious import Amphibious, AmphibiousResult, fight_amphibious
 from oddsim.stages.counter import CounterAttackResult, counter_battle, fight_counter_attack, land_units_bound
 from oddsim.stages.pipeline import ExactSize, estimate_seconds, exact_size, simulate, solve
-from oddsim.stages.runner import DEFAULT_RUNS, MethodChoice, exact_is_cheap, stage_runner
+from oddsim.stages.runner import DEFAULT_RUNS, exact_is_cheap, stage_runner
 from oddsim.stages.waves import Wave, WaveResult, fight_waves, replace_attacker
 
 
@@ -87,7 +87,7 @@ def check_engine_options(method: object, runs: object, seed: object) -> MethodCh
     """``method`` as a ``MethodChoice``, with ``runs`` and ``seed`` checked against it (the
     exact engine takes neither), before any engine is picked (``auto`` may pick exact);
     BattleError naming the first problem."""
-    if not isinstance(method, str) or method not in tuple(MethodChoice):
+    if not isinstance(method, str) or method not in METHODS:
         raise BattleError(f"unknown method {method!r}: use exact, mc or auto")
     if runs is not None:
         check_runs(runs, BattleError)

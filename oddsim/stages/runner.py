@@ -5,28 +5,17 @@ Monte Carlo with the stage's share of the runs and its own seed."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
 
 from oddsim.engines.exact.solve import MAX_JOINT_STATES
 from oddsim.limits import share_of_runs, sub_seed
 from oddsim.model.battle import Battle
-from oddsim.results.battle_result import BattleResult, Method
+from oddsim.results.battle_result import BattleResult
 from oddsim.stages.pipeline import ExactSize, exact_size, simulate, solve
 
 AUTO_EXACT_SECONDS = 1.0
 """``method="auto"`` solves exactly when the solve is predicted to take at most this long
 (``oddsim.stages.pipeline.exact_size``, fitted to measured solves by benchmarks/auto_calibration.py)."""
 DEFAULT_RUNS = 1_000_000
-
-
-class MethodChoice(StrEnum):
-    """The engine a request asks for (``--method``): ``EXACT``, ``MC`` (Monte Carlo), or ``AUTO``,
-    exact where the solve is cheap (``exact_is_cheap``), battle by battle. Its values are the
-    strings the CLI and the JSON API take; a result says which engine answered (``Method``)."""
-
-    AUTO = "auto"
-    EXACT = Method.EXACT.value
-    MC = Method.MC.value
 
 
 def stage_runner(method: str, runs: int | None, seed: int | None, progress: bool = False,

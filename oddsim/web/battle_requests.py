@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from oddsim._runtime import interpreted
 from oddsim.errors import OddsimError, TooLargeError
+from oddsim.limits import MethodChoice, check_seed
 from oddsim.model.battle import Battle
 from oddsim.model.forces import parse_force
 from oddsim.results.battle_result import BattleResult
@@ -20,11 +21,11 @@ from oddsim.stages.amphibious import Amphibious
 from oddsim.stages.counter import CounterAttackResult
 from oddsim.stages.pipeline import estimate_work
 from oddsim.stages.request import Answer, BattleRequest, RequestKind, engine_of, exact_seconds, run_request
-from oddsim.stages.runner import DEFAULT_RUNS, MethodChoice
+from oddsim.stages.runner import DEFAULT_RUNS
 from oddsim.stages.wave_plan import wave_of
 from oddsim.stages.waves import Wave
 from oddsim.web.answers import AnswerCache
-from oddsim.web.limits import MAX_EXACT_SECONDS, WebError, check_runs, check_seed
+from oddsim.web.limits import MAX_EXACT_SECONDS, WebError, server_runs
 from oddsim.web.request_fields import Body, fields_of
 from oddsim.web.rules_requests import ruleset_of
 from oddsim.web.work import Progress, engine_guard, stopper
@@ -59,8 +60,8 @@ def battle_spec(body: Body) -> BattleRequest:
 
 def _engine_options(body: Body) -> dict:
     """A request's ``method`` (default ``auto``), ``runs`` and ``seed``, the server's caps checked."""
-    return {"method": body.get("method", MethodChoice.AUTO), "runs": check_runs(body.get("runs"), None),
-            "seed": check_seed(body.get("seed"))}
+    return {"method": body.get("method", MethodChoice.AUTO), "runs": server_runs(body.get("runs")),
+            "seed": check_seed(body.get("seed"), WebError)}
 
 
 def waves_of(body: Body) -> list[Wave]:

@@ -8,12 +8,12 @@ import pytest
 
 from oddsim import Amphibious, Battle
 from oddsim.errors import BattleError
+from oddsim.limits import MethodChoice
 from oddsim.results.battle_result import BattleResult
 from oddsim.stages.amphibious import AmphibiousResult
 from oddsim.stages.counter import CounterAttackResult
 from oddsim.stages.pipeline import estimate_seconds
 from oddsim.stages.request import BattleRequest, RequestKind, engine_of, exact_seconds, run_request
-from oddsim.stages.runner import MethodChoice
 from oddsim.stages.waves import Wave, WaveResult
 
 

@@ -69,7 +69,8 @@ def test_the_event_loop_never_estimates_a_split_battle(monkeypatch):
     def never(battle):
         raise AssertionError("a battle was sized for the exact engine on the event loop")
 
-    for module in (oddsim.stages.pipeline, oddsim.stages.runner, oddsim.stages.request):  # (each reads its own name)
+    # (each reads its own name)
+    for module in (oddsim.stages.pipeline, oddsim.stages.runner, oddsim.stages.request):
         monkeypatch.setattr(module, "exact_size", never)
     small = {**SPLIT, "attacker": "1 inf, 1 ftr, 1 bmb", "defender": "1 inf, 1 aa"}
     assert quick_battle_answer(small) is None
