@@ -70,12 +70,13 @@ class BattleRequest:
         if isinstance(self.fight, Amphibious) and (self.waves is not None or self.counter_attack is not None):
             raise BattleError("an amphibious assault is answered on its own: drop the later waves "
                               "and the counter-attack, or fight them as separate battles")
-        if self.waves and self.counter_attack is not None:
+        if self.waves is not None and self.counter_attack is not None:
             raise BattleError("a counter-attack follows one battle: drop the later waves, or fight "
                               "the waves first and counter-attack their result as a separate battle")
 
     @property
     def kind(self) -> RequestKind:
+        """What the request asks for, which says what ``run_request`` returns."""
         if isinstance(self.fight, Amphibious):
             return RequestKind.AMPHIBIOUS
         if self.counter_attack is not None:
