@@ -67,11 +67,16 @@ async def _body(request: Request) -> dict:
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
         raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
-        chunks.append(chunk)
+    try:
+        with anyio.fail_after(REQUEST_SECONDS):  # (a body that never comes holds a request slot)
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise WebError(f"the request body did not arrive within {REQUEST_SECONDS:g} s of its headers: "
+                       f"send the whole request at once", status=408) from None
     raw = b"".join(chunks)
     try:
         body = strict_json.loads(raw.decode("utf-8")) if raw.strip() else {}
