@@ -21,7 +21,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from oddsim._runtime import strict_json
+from oddsim._runtime import kernel_cache, strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.model.battle import Battle, RetreatPolicy
 from oddsim.model.rules import builtin_names, load_ruleset
@@ -255,6 +255,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
+    if kernel_cache.damaged(exc):  # (no fault of the request's: 503, the fix in its line)
+        return _error(kernel_cache.DAMAGED.replace("try again", "restart oddsim serve"), 503)
     return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 
