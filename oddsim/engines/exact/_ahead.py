@@ -105,10 +105,9 @@ def signature(retreats: bool = False) -> tuple[Any, ...]:
 
 
 def placeholders(retreats: bool = False) -> tuple[Any, ...]:
-    """Arguments of the types ``solve._solve`` passes ``solve_kernel`` (through ``run_dp``, its
-    named tuples' fields apart) for a battle without a retreat policy, or with one
-    (``retreats``) that ``start`` takes (tests check that such battles compile these very
-    signatures)."""
+    """Arguments of the types ``solve._solve`` passes ``solve_kernel`` for a battle without a
+    retreat policy, or with one (``retreats``) that ``start`` takes (tests check that such
+    battles compile these very signatures)."""
     import numpy as np
 
     from oddsim.engines.exact import _kernel as k
@@ -119,8 +118,9 @@ def placeholders(retreats: bool = False) -> tuple[Any, ...]:
     side = t.SideTables(ints, table, ints, table, np.zeros((1, 1, 1)), table, table, table)
     work = k.Work(floats, floats, floats, floats, np.zeros(1, dtype=np.int8), ints, ints)
     retreat = k.RetreatRule(-1, -1.0, 1.0) if retreats else None
-    return (*side, *side, ints, floats, *work, *k.Rules(False, False, False), False, 0.0, retreat, ints,
-            floats, ints, ints, retreats, None, None)
+    settings = k.DPSettings(False, 0.0, retreats)
+    return (side, side, k.Start(ints, floats), work, k.Rules(False, False, False), settings, retreat, ints,
+            k.BetweenRounds(ints, ints, floats), None, None)
 
 
 def _cached(kernel: Any, sig: tuple[Any, ...]) -> bool:
@@ -140,8 +140,13 @@ def sums_placeholders(cost: Any) -> tuple[Any, ...]:
     the edition's unit costs, read-only)."""
     import numpy as np
 
+    from oddsim.engines.exact import _kernel as k
+    from oddsim.engines.exact import _tables as t
+
     ints, floats, table = np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros((1, 1), dtype=np.int64)
-    return (ints, floats, floats, np.zeros(1, dtype=np.int8), 0, table, ints, table, 0, ints, table, 0, cost)
+    counts = t.SideCounts(table, table, table, ints)
+    terminal = k.Terminal(floats, floats, np.zeros(1, dtype=np.int8))
+    return (ints, terminal, 0, table, counts, 0, counts, 0, cost)
 
 
 def compile_dp(retreats: bool = False) -> None:
