@@ -29,8 +29,8 @@ tails under 1e-17, moves under 1e-18).
 
 ``--stages`` splits each fresh solve into where its time goes (medians of 31, each stage on its
 own): lowering the ``Battle`` to arrays and class layouts, preparing the side tables and the
-start mass, the DP kernel (of which the call itself, its tables handed over field by field by
-``_kernel.run_dp``, is about what a 1 vs 1 battle's kernel takes), and building the result;
+start mass, the DP kernel (of which the call itself, its records handed over by
+``_kernel.solve_kernel``, is about what a 1 vs 1 battle's kernel takes), and building the result;
 with aacalc2, next to a tenth of its time (what ten times its speed allows). A small plain
 battle is solved without the separate prepare and DP calls: its side tables, DP and the
 result's sums run in one kernel call (``one call``, from ``oddsim.engines.exact._plain``), and

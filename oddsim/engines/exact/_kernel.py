@@ -112,16 +112,12 @@ class Buffers(NamedTuple):
     compact_p: np.ndarray  # ... and their chances
 
 
-class MoveLists(NamedTuple):
-    """Two compact lists of next states, the attacker's and the defender's, where they lie in
-    ``idx``/``p``: the flattened ``Buffers`` lists (``_flat``) or a ``MoveStore`` record."""
+class Lists(NamedTuple):
+    """Compact lists of next states and their chances: the ``Buffers``' rows (2-D), or flat
+    arrays that hold them one after another (``_flat``'s view of those rows, or a ``MoveStore``)."""
 
     idx: np.ndarray
     p: np.ndarray
-    a_at: int
-    n_a: int
-    d_at: int
-    n_d: int
 
 
 class Weighted(NamedTuple):
@@ -595,18 +591,21 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
     made).
 
     Each state is visited once, in index order, through the phases of a round: the mass that
-    arrives there (``_arrivals``), the end of the battle (``_battle_over``), where it goes between
-    rounds, the round's moves, the round fought there (``_round_fought_here``, the "nothing
-    changed" loop in closed form) or once before the mass moves on (``_round_then_moved``), and
-    the round's two phases of fire spread to the states they lead to (``_first_strike``,
-    ``_general_fire``)."""
+    arrives there (``_arrivals``, ``_arrived``), the end of the battle (``_battle_over``), where
+    it goes between rounds (``_moved``), the round's moves, the round fought there
+    (``_round_fought_here``, the "nothing changed" loop in closed form) or once before the mass
+    moves on (``_round_then_moved``), and the round's two phases of fire spread to the states
+    they lead to (``_first_strike``, ``_general_fire``)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     defender_holds, prune, track_rounds = settings
     submerge_to, retreat_to, win_chance = between
     start_idx, start_val = start
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
+    # (records of arrays made once: made per state in a kernel that counts references, each
+    # costs atomic increments, a quarter of the DP's time on land)
     rows = Rows(row_lo, row_hi)
+    end_of_round, mid_round = Weighted(x1, w1), Weighted(x2, w2)
     first_strikes = x2.shape[0] > 1
     ends = np.empty(64, dtype=np.int64)
     n_ends = 0
@@ -616,6 +615,7 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
     lists_idx, lists_p, width = _flat(buf.compact_idx), _flat(buf.compact_p), buf.compact_idx.shape[1]
     if store is not None:
         lists_idx, lists_p = store.idx, store.p
+    lists, scratch = Lists(lists_idx, lists_p), Lists(buf.compact_idx, buf.compact_p)
     policy = False
     if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
         policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
@@ -634,10 +634,11 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
             if next_start < start_idx.shape[0] and start_idx[next_start] == j:
                 m_start = start_val[next_start]
                 next_start += 1
-            here = _arrivals(work, j, m_start, first_strikes, track_rounds)
-            total = here.start + here.end + here.mid
+            m_end, m2 = _arrivals(x1, x2, j, first_strikes)
+            total = m_start + m_end + m2
             if total == 0.0:
                 continue
+            u1, u2 = _arrived(x1, w1, w2, j, first_strikes, track_rounds)
             if total < prune:
                 pruned += total
                 continue
@@ -648,7 +649,7 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
                     store.at[j] = -1
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
-                _battle_over(work, j, code, total, here, track_rounds)
+                _battle_over(x1, w1, outcome, j, code, total, u1 + u2, track_rounds)
                 ends, n_ends = _append(ends, n_ends, j)
                 continue
             tracked = track_rounds
@@ -666,7 +667,7 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
             # the round's four lists of moves, at offsets of lists_idx/lists_p: the flattened compact
             # lists of ``_moves``, or with a store the state's record where it lies there
             o1_a, o1_d, o2_a, o2_d = A_FIRST * width, D_FIRST * width, A_GENERAL * width, D_GENERAL * width
-            if target != j and m_start == 0.0 and here.mid == 0.0:
+            if target != j and m_start == 0.0 and m2 == 0.0:
                 # all the mass here leaves at the end of a round: none fights one from here
                 n1_a = n1_d = n2_a = n2_d = 0
                 stay1 = stay2 = 0.0
@@ -682,134 +683,135 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
             final_w = 0.0
             if target != j:
                 x_round, u_round, x_after_first, u_after_first, leaving, leaving_w = _round_then_moved(
-                    here, stay1, stay2, tracked)
+                    m_start, m_end, m2, u1, u2, stay1, stay2, tracked)
                 if target < 0:  # the battle ends in a retreat
                     final = leaving
                     final_w = leaving_w
                     outcome[j] = RETREAT
                     ends, n_ends = _append(ends, n_ends, j)
                 else:
-                    _moved(work, nd, target, leaving, leaving_w, tracked)
+                    _moved(x1, w1, rows, nd, target, leaving, leaving_w, tracked)
             else:
                 # once the attacker's others have retreated (retreat_to[j] == j: the landed units
                 # fight on) the weight keeps the round they left: no round is added
-                left = retreat_to.shape[0] and retreat_to[j] == j
+                add = 1.0
+                if tracked and retreat_to.shape[0] and retreat_to[j] == j:
+                    add = 0.0
                 x_round, u_round, x_after_first, u_after_first = _round_fought_here(
-                    here, stay1, stay2, tracked, 0.0 if left else 1.0)
+                    m_start + m_end, m2, u1, u2, stay1, stay2, tracked, add)
             rounds += x_round
             # the round's fire spread into x1 (general fire) and x2 (a first strike). The "no
             # change" share also lands on this state's own slot, which is set to its final mass after.
-            pruned += _general_fire(work, nd, x_after_first, u_after_first,
-                                    MoveLists(lists_idx, lists_p, o2_a, n2_a, o2_d, n2_d), buf, prune, rows)
+            pruned += _general_fire(end_of_round, nd, x_after_first, u_after_first, lists, o2_a, n2_a, o2_d,
+                                    n2_d, scratch, prune, rows)
             if n1_a:
-                pruned += _first_strike(work, j, nd, x_round, u_round,
-                                        MoveLists(lists_idx, lists_p, o1_a, n1_a, o1_d, n1_d), buf, prune,
-                                        rows, track_rounds)
+                pruned += _first_strike(mid_round, nd, x_round, u_round, lists, o1_a, n1_a, o1_d, n1_d,
+                                        scratch, prune, rows)
+                x2[j] = 0.0  # (the first strike's "no change" share, counted in x_round)
+                if track_rounds:
+                    w2[j] = 0.0
             x1[j] = final
             if track_rounds:
                 w1[j] = final_w
     return DPResult(ends[:n_ends], rounds, pruned)
 
 
-class Arrived(NamedTuple):
-    """The mass at a joint state when the DP visits it (``_arrivals``)."""
-
-    start: float  # before round 1
-    end: float  # at the end of a round
-    mid: float  # after a round's first strike
-    end_w: float  # ``end`` weighted by rounds (tracked only)
-    mid_w: float  # ``mid`` weighted likewise
-
-
-@hot_inline_jit
-def _arrivals(work, j, m_start, first_strikes, track_rounds):
-    """The start of a round: the mass that arrived at joint state j (``Arrived``), taken out of
-    ``work`` (the state's entries then read 0, to be set to its final mass)."""
-    m_end = work.x1[j]
+@hot_jit
+def _arrivals(x1, x2, j, first_strikes):
+    """The start of a round: the mass that arrived at joint state j at the end of a round (in
+    ``x1``) and after a first strike (taken out of ``x2``). (The phases' helpers take the work
+    arrays, not ``Work``: one call each, none counting references.)"""
+    m_end = x1[j]
     m2 = 0.0
     if first_strikes:
-        m2 = work.x2[j]
-        work.x2[j] = 0.0  # (x2 and w2 are left all zeros: only x1, w1, outcome hold the ends)
-    work.x1[j] = 0.0  # from here on the state's final mass
+        m2 = x2[j]
+        x2[j] = 0.0  # (x2 and w2 are left all zeros: only x1, w1, outcome hold the ends)
+    return m_end, m2
+
+
+@hot_jit
+def _arrived(x1, w1, w2, j, first_strikes, track_rounds):
+    """Where some mass arrived at joint state j (``_arrivals``): its rounds-weighted twins (at
+    the end of a round, after a first strike), taken out of the work arrays with the mass (the
+    state's entries then read 0, to be set to its final mass)."""
+    x1[j] = 0.0  # from here on the state's final mass
     u1 = u2 = 0.0
     if track_rounds:
-        u1 = work.w1[j]
-        work.w1[j] = 0.0
+        u1 = w1[j]
+        w1[j] = 0.0
         if first_strikes:
-            u2 = work.w2[j]
-            work.w2[j] = 0.0
-    return Arrived(m_start, m_end, m2, u1, u2)
+            u2 = w2[j]
+            w2[j] = 0.0
+    return u1, u2
 
 
-@hot_inline_jit
-def _battle_over(work, j, code, total, here, track_rounds):
-    """The battle is over at joint state j (outcome ``code``): all its mass ends there."""
-    work.x1[j] = total
+@hot_jit
+def _battle_over(x1, w1, outcome, j, code, total, total_w, track_rounds):
+    """The battle is over at joint state j (outcome ``code``): all its mass ends there (weighted:
+    ``total_w``)."""
+    x1[j] = total
     if track_rounds:
-        work.w1[j] = here.end_w + here.mid_w
-    work.outcome[j] = code
+        w1[j] = total_w
+    outcome[j] = code
 
 
 @hot_inline_jit
-def _round_fought_here(here, stay1, stay2, tracked, add):
+def _round_fought_here(m1, m2, u1, u2, stay1, stay2, tracked, add):
     """The rounds fought from a joint state whose mass stays between rounds, "nothing changed"
-    looping back in closed form: the mass at the start of a round (``x_round``) and after its
-    first strike, and both weighted by rounds (``tracked``; ``add``: the round each adds, 0 once
-    the attacker's others left)."""
-    m1 = here.start + here.end
-    m2 = here.mid
+    looping back in closed form, from the mass that arrived at the start of a round (``m1``) and
+    after a first strike (``m2``), weighted ``u1``/``u2``: the mass at the start of a round
+    (``x_round``) and after its first strike, and both weighted by rounds (``tracked``; ``add``:
+    the round each adds, 0 once the attacker's others left)."""
     x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
     x_after_first = m2 + stay1 * x_round
     u_round = 0.0
     u_after_first = 0.0
     if tracked:
-        u1, u2 = here.end_w, here.mid_w
         u_round = (u1 + add * m1 + stay2 * (u2 + add * x_after_first)) / (1.0 - stay1 * stay2)
         u_after_first = u2 + stay1 * u_round
     return x_round, u_round, x_after_first, u_after_first
 
 
 @hot_inline_jit
-def _round_then_moved(here, stay1, stay2, tracked):
+def _round_then_moved(m_start, m_end, m2, u1, u2, stay1, stay2, tracked):
     """A joint state whose mass moves on (or leaves the battle) at the end of a round: the mass
-    before round 1 and after a first strike fight the round out first, once. Returns the mass
-    at the start of that round and after its first strike (each with its weighted twin), and
-    the mass that leaves, weighted likewise."""
-    x_round = here.start
-    u_round = here.start if tracked else 0.0
-    x_after_first = here.mid + stay1 * x_round
-    u_after_first = here.mid_w + stay1 * u_round if tracked else 0.0
-    leaving = here.end + stay2 * x_after_first
-    leaving_w = here.end_w + stay2 * u_after_first
+    before round 1 (``m_start``) and after a first strike (``m2``, weighted ``u2``) fight the
+    round out first, once; that at its end (``m_end``, weighted ``u1``) leaves at once. Returns
+    the mass at the start of that round and after its first strike (each with its weighted
+    twin), and the mass that leaves, weighted likewise."""
+    x_round = m_start
+    u_round = m_start if tracked else 0.0
+    x_after_first = m2 + stay1 * x_round
+    u_after_first = u2 + stay1 * u_round if tracked else 0.0
+    leaving = m_end + stay2 * x_after_first
+    leaving_w = u1 + stay2 * u_after_first
     return x_round, u_round, x_after_first, u_after_first, leaving, leaving_w
 
 
-@hot_inline_jit
-def _moved(work, nd, target, mass, weighted, tracked):
+@hot_jit
+def _moved(x1, w1, rows, nd, target, mass, weighted, tracked):
     """Between rounds: ``mass`` moved to joint state ``target`` (subs submerged, or the attacker's
     others retreated), to be fought from there."""
-    work.x1[target] += mass
+    x1[target] += mass
     if tracked:
-        work.w1[target] += weighted
-    _widen(work.row_lo, work.row_hi, target // nd, target % nd, target % nd)
+        w1[target] += weighted
+    _widen(rows.lo, rows.hi, target // nd, target % nd, target % nd)
 
 
-@hot_inline_jit
-def _general_fire(work, nd, mass, weight, lists, buf, prune, rows):
-    """A round's general fire from ``mass`` (weighted: ``weight``) to the states it leads to
-    (``lists``), at the end of the round (``x1``/``w1``); returns the mass pruned."""
-    return _spread(Weighted(work.x1, work.w1), nd, mass, weight, lists, buf, prune, rows)
+@hot_jit
+def _general_fire(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows):
+    """A round's general fire from ``mass`` (weighted: ``weight``) to the states it leads to (the
+    lists at ``a_at``/``d_at`` of ``lists``), at the end of the round (``into``: ``x1``/``w1``);
+    returns the mass pruned (``_spread``)."""
+    return _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows)
 
 
-@hot_inline_jit
-def _first_strike(work, j, nd, mass, weight, lists, buf, prune, rows, track_rounds):
-    """A round's first strike from ``mass`` at joint state j (weighted: ``weight``) to the
-    states it leads to (``lists``), in mid-round (``x2``/``w2``); returns the mass pruned."""
-    pruned = _spread(Weighted(work.x2, work.w2), nd, mass, weight, lists, buf, prune, rows)
-    work.x2[j] = 0.0  # (the first strike's "no change" share, counted in x_round)
-    if track_rounds:
-        work.w2[j] = 0.0
-    return pruned
+@hot_jit
+def _first_strike(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows):
+    """A round's first strike from ``mass`` (weighted: ``weight``) to the states it leads to (the
+    lists at ``a_at``/``d_at`` of ``lists``), in mid-round (``into``: ``x2``/``w2``); returns the
+    mass pruned (``_spread``)."""
+    return _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows)
 
 
 @jit
@@ -901,6 +903,7 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, settings, retreat, air_aliv
     buf = _buffers(na, nd)
     flat_idx, flat_p, width = _flat(buf.compact_idx), _flat(buf.compact_p), buf.compact_idx.shape[1]
     ended = Terminal(final, final_w, outcome)
+    lists, scratch = Lists(flat_idx, flat_p), Lists(buf.compact_idx, buf.compact_p)
     first = 1
     if end_mass.sum() > 0.0:  # the caller fought round 1
         nxt = end_mass.copy()
@@ -915,6 +918,7 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, settings, retreat, air_aliv
         nxt = np.zeros(na * nd)
         mid_w = np.zeros(size_w)
         nxt_w = np.zeros(size_w)
+        mid_round, end_of_round = Weighted(mid, mid_w), Weighted(nxt, nxt_w)
         for ia in range(na):
             for idd in range(nd):
                 j = ia * nd + idd
@@ -939,16 +943,15 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, settings, retreat, air_aliv
                 middle_w = cur_w[j] + mid_w[j] if left else 0.0
                 if n1_a:
                     # phase 1 from the round start; its own share joins the mid-round mass here
-                    first_lists = MoveLists(flat_idx, flat_p, A_FIRST * width, n1_a, D_FIRST * width, n1_d)
-                    pruned += _spread(Weighted(mid, mid_w), nd, cur[j], cur_w[j] if left else 0.0,
-                                      first_lists, buf, prune, no_rows)
+                    pruned += _first_strike(mid_round, nd, cur[j], cur_w[j] if left else 0.0, lists,
+                                            A_FIRST * width, n1_a, D_FIRST * width, n1_d, scratch, prune,
+                                            no_rows)
                     middle = mid[j]
                     middle_w = mid_w[j] if left else 0.0
                 # phase 2 from all mid-round mass here
-                general_lists = MoveLists(flat_idx, flat_p, A_GENERAL * width, n2_a, D_GENERAL * width, n2_d)
-                pruned += _spread(Weighted(nxt, nxt_w), nd, middle, middle_w, general_lists, buf, prune,
-                                  no_rows)
-        _end_of_round(Weighted(nxt, nxt_w), fought, max_rounds, ended, A, D, rules, defender_holds, buf,
+                pruned += _general_fire(end_of_round, nd, middle, middle_w, lists, A_GENERAL * width, n2_a,
+                                        D_GENERAL * width, n2_d, scratch, prune, no_rows)
+        _end_of_round(end_of_round, fought, max_rounds, ended, A, D, rules, defender_holds, buf,
                       retreat, air_alive, between)
         cur = nxt
         cur_w = nxt_w
@@ -1065,17 +1068,19 @@ def _compact(dense, touched, n, idx, p):
 
 
 @hot_jit
-def _spread(into, nd, mass, weight, lists, buf, eps, rows):
+def _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, eps, rows):
     """into.x[a, d] += mass * P(a) * P(d) (and into.w the same with ``weight``): the outer
-    product of the two compact lists of ``lists`` (``MoveLists``: rows of the flattened
-    ``_buffers`` lists, or a record where it lies in a ``MoveStore``). Moves that would carry
+    product of two compact lists, the attacker's the ``n_a`` entries of ``lists`` (flat
+    ``Lists``: rows of the flattened ``_buffers`` lists, or a ``MoveStore``) from ``a_at`` on,
+    the defender's the ``n_d`` from ``d_at`` on. Moves that would carry
     less than ``eps`` on either side are dropped; returns the mass dropped. When the defender's
     states kept are consecutive (one class taking general hits, as in land battles) each row is
     one contiguous run, which vectorises. ``rows`` are widened to cover what was written;
-    ``buf`` gives the scratch rows ``KEEP`` and ``RUN``."""
+    ``scratch`` (the ``Buffers``' lists, passed alone: a call passing all six buffers cost
+    more) gives the scratch rows ``KEEP`` and ``RUN``."""
     dest, dest_w = into
-    idx, p, a_at, n_a, d_at, n_d = lists
-    compact_idx, compact_p = buf.compact_idx, buf.compact_p
+    idx, p = lists
+    compact_idx, compact_p = scratch
     row_lo, row_hi = rows
     a_idx, a_p = idx[a_at: a_at + n_a], p[a_at: a_at + n_a]
     d_idx, d_p = idx[d_at: d_at + n_d], p[d_at: d_at + n_d]
@@ -1281,6 +1286,8 @@ def first_round_kernel(A, D, start_mass, rules, defender_holds):
     no_rows = Rows(np.zeros(na, dtype=np.int64), np.zeros(na, dtype=np.int64))  # every state is swept here
     buf = _buffers(na, nd)
     flat_idx, flat_p, width = _flat(buf.compact_idx), _flat(buf.compact_p), buf.compact_idx.shape[1]
+    lists, scratch = Lists(flat_idx, flat_p), Lists(buf.compact_idx, buf.compact_p)
+    mid_round, end_of_round = Weighted(mid, no_weight), Weighted(after, no_weight)
     for j in range(na * nd):
         if start_mass[j] == 0.0 and mid[j] == 0.0:
             continue
@@ -1294,12 +1301,12 @@ def first_round_kernel(A, D, start_mass, rules, defender_holds):
         middle = start_mass[j] + mid[j]
         if n1_a:
             # the first strike from the round's start; its own share ("no change") joins mid[j]
-            first_lists = MoveLists(flat_idx, flat_p, A_FIRST * width, n1_a, D_FIRST * width, n1_d)
-            _spread(Weighted(mid, no_weight), nd, start_mass[j], 0.0, first_lists, buf, 0.0, no_rows)
+            _first_strike(mid_round, nd, start_mass[j], 0.0, lists, A_FIRST * width, n1_a, D_FIRST * width,
+                          n1_d, scratch, 0.0, no_rows)
             middle = mid[j]
         # general fire from all the mass here after the first strike (its own share stays at j)
-        general_lists = MoveLists(flat_idx, flat_p, A_GENERAL * width, n2_a, D_GENERAL * width, n2_d)
-        _spread(Weighted(after, no_weight), nd, middle, 0.0, general_lists, buf, 0.0, no_rows)
+        _general_fire(end_of_round, nd, middle, 0.0, lists, A_GENERAL * width, n2_a, D_GENERAL * width, n2_d,
+                      scratch, 0.0, no_rows)
     return left, after
 
 
@@ -1310,3 +1317,4 @@ def pre_battle_aa(a_stride, a_class_len, aa_dist, out_mass, nd):
     for hits in range(aa_dist.shape[0]):
         lost = min(a_class_len[AIR], hits)
         out_mass[lost * a_stride[AIR] * nd] += aa_dist[hits]
+

@@ -478,8 +478,8 @@ def plain_inputs(low: LoweredBattle, a: t.SideLayout,
                  d: t.SideLayout) -> tuple[t.SideInputs, t.SideInputs, _plain.PlainBattle]:
     """``_plain.solve_plain``'s arguments for a battle ``_is_plain`` takes."""
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
-    plain = _plain.PlainBattle(unit_types(low), support_rules(low), low.low_luck, rules,
-                               k.DPSettings(d.idle, PRUNE, False), a.fighting_value, d.fighting_value)
+    plain = _plain.PlainBattle(unit_types(low), support_rules(low), low.low_luck, rules, d.idle, PRUNE,
+                               a.fighting_value, d.fighting_value)
     return side_inputs(low, a, True, False), side_inputs(low, d, False, False), plain
 
 
