@@ -16,15 +16,15 @@ import numpy as np
 
 from oddsim.engines.exact import _lattice as lat
 from oddsim.engines.exact import _tables as t
-from oddsim.engines.exact._kernel import Rules, bombard_round_kernel, first_round_kernel
-from oddsim.engines.exact.solve import (
+from oddsim.engines.exact._inputs import (
     MAX_TABLE_ENTRIES,
-    _group_distribution,
+    group_distribution,
     side_tables,
     size,
     support_rules,
     unit_types,
 )
+from oddsim.engines.exact._kernel import Rules, bombard_round_kernel, first_round_kernel
 from oddsim.engines.lowering import aa_dice
 from oddsim.model.aa_fire import split_aircraft
 from oddsim.model.battle import Battle, Submerge
@@ -112,9 +112,10 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
     swept_layout = a_layout if swept_is_attacker else d_layout
     fixed, fixed_counts, fixed_reached = side_tables(low, fixed_layout, not swept_is_attacker)
     types, support = unit_types(low), support_rules(low)
+    loss_kinds = lat.LossKinds(steps.step_unit, steps.step_kill, kind_max, starts, idle)
+    dice = t.SideDice(idle, idle, steps.value, steps.dice, steps.best_of, steps.support_side)
     tables, aa_next, swept_left, fighting, start_state = lat.lattice_side(
-        steps.step_unit, steps.step_kill, kind_max, starts, idle, steps.value, steps.dice, steps.best_of,
-        steps.support_side, *types, *support, low.low_luck, swept_layout.rolls + 1, MAX_TABLE_ENTRIES)
+        loss_kinds, dice, types, support, low.low_luck, swept_layout.rolls + 1, MAX_TABLE_ENTRIES)
     n_swept = tables.flags.shape[0]
     if n_swept == 0 or n_swept * fixed.flags.shape[0] > MAX_SWEEP_STATES:
         return None
@@ -228,11 +229,11 @@ def _start_values(battle, low, side, counts, start_state, aa_next, A, D, a_layou
     for n in np.unique(shots[shots > 0]).tolist():
         dice = np.zeros(7, dtype=np.int64)
         dice[low.aa_hit] = n
-        hits = _group_distribution(dice, low.low_luck)
+        hits = group_distribution(dice, low.low_luck)
         assert hits is not None  # (n dice)
         a_dist[n, :len(hits)] = hits
     a_next = aa_next if swept_is_attacker else _aircraft_chain(A, a_layout)
-    bombard = _group_distribution(low.bombard_dice, low.low_luck)
+    bombard = group_distribution(low.bombard_dice, low.low_luck)
     fire_back = bombard is not None and low.bombard_fire_back
     d_dist = bombard if bombard is not None and not fire_back else np.ones(1)
     d_next = np.ascontiguousarray(D.next_hit[:, t.H_ANY])

@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 import oddsim
-from oddsim.engines.exact import _kept
+from oddsim.engines.exact import _array_pool
 from oddsim.engines.lowering import lower
 from oddsim.model.rules import with_changes
 
@@ -71,5 +71,5 @@ def test_battles_whose_joint_arrays_are_kept_go_through_prepare():
     battle = oddsim.Battle(rules="1942-2e", attacker="8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb",
                            defender="2 bb, 2 cv, 4 ftr, 6 sub, 3 dd", sea=True)
     low, a, d = exact.size(battle).lowered
-    assert a.n_states * d.n_states >= _kept.MIN_KEPT_ENTRIES
+    assert a.n_states * d.n_states >= _array_pool.MIN_POOLED_ENTRIES
     assert not exact._is_plain(battle, low, a, d)
