@@ -92,6 +92,7 @@ def visit(page, tab: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")
 
 
+@pytest.mark.slow  # (every tab in a browser, filled and read: 20-25 s a size)
 @pytest.mark.parametrize("size", SIZES)
 def test_every_tab_reads_for_players(views, size):
     from axe_playwright_python.sync_playwright import Axe
