@@ -6,14 +6,13 @@ import click
 
 from oddsim.cli.chart import write_battle_chart
 from oddsim.cli.common import (
+    RETREAT_FLAGS,
     UNITS_HELP,
+    declared,
     finish,
-    order_of_loss_options,
     output_options,
     print_result,
-    retreat_options,
     rule_option,
-    tech_and_dice_options,
     unit_values_option,
     with_rule_changes,
 )
@@ -44,34 +43,16 @@ class _Survivors(click.ParamType):
               help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units).')
 @click.option("-d", "--defender", required=True,
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
-@click.option("--sea", is_flag=True, help="A sea battle (default: land).")
-@order_of_loss_options
+@declared("sea", "ool_attacker", "ool_defender", "keep_land")
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
-@tech_and_dice_options
-@click.option("--in-progress", is_flag=True,
-              help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
-@click.option("--crash-fighters", is_flag=True,
-              help="Sea battles: the defender's aircraft its surviving carriers cannot hold are lost.")
-@click.option("--attacker-destroyer-last", is_flag=True,
-              help="Sea battles: the attacker keeps its last destroyer as its last casualty while "
-                   "the defender has subs.")
-@click.option("--defender-destroyer-last", is_flag=True,
-              help="Sea battles: the defender keeps its last destroyer as its last casualty while "
-                   "the attacker has subs.")
-@retreat_options
-@click.option("--landed", default=None,
-              help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
-@click.option("--bombard", default=None,
-              help='Ships bombarding the shore before round 1, e.g. "1 bb, 1 cruiser" (needs --landed).')
-@click.option("--attacker-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
-              show_default=True, help="When attacking subs submerge (no enemy destroyer).")
-@click.option("--defender-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
-              show_default=True, help="When defending subs submerge (no enemy destroyer).")
+@declared("attacker_tech", "defender_tech", "dice", "in_progress", "crash_fighters",
+          "attacker_destroyer_last", "defender_destroyer_last", *RETREAT_FLAGS, "landed", "bombard",
+          "attacker_submerge", "defender_submerge")
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--wave-plan", type=click.Path(dir_okay=False), default=None,
@@ -85,33 +66,23 @@ class _Survivors(click.ParamType):
 @rule_option
 @unit_values_option
 @output_options
-def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, attacker_destroyer_last,
-           defender_destroyer_last, retreat, landed,
-           bombard, attacker_submerge, defender_submerge, waves, wave_plan, counter, survivors,
-           rule_changes, unit_values, quiet, as_json, plot) -> int:
+def battle(rules, attacker, defender, method, runs, seed, waves, wave_plan, counter, survivors,
+           rule_changes, unit_values, quiet, as_json, plot, options) -> int:
     """Odds of one battle (and of later waves with --wave).
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
     """
     import json
 
-    from oddsim.model.battle import Battle
+    from oddsim.model.options import battle_from
 
-    spec = Battle(rules=with_rule_changes(rules, rule_changes, unit_values), attacker=attacker,
-                  defender=defender, sea=sea,
-                  ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
-                  attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                  in_progress=in_progress, crash_fighters=crash_fighters,
-                  attacker_destroyer_last=attacker_destroyer_last,
-                  defender_destroyer_last=defender_destroyer_last, retreat=retreat,
-                  landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
-                  defender_submerge=defender_submerge)
+    spec = battle_from(with_rule_changes(rules, rule_changes, unit_values), attacker, defender, options)
     # the engines: after the input is checked
     from oddsim.api import run_battle, run_counter_attack, run_waves
     from oddsim.stages.waves import Wave
 
-    later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
+    later = [Wave(attacker=w, ool_attacker=spec.attacker.order_of_loss, keep_land=spec.attacker.keep_land)
+             for w in waves]
     if wave_plan is not None:
         from oddsim.stages.wave_plan import load_wave_plan
 
@@ -123,7 +94,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
         if plot or survivors is not None:
             raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
         outcome = run_counter_attack(spec, counter, method=method, runs=runs, seed=seed,
-                                     ool_counter=ool_defender)
+                                     ool_counter=spec.defender.order_of_loss)
         click.echo(json.dumps(outcome.to_dict(), indent=2) if as_json else outcome.to_table())
         return finish(outcome.battle)
     if later:

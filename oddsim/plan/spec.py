@@ -17,6 +17,7 @@ from oddsim.limits import check_runs, check_seed
 from oddsim.model.battle import MAX_TERRITORY_VALUE, Battle, RetreatPolicy
 from oddsim.model.forces import Force, parse_defender, parse_force
 from oddsim.model.names import count_label, unit_label
+from oddsim.model.options import battle_from
 from oddsim.model.rules import Ruleset, load_ruleset
 from oddsim.plan.goals import Combine, Goal, PlanError, parse_goal
 
@@ -297,10 +298,9 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
         return None
     try:
         if defend:
-            return Battle(rules=rules, attacker=army, defender=joined(there, reachable),
-                          retreat=_retreat(retreat, value), **options)  # type: ignore[arg-type]
-        return Battle(rules=rules, attacker=reachable, defender=army, retreat=_retreat(retreat, value),
-                      **options)  # type: ignore[arg-type]
+            return battle_from(rules, army, joined(there, reachable),
+                               {**options, "retreat": _retreat(retreat, value)})
+        return battle_from(rules, reachable, army, {**options, "retreat": _retreat(retreat, value)})
     except PlanError:
         raise
     except OddsimError as error:

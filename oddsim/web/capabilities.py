@@ -161,12 +161,16 @@ BATTLE_ENGINE = ("method", "runs", "seed")
 
 def battle_spec(body: Body):
     """The ``Battle`` of a battle request and its engine options, as the CLI builds them."""
-    from oddsim.model.battle import Battle
+    from oddsim.model.options import WEB_FIELDS, battle_from
 
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
-    fields = _fields(body, Battle, (*BATTLE_ENGINE, "counter_attack", "waves"), "battle")
-    battle = Battle(rules=ruleset_of(body), **fields)
+    _refuse_unknown(body, {"attacker", "defender", *WEB_FIELDS, *BATTLE_ENGINE, "counter_attack", "waves",
+                           *RULES_FIELDS}, "battle")
+    if "attacker" not in body:
+        raise WebError("missing field 'attacker' in the battle request: it needs attacker")
+    battle = battle_from(ruleset_of(body), body["attacker"], body["defender"],
+                         {name: body[name] for name in WEB_FIELDS if name in body})
     method = body.get("method", "auto")
     runs = check_runs(body.get("runs"), None)
     seed = check_seed(body.get("seed"))
@@ -279,7 +283,7 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
     Exact work is bounded by the first battle plus, for each possible composition of the
     attacker's land units, the counter-attack on all of them."""
     from oddsim.api import run_counter_attack
-    from oddsim.model.battle import Battle
+    from oddsim.model.battle import Battle, Side
     from oddsim.stages.counter import land_units_bound
 
     if method == "exact":
@@ -288,9 +292,8 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
         if land is not None:
             from oddsim.stages.pipeline import estimate_seconds
 
-            whole = Battle(rules=battle.rules, attacker=counter, defender=land,
-                           attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
-                           dice=battle.dice)
+            whole = Battle(rules=battle.rules, attacker=Side(counter, tech=battle.defender.tech),
+                           defender=Side(land, tech=battle.attacker.tech), dice=battle.dice)
             seconds = estimate_seconds(battle) + compositions * estimate_seconds(whole)
             if seconds > MAX_EXACT_SECONDS:
                 from oddsim.errors import TooLargeError
@@ -338,7 +341,7 @@ def _waves(battle, body: Body, method: str, runs: int | None, seed: int | None,
     waves = waves_of(body)
     if method == "exact":
         compositions = 1
-        for _, count in battle.defender.counts:
+        for _, count in battle.defender.army.counts:
             compositions *= count + 1
         later = [replace_attacker(battle, wave) for wave in waves]
         from oddsim.stages.pipeline import estimate_seconds

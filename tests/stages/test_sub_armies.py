@@ -10,7 +10,7 @@ import pytest
 from oddsim import solve
 from oddsim.engines.exact import _sweep
 from oddsim.errors import BattleError
-from oddsim.model.battle import Battle
+from oddsim.model.battle import Battle, Side
 from oddsim.model.forces import Force, parse_force
 from oddsim.stages.sub_armies import (
     SubArmyOdds,
@@ -189,7 +189,7 @@ def test_bad_input_raises_a_battle_error():
 
 
 def test_a_sub_army_without_the_landed_units_is_refused_as_its_battle_is():
-    battle = Battle("1942-2e", "2 inf", "2 inf", landed="2 inf", bombard="1 cru")
+    battle = Battle("1942-2e", attacker=Side("2 inf", landed="2 inf", bombard="1 cru"), defender="2 inf")
     with pytest.raises(BattleError, match="landed"):
         solve_sub_armies(battle, parse_force("2 inf, 1 arm", battle.rules))
 
