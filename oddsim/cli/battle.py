@@ -6,7 +6,6 @@ import click
 
 from oddsim.cli.chart import write_battle_chart
 from oddsim.cli.common import (
-    RETREAT_FLAGS,
     UNITS_HELP,
     declared,
     finish,
@@ -17,6 +16,12 @@ from oddsim.cli.common import (
     with_rule_changes,
 )
 from oddsim.errors import OddsimError
+from oddsim.model.options import OPTIONS
+
+_FIRST = ("sea", "ool_attacker", "ool_defender", "keep_land")
+_REST = tuple(option.name for option in OPTIONS if option.on_command_line and option.name not in _FIRST)
+"""``oddsim battle`` offers every declared battle option, in the declaration's order (the
+engine options come after the first four)."""
 
 
 class _Survivors(click.ParamType):
@@ -43,16 +48,14 @@ class _Survivors(click.ParamType):
               help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units).')
 @click.option("-d", "--defender", required=True,
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
-@declared("sea", "ool_attacker", "ool_defender", "keep_land")
+@declared(*_FIRST)
 @click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
-@declared("attacker_tech", "defender_tech", "dice", "in_progress", "crash_fighters",
-          "attacker_destroyer_last", "defender_destroyer_last", *RETREAT_FLAGS, "landed", "bombard",
-          "attacker_submerge", "defender_submerge")
+@declared(*_REST)
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--wave-plan", type=click.Path(dir_okay=False), default=None,
