@@ -82,7 +82,7 @@ def test_cargo_is_loaded_one_heavy_unit_per_transport_and_the_cheapest_load_lost
     assault = Amphibious("1942-2e", fleet="2 trn", cargo="2 inf, 1 art, 1 arm", defender="1 inf")
     assert [load.describe() for load in assault.loads] == ["1 infantry, 1 artillery",
                                                            "1 infantry, 1 armor"]
-    assert assault.land_battle(1).landed.describe() == "1 infantry, 1 armor"
+    assert assault.land_battle(1).attacker.landed.describe() == "1 infantry, 1 armor"
     with pytest.raises(oddsim.BattleError, match="needs 2 transports"):
         Amphibious("1942-2e", fleet="1 trn", cargo="1 art, 1 arm", defender="1 inf")
 

@@ -6,13 +6,13 @@ import pytest
 from oracle import duel, duel_p
 
 import oddsim
+from oddsim.model.options import battle_from
 
 TOL = 1e-12
 
 
 def solve(rules, attacker, defender, sea=False, **options):
-    return oddsim.solve(oddsim.Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
-                                      **options))
+    return oddsim.solve(battle_from(rules, attacker, defender, {"sea": sea, **options}))
 
 
 def assert_odds(result, expected):
