@@ -290,10 +290,10 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
     against it once); None for an attack no unit may go on."""
     from oddsim.stages.sub_armies import joined
 
-    unknown = set(options) - _BATTLE_OPTIONS
+    unknown = set(options) - set(BATTLE_OPTIONS)
     if unknown:
         raise PlanError(f"unknown battle option '{sorted(unknown)[0]}': use "
-                        f"{', '.join(sorted(_BATTLE_OPTIONS))}")
+                        f"{', '.join(sorted(BATTLE_OPTIONS))}")
     if not defend and reachable.is_empty():
         return None
     try:
@@ -307,6 +307,7 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
         raise error.located(f"{'threat' if defend else 'target'} {name}") from None
 
 
-_BATTLE_OPTIONS = frozenset(("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
-                             "defender_tech"))
-"""The options of ``Battle`` a plan applies to every target (the retreat comes on its own)."""
+BATTLE_OPTIONS = ("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
+                  "defender_tech")
+"""The battle options (``oddsim.model.options``, by their flat names) a plan applies to every target
+(the retreat comes on its own): ``oddsim plan``'s and the web's plan request's."""
