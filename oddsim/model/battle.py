@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from oddsim.errors import BattleError
@@ -254,8 +254,9 @@ class Battle:
         armies = {ATTACKER: self.attacker.army if attacker is None
                   else parse_force(attacker, self.rules, ATTACKER),
                   DEFENDER: self.defender.army if defender is None else parse_defender(defender, self.rules)}
-        sides = {role: side.with_army(armies[role], self.rules, role == ATTACKER)
-                 for role, side in ((ATTACKER, self.attacker), (DEFENDER, self.defender))}
+        sides = {role: replace(side, army=armies[role], submerge=side.submerge if any(
+            self.rules.unit(name).submarine for name, _ in armies[role].counts) else Submerge.NEVER)
+            for role, side in ((ATTACKER, self.attacker), (DEFENDER, self.defender))}
         return Battle(rules=self.rules, attacker=sides[ATTACKER], defender=sides[DEFENDER],
                       sea=self.sea, dice=self.dice, retreat=self.retreat, aa_fired=self.aa_fired,
                       in_progress=self.in_progress, crash_fighters=self.crash_fighters)

@@ -126,18 +126,6 @@ class Side:
                                                          keep_land, landed))
         return side
 
-    def with_army(self, army: Force, rules: Ruleset, attacking: bool) -> Side:
-        """This checked side with ``army`` instead (checked by its caller: fewer units, or a
-        sub-army), its loss steps made again; a submerge policy is dropped where the new army has
-        no submarines to submerge."""
-        submerge = self.submerge if any(rules.unit(name).submarine for name, _ in army.counts) \
-            else Submerge.NEVER
-        side = Side(army, self.order_of_loss, self.tech, submerge, self.destroyer_last,
-                    self.keep_land, self.landed, self.bombard)
-        object.__setattr__(side, "steps", casualty_order(army, rules, attacking, self.order_of_loss,
-                                                         self.keep_land, self.landed))
-        return side
-
 
 def as_side(spec: Side | ArmySpec) -> Side:
     """``spec`` as a Side: itself, or an army (text, mapping, Force) with no options."""
