@@ -13,6 +13,7 @@ from oddsim.cli.common import (
     with_rule_changes,
 )
 from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
+from oddsim.limits import METHODS
 
 
 @click.command()
@@ -34,7 +35,7 @@ from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
 @declared(OPTION["ool_attacker"].but(help=f"Attacker's order of loss in the land battle, e.g. "
                                           f"inf,art,arm,ftr {DEFAULT_ORDER_HELP}."),
           OPTION["ool_defender"].but(help="Defender's order of loss in the land battle."), "keep_land")
-@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True,
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo battles in all (default 1,000,000).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from oddsim.cli.common import declared, output_options, print_result, rule_option, with_rule_changes
+from oddsim.limits import EXACT_OR_MC
 from oddsim.model.options import OPTION
 
 
@@ -24,7 +25,7 @@ from oddsim.model.options import OPTION
 @click.option("--facility", type=click.Choice(["major", "minor", "air_base", "naval_base"]), default=None,
               help="Target facility, where the edition caps damage by facility.")
 @declared(OPTION["attacker_tech"].but(help="Attacker's technologies, e.g. heavy-bombers."), "defender_tech")
-@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True,
+@click.option("--method", type=click.Choice(EXACT_OR_MC), default="exact", show_default=True,
               help="Exact enumeration or Monte Carlo.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo raids (default 1,000,000 with --method mc).")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from oddsim._runtime.progress import ProgressBar
 from oddsim.model.battle import ArmySpec, UnitListSpec
-from oddsim.model.rules import Ruleset
+from oddsim.model.rules import Ruleset, load_ruleset
 from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
 from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated
@@ -19,6 +19,7 @@ from oddsim.purchase.output import (
     CHUNK_SECONDS,
     RowFormat,
     RowWriter,
+    check_writable_rows_file,
     holds_columns,
     read_rows,
     rewrite_rows,
@@ -67,11 +68,12 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
     purchases pay where ``rules`` values units otherwise (``unit_value_changes``). Returns the
     rows ranked, best first.
     """
-    spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
-                           max_counts=max_counts, sea=sea, ool_attacker=ool_attacker,
-                           ool_defender=ool_defender, keep_land=keep_land, method=method,
-                           runs=runs, seed=seed, territory_value=territory_value,
-                           counter_attack=counter_attack, prices=prices)
+    spec = SweepSpec.build(load_ruleset(rules), budget, units, against, goal=goal,
+                           existing=existing, max_counts=max_counts, sea=sea,
+                           ool_attacker=ool_attacker, ool_defender=ool_defender,
+                           keep_land=keep_land, method=method, runs=runs, seed=seed,
+                           territory_value=territory_value, counter_attack=counter_attack,
+                           prices=None if prices is None else load_ruleset(prices))
     return run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
                      progress=progress, cache=cache)
 
@@ -158,6 +160,7 @@ def _rows_already_written(spec: SweepSpec, path: Path | None, resume: bool,
         if resume:
             raise PurchaseError("--resume needs --out: the file to resume")
         return {}
+    check_writable_rows_file(path)
     if not resume:
         if path.exists() and path.stat().st_size > 0:
             raise PurchaseError(f"{path} already exists: add --resume to continue it, or choose "

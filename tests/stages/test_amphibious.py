@@ -243,9 +243,10 @@ def test_sea_battle_option_on_the_cli():
     fought = json.loads(CliRunner().invoke(cli, [*base, "--sea-battle", "fight"]).output)
     # ignored: no sea battle, so the battleship bombards the landing; fought: the lone transport
     # is sunk at once (nothing lost), and after a sea battle nobody bombards
-    bombarded = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf",
-                                           landed="2 inf, 2 arm", bombard="1 bb"))
-    alone = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf", landed="2 inf, 2 arm"))
+    bombarded = oddsim.solve(oddsim.Battle("1942-2e", oddsim.Side("2 inf, 2 arm", landed="2 inf, 2 arm",
+                                                                  bombard="1 bb"), "4 inf"))
+    alone = oddsim.solve(oddsim.Battle("1942-2e", oddsim.Side("2 inf, 2 arm", landed="2 inf, 2 arm"),
+                                       "4 inf"))
     assert bombarded.takes_territory > alone.takes_territory + 0.05  # the choice matters
     assert ignored["sea"] is None
     assert ignored["takes_territory"] == pytest.approx(bombarded.takes_territory, abs=TOL)
