@@ -12,8 +12,8 @@ from oddsim.cli.common import (
     rule_option,
     with_rule_changes,
 )
-from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
 from oddsim.limits import METHODS
+from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
 
 
 @click.command()

@@ -16,13 +16,13 @@ from oddsim.cli.common import (
     with_rule_changes,
 )
 from oddsim.errors import OddsimError
+from oddsim.limits import METHODS
 from oddsim.model.options import OPTIONS
 
 _FIRST = ("sea", "ool_attacker", "ool_defender", "keep_land")
 _REST = tuple(option.name for option in OPTIONS if option.on_command_line and option.name not in _FIRST)
 """``oddsim battle`` offers every declared battle option, in the declaration's order (the
 engine options come after the first four)."""
-from oddsim.limits import METHODS
 
 
 class _Survivors(click.ParamType):

@@ -19,8 +19,8 @@ from oddsim.cli.common import (
     unit_values_option,
     with_rule_changes,
 )
-from oddsim.model.options import OPTION
 from oddsim.limits import METHODS
+from oddsim.model.options import OPTION
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS

@@ -16,6 +16,7 @@ one type both readings agree.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 from collections.abc import Callable
@@ -23,7 +24,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from oddsim._runtime.frozen import evolve
 from oddsim.engines.dice import DIE_FACES
 from oddsim.errors import TooLargeError
 from oddsim.model.aa_fire import aa_hit, split_aircraft
@@ -102,7 +102,11 @@ def _after_aa(battle: Battle, lost: Force) -> Battle | None:
         return None
     side = battle.attacker
     steps = casualty_order(attacker, battle.rules, True, side.order_of_loss, side.keep_land, side.landed)
-    return evolve(battle, attacker=evolve(side, army=attacker, steps=steps), aa_fired=True)
+    fewer = copy.copy(side)  # (frozen dataclasses that keep only their fields in ``__dict__``)
+    fewer.__dict__.update(army=attacker, steps=steps)
+    made = copy.copy(battle)
+    made.__dict__.update(attacker=fewer, aa_fired=True)
+    return made
 
 
 def fight_split(battle: Battle, parts: list[Split],
