@@ -140,8 +140,8 @@ def peer_input(battle: oddsim.Battle, sea: bool) -> dict:
         units = {PEER_UNITS[name]: n for name, n in force.counts}
         return {"units": units, "ool": ool, "takes": 0, "aaLast": False}
 
-    wave = {"attack": group(battle.attacker, battle.attacker_steps),
-            "defense": group(battle.defender, battle.defender_steps),
+    wave = {"attack": group(battle.attacker.army, battle.attacker.steps),
+            "defense": group(battle.defender.army, battle.defender.steps),
             "att_submerge": False, "def_submerge": False, "att_dest_last": False,
             "def_dest_last": False, "is_crash_fighters": False, "rounds": 100, "retreat_threshold": 0}
     return {"wave_info": [wave], "debug": False, "prune_threshold": 1e-12,

@@ -41,7 +41,7 @@ def test_europe_factories_have_no_aa_of_their_own():
 def test_anniversary_bombards_with_every_battleship_and_cruiser_as_its_summary_says(changes, ships):
     rules = with_changes("anniversary", changes) if changes else "anniversary"
     assault = Amphibious(rules, fleet="2 bb, 1 trn", cargo="1 inf", defender="1 inf")
-    assert assault.land_battle(1).bombard.describe() == ships
+    assert assault.land_battle(1).attacker.bombard.describe() == ships
 
 
 def test_a_change_names_itself_and_bad_changes_name_the_key():

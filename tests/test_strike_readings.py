@@ -28,13 +28,18 @@ import oddsim
 from oddsim.cli import cli
 from oddsim.engines.lowering import lower
 from oddsim.errors import RulesetError
+from oddsim.model.options import battle_from
 from oddsim.model.rules import SubStrikeDestroyer, SubStrikeRounds, ruleset_from_text, with_changes
 from oddsim.stages.pipeline import simulate
 
 TOL = 1e-12
 RUNS = 200_000
 Z = 4.5
-B = oddsim.Battle
+
+
+def B(rules, attacker, defender=None, **options):
+    """A battle with its options by their flat names, as the command line gives them."""
+    return battle_from(rules, attacker, defender, options)
 
 
 def odds(result) -> tuple[float, float, float]:

@@ -73,8 +73,8 @@ class Evaluated:
 
 def battle_seed(battle: Battle, sweep_seed: int) -> int:
     """The Monte Carlo seed of one battle: a hash of the sweep's seed and the normalised battle."""
-    text = repr((sweep_seed, battle.rules.name, battle.sea, battle.attacker, battle.defender,
-                 battle.ool_attacker, battle.ool_defender, battle.keep_land))
+    text = repr((sweep_seed, battle.rules.name, battle.sea, battle.attacker.army, battle.defender.army,
+                 battle.attacker.order_of_loss, battle.defender.order_of_loss, battle.attacker.keep_land))
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from oddsim.errors import BattleError, OddsimError
-from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy
+from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, Side
 from oddsim.model.forces import Force, join_forces, parse_force
-from oddsim.model.order_of_loss import parse_unit_list
 from oddsim.model.rules import Domain, RepairTiming
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
@@ -135,7 +134,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             reinforcements.append(_reinforcements(first, later))
         except OddsimError as error:  # say which wave, and where it was written
             raise error.located(later.source or f"wave {place}") from None
-    standing: dict[Force, float] = {first.defender: 1.0}  # defender compositions still standing
+    standing: dict[Force, float] = {first.defender.army: 1.0}  # defender compositions still standing
     taken = 0.0
     destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
     attacker_lost = defender_lost = 0.0
@@ -151,16 +150,19 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             if joins_emptied and destroyed_open > 0.0:  # the emptied territory is still the defender's
                 standing[extra] = standing.get(extra, 0.0) + destroyed_open
                 destroyed_open = 0.0
-        has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
+        has_land = any(battle.rules.unit(name).domain is Domain.LAND
+                       for name, _ in battle.attacker.army.counts)
         if has_land and not battle.sea:
             taken += destroyed_open
             destroyed_open = 0.0
-        wave: dict[str, Any] = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
-                "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
+        wave: dict[str, Any] = {"attacker": battle.attacker.army.describe(), "fights": 0.0,
+                                "attacker_win": 0.0, "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0,
+                                "method": ""}
         after: dict[Force, float] = {}
         square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
         for defender, weight in standing.items():
-            result: BattleResult = run(replace(battle, defender=defender), weight)
+            result: BattleResult = run(replace(battle, defender=replace(battle.defender, army=defender)),
+                                       weight)
             if result.runs:
                 paced.append(result.runs / weight)
             for side in ("attacker", "defender"):
@@ -243,10 +245,14 @@ def replace_attacker(battle: Battle, wave: Wave) -> Battle:
         if options.get(f"{side}_destroyer_last") is True and not battle.sea:
             # Battle's own message names the command-line flag, which a wave does not have
             raise BattleError(f"{side}_destroyer_last applies to sea battles: drop it from the wave")
-    return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
-                   ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
-                   keep_land=wave.keep_land, landed=None, bombard=None, aa_fired=False, in_progress=False,
-                   **options)
+    sides = {role: {name.removeprefix(f"{role}_"): options.pop(name) for name in list(options)
+                    if name.startswith(f"{role}_")} for role in ("attacker", "defender")}
+    own = sides["attacker"]
+    attacker = Side(wave.attacker, wave.ool_attacker, battle.attacker.tech,
+                    own.get("submerge", battle.attacker.submerge),
+                    own.get("destroyer_last", battle.attacker.destroyer_last), wave.keep_land)
+    return replace(battle, attacker=attacker, defender=replace(battle.defender, **sides["defender"]),
+                   aa_fired=False, in_progress=False, **options)
 
 
 def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
@@ -256,5 +262,5 @@ def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
     extra = parse_force(wave.defender_reinforcements, battle.rules, "defender reinforcements")
     if extra.is_empty():
         return None
-    replace(battle, defender=extra)  # the units must be able to defend in this battle
+    replace(battle, defender=replace(battle.defender, army=extra))  # the units must be able to defend here
     return extra

@@ -9,7 +9,7 @@ from oddsim.errors import TooLargeError
 from oddsim.plan import solve_plan
 from oddsim.plan.goals import Combine
 from oddsim.plan.odds import too_large_to_solve
-from oddsim.plan.spec import parse_plan, plan_entries, sub_army_count
+from oddsim.plan.spec import BATTLE_OPTIONS, parse_plan, plan_entries, sub_army_count
 from oddsim.stages.pipeline import estimate_seconds
 from oddsim.web.limits import (
     MAX_COUNTED_SUB_ARMIES,
@@ -26,24 +26,22 @@ from oddsim.web.work import Progress, within
 PLAN_FIELDS = ("pool", "targets", "threats", "defend", "stands", "values", "reach", "goal",
                "counter_attack", "keep_home", "alternatives", "retreat")
 """A plan request's fields: ``oddsim plan``'s options (a repeatable one a list of its
-``NAME=...`` texts, or a mapping), and ``PLAN_BATTLE_FIELDS``."""
-PLAN_BATTLE_FIELDS = ("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
-                      "defender_tech")
-"""The battle options a plan applies to every target (``Battle``'s)."""
+``NAME=...`` texts, or a mapping), and the battle options a plan applies to every target
+(``oddsim.plan.spec.BATTLE_OPTIONS``)."""
 
 
 def plan_spec(body: Body):
     """The ``PlanSpec`` of a plan request, parsed as ``oddsim plan`` parses its options
     (``oddsim.plan.parse_plan``), and refused when its battles or its optimiser would cost more
     than the server gives a job (``limits.MAX_PLAN_SECONDS``, ``MAX_COUNTED_SUB_ARMIES``)."""
-    refuse_unknown(body, {*PLAN_FIELDS, *PLAN_BATTLE_FIELDS, *RULES_FIELDS}, "plan")
+    refuse_unknown(body, {*PLAN_FIELDS, *BATTLE_OPTIONS, *RULES_FIELDS}, "plan")
     if "pool" not in body:
         raise WebError("missing pool: a plan needs the units to split, e.g. \"6 inf, 2 arm\"")
     defend = body.get("defend", False)
     if not isinstance(defend, bool):
         raise WebError(f"defend must be true or false, not {defend!r}")
     entries = plan_entries(defend, body.get("targets"), body.get("threats"))
-    options = {name: body[name] for name in PLAN_BATTLE_FIELDS if body.get(name) is not None}
+    options = {name: body[name] for name in BATTLE_OPTIONS if body.get(name) is not None}
     spec = parse_plan(ruleset_of(body), body["pool"], entries, body.get("goal") or
                       ("hold-all" if defend else "value"), body.get("values"), body.get("reach"),
                       body.get("keep_home"), body.get("counter_attack"), body.get("stands"), defend,

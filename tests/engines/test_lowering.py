@@ -43,8 +43,8 @@ def test_a_land_battle_with_an_aa_gun_and_artillery():
 
 
 def test_landed_units_bombardment_and_low_luck():
-    low = lower(oddsim.Battle("1942-2e", "2 inf, 1 arm", "2 inf", landed="2 inf", bombard="1 bb",
-                              dice="lowluck"))
+    low = lower(oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf, 1 arm", landed="2 inf", bombard="1 bb"),
+                              defender="2 inf", dice="lowluck"))
     # the battleship bombards at 4: one die hitting on 4 or less
     assert low.bombard_dice.tolist() == [0, 0, 0, 0, 1, 0, 0]
     assert low.low_luck and low.aa_dice == 0

@@ -18,6 +18,7 @@ import oddsim
 from oddsim._runtime import interpreted, warm
 from oddsim._runtime.cache_key import kernel_cache_dir
 from oddsim.engines.exact import _plain, cost
+from oddsim.model.options import battle_of
 
 ROOT = Path(__file__).resolve().parents[2]
 TOLERANCE = 1e-12
@@ -56,7 +57,7 @@ def _close(compiled, interpreted_value, path: str = "") -> None:
 
 @pytest.mark.parametrize("spec", BATTLES, ids=lambda s: f"{s['attacker']} vs {s['defender']}")
 def test_interpreted_kernels_answer_what_compiled_ones_do(spec):
-    battle = oddsim.Battle(**spec)
+    battle = battle_of(spec)
     compiled = oddsim.solve(battle).to_dict()
     with interpreted.interpreting():
         assert interpreted.active()

@@ -132,8 +132,8 @@ def test_monte_carlo_plays_each_waves_own_options_like_exact():
 # destroyer first in the order, then meets it: the hand values of test_destroyer_last (PLAIN: the
 # destroyer is lost first, KEPT: kept while the sub lives).
 def _sub_duel_then(kept: bool | None, first_keeps: bool = False):
-    first = oddsim.Battle(rules="1942-2e", attacker="1 sub", defender="1 sub", sea=True,
-                          attacker_destroyer_last=first_keeps)
+    first = oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("1 sub", destroyer_last=first_keeps),
+                          defender="1 sub", sea=True)
     return first, [Wave(attacker="1 dd, 1 cru", ool_attacker="dd,cru", attacker_destroyer_last=kept)]
 
 

@@ -162,7 +162,7 @@ def given_it_fights(first: oddsim.Battle, later: str) -> float:
 
 
 @pytest.mark.parametrize("first", [
-    oddsim.Battle("1942-2e", "1 inf", "2 inf", landed="1 inf", bombard="1 bb"),
+    oddsim.Battle("1942-2e", attacker=oddsim.Side("1 inf", landed="1 inf", bombard="1 bb"), defender="2 inf"),
     oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True),
 ])
 @pytest.mark.parametrize("later", ["1 inf", "1 arm", "1 ftr"])
@@ -179,7 +179,8 @@ def test_a_fighter_after_a_battle_in_progress_meets_the_aa_gun():
     # the armor's battle (no AA: in progress) ends with the infantry standing (1/4) or only the AA
     # gun (a draw, 1/4); the fighter then survives the AA die 5/6 of the time and beats the
     # infantry half the time, or meets no unit that fights (the infantry is lost before the gun)
-    total = run_waves(oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True,
-                                    ool_defender="inf,aa"), ["1 ftr"], method="exact")
+    total = run_waves(oddsim.Battle("1942-2e", attacker="1 arm",
+                                    defender=oddsim.Side("1 inf, 1 aa", order_of_loss="inf,aa"),
+                                    in_progress=True), ["1 ftr"], method="exact")
     assert total.waves[1]["given_it_fights"]["attacker_win"] == pytest.approx(
         float(F(1, 2) * F(5, 6) * F(1, 2) + F(1, 2) * F(5, 6)), abs=1e-12)

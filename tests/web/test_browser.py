@@ -120,7 +120,8 @@ def test_the_url_keeps_the_battle_and_swap_sides(page, browser):
     set_counter(page, "defender", "submarine", 2)
     open_group(page, "sea")
     page.select_option("#defender_submerge", "always")
-    battle = oddsim.Battle("1942-2e", attacker="2 dd", defender="2 sub", sea=True, defender_submerge="always")
+    battle = oddsim.Battle("1942-2e", attacker="2 dd", defender=oddsim.Side("2 sub", submerge="always"),
+                           sea=True)
     answer_for(page, battle)
     link = page.url
     other = browser.new_page()

@@ -255,7 +255,7 @@ def test_later_waves_on_the_page_and_their_cli_line(views, tmp_path):
     page.wait_for_selector("#out-waves", timeout=60_000)
     page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'")
     assert page.input_value("#wave-3-defender_reinforcements") == "1 inf"
-    first = oddsim.Battle("1942-2e", attacker="2 inf", defender="3 inf", ool_attacker="inf")
+    first = oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf", order_of_loss="inf"), defender="3 inf")
     total = run_waves(first, [Wave(attacker="2 arm", ool_attacker="inf"),
                               Wave(attacker="1 inf, 1 ftr", ool_attacker="inf",
                                    defender_reinforcements="1 inf")])

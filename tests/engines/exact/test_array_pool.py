@@ -9,20 +9,21 @@ import threading
 import numpy as np
 import pytest
 
-from oddsim import Battle
+from oddsim import Battle, Side
 from oddsim.engines.exact import _array_pool, solve
 
 BEST = {"best": "tuv"}
 SEA = dict(rules="1942-2e", attacker="3 sub, 2 dd, 1 cru, 2 ftr, 1 bmb",
            defender="1 bb, 1 cv, 2 ftr, 3 sub, 1 dd", sea=True)
-LANDED = dict(rules="1942-2e", attacker="6 inf, 2 arm, 2 ftr", defender="8 inf, 2 arm, 1 ftr",
-              landed="2 inf, 1 arm")
+LANDED = dict(rules="1942-2e", attacker=Side("6 inf, 2 arm, 2 ftr", landed="2 inf, 1 arm"),
+              defender="8 inf, 2 arm, 1 ftr")
 BATTLES = [
     Battle(**SEA),
     Battle(**SEA, retreat=BEST),
     Battle(**SEA, retreat={"units_left": 3}),
     Battle(**SEA, retreat={"after_round": 2}),
-    Battle(**SEA, attacker_submerge="alone", defender_submerge="alone", retreat=BEST),
+    Battle(**{**SEA, "attacker": Side(SEA["attacker"], submerge="alone"),
+              "defender": Side(SEA["defender"], submerge="alone")}, retreat=BEST),
     Battle(**LANDED, retreat=BEST),
     Battle(**LANDED, retreat={"after_round": 1}),
     Battle(rules="1942-2e", attacker="8 inf, 3 art, 3 arm, 1 ftr", defender="10 inf, 2 arm, 1 aa"),
