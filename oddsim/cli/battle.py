@@ -97,6 +97,7 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     import json
 
     from oddsim.model.battle import Battle
+    from oddsim.results.readings import text_with_readings, with_readings
 
     spec = Battle(rules=with_rule_changes(rules, rule_changes, unit_values), attacker=attacker,
                   defender=defender, sea=sea,
@@ -124,17 +125,20 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
             raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
         outcome = run_counter_attack(spec, counter, method=method, runs=runs, seed=seed,
                                      ool_counter=ool_defender)
-        click.echo(json.dumps(outcome.to_dict(), indent=2) if as_json else outcome.to_table())
+        click.echo(json.dumps(with_readings(outcome.to_dict(), spec.rules), indent=2) if as_json
+                   else text_with_readings(outcome.to_table(), spec.rules))
         return finish(outcome.battle)
     if later:
         if survivors is not None:
             raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
         total = run_waves(spec, later, method=method, runs=runs, seed=seed)
-        text = json.dumps(total.to_dict(), indent=2) if as_json else total.to_table()
+        text = json.dumps(with_readings(total.to_dict(), spec.rules), indent=2) if as_json \
+            else text_with_readings(total.to_table(), spec.rules)
         return print_result(total, text, plot, lambda waves, path: write_battle_chart(
             waves, path, title=spec.describe() + ", then later waves"), as_json)
     result = run_battle(spec, method=method, runs=runs, seed=seed,
                         progress=not quiet and not as_json)
-    return print_result(result, result.to_json() if as_json else result.to_table(survivors), plot,
-                        write_battle_chart, as_json)
+    text = json.dumps(with_readings(result.to_dict(), spec.rules), indent=2) if as_json \
+        else text_with_readings(result.to_table(survivors), spec.rules)
+    return print_result(result, text, plot, write_battle_chart, as_json)
 

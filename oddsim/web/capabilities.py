@@ -29,6 +29,7 @@ from oddsim.model.rules import (
     text_with_changes,
     with_changes,
 )
+from oddsim.results.readings import with_readings
 from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_SECONDS, MC_SECONDS, WebError, check_runs, check_seed
 
@@ -226,7 +227,7 @@ def _battle_answer(body: Body, progress: Progress | None, quick_only: bool) -> s
         with engine_guard(engine == "mc"):
             result = run_battle(battle, method=method, runs=runs, seed=seed,  # (it picks ``engine`` again)
                                 on_chunk=on_chunk)
-        text = json.dumps(result.to_dict())
+        text = json.dumps(with_readings(result.to_dict(), battle.rules))
         keep = engine == "exact" or (seed is not None and not result.interrupted)
     if keep and key is not None:
         ANSWERS.put(key, text)
@@ -302,7 +303,7 @@ def _counter_attack(battle, counter, method: str, runs: int | None, seed: int | 
         outcome = run_counter_attack(battle, counter, method=method, runs=runs, seed=seed,
                                      ool_counter=ool_counter, on_chunk=on_chunk)
     keep = method == "exact" or (seed is not None and not outcome.battle.interrupted)
-    return json.dumps(outcome.to_dict()), keep
+    return json.dumps(with_readings(outcome.to_dict(), battle.rules)), keep
 
 
 MAX_WAVES = 20
@@ -352,7 +353,7 @@ def _waves(battle, body: Body, method: str, runs: int | None, seed: int | None,
                                 f"method mc or auto, or the CLI")
     with engine_guard(method != "exact"):
         total = run_waves(battle, waves, method=method, runs=runs, seed=seed, on_chunk=on_chunk)
-    return json.dumps(total.to_dict())
+    return json.dumps(with_readings(total.to_dict(), battle.rules))
 
 
 def _check_exact_work(*battles) -> None:
@@ -386,7 +387,7 @@ def run_amphibious_request(body: Body, progress: Progress | None = None) -> str:
     with engine_guard(method != "exact"):
         result = run_amphibious(assault, method=method, runs=runs, seed=seed,
                                 on_chunk=_stopper(progress, runs or DEFAULT_RUNS))
-    return json.dumps(result.to_dict(), indent=2)
+    return json.dumps(with_readings(result.to_dict(), assault.rules), indent=2)
 
 
 RAID_ENGINE = ("method", "runs", "seed")
@@ -410,8 +411,9 @@ def run_raid_request(body: Body, progress: Progress | None = None) -> str:
 
     raid, method, runs, seed = raid_spec(body)
 
-    return run_raid(raid, method=method, runs=runs, seed=seed,  # (as the CLI runs it)
-                    on_chunk=_stopper(progress, runs or DEFAULT_RAID_RUNS)).to_json()
+    result = run_raid(raid, method=method, runs=runs, seed=seed,  # (as the CLI runs it)
+                      on_chunk=_stopper(progress, runs or DEFAULT_RAID_RUNS))
+    return json.dumps(with_readings(result.to_dict(), raid.rules), indent=2)
 
 
 def trench_spec(body: Body):
@@ -550,7 +552,7 @@ def purchase_spec(body: Body):
 
 def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
     """A purchase sweep (``oddsim purchase``): its text report and its ranked rows as JSON."""
-    from oddsim.purchase.report import report
+    from oddsim.purchase.report import answer
     from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep
 
     spec, top = purchase_spec(body)
@@ -569,12 +571,7 @@ def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
             table = run_sweep(spec, stop_requested=stop_requested)
         except SweepInterrupted as stop:
             raise WebError(f"cancelled: {stop}", status=409) from None
-    records = [{**record, "value_error_text": spec.goal.error_text(row.value, row.value_std_error, row.runs)}
-               for record, row in zip(table.records(), table.rows, strict=True)]  # (as the report shows it)
-    return json.dumps({"describe": spec.describe(), "goal": spec.goal.value, "units": list(spec.units),
-                       "purchases": len(records), "report": report(table, spec, top),
-                       "rows": records if top == 0 else records[:top],
-                       "frontier": [r for r in records if r["frontier"]]}, indent=2)
+    return json.dumps(answer(table, spec, top), indent=2)
 
 
 PLAN_FIELDS = ("pool", "targets", "threats", "defend", "stands", "values", "reach", "goal",
@@ -657,7 +654,8 @@ def run_plan_request(body: Body, progress: Progress | None = None) -> str:
     on_target = _within(PLAN_SECONDS, progress, lambda done, total: (
         f"the plan took more than {PLAN_SECONDS:g} s on the server ({done} of {total} targets "
         f"solved): plan with fewer units, or run oddsim plan"))
-    return json.dumps(solve_plan(spec, on_target=on_target).to_dict(), indent=2)
+    return json.dumps(with_readings(solve_plan(spec, on_target=on_target).to_dict(), spec.rules),
+                      indent=2)
 
 
 def ruleset_json(rules: Ruleset) -> dict:
