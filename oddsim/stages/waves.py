@@ -142,8 +142,9 @@ class WaveResult:
         ends += [f"{label} {chance(name)}" for name, label in (("retreat", "attacker retreats"),
                                                                ("stalemate", "stalemate"))
                  if getattr(self, name) > 0.0]
-        lines.append("total: " + ", ".join(ends)
-                     + ("" if self.takes_territory is None else f", territory taken {chance('takes_territory')}"))
+        if self.takes_territory is not None:
+            ends.append(f"territory taken {chance('takes_territory')}")
+        lines.append("total: " + ", ".join(ends))
         lines.append(f"  defender destroyed {chance('defender_destroyed')}, "
                      f"holds {chance('defender_holds')}")
         lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
