@@ -231,7 +231,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         reports.append(wave)
         squares.append(square)
         standing = after
-    holds = sum(standing.values())
+    holds = float(sum(standing.values()))
     total = WaveResult(waves=tuple(reports), attacker_win=taken + open_won,
                        draw=open_drawn, defender_holds=holds, **ended,
                        takes_territory=None if first.sea else taken,
