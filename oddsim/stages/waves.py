@@ -233,7 +233,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         standing = after
     holds = float(sum(standing.values()))
     total = WaveResult(waves=tuple(reports), attacker_win=taken + open_won,
-                       draw=open_drawn, defender_holds=holds, **ended,
+                       draw=open_drawn, defender_holds=holds, defender_win=ended["defender_win"],
+                       retreat=ended["retreat"], stalemate=ended["stalemate"],
                        takes_territory=None if first.sea else taken,
                        attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
                        interrupted=interrupted)
