@@ -26,8 +26,8 @@ def load_toml(text: str, what: str, error: type[OddsimError]) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{what} is not valid TOML: {exc}") from None
     except RecursionError:
-        raise _too_deep(what, error) from None
-    _check_depth(data, what, error)
+        raise too_deep(what, error) from None
+    check_depth(data, what, error)
     return data
 
 
@@ -38,24 +38,24 @@ def load_json(text: str, what: str, error: type[OddsimError]) -> Any:
     except ValueError as exc:
         raise error(f"{what} is not valid JSON: {exc}") from None
     except RecursionError:
-        raise _too_deep(what, error) from None
-    _check_depth(data, what, error)
+        raise too_deep(what, error) from None
+    check_depth(data, what, error)
     return data
 
 
-def _check_depth(data: Any, what: str, error: type[OddsimError]) -> None:
+def check_depth(data: Any, what: str, error: type[OddsimError]) -> None:
     """Refuse ``data`` nested deeper than ``MAX_DEPTH`` (walked without recursion)."""
     stack = [(data, 0)]
     while stack:
         value, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise _too_deep(what, error)
+            raise too_deep(what, error)
         if isinstance(value, dict):
             stack.extend((child, depth + 1) for child in value.values())
         elif isinstance(value, list):
             stack.extend((child, depth + 1) for child in value)
 
 
-def _too_deep(what: str, error: type[OddsimError]) -> OddsimError:
+def too_deep(what: str, error: type[OddsimError]) -> OddsimError:
     return error(f"{what} is nested too deeply (over {MAX_DEPTH} tables or arrays inside each other): "
                  f"write the tables one after another")

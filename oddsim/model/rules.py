@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from oddsim._runtime.documents import load_toml
+from oddsim._runtime.documents import check_depth, load_toml, too_deep
 from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.model.names import NAME_RULE, is_typable, typed_key
@@ -428,9 +428,13 @@ def parse_change(text: str) -> tuple[str, object]:
     if not sep or not key or not raw:
         raise RulesetError(f"rule change '{text}': write KEY=VALUE, e.g. combat.repair=after_battle")
     try:
-        return key, tomllib.loads(f"v = {raw}")["v"]
+        value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         return key, raw
+    except RecursionError:  # (a value nested thousands deep)
+        raise too_deep(f"rule change {key}", RulesetError) from None
+    check_depth(value, f"rule change {key}", RulesetError)
+    return key, value
 
 
 def _set_key(table: dict, key: str, value: object, origin: str) -> None:

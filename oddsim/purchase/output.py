@@ -107,7 +107,7 @@ def _json_records(lines: list[str], columns: Sequence[str], path: Path) -> list[
     for number, line in enumerate(lines, start=1):
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # (a line nested thousands deep)
             raise PurchaseError(f"{path}, line {number}: not valid JSON: the file is damaged or "
                                 f"not a sweep's; choose another --out") from None
         if not isinstance(record, dict) or list(record) != list(columns):
@@ -165,9 +165,26 @@ def holds_columns(path: Path, columns: Sequence[str]) -> bool:
             return False
     try:
         record = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(record, dict) and list(record) == list(columns)
+
+
+def check_writable_rows_file(path: Path) -> None:
+    """Refuse an ``--out`` that exists and is not a regular file (a FIFO would block the sweep
+    forever, a device would take its rows), before any battle is fought."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise PurchaseError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise _not_a_regular_file(path)
+
+
+def _not_a_regular_file(path: Path) -> PurchaseError:
+    return PurchaseError(f"--out {path} is not a regular file: choose a .csv or .json file")
 
 
 def rewrite_rows(path: Path, columns: Sequence[str], records: Sequence[dict[str, object]]) -> None:
@@ -211,10 +228,16 @@ class RowWriter:
 
     def __enter__(self) -> RowWriter:
         new = not self.path.exists()
-        try:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        check_writable_rows_file(self.path)
+        try:  # (without blocking: a FIFO that appeared since is refused, not waited on)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                               | getattr(os, "O_NONBLOCK", 0), 0o644)
         except OSError as exc:
             raise PurchaseError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(os.fstat(self._fd).st_mode):
+            os.close(self._fd)
+            self._fd = None
+            raise _not_a_regular_file(self.path)
         if os.fstat(self._fd).st_size == 0 and self.format is RowFormat.CSV:
             self._write(self._line(self.columns))
         if new:

@@ -128,6 +128,7 @@ class PurchaseRow:
             index = _convert(record["index"], int)
         except KeyError as missing:
             raise PurchaseError(f"a stored row has no field {missing}") from None
+        _check_figures(fields, counts)
         return cls(index=index, counts=counts, **fields)
 
 
@@ -140,6 +141,44 @@ _TAIL: dict[str, object] = {  # field -> its type (a class, or a class | None)
     "sweep": str,
 }
 _BEFORE_STD_ERRORS = [key for key in _TAIL if not key.endswith("_std_error")]
+
+
+CHANCES = ("attacker_win", "defender_win", "draw", "stalemate", "takes_territory")
+"""A row's figures that are chances: each from 0 to 1, and the first four add up to at most 1
+(the rest is the chance to retreat, which a row does not keep)."""
+ROUNDING = 1e-9
+"""How far a stored figure may stray from what it must be: rows are written with every digit."""
+
+
+def _check_figures(fields: Mapping[str, Any], counts: Sequence[int]) -> None:
+    """Refuse a stored row whose figures cannot be (a chance of 750%, an infinite or NaN figure, a
+    negative loss or count, a swing that is not the losses' difference): ``--resume`` would rank
+    such a row first, or drop it from the table, without a word."""
+    def impossible(name: str, value: object) -> PurchaseError:
+        return PurchaseError(f"a stored row has an impossible {name} {value!r}: the file is damaged; "
+                             f"choose another --out")
+
+    for name, value in fields.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise impossible(name, value)
+        if name.endswith("_std_error") and value is not None and value < 0:
+            raise impossible(name, value)
+    for name in CHANCES:
+        value = fields[name]
+        if value is not None and not -ROUNDING <= value <= 1 + ROUNDING:
+            raise impossible(name, value)
+    if sum(fields[name] for name in CHANCES[:4]) > 1 + ROUNDING:
+        raise impossible("sum of chances", sum(fields[name] for name in CHANCES[:4]))
+    for name in ("attacker_ipc_lost", "defender_ipc_lost", "cost", "leftover"):
+        if fields[name] < 0:
+            raise impossible(name, fields[name])
+    if any(n < 0 for n in counts):
+        raise impossible("unit count", min(counts))
+    if fields["runs"] is not None and fields["runs"] < 1:
+        raise impossible("runs", fields["runs"])
+    swing = fields["defender_ipc_lost"] - fields["attacker_ipc_lost"]
+    if abs(fields["tuv_swing"] - swing) > ROUNDING * max(1.0, abs(swing)):
+        raise impossible("tuv_swing", fields["tuv_swing"])
 
 
 def columns(units: Sequence[str]) -> list[str]:

@@ -19,6 +19,7 @@ from oddsim.purchase.output import (
     CHUNK_SECONDS,
     RowFormat,
     RowWriter,
+    check_writable_rows_file,
     holds_columns,
     read_rows,
     rewrite_rows,
@@ -159,6 +160,7 @@ def _rows_already_written(spec: SweepSpec, path: Path | None, resume: bool,
         if resume:
             raise PurchaseError("--resume needs --out: the file to resume")
         return {}
+    check_writable_rows_file(path)
     if not resume:
         if path.exists() and path.stat().st_size > 0:
             raise PurchaseError(f"{path} already exists: add --resume to continue it, or choose "

@@ -46,6 +46,9 @@ def battle_text(result, survivors: int | str | None = None) -> str:
     method = "exact" if result.method == "exact" else f"Monte Carlo, {result.runs:,} runs"
     if result.interrupted:
         method += " (interrupted: partial result)"
+        if result.truncated_mass > 0:  # (parts of a split battle left unfought after the stop)
+            method += (f"; {percent(result.truncated_mass)} of the battle's chances not fought "
+                       f"(its rarest AA outcomes), left out of every figure below")
     lines.append(f"method: {method}")
     intervals = result.interval_95()
 

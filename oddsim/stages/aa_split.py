@@ -184,7 +184,7 @@ def mix(battle: Battle, parts: list[tuple[float, BattleResult | None, Force]],
         retreat_round=retreat_rounds / totals["retreat"] if totals["retreat"] > 0 else None,
         runs=runs, std_error={name: math.sqrt(v) for name, v in errors.items()},
         truncated_mass=totals["truncated_mass"],
-        interrupted=any(r.interrupted for _, r, _ in fought),
+        interrupted=unfought > 0 or any(r.interrupted for _, r, _ in fought),
         attacker_ipc_total=attacker_total, defender_ipc_total=defender_total,
         swing_distribution=mix_swings(swings)), battle)
 

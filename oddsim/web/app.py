@@ -8,6 +8,7 @@ page aborted it, the client went away) tells Monte Carlo to stop between chunks.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 from importlib import resources
 
@@ -22,15 +23,10 @@ from starlette.staticfiles import StaticFiles
 
 from oddsim._runtime import strict_json
 from oddsim.errors import OddsimError, one_line
+from oddsim.model.battle import Battle, RetreatPolicy
 from oddsim.model.rules import builtin_names, load_ruleset
-from oddsim.web.capabilities import (
-    CAPABILITIES,
-    JOB_ONLY,
-    SPECS,
-    quick_battle_answer,
-    rules_request,
-    ruleset_json,
-)
+from oddsim.web.battle_requests import quick_battle_answer
+from oddsim.web.capabilities import CAPABILITIES, JOB_ONLY, SPECS
 from oddsim.web.connections import REQUEST_SECONDS, RequestLimit
 from oddsim.web.guard import Allowed, LocalOnly
 from oddsim.web.jobs import JobBoard
@@ -44,6 +40,7 @@ from oddsim.web.limits import (
     SYNC_THREADS,
     WebError,
 )
+from oddsim.web.rules_requests import rules_request, ruleset_json
 
 STATIC = resources.files("oddsim.web") / "static"
 CLIENT_HEADER = "x-oddsim-client"
@@ -230,17 +227,13 @@ async def api_index(request: Request) -> Response:
                                      "from another Origin are refused (403); a POST body is "
                                      "application/json (415); a connection that sends no whole "
                                      f"request within {REQUEST_SECONDS:g} s is closed",
-                         "battle_fields": _field_types("oddsim.model.battle", "Battle"),
-                         "retreat_fields": _field_types("oddsim.model.battle", "RetreatPolicy")})
+                         "battle_fields": _field_types(Battle),
+                         "retreat_fields": _field_types(RetreatPolicy)})
 
 
-def _field_types(module: str, name: str) -> dict[str, str]:
+def _field_types(value_type: type) -> dict[str, str]:
     """A dataclass's fields and their annotations: the page shows an input for each field it
     does not know yet (options added to ``Battle`` after the page was written)."""
-    import dataclasses
-    import importlib
-
-    value_type = getattr(importlib.import_module(module), name)
     return {f.name: str(f.type) for f in dataclasses.fields(value_type) if f.init}
 
 

@@ -17,6 +17,8 @@ Each refusal is the API's one line, ``{"error": "..."}``.
 
 from __future__ import annotations
 
+import socket
+
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -41,8 +43,6 @@ class Allowed:
     def __init__(self, host: str = "127.0.0.1", port: int | None = None) -> None:
         names = set(LOCAL_NAMES) | {host_name(host)}
         if host in ("0.0.0.0", "::", ""):
-            import socket
-
             names |= {host_name(socket.gethostname()), host_name(socket.getfqdn())}
         self.names = frozenset(names)
         self.port = port

@@ -5,11 +5,21 @@ import re
 from importlib import resources
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 import oddsim
-from oddsim.model.rules import MAX_RULESET_BYTES, AADice, AirHitsSubs, SubFirstStrike, load_ruleset
+from oddsim.cli import cli
+from oddsim.errors import RulesetError
+from oddsim.model.rules import (
+    MAX_RULESET_BYTES,
+    AADice,
+    AirHitsSubs,
+    SubFirstStrike,
+    load_ruleset,
+    parse_change,
+)
 
 EDITIONS = ["europe-1999", "revised", "anniversary", "1942-2e", "global-1940-2e"]
 
@@ -219,3 +229,15 @@ def test_the_cli_refuses_an_untypable_unit_name_in_every_command(tmp_path):
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 2, result.output
         assert result.stderr.strip() == expected
+
+
+@pytest.mark.parametrize("value", ["[" * 100_000 + "]" * 100_000, "[" * 40 + "1" + "]" * 40])
+def test_a_rule_change_nested_too_deep_is_one_line(value):
+    # before: a RecursionError traceback from the TOML parser (the first), or from code that
+    # walked the value it returned
+    with pytest.raises(RulesetError, match="rule change units.infantry.attack is nested too deeply"):
+        parse_change(f"units.infantry.attack={value}")
+    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--rule",
+                                   f"units.infantry.attack={value}"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
+    assert "nested too deeply" in out.output

@@ -2,6 +2,7 @@
 leaves the rows written valid, and a Dask cluster that loses its workers fails in one line with
 the finished rows kept (issue 11)."""
 
+import json
 import os
 
 import pytest
@@ -79,13 +80,22 @@ def test_a_torn_first_line_of_ours_is_still_resumed(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-def test_a_full_disk_is_one_line(tmp_path):
+def test_a_full_disk_is_one_line(tmp_path, monkeypatch):
     """Before: an OSError traceback."""
-    out = tmp_path / "full.csv"
-    out.symlink_to("/dev/full")
-    result = purchase("--out", str(out))
+    def disk_full(fd, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output_module.os, "write", disk_full)
+    result = purchase("--out", str(tmp_path / "rows.csv"))
     assert_refused(result)
     assert "No space left on device" in result.stderr
+    # a device is not a file of rows at all (/dev/full through a link): refused before any battle
+    monkeypatch.undo()
+    device = tmp_path / "full.csv"
+    device.symlink_to("/dev/full")
+    result = purchase("--out", str(device))
+    assert_refused(result)
+    assert "not a regular file" in result.stderr
 
 
 def test_a_disk_that_fills_mid_sweep_keeps_the_rows_written_valid(tmp_path, monkeypatch):
@@ -189,3 +199,58 @@ def test_a_scheduler_address_without_a_port_is_one_line():
     result = purchase("--scheduler", "tcp://x")
     assert_refused(result)
     assert "cannot reach the Dask scheduler at tcp://x" in result.stderr
+
+
+def test_an_out_that_is_a_fifo_is_refused_at_once_without_blocking(tmp_path):
+    # before: the sweep blocked forever opening the FIFO, ignored the first SIGINT and SIGTERM,
+    # then said the FIFO held rows to resume
+    fifo = tmp_path / "rows.csv"
+    os.mkfifo(fifo)
+    for extra in ((), ("--resume",)):
+        result = purchase("--out", str(fifo), *extra)
+        assert_refused(result)
+        assert "not a regular file" in result.stderr
+    with pytest.raises(PurchaseError, match="not a regular file"):
+        with RowWriter(fifo, columns(["infantry"])):
+            pass
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json"])
+@pytest.mark.parametrize("column, value, message", [
+    ("attacker_win", 7.5, "impossible attacker_win"),  # before: a 750% chance, ranked first
+    ("attacker_win", float("inf"), "impossible attacker_win"),
+    ("defender_ipc_lost", float("nan"), "impossible defender_ipc_lost"),  # before: dropped silently
+    ("attacker_ipc_lost", -3.0, "impossible attacker_ipc_lost"),
+    ("tuv_swing", 99.0, "impossible tuv_swing"),
+    ("draw", 0.9, "impossible sum of chances"),
+])
+def test_resume_refuses_rows_whose_figures_cannot_be(tmp_path, suffix, column, value, message):
+    out = tmp_path / f"rows{suffix}"
+    sweep(**SMALL, out=out, cache=BattleCache())
+    names = columns(["infantry", "armor"])
+    if suffix == ".csv":
+        lines = out.read_text().splitlines()
+        fields = lines[1].split(",")
+        fields[names.index(column)] = repr(value)
+        lines[1] = ",".join(fields)
+        out.write_text("\n".join(lines) + "\n")
+    else:
+        lines = out.read_text().splitlines()
+        record = json.loads(lines[0])
+        record[column] = value
+        lines[0] = json.dumps(record)  # (writes NaN and Infinity as Python's json reads them)
+        out.write_text("\n".join(lines) + "\n")
+    content = out.read_bytes()
+    with pytest.raises(PurchaseError, match=message):
+        sweep(**SMALL, out=out, resume=True, cache=BattleCache())
+    assert out.read_bytes() == content
+    assert_refused(purchase("--out", str(out), "--resume"))
+
+
+def test_resume_of_a_line_nested_thousands_deep_is_one_line(tmp_path):
+    # before: a RecursionError traceback
+    out = tmp_path / "rows.json"
+    out.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    result = purchase("--out", str(out), "--resume")
+    assert_refused(result)
+    assert "not valid JSON" in result.stderr

@@ -237,7 +237,17 @@ def test_sea_battle_option_on_the_cli():
             "--sea-defender", "1 trn", "--method", "exact", "--json"]
     ignored = json.loads(CliRunner().invoke(cli, base).output)
     fought = json.loads(CliRunner().invoke(cli, [*base, "--sea-battle", "fight"]).output)
-    assert ignored["sea"] is None and fought["sea"] is not None
+    # ignored: no sea battle, so the battleship bombards the landing; fought: the lone transport
+    # is sunk at once (nothing lost), and after a sea battle nobody bombards
+    bombarded = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf",
+                                           landed="2 inf, 2 arm", bombard="1 bb"))
+    alone = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf", landed="2 inf, 2 arm"))
+    assert bombarded.takes_territory > alone.takes_territory + 0.05  # the choice matters
+    assert ignored["sea"] is None
+    assert ignored["takes_territory"] == pytest.approx(bombarded.takes_territory, abs=TOL)
+    assert fought["sea"]["attacker_win"] == pytest.approx(1.0, abs=TOL)
+    assert fought["sea"]["attacker_ipc_lost"] == pytest.approx(0.0, abs=TOL)
+    assert fought["takes_territory"] == pytest.approx(alone.takes_territory, abs=TOL)
     assert ignored["takes_territory"] > fought["takes_territory"]
     out = CliRunner().invoke(cli, [*base[:-3], "--rules", "revised", "--sea-battle", "ignore"])
     assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1

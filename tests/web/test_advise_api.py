@@ -125,9 +125,9 @@ def test_cancel_stops_the_search(client):
 
 
 def test_the_time_cap_ends_a_long_search(client, monkeypatch):
-    from oddsim.web import limits
+    from oddsim.web import trench_requests
 
-    monkeypatch.setattr(limits, "ADVICE_SECONDS", 0.0)
+    monkeypatch.setattr(trench_requests, "ADVICE_SECONDS", 0.0)
     job = wait_for(client, start(client, LONG, "t-advise-cap").json()["id"])
     assert job["state"] == "failed"
     assert job["error"].startswith("the advice took more than 0 s on the server")

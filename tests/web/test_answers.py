@@ -12,16 +12,16 @@ from oddsim.web.answers import AnswerCache  # noqa: E402
 def test_spaces_in_an_army_hit_the_same_answer(client, monkeypatch):
     """Before: the key was the request's text, so a space made a new entry (300 best-retreat
     answers of 9.2 MB each took the server to 3 GB)."""
-    from oddsim.web import capabilities
+    from oddsim.web import battle_requests
 
-    monkeypatch.setattr(capabilities, "ANSWERS", AnswerCache())
+    monkeypatch.setattr(battle_requests, "ANSWERS", AnswerCache())
     sent = [{"attacker": "3 inf, 1 art", "defender": "2 inf"},
             {"attacker": " 3  inf ,1 art", "defender": "2 inf "},
             {"attacker": {"inf": 3, "art": 1}, "defender": {"infantry": 2}, "rules": "1942-2e"}]
     answers = [client.post("/api/battle", json=body) for body in sent]
     assert all(a.status_code == 200 for a in answers)
     assert answers[0].json() == answers[1].json() == answers[2].json()
-    assert len(capabilities.ANSWERS) == 1
+    assert len(battle_requests.ANSWERS) == 1
 
 
 def test_what_is_kept_is_capped_by_bytes():
@@ -35,12 +35,12 @@ def test_what_is_kept_is_capped_by_bytes():
 
 
 def test_the_server_keeps_no_more_bytes_than_its_cap(client, monkeypatch):
-    from oddsim.web import capabilities
+    from oddsim.web import battle_requests
 
-    monkeypatch.setattr(capabilities, "ANSWERS", AnswerCache(max_bytes=20_000))
+    monkeypatch.setattr(battle_requests, "ANSWERS", AnswerCache(max_bytes=20_000))
     sizes = []
     for n in range(1, 9):
         response = client.post("/api/battle", json={"attacker": f"{n} inf, 2 arm", "defender": f"{n} inf"})
         assert response.status_code == 200
         sizes.append(len(response.content))
-    assert capabilities.ANSWERS.bytes <= 20_000 < sum(sizes)
+    assert battle_requests.ANSWERS.bytes <= 20_000 < sum(sizes)

@@ -351,9 +351,9 @@ def test_the_page_and_its_files_are_served(client):
 
 def test_monte_carlo_answers_what_it_has_at_the_time_cap(client, monkeypatch):
     from oddsim.engines.montecarlo.simulate import FIRST_CHUNK
-    from oddsim.web import capabilities
+    from oddsim.web import work
 
-    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    monkeypatch.setattr(work, "MC_SECONDS", 0.0)
     body = {"attacker": "3 inf, 1 art", "defender": "3 inf", "method": "mc", "runs": 5_000_000, "seed": 11}
     data = client.post("/api/battle", json=body).json()
     assert data["interrupted"] is True and data["runs"] == FIRST_CHUNK  # stopped after one chunk
@@ -417,10 +417,10 @@ def test_raid_and_trench_monte_carlo_answer_what_they_have_at_the_time_cap(clien
                                                                           body, module, chunk_name):
     import importlib
 
-    from oddsim.web import capabilities
+    from oddsim.web import work
 
     monkeypatch.setattr(importlib.import_module(module), chunk_name, 1000)
-    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    monkeypatch.setattr(work, "MC_SECONDS", 0.0)
     response = client.post(path, json=body)
     assert response.status_code == 200, response.text
     data = response.json()
@@ -429,9 +429,9 @@ def test_raid_and_trench_monte_carlo_answer_what_they_have_at_the_time_cap(clien
 
 def test_an_amphibious_assault_answers_what_it_has_at_the_time_cap(client, monkeypatch):
     """Before: its Monte Carlo stages ran to the end whatever the cap, a cancel or a disconnect."""
-    from oddsim.web import capabilities
+    from oddsim.web import work
 
-    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    monkeypatch.setattr(work, "MC_SECONDS", 0.0)
     body = {"fleet": "1 bb, 2 transport", "cargo": "2 inf, 1 arm", "defender": "3 inf",
             "sea_defender": "1 dd", "method": "mc", "runs": 4_000_000, "seed": 2}
     response = client.post("/api/amphibious", json=body)

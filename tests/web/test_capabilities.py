@@ -10,8 +10,7 @@ import oddsim
 from oddsim.model.battle import Battle
 from oddsim.model.rules import load_ruleset
 from oddsim.stages.pipeline import estimate_work
-from oddsim.web import capabilities
-from oddsim.web.capabilities import QUICK_WORK, quick_battle_answer, run_battle_request
+from oddsim.web.battle_requests import QUICK_WORK, battle_spec, quick_battle_answer, run_battle_request
 
 
 def solved(**fields) -> dict:
@@ -45,7 +44,7 @@ def test_a_small_battle_is_answered_quickly_as_solve_answers_it(body):
 ])
 def test_monte_carlo_counter_attacks_and_large_battles_go_to_a_worker_thread(body):
     if body.get("method") == "exact":
-        battle = capabilities.battle_spec(body)[0]
+        battle = battle_spec(body)[0]
         assert estimate_work(battle)[1] > QUICK_WORK
     assert quick_battle_answer(body) is None
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddsim.web import capabilities
+from oddsim.web import battle_requests
 from oddsim.web.limits import MAX_EXACT_SECONDS
 
 REVISED_LAND = {"rules": "revised", "attacker": "40 inf, 10 art, 15 arm, 6 ftr, 3 bmb",
@@ -18,7 +18,7 @@ def test_the_server_solves_exactly_a_battle_of_a_fraction_of_a_second(client):
 
 
 def test_the_refusal_names_seconds(client, monkeypatch):
-    monkeypatch.setattr(capabilities, "MAX_EXACT_SECONDS", 1e-6)
+    monkeypatch.setattr(battle_requests, "MAX_EXACT_SECONDS", 1e-6)
     fresh = {**REVISED_LAND, "attacker": "4 inf, 1 arm", "method": "exact"}  # (not an answer kept)
     response = client.post("/api/battle", json=fresh)
     assert response.status_code == 400

@@ -61,10 +61,10 @@ def requests(draw):
 def quick(monkeypatch):
     """Monte Carlo stops after a fraction of a second and exact work is capped low, so a fuzzed
     request stays quick (the caps' own behaviour is tested in test_api)."""
-    from oddsim.web import capabilities
+    from oddsim.web import battle_requests, work
 
-    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.05)
-    monkeypatch.setattr(capabilities, "MAX_EXACT_SECONDS", 0.05)
+    monkeypatch.setattr(work, "MC_SECONDS", 0.05)
+    monkeypatch.setattr(battle_requests, "MAX_EXACT_SECONDS", 0.05)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -147,9 +147,9 @@ def test_plan_is_a_job_only(client):
 
 
 def test_the_time_cap_ends_a_long_plan(client, monkeypatch):
-    from oddsim.web import limits
+    from oddsim.web import plan_requests
 
-    monkeypatch.setattr(limits, "PLAN_SECONDS", 0.0)
+    monkeypatch.setattr(plan_requests, "PLAN_SECONDS", 0.0)
     job = wait_for(client, start(client, {"pool": "3 inf", "targets": ["A=1 inf", "B=1 inf"]},
                                  "t-plan-cap").json()["id"])
     assert job["state"] == "failed", job

@@ -19,9 +19,9 @@ SPLIT = {"rules": "revised", "attacker": "4 inf, 2 ftr, 2 bmb", "defender": "4 i
 
 def test_a_split_battle_answers_what_it_has_at_the_time_cap(client, monkeypatch):
     """Before: each AA outcome ran its whole share, whatever the cap (one request ran 148 s)."""
-    from oddsim.web import capabilities
+    from oddsim.web import work
 
-    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    monkeypatch.setattr(work, "MC_SECONDS", 0.0)
     response = client.post("/api/battle", json={**SPLIT, "method": "mc", "runs": 2_000_000, "seed": 9})
     assert response.status_code == 200, response.text
     data = response.json()
@@ -48,9 +48,9 @@ def test_a_cancelled_split_battle_job_stops(client):
 
 def test_a_counter_attack_answers_what_it_has_at_the_time_cap(client, monkeypatch):
     """Before: its Monte Carlo battles ran without the stop hook."""
-    from oddsim.web import capabilities
+    from oddsim.web import work
 
-    monkeypatch.setattr(capabilities, "MC_SECONDS", 0.0)
+    monkeypatch.setattr(work, "MC_SECONDS", 0.0)
     body = {"attacker": "6 inf, 3 arm", "defender": "5 inf", "counter_attack": "4 inf, 2 arm",
             "method": "mc", "runs": 4_000_000, "seed": 2}
     response = client.post("/api/battle", json=body)
@@ -64,7 +64,7 @@ def test_the_event_loop_never_estimates_a_split_battle(monkeypatch):
     import oddsim.api
     import oddsim.stages.pipeline
     import oddsim.stages.runner
-    from oddsim.web.capabilities import quick_battle_answer
+    from oddsim.web.battle_requests import quick_battle_answer
 
     def never(battle):
         raise AssertionError("a battle was sized for the exact engine on the event loop")

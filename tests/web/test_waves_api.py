@@ -71,7 +71,7 @@ def test_exact_waves_over_the_servers_limit_are_refused(client):
 def test_an_auto_battle_answered_exactly_is_one_answer_whatever_the_seed(client):
     """The page sends a seed with every "auto" battle (for a Monte Carlo answer's CLI line): an
     exact answer does not depend on it, and is kept once."""
-    from oddsim.web.capabilities import ANSWERS, battle_spec
+    from oddsim.web.battle_requests import ANSWERS, battle_spec
 
     body = {"attacker": "2 inf, 1 art", "defender": "2 inf", "method": "auto"}
     first = client.post("/api/battle", json={**body, "seed": 1}).text

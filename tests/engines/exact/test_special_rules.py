@@ -87,9 +87,17 @@ def test_aircraft_need_a_destroyer_to_hit_subs(rules):
 
 def test_sub_hits_never_take_aircraft():
     # defending sub @1 against fighter + destroyer: its hits may only take the destroyer
+    # even with the fighter first in the order of loss. Each round the attack (ftr @3, dd @2)
+    # hits with 1 - (1/2)(2/3) = 2/3 and the sub @1 with 1/6, together; a round of two misses
+    # repeats (divide by 1 - (1/3)(5/6) = 13/18):
+    #   attack hits, sub misses: both ships survive          (2/3)(5/6) / (13/18) = 10/13
+    #   sub hits (the destroyer), whatever the attack does:   (1/6)      / (13/18) =  3/13
+    #   (after the destroyer sinks the fighter cannot hit the sub: a stalemate, fighter alive)
     result = solve("1942-2e", "1 ftr, 1 dd", "1 sub", sea=True, ool_attacker="ftr,dd")
-    survivors = {s.units for s in result.attacker_survivors}
-    assert "1 destroyer" not in survivors  # the fighter is never lost while the destroyer lives
+    survivors = {tuple(sorted(s.counts.items())): s.probability for s in result.attacker_survivors}
+    assert survivors.keys() == {(("destroyer", 1), ("fighter", 1)), (("fighter", 1),)}
+    assert survivors[(("destroyer", 1), ("fighter", 1))] == pytest.approx(float(F(10, 13)), abs=TOL)
+    assert survivors[(("fighter", 1),)] == pytest.approx(float(F(3, 13)), abs=TOL)
 
 
 # --- AA guns ------------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""Plan jobs (as ``oddsim plan``): the ``PlanSpec`` parsed from the request, refused when its
+battles or its optimiser would cost more than the server gives a job, and the best split."""
+
+from __future__ import annotations
+
+import json
+
+from oddsim.errors import TooLargeError
+from oddsim.plan import solve_plan
+from oddsim.plan.goals import Combine
+from oddsim.plan.odds import too_large_to_solve
+from oddsim.plan.spec import parse_plan, plan_entries, sub_army_count
+from oddsim.results.readings import with_readings
+from oddsim.stages.pipeline import estimate_seconds
+from oddsim.web.limits import (
+    MAX_COUNTED_SUB_ARMIES,
+    MAX_COUNTED_SUB_ARMIES_MORE,
+    MAX_PLAN_SECONDS,
+    PLAN_SECONDS,
+    PLAN_SOLVE_SECONDS,
+    WebError,
+)
+from oddsim.web.request_fields import RULES_FIELDS, Body, refuse_unknown
+from oddsim.web.rules_requests import ruleset_of
+from oddsim.web.work import Progress, within
+
+PLAN_FIELDS = ("pool", "targets", "threats", "defend", "stands", "values", "reach", "goal",
+               "counter_attack", "keep_home", "alternatives", "retreat")
+"""A plan request's fields: ``oddsim plan``'s options (a repeatable one a list of its
+``NAME=...`` texts, or a mapping), and ``PLAN_BATTLE_FIELDS``."""
+PLAN_BATTLE_FIELDS = ("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
+                      "defender_tech")
+"""The battle options a plan applies to every target (``Battle``'s)."""
+
+
+def plan_spec(body: Body):
+    """The ``PlanSpec`` of a plan request, parsed as ``oddsim plan`` parses its options
+    (``oddsim.plan.parse_plan``), and refused when its battles or its optimiser would cost more
+    than the server gives a job (``limits.MAX_PLAN_SECONDS``, ``MAX_COUNTED_SUB_ARMIES``)."""
+    refuse_unknown(body, {*PLAN_FIELDS, *PLAN_BATTLE_FIELDS, *RULES_FIELDS}, "plan")
+    if "pool" not in body:
+        raise WebError("missing pool: a plan needs the units to split, e.g. \"6 inf, 2 arm\"")
+    defend = body.get("defend", False)
+    if not isinstance(defend, bool):
+        raise WebError(f"defend must be true or false, not {defend!r}")
+    entries = plan_entries(defend, body.get("targets"), body.get("threats"))
+    options = {name: body[name] for name in PLAN_BATTLE_FIELDS if body.get(name) is not None}
+    spec = parse_plan(ruleset_of(body), body["pool"], entries, body.get("goal") or
+                      ("hold-all" if defend else "value"), body.get("values"), body.get("reach"),
+                      body.get("keep_home"), body.get("counter_attack"), body.get("stands"), defend,
+                      body.get("alternatives", 3), body.get("retreat"), options)
+    _check_plan_cost(spec)
+    return spec
+
+
+def _check_plan_cost(spec) -> None:
+    """Refuse (TooLargeError) a plan too large for the server, before any battle."""
+    goal, count, targets = spec.goal, sub_army_count(spec.pool), len(spec.targets)
+    most = MAX_COUNTED_SUB_ARMIES.get(targets, MAX_COUNTED_SUB_ARMIES_MORE)
+    if goal.combine is Combine.AT_LEAST and 1 < goal.k < targets and count > most:
+        raise TooLargeError(f"goal {goal.name}: the pool {spec.pool.describe()} has {count:,} sub-armies, "
+                            f"more than the {most:,} the server plans for a goal of at least K of "
+                            f"{targets} targets: keep some units home, use K = 1 or K = "
+                            f"{targets}, or run oddsim plan")
+    seconds = 0.0
+    for target in spec.targets:
+        if too_large_to_solve(target):  # the CLI simulates it; the server plans exactly
+            raise TooLargeError(f"target {target.name}: its battle with every unit that may go there "
+                                f"({target.battle.describe()}) is too large to solve exactly on the server: "
+                                f"keep some units home or limit reach, or run oddsim plan (it simulates it)")
+        if target.battle is not None:
+            one_by_one = target.battle.retreat is not None or goal.needs_holds
+            one = estimate_seconds(target.battle)
+            seconds += (one + PLAN_SOLVE_SECONDS) * sub_army_count(target.reachable) if one_by_one else one
+    if seconds > MAX_PLAN_SECONDS:
+        raise TooLargeError(f"the plan's battles are too large to solve on the server (about "
+                            f"{seconds:.3g} s, the limit is {MAX_PLAN_SECONDS:g} s): keep some units home, "
+                            f"limit reach, or run oddsim plan")
+
+
+def run_plan_request(body: Body, progress: Progress | None = None) -> str:
+    """A plan job: what ``oddsim plan --json`` prints (the best split, the objective, the
+    runners-up and the margins). Fields: ``oddsim plan``'s options (``pool``, ``targets`` or,
+    with ``defend``, ``threats`` and ``stands``, ``values``, ``reach``, ``goal`` ...). It reports
+    targets solved of all, and stops when cancelled or ``PLAN_SECONDS`` after it began."""
+    spec = plan_spec(body)
+    on_target = within(PLAN_SECONDS, progress, lambda done, total: (
+        f"the plan took more than {PLAN_SECONDS:g} s on the server ({done} of {total} targets "
+        f"solved): plan with fewer units, or run oddsim plan"))
+    return json.dumps(with_readings(solve_plan(spec, on_target=on_target).to_dict(), spec.rules),
+                      indent=2)
