@@ -14,6 +14,7 @@ import time
 
 import oddsim
 from oddsim.model.forces import parse_force
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import BattleCache, SweepSpec, run_sweep
 from oddsim.purchase.evaluate import evaluate_purchase
 from oddsim.purchase.runner import purchases_of
@@ -31,8 +32,8 @@ POOLS = [  # (label, battle, pool, side, base)
     ("defence, 6 inf 2 art 2 arm vs 6 inf 3 arm 2 ftr",
      oddsim.Battle("1942-2e", "6 inf, 3 arm, 2 ftr", "1 inf"), "6 inf, 2 art, 2 arm", "defender", None),
 ]
-PURCHASE = dict(rules="1942-2e", budget=42, units="inf,art,arm,ftr,bmb", against="6 inf, 2 art, 1 arm, 1 ftr",
-                goal="take")
+PURCHASE = dict(rules=load_ruleset("1942-2e"), budget=42, units="inf,art,arm,ftr,bmb",
+                against="6 inf, 2 art, 1 arm, 1 ftr", goal="take")
 
 
 def best_cpu(function, repeat: int) -> tuple[float, object]:

@@ -17,12 +17,13 @@ import argparse
 import time
 
 import oddsim
+from oddsim.model.rules import load_ruleset
 from oddsim.plan import parse_plan
 from oddsim.plan.odds import target_odds
 from oddsim.plan.planner import optimised
 from oddsim.stages.sub_armies import solve_sub_armies, solve_sub_armies_one_by_one
 
-PLAN = dict(rules="1942-2e", pool="12 inf, 4 art, 4 arm, 3 ftr, 1 bmb",
+PLAN = dict(rules=load_ruleset("1942-2e"), pool="12 inf, 4 art, 4 arm, 3 ftr, 1 bmb",
             targets=["Ukraine=6 inf, 2 arm, 1 aa", "Belarus=3 inf", "Baltic States=2 inf, 1 art"],
             values=["Ukraine=3", "Belarus=2"], reach=["ftr=Ukraine,Belarus", "bmb=Ukraine"])
 

@@ -13,10 +13,11 @@ import time
 from dataclasses import replace
 
 import oddsim
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import BattleCache, SweepSpec, run_sweep
 from oddsim.purchase.dask_runner import dask_client
 
-SWEEP = dict(rules="1942-2e", budget=40, units="inf,art,arm,ftr,bmb",
+SWEEP = dict(rules=load_ruleset("1942-2e"), budget=40, units="inf,art,arm,ftr,bmb",
              against="6 inf, 2 art, 1 arm, 1 ftr", goal="take")
 CLI = [sys.executable, "-m", "oddsim.cli", "purchase", "--rules", "1942-2e", "--budget", "40",
        "--units", "inf,art,arm,ftr,bmb", "--against", "6 inf, 2 art, 1 arm, 1 ftr", "--quiet"]

@@ -63,7 +63,7 @@ __all__ = [
 
 _SUBMODULES = {
     "api": "oddsim.api", "plot": "oddsim.plot", "purchase": "oddsim.purchase", "plan": "oddsim.plan",
-    "raid": "oddsim.raid",
+    "raid": "oddsim.raid", "sweeps": "oddsim.sweeps",
     "trench": "oddsim.trench", "waves": "oddsim.stages.waves", "amphibious": "oddsim.stages.amphibious",
     "estimates": "oddsim.results.estimates", "names": "oddsim.model.names",
     "result": "oddsim.results.battle_result", "rules": "oddsim.model.rules",

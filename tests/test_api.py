@@ -50,14 +50,14 @@ CALLS = {
                                                           year=1917),
 }
 CALLS.update({
-    "convergence_points(runs=5)": lambda: oddsim.plot.convergence_points(BATTLE, runs=5),
-    "convergence_points(seed='x')": lambda: oddsim.plot.convergence_points(BATTLE, runs=[10], seed="x"),
-    "curve_sweep(metric=[1])": lambda: oddsim.plot.curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1",
+    "convergence_points(runs=5)": lambda: oddsim.sweeps.convergence_points(BATTLE, runs=5),
+    "convergence_points(seed='x')": lambda: oddsim.sweeps.convergence_points(BATTLE, runs=[10], seed="x"),
+    "curve_sweep(metric=[1])": lambda: oddsim.sweeps.curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1",
                                                               metric=[1]),
-    "curve_sweep(attackers=3)": lambda: oddsim.plot.curve_sweep("1942-2e", 3, "1 inf", "inf=0..1"),
+    "curve_sweep(attackers=3)": lambda: oddsim.sweeps.curve_sweep("1942-2e", 3, "1 inf", "inf=0..1"),
     "Raid(facility=[1])": lambda: Raid(rules="global-1940-2e", bombers=1, facility=[1]),
     "parse_force(rules=None)": lambda: oddsim.parse_force("1 inf", None),
-    "curve_sweep(foo=1)": lambda: oddsim.plot.curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1", foo=1),
+    "curve_sweep(foo=1)": lambda: oddsim.sweeps.curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1", foo=1),
     # before: a 300-digit objective (raids already capped the value at 1000)
     "territory_value=1e308": lambda: oddsim.RetreatPolicy(best="value", territory_value=1e308),
     "sweep(territory_value=1001)": lambda: sweep(**SWEEP, goal="value", territory_value=1001),

@@ -14,6 +14,7 @@ from oddsim.api import run_battle
 from oddsim.cli import cli
 from oddsim.limits import MAX_RUNS, MAX_SEED
 from oddsim.model.forces import MAX_UNITS_PER_SIDE
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import SweepSpec
 from oddsim.raid import Raid
 from oddsim.trench import TrenchBattle
@@ -187,7 +188,8 @@ def test_api_trench_battle_is_built_or_an_oddsim_error(attacker, support, year, 
 @FUZZ
 @given(budget=ANYTHING, units=ANYTHING, caps=ANYTHING, runs=ANYTHING, seed=ANYTHING)
 def test_api_sweep_spec_is_built_or_an_oddsim_error(budget, units, caps, runs, seed):
-    assert_oddsim_error(lambda: SweepSpec.build("1942-2e", budget, units, "1 inf", max_counts=caps,
+    rules = load_ruleset("1942-2e")
+    assert_oddsim_error(lambda: SweepSpec.build(rules, budget, units, "1 inf", max_counts=caps,
                                                 runs=runs, seed=seed))
 
 

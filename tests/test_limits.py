@@ -7,9 +7,10 @@ import oddsim
 from oddsim.api import run_amphibious, run_battle, run_counter_attack, run_waves
 from oddsim.cli import cli
 from oddsim.limits import MAX_RUNS, MAX_SEED, MIN_RUNS, check_runs, check_seed, share_of_runs
-from oddsim.plot.sweeps import curve_sweep
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import SweepSpec
 from oddsim.raid import Raid, run_raid, simulate_raid
+from oddsim.sweeps import curve_sweep
 from oddsim.trench import TrenchBattle, run_trench, simulate_trench
 
 BATTLE = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
@@ -39,7 +40,7 @@ ENTRY_POINTS = {
     "simulate_raid": lambda **kw: simulate_raid(RAID, **kw),
     "simulate_trench": lambda **kw: simulate_trench(TRENCH, **kw),
     "curve_sweep": lambda **kw: curve_sweep("1942-2e", "1 arm", "1 inf", "inf=0..1", **kw),
-    "purchase": lambda **kw: SweepSpec.build("1942-2e", 6, "inf", "1 inf", **kw),
+    "purchase": lambda **kw: SweepSpec.build(load_ruleset("1942-2e"), 6, "inf", "1 inf", **kw),
 }
 
 
@@ -63,7 +64,7 @@ def test_a_seed_at_the_top_of_the_range_works_everywhere():
     assert simulate_trench(TRENCH, runs=50, seed=MAX_SEED).runs == 50
     assert simulate_raid(RAID, runs=50, seed=MAX_SEED).runs == 50
     assert oddsim.simulate(BATTLE, runs=50, seed=MAX_SEED).runs == 50
-    assert SweepSpec.build("1942-2e", 6, "inf", "1 inf", seed=MAX_SEED).seed == MAX_SEED
+    assert SweepSpec.build(load_ruleset("1942-2e"), 6, "inf", "1 inf", seed=MAX_SEED).seed == MAX_SEED
 
 
 def test_exact_methods_refuse_runs_and_check_the_seed():

@@ -1,13 +1,15 @@
 """MkDocs hook: the CLI reference page is generated from the commands' own click help text at
 build time, so it cannot drift from ``oddsim --help``. ``docs/reference/cli.md`` holds the
 marker below; every command (and subcommand) of the ``oddsim`` group replaces it, each as its
-``--help`` prints it."""
+``--help`` prints it. The ruleset file's keys are generated the same way, from their one
+declaration (``oddsim.model.schema``), where ``docs/reference/ruleset.md`` holds ``KEYS_MARKER``."""
 
 from __future__ import annotations
 
 import click
 
 MARKER = "<!-- oddsim-cli-reference -->"
+KEYS_MARKER = "<!-- oddsim-ruleset-keys -->"
 WIDTH = 100
 
 
@@ -42,7 +44,17 @@ def render() -> str:
     return "\n".join(parts)
 
 
+def render_keys() -> str:
+    """Every key of a ruleset file as a Markdown table, from the keys' declarations."""
+    from oddsim.model.rules import Ruleset
+    from oddsim.model.schema import key_reference
+
+    return key_reference(Ruleset)
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ARG001 - MkDocs hook
     if MARKER in markdown:
-        return markdown.replace(MARKER, render())
+        markdown = markdown.replace(MARKER, render())
+    if KEYS_MARKER in markdown:
+        markdown = markdown.replace(KEYS_MARKER, render_keys())
     return markdown

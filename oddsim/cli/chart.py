@@ -1,8 +1,11 @@
 """``oddsim chart curve|heatmap``, and the ``--plot FILE`` option other commands share.
 
-Nothing here imports matplotlib until a chart is drawn, so ``oddsim`` starts as fast with the
-plotting commands registered. Errors are ``PlotError`` (an ``OddsimError``): the ``oddsim``
-command prints them as one line and exits with status 2.
+Nothing here imports matplotlib or the engines until a chart is drawn or a sweep is run (the
+chart functions come through ``oddsim.plot``'s and the sweeps through ``oddsim.sweeps``'s names
+that load on first use), so ``oddsim`` starts as fast with the plotting commands registered.
+Errors are ``PlotError`` or ``SweepError`` (``OddsimError``s): the ``oddsim`` command prints them
+as one line and exits with status 2. The sweeps are computed by ``oddsim.sweeps``; the charts
+only draw them.
 """
 
 from __future__ import annotations
@@ -12,7 +15,12 @@ from pathlib import Path
 
 import click
 
-from oddsim.plot.saving import check_output_path
+from oddsim import plot, sweeps
+from oddsim.errors import OddsimError
+from oddsim.limits import refuse_for_exact
+from oddsim.model.rules import load_ruleset
+from oddsim.plot.saving import check_output_path, save_figure
+from oddsim.sweeps.results import DEFAULT_CHART_RUNS
 
 METRIC_HELP = ("win: the attacker wins; take: it takes the territory (land); hold: the defender "
                "keeps it.")
@@ -29,9 +37,6 @@ def refuse_a_typed_seed_for_exact(method: str) -> None:
     typed on the command line is known to be one the exact engine would ignore."""
     ctx = click.get_current_context()
     if method == "exact" and ctx.get_parameter_source("seed") is click.core.ParameterSource.COMMANDLINE:
-        from oddsim.errors import OddsimError
-        from oddsim.limits import refuse_for_exact
-
         refuse_for_exact(None, ctx.params["seed"], OddsimError, use="--method auto or mc")
 
 
@@ -44,56 +49,36 @@ def plot_option(help: str = "Also draw the result to this .png, .svg or .pdf fil
 def write_battle_chart(result, path: str | Path, title: str | None = None) -> Path:
     """Draw one battle's result (outcome and survivors; a ``WaveResult``: the outcome) to
     ``path``."""
-    from oddsim.plot.battle_charts import battle_chart
-    from oddsim.plot.saving import save_figure
-
-    return save_figure(battle_chart(result, title=title), path)
+    return save_figure(plot.battle_chart(result, title=title), path)
 
 
 def write_purchase_chart(table, path: str | Path, top: int = 5, title: str | None = None) -> Path:
     """Draw a purchase sweep's cost-vs-goal scatter, frontier and best ``top`` to ``path``."""
-    from oddsim.plot.pareto import pareto_chart
-    from oddsim.plot.saving import save_figure
-
-    return save_figure(pareto_chart(table, top=top, title=title), path)
+    return save_figure(plot.pareto_chart(table, top=top, title=title), path)
 
 
 def write_plan_chart(plan, path: str | Path) -> Path:
     """Draw a plan's split and the objective of its runners-up to ``path``."""
-    from oddsim.plot.plan_charts import plan_chart
-    from oddsim.plot.saving import save_figure
-
-    return save_figure(plan_chart(plan), path)
+    return save_figure(plot.plan_chart(plan), path)
 
 
 def write_raid_chart(result, path: str | Path) -> Path:
     """Draw a raid's damage distribution to ``path``."""
-    from oddsim.plot.saving import save_figure
-    from oddsim.plot.stage_charts import raid_chart
-
-    return save_figure(raid_chart(result), path)
+    return save_figure(plot.raid_chart(result), path)
 
 
 def write_amphibious_chart(result, path: str | Path) -> Path:
     """Draw an amphibious assault's landings and the chance to take the territory to ``path``."""
-    from oddsim.plot.saving import save_figure
-    from oddsim.plot.stage_charts import amphibious_chart
-
-    return save_figure(amphibious_chart(result), path)
+    return save_figure(plot.amphibious_chart(result), path)
 
 
 def write_trench_chart(result, path: str | Path) -> Path:
     """Draw a Longest Trench result (fronts won, cards lost) to ``path``."""
-    from oddsim.plot.saving import save_figure
-    from oddsim.plot.trench_charts import trench_chart
-
-    return save_figure(trench_chart(result), path)
+    return save_figure(plot.trench_chart(result), path)
 
 
 def _sweep_options(command: Callable) -> Callable:
     """Options shared by curve and heatmap: edition, battle kind, engine, output file."""
-    from oddsim.plot.sweeps import DEFAULT_CHART_RUNS
-
     options = [
         click.option("--rules", default="1942-2e", show_default=True,
                      help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file."),
@@ -142,15 +127,12 @@ def curve_command(attackers, defenders, vary, side, rules, sea, metric, ool_atta
     Example: oddsim chart curve -a "2 arm" -a "1 art, 1 arm" -d "4 inf, 1 arm" --vary inf=0..20
     --out odds.png
     """
-    from oddsim.plot.saving import save_figure
-    from oddsim.plot.sweep_charts import odds_curve_chart
-    from oddsim.plot.sweeps import curve_sweep
-
     refuse_a_typed_seed_for_exact(method)
-    sweep = curve_sweep(rules, attackers, defenders, vary, side=side, metric=metric, sea=sea,
-                        method=method, runs=runs, seed=seed, ool_attacker=ool_attacker,
-                        ool_defender=ool_defender, keep_land=keep_land)
-    path = save_figure(odds_curve_chart(sweep), out)
+    sweep = sweeps.curve_sweep(load_ruleset(rules), attackers, defenders, vary, side=side,
+                               metric=metric, sea=sea, method=method, runs=runs, seed=seed,
+                               ool_attacker=ool_attacker, ool_defender=ool_defender,
+                               keep_land=keep_land)
+    path = save_figure(plot.odds_curve_chart(sweep), out)
     points = [p for c in sweep.curves for p in c.points]
     click.echo(f"wrote {path}: {len(sweep.curves)} curve(s) of {len(sweep.curves[0].counts)} "
                f"points ({_engines(points)})")
@@ -176,16 +158,12 @@ def heatmap_command(attacker, defender, x, y, x_side, y_side, rules, sea, metric
     Example: oddsim chart heatmap -a "1 ftr" -d "6 inf, 1 arm" --x inf=0..15 --y arm=0..10
     --out heatmap.png
     """
-    from oddsim.plot.saving import save_figure
-    from oddsim.plot.sweep_charts import heatmap_chart
-    from oddsim.plot.sweeps import heatmap_sweep
-
     refuse_a_typed_seed_for_exact(method)
-    sweep = heatmap_sweep(rules, attacker, defender, x, y, x_side=x_side, y_side=y_side,
-                          metric=metric, sea=sea, method=method, runs=runs, seed=seed,
-                          ool_attacker=ool_attacker, ool_defender=ool_defender,
-                          keep_land=keep_land)
-    path = save_figure(heatmap_chart(sweep), out)
+    sweep = sweeps.heatmap_sweep(load_ruleset(rules), attacker, defender, x, y, x_side=x_side,
+                                 y_side=y_side, metric=metric, sea=sea, method=method, runs=runs,
+                                 seed=seed, ool_attacker=ool_attacker, ool_defender=ool_defender,
+                                 keep_land=keep_land)
+    path = save_figure(plot.heatmap_chart(sweep), out)
     points = [p for row in sweep.points for p in row]
     click.echo(f"wrote {path}: {len(sweep.x_counts)} x {len(sweep.y_counts)} cells "
                f"({_engines(points)})")

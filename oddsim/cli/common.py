@@ -30,14 +30,15 @@ def rule_option(command: F) -> F:
 
 
 def with_rule_changes(rules: str | Path, changes: Sequence[str], unit_values: str | None = None):
-    """The edition ``rules`` (a name or path, as ``--rules`` gives it), with ``changes`` set and
-    the units ``unit_values`` names valued so (``--unit-values ftr=14``); the name or path
-    itself when there are none."""
-    if not changes and not unit_values:
-        return rules
-    from oddsim.model.rules import rule_changes, with_changes
+    """The edition ``rules`` (a name or path, as ``--rules`` gives it) loaded, with ``changes``
+    set and the units ``unit_values`` names valued so (``--unit-values ftr=14``): the command
+    line resolves the edition here, once, and hands the ``Ruleset`` inward."""
+    from oddsim.model.rules import load_ruleset, rule_changes, with_changes
 
-    return with_changes(rules, rule_changes(changes, unit_values, rules))
+    base = load_ruleset(rules)
+    if not changes and not unit_values:
+        return base
+    return with_changes(rules, rule_changes(changes, unit_values, base))
 
 
 def unit_values_option(command: F) -> F:

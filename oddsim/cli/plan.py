@@ -78,9 +78,10 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
     plan_entries(defend, targets, threats)  # (before the edition: the line names the flags)
     edition = with_rule_changes(rules, rule_changes, unit_values)
     if workers is not None or scheduler is not None:
-        from oddsim.purchase.dask_runner import check_options
+        from oddsim._runtime.dask_cluster import check_options
+        from oddsim.plan.goals import PlanError
 
-        check_options(workers, scheduler)  # before any battle
+        check_options(workers, scheduler, PlanError)  # before any battle
     options = dict(workers=workers, scheduler=scheduler, runs=runs, seed=seed, sea=sea,
                    ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
                    attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)

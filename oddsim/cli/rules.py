@@ -1,8 +1,21 @@
-"""``oddsim rules list|show``: the built-in editions and what a ruleset says."""
+"""``oddsim rules list|show|keys``: the built-in editions, what a ruleset says, and every key a
+ruleset file may hold."""
 
 from __future__ import annotations
 
 import click
+
+from oddsim.model.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
+from oddsim.model.rules import (
+    Ruleset,
+    SubFirstStrike,
+    SubStrikeDestroyer,
+    SubStrikeRounds,
+    UnitType,
+    builtin_names,
+    load_ruleset,
+)
+from oddsim.model.schema import declared, key_rows
 
 
 @click.group()
@@ -13,8 +26,6 @@ def rules() -> None:
 @rules.command("list")
 def rules_list() -> None:
     """The editions shipped with oddsim."""
-    from oddsim.model.rules import builtin_names, load_ruleset
-
     for name in builtin_names():
         click.echo(f"{name:16s} {load_ruleset(name).title}")
 
@@ -23,27 +34,39 @@ def rules_list() -> None:
 @click.argument("name")
 def rules_show(name: str) -> None:
     """Unit table and special rules of an edition (name or .toml path)."""
-    from oddsim.model.rules import load_ruleset
-
     click.echo(describe_ruleset(load_ruleset(name)))
 
 
-def describe_ruleset(ruleset) -> str:
-    """Readable unit table and rule flags."""
-    from oddsim.model.rules import SubFirstStrike, SubStrikeDestroyer, SubStrikeRounds
+@rules.command("keys")
+def rules_keys() -> None:
+    """Every key a ruleset file may hold: its type or allowed values, default and meaning."""
+    rows = key_rows(Ruleset)
+    width = max(len(name) for name, *_ in rows)
+    for name, kind, default, help_text in rows:
+        said = default if default == "required" else f"default {default}"
+        click.echo(f"{name:{width}s}  {kind}; {said}: {help_text}")
 
+
+UNIT_ROLES = tuple(sorted(((k.name, k.default, k.spec.role) for k in declared(UnitType) if k.spec.role),
+                          key=lambda role: role[1]))
+"""(flag, default, what ``rules show`` says when a unit's flag is not its default), as declared:
+what a unit is (the flags off by default) before what it is not."""
+
+
+def unit_roles(unit: UnitType) -> list[str]:
+    """The roles ``rules show`` names for a unit: its flags that are not their default."""
+    return [role for flag, default, role in UNIT_ROLES if getattr(unit, flag) != default]
+
+
+def describe_ruleset(ruleset: Ruleset) -> str:
+    """Readable unit table and rule flags."""
     lines = [f"{ruleset.name}: {ruleset.title}", ""]
     lines.append(f"{'unit':16s} {'cost':>4s} {'att':>4s} {'def':>4s} {'move':>4s} {'hits':>4s}  "
                  f"{'domain':6s} {'abbreviations':24s} roles")
     for u in ruleset.units:
-        roles = [flag for flag in ("submarine", "destroyer", "aa", "defenceless", "casualty_last",
-                                   "transport", "heavy_cargo") if getattr(u, flag)]
-        if not u.combatant:
-            roles.append("not a casualty")
-        if not u.can_attack:
-            roles.append("cannot attack")
         lines.append(f"{u.name:16s} {u.cost:4d} {u.attack:4d} {u.defense:4d} {u.move:4d} "
-                     f"{u.hits:4d}  {u.domain.value:6s} {', '.join(u.aliases):24s} {', '.join(roles)}")
+                     f"{u.hits:4d}  {u.domain.value:6s} {', '.join(u.aliases):24s} "
+                     f"{', '.join(unit_roles(u))}")
     c = ruleset.combat
     lines += ["", f"subs strike first: {c.sub_first_strike.value}; aircraft hit subs: "
               f"{c.air_hits_subs.value}; AA dice: {c.aa_dice.value}"
@@ -69,10 +92,7 @@ def describe_ruleset(ruleset) -> str:
     if ruleset.bombard.units:
         ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
         lines.append(f"bombard: {ships}")
-    from oddsim.model.order_of_loss import DEFAULT_ORDER_PRINCIPLE, default_order
-
     lines += ["", f"default order of loss: {DEFAULT_ORDER_PRINCIPLE}"]
     for side, attacking in (("attacker", True), ("defender", False)):
         lines.append(f"  {side}: {', '.join(default_order(ruleset, attacking))}")
     return "\n".join(lines)
-

@@ -140,7 +140,7 @@ def parse_force(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | s
 EMPTY_DEFENDER = "the army is empty: write 'none' for an undefended territory"
 
 
-def parse_defender(spec: str | Mapping[str, int] | Force | None, rules: Ruleset | str,
+def parse_defender(spec: str | Mapping[str, int] | Force | None, rules: Ruleset,
                    side: str = "defender") -> Force:
     """A defending army, by the one rule of the CLI, the web and the Python API: no units only
     when written so (``"none"``, ``"nothing"`` ...); a missing army (``None``), an empty text or

@@ -9,19 +9,18 @@ from __future__ import annotations
 import enum
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
 
 from oddsim._runtime.documents import check_depth, load_toml, too_deep
 from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.model.names import NAME_RULE, is_typable, typed_key
+from oddsim.model.schema import Fields, Key, Units, key, read_record
 
 MAX_UNIT_TYPES = 32
-E = TypeVar("E", bound=enum.Enum)
 
 
 class Domain(enum.Enum):
@@ -117,62 +116,88 @@ class RaidDiceRule(enum.StrEnum):
     BEST = "best"
 
 
-@dataclass(frozen=True)
+MAX_UNIT_VALUE = 10_000
+"""Most IPCs a unit may be valued at (the most a ruleset file's unit may cost)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnitType:
-    """One kind of unit with its numbers and the special roles it plays in combat."""
+    """One kind of unit with its numbers and the special roles it plays in combat (each number
+    and flag a key of the file's ``[units.NAME]`` table, declared here once). The fields' order
+    is their ``repr``'s, which a purchase sweep's fingerprint hashes: keep it."""
 
     name: str
-    cost: int
-    attack: int
-    defense: int
-    move: int
-    hits: int
-    domain: Domain
-    aliases: tuple[str, ...] = ()
-    submarine: bool = False
-    destroyer: bool = False
-    aa: bool = False
-    can_attack: bool = True
-    defenceless: bool = False
-    casualty_last: bool = False
-    combatant: bool = True
-    lands_on_carrier: bool = False  # an aircraft a carrier can hold
-    carries_aircraft: int = 0  # how many such aircraft this unit holds (a carrier)
-    carries_aircraft_damaged: int = 0  # the same once damaged (two-hit carriers)
-    transport: bool = False  # carries land units in an amphibious assault ([transport] table)
-    heavy_cargo: bool = False  # a transport carries at most [transport] max_heavy of these
-
+    cost: int = key("IPCs to buy one", low=0, high=MAX_UNIT_VALUE)
+    attack: int = key("hits on this or less when attacking", low=0, high=6)
+    defense: int = key("hits on this or less when defending", low=0, high=6)
+    move: int = key("spaces it moves", 1, low=0, high=100)
+    hits: int = key("hits it takes to destroy (2: a two-hit unit)", 1, low=1, high=2)
+    domain: Domain = key("where it fights")
+    aliases: tuple[str, ...] = key("other names players may type (lowercase)", (), lower=True)
+    submarine: bool = key("a submarine (first strike, submerge, not hit by aircraft without a "
+                          "destroyer, as the edition says)", False, role="submarine")
+    destroyer: bool = key("a destroyer (cancels enemy submarines' abilities)", False,
+                          role="destroyer")
+    aa: bool = key("an AA gun: fires at attacking aircraft before the first round", False,
+                   role="aa")
+    can_attack: bool = key("may attack (false: fights only on defense)", True,
+                           role="cannot attack")
+    defenceless: bool = key("rolls no die on defense and is lost when its side's others are",
+                            False, role="defenceless")
+    casualty_last: bool = key("taken as a casualty only after every other unit", False,
+                              role="casualty_last")
+    combatant: bool = key("a casualty in battle (false: an AA gun that is taken with the "
+                          "territory)", True, role="not a casualty")
+    lands_on_carrier: bool = key("an aircraft a carrier can hold", False)
+    carries_aircraft: int = key("aircraft it holds (a carrier)", 0, low=0, high=100)
+    carries_aircraft_damaged: int = key("aircraft it holds once damaged (two-hit carriers)",
+                                        default_from="carries_aircraft", low=0,
+                                        high_from="carries_aircraft")
+    transport: bool = key("carries land units in an amphibious assault ([transport] table)",
+                          False, role="transport")
+    heavy_cargo: bool = key("a transport carries at most transport.max_heavy of these", False,
+                            role="heavy_cargo")
 
     @property
     def is_air(self) -> bool:
         return self.domain is Domain.AIR
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SupportRule:
     """Each supporter raises ``per_supporter`` supported units to ``value`` on one side (attack)."""
 
-    supporters: tuple[str, ...]
-    supported: tuple[str, ...]
-    per_supporter: int
-    value: int
-    side: SupportSide
+    supporters: tuple[str, ...] = key("units that give support", unit_names=True)
+    supported: tuple[str, ...] = key("units that receive it", unit_names=True)
+    per_supporter: int = key("units each supporter raises", 1, low=1, high=100)
+    value: int = key("what a supported unit hits on", low=1, high=6)
+    side: SupportSide = key("the side it helps", SupportSide.ATTACK)
 
 
 @dataclass(frozen=True)
 class CombatRules:
     """The edition's special combat rules, as flags."""
 
-    sub_first_strike: SubFirstStrike
-    air_hits_subs: AirHitsSubs
-    aa_dice: AADice
-    aa_dice_per_gun: int
-    aa_hit: int
-    submerge: SubmergeTiming = SubmergeTiming.START
-    aa_casualties: AACasualties = AACasualties.ATTACKER_CHOOSES
-    repair: RepairTiming = RepairTiming.END_OF_TURN
-    sub_strike_rounds: SubStrikeRounds = SubStrikeRounds.EVERY
-    sub_strike_destroyer: SubStrikeDestroyer = SubStrikeDestroyer.EACH_ROUND
+    sub_first_strike: SubFirstStrike = key(
+        "which sides' submarines fire before the rest when the enemy has no destroyer",
+        SubFirstStrike.NONE)
+    air_hits_subs: AirHitsSubs = key("whether aircraft may hit submarines", AirHitsSubs.ALWAYS)
+    aa_dice: AADice = key("AA dice before the first round: one gun, a die per aircraft, or "
+                          "each gun up to aa_dice_per_gun dice", AADice.PER_AIRCRAFT)
+    aa_dice_per_gun: int = key("dice each AA gun rolls (aa_dice = per_gun)", 3, low=1, high=100)
+    aa_hit: int = key("AA guns hit on this or less", 1, low=0, high=6)
+    submerge: SubmergeTiming = key("when submarines may submerge (only with no enemy destroyer)",
+                                   SubmergeTiming.START)
+    aa_casualties: AACasualties = key(
+        "which aircraft AA hits destroy: the one each die was rolled at (needs aa_dice = "
+        "per_aircraft), or the attacker's choice", AACasualties.ATTACKER_CHOOSES)
+    repair: RepairTiming = key("when a damaged two-hit unit is whole again (whether a later wave "
+                               "meets it damaged)", RepairTiming.END_OF_TURN)
+    sub_strike_rounds: SubStrikeRounds = key(
+        "rounds in which submarines strike first: each, or round 1 only", SubStrikeRounds.EVERY)
+    sub_strike_destroyer: SubStrikeDestroyer = key(
+        "which enemy destroyer takes the first strike away: one there at the start of the round, "
+        "or one there when the battle starts", SubStrikeDestroyer.EACH_ROUND)
 
 
 @dataclass(frozen=True)
@@ -180,8 +205,8 @@ class TransportRules:
     """What one transport carries: ``capacity`` land units, at most ``max_heavy`` of them units
     with the ``heavy_cargo`` flag."""
 
-    capacity: int = 2
-    max_heavy: int = 1
+    capacity: int = key("land units one transport carries", 2, low=1, high=20)
+    max_heavy: int = key("of which at most this many heavy_cargo units", 1, low=0, high=20)
 
 
 @dataclass(frozen=True)
@@ -189,16 +214,18 @@ class AmphibiousRules:
     """Amphibious assaults: whether the attacker may ignore a sea zone's defenders when they
     are only submarines and/or transports (no sea battle; the ships may then bombard)."""
 
-    ignore_subs_and_transports: bool = False
+    ignore_subs_and_transports: bool = key(
+        "the attacker may ignore a sea zone held only by submarines and/or transports", False)
 
 
 @dataclass(frozen=True)
 class BombardRules:
-    """Shore bombardment in an amphibious assault (used from issue 3 on)."""
+    """Shore bombardment in an amphibious assault."""
 
-    units: tuple[tuple[str, int], ...]
-    casualties_fire_back: bool
-    one_per_landed_unit: bool
+    units: tuple[tuple[str, int], ...] = key("ships that bombard, each with the value it hits on",
+                                             (), low=1, high=6, unit_names=True)
+    casualties_fire_back: bool = key("land units hit by bombardment fire back that round", True)
+    one_per_landed_unit: bool = key("at most one bombarding ship per land unit landed", False)
 
 
 class RaidCap(enum.Enum):
@@ -213,16 +240,19 @@ class RaidCap(enum.Enum):
 class RaidRules:
     """Strategic bombing raids: damage dice per bomber and the cap."""
 
-    damage_dice: int = 1
-    damage_bonus: int = 0  # added to each strategic bomber's damage
-    tactical_bonus: int = 0  # added to each tactical bomber's damage
-    cap: RaidCap = RaidCap.TERRITORY
-    facility_caps: tuple[tuple[str, int], ...] = ()
-    tactical_targets: tuple[str, ...] = ()  # facilities tactical bombers may raid
-    air_battle: bool = False  # escorts and interceptors fight one round first
-    escort_hit: int = 1
-    interceptor_hit: int = 2
-    builtin_aa: bool = True  # the facility fires AA itself; False: only where an AA gun stands
+    damage_dice: int = key("damage dice per strategic bomber", 1, low=1, high=10)
+    damage_bonus: int = key("added to each strategic bomber's damage", 0, low=0, high=100)
+    tactical_bonus: int = key("added to each tactical bomber's damage", 0, low=0, high=100)
+    cap: RaidCap = key("what limits a raid's damage", RaidCap.TERRITORY)
+    facility_caps: tuple[tuple[str, int], ...] = key(
+        "the damage cap per kind of facility (cap = facility)", (), low=0, high=1000)
+    tactical_targets: tuple[str, ...] = key("facilities tactical bombers may raid", ())
+    air_battle: bool = key("escorts and interceptors fight one round first", False)
+    escort_hit: int = key("escorts hit on this or less in the air battle", 1, low=0, high=6)
+    interceptor_hit: int = key("interceptors hit on this or less in the air battle", 2, low=0,
+                               high=6)
+    builtin_aa: bool = key("the facility fires AA itself (false: only where an AA gun stands)",
+                           True)
 
 
 @dataclass(frozen=True)
@@ -230,17 +260,24 @@ class TechRule:
     """A technology's effect on combat numbers, for the side that has it."""
 
     name: str
-    attack: tuple[tuple[str, int], ...] = ()  # unit -> new attack value
-    defense: tuple[tuple[str, int], ...] = ()  # unit -> new defense value
-    attack_dice: tuple[tuple[str, int], ...] = ()  # unit -> dice it rolls on attack
-    attack_dice_rule: DiceRule = DiceRule.ALL
-    aa_hit: int | None = None  # AA guns of this side hit on this or less
-    per_supporter: tuple[tuple[str, int], ...] = ()  # supporter -> units it supports
-    support: tuple[SupportRule, ...] = ()  # extra support rules
-    bombard: tuple[tuple[str, int], ...] = ()  # extra bombarding ships and values
-    raid_dice: int | None = None
-    raid_rule: RaidDiceRule = RaidDiceRule.SUM
-    raid_bonus: int = 0
+    attack: tuple[tuple[str, int], ...] = key("unit = its new attack", (), low=0, high=6,
+                                              unit_names=True)
+    defense: tuple[tuple[str, int], ...] = key("unit = its new defense", (), low=0, high=6,
+                                               unit_names=True)
+    attack_dice: tuple[tuple[str, int], ...] = key("unit = the dice it rolls on attack", (),
+                                                   low=1, high=6, unit_names=True)
+    attack_dice_rule: DiceRule = key("how those dice count: each hits, or only the best rolls",
+                                     DiceRule.ALL)
+    aa_hit: int | None = key("AA guns of this side hit on this or less", None, low=0, high=6)
+    per_supporter: tuple[tuple[str, int], ...] = key("supporter = the units it supports", (),
+                                                     low=1, high=100, unit_names=True)
+    support: tuple[SupportRule, ...] = key("extra support rules", ())
+    bombard: tuple[tuple[str, int], ...] = key("extra bombarding ships = the value they hit on",
+                                               (), low=1, high=6, unit_names=True)
+    raid_dice: int | None = key("damage dice per bomber in a raid", None, low=1, high=10)
+    raid_rule: RaidDiceRule = key("how those dice make damage: summed, or the best one",
+                                  RaidDiceRule.SUM)
+    raid_bonus: int = key("added to each bomber's raid damage", 0, low=0, high=100)
 
 
 TECH_NAMES = ("jets", "super-subs", "heavy-bombers", "radar", "improved-artillery",
@@ -250,19 +287,25 @@ TECH_NAMES = ("jets", "super-subs", "heavy-bombers", "radar", "improved-artiller
 
 @dataclass(frozen=True)
 class Ruleset:
-    """An edition's units and combat rules."""
+    """An edition's units and combat rules: the file's top-level keys, declared here once."""
 
-    name: str
-    title: str
-    units: tuple[UnitType, ...]
-    combat: CombatRules
-    bombard: BombardRules
-    support: tuple[SupportRule, ...] = ()
-    raid: RaidRules = RaidRules()
-    tech: tuple[TechRule, ...] = ()
-    transport: TransportRules = TransportRules()
-    amphibious: AmphibiousRules = AmphibiousRules()
-    source: str = field(default="", compare=False)
+    name: str = key("the edition's name (what --rules takes for a built-in edition)")
+    title: str = key("its title in full", default_from="name")
+    units: tuple[UnitType, ...] = key("one [units.NAME] table per unit (at most 32); NAME is "
+                                      "what players type: lowercase letters, digits, underscores",
+                                      named=True, defines_units=True)
+    combat: CombatRules = key("the special combat rules", CombatRules())
+    bombard: BombardRules = key("shore bombardment", BombardRules())
+    support: tuple[SupportRule, ...] = key("[[support]] rules: units that raise others' values",
+                                           ())
+    raid: RaidRules = key("strategic bombing raids", RaidRules())
+    tech: tuple[TechRule, ...] = key("one [tech.NAME] table per technology the edition has",
+                                     (), named=True, names_of=TECH_NAMES, names_are="technology")
+    transport: TransportRules = key("what a transport carries", TransportRules())
+    amphibious: AmphibiousRules = key("amphibious assaults", AmphibiousRules())
+    source: str = field(default="", compare=False, metadata={"key": Key(
+        "where the rules come from, for readers (the loaded ruleset's source is its file or "
+        "edition name)")})
 
     def technology(self, name: str) -> TechRule:
         """The edition's technology of this name; RulesetError naming the ones it has."""
@@ -292,6 +335,23 @@ class Ruleset:
         if key.endswith("s") and key[:-1]:  # plurals: "tanks", "fighters", "battleships"
             return self.resolve_name(key[:-1])
         return None
+
+
+def require_ruleset(rules: object, what: str) -> Ruleset:
+    """``rules`` itself, known to be a loaded ``Ruleset``: an edition is resolved once, where a
+    request comes in (the command line, the web, a public function), and travels inward as a
+    value; a name given further in is a RulesetError saying so."""
+    if not isinstance(rules, Ruleset):
+        raise RulesetError(f"{what} takes a Ruleset, not {type(rules).__name__}: load the edition "
+                           f"first (oddsim.load_ruleset({rules!r}))")
+    return rules
+
+
+def editions_with_unit(token: str, besides: str) -> list[str]:
+    """The built-in editions but ``besides`` that have a unit typed ``token`` (a hint for a player
+    who named a unit of another edition)."""
+    return [name for name in builtin_names()
+            if name != besides and load_ruleset(name).resolve_name(token) is not None]
 
 
 def builtin_names() -> list[str]:
@@ -358,19 +418,14 @@ def _changed(table: dict, changes: Mapping[str, object], text: str) -> Ruleset:
     """The ruleset of the file ``table`` (from ``text``: an edition's name or a file) with the
     keys ``changes`` names set, named for them."""
     said = []
-    for key, value in changes.items():
-        _set_key(table, key, value, text)
-        said.append(f"{key}={_toml_value(value)}")
+    for dotted, value in changes.items():
+        _set_key(table, dotted, value, text)
+        said.append(f"{dotted}={_toml_value(value)}")
     table["name"] = f"{table.get('name', text)} ({', '.join(said)})" if said else table.get("name", text)
     return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text)
 
 
-MAX_UNIT_VALUE = 10_000
-"""Most IPCs a unit may be valued at (the most a ruleset file's unit may cost)."""
-
-
-def unit_value_changes(spec: str | Mapping[str, object] | None,
-                       rules: Ruleset | str | Path) -> dict[str, object]:
+def unit_value_changes(spec: str | Mapping[str, object] | None, rules: Ruleset) -> dict[str, object]:
     """``"ftr=14,bmb=15"`` (or ``{"ftr": 14}``): the changes to the edition's file that value
     those units at those IPCs, for a player who values units beyond their cost. The value is
     the unit's ``cost`` in the copy (``with_changes``), so every figure that counts IPCs counts it
@@ -379,7 +434,7 @@ def unit_value_changes(spec: str | Mapping[str, object] | None,
     after the armor it used to cost less than. Raises RulesetError naming a bad entry."""
     if spec is None:
         return {}
-    parsed = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    parsed = require_ruleset(rules, "unit values")
     if isinstance(spec, str):
         pairs: list[tuple[object, object]] = []
         for part in spec.split(","):
@@ -411,7 +466,7 @@ def unit_value_changes(spec: str | Mapping[str, object] | None,
 
 
 def rule_changes(changes: Iterable[str], unit_values: str | Mapping[str, object] | None,
-                 rules: Ruleset | str | Path) -> dict[str, object]:
+                 rules: Ruleset) -> dict[str, object]:
     """The keys of the edition's file that ``--rule KEY=VALUE`` lines (``changes``) and
     ``--unit-values`` (``unit_values``, ``unit_value_changes``) set, for ``with_changes``: the
     command line's and the server's reading of them."""
@@ -476,230 +531,55 @@ def ruleset_from_text(text: str, origin: str = "(text)", what: str = "the rulese
     return parse_ruleset(load_toml(text, what, RulesetError), origin=origin)
 
 
-class _Fields:
-    """Reads typed fields from one TOML table, naming the field in every error."""
-
-    def __init__(self, table: object, where: str, origin: str) -> None:
-        if not isinstance(table, dict):
-            raise RulesetError(f"ruleset {origin}: '{where}' must be a table")
-        self.table, self.where, self.origin = table, where, origin
-
-    def _fail(self, key: str, what: str) -> RulesetError:
-        return RulesetError(f"ruleset {self.origin}: field '{self.where}.{key}' {what}")
-
-    def get(self, key: str, kind: type, default: object = ..., low: int | None = None,
-            high: int | None = None) -> Any:
-        """The field's value, checked to be a ``kind`` (and between ``low`` and ``high``)."""
-        if key not in self.table:
-            if default is ...:
-                raise self._fail(key, "is missing")
-            return default
-        value = self.table[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self._fail(key, f"must be an integer, not {value!r}")
-        if kind is not int and not isinstance(value, kind):
-            raise self._fail(key, f"must be a {kind.__name__}, not {value!r}")
-        if low is not None and value < low or high is not None and value > high:
-            raise self._fail(key, f"must be between {low} and {high}, not {value}")
-        return value
-
-    def choice(self, key: str, enum_type: type[E], default: object = ...) -> E:
-        value = self.get(key, str, default)
-        try:
-            return enum_type(value)
-        except ValueError:
-            allowed = " | ".join(member.value for member in enum_type)
-            raise self._fail(key, f"must be one of {allowed}, not {value!r}") from None
-
-    def names(self, key: str, default: object = ...) -> tuple[str, ...]:
-        value = self.get(key, list, default)
-        if not all(isinstance(item, str) for item in value):
-            raise self._fail(key, "must be a list of unit names")
-        return tuple(value)
-
-    def check_known(self, allowed: set[str]) -> None:
-        unknown = sorted(set(self.table) - allowed)
-        if unknown:
-            raise self._fail(unknown[0], f"is not a known field (known: {', '.join(sorted(allowed))})")
-
-
-_UNIT_FLAGS = ("submarine", "destroyer", "aa", "can_attack", "defenceless", "casualty_last",
-               "combatant", "transport", "heavy_cargo", "lands_on_carrier")
+def ruleset_from_keys(keys: Mapping[str, object], units: Mapping[str, Mapping[str, object]] | None,
+                      origin: str) -> Ruleset:
+    """A validated Ruleset from plain data, the target a foreign format maps onto (a TripleA game
+    file): ``keys`` maps a file's keys, dotted as ``--rule`` writes them, to values
+    (``{"name": "map", "combat.aa_hit": 1, "support": [{...}]}``); ``units`` maps each unit's name
+    to its record (``{"infantry": {"cost": 3, "attack": 1, ...}}``). Checked as a ruleset file is
+    (``parse_ruleset``, which the TOML files go through too), with the same errors."""
+    table: dict = {}
+    for dotted, value in keys.items():
+        parts = dotted.split(".")
+        here = table
+        for depth, part in enumerate(parts[:-1]):
+            here = here.setdefault(part, {})
+            if not isinstance(here, dict):
+                raise RulesetError(f"ruleset {origin}: '{'.'.join(parts[:depth + 1])}' must be a table")
+        here[parts[-1]] = value
+    if units is not None:
+        table["units"] = {name: dict(record) for name, record in units.items()}
+    return parse_ruleset(table, origin)
 
 
 def parse_ruleset(data: dict, origin: str) -> Ruleset:
-    """Validate a parsed TOML document and build the Ruleset; errors name the bad field."""
-    top = _Fields(data, "", origin)
-    top.where = "ruleset"
-    top.check_known({"name", "title", "combat", "bombard", "support", "units", "source", "raid",
-                     "tech", "transport", "amphibious"})
-    name = top.get("name", str)
-    if not name.strip():
+    """Validate a parsed TOML document and build the Ruleset; errors name the bad field. Every
+    key reads as its field declares it (``oddsim.model.schema``); the checks here are the ones
+    between keys."""
+    top = Fields(data, "ruleset", origin)
+    if isinstance(top.table.get("name"), str) and not top.table["name"].strip():
         raise RulesetError(f"ruleset {origin}: field 'name' is empty: give the edition a name")
-    title = top.get("title", str, default=name)
-    units_table = _Fields(top.get("units", dict), "units", origin)
-    if not units_table.table:
+    units_table = top.table.get("units")
+    if isinstance(units_table, dict) and not units_table:
         raise RulesetError(f"ruleset {origin}: field 'units' must define at least one unit")
-    if len(units_table.table) > MAX_UNIT_TYPES:
+    if isinstance(units_table, dict) and len(units_table) > MAX_UNIT_TYPES:
         raise RulesetError(f"ruleset {origin}: at most {MAX_UNIT_TYPES} unit types are supported")
-    units = []
-    for unit_name, unit_data in units_table.table.items():
-        f = _Fields(unit_data, f"units.{unit_name}", origin)
-        f.check_known({"cost", "attack", "defense", "move", "hits", "domain", "aliases",
-                       "carries_aircraft", "carries_aircraft_damaged", *_UNIT_FLAGS})
-        aliases = tuple(a.lower() for a in f.names("aliases", default=[]))
-        _check_typable(unit_name, aliases, origin)
-        carries = f.get("carries_aircraft", int, default=0, low=0, high=100)
-        flags = {flag: f.get(flag, bool, default=(flag in ("can_attack", "combatant")))
-                 for flag in _UNIT_FLAGS}
-        units.append(UnitType(
-            name=unit_name,
-            cost=f.get("cost", int, low=0, high=10_000),
-            attack=f.get("attack", int, low=0, high=6),
-            defense=f.get("defense", int, low=0, high=6),
-            move=f.get("move", int, default=1, low=0, high=100),
-            hits=f.get("hits", int, default=1, low=1, high=2),
-            domain=f.choice("domain", Domain),
-            aliases=aliases,
-            carries_aircraft=carries,
-            carries_aircraft_damaged=f.get("carries_aircraft_damaged", int, default=carries, low=0,
-                                           high=carries),
-            **flags,
-        ))
-    _check_aliases(units, origin)
-    known = {u.name for u in units}
-
-    c = _Fields(top.get("combat", dict, default={}), "combat", origin)
-    c.check_known({"sub_first_strike", "air_hits_subs", "aa_dice", "aa_dice_per_gun", "aa_hit",
-                   "submerge", "aa_casualties", "repair", "sub_strike_rounds",
-                   "sub_strike_destroyer"})
-    combat = CombatRules(
-        sub_first_strike=c.choice("sub_first_strike", SubFirstStrike, default="none"),
-        air_hits_subs=c.choice("air_hits_subs", AirHitsSubs, default="always"),
-        aa_dice=c.choice("aa_dice", AADice, default="per_aircraft"),
-        aa_dice_per_gun=c.get("aa_dice_per_gun", int, default=3, low=1, high=100),
-        aa_hit=c.get("aa_hit", int, default=1, low=0, high=6),
-        submerge=c.choice("submerge", SubmergeTiming, default="start"),
-        aa_casualties=c.choice("aa_casualties", AACasualties, default="attacker_chooses"),
-        repair=c.choice("repair", RepairTiming, default="end_of_turn"),
-        sub_strike_rounds=c.choice("sub_strike_rounds", SubStrikeRounds, default="every"),
-        sub_strike_destroyer=c.choice("sub_strike_destroyer", SubStrikeDestroyer,
-                                      default="each_round"),
-    )
+    ruleset = read_record(Ruleset, top, Units())
+    for unit in ruleset.units:
+        _check_typable(unit.name, unit.aliases, origin)
+    _check_aliases(ruleset.units, origin)
+    combat = ruleset.combat
     if combat.aa_casualties is AACasualties.PER_AIRCRAFT and combat.aa_dice is not AADice.PER_AIRCRAFT:
         raise RulesetError(f"ruleset {origin}: field 'combat.aa_casualties' per_aircraft needs "
                            f"combat.aa_dice = per_aircraft (one die rolled at each aircraft)")
-
-    b = _Fields(top.get("bombard", dict, default={}), "bombard", origin)
-    b.check_known({"units", "casualties_fire_back", "one_per_landed_unit"})
-    bombard_units = _Fields(b.get("units", dict, default={}), "bombard.units", origin)
-    for ship in bombard_units.table:
-        bombard_units.get(ship, int, low=1, high=6)
-        _check_name(ship, known, "bombard.units", origin)
-    bombard = BombardRules(
-        units=tuple(bombard_units.table.items()),
-        casualties_fire_back=b.get("casualties_fire_back", bool, default=True),
-        one_per_landed_unit=b.get("one_per_landed_unit", bool, default=False),
-    )
-
-    supports = _support_rules(top.get("support", list, default=[]), "support", known, origin)
-    raid = _raid_rules(top.get("raid", dict, default={}), origin)
-    tech_table = _Fields(top.get("tech", dict, default={}), "tech", origin)
-    tech = tuple(_tech_rule(name, table, known, origin) for name, table in tech_table.table.items())
-    t = _Fields(top.get("transport", dict, default={}), "transport", origin)
-    t.check_known({"capacity", "max_heavy"})
-    transport = TransportRules(capacity=t.get("capacity", int, default=2, low=1, high=20),
-                               max_heavy=t.get("max_heavy", int, default=1, low=0, high=20))
+    if ruleset.raid.cap is RaidCap.FACILITY and not ruleset.raid.facility_caps:
+        raise RulesetError(f"ruleset {origin}: field 'raid.facility_caps' is needed when "
+                           f"raid.cap is facility")
+    transport = ruleset.transport
     if transport.max_heavy > transport.capacity:
         raise RulesetError(f"ruleset {origin}: field 'transport.max_heavy' ({transport.max_heavy}) "
                            f"must not exceed transport.capacity ({transport.capacity})")
-    am = _Fields(top.get("amphibious", dict, default={}), "amphibious", origin)
-    am.check_known({"ignore_subs_and_transports"})
-    amphibious = AmphibiousRules(
-        ignore_subs_and_transports=am.get("ignore_subs_and_transports", bool, default=False))
-    return Ruleset(name=name, title=title, units=tuple(units), combat=combat, bombard=bombard,
-                   support=supports, raid=raid, tech=tech, transport=transport,
-                   amphibious=amphibious, source=origin)
-
-
-def _support_rules(raw: list, where: str, known: set[str], origin: str) -> tuple[SupportRule, ...]:
-    rules = []
-    for position, item in enumerate(raw):
-        s = _Fields(item, f"{where}[{position}]", origin)
-        s.check_known({"supporters", "supported", "per_supporter", "value", "side"})
-        rule = SupportRule(
-            supporters=s.names("supporters"),
-            supported=s.names("supported"),
-            per_supporter=s.get("per_supporter", int, default=1, low=1, high=100),
-            value=s.get("value", int, low=1, high=6),
-            side=s.choice("side", SupportSide, default="attack"),
-        )
-        for unit_name in (*rule.supporters, *rule.supported):
-            _check_name(unit_name, known, f"{where}[{position}]", origin)
-        rules.append(rule)
-    return tuple(rules)
-
-
-def _unit_values(f: _Fields, key: str, known: set[str], low: int, high: int) -> tuple:
-    table = _Fields(f.get(key, dict, default={}), f"{f.where}.{key}", f.origin)
-    for unit_name in table.table:
-        _check_name(unit_name, known, table.where, f.origin)
-        table.get(unit_name, int, low=low, high=high)
-    return tuple(table.table.items())
-
-
-def _raid_rules(table: dict, origin: str) -> RaidRules:
-    f = _Fields(table, "raid", origin)
-    f.check_known({"damage_dice", "damage_bonus", "tactical_bonus", "cap", "facility_caps",
-                   "tactical_targets", "air_battle", "escort_hit", "interceptor_hit", "builtin_aa"})
-    caps = _Fields(f.get("facility_caps", dict, default={}), "raid.facility_caps", origin)
-    for facility in caps.table:
-        caps.get(facility, int, low=0, high=1000)
-    rules = RaidRules(
-        damage_dice=f.get("damage_dice", int, default=1, low=1, high=10),
-        damage_bonus=f.get("damage_bonus", int, default=0, low=0, high=100),
-        tactical_bonus=f.get("tactical_bonus", int, default=0, low=0, high=100),
-        cap=f.choice("cap", RaidCap, default="territory"),
-        facility_caps=tuple(caps.table.items()),
-        tactical_targets=f.names("tactical_targets", default=[]),
-        air_battle=f.get("air_battle", bool, default=False),
-        escort_hit=f.get("escort_hit", int, default=1, low=0, high=6),
-        interceptor_hit=f.get("interceptor_hit", int, default=2, low=0, high=6),
-        builtin_aa=f.get("builtin_aa", bool, default=True),
-    )
-    if rules.cap is RaidCap.FACILITY and not rules.facility_caps:
-        raise RulesetError(f"ruleset {origin}: field 'raid.facility_caps' is needed when "
-                           f"raid.cap is facility")
-    return rules
-
-
-def _tech_rule(name: str, table: object, known: set[str], origin: str) -> TechRule:
-    if name not in TECH_NAMES:
-        raise RulesetError(f"ruleset {origin}: field 'tech.{name}' is not a known technology "
-                           f"(known: {', '.join(TECH_NAMES)})")
-    f = _Fields(table, f"tech.{name}", origin)
-    f.check_known({"attack", "defense", "attack_dice", "attack_dice_rule", "aa_hit",
-                   "per_supporter", "support", "bombard", "raid_dice", "raid_rule", "raid_bonus"})
-    return TechRule(
-        name=name,
-        attack=_unit_values(f, "attack", known, 0, 6),
-        defense=_unit_values(f, "defense", known, 0, 6),
-        attack_dice=_unit_values(f, "attack_dice", known, 1, 6),
-        attack_dice_rule=f.choice("attack_dice_rule", DiceRule, default="all"),
-        aa_hit=f.get("aa_hit", int, default=None, low=0, high=6),
-        per_supporter=_unit_values(f, "per_supporter", known, 1, 100),
-        support=_support_rules(f.get("support", list, default=[]), f"tech.{name}.support", known,
-                               origin),
-        bombard=_unit_values(f, "bombard", known, 1, 6),
-        raid_dice=f.get("raid_dice", int, default=None, low=1, high=10),
-        raid_rule=f.choice("raid_rule", RaidDiceRule, default="sum"),
-        raid_bonus=f.get("raid_bonus", int, default=0, low=0, high=100),
-    )
-
-
-def _check_name(name: str, known: set[str], where: str, origin: str) -> None:
-    if name not in known:
-        raise RulesetError(f"ruleset {origin}: field '{where}' names unknown unit '{name}'")
+    return replace(ruleset, source=origin)
 
 
 def _check_typable(name: str, aliases: tuple[str, ...], origin: str) -> None:
@@ -715,11 +595,11 @@ def _check_typable(name: str, aliases: tuple[str, ...], origin: str) -> None:
                            f"{NAME_RULE}{suggestion}")
 
 
-def _check_aliases(units: list[UnitType], origin: str) -> None:
+def _check_aliases(units: Iterable[UnitType], origin: str) -> None:
     seen: dict[str, str] = {}
     for unit in units:
-        for key in (unit.name, *unit.aliases):
-            if key in seen and seen[key] != unit.name:
-                raise RulesetError(f"ruleset {origin}: alias '{key}' is used by both "
-                                   f"'{seen[key]}' and '{unit.name}'")
-            seen[key] = unit.name
+        for typed in (unit.name, *unit.aliases):
+            if typed in seen and seen[typed] != unit.name:
+                raise RulesetError(f"ruleset {origin}: alias '{typed}' is used by both "
+                                   f"'{seen[typed]}' and '{unit.name}'")
+            seen[typed] = unit.name

@@ -19,8 +19,9 @@ from collections.abc import Callable, Mapping
 
 from oddsim.model.battle import RetreatPolicy
 from oddsim.model.forces import Force
-from oddsim.model.rules import Ruleset
+from oddsim.model.rules import Ruleset, load_ruleset
 from oddsim.plan.goals import Goal, GoalKind, PlanError
+from oddsim.plan.planner import solve_plan as solve
 from oddsim.plan.result import Alternative, PlanResult, TargetPlan
 from oddsim.plan.spec import Entries, PlanSpec, parse_plan
 
@@ -35,8 +36,6 @@ def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None
     """The exact best split of a parsed plan (``parse_plan``); ``workers``/``scheduler``: its
     battles solved on Dask; ``on_target(done, total)``: told each target solved, True stops
     (``oddsim.plan.planner.solve_plan``)."""
-    from oddsim.plan.planner import solve_plan as solve
-
     return solve(spec, workers, scheduler, on_target)
 
 
@@ -56,10 +55,10 @@ def attack(rules: Ruleset | str, pool: Army, targets: Entries, goal: Goal | str 
     ``best="value"`` counts each target's own value; ``workers``/``scheduler``: the battles solved
     on a Dask cluster (the same answer); ``runs``/``seed``: the Monte Carlo battles of a target
     too large to solve exactly for every sub-army."""
-    return solve_plan(parse_plan(rules, pool, targets, goal, values, reach, keep_home, counter_attack,
-                                 alternatives=alternatives, retreat=retreat, battle_options=battle_options,
-                                 runs=runs, seed=seed),
-                      workers, scheduler)
+    spec = parse_plan(load_ruleset(rules), pool, targets, goal, values, reach, keep_home, counter_attack,
+                      alternatives=alternatives, retreat=retreat, battle_options=battle_options,
+                      runs=runs, seed=seed)
+    return solve_plan(spec, workers, scheduler)
 
 
 def defend(rules: Ruleset | str, pool: Army, threats: Entries, goal: Goal | str = "hold-all",
@@ -72,6 +71,7 @@ def defend(rules: Ruleset | str, pool: Army, threats: Entries, goal: Goal | str 
     facing its attack (``["Karelia=6 inf, 3 arm, 2 ftr", ...]``), with ``stands`` already there
     (``["Karelia=2 inf"]``), for ``goal`` (``hold-all``, ``hold-at-least:K``, ``value``). The
     other arguments as ``attack``'s; ``retreat`` is the attacker's."""
-    return solve_plan(parse_plan(rules, pool, threats, goal, values, reach, keep_home, stands=stands,
-                                 defend=True, alternatives=alternatives, retreat=retreat,
-                                 battle_options=battle_options, runs=runs, seed=seed), workers, scheduler)
+    spec = parse_plan(load_ruleset(rules), pool, threats, goal, values, reach, keep_home, stands=stands,
+                      defend=True, alternatives=alternatives, retreat=retreat,
+                      battle_options=battle_options, runs=runs, seed=seed)
+    return solve_plan(spec, workers, scheduler)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from oddsim.api import run_counter_attack
 from oddsim.errors import TooLargeError
 from oddsim.limits import sub_seed
 from oddsim.model.forces import Force
@@ -111,8 +112,6 @@ def _one(battle, target: Target, needs_holds: bool, runs: int | None = None,
             both = fight_counter_attack(battle, target.counter, lambda b, share: solve(b),
                                         ool_counter=battle.ool_defender, solved=solved)
             return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds))
-        from oddsim.api import run_counter_attack
-
         both = run_counter_attack(battle, target.counter, method="mc", runs=runs, seed=seed,
                                   ool_counter=battle.ool_defender)
         return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds), runs=runs,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oddsim._runtime.dask_cluster import check_options, dask_client
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import unit_label
 from oddsim.plan.goals import Combine, Goal, GoalKind, PlanError
@@ -132,7 +133,7 @@ def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None
     or best for the Monte Carlo estimates of a target too large to solve exactly.
     ``workers`` (a new local Dask cluster) or ``scheduler`` (an existing one, ``tcp://HOST:PORT``)
     solve the targets' battles there, one task per target, as purchase sweeps do
-    (``oddsim.purchase.dask_runner``); the answer is the same. ``on_target`` (here, not on Dask)
+    (``oddsim._runtime.dask_cluster``); the answer is the same. ``on_target`` (here, not on Dask)
     is told each target solved, before the first and after each (the web's progress and cancel)."""
     if workers is None and scheduler is None:
         tables: list[dict[Force, TargetOdds]] = []
@@ -141,10 +142,8 @@ def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None
             tables.append(target_odds(spec, target))
         _report(on_target, len(tables), len(spec.targets))
         return optimised(spec, tables)
-    from oddsim.purchase.dask_runner import check_options, dask_client
-
-    check_options(workers, scheduler)
-    with dask_client(workers, scheduler) as client:
+    check_options(workers, scheduler, PlanError)
+    with dask_client(workers, scheduler, PlanError) as client:
         tables = client.gather([client.submit(target_odds, spec, t, pure=False) for t in spec.targets])
     return optimised(spec, tables)
 

@@ -17,8 +17,9 @@ from oddsim.limits import check_runs, check_seed
 from oddsim.model.battle import MAX_TERRITORY_VALUE, Battle, RetreatPolicy
 from oddsim.model.forces import Force, parse_defender, parse_force
 from oddsim.model.names import count_label, unit_label
-from oddsim.model.rules import Ruleset, load_ruleset
+from oddsim.model.rules import Ruleset, require_ruleset
 from oddsim.plan.goals import Combine, Goal, PlanError, parse_goal
+from oddsim.stages.sub_armies import joined
 
 MAX_SUB_ARMIES = 20_000
 """Most sub-armies a pool may have (the product of each unit type's count plus one): the
@@ -207,7 +208,7 @@ def _retreat(fields: RetreatPolicy | Mapping[str, object] | None, value: float) 
     return policy if policy.active else None
 
 
-def parse_plan(rules: Ruleset | str, pool: str | Mapping[str, int] | Force, targets: Entries,
+def parse_plan(rules: Ruleset, pool: str | Mapping[str, int] | Force, targets: Entries,
                goal: Goal | str = "value", values: Entries = None, reach: Entries = None,
                keep_home: str | Mapping[str, int] | Force | None = None, counter_attack: Entries = None,
                stands: Entries = None, defend: bool = False, alternatives: int = 3,
@@ -222,8 +223,9 @@ def parse_plan(rules: Ruleset | str, pool: str | Mapping[str, int] | Force, targ
     ``ool_attacker``, ``ool_defender``, ``keep_land``, ``dice``, ``attacker_tech``,
     ``defender_tech``); ``retreat`` as ``Battle``'s, where ``best="value"`` counts each target's
     value. ``runs`` and ``seed``: the Monte Carlo battles of a target too large to solve exactly
-    for every sub-army (``oddsim.plan.odds``; default ``DEFAULT_PLAN_RUNS`` runs each)."""
-    rules = load_ruleset(rules)
+    for every sub-army (``oddsim.plan.odds``; default ``DEFAULT_PLAN_RUNS`` runs each). ``rules``
+    is a loaded ``Ruleset`` (``oddsim.plan.attack`` and ``defend`` take an edition's name too)."""
+    rules = require_ruleset(rules, "a plan")
     runs = check_runs(DEFAULT_PLAN_RUNS if runs is None else runs, PlanError)
     seed = check_seed(0 if seed is None else seed, PlanError)
     what = "threat" if defend else "target"
@@ -287,8 +289,6 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
             name: str) -> Battle | None:
     """The target's battle with the whole reachable pool (checks the options and the units
     against it once); None for an attack no unit may go on."""
-    from oddsim.stages.sub_armies import joined
-
     unknown = set(options) - _BATTLE_OPTIONS
     if unknown:
         raise PlanError(f"unknown battle option '{sorted(unknown)[0]}': use "

@@ -1,6 +1,7 @@
 """Charts of oddsim results, drawn with matplotlib on figures of their own (no pyplot, no
-window: safe on a headless machine). Each chart function takes a result or a sweep, returns the
-``Figure`` and never shows it; ``save_figure`` writes it as PNG, SVG or PDF.
+window: safe on a headless machine). Each chart function takes a result or a sweep (computed
+elsewhere: ``oddsim.sweeps`` for odds curves and heatmaps), returns the ``Figure`` and never
+shows it; ``save_figure`` writes it as PNG, SVG or PDF. Charts only draw: they fight no battle.
 
     >>> import oddsim, oddsim.plot
     >>> result = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="3 inf, 2 arm",
@@ -21,44 +22,31 @@ from oddsim.plot.errors import PlotError
 
 if TYPE_CHECKING:
     from oddsim.plot.battle_charts import battle_chart, outcome_chart, survivor_chart, swing_chart
-    from oddsim.plot.convergence import ConvergencePoint, convergence_chart, convergence_points
+    from oddsim.plot.convergence import convergence_chart
     from oddsim.plot.pareto import ParetoPoint, pareto_chart, pareto_points
     from oddsim.plot.plan_charts import plan_chart
-    from oddsim.plot.ranges import UnitRange, parse_unit_range
     from oddsim.plot.saving import save_figure
     from oddsim.plot.stage_charts import amphibious_chart, raid_chart
     from oddsim.plot.sweep_charts import heatmap_chart, odds_curve_chart
-    from oddsim.plot.sweeps import (
-        Curve,
-        CurveSweep,
-        HeatmapSweep,
-        SweepPoint,
-        curve_sweep,
-        heatmap_sweep,
-    )
     from oddsim.plot.trench_charts import trench_chart
 
 _HOMES = {
     "battle_chart": "battle_charts", "outcome_chart": "battle_charts",
     "survivor_chart": "battle_charts", "swing_chart": "battle_charts",
-    "ConvergencePoint": "convergence", "convergence_chart": "convergence",
-    "convergence_points": "convergence",
+    "convergence_chart": "convergence",
     "ParetoPoint": "pareto", "pareto_chart": "pareto", "pareto_points": "pareto",
     "plan_chart": "plan_charts",
-    "UnitRange": "ranges", "parse_unit_range": "ranges",
     "save_figure": "saving",
     "amphibious_chart": "stage_charts", "raid_chart": "stage_charts",
     "heatmap_chart": "sweep_charts", "odds_curve_chart": "sweep_charts",
-    "Curve": "sweeps", "CurveSweep": "sweeps", "HeatmapSweep": "sweeps", "SweepPoint": "sweeps",
-    "curve_sweep": "sweeps", "heatmap_sweep": "sweeps",
     "trench_chart": "trench_charts",
 }
 
 __all__ = [
-    "ConvergencePoint", "Curve", "CurveSweep", "HeatmapSweep", "ParetoPoint", "PlotError",
-    "SweepPoint", "UnitRange", "amphibious_chart", "battle_chart", "convergence_chart", "convergence_points",
-    "curve_sweep", "heatmap_chart", "heatmap_sweep", "odds_curve_chart", "outcome_chart",
-    "pareto_chart", "pareto_points", "parse_unit_range", "plan_chart", "raid_chart", "save_figure",
+    "ParetoPoint", "PlotError",
+    "amphibious_chart", "battle_chart", "convergence_chart",
+    "heatmap_chart", "odds_curve_chart", "outcome_chart",
+    "pareto_chart", "pareto_points", "plan_chart", "raid_chart", "save_figure",
     "survivor_chart", "swing_chart",
     "trench_chart",
 ]

@@ -2,19 +2,15 @@
 exact value as a line; it shows how many runs a wanted precision takes.
 
 ``convergence_chart`` takes the points themselves (``(runs, estimate, std_error)`` triples,
-``ConvergencePoint``s or Monte Carlo ``BattleResult``s); ``convergence_points`` makes them by
-simulating a battle once per run count (importing the Monte Carlo engine only then).
+``ConvergencePoint``s or Monte Carlo ``BattleResult``s); ``oddsim.sweeps.convergence_points``
+makes them by simulating a battle once per run count. The chart only draws them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from oddsim.limits import MAX_SEED, check_runs, check_seed
 from oddsim.plot.errors import PlotError, require_many
 from oddsim.plot.style import (
     BLACK,
@@ -27,45 +23,7 @@ from oddsim.plot.style import (
     wrap_title,
 )
 from oddsim.results.estimates import Z_95
-
-DEFAULT_RUNS = (1_000, 3_000, 10_000, 30_000, 100_000)
-PROBABILITIES = {"attacker_win": "chance the attacker wins",
-                 "defender_win": "chance the defender wins", "draw": "chance of a draw",
-                 "stalemate": "chance of a stalemate",
-                 "takes_territory": "chance the attacker takes the territory"}
-MEANS = {"attacker_ipc_lost": "attacker's expected IPC loss (IPCs)",
-         "defender_ipc_lost": "defender's expected IPC loss (IPCs)",
-         "expected_rounds": "expected number of rounds (rounds)"}
-
-
-@dataclass(frozen=True)
-class ConvergencePoint:
-    """One Monte Carlo estimate: how many runs, the estimate and its standard error; ``battle``
-    (from a result) names the battle, the chart's default title."""
-
-    runs: int
-    estimate: float
-    std_error: float
-    battle: str | None = None
-
-
-def convergence_points(battle, runs: Sequence[int] = DEFAULT_RUNS, metric: str = "attacker_win",
-                       seed: int | None = 0) -> list[ConvergencePoint]:
-    """Simulate ``battle`` once per count in ``runs`` (independent seeds ``seed``, ``seed + 1``,
-    ...) and keep ``metric``'s estimate and standard error from each."""
-    _check_metric(metric)
-    require_many(runs, "convergence_points (runs)")
-    runs = [check_runs(n, PlotError) for n in runs]
-    if not runs:
-        raise PlotError("give at least one number of runs")
-    seed = check_seed(seed, PlotError)
-    from oddsim.stages.pipeline import simulate
-
-    points = []
-    for i, n in enumerate(runs):
-        result = simulate(battle, runs=n, seed=None if seed is None else (seed + i) % (MAX_SEED + 1))
-        points.append(as_point(result, metric))
-    return points
+from oddsim.sweeps.results import MEANS, PROBABILITIES, ConvergencePoint, check_convergence_metric
 
 
 def as_point(item, metric: str = "attacker_win") -> ConvergencePoint:
@@ -76,12 +34,9 @@ def as_point(item, metric: str = "attacker_win") -> ConvergencePoint:
     if hasattr(item, "std_error") and hasattr(item, metric):
         if not getattr(item, "runs", None):
             raise PlotError("a convergence point needs a Monte Carlo result (it has no runs)")
-        value = getattr(item, metric)
-        if value is None:
+        if getattr(item, metric) is None:
             raise PlotError(f"the result has no {metric} (a sea battle has no territory)")
-        battle = getattr(item, "battle", None)
-        return ConvergencePoint(int(item.runs), float(value), float(item.std_error.get(metric, 0.0)),
-                                battle if isinstance(battle, str) else None)
+        return ConvergencePoint.of(item, metric)
     try:
         runs, estimate, error = item
         return ConvergencePoint(int(runs), float(estimate), float(error))
@@ -156,6 +111,4 @@ def _exact_value(exact, metric: str) -> float | None:
 
 
 def _check_metric(metric: str) -> None:
-    if not isinstance(metric, str) or metric not in PROBABILITIES and metric not in MEANS:
-        names = ", ".join([*PROBABILITIES, *MEANS])
-        raise PlotError(f"unknown metric '{metric}': use one of {names}")
+    check_convergence_metric(metric, PlotError)

@@ -1,6 +1,6 @@
 """Charts of sweeps: odds curves (a chance as one unit count varies, several armies at once) and
 heatmaps (a chance over two unit counts). They read ``CurveSweep``/``HeatmapSweep`` values from
-``oddsim.plot.sweeps``; build those yourself to chart figures from elsewhere."""
+``oddsim.sweeps``; build those yourself to chart figures from elsewhere."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from oddsim.model.names import unit_label
 from oddsim.plot.errors import PlotError, require
 from oddsim.plot.style import (
     OKABE_ITO,
@@ -18,8 +19,8 @@ from oddsim.plot.style import (
     styled,
     wrap_title,
 )
-from oddsim.plot.sweeps import METRICS, CurveSweep, HeatmapSweep
 from oddsim.results.estimates import Z_95
+from oddsim.sweeps.results import METRICS, CurveSweep, HeatmapSweep
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 """One marker per curve as well as one colour, so curves stay apart in greyscale too."""
@@ -114,8 +115,6 @@ def heatmap_chart(sweep: HeatmapSweep, ax: Axes | None = None) -> Figure:
 
 def _unit_phrase(side: str, unit: str) -> str:
     """``attacking infantry`` / ``defending AA guns``."""
-    from oddsim.model.names import unit_label
-
     return f"{'attacking' if side == 'attacker' else 'defending'} {unit_label(unit, 2)}"
 
 

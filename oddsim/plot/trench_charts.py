@@ -18,6 +18,7 @@ from oddsim.plot.style import (
     wrap_title,
 )
 from oddsim.results.estimates import Z_95
+from oddsim.trench.result import TrenchResult
 
 SIDES = ("attacker", "defender")
 BAR_WIDTH = 0.38
@@ -27,8 +28,6 @@ BAR_WIDTH = 0.38
 def trench_chart(result) -> Figure:
     """Two panels: the fronts-won distribution (0-3) of both sides, and each side's per-front
     card-loss chance ("no card" where a side has none). Returns the figure; never shows it."""
-    from oddsim.trench.result import TrenchResult
-
     require(result, TrenchResult, "trench_chart")
     fig = new_figure(height=4.6)
     fronts_ax, cards_ax = fig.subplots(1, 2, width_ratios=[4, 3])

@@ -1,4 +1,5 @@
-"""Run a sweep's rows on Dask: a local cluster bound to 127.0.0.1, or an existing scheduler.
+"""Run a sweep's rows on Dask: a local cluster bound to 127.0.0.1, or an existing scheduler
+(``oddsim._runtime.dask_cluster``, which plans use too).
 
 Dask is optional (``pip install 'oddsim[dask]'``). Rows are sent in batches, a bounded number at a
 time, each batch solved by ``evaluate_batch`` in a worker process with that process's own cache;
@@ -9,79 +10,30 @@ existing cluster need the same oddsim installed.
 
 from __future__ import annotations
 
-import logging
-import os
 import uuid
 from collections.abc import Generator, Sequence
-from contextlib import contextmanager
 from typing import Any
 
+from oddsim._runtime import dask_cluster as cluster
 from oddsim.errors import OddsimError
 from oddsim.purchase.evaluate import Evaluated
 from oddsim.purchase.goals import PurchaseError
 from oddsim.purchase.spec import SweepSpec
 from oddsim.purchase.swept import evaluate_batch
 
-INSTALL_HINT = "pip install 'oddsim[dask]'"
-LOOPBACK = "127.0.0.1"
 MAX_BATCH_ROWS = 64
 TASKS_IN_FLIGHT_PER_THREAD = 4
 
 
-def require_distributed():
-    """The ``distributed`` module, or a PurchaseError with the install hint."""
-    try:
-        import distributed
-    except ImportError:
-        raise PurchaseError(f"--workers and --scheduler need Dask, which is not installed: "
-                            f"{INSTALL_HINT}") from None
-    return distributed
-
-
-def max_local_workers() -> int:
-    """The most worker processes a local cluster may start: twice the cores, so a typo cannot
-    start thousands of processes."""
-    return 2 * (os.cpu_count() or 1)
-
-
 def check_options(workers: int | None, scheduler: str | None) -> None:
-    """Refuse bad or conflicting Dask options, and options given without Dask installed."""
-    if workers is not None and scheduler is not None:
-        raise PurchaseError("give --workers (a local cluster) or --scheduler (an existing one), "
-                            "not both")
-    most = max_local_workers()
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or not 1 <= workers <= most):
-        raise PurchaseError(f"--workers must be a whole number from 1 to {most} (twice this "
-                            f"machine's cores), not {workers!r}")
-    if scheduler is not None and (not isinstance(scheduler, str) or "://" not in scheduler):
-        raise PurchaseError(f"--scheduler must be an address like tcp://HOST:PORT, not {scheduler!r}")
-    if workers is not None or scheduler is not None:
-        require_distributed()
+    """Refuse bad or conflicting Dask options with a ``PurchaseError`` (``dask_cluster``)."""
+    cluster.check_options(workers, scheduler, PurchaseError)
 
 
-@contextmanager
 def dask_client(workers: int | None = None, scheduler: str | None = None):
-    """A Dask client: on a new local cluster of ``workers`` single-threaded worker processes whose
-    every port listens on 127.0.0.1 only (no dashboard), or connected to ``scheduler``. The
-    cluster is closed on exit."""
-    distributed = require_distributed()
-    if scheduler is not None:
-        try:
-            client = distributed.Client(scheduler, timeout="10s")
-        except Exception as exc:  # noqa: BLE001 - a bad address, refused, timed out: one line each
-            detail = " ".join(str(exc).split()) or type(exc).__name__
-            raise PurchaseError(f"cannot reach the Dask scheduler at {scheduler}: {detail}") from None
-        with client:
-            yield client
-        return
-    # the scheduler always serves a few HTTP routes: on a free loopback port, with no dashboard
-    cluster = distributed.LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, host=LOOPBACK, protocol="tcp",
-        dashboard_address=f"{LOOPBACK}:0", scheduler_kwargs={"dashboard": False},
-        worker_dashboard_address=None, silence_logs=logging.ERROR)
-    with cluster, distributed.Client(cluster) as client:
-        yield client
+    """A Dask client on a local cluster or ``scheduler`` (``oddsim._runtime.dask_cluster``), its
+    errors ``PurchaseError``s."""
+    return cluster.dask_client(workers, scheduler, PurchaseError)
 
 
 def dask_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], client,
@@ -91,7 +43,7 @@ def dask_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]], clie
     At most a few batches per worker thread are queued at once, so memory and the rows lost to
     a Ctrl-C (finished out of order, not yet handed back) stay small.
     """
-    distributed = require_distributed()
+    distributed = cluster.require_distributed(PurchaseError)
     threads = max(1, sum(client.nthreads().values()))
     if batch_rows is None:
         batch_rows = max(1, min(MAX_BATCH_ROWS, len(todo) // (8 * threads)))

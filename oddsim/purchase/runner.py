@@ -9,7 +9,7 @@ from pathlib import Path
 
 from oddsim._runtime.progress import ProgressBar
 from oddsim.model.battle import ArmySpec, UnitListSpec
-from oddsim.model.rules import Ruleset
+from oddsim.model.rules import Ruleset, load_ruleset
 from oddsim.purchase.dask_runner import check_options, dask_client, dask_rows
 from oddsim.purchase.enumeration import iter_purchases
 from oddsim.purchase.evaluate import PROCESS_CACHE, BattleCache, Evaluated
@@ -68,11 +68,12 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
     purchases pay where ``rules`` values units otherwise (``unit_value_changes``). Returns the
     rows ranked, best first.
     """
-    spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
-                           max_counts=max_counts, sea=sea, ool_attacker=ool_attacker,
-                           ool_defender=ool_defender, keep_land=keep_land, method=method,
-                           runs=runs, seed=seed, territory_value=territory_value,
-                           counter_attack=counter_attack, prices=prices)
+    spec = SweepSpec.build(load_ruleset(rules), budget, units, against, goal=goal,
+                           existing=existing, max_counts=max_counts, sea=sea,
+                           ool_attacker=ool_attacker, ool_defender=ool_defender,
+                           keep_land=keep_land, method=method, runs=runs, seed=seed,
+                           territory_value=territory_value, counter_attack=counter_attack,
+                           prices=None if prices is None else load_ruleset(prices))
     return run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
                      progress=progress, cache=cache)
 

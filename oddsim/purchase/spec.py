@@ -15,8 +15,8 @@ from functools import cached_property
 from oddsim.limits import check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
 from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
-from oddsim.model.names import unit_label
-from oddsim.model.rules import Domain, Ruleset, builtin_names, load_ruleset
+from oddsim.model.names import count_label, unit_label
+from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_ruleset
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
 
@@ -56,17 +56,18 @@ class SweepSpec:
     counter_attack: Force | None = None  # goal hold-after: the army that counter-attacks
 
     @classmethod
-    def build(cls, rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec,
+    def build(cls, rules: Ruleset, budget: int, units: UnitsSpec, against: ArmySpec,
               goal: Goal | str = Goal.TAKE, existing: ArmySpec = None, max_counts: CapsSpec = None,
               sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
               seed: int = 0, territory_value: float | None = None,
-              counter_attack: ArmySpec = None, prices: Ruleset | str | None = None) -> SweepSpec:
+              counter_attack: ArmySpec = None, prices: Ruleset | None = None) -> SweepSpec:
         """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one.
         ``prices``: the edition whose costs the purchases pay, where ``rules`` values units
-        otherwise (``--unit-values``: its costs are what the battles' IPC figures count)."""
-        ruleset = load_ruleset(rules)
-        priced = ruleset if prices is None else load_ruleset(prices)
+        otherwise (``--unit-values``: its costs are what the battles' IPC figures count). Both
+        are loaded ``Ruleset``s (``oddsim.purchase.sweep`` takes an edition's name too)."""
+        ruleset = require_ruleset(rules, "a purchase sweep")
+        priced = ruleset if prices is None else require_ruleset(prices, "a sweep's prices")
         if not isinstance(sea, bool):
             raise PurchaseError(f"sea must be True or False, not {sea!r}")
         goal = Goal.parse(goal, sea)
@@ -159,8 +160,6 @@ class SweepSpec:
 
     def describe_purchase(self, counts: Sequence[int]) -> str:
         """``"2 infantry, 1 armor, 2 fighters"``, or ``"nothing"``."""
-        from oddsim.model.names import count_label
-
         parts = [count_label(name, n) for name, n in zip(self.units, counts, strict=True) if n]
         return ", ".join(parts) if parts else "nothing"
 
@@ -257,8 +256,7 @@ def _parse_units(spec: UnitsSpec, rules: Ruleset, sea: bool, goal: Goal) -> tupl
 def _resolve_buyable(token: str, rules: Ruleset) -> str:
     name = rules.resolve_name(token)
     if name is None:
-        elsewhere = [edition for edition in builtin_names()
-                     if edition != rules.name and load_ruleset(edition).resolve_name(token)]
+        elsewhere = editions_with_unit(token, besides=rules.name)
         known = ", ".join(unit_label(u.name) for u in rules.units)
         if elsewhere:
             raise PurchaseError(f"units: {rules.name} cannot buy '{token}' (a unit of "

@@ -11,15 +11,17 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from graphlib import TopologicalSorter
 from typing import Any, TypeVar, overload
 
 import numpy as np
 
-from oddsim.errors import BattleError
+from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import describe_counts
 from oddsim.results.estimates import binomial_interval
 from oddsim.results.swing import SwingDistribution, percentile_dict
+from oddsim.results.text import battle_text
 
 Row = TypeVar("Row")
 """The row type of a ``LazyRows``."""
@@ -89,8 +91,6 @@ class Survivors:
         """The army this row leaves (units that left the battle early included), damaged units
         kept, to fight a later stage with."""
         if self.other:
-            from oddsim.errors import TooLargeError
-
             raise TooLargeError("the 'other end states' row of a very large battle has no single "
                                 "army: fight the stages as separate battles")
         return parse_force(Force(tuple(self.counts.items()), tuple(self.damaged.items())), rules,
@@ -473,8 +473,6 @@ class BattleResult:
     def to_table(self, survivors: int | str | None = None) -> str:
         """The readable summary the CLI prints; ``survivors``: also each side's whole survivor
         and IPC-loss tables (that many rows each, 0 or "all": all; else a ``BattleError``)."""
-        from oddsim.results.text import battle_text
-
         return battle_text(self, survivors)
 
     def __str__(self) -> str:
@@ -517,8 +515,6 @@ def units_left(rows, runs: int | None = None) -> tuple[dict[str, float], dict[st
 
 def _unit_order(rows) -> list[str]:
     """The unit types of the rows in the edition's order (each row lists its units in it)."""
-    from graphlib import TopologicalSorter
-
     graph: dict[str, set[str]] = {}
     for names in dict.fromkeys(tuple(row.counts) for row in rows):  # each list of types once
         for i, name in enumerate(names):

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from oddsim.trench.api import result_of
 from oddsim.trench.exact import exact_counts
 from oddsim.trench.model import (
     DEFAULT_BELIEF,
@@ -68,7 +69,8 @@ from oddsim.trench.model import (
     parse_supports,
 )
 from oddsim.trench.outcomes import DESTROY_MARGIN, category_of, victory_points
-from oddsim.trench.prepared import PlayRules, cards_lost, prepare
+from oddsim.trench.play import PlayRules
+from oddsim.trench.prepared import cards_lost, prepare
 from oddsim.trench.result import TrenchCounts, TrenchResult
 
 MAX_HAND = 12  # cards per side (the game's hand limit is 9, plus the cards drawn before battle)
@@ -314,8 +316,6 @@ class _Solver:
         return (win, swing, lost) if objective is Objective.WIN else (swing, win, lost)
 
     def result(self, attacker: Commitment, defender: Commitment) -> TrenchResult:
-        from oddsim.trench.api import result_of
-
         battle = self.battle(attacker, defender)
         return result_of(battle, self.play, exact_counts(prepare(battle, self.play)), "exact",
                          self.play.describe())

@@ -20,7 +20,8 @@ from oddsim.trench.model import (
 )
 from oddsim.trench.montecarlo import DEFAULT_RUNS, check_runs, check_seed, mc_counts
 from oddsim.trench.outcomes import DESTROY_MARGIN
-from oddsim.trench.prepared import PlayRules, prepare
+from oddsim.trench.play import PlayRules
+from oddsim.trench.prepared import prepare
 from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
 
 METHODS = ("exact", "mc")

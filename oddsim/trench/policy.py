@@ -41,17 +41,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from oddsim._runtime.jit import jit
 from oddsim.trench.artillery import DICE_PER_SIDE, Placements, Rolls
-from oddsim.trench.model import UNKNOWN, Information, Policy, RollOrder, TrenchBattle
+from oddsim.trench.model import UNKNOWN, Information, Policy, RollOrder, TrenchBattle, TrenchError
 from oddsim.trench.outcomes import FrontClass, code_tables, front_class
-
-if TYPE_CHECKING:
-    from oddsim.trench.prepared import PlayRules
+from oddsim.trench.play import PlayRules
 
 MAX_ADDED = 4 * DICE_PER_SIDE + 1  # a placement adds at most 3 dice x 4 to one front
 MAX_COMBOS = 20_000  # support-value combinations scored (the product over '?' cards)
@@ -374,8 +371,6 @@ def policy_tables(battle: TrenchBattle, attacker: Placements, defender: Placemen
                   cards_lost: tuple[tuple[int, int, int], tuple[int, int, int]]) -> PolicyTables:
     """Both sides' tables for every combination of support values that is scored;
     ``cards_lost``: per side, the cards lost where its card on each front is destroyed."""
-    from oddsim.trench.model import TrenchError
-
     attacker_policy, defender_policy = play.attacker_policy, play.defender_policy
     information = play.information
     build = _Builder(battle, rolls, attacker, defender, play.roll_order, play.destroy_margin,

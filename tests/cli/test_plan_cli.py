@@ -118,7 +118,7 @@ def test_bad_input_is_one_line_and_status_2(args, line):
 
 
 def test_bad_dask_options_are_refused_before_any_battle():
-    from oddsim.purchase.dask_runner import max_local_workers
+    from oddsim._runtime.dask_cluster import max_local_workers
 
     most = max_local_workers()
     refused(["plan", "--pool", "2 inf", "--target", "A=1 inf", "--workers", "0"],

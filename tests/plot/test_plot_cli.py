@@ -15,6 +15,7 @@ from oddsim.cli.chart import (
 )
 from oddsim.errors import OddsimError
 from oddsim.plot import PlotError
+from oddsim.sweeps import SweepError
 
 
 def run(*args):
@@ -54,15 +55,15 @@ def test_heatmap_writes_a_png(tmp_path, png_size):
     (["curve", "-a", "1 inf", "-d", "1 inf", "--vary", "inf=0..3", "--out", "x.gif"],
      PlotError, "saved as .png, .svg or .pdf"),
     (["curve", "-a", "1 inf", "-d", "1 inf", "--vary", "inf=3..0", "--out", "x.png"],
-     PlotError, "low end 3 is above the high end 0"),
+     SweepError, "low end 3 is above the high end 0"),
     (["curve", "-a", "1 inf", "-d", "1 inf", "--vary", "inf:0..3", "--out", "x.png"],
-     PlotError, "write UNIT=LOW..HIGH"),
+     SweepError, "write UNIT=LOW..HIGH"),
     (["curve", "-a", "1 inf", "-d", "1 inf", "--vary", "inf=0..500", "--out", "x.png"],
-     PlotError, "501 points is too many"),
+     SweepError, "501 points is too many"),
     (["curve", "-a", "3 knights", "-d", "1 inf", "--vary", "inf=0..3", "--out", "x.png"],
      OddsimError, "unknown unit 'knights'"),
     (["heatmap", "-d", "1 inf", "--x", "inf=0..40", "--y", "arm=0..40", "--out", "x.png"],
-     PlotError, "1681 cells, too many"),
+     SweepError, "1681 cells, too many"),
 ])
 def test_bad_requests_raise_one_line_oddsim_errors(tmp_path, monkeypatch, args, error, message):
     monkeypatch.chdir(tmp_path)

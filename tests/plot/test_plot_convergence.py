@@ -6,8 +6,9 @@ import pytest
 from oracle import normal_quantile_975
 
 import oddsim
-from oddsim.plot import ConvergencePoint, PlotError, convergence_chart, convergence_points
+from oddsim.plot import PlotError, convergence_chart
 from oddsim.plot.convergence import as_point
+from oddsim.sweeps import ConvergencePoint, SweepError, convergence_points
 
 Z_95 = normal_quantile_975()
 
@@ -59,6 +60,17 @@ def test_a_mean_is_drawn_in_its_own_unit():
 def test_bad_input_is_refused(call, message):
     with pytest.raises(PlotError, match=message):
         call()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"runs": []}, "at least one number of runs"),
+    ({"runs": 5}, "needs a list of run counts"),
+    ({"metric": "luck"}, "unknown metric 'luck'"),
+])
+def test_bad_convergence_sweeps_are_refused(kwargs, message):
+    battle = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
+    with pytest.raises(SweepError, match=message):
+        convergence_points(battle, **kwargs)
 
 
 def test_convergence_points_simulate_the_battle_once_per_run_count(land_result):

@@ -1,4 +1,5 @@
-"""Odds curves and heatmaps: ranges, the sweeps behind them, and what the charts draw."""
+"""Odds curves and heatmaps: ranges, the sweeps behind them (``oddsim.sweeps``), and what the
+charts draw from them."""
 
 from __future__ import annotations
 
@@ -7,20 +8,19 @@ from matplotlib.collections import QuadMesh
 from oracle import normal_quantile_975
 
 import oddsim
-from oddsim.plot import (
+from oddsim.plot import heatmap_chart, odds_curve_chart
+from oddsim.sweeps import (
     Curve,
     CurveSweep,
     HeatmapSweep,
-    PlotError,
+    SweepError,
     SweepPoint,
     UnitRange,
     curve_sweep,
-    heatmap_chart,
     heatmap_sweep,
-    odds_curve_chart,
     parse_unit_range,
+    point_of,
 )
-from oddsim.plot.sweeps import point_of
 
 Z_95 = normal_quantile_975()
 
@@ -55,7 +55,7 @@ def test_range_counts_include_the_high_end_when_a_step_lands_on_it():
     ("inf=0..5000", "at most 1000 units"),
 ])
 def test_bad_ranges_are_refused_clearly(text, message):
-    with pytest.raises(PlotError, match=message):
+    with pytest.raises(SweepError, match=message):
         parse_unit_range(text, "--vary")
 
 
@@ -112,12 +112,12 @@ def test_hold_at_sea_is_neither_attacker_win_nor_draw(sea_stalemate_result):
 def test_bad_curve_requests_are_refused(kwargs, message):
     args = {"rules": "1942-2e", "attackers": "1 inf", "defenders": "1 inf", "vary": "inf=0..3",
             **kwargs}
-    with pytest.raises(PlotError, match=message):
+    with pytest.raises(SweepError, match=message):
         curve_sweep(**args)
 
 
 def test_take_is_refused_at_sea():
-    with pytest.raises(PlotError, match="needs a land battle"):
+    with pytest.raises(SweepError, match="needs a land battle"):
         curve_sweep("1942-2e", "1 dd", "1 dd", "dd=1..2", metric="take", sea=True)
 
 
@@ -177,7 +177,7 @@ def test_heatmap_axes_can_be_on_either_side():
 def test_bad_heatmap_requests_are_refused(kwargs, message):
     args = {"rules": "1942-2e", "attacker": "none", "defender": "2 inf", "x": "inf=0..2",
             "y": "arm=0..2", **kwargs}
-    with pytest.raises(PlotError, match=message):
+    with pytest.raises(SweepError, match=message):
         heatmap_sweep(**args)
 
 

@@ -3,6 +3,7 @@ in-process run."""
 
 import pytest
 
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import BattleCache, SweepSpec, run_sweep
 
 distributed = pytest.importorskip("distributed")
@@ -22,7 +23,7 @@ def listening_hosts():
 def test_two_worker_loopback_cluster_gives_the_in_process_rows(tmp_path):
     from oddsim.purchase.dask_runner import dask_client
 
-    spec = SweepSpec.build("1942-2e", budget=16, units="inf,art,arm,ftr", existing="1 arm",
+    spec = SweepSpec.build(load_ruleset("1942-2e"), budget=16, units="inf,art,arm,ftr", existing="1 arm",
                            against="3 inf, 1 art, 1 ftr", goal="tuv")
     alone = run_sweep(spec, cache=BattleCache())
     with dask_client(workers=2) as client:

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from oddsim.cli import cli
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import BattleCache, PurchaseError, SweepSpec, run_sweep, sweep
 from oddsim.purchase import output as output_module
 from oddsim.purchase.dask_runner import dask_rows
@@ -16,7 +17,7 @@ from oddsim.purchase.output import RowWriter
 from oddsim.purchase.rows import columns
 from oddsim.purchase.runner import purchases_of
 
-SMALL = dict(rules="1942-2e", budget=12, units="inf,arm", against="2 inf")
+SMALL = dict(rules=load_ruleset("1942-2e"), budget=12, units="inf,arm", against="2 inf")
 ARGS = ["purchase", "--budget", "12", "--units", "inf,arm", "--against", "2 inf", "--quiet"]
 
 
@@ -185,7 +186,7 @@ def test_dask_workers_killed_is_one_line_with_the_rows_kept(tmp_path, monkeypatc
 def test_a_local_cluster_of_absurdly_many_workers_is_refused():
     """Before: --workers 99999999999999999999999 started processes until the machine ran out."""
     pytest.importorskip("distributed")
-    from oddsim.purchase.dask_runner import max_local_workers
+    from oddsim._runtime.dask_cluster import max_local_workers
 
     for workers in ("99999999999999999999999", str(max_local_workers() + 1), "0"):
         result = purchase("--workers", workers)

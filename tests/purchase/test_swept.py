@@ -3,21 +3,24 @@ the same order, for the goals it answers; the others are left to one solve each.
 
 import pytest
 
+from oddsim.model.rules import load_ruleset
 from oddsim.purchase import BattleCache, SweepSpec, run_sweep
 from oddsim.purchase.evaluate import evaluate_purchase
 from oddsim.purchase.rows import FIGURES
 from oddsim.purchase.runner import purchases_of
 from oddsim.purchase.swept import evaluate_batch, swept_rows
 
+G42 = load_ruleset("1942-2e")
 SPECS = [
-    dict(rules="1942-2e", budget=24, units="inf,art,arm,ftr,bmb", against="4 inf, 1 art, 1 arm, 1 ftr",
+    dict(rules=G42, budget=24, units="inf,art,arm,ftr,bmb", against="4 inf, 1 art, 1 arm, 1 ftr",
          goal="take"),
-    dict(rules="1942-2e", budget=20, units="inf,art,arm,ftr", against="3 inf, 1 arm, 1 aa", goal="tuv",
+    dict(rules=G42, budget=20, units="inf,art,arm,ftr", against="3 inf, 1 arm, 1 aa", goal="tuv",
          existing="1 inf"),
-    dict(rules="1942-2e", budget=18, units="inf,art,arm", against="4 inf, 2 arm, 1 ftr", goal="hold",
+    dict(rules=G42, budget=18, units="inf,art,arm", against="4 inf, 2 arm, 1 ftr", goal="hold",
          existing="1 inf, 1 aa"),
-    dict(rules="revised", budget=26, units="inf,arm,ftr,bmb", against="3 inf, 1 aa", goal="clear"),
-    dict(rules="1942-2e", budget=30, units="sub,dd,ftr", against="1 sub, 1 dd, 1 cv, 1 ftr", goal="tuv",
+    dict(rules=load_ruleset("revised"), budget=26, units="inf,arm,ftr,bmb", against="3 inf, 1 aa",
+         goal="clear"),
+    dict(rules=G42, budget=30, units="sub,dd,ftr", against="1 sub, 1 dd, 1 cv, 1 ftr", goal="tuv",
          sea=True),
 ]
 
@@ -60,8 +63,8 @@ def test_the_rows_split_by_aa_are_left_to_one_solve_each():
 
 
 def test_goals_that_need_more_than_a_battle_are_not_swept():
-    value = SweepSpec.build(rules="1942-2e", budget=9, units="inf,art", against="2 inf", goal="value",
+    value = SweepSpec.build(rules=G42, budget=9, units="inf,art", against="2 inf", goal="value",
                             territory_value=3)
-    monte_carlo = SweepSpec.build(rules="1942-2e", budget=9, units="inf,art", against="2 inf", method="mc")
+    monte_carlo = SweepSpec.build(rules=G42, budget=9, units="inf,art", against="2 inf", method="mc")
     for spec in (value, monte_carlo):
         assert swept_rows(spec, purchases_of(spec), BattleCache()) == {}

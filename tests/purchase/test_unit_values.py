@@ -4,16 +4,16 @@ purchases pay the edition's prices, the battles count the values."""
 import pytest
 
 from oddsim import Battle, solve
-from oddsim.model.rules import unit_value_changes, with_changes
+from oddsim.model.rules import load_ruleset, unit_value_changes, with_changes
 from oddsim.purchase import sweep
 from oddsim.purchase.spec import SweepSpec
 
 
 def test_purchases_pay_the_prices_and_battles_count_the_values():
-    valued = with_changes("1942-2e", unit_value_changes("ftr=20", "1942-2e"))
-    spec = SweepSpec.build(valued, 10, "ftr", "1 inf", goal="tuv", prices="1942-2e")
+    valued = with_changes("1942-2e", unit_value_changes("ftr=20", load_ruleset("1942-2e")))
+    spec = SweepSpec.build(valued, 10, "ftr", "1 inf", goal="tuv", prices=load_ruleset("1942-2e"))
     assert spec.costs == (10,)  # one fighter still fits the budget
-    table = sweep(valued, 10, "ftr", "1 inf", goal="tuv", prices="1942-2e")
+    table = sweep(valued, 10, "ftr", "1 inf", goal="tuv", prices=load_ruleset("1942-2e"))
     fighter = next(r for r in table.records() if r["purchase"] == "1 fighter")
     expected = solve(Battle(valued, "1 ftr", "1 inf"))
     assert fighter["cost"] == 10

@@ -11,7 +11,7 @@ pytest.importorskip("starlette")
 
 import oddsim.cli  # noqa: E402
 import oddsim.plan  # noqa: E402
-from oddsim.model.rules import with_changes  # noqa: E402
+from oddsim.model.rules import load_ruleset, with_changes  # noqa: E402
 
 FLAGS = {"targets": "--target", "threats": "--threat", "values": "--value", "stands": "--stands",
          "counter_attack": "--counter-attack"}
@@ -162,7 +162,7 @@ def test_cancel_between_targets_stops_it():
     from oddsim.plan import PlanError, parse_plan, solve_plan
 
     seen = []
-    spec = parse_plan("1942-2e", "2 inf", ["A=1 inf", "B=1 inf", "C=1 inf"])
+    spec = parse_plan(load_ruleset("1942-2e"), "2 inf", ["A=1 inf", "B=1 inf", "C=1 inf"])
     with pytest.raises(PlanError, match="plan stopped after 1 of 3 targets solved"):
         solve_plan(spec, on_target=lambda done, total: seen.append(done) or done == 1)
     assert seen == [0, 1]

@@ -1,4 +1,5 @@
-"""The data behind odds curves and heatmaps: one battle per unit count (or pair of counts).
+"""Sweeps over unit counts, the data behind odds curves and heatmaps: one battle per unit count
+(or pair of counts), returned as ``oddsim.sweeps.results`` values that the charts only read.
 
 A sweep takes an army and adds each count of a range of one unit type to it: units of that type
 the army already has stay (``-a "1 arm"`` with ``arm=0..5`` fights 1 to 6 armor), and titles
@@ -8,9 +9,7 @@ Carlo with ``runs`` runs otherwise), so a sweep mixes engines as a battle's size
 point records its engine and standard error. An attacker left with no unit at all does not
 attack: it wins and takes nothing, and the defender holds.
 
-Metrics, all chances in 0..1: ``win`` the attacker destroys the defender and survives; ``take``
-the attacker takes the territory (land only); ``hold`` the defender keeps the territory (land:
-it is not taken; sea: the attacker neither wins nor draws).
+The metrics (``win``, ``take``, ``hold``) are ``oddsim.sweeps.results.METRICS``.
 """
 
 from __future__ import annotations
@@ -21,87 +20,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oddsim._runtime.interrupt import stop_on_interrupt
+from oddsim.api import run_battle
 from oddsim.limits import MAX_SEED, check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import Battle
 from oddsim.model.forces import Force, parse_force
-from oddsim.model.names import unit_label
+from oddsim.model.names import count_label, unit_label
 from oddsim.model.rules import Ruleset, load_ruleset
-from oddsim.plot.errors import PlotError
-from oddsim.plot.ranges import UnitRange, parse_unit_range
-
-METRICS = {"win": "chance the attacker wins", "take": "chance the attacker takes the territory",
-           "hold": "chance the defender holds"}
-SIDES = ("attacker", "defender")
-METHODS = ("auto", "exact", "mc")
-DEFAULT_CHART_RUNS = 20_000
-"""Monte Carlo runs per point: a standard error under 0.4 points, finer than a chart shows."""
-MAX_CURVE_POINTS = 101
-MAX_CURVES = 8
-MAX_HEATMAP_CELLS = 441
-"""At most 21 x 21 cells: more would not be readable at 800 px, and would take long."""
-
-
-@dataclass(frozen=True)
-class SweepPoint:
-    """One battle of a sweep: the metric's chance, its standard error and the engine used
-    (``"none"`` where the attacker had nothing left to attack with)."""
-
-    value: float
-    std_error: float
-    method: str
-
-
-@dataclass(frozen=True)
-class Curve:
-    """One army's curve: the metric at each count of the varied unit."""
-
-    label: str
-    counts: tuple[int, ...]
-    points: tuple[SweepPoint, ...]
-
-    @property
-    def values(self) -> tuple[float, ...]:
-        return tuple(p.value for p in self.points)
-
-    @property
-    def std_errors(self) -> tuple[float, ...]:
-        return tuple(p.std_error for p in self.points)
-
-
-@dataclass(frozen=True)
-class CurveSweep:
-    """Curves of ``metric`` as ``side``'s ``unit`` count varies, one per army given."""
-
-    rules: str
-    sea: bool
-    metric: str
-    side: str
-    unit: str
-    curves: tuple[Curve, ...]
-    against: str
-    """What the curves fight: the army of the side that does not vary, when there is one."""
-
-
-@dataclass(frozen=True)
-class HeatmapSweep:
-    """``metric`` over two unit counts: ``points[i][j]`` has ``y_counts[i]`` and ``x_counts[j]``."""
-
-    rules: str
-    sea: bool
-    metric: str
-    x_side: str
-    x_unit: str
-    x_counts: tuple[int, ...]
-    y_side: str
-    y_unit: str
-    y_counts: tuple[int, ...]
-    points: tuple[tuple[SweepPoint, ...], ...]
-    battle: str
-    """The armies, with the two varied units written as X and Y."""
-
-    @property
-    def values(self) -> tuple[tuple[float, ...], ...]:
-        return tuple(tuple(p.value for p in row) for row in self.points)
+from oddsim.results.battle_result import BattleResult
+from oddsim.sweeps.errors import SweepError
+from oddsim.sweeps.ranges import UnitRange, parse_unit_range
+from oddsim.sweeps.results import (
+    DEFAULT_CHART_RUNS,
+    MAX_CURVE_POINTS,
+    MAX_CURVES,
+    MAX_HEATMAP_CELLS,
+    METHODS,
+    METRICS,
+    SIDES,
+    Curve,
+    CurveSweep,
+    HeatmapSweep,
+    SweepPoint,
+)
 
 
 @dataclass(frozen=True)
@@ -115,8 +55,6 @@ class _Engine:
 
     def point(self, rules: Ruleset, attacker: dict, defender: dict, sea: bool, metric: str,
               index: int) -> SweepPoint:
-        from oddsim.api import run_battle
-
         if not any(attacker.values()):
             return SweepPoint(1.0 if metric == "hold" else 0.0, 0.0, "none")
         battle = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, **self.options)
@@ -129,7 +67,7 @@ class _Engine:
         return point_of(result, metric, sea)
 
 
-def point_of(result, metric: str, sea: bool) -> SweepPoint:
+def point_of(result: BattleResult, metric: str, sea: bool) -> SweepPoint:
     """``metric`` of one ``BattleResult``; Monte Carlo results carry the proportion's standard
     error."""
     if metric == "win":
@@ -159,9 +97,9 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
     counts = spec.counts
     pairs = [(a, d) for a in attackers for d in defenders]
     if len(pairs) > MAX_CURVES:
-        raise PlotError(f"{len(pairs)} curves is too many for one chart: at most {MAX_CURVES}")
+        raise SweepError(f"{len(pairs)} curves is too many for one chart: at most {MAX_CURVES}")
     if len(counts) > MAX_CURVE_POINTS:
-        raise PlotError(f"--vary {spec}: {len(counts)} points is too many: at most "
+        raise SweepError(f"--vary {spec}: {len(counts)} points is too many: at most "
                         f"{MAX_CURVE_POINTS} (use a step, e.g. {spec.unit}={spec.low}..{spec.high}:"
                         f"{math.ceil(len(counts) / MAX_CURVE_POINTS) * spec.step})")
     engine = _engine(method, runs, seed, battle_options)
@@ -170,7 +108,7 @@ def curve_sweep(rules: Ruleset | str, attackers: str | Sequence[str], defenders:
         attacker = parse_force(a_text, ruleset, "attacker")
         defender = parse_force(d_text, ruleset, "defender")
         if side == "defender" and attacker.is_empty():
-            raise PlotError("the attacker has no units and --side defender varies the defender: "
+            raise SweepError("the attacker has no units and --side defender varies the defender: "
                             "every point would have no battle; give an attacking army")
         varied = attacker if side == "attacker" else defender
         points: list[SweepPoint] = []
@@ -203,18 +141,18 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
     x_spec, y_spec = parse_unit_range(x, "--x"), parse_unit_range(y, "--y")
     x_unit, y_unit = _unit_name(x_spec, ruleset, "--x"), _unit_name(y_spec, ruleset, "--y")
     if (x_unit, x_side) == (y_unit, y_side):
-        raise PlotError(f"--x and --y both vary the {x_side}'s {x_unit}: vary two different units "
+        raise SweepError(f"--x and --y both vary the {x_side}'s {x_unit}: vary two different units "
                         f"(or one on each side)")
     cells = len(x_spec.counts) * len(y_spec.counts)
     if cells > MAX_HEATMAP_CELLS:
-        raise PlotError(f"--x {x_spec} by --y {y_spec} is {cells} cells, too many: at most "
+        raise SweepError(f"--x {x_spec} by --y {y_spec} is {cells} cells, too many: at most "
                         f"{MAX_HEATMAP_CELLS} (e.g. 21 x 21; use a step such as "
                         f"{x_spec.unit}={x_spec.low}..{x_spec.high}:2)")
     engine = _engine(method, runs, seed, battle_options)
     forces = {"attacker": parse_force(attacker, ruleset, "attacker"),
               "defender": parse_force(defender, ruleset, "defender")}
     if forces["attacker"].is_empty() and "attacker" not in (x_side, y_side):
-        raise PlotError("the attacker has no units and both axes vary the defender: every cell "
+        raise SweepError("the attacker has no units and both axes vary the defender: every cell "
                         "would have no battle; give -a ARMY or put an axis on the attacker")
     rows: list[tuple[SweepPoint, ...]] = []
     for y_count in y_spec.counts:
@@ -236,25 +174,25 @@ def heatmap_sweep(rules: Ruleset | str, attacker: str, defender: str, x: UnitRan
 
 def _armies(armies: str | Sequence[str], side: str) -> list[str]:
     if not (isinstance(armies, (str, list, tuple)) or armies is None):
-        raise PlotError(f"{side} armies: expected a string like '2 arm' or a list of them, not "
+        raise SweepError(f"{side} armies: expected a string like '2 arm' or a list of them, not "
                         f"{type(armies).__name__}")
     listed = [armies] if isinstance(armies, str) or armies is None else list(armies)
     if not listed:
-        raise PlotError(f"give at least one {side} army")
+        raise SweepError(f"give at least one {side} army")
     return ["none" if a is None else a for a in listed]
 
 
 def _check_choices(side: str, metric: str, method: str, sea: bool) -> None:
     if not all(isinstance(choice, str) for choice in (side, metric, method)):
-        raise PlotError(f"side, metric and method are names, not {(side, metric, method)!r}")
+        raise SweepError(f"side, metric and method are names, not {(side, metric, method)!r}")
     if side not in SIDES:
-        raise PlotError(f"unknown side '{side}': use attacker or defender")
+        raise SweepError(f"unknown side '{side}': use attacker or defender")
     if metric not in METRICS:
-        raise PlotError(f"unknown metric '{metric}': use {', '.join(METRICS)}")
+        raise SweepError(f"unknown metric '{metric}': use {', '.join(METRICS)}")
     if method not in METHODS:
-        raise PlotError(f"unknown method '{method}': use {', '.join(METHODS)}")
+        raise SweepError(f"unknown method '{method}': use {', '.join(METHODS)}")
     if metric == "take" and sea:
-        raise PlotError("metric 'take' needs a land battle (a sea zone is not taken): use win or "
+        raise SweepError("metric 'take' needs a land battle (a sea zone is not taken): use win or "
                         "hold")
 
 
@@ -268,20 +206,20 @@ def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _
     battle, default DEFAULT_CHART_RUNS; not with method "exact")."""
     unknown = sorted(set(options) - _battle_options())
     if unknown:
-        raise PlotError(f"unknown battle option {unknown[0]!r}: use {', '.join(sorted(_battle_options()))}")
+        raise SweepError(f"unknown battle option {unknown[0]!r}: use {', '.join(sorted(_battle_options()))}")
     if runs is not None:
-        check_runs(runs, PlotError)
+        check_runs(runs, SweepError)
         if method == "exact":
-            refuse_for_exact(runs, None, PlotError, use="--method auto or mc")
+            refuse_for_exact(runs, None, SweepError, use="--method auto or mc")
     return _Engine(method, DEFAULT_CHART_RUNS if runs is None else runs,
-                   check_seed(seed, PlotError), dict(options))
+                   check_seed(seed, SweepError), dict(options))
 
 
 def _unit_name(spec: UnitRange, rules: Ruleset, what: str) -> str:
     name = rules.resolve_name(spec.unit)
     if name is None:
         known = ", ".join(unit_label(u.name) for u in rules.units)
-        raise PlotError(f"{what} {spec}: unknown unit '{spec.unit.strip()}' in {rules.name} "
+        raise SweepError(f"{what} {spec}: unknown unit '{spec.unit.strip()}' in {rules.name} "
                         f"(known: {known})")
     return name
 
@@ -309,8 +247,6 @@ def _describe_with(force: Force, marks: dict[str, str]) -> str:
     """``force`` in words with each marked unit's varied count written as its mark, after the
     units of that type the army already has (e.g. ``N infantry, 1 + M armor``); a marked unit
     the army lacks comes first."""
-    from oddsim.model.names import count_label, unit_label
-
     parts = [f"{mark} {unit_label(name, 2)}" for name, mark in marks.items()
              if force.count(name) == 0]
     damaged = dict(force.damaged)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from oddsim.model.forces import MAX_UNITS_PER_SIDE
-from oddsim.plot.errors import PlotError
+from oddsim.sweeps.errors import SweepError
 
 _RANGE = re.compile(r"^\s*(?P<unit>[^=]+?)\s*=\s*(?P<low>[+-]?\d+)\s*\.\.\s*(?P<high>[+-]?\d+)"
                     r"\s*(?::\s*(?P<step>[+-]?\d+))?\s*$")
@@ -39,10 +39,10 @@ def parse_unit_range(text: str | UnitRange, what: str = "--vary") -> UnitRange:
     if isinstance(text, UnitRange):
         return check_unit_range(text, what)
     if not isinstance(text, str):
-        raise PlotError(f"{what}: expected a range like {EXAMPLE}, not {type(text).__name__}")
+        raise SweepError(f"{what}: expected a range like {EXAMPLE}, not {type(text).__name__}")
     match = _RANGE.match(text)
     if match is None:
-        raise PlotError(f"{what} '{text}': write UNIT=LOW..HIGH (or UNIT=LOW..HIGH:STEP), "
+        raise SweepError(f"{what} '{text}': write UNIT=LOW..HIGH (or UNIT=LOW..HIGH:STEP), "
                         f"e.g. {EXAMPLE}")
     step = match["step"]
     return check_unit_range(UnitRange(match["unit"], int(match["low"]), int(match["high"]),
@@ -54,15 +54,15 @@ def check_unit_range(spec: UnitRange, what: str = "--vary") -> UnitRange:
     for name in ("low", "high", "step"):
         value = getattr(spec, name)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise PlotError(f"{what} {spec}: {name} must be a whole number, not {value!r}")
+            raise SweepError(f"{what} {spec}: {name} must be a whole number, not {value!r}")
     if not spec.unit.strip():
-        raise PlotError(f"{what} '{spec}': name the unit to vary, e.g. {EXAMPLE}")
+        raise SweepError(f"{what} '{spec}': name the unit to vary, e.g. {EXAMPLE}")
     if spec.low < 0 or spec.high < 0:
-        raise PlotError(f"{what} {spec}: unit counts cannot be negative")
+        raise SweepError(f"{what} {spec}: unit counts cannot be negative")
     if spec.low > spec.high:
-        raise PlotError(f"{what} {spec}: the low end {spec.low} is above the high end {spec.high}")
+        raise SweepError(f"{what} {spec}: the low end {spec.low} is above the high end {spec.high}")
     if spec.high > MAX_UNITS_PER_SIDE:
-        raise PlotError(f"{what} {spec}: at most {MAX_UNITS_PER_SIDE} units, not {spec.high}")
+        raise SweepError(f"{what} {spec}: at most {MAX_UNITS_PER_SIDE} units, not {spec.high}")
     if spec.step < 1:
-        raise PlotError(f"{what} {spec}: the step must be 1 or more, not {spec.step}")
+        raise SweepError(f"{what} {spec}: the step must be 1 or more, not {spec.step}")
     return spec
