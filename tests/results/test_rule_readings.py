@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from oddsim.cli import cli
-from oddsim.model.rules import builtin_names, rule_changes, ruleset_from_text, with_changes
+from oddsim.model.rules import builtin_names, load_ruleset, rule_changes, ruleset_from_text, with_changes
 from oddsim.results.readings import describe_rule_readings, rule_readings
 
 TRANSPORT_0 = {"units.transport.defense": {"value": "0", "rulebook": "1"}}
@@ -31,7 +31,7 @@ def test_each_changed_key_is_named_with_the_rulebooks_value():
     assert describe_rule_readings(rule_readings(changed)) == (
         "readings: combat.sub_strike_rounds=first (rulebook: every); "
         "bombard.one_per_landed_unit=false (rulebook: true)")
-    valued = with_changes("1942-2e", rule_changes([], "ftr=14", "1942-2e"))
+    valued = with_changes("1942-2e", rule_changes([], "ftr=14", load_ruleset("1942-2e")))
     assert rule_readings(valued) == {"units.fighter.cost": {"value": "14", "rulebook": "10"}}
     # a change back to the rulebook's value is no reading
     assert rule_readings(with_changes("anniversary", {"combat.sub_strike_rounds": "every"})) == {}
