@@ -31,7 +31,7 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
     """Serve until Ctrl-C, warming the engines meanwhile."""
 
     from oddsim.web.app import create_app
-    from oddsim.web.engines import warm_in_background
+    from oddsim.web.warm_up import warm_in_background
 
     if not is_loopback(host):
         say(f"oddsim serve: warning: listening on {host}, not loopback: anyone who can reach "
