@@ -118,7 +118,7 @@ def test_trench_sea_must_be_a_bool():
 
 def test_a_cache_that_is_a_cache_is_accepted():
     table = sweep(**SWEEP, cache=BattleCache())
-    assert len(table.rows) == 2  # 1 or 2 infantry
+    assert len(table.rows) == 3  # nothing (no attack), 1 or 2 infantry
 
 
 def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_seconds():

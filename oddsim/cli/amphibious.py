@@ -53,6 +53,7 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
     from oddsim.api import run_amphibious
     from oddsim.model.battle import RetreatPolicy
     from oddsim.model.options import retreat_fields, without_retreat
+    from oddsim.results.readings import text_with_readings, with_readings
     from oddsim.stages.amphibious import Amphibious
 
     rules = with_rule_changes(rules, rule_changes)
@@ -66,6 +67,7 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
                             progress=not quiet and not as_json)
     from oddsim.cli.chart import write_amphibious_chart
 
-    text = json.dumps(result.to_dict(), indent=2) if as_json else result.to_table()
+    text = json.dumps(with_readings(result.to_dict(), rules), indent=2) if as_json \
+        else text_with_readings(result.to_table(), rules)
     return print_result(result, text, plot, write_amphibious_chart, as_json)
 

@@ -81,6 +81,7 @@ def battle(rules, attacker, defender, method, runs, seed, waves, wave_plan, coun
     import json
 
     from oddsim.model.options import battle_from
+    from oddsim.results.readings import text_with_readings, with_readings
 
     spec = battle_from(with_rule_changes(rules, rule_changes, unit_values), attacker, defender, options)
     # the engines: after the input is checked
@@ -103,12 +104,15 @@ def battle(rules, attacker, defender, method, runs, seed, waves, wave_plan, coun
         raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
     answer = run_request(request, progress=not quiet and not as_json)
     if isinstance(answer, CounterAttackResult):
-        click.echo(json.dumps(answer.to_dict(), indent=2) if as_json else answer.to_table())
+        click.echo(json.dumps(with_readings(answer.to_dict(), spec.rules), indent=2) if as_json
+                   else text_with_readings(answer.to_table(), spec.rules))
         return finish(answer.battle)
     if isinstance(answer, WaveResult):
-        text = json.dumps(answer.to_dict(), indent=2) if as_json else answer.to_table()
+        text = json.dumps(with_readings(answer.to_dict(), spec.rules), indent=2) if as_json \
+            else text_with_readings(answer.to_table(), spec.rules)
         return print_result(answer, text, plot, lambda waves, path: write_battle_chart(
             waves, path, title=spec.describe() + ", then later waves"), as_json)
     assert isinstance(answer, BattleResult)
-    return print_result(answer, answer.to_json() if as_json else answer.to_table(survivors), plot,
-                        write_battle_chart, as_json)
+    text = json.dumps(with_readings(answer.to_dict(), spec.rules), indent=2) if as_json \
+        else text_with_readings(answer.to_table(survivors), spec.rules)
+    return print_result(answer, text, plot, write_battle_chart, as_json)

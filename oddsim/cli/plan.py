@@ -73,6 +73,7 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
     from oddsim import plan as planner
     from oddsim.model.options import retreat_fields, without_retreat
     from oddsim.plan.spec import plan_entries
+    from oddsim.results.readings import text_with_readings, with_readings
 
     plan_entries(defend, targets, threats)  # (before the edition: the line names the flags)
     edition = with_rule_changes(rules, rule_changes, unit_values)
@@ -91,5 +92,6 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
         result = planner.attack(edition, pool, list(targets), goal=goal or "value", values=list(values),
                                 reach=list(reach), keep_home=keep_home, counter_attack=list(counters),
                                 alternatives=alternatives, retreat=retreat, **common)
-    text = json.dumps(result.to_dict(), indent=2) if as_json else result.to_table()
+    text = json.dumps(with_readings(result.to_dict(), edition), indent=2) if as_json \
+        else text_with_readings(result.to_table(), edition)
     return print_result(result, text, plot, write_plan_chart, as_json)

@@ -3,6 +3,7 @@ report of ``oddsim.purchase.report``)."""
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from oddsim.model.options import OPTION
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
-from oddsim.purchase.report import report
+from oddsim.purchase.report import answer, report
 from oddsim.purchase.spec import SweepSpec
 
 if TYPE_CHECKING:
@@ -76,14 +77,16 @@ if TYPE_CHECKING:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Run on an existing Dask cluster.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the answer as one JSON object (the report, the ranked rows, the frontier).")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
               help="Rows per write to --out.")
 @rule_option
 @unit_values_option
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
 def purchase(rules, budget, units, caps, existing, against, goal, territory_value, counter_attack,
-             method, runs, seed, top, out, resume, workers, scheduler, quiet, chunk_rows, rule_changes,
-             unit_values, plot, options) -> int:
+             method, runs, seed, top, out, resume, workers, scheduler, quiet, as_json, chunk_rows,
+             rule_changes, unit_values, plot, options) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 
@@ -97,13 +100,14 @@ def purchase(rules, budget, units, caps, existing, against, goal, territory_valu
     try:
         with _stop_on_signals() as stop_requested:
             table = run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
-                              progress=not quiet, chunk_rows=chunk_rows,
+                              progress=not quiet and not as_json, chunk_rows=chunk_rows,
                               stop_requested=stop_requested)
     except SweepInterrupted as stop:
         _print_interrupted(stop, spec, top, out)
         return EXIT_INTERRUPTED
-    return print_result(table, report(table, spec, top), plot, lambda rows, path: write_purchase_chart(
-        rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=False)
+    text = json.dumps(answer(table, spec, top), indent=2) if as_json else report(table, spec, top)
+    return print_result(table, text, plot, lambda rows, path: write_purchase_chart(
+        rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=as_json)
 
 
 def _print_interrupted(stop: SweepInterrupted, spec: SweepSpec, top: int, out: str | None) -> None:

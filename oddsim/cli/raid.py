@@ -41,7 +41,10 @@ from oddsim.model.options import OPTION
 def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, method, runs, seed,
          aa_gun, rule_changes, quiet, as_json, plot, options) -> int:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
+    import json
+
     from oddsim.raid import Raid, run_raid
+    from oddsim.results.readings import text_with_readings, with_readings
 
     rules = with_rule_changes(rules, rule_changes)
     spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
@@ -50,6 +53,7 @@ def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, fa
     result = run_raid(spec, method=method, runs=runs, seed=seed)
     from oddsim.cli.chart import write_raid_chart
 
-    return print_result(result, result.to_json() if as_json else result.to_table(), plot,
-                        write_raid_chart, as_json)
+    text = json.dumps(with_readings(result.to_dict(), rules), indent=2) if as_json \
+        else text_with_readings(result.to_table(), rules)
+    return print_result(result, text, plot, write_raid_chart, as_json)
 

@@ -17,6 +17,7 @@ from oddsim.model.battle import Battle
 from oddsim.model.forces import parse_force
 from oddsim.model.options import WEB_FIELDS, battle_from
 from oddsim.results.battle_result import BattleResult
+from oddsim.results.readings import with_readings
 from oddsim.stages.aa_split import is_split
 from oddsim.stages.amphibious import Amphibious
 from oddsim.stages.counter import CounterAttackResult
@@ -177,7 +178,8 @@ def _answer(request: BattleRequest, on_chunk: Callable[[int], bool], indent: int
     engine = engine_of(request)
     with engine_guard(engine != MethodChoice.EXACT):
         answer = run_request(request, on_chunk=on_chunk)
-    return json.dumps(answer.to_dict(), indent=indent), _same_if_asked_again(request, engine, answer)
+    return (json.dumps(with_readings(answer.to_dict(), request.fight.rules), indent=indent),
+            _same_if_asked_again(request, engine, answer))
 
 
 def _same_if_asked_again(request: BattleRequest, engine: MethodChoice, answer: Answer) -> bool:

@@ -10,6 +10,7 @@ from oddsim.plan import solve_plan
 from oddsim.plan.goals import Combine
 from oddsim.plan.odds import too_large_to_solve
 from oddsim.plan.spec import BATTLE_OPTIONS, parse_plan, plan_entries, sub_army_count
+from oddsim.results.readings import with_readings
 from oddsim.stages.pipeline import estimate_seconds
 from oddsim.web.limits import (
     MAX_COUNTED_SUB_ARMIES,
@@ -84,4 +85,5 @@ def run_plan_request(body: Body, progress: Progress | None = None) -> str:
     on_target = within(PLAN_SECONDS, progress, lambda done, total: (
         f"the plan took more than {PLAN_SECONDS:g} s on the server ({done} of {total} targets "
         f"solved): plan with fewer units, or run oddsim plan"))
-    return json.dumps(solve_plan(spec, on_target=on_target).to_dict(), indent=2)
+    return json.dumps(with_readings(solve_plan(spec, on_target=on_target).to_dict(), spec.rules),
+                      indent=2)

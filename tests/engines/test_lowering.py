@@ -61,8 +61,9 @@ def test_a_europe_sea_battle_with_a_damaged_battleship():
     assert a.damaged[bb] == 1 and a.count[bb] == 1
     # a damaged battleship takes no free hit: the sub (cost 8 + 2.5 x 2) goes before it
     assert (a.step_unit.tolist(), a.step_kill.tolist()) == ([sub, bb], [1, 1])
-    # the transport rolls no die (europe-1999's summary): it cannot fire, so it goes first
-    assert d.value[trn] == 0 and d.step_unit.tolist() == [trn, dd]
+    # the transport defends at 1 (europe-1999's unit chart and rulebook, issue 34): 8 + 2.5 x 1
+    # = 10.5 against the destroyer's 12 + 2.5 x 3 = 19.5, so it goes first
+    assert d.value[trn] == 1 and d.step_unit.tolist() == [trn, dd]
     # the defender's destroyer at the attack takes the attacker's first strike away for good
     assert not low.attacker_subs_first and not low.defender_subs_first
     assert np.array_equal(low.is_sub, np.array([n == "submarine" for n in names]))

@@ -41,7 +41,11 @@ def test_a_wave_has_its_own_retreat_and_dice():
     w1 = duel(1, 2)
     a_hit, d_hit = F(4, 6), F(2, 6)
     assert total.waves[1]["attacker_win"] == pytest.approx(float(w1[1] * a_hit), abs=TOL)
-    assert total.defender_win == pytest.approx(float(w1[1] * (1 - a_hit)), abs=TOL)
+    # a miss ends in the retreat (one round takes at most one of the two attackers): the
+    # defender holds by the retreat, never by destroying the wave
+    assert total.retreat == pytest.approx(float(w1[1] * (1 - a_hit)), abs=TOL)
+    assert total.defender_holds == pytest.approx(float(w1[1] * (1 - a_hit)), abs=TOL)
+    assert total.defender_win == 0.0
     assert d_hit  # the defender's hit only changes who is lost, not who holds
 
 

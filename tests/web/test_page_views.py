@@ -27,7 +27,7 @@ SCREENSHOTS = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / 
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 TABS = ("battle", "amphibious", "raid", "trench", "advise", "purchase", "plan")
 PLAYERS_WORDS = {"bombers lost", "escorts lost", "interceptors lost", "units left", "fronts won",
-                 "tied front", "counter attack"}
+                 "tied front", "counter attack", "defender destroyed"}
 """API keys whose words are also what a player calls the figure (the raid's "bombers lost")."""
 DUMPS = [(re.compile(r"\bnull\b|\bundefined\b|\bNaN\b|\[object"), "null/undefined/NaN"),
          (re.compile(r"\[\s*\[?-?\d"), "an array"), (re.compile(r"\d\.\d{5,}"), "an unrounded float")]
