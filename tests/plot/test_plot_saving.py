@@ -74,7 +74,7 @@ def test_public_names_all_resolve():
 
 
 def test_importing_the_package_and_its_cli_does_not_import_matplotlib():
-    code = ("import sys, oddsim.plot, oddsim.plot.cli; "
+    code = ("import sys, oddsim.plot, oddsim.cli.chart; "
             "print(any(m == 'matplotlib' or m.startswith('matplotlib.') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
