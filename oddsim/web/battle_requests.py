@@ -22,7 +22,7 @@ from oddsim.stages.waves import replace_attacker
 from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_SECONDS, WebError, check_runs, check_seed
 from oddsim.web.request_fields import Body, fields_of
-from oddsim.web.rules_requests import ruleset_of
+from oddsim.web.rules_requests import is_builtin, ruleset_of
 from oddsim.web.work import Progress, engine_guard, stopper
 
 BATTLE_ENGINE = ("method", "runs", "seed")
@@ -40,7 +40,7 @@ def battle_spec(body: Body):
     return battle, method, runs, seed
 
 
-ANSWERS = AnswerCache()
+ANSWERS = AnswerCache(shared=is_builtin)
 """Answers to battle requests kept for the same battle asked again (exact, or seeded), by the
 parsed battle and its engine options (``oddsim.web.answers``)."""
 
