@@ -40,8 +40,8 @@ def start_server(port: int):
     """The server on ``HOST:port`` in a daemon thread, its engines warmed first as ``oddsim
     serve`` warms them; returns it once it listens."""
     from oddsim.web import create_app
-    from oddsim.web.engines import warm_up
     from oddsim.web.server import server_for
+    from oddsim.web.warm_up import warm_up
 
     warm_up(lambda line: None)
 

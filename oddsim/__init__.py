@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oddsim._runtime import moved
 from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
@@ -74,4 +73,3 @@ each the module it names; each is imported on first use, so ``import oddsim`` do
 matplotlib or Dask."""
 
 __getattr__, __dir__ = lazy_names(__name__, _HOMES, _SUBMODULES)
-moved.install()  # old module paths (oddsim.battle, oddsim.exact, ...) for one release

@@ -1,22 +1,25 @@
-"""Pick an engine for a battle: exact when its state space is small, Monte Carlo otherwise."""
+"""The Python API's battle functions: one battle, later waves, a counter-attack, an amphibious
+assault, each a ``BattleRequest`` (``oddsim.stages.request``, which the CLI and the web server
+run too) with the engine picked per battle: exact when its state space is small, Monte Carlo
+otherwise."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.errors import BattleError
-from oddsim.limits import check_runs, check_seed, refuse_for_exact
+from oddsim.limits import MethodChoice
 from oddsim.model.battle import ArmySpec, Battle
+from oddsim.model.forces import Force
 from oddsim.results.battle_result import BattleResult
-from oddsim.stages.amphibious import Amphibious, AmphibiousResult, fight_amphibious
-from oddsim.stages.counter import CounterAttackResult, fight_counter_attack
-from oddsim.stages.pipeline import ExactSize, exact_size, simulate, solve
-from oddsim.stages.runner import AUTO_EXACT_SECONDS, DEFAULT_RUNS, exact_is_cheap, stage_runner
-from oddsim.stages.waves import Wave, WaveResult, fight_waves
+from oddsim.stages.amphibious import Amphibious, AmphibiousResult
+from oddsim.stages.counter import CounterAttackResult
+from oddsim.stages.request import BattleRequest, engine_of, run_request
+from oddsim.stages.runner import AUTO_EXACT_SECONDS, DEFAULT_RUNS
+from oddsim.stages.waves import WaveResult
 
-__all__ = ["AUTO_EXACT_SECONDS", "DEFAULT_RUNS", "engine_for", "run_amphibious", "run_battle",
-           "run_counter_attack", "run_waves"]
+__all__ = ["AUTO_EXACT_SECONDS", "DEFAULT_RUNS", "BattleRequest", "MethodChoice", "engine_for",
+           "run_amphibious", "run_battle", "run_counter_attack", "run_request", "run_waves"]
 
 
 def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
@@ -25,30 +28,19 @@ def run_battle(battle: Battle, method: str = "auto", runs: int | None = None,
     """Odds of ``battle`` by ``method`` ("exact", "mc" or "auto"). ``runs`` and ``seed`` are
     checked against ``oddsim.limits`` whichever engine ``auto`` picks. ``on_chunk`` as in
     ``oddsim.simulate`` (Monte Carlo progress, and a way to stop early)."""
-    method, size = _engine_and_size(battle, method, runs, seed)
-    if method == "exact":
-        return solve(battle, size)
-    return simulate(battle, runs=DEFAULT_RUNS if runs is None else runs, seed=seed, progress=progress,
-                    on_chunk=on_chunk)
+    _check_battle(battle, "run_battle")
+    result = run_request(BattleRequest(battle, method=method, runs=runs, seed=seed),
+                         progress, on_chunk)
+    assert isinstance(result, BattleResult)
+    return result
 
 
 def engine_for(battle: Battle, method: str = "auto", runs: int | None = None,
                seed: int | None = None) -> str:
     """The engine ``run_battle`` uses for ``battle``: "exact" or "mc" ("auto": exact when cheap),
     after checking the battle and the engine options."""
-    return _engine_and_size(battle, method, runs, seed)[0]
-
-
-def _engine_and_size(battle: Battle, method: str, runs: int | None,
-                     seed: int | None) -> tuple[str, ExactSize | None]:
-    """``engine_for``'s engine, and the battle's ``exact_size`` where ``auto`` worked it out to
-    choose (the solve then takes it: the battle is split and lowered once)."""
     _check_battle(battle, "run_battle")
-    _check_method(method, runs, seed)
-    if method != "auto":
-        return method, None
-    size = exact_size(battle)
-    return ("exact", size) if exact_is_cheap(size) else ("mc", None)
+    return engine_of(BattleRequest(battle, method=method, runs=runs, seed=seed))
 
 
 def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | None = None,
@@ -59,12 +51,10 @@ def run_waves(battle: Battle, waves: list, method: str = "auto", runs: int | Non
     derived from ``seed`` and its position, so a seed fixes the whole answer. ``on_chunk`` as in
     ``run_amphibious``, for each Monte Carlo battle."""
     _check_battle(battle, "run_waves")
-    _check_method(method, runs, seed)
-    if isinstance(waves, (str, bytes)) or not isinstance(waves, (list, tuple)):
-        raise BattleError(f"waves must be a list of later attackers, not {type(waves).__name__}")
-    with stop_on_interrupt():
-        return fight_waves(battle, [w if isinstance(w, Wave) else Wave(attacker=w) for w in waves],
-                           stage_runner(method, runs, seed, on_chunk=on_chunk))
+    result = run_request(BattleRequest(battle, waves=waves, method=method, runs=runs,
+                                       seed=seed), on_chunk=on_chunk)
+    assert isinstance(result, WaveResult)
+    return result
 
 
 def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None = None,
@@ -77,9 +67,10 @@ def run_amphibious(assault: Amphibious, method: str = "auto", runs: int | None =
     True stops that stage, and every later one after its first chunk."""
     if not isinstance(assault, Amphibious):
         raise BattleError(f"run_amphibious needs an Amphibious, not {type(assault).__name__}")
-    _check_method(method, runs, seed)
-    with stop_on_interrupt():
-        return fight_amphibious(assault, stage_runner(method, runs, seed, progress, on_chunk))
+    result = run_request(BattleRequest(assault, method=method, runs=runs, seed=seed),
+                         progress, on_chunk)
+    assert isinstance(result, AmphibiousResult)
+    return result
 
 
 def run_counter_attack(battle: Battle, counter: ArmySpec, method: str = "auto", runs: int | None = None,
@@ -92,23 +83,14 @@ def run_counter_attack(battle: Battle, counter: ArmySpec, method: str = "auto", 
     of ``runs`` and a seed derived from ``seed``. ``on_chunk`` as in ``run_amphibious``, for
     each Monte Carlo battle."""
     _check_battle(battle, "run_counter_attack")
-    _check_method(method, runs, seed)
-    with stop_on_interrupt():
-        return fight_counter_attack(battle, counter, stage_runner(method, runs, seed, on_chunk=on_chunk),
-                                    ool_counter)
+    army = Force(()) if counter is None else counter  # (None: no army, refused as an empty one)
+    result = run_request(BattleRequest(battle, counter_attack=army, ool_counter=ool_counter,
+                                       method=method, runs=runs, seed=seed),
+                         on_chunk=on_chunk)
+    assert isinstance(result, CounterAttackResult)
+    return result
 
 
 def _check_battle(battle: object, caller: str) -> None:
     if not isinstance(battle, Battle):
         raise BattleError(f"{caller} needs a Battle, not {type(battle).__name__}")
-
-
-def _check_method(method: str, runs: int | None, seed: int | None) -> None:
-    """The engine options, checked before any engine is picked (``auto`` may pick exact)."""
-    if not isinstance(method, str) or method not in ("auto", "exact", "mc"):
-        raise BattleError(f"unknown method {method!r}: use exact, mc or auto")
-    if runs is not None:
-        check_runs(runs, BattleError)
-    check_seed(seed, BattleError)
-    if method == "exact":
-        refuse_for_exact(runs, seed, BattleError)

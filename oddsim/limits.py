@@ -1,4 +1,5 @@
-"""The run and seed limits of every command and API entry point, and their one validator each.
+"""The engine options of every command and API entry point: the method (``MethodChoice``), the
+Monte Carlo runs and the seed, their limits, and their one validator each.
 
 Monte Carlo runs are ``MIN_RUNS`` (2) to ``MAX_RUNS`` everywhere (battles, waves, amphibious
 assaults, raids, the Longest Trench, purchase sweeps and charts): one run has no standard error,
@@ -11,10 +12,28 @@ API raises.
 from __future__ import annotations
 
 import secrets
+from enum import StrEnum
 from numbers import Integral
 from typing import overload
 
 from oddsim.errors import OddsimError
+
+
+class MethodChoice(StrEnum):
+    """The engine an answer is asked of (``--method``, a request's ``method``): ``EXACT``, ``MC``
+    (Monte Carlo), or ``AUTO``, exact where the solve is cheap, battle by battle. Its values are
+    the strings the CLI and the JSON API take; a result says which engine answered
+    (``oddsim.results.battle_result.Method``: the same strings but ``auto``)."""
+
+    AUTO = "auto"
+    EXACT = "exact"
+    MC = "mc"
+
+
+METHODS = tuple(choice.value for choice in MethodChoice)
+"""Every method's string (``click.Choice``'s)."""
+EXACT_OR_MC = (MethodChoice.EXACT.value, MethodChoice.MC.value)
+"""The methods of the answers that take no ``auto`` (raids, the Longest Trench)."""
 
 MIN_RUNS = 2
 """Fewest Monte Carlo runs: a figure's standard error needs two (one run would show it as 0)."""

@@ -27,7 +27,7 @@ import numpy as np
 
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.errors import BattleError
-from oddsim.limits import check_runs, refuse_for_exact, seed_or_random
+from oddsim.limits import EXACT_OR_MC, check_runs, refuse_for_exact, seed_or_random
 from oddsim.model.battle import MAX_TERRITORY_VALUE, tech_names
 from oddsim.model.rules import RaidCap, RaidDiceRule, Ruleset, load_ruleset
 from oddsim.results.battle_result import Method
@@ -350,7 +350,7 @@ def run_raid(raid: Raid, method: str = "exact", runs: int | None = None,
              seed: int | None = None, on_chunk: Callable[[int], bool] | None = None) -> RaidResult:
     """``solve_raid`` or ``simulate_raid`` by ``method``; ``runs``/``seed``/``on_chunk`` only
     matter with "mc"."""
-    if not isinstance(method, str) or method not in ("exact", "mc"):
+    if not isinstance(method, str) or method not in EXACT_OR_MC:
         raise BattleError(f"unknown method {method!r}: use exact or mc")
     if method == "exact":
         refuse_for_exact(runs, seed, BattleError)

@@ -1,19 +1,18 @@
 """Where compiled kernels are cached: one directory per oddsim version and hash of kernel sources.
 
-Numba's cache checks only the source file of the function it compiled, so a kernel whose helper
-in another file changed would load stale machine code. The key hashes every module that defines
-a kernel (it imports ``oddsim._runtime.jit``) together with every oddsim module those import, directly
-or not: a change to any of them, or a new version, compiles afresh into a new directory. Other
-edits (the command line, plots) keep the compiled kernels. No Numba import here.
-"""
+Numba checks only the file of the function it compiled, so a kernel whose helper in another file
+changed would load stale code. The key hashes every module that imports ``oddsim._runtime.jit``
+and every oddsim module those import: a change to any of them, or a new version, compiles into a
+new directory; other edits (the command line, plots) keep the kernels. No Numba import here."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import re
-import sys
 from pathlib import Path
+
+import platformdirs
 
 from oddsim._version import PACKAGE, package_version
 
@@ -23,8 +22,7 @@ KEY_LENGTH = 16
 
 
 def kernel_sources(root: Path = PACKAGE_ROOT) -> list[Path]:
-    """The package's kernel modules and the oddsim modules they import (closed under imports),
-    sorted; ``root`` is the package directory."""
+    """The kernel modules under package directory ``root`` and what they import, sorted."""
     todo = [path for path in sorted(root.rglob("*.py")) if JIT_MODULE in path.read_text(encoding="utf-8")]
     todo.append(root / "_runtime" / "jit.py")
     seen: set[Path] = set()
@@ -55,57 +53,32 @@ def kernel_cache_dir(numba_cache_dir: str | None = None, root: Path = PACKAGE_RO
 
 
 def current_kernel_dir() -> Path:
-    """The directory this process's kernels load from and compile into, worked out as the jit
-    helper does (from ``NUMBA_CACHE_DIR``, as Numba reads it) without importing Numba, and
-    without naming the jit module: code that names it counts as kernel code for the key."""
+    """The directory this process's kernels load from and compile into (under ``NUMBA_CACHE_DIR``
+    when it is set), worked out without importing Numba."""
     return kernel_cache_dir(os.environ.get("NUMBA_CACHE_DIR") or None)
 
 
 def user_cache_dir() -> Path:
-    """oddsim's directory in the user's cache (XDG on Linux, ~/Library/Caches, %LOCALAPPDATA%)."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / PACKAGE
+    """oddsim's directory in the user's cache (platformdirs': XDG, ~/Library/Caches, %LOCALAPPDATA%)."""
+    return Path(platformdirs.user_cache_dir(PACKAGE, appauthor=False))
 
 
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE)
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(oddsim[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+                     r"|import[ \t]+(oddsim[\w.]*))", re.MULTILINE)
 
 
 def _imported_files(path: Path, root: Path) -> list[Path]:
-    """Files of the oddsim modules that ``path`` imports (a ``from m import n`` counts ``m.n``
-    when that is a module, else ``m``). A scan of the import statements, fast enough to run at
-    every start."""
-    text = path.read_text(encoding="utf-8")
-    parts = path.relative_to(root).with_suffix("").parts
-    package = ".".join((PACKAGE, *parts[:-1]))  # the package a relative import starts from
-    files = [_module_file(name.strip(), root) for match in _IMPORT.finditer(text)
-             for name in match.group(1).split(",")]
-    for match in _FROM_IMPORT.finditer(text):
-        module, names = match.group(1), match.group(2).strip("() \n")
-        dots = len(module) - len(module.lstrip("."))
-        if dots:
-            parent = package.rsplit(".", dots - 1)[0] if dots > 1 else package
-            module = f"{parent}.{module[dots:]}" if module[dots:] else parent
-        for item in re.sub(r"#[^\n]*", "", names).split(","):
-            if item.split():  # "name" or "name as alias"
-                name = item.split()[0]
-                files.append(_module_file(f"{module}.{name}", root) or _module_file(module, root))
+    """Files of the oddsim modules that ``path`` imports (``from m import n`` counts ``m.n`` when
+    that is a module, else ``m``; oddsim uses no relative imports): a scan, fast at every start."""
+    files = []
+    for match in _IMPORT.finditer(path.read_text(encoding="utf-8")):
+        module, names = match[1] or match[3], re.sub(r"#[^\n]*", "", match[2] or "").strip("() \n")
+        for name in [n.split()[0] for n in names.split(",") if n.split()] or [""]:
+            files.append(name and _module_file(f"{module}.{name}", root) or _module_file(module, root))
     return [file for file in files if file is not None]
 
 
 def _module_file(module: str, root: Path) -> Path | None:
-    """The file of oddsim module ``module`` (a package's ``__init__.py``), or None if there is
-    none (not oddsim's, or a name inside a module)."""
-    parts = module.split(".")
-    if parts[0] != PACKAGE:
-        return None
-    here = root.joinpath(*parts[1:])
-    for candidate in (here.with_suffix(".py"), here / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
+    """The file of oddsim module ``module`` (a package's ``__init__.py``), or None."""
+    here = root.joinpath(*module.split(".")[1:])
+    return next((c for c in (here.with_suffix(".py"), here / "__init__.py") if c.is_file()), None)

@@ -1,30 +1,22 @@
-"""A first run answers with the kernels as plain Python while Numba has compiled nothing yet.
-
-On an empty kernel cache the first exact battle spent some 12 s compiling (20 s of processor time
-on two cores) to solve a battle that the same kernels, run as Python and NumPy, solve in a few
-milliseconds to a few tenths of a second. So while the cache is cold (the background warm-up of
-``oddsim._runtime.warm`` has not finished for this cache directory) a battle whose interpreted
-solve is estimated under ``BUDGET_SECONDS`` runs its kernels interpreted (each dispatcher's
-``py_func``: the jit helper's dispatchers read ``active``), and the warm-up compiles them in the
-background for every later command. Larger battles compile as before.
-
-Interpreted and compiled kernels agree to the last digit or two: Numba's ``pow``, ``exp`` and
-``log`` round differently from the C library's, so the figures agree to 1e-12, not bit for bit.
-Only the front ends use it (the ``oddsim`` command and ``oddsim serve`` call ``enable``): the
-Python API, notebooks and benchmarks always run compiled kernels. ``ODDSIM_QUICK_START=0`` turns
-it off there too (the test suite sets it, so that its answers never depend on the cache; the
-warm-up process runs with it too). The choice is made per call on one thread
-and carried into the worker thread that runs the call (``carried``).
-"""
+"""Quick starts: while the kernel cache is cold, a small exact battle runs its kernels as Python
+(milliseconds, where a first compile takes 10-20 s) if its interpreted solve fits in what is left
+of ``BUDGET_SECONDS``; larger ones compile. Interpreted, a call runs a copy of its Python function
+(``carried``) whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of
+each oddsim function or module: built once, through Numba's public ``is_jitted`` and ``py_func``.
+The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it;
+``ODDSIM_QUICK_START=0`` turns it off (the test suite and the warm-up process set it)."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from oddsim._runtime import warm
 
@@ -33,21 +25,16 @@ T = TypeVar("T")
 SWITCH = warm.QUICK_START
 """Environment variable: ``0`` never runs kernels interpreted."""
 SLOWDOWN = 150.0
-"""Interpreted seconds per second of the compiled estimate (``estimate_seconds``): measured 12-146
-over battles of 9 to 100 units on a quiet two-core machine, 16-280 with five processes on it
-(``benchmarks/startup.py --interpreted``); the tiniest battles' fixed cost (20 ms) reads higher."""
+"""Interpreted seconds per compiled second as ``cost.seconds`` estimates them: 12-146 measured over
+battles of 9 to 100 units on a quiet two-core machine (``benchmarks/startup.py --interpreted``)."""
 BUDGET_SECONDS = 1.5
-"""The interpreted solving, estimated, worth running instead of compiling (a first compile: 10-20 s),
-in all for a process: a sweep of many small battles, or a cache that never gets warm (background
-warm-ups turned off), turns to compiling once this is spent."""
+"""Interpreted seconds (estimated) a process may spend in all before it compiles instead."""
 RECHECK_SECONDS = 1.0
-"""How long a 'cold' verdict stands before the warm-up's mark is looked for again (a server runs
-on for hours: it turns to the compiled kernels once the warm-up has cached them)."""
+"""How long a 'cold' verdict stands before the warm-up's mark is looked for again (a server)."""
 
 _local = threading.local()
 _verdict: tuple[float, bool] | None = None  # (when, cold) last worked out
-_used = False
-_spent = 0.0  # interpreted seconds granted so far, estimated
+_spent = 0.0
 _enabled = False
 _granting = threading.Lock()
 
@@ -59,19 +46,13 @@ def enable() -> None:
 
 
 def active() -> bool:
-    """Whether kernels called on this thread now run interpreted (read by every kernel call)."""
+    """Whether calls made on this thread now run interpreted (``interpreting``)."""
     return getattr(_local, "on", False)
 
 
-def used() -> bool:
-    """Whether this process ran any call interpreted: a first run, whose background warm-up
-    (``oddsim._runtime.warm``) should then start."""
-    return _used
-
-
 def cold() -> bool:
-    """Whether the kernel cache is cold: quick starts are on (``enable``, no ``SWITCH=0``) and the
-    background warm-up has not yet finished for this process's cache directory."""
+    """Whether quick starts are on (``enable``, no ``SWITCH=0``) and the warm-up has not finished
+    for this process's cache directory."""
     global _verdict
     if not _enabled or os.environ.get(SWITCH) == "0":
         return False
@@ -80,44 +61,35 @@ def cold() -> bool:
         return _verdict[1]  # (once warm, warm for good)
     from oddsim._runtime.cache_key import current_kernel_dir
 
-    is_cold = not warm.done(current_kernel_dir())
-    _verdict = (now, is_cold)
-    return is_cold
+    _verdict = (now, not warm.done(current_kernel_dir()))
+    return _verdict[1]
 
 
 def worth_it(compiled_seconds: float) -> bool:
-    """Whether a call estimated at ``compiled_seconds`` compiled should run interpreted: the cache
-    is cold and its interpreted estimate fits in what is left of the process's budget (or this
-    thread interprets already); a yes counts against the budget."""
+    """Whether a call estimated at ``compiled_seconds`` compiled should run interpreted (this
+    thread interprets already, or the cache is cold and the budget holds it); a yes is spent."""
     global _spent
     if active():
         return True
     if not _enabled:  # (the Python API: never, and no lock taken)
         return False
-    seconds = compiled_seconds * SLOWDOWN
     with _granting:
-        if _spent + seconds > BUDGET_SECONDS or not cold():
+        if _spent + compiled_seconds * SLOWDOWN > BUDGET_SECONDS or not cold():
             return False
-        _spent += seconds
+        _spent += compiled_seconds * SLOWDOWN
         return True
 
 
-_AS_THEY_ARE = contextlib.nullcontext()
-"""``interpreting``'s block where nothing changes (a generator's context manager, made on every
-solve, cost some 2 us of a small one)."""
+_AS_THEY_ARE = contextlib.nullcontext()  # (made once: a small solve's microseconds)
 
 
 def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:
-    """Run the kernels called on this thread inside the block interpreted when ``on``."""
-    if not on or active():
-        return _AS_THEY_ARE
-    return _interpreting()
+    """Calls routed through ``carried`` inside the block run interpreted when ``on``."""
+    return _interpreting() if on and not active() else _AS_THEY_ARE
 
 
 @contextlib.contextmanager
 def _interpreting() -> Iterator[None]:
-    global _used
-    _used = True
     _local.on = True
     try:
         yield
@@ -126,13 +98,68 @@ def _interpreting() -> Iterator[None]:
 
 
 def carried(function: Callable[..., T]) -> Callable[..., T]:
-    """``function``, interpreting its kernels on whichever thread runs it when this thread
-    interprets now (``oddsim._runtime.interrupt`` runs long calls on a worker thread)."""
+    """``function``, or when this thread interprets now its interpreted copy, run interpreting on
+    whichever thread runs it (``interrupt`` runs long calls on a worker thread)."""
     if not active():
         return function
+    with _copying:
+        copy = _stand_in(function)
 
-    def run(*args: object) -> T:
+    def run(*args: Any, **kwargs: Any) -> T:
         with interpreting():
-            return function(*args)
+            return copy(*args, **kwargs)
 
     return run
+
+
+_KEPT = ("oddsim._runtime.",)  # modules whose functions run as they are (their state is never copied)
+_copying = threading.RLock()
+_copies: dict[int, tuple[Any, Any]] = {}  # id(original) -> (original, its stand-in)
+_namespaces: dict[str, dict[str, Any]] = {}  # module name -> its copies' globals
+
+
+def _stand_in(value: Any) -> Any:
+    """What interpreted code sees in place of ``value``: a kernel's Python function, an oddsim
+    function or module over interpreted globals; anything else as it is."""
+    kept = _copies.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    if "numba" in sys.modules and importlib.import_module("numba.extending").is_jitted(value):
+        made = _stand_in(value.py_func)
+    elif isinstance(value, types.FunctionType) and _ours(value.__module__):
+        made = types.FunctionType(value.__code__, _namespace(value.__module__), value.__name__,
+                                  value.__defaults__, value.__closure__)
+        made.__kwdefaults__ = value.__kwdefaults__
+    elif isinstance(value, types.ModuleType) and _ours(value.__name__):
+        made = _View(value)
+    else:
+        return value
+    _copies[id(value)] = (value, made)
+    return made
+
+
+def _ours(module: str | None) -> bool:
+    return module is not None and module.startswith("oddsim.") and not module.startswith(_KEPT)
+
+
+def _namespace(module: str) -> dict[str, Any]:
+    """The globals of ``module``'s copies (built once; a cycle finds it half-filled, then full)."""
+    namespace = _namespaces.get(module)
+    if namespace is None:
+        namespace = _namespaces[module] = {}
+        namespace.update({name: _stand_in(value)
+                          for name, value in vars(importlib.import_module(module)).items()})
+    return namespace
+
+
+class _View:
+    """An oddsim module as interpreted code reads it (``_kernel.solve_kernel``: its Python copy)."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        with _copying:
+            value = _stand_in(getattr(self._module, name))
+        setattr(self, name, value)
+        return value

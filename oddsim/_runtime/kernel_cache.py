@@ -1,16 +1,11 @@
-"""The kernel cache's directories: mark the one in use, find the others, remove stale ones.
-
-Every version and every change of the kernel sources compiles into a new directory (see
-``_cache_key``), so old ones would pile up after upgrades. A directory in use is marked at each
-start (its modification time, at most once a day); when a run creates a new one, the siblings
-nobody has used for ``STALE_DAYS`` are removed. Only directories named like ours
-(``oddsim-VERSION-KEY``) that hold nothing but Numba's cache files are ever removed, and any
-error (a race with another process, a permission) leaves a directory as it is. ``oddsim cache``
-lists them and removes them on demand. No Numba import here.
-"""
+"""The kernel cache's directories (one per version and kernel sources: ``cache_key``): mark the one
+in use (its modification time, at most once a day), list them, and remove those unused for
+``STALE_DAYS`` when a new one is made. Only directories named like ours holding nothing but
+Numba's files (told by their names) are ever removed; an error leaves a directory as it is."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -31,7 +26,7 @@ _NUMBA_FILE = re.compile(r".+\.nb[ic](\.tmp\.[0-9a-f]+)?")
 
 @dataclass(frozen=True)
 class CacheDir:
-    """One kernel cache directory: where it is, its version, its size and when it was last used."""
+    """One kernel cache directory."""
 
     path: Path
     version: str
@@ -40,33 +35,23 @@ class CacheDir:
 
 
 def kernel_dirs(base: Path) -> list[CacheDir]:
-    """The kernel cache directories in ``base`` (ours only: named like ours, holding nothing but
-    Numba's cache files; not links), oldest use first."""
+    """The kernel cache directories in ``base`` (ours only; not links), oldest use first."""
     found = []
-    try:
-        entries = list(os.scandir(base))
-    except OSError:
-        return []
-    for entry in entries:
-        match = _NAME.fullmatch(entry.name)
-        if match is None:
-            continue
-        try:
-            if not entry.is_dir(follow_symlinks=False):
-                continue
-            size = _numba_files_size(Path(entry.path))
-            last_used = entry.stat(follow_symlinks=False).st_mtime
-        except OSError:
-            continue
-        if size is not None:
-            found.append(CacheDir(Path(entry.path), match["version"], size, last_used))
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(base):
+            match = _NAME.fullmatch(entry.name)
+            with contextlib.suppress(OSError):
+                ours = match and entry.is_dir(follow_symlinks=False)
+                size = _numba_files_size(Path(entry.path)) if ours else None
+                if match and size is not None:
+                    last_used = entry.stat(follow_symlinks=False).st_mtime
+                    found.append(CacheDir(Path(entry.path), match["version"], size, last_used))
     return sorted(found, key=lambda d: (d.last_used, d.path.name))
 
 
 def prepare(current: Path, now: float | None = None) -> list[Path]:
-    """Before kernels load from or compile into ``current``: mark it used, or, when it is new,
-    create it and remove its siblings unused for ``STALE_DAYS``. Returns the removed paths;
-    never raises for a file-system error."""
+    """Mark ``current`` used, or, when it is new, create it and remove its siblings unused for
+    ``STALE_DAYS``. Returns the removed paths; never raises for a file-system error."""
     now = time.time() if now is None else now
     try:
         if current.is_dir():
@@ -81,8 +66,7 @@ def prepare(current: Path, now: float | None = None) -> list[Path]:
 
 
 def remove(paths) -> list[Path]:
-    """Remove each directory of ``paths`` (kernel cache directories); those that cannot be
-    removed, wholly or in part, are left as they are. Returns the paths now gone."""
+    """Remove each directory of ``paths`` as far as possible; returns the paths now gone."""
     gone = []
     for path in paths:
         shutil.rmtree(path, ignore_errors=True)  # does not follow links inside
@@ -92,20 +76,27 @@ def remove(paths) -> list[Path]:
 
 
 def _numba_files_size(folder: Path) -> int | None:
-    """The bytes of the files under ``folder`` when all are Numba's cache files (any depth),
-    else None: the directory holds something that is not ours."""
-    total = 0
-    unreadable: list[OSError] = []
+    """The bytes of the files under ``folder`` when all are Numba's cache files, else None."""
+    total, unreadable = 0, list[OSError]()
     for root, dirs, files in os.walk(folder, onerror=unreadable.append):
-        for name in dirs:
-            if os.path.islink(os.path.join(root, name)):
-                return None
-        for name in files:
+        for name in dirs + files:
             path = os.path.join(root, name)
-            if not _NUMBA_FILE.fullmatch(name) or os.path.islink(path):
+            if os.path.islink(path) or name in files and not _NUMBA_FILE.fullmatch(name):
                 return None
-            try:
-                total += os.lstat(path).st_size
-            except OSError:
-                pass  # removed meanwhile by Numba (its temporary files) or another process
+            with contextlib.suppress(OSError):  # (removed meanwhile: Numba's temporary files)
+                total += os.lstat(path).st_size if name in files else 0
     return None if unreadable else total  # what cannot be read cannot be told ours
+
+
+def damaged(exc: BaseException) -> bool:
+    """Whether ``exc``, or an exception it came from, was raised while Numba read its cache files
+    (a truncated or empty file: ``oddsim cache clear`` mends it)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        frame = seen.__traceback__
+        while frame is not None:
+            if Path(frame.tb_frame.f_code.co_filename).parts[-3:] == ("numba", "core", "caching.py"):
+                return True
+            frame = frame.tb_next
+        seen = seen.__cause__ or seen.__context__
+    return False

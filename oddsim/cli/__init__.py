@@ -34,6 +34,9 @@ class _Cli(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Stopped() from None
+        except Exception as exc:  # (before click, which reads an EOFError as Ctrl-D: "interrupted")
+            _fail_if_cache_damaged(exc)
+            raise
 
     def main(self, *args, **kwargs):  # noqa: D401 - click entry point
         kwargs["standalone_mode"] = False
@@ -82,6 +85,16 @@ def _interrupted() -> None:
     sys.exit(EXIT_INTERRUPTED)
 
 
+
+
+def _fail_if_cache_damaged(exc: BaseException) -> None:
+    """One line naming ``oddsim cache clear`` for an error raised reading a damaged kernel cache."""
+    from oddsim._runtime import kernel_cache
+
+    if kernel_cache.damaged(exc):
+        _say_on_stderr("oddsim: error: the compiled-kernel cache is damaged (a truncated or empty "
+                       "file): run 'oddsim cache clear', then try again")
+        sys.exit(1)
 
 
 def _fail(message: str) -> None:
@@ -146,9 +159,9 @@ def _warm_the_others() -> None:
     """After a first run's answer (it compiled an engine, or answered with the kernels interpreted
     on a cold cache): compile the engines in the background, so that the next commands do not
     compile each its own (``oddsim._runtime.warm``)."""
-    from oddsim._runtime import first_run, interpreted
+    from oddsim._runtime import first_run
 
-    if first_run.compiled_any() or interpreted.used():
+    if first_run.used_kernels():
         from oddsim._runtime import warm
         from oddsim._runtime.cache_key import current_kernel_dir
 

@@ -13,6 +13,7 @@ from oddsim.cli.common import (
     tech_and_dice_options,
     with_rule_changes,
 )
+from oddsim.limits import METHODS
 
 
 @click.command()
@@ -36,7 +37,7 @@ from oddsim.cli.common import (
 @click.option("--ool-defender", default=None, help="Defender's order of loss in the land battle.")
 @click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
               help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
-@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto", show_default=True,
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo battles in all (default 1,000,000).")

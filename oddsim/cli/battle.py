@@ -18,6 +18,7 @@ from oddsim.cli.common import (
     with_rule_changes,
 )
 from oddsim.errors import OddsimError
+from oddsim.limits import METHODS
 
 
 class _Survivors(click.ParamType):
@@ -46,7 +47,7 @@ class _Survivors(click.ParamType):
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
 @click.option("--sea", is_flag=True, help="A sea battle (default: land).")
 @order_of_loss_options
-@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+@click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
@@ -94,6 +95,8 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
     """
+    # (imports here, not at the top: every oddsim command imports this module, and the help,
+    # the listings and bad input answer without NumPy or Numba: tests/cli/test_cli_imports.py)
     import json
 
     from oddsim.model.battle import Battle
@@ -108,33 +111,29 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
                   landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
                   defender_submerge=defender_submerge)
     # the engines: after the input is checked
-    from oddsim.api import run_battle, run_counter_attack, run_waves
-    from oddsim.stages.waves import Wave
+    from oddsim.results.battle_result import BattleResult
+    from oddsim.stages.counter import CounterAttackResult
+    from oddsim.stages.request import BattleRequest, RequestKind, run_request
+    from oddsim.stages.wave_plan import load_wave_plan
+    from oddsim.stages.waves import Wave, WaveResult
 
     later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
     if wave_plan is not None:
-        from oddsim.stages.wave_plan import load_wave_plan
-
         later += load_wave_plan(wave_plan)
-    if counter is not None:
-        if later:
-            raise OddsimError("--counter-attack follows one battle: drop --wave, or fight the waves "
-                              "first and counter-attack their result as a separate battle")
-        if plot or survivors is not None:
-            raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
-        outcome = run_counter_attack(spec, counter, method=method, runs=runs, seed=seed,
-                                     ool_counter=ool_defender)
-        click.echo(json.dumps(outcome.to_dict(), indent=2) if as_json else outcome.to_table())
-        return finish(outcome.battle)
-    if later:
-        if survivors is not None:
-            raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
-        total = run_waves(spec, later, method=method, runs=runs, seed=seed)
-        text = json.dumps(total.to_dict(), indent=2) if as_json else total.to_table()
-        return print_result(total, text, plot, lambda waves, path: write_battle_chart(
+    request = BattleRequest(spec, waves=later or None, counter_attack=counter, ool_counter=ool_defender,
+                            method=method, runs=runs, seed=seed)
+    if request.kind is RequestKind.COUNTER_ATTACK and (plot or survivors is not None):
+        raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
+    if request.kind is RequestKind.WAVES and survivors is not None:
+        raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
+    answer = run_request(request, progress=not quiet and not as_json)
+    if isinstance(answer, CounterAttackResult):
+        click.echo(json.dumps(answer.to_dict(), indent=2) if as_json else answer.to_table())
+        return finish(answer.battle)
+    if isinstance(answer, WaveResult):
+        text = json.dumps(answer.to_dict(), indent=2) if as_json else answer.to_table()
+        return print_result(answer, text, plot, lambda waves, path: write_battle_chart(
             waves, path, title=spec.describe() + ", then later waves"), as_json)
-    result = run_battle(spec, method=method, runs=runs, seed=seed,
-                        progress=not quiet and not as_json)
-    return print_result(result, result.to_json() if as_json else result.to_table(survivors), plot,
+    assert isinstance(answer, BattleResult)
+    return print_result(answer, answer.to_json() if as_json else answer.to_table(survivors), plot,
                         write_battle_chart, as_json)
-

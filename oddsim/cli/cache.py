@@ -1,26 +1,15 @@
-"""``oddsim cache``: where the compiled kernels are, and removing old ones (see
-``oddsim._runtime.kernel_cache``).
-
-No Numba import: the directory is found as ``oddsim._runtime.jit`` finds it, from ``NUMBA_CACHE_DIR``.
-"""
+"""``oddsim cache``: where the compiled kernels are, and removing old ones (``kernel_cache``).
+No Numba import."""
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import click
 
-from oddsim._runtime import cache_key as _cache_key
 from oddsim._runtime import kernel_cache as _kernel_cache
+from oddsim._runtime.cache_key import current_kernel_dir as current_dir
 from oddsim._runtime.kernel_cache import DAY, CacheDir
-
-
-def current_dir() -> Path:
-    """This version's kernel directory (under ``NUMBA_CACHE_DIR`` when it is set)."""
-    return _cache_key.kernel_cache_dir(os.environ.get("NUMBA_CACHE_DIR") or None)
-
 
 MAX_DAYS = 1_000_000
 """--unused-for beyond this (some 2,700 years) is read as this: no directory is that old, and a

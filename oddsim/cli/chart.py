@@ -17,7 +17,7 @@ import click
 
 from oddsim import plot, sweeps
 from oddsim.errors import OddsimError
-from oddsim.limits import refuse_for_exact
+from oddsim.limits import METHODS, refuse_for_exact
 from oddsim.model.rules import load_ruleset
 from oddsim.plot.saving import check_output_path, save_figure
 from oddsim.sweeps.results import DEFAULT_CHART_RUNS
@@ -89,7 +89,7 @@ def _sweep_options(command: Callable) -> Callable:
         click.option("--ool-defender", default=None, help="Defender's order of loss."),
         click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
                      help="Keep the attacker's last N land units until everything else is lost."),
-        click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+        click.option("--method", type=click.Choice(METHODS), default="auto",
                      show_default=True, help="Engine per battle; auto is exact when cheap."),
         click.option("--runs", type=int, default=None, metavar="2..10^10",
                      help=f"Monte Carlo runs per battle (default {DEFAULT_CHART_RUNS:,})."),

@@ -18,6 +18,7 @@ from oddsim.cli.common import (
     unit_values_option,
     with_rule_changes,
 )
+from oddsim.limits import METHODS
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
 @click.option("--ool-defender", default=None, help="Order of loss of the battle's defender.")
 @click.option("--keep-land", type=int, default=0, show_default=True, metavar="0..1000",
               help="Keep the attacker's last N land units until everything else is lost.")
-@click.option("--method", type=click.Choice(["auto", "exact", "mc"]), default="auto",
+@click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="Engine per battle; auto is exact when cheap.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs per battle (default 100,000).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from oddsim.cli.common import output_options, print_result, rule_option, with_rule_changes
+from oddsim.limits import EXACT_OR_MC
 
 
 @click.command()
@@ -24,7 +25,7 @@ from oddsim.cli.common import output_options, print_result, rule_option, with_ru
               help="Target facility, where the edition caps damage by facility.")
 @click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")
 @click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
-@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact", show_default=True,
+@click.option("--method", type=click.Choice(EXACT_OR_MC), default="exact", show_default=True,
               help="Exact enumeration or Monte Carlo.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo raids (default 1,000,000 with --method mc).")

@@ -12,6 +12,7 @@ from click.core import ParameterSource
 
 from oddsim.cli.chart import plot_option, write_trench_chart
 from oddsim.cli.common import print_result
+from oddsim.limits import EXACT_OR_MC
 from oddsim.trench.model import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -91,7 +92,7 @@ def _common(command):
 @click.option("--defender-support", default=None,
               help="Defender's support per front, e.g. 0,?,3.")
 @_common
-@click.option("--method", type=click.Choice(["exact", "mc"]), default="exact",
+@click.option("--method", type=click.Choice(EXACT_OR_MC), default="exact",
               show_default=True, help="Exact enumeration or Monte Carlo.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000).")

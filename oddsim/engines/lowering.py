@@ -8,7 +8,6 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from oddsim._runtime.frozen import builder
 from oddsim.errors import BattleError
 from oddsim.model.aa_fire import aa_hit as model_aa_hit
 from oddsim.model.aa_fire import split_aircraft
@@ -98,7 +97,7 @@ def lower(battle: Battle, plain: bool = True) -> LoweredBattle:
     rules: Ruleset = battle.rules
     c = rules.combat
     aa_hit = 0 if battle.aa_fired else model_aa_hit(battle)  # (fired: split apart, stages.aa_split)
-    return _new_lowered(
+    return LoweredBattle(
         **_unit_arrays(rules),
         **_support_arrays(rules, battle.attacker_tech, battle.defender_tech),
         attacker_subs_first=_subs_first(battle, attacking=True),
@@ -360,7 +359,7 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
     # one list: each array made apart, and each count set in it, cost more than the lists)
     made = np.array(start + units + kills + slots + landed, dtype=np.int64)
     step_rows = made[2 * n_types:].reshape(4, len(steps))
-    return _new_side(
+    return SideArrays(
         count=made[:n_types],
         damaged=made[n_types:2 * n_types],
         value=table.value.copy(),
@@ -377,8 +376,5 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
     )
 
 
-_new_lowered = builder(LoweredBattle)
-_new_side = builder(SideArrays)
-"""``LoweredBattle(...)`` and ``SideArrays(...)``, made faster (``oddsim._runtime.frozen``)."""
 _SUBMERGE_CODE = {policy: code for code, policy in enumerate(Submerge)}
 """``SideArrays.submerge`` of each policy (SUBMERGE_NEVER, SUBMERGE_ALWAYS, SUBMERGE_ALONE)."""

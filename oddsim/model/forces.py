@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral
 
-from oddsim._runtime.whole import ASCII_DIGITS_HINT, other_digits, whole_number
+from oddsim._runtime.ascii_integers import ASCII_DIGITS_HINT, other_digits, whole_number
 from oddsim.errors import ForceError
 from oddsim.model.names import DAMAGED_WORDS, EMPTY_WORDS, count_label, describe_counts, unit_label
 from oddsim.model.rules import Ruleset, load_ruleset

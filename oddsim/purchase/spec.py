@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from oddsim.limits import check_runs, check_seed, refuse_for_exact
+from oddsim.limits import METHODS, check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
 from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.model.names import count_label, unit_label
@@ -22,7 +22,6 @@ from oddsim.purchase.goals import Goal, PurchaseError
 
 DEFAULT_PURCHASE_RUNS = 100_000
 """Monte Carlo runs per battle in a sweep: fewer than for one battle, as a sweep solves many."""
-METHODS = ("auto", "exact", "mc")
 
 UnitsSpec = str | Sequence[str]
 CapsSpec = str | Mapping[str, int] | None

@@ -17,6 +17,7 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from oddsim.errors import BattleError, TooLargeError
+from oddsim.limits import MethodChoice
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import describe_counts
 from oddsim.results.estimates import binomial_interval
@@ -34,8 +35,8 @@ class Method(StrEnum):
     """How a result was found: solved exactly, or estimated by Monte Carlo (its JSON form is the
     string, ``"exact"`` or ``"mc"``)."""
 
-    EXACT = "exact"
-    MC = "mc"
+    EXACT = MethodChoice.EXACT.value
+    MC = MethodChoice.MC.value
 
 
 @dataclass(frozen=True)

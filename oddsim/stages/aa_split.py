@@ -16,6 +16,7 @@ one type both readings agree.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 from collections.abc import Callable
@@ -23,7 +24,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from oddsim._runtime.frozen import evolve
 from oddsim.engines.dice import DIE_FACES
 from oddsim.errors import TooLargeError
 from oddsim.model.aa_fire import aa_hit, split_aircraft
@@ -101,7 +101,9 @@ def _after_aa(battle: Battle, lost: Force) -> Battle | None:
     if attacker.is_empty():
         return None
     steps = casualty_order(attacker, battle.rules, True, battle.ool_attacker, battle.keep_land, battle.landed)
-    return evolve(battle, attacker=attacker, aa_fired=True, attacker_steps=steps)
+    made = copy.copy(battle)  # (a frozen dataclass that keeps only its fields in ``__dict__``)
+    made.__dict__.update(attacker=attacker, aa_fired=True, attacker_steps=steps)
+    return made
 
 
 def fight_split(battle: Battle, parts: list[Split],

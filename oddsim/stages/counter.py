@@ -102,9 +102,7 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
     for units, probability in stays.items():  # (a Force: the defender as it is)
         result = solved.get(units) if solved is not None else None
         if result is None:
-            result = run(Battle(rules=battle.rules, attacker=army, defender=units, ool_attacker=ool_counter,
-                                attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech,
-                                dice=battle.dice), probability)
+            result = run(counter_battle(battle, army, units, ool_counter), probability)
             if solved is not None:
                 solved[units] = result
         kept = 1.0 - float(result.takes_territory or 0.0)
@@ -117,6 +115,14 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
                      "method": result.method})
     return CounterAttackResult(first, army.describe(), taken, holds, counter_lost, stayed_lost,
                                tuple(rows), _hold_errors(first, holds, held_squares, counter_variance))
+
+
+def counter_battle(battle: Battle, counter: ArmySpec, units: Force,
+                   ool_counter: str | tuple[str, ...] | None = None) -> Battle:
+    """The counter-attack of ``counter`` on ``units``, which took the territory in ``battle``:
+    the sides' technologies swapped, the battle's dice."""
+    return Battle(rules=battle.rules, attacker=counter, defender=units, ool_attacker=ool_counter,
+                  attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech, dice=battle.dice)
 
 
 def _hold_errors(first: BattleResult, holds: float, held_squares: float,

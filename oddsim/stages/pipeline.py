@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from oddsim._runtime.frozen import builder
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.errors import BattleError
 from oddsim.limits import check_runs, seed_or_random, share_of_runs, sub_seed
@@ -65,8 +64,6 @@ class ExactSize:
     seconds: float  # predicted seconds (``cost``), a split battle's parts each ``PART_SECONDS`` more
 
 
-_new_size = builder(ExactSize)
-"""``ExactSize(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def exact_size(battle: Battle) -> ExactSize:
@@ -81,7 +78,7 @@ def exact_size(battle: Battle) -> ExactSize:
     parts = splits(battle)
     if parts is None:
         whole = exact.size(battle)
-        return _new_size(battle, None, (whole,), whole.joint, whole.work, whole.seconds)
+        return ExactSize(battle, None, (whole,), whole.joint, whole.work, whole.seconds)
     sized = tuple(None if spec is None else exact.size(spec) for _, spec, _ in parts)
     joint, work, states_work, solved = 0, 0.0, 0.0, 0
     for part in sized:
@@ -89,7 +86,7 @@ def exact_size(battle: Battle) -> ExactSize:
             joint = max(joint, part.joint)
             work = work + part.work + PART_WORK
             states_work, solved = states_work + part.work, solved + 1
-    return _new_size(battle, parts, sized, joint, work, cost.seconds(states_work) + solved * PART_SECONDS)
+    return ExactSize(battle, parts, sized, joint, work, cost.seconds(states_work) + solved * PART_SECONDS)
 
 
 def estimate_work(battle: Battle) -> tuple[int, float]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.api import run_battle
-from oddsim.limits import MAX_SEED, check_runs, check_seed, refuse_for_exact
+from oddsim.limits import MAX_SEED, METHODS, check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import Battle
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import count_label, unit_label
@@ -34,7 +34,6 @@ from oddsim.sweeps.results import (
     MAX_CURVE_POINTS,
     MAX_CURVES,
     MAX_HEATMAP_CELLS,
-    METHODS,
     METRICS,
     SIDES,
     Curve,

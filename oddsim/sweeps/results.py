@@ -18,7 +18,6 @@ from oddsim.errors import OddsimError
 METRICS = {"win": "chance the attacker wins", "take": "chance the attacker takes the territory",
            "hold": "chance the defender holds"}
 SIDES = ("attacker", "defender")
-METHODS = ("auto", "exact", "mc")
 DEFAULT_CHART_RUNS = 20_000
 """Monte Carlo runs per point: a standard error under 0.4 points, finer than a chart shows."""
 MAX_CURVE_POINTS = 101

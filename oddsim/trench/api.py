@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from oddsim.limits import refuse_for_exact
+from oddsim.limits import EXACT_OR_MC, refuse_for_exact
 from oddsim.trench.exact import exact_counts
 from oddsim.trench.model import (
     UNKNOWN,
@@ -23,8 +23,6 @@ from oddsim.trench.outcomes import DESTROY_MARGIN
 from oddsim.trench.play import PlayRules
 from oddsim.trench.prepared import prepare
 from oddsim.trench.result import PerSide, TrenchCounts, TrenchResult
-
-METHODS = ("exact", "mc")
 
 
 def _check_battle(battle) -> TrenchBattle:
@@ -130,4 +128,4 @@ def run_trench(battle: TrenchBattle, method: str = "exact", policy: Policy | str
         return simulate_trench(battle, policy, defender_policy, roll_order,
                                DEFAULT_RUNS if runs is None else runs, seed, **rules,
                                on_chunk=on_chunk)
-    raise TrenchError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+    raise TrenchError(f"unknown method {method!r}: use one of {', '.join(EXACT_OR_MC)}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from oddsim._runtime.whole import ASCII_DIGITS_HINT, other_digits, whole_number
+from oddsim._runtime.ascii_integers import ASCII_DIGITS_HINT, other_digits, whole_number
 from oddsim.errors import OddsimError
 
 N_FRONTS = 3
@@ -185,7 +185,7 @@ def parse_belief(value: str | Sequence | dict, what: str = "hidden support value
 
 
 def _parse_int(text: str, what: str) -> int:
-    """A whole number as the army parser reads a count (``oddsim._runtime.whole``): ASCII digits only."""
+    """A whole number as the army parser reads a count (``_runtime.ascii_integers``): ASCII digits only."""
     value = whole_number(text, _PARSE_CAP)
     if value is not None:
         return value

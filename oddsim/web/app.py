@@ -301,7 +301,7 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 def create_app(jobs: JobBoard | None = None, host: str = "127.0.0.1", port: int | None = None) -> Starlette:
     """The app for a server bound to ``host`` (and ``port``: None, any), which answers only
     requests that name it (``oddsim.web.guard``); the caller warms the engines
-    (``oddsim.web.engines.warm_up``) before serving."""
+    (``oddsim.web.warm_up.warm_up``) before serving."""
     routes = [
         Route("/", index),
         Route("/api", api_index),

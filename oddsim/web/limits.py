@@ -120,18 +120,15 @@ def _texts(body: object, where: str):
             todo.extend((f"{where}[{number}]"[:80], item) for number, item in enumerate(value))
 
 
-def check_runs(runs: object, default: int | None) -> int | None:
-    """``runs`` as sent (``None``: the CLI's default), checked as the CLI checks it
-    (``oddsim.limits``) and refused above the server's cap."""
+def server_runs(runs: object) -> int | None:
+    """A request's ``runs`` (``None``: the CLI's default), checked as the CLI checks them
+    (``oddsim.limits.check_runs``) and refused above the server's cap, ``MAX_RUNS``; a seed is
+    checked as the CLI checks it (``oddsim.limits.check_seed(seed, WebError)``)."""
     if runs is None:
-        return default
+        return None
     count = limits.check_runs(runs, WebError)
     if count > MAX_RUNS:
         raise WebError(f"runs must be at most {MAX_RUNS:,} on the server, not {count:,}: run more from "
                        f"the command line")
     return count
 
-
-def check_seed(seed: object) -> int | None:
-    """The seeds the CLI takes (``oddsim.limits``)."""
-    return limits.check_seed(seed, WebError)

@@ -9,7 +9,7 @@ from oddsim.purchase.enumeration import count_purchases
 from oddsim.purchase.report import report
 from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep
 from oddsim.purchase.spec import SweepSpec
-from oddsim.web.limits import MAX_PURCHASES, WebError, check_runs
+from oddsim.web.limits import MAX_PURCHASES, WebError, server_runs
 from oddsim.web.request_fields import RULES_FIELDS, Body, refuse_unknown
 from oddsim.web.rules_requests import ruleset_of
 from oddsim.web.work import Progress, engine_guard
@@ -29,7 +29,7 @@ def purchase_spec(body: Body):
     args = {name: body[name] for name in PURCHASE_FIELDS if name in body}
     if args.get("seed") is None:
         args.pop("seed", None)
-    args["runs"] = check_runs(args.get("runs"), None)
+    args["runs"] = server_runs(args.get("runs"))
     if body.get("unit_values"):  # the purchases pay the edition's prices, whatever the player's values
         args["prices"] = ruleset_of({name: value for name, value in body.items() if name != "unit_values"})
     spec = SweepSpec.build(ruleset_of(body), **args)

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from oddsim.limits import EXACT_OR_MC, check_seed
 from oddsim.raid import DEFAULT_RAID_RUNS, Raid, run_raid
-from oddsim.web.limits import WebError, check_runs, check_seed
+from oddsim.web.limits import WebError, server_runs
 from oddsim.web.request_fields import Body, fields_of
 from oddsim.web.rules_requests import ruleset_of
 from oddsim.web.work import Progress, stopper
@@ -17,9 +18,9 @@ def raid_spec(body: Body):
     fields = fields_of(body, Raid, RAID_ENGINE, "raid")
     raid = Raid(rules=ruleset_of(body), **fields)
     method = body.get("method", "exact")
-    if method not in ("exact", "mc"):
+    if method not in EXACT_OR_MC:
         raise WebError(f"unknown method {method!r}: use exact or mc")
-    return raid, method, check_runs(body.get("runs"), None), check_seed(body.get("seed"))
+    return raid, method, server_runs(body.get("runs")), check_seed(body.get("seed"), WebError)
 
 
 def run_raid_request(body: Body, progress: Progress | None = None) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import uvicorn
 
 from oddsim.web.connections import REQUEST_SECONDS, IdleClosing
+from oddsim.web.guard import host_name
 from oddsim.web.limits import WebError
 
 LOOPBACK = "127.0.0.1"
@@ -31,18 +32,24 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
     """Serve until Ctrl-C, warming the engines meanwhile."""
 
     from oddsim.web.app import create_app
-    from oddsim.web.engines import warm_in_background
+    from oddsim.web.warm_up import warm_in_background
 
     if not is_loopback(host):
         say(f"oddsim serve: warning: listening on {host}, not loopback: anyone who can reach "
             f"this machine can use the server (it has no login)")
     listening = _listen(host, port)  # a busy port fails now
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    url = page_url(host, listening.getsockname()[1])
     say(f"oddsim serve: serving {url} (Ctrl-C stops)")
     warm_in_background(say)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server_for(create_app(host=host, port=listening.getsockname()[1])).run(sockets=[listening])
+
+
+def page_url(host: str, port: int) -> str:
+    """The address a browser opens for a server bound to ``host``: loopback for a wildcard bind,
+    an IPv6 address in brackets (``http://[::1]:8765/``; without them a browser reads a port)."""
+    return f"http://{host_name('127.0.0.1' if host in ('0.0.0.0', '::', '') else host)}:{port}/"
 
 
 def server_for(app, **config) -> uvicorn.Server:

@@ -7,12 +7,13 @@ import dataclasses
 import functools
 import inspect
 
+from oddsim.limits import MethodChoice, check_seed
 from oddsim.trench.advice import prepare_advice
 from oddsim.trench.advice_input import advice_sides
 from oddsim.trench.api import run_trench
 from oddsim.trench.model import TrenchBattle
 from oddsim.trench.montecarlo import DEFAULT_RUNS
-from oddsim.web.limits import ADVICE_SECONDS, MAX_ADVICE_TOP, WebError, check_runs, check_seed
+from oddsim.web.limits import ADVICE_SECONDS, MAX_ADVICE_TOP, WebError, server_runs
 from oddsim.web.request_fields import Body, refuse_unknown
 from oddsim.web.work import Progress, engine_guard, stopper, within
 
@@ -28,8 +29,8 @@ def trench_spec(body: Body):
             raise WebError(f"missing {name}: a battle needs both sides' cards and its year")
     battle = TrenchBattle(**{name: body[name] for name in battle_fields if name in body})
     options = {name: body[name] for name in play if name in body}
-    return (battle, body.get("method", "exact"), check_runs(body.get("runs"), None),
-            check_seed(body.get("seed")), options)
+    return (battle, body.get("method", "exact"), server_runs(body.get("runs")),
+            check_seed(body.get("seed"), WebError), options)
 
 
 @functools.cache
@@ -43,7 +44,7 @@ def run_trench_request(body: Body, progress: Progress | None = None) -> str:
     fields, ``method``, ``runs``, ``seed`` and ``run_trench``'s play options (``policy``,
     ``roll_order`` ...)."""
     battle, method, runs, seed, options = trench_spec(body)
-    with engine_guard(method == "mc"):
+    with engine_guard(method == MethodChoice.MC):
         result = run_trench(battle, method=method, runs=runs, seed=seed, **options,
                             on_chunk=stopper(progress, runs or DEFAULT_RUNS))
     return result.to_json()

@@ -253,7 +253,7 @@ def test_inputs_that_were_accepted_without_a_word(args, words, tmp_path, monkeyp
 def test_a_system_error_from_ctrl_c_in_a_numba_call_is_an_interruption(monkeypatch):
     """The safety net under ``oddsim._runtime.interrupt``: Ctrl-C that surfaces as the SystemError of a
     Numba call is reported as an interruption, not a traceback."""
-    import oddsim.api
+    from oddsim.stages import request
 
     def kernel_returned_with_ctrl_c(*args, **kwargs):
         try:
@@ -262,7 +262,7 @@ def test_a_system_error_from_ctrl_c_in_a_numba_call_is_an_interruption(monkeypat
             raise SystemError("CPUDispatcher(<function solve_kernel>) returned a result with an "
                               "exception set") from exc
 
-    monkeypatch.setattr(oddsim.api, "solve", kernel_returned_with_ctrl_c)
+    monkeypatch.setattr(request, "solve", kernel_returned_with_ctrl_c)
     result = run("battle", "-a", "1 inf", "-d", "1 inf")
     assert result.exit_code == 130
     assert result.stderr.strip() == "oddsim: interrupted"

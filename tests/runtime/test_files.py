@@ -77,7 +77,7 @@ def test_resuming_an_out_file_linked_to_a_device_is_refused_unread(tmp_path, dev
         pytest.skip(f"needs {device}")
     out = tmp_path / "rows.csv"
     out.symlink_to(device)
-    refused([*RESUME, str(out)], f"--out file {out} is not a regular file: choose another --out")
+    refused([*RESUME, str(out)], f"--out {out} is not a regular file: choose a .csv or .json file")
 
 
 def test_resuming_an_out_file_over_its_cap_is_refused_untouched(tmp_path, monkeypatch):

@@ -3,6 +3,7 @@ instead of compiling them, and answers what the compiled kernels answer."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import os
@@ -10,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
 import pytest
 
 import oddsim
@@ -63,15 +65,18 @@ def test_interpreted_kernels_answer_what_compiled_ones_do(spec):
     _close(compiled, by_python)
 
 
-def test_an_interpreted_kernel_runs_its_python_function(monkeypatch):
-    calls = []  # (a small plain battle is solved in one kernel call: ``_plain.solve_plain``)
-    original = _plain.solve_plain.py_func
-    monkeypatch.setattr(_plain.solve_plain, "py_func", lambda *a, **k: calls.append(1) or original(*a, **k))
-    oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf"))
-    assert calls == []  # compiled: the dispatcher never looks at its Python function
+def test_an_interpreted_call_runs_the_kernels_python_functions_and_compiles_nothing():
+    """No dispatcher is touched: the copy of the call reads each kernel's ``py_func``."""
+    solve = importlib.import_module("oddsim.engines.exact.solve")
     with interpreted.interpreting():
-        oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="2 inf"))
-    assert calls == [1]
+        interpreted.carried(solve._solve)
+        copy = interpreted._stand_in(solve._solve)
+    assert copy is not solve._solve and copy.__code__ is solve._solve.__code__
+    assert copy.__globals__["_plain"].solve_plain is not _plain.solve_plain
+    assert copy.__globals__["_plain"].solve_plain.__code__ is _plain.solve_plain.py_func.__code__
+    inner = copy.__globals__["_plain"].solve_plain.__globals__
+    assert all(not numba.extending.is_jitted(value) for value in inner.values())
+    assert interpreted.carried(solve._solve) is solve._solve  # (not interpreting: as it is)
 
 
 def test_the_thread_that_runs_a_call_interprets_as_its_caller_chose():
@@ -109,7 +114,7 @@ def test_a_cold_cache_interprets_small_battles_only(cold_cache, monkeypatch):
 
 def test_once_the_warm_up_is_done_the_cache_is_warm(cold_cache, monkeypatch):
     assert interpreted.cold()
-    warm._mark(cold_cache).write_text(f"{warm._identity(cold_cache)}\n1.0 s CPU\n")
+    warm._path(cold_cache, "warm").write_text(f"{warm._identity(cold_cache)}\n1.0 s CPU\n")
     monkeypatch.setattr(interpreted, "_verdict", (interpreted._verdict[0] - 2 * interpreted.RECHECK_SECONDS,
                                                   True))  # (the last look was over a second ago)
     assert not interpreted.cold()

@@ -12,7 +12,7 @@ import oddsim
 from oddsim.engines import exact
 from oddsim.model.battle import Battle, RetreatPolicy
 from oddsim.model.rules import load_ruleset
-from oddsim.stages import aa_split, pipeline
+from oddsim.stages import aa_split, pipeline, request
 from oddsim.stages.pipeline import estimate_work, exact_size
 
 solve_module = importlib.import_module("oddsim.engines.exact.solve")  # the package re-exports solve()
@@ -98,7 +98,7 @@ def test_the_size_is_worked_out_once_on_auto(monkeypatch):
     calls = []
     real = pipeline.exact_size
     monkeypatch.setattr(pipeline, "exact_size", lambda battle: calls.append(battle) or real(battle))
-    monkeypatch.setattr(oddsim.api, "exact_size", pipeline.exact_size)
+    monkeypatch.setattr(request, "exact_size", pipeline.exact_size)
     battle = battles()[3]
     assert oddsim.api.run_battle(battle).to_dict() == oddsim.solve(battles()[3]).to_dict()
     assert calls[0] is battle and len(calls) == 2  # once in run_battle, once in the plain solve above

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import sys
 import urllib.parse
 from pathlib import Path
 
@@ -262,8 +264,10 @@ def test_later_waves_on_the_page_and_their_cli_line(views, tmp_path):
     assert not faults, faults
     line = page.inner_text("#cli-command")
     assert "--wave-plan waves.json" in line
-    done = subprocess.run(["bash", "-c", line + " --json"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    # the line's "oddsim": this interpreter's, whatever the PATH holds (or lacks)
+    here = f'oddsim() {{ {shlex.quote(sys.executable)} -m oddsim.cli "$@"; }}\n'
+    done = subprocess.run(["bash", "-c", here + line + " --json"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["attacker_win"] == pytest.approx(total.attacker_win, abs=1e-12)
     page.click("#clear")

@@ -100,3 +100,38 @@ def test_serve_stops_within_seconds_of_a_signal_whatever_it_runs(signum):
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_the_page_address_is_one_a_browser_opens():
+    from oddsim.web.server import page_url
+
+    # before: http://::1:8765/, which a browser reads as host ':' and port ':1:8765'
+    assert page_url("::1", 8765) == "http://[::1]:8765/"
+    assert page_url("127.0.0.1", 8765) == "http://127.0.0.1:8765/"
+    assert page_url("0.0.0.0", 80) == "http://127.0.0.1:80/"
+    assert page_url("::", 80) == "http://127.0.0.1:80/"
+
+
+def test_serve_on_ipv6_loopback_names_the_address_in_brackets_and_answers_there():
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+            port = probe.getsockname()[1]
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    server = subprocess.Popen([sys.executable, "-c", "from oddsim.cli import main; main()", "serve",
+                               "--host", "::1", "--port", str(port)], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        line = server.stdout.readline()
+        url = f"http://[::1]:{port}/"
+        assert f"serving {url}" in line, line
+        with urllib.request.urlopen(f"{url}api/rules", timeout=30) as response:
+            assert "1942-2e" in [e["name"] for e in json.load(response)["editions"]]
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

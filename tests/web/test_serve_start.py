@@ -31,6 +31,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("quick_start", ["1", "0"], ids=["interpreted first", "compiled first"])
 def test_a_fresh_server_answers_before_its_engines_are_all_warm(tmp_path, quick_start):
     """With quick starts (the default) the first answer runs the engine as Python; without, the

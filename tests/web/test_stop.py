@@ -61,15 +61,16 @@ def test_a_counter_attack_answers_what_it_has_at_the_time_cap(client, monkeypatc
 
 def test_the_event_loop_never_estimates_a_split_battle(monkeypatch):
     """Before: the quick path estimated the AA split's work on the event loop (0.35-1.1 s)."""
-    import oddsim.api
     import oddsim.stages.pipeline
+    import oddsim.stages.request
     import oddsim.stages.runner
     from oddsim.web.battle_requests import quick_battle_answer
 
     def never(battle):
         raise AssertionError("a battle was sized for the exact engine on the event loop")
 
-    for module in (oddsim.stages.pipeline, oddsim.stages.runner, oddsim.api):  # (each reads its own name)
+    # (each reads its own name)
+    for module in (oddsim.stages.pipeline, oddsim.stages.runner, oddsim.stages.request):
         monkeypatch.setattr(module, "exact_size", never)
     small = {**SPLIT, "attacker": "1 inf, 1 ftr, 1 bmb", "defender": "1 inf, 1 aa"}
     assert quick_battle_answer(small) is None

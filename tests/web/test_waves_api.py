@@ -55,7 +55,7 @@ def test_bad_waves_get_one_line(client, waves, words):
 def test_waves_and_a_counter_attack_are_refused_as_the_cli_refuses_them(client):
     answer = client.post("/api/battle", json={"attacker": "2 inf", "defender": "3 inf", "waves": ["2 arm"],
                                               "counter_attack": "2 inf"})
-    assert answer.status_code == 400 and "counter_attack follows one battle" in answer.json()["error"]
+    assert answer.status_code == 400 and "a counter-attack follows one battle" in answer.json()["error"]
 
 
 def test_exact_waves_over_the_servers_limit_are_refused(client):
@@ -76,5 +76,5 @@ def test_an_auto_battle_answered_exactly_is_one_answer_whatever_the_seed(client)
     body = {"attacker": "2 inf, 1 art", "defender": "2 inf", "method": "auto"}
     first = client.post("/api/battle", json={**body, "seed": 1}).text
     assert client.post("/api/battle", json={**body, "seed": 2}).text == first
-    battle, method, runs, _ = battle_spec(body)
-    assert ANSWERS.get((battle, method, runs, None, None)) == first
+    request = battle_spec(body)
+    assert ANSWERS.get((request.fight, request.method, request.runs, None, None)) == first

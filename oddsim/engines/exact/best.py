@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
 
-from oddsim._runtime.frozen import evolve
 from oddsim.engines.exact import _kept
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
@@ -110,7 +109,7 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     visited = _kept.take("visited", n, np.zeros) if landed else np.zeros(0)
     # with no policy (None) the kernel compiles no retreat code and reads none of its inputs
     unused, no_moves = np.zeros(1), np.zeros(0, dtype=np.int64)
-    untracked = evolve(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
+    untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
     work = untracked.work(p.end)
     ends, _, _ = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, None,
                           unused, unused, p.submerge_to, no_moves, False, visited, moves)

@@ -7,18 +7,17 @@ fighting) is made around this by ``oddsim.stages.pipeline`` (``oddsim.solve``)."
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
 
 from oddsim._runtime import first_run as _first_run
 from oddsim._runtime import interpreted as _interpreted
-from oddsim._runtime.frozen import builder, evolve
 from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.engines.carriers import crash_cost_per_state
 from oddsim.engines.dice import add_dice, low_luck_pmf
-from oddsim.engines.exact import _ahead, _kept, _outcomes, _plain, cost
+from oddsim.engines.exact import _kept, _outcomes, _plain, cost
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
 from oddsim.engines.exact.best import BestRetreat, best_retreat, retreat_plan
@@ -68,8 +67,6 @@ class _SideLayout:
         return self.layer_size * self.layers
 
 
-_new_layout = builder(_SideLayout)
-"""``_SideLayout(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def _hit_spread(dice: int) -> float:
@@ -96,8 +93,6 @@ class Sized:
         return cost.seconds(self.work)
 
 
-_new_sized = builder(Sized)
-"""``Sized(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def size(battle: Battle, plain: bool = True) -> Sized:
@@ -106,9 +101,8 @@ def size(battle: Battle, plain: bool = True) -> Sized:
     lattice, whose armies that AA splits it leaves to the pipeline)."""
     low = lower(battle, plain)
     with _interpreted.interpreting(_interpreted.cold()):  # (lowering on a cold cache compiles nothing)
-        _ahead.start_early(battle.retreat)  # a first run: the DP compiles meanwhile, the layouts' kernel too
-        lowered = (low, *_layouts(battle, low))
-    return _new_sized(battle, lowered, *_work(*lowered))
+        lowered = (low, *_interpreted.carried(_layouts)(battle, low))
+    return Sized(battle, lowered, *_work(*lowered))
 
 
 def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
@@ -119,7 +113,7 @@ def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayo
         a.count, a.dice, a.step_unit, a.step_kill, a.step_count, a.step_landed, a.submerge, a.reserved_step,
         a.reserve_before, d.count, d.dice, d.step_unit, d.step_kill, d.step_count, d.step_landed, d.submerge,
         d.reserved_step, d.reserve_before)
-    return _new_layout(*a_made), _new_layout(*d_made)
+    return _SideLayout(*a_made), _SideLayout(*d_made)
 
 
 _Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
@@ -220,8 +214,6 @@ def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     return _kept.take(name, size, partial(np.zeros, dtype=dtype))
 
 
-_new_prepared = builder(_Prepared)
-"""``_Prepared(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
@@ -230,11 +222,9 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     whose decisions the Monte Carlo engine looks up in states of its own)."""
     low, a, d = lowered or size(battle).lowered
     check_size(*_work(low, a, d))
-    helper = _ahead.start(battle.retreat)  # a first run: the DP compiles meanwhile
     (A, a_counts, a_reached), (D, d_counts, d_reached) = t.both_side_tables(  # noqa: N806 - the kernels' names
         *_side_args(low, a, True, every_state), *_side_args(low, d, False, every_state), unit_types(low),
         support_rules(low), low.low_luck)
-    _ahead.wait(helper)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     first_round = None  # round 1's rules, where they are not those of the rounds after it
     strikes = rules.attacker_subs_first and a.subs or rules.defender_subs_first and d.subs
@@ -263,7 +253,7 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by the aircraft rule
     if policy is not None and policy.aircraft_risk is not None:
         air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
-    prepared = _new_prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive,
+    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive,
                              win_chance, submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d),
                              start_idx, start_val, end, track)
     return _with_decisions(battle, prepared)
@@ -333,12 +323,12 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
         if battle.crash_fighters:
             crash = crash_cost_per_state(p.d_counts.alive, p.d_counts.damaged, battle.rules)
         best = best_retreat(policy, p, PRUNE, battle.is_land, crash)
-        return evolve(p, win_chance=best.fights, retreat=p.retreat._replace(min_win=0.5), best=best)
+        return replace(p, win_chance=best.fights, retreat=p.retreat._replace(min_win=0.5), best=best)
     d_units = ((p.d_counts.alive - p.d_counts.departed) * _combatant(p.low, p.low.defender)).sum(axis=1)
     decided = np.broadcast_to(d_units <= policy.strafe, (p.a.n_states, p.d.n_states)).ravel()
     retreat = p.retreat if policy.below_win is not None else p.retreat._replace(min_win=0.5)
     score = p.win_chance if len(p.win_chance) else 1.0  # (a joint array of ones: one more pass)
-    return evolve(p, win_chance=np.where(decided, -1.0, score), retreat=retreat)
+    return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat)
 
 
 def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
@@ -583,7 +573,7 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         p.done(plain, ends)  # (the result and the plan copied what they keep)
     if p.best is None:
         return result
-    return evolve(result, objective=p.best.objective, retreat_plan=plan)
+    return replace(result, objective=p.best.objective, retreat_plan=plan)
 
 
 def _is_plain(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> bool:
@@ -605,12 +595,6 @@ def _solve_plain(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLay
     a_classes, a_dice, a_max_dice, _ = _side_args(low, a, True, False)
     d_classes, d_dice, d_max_dice, _ = _side_args(low, d, False, False)
     types, support = unit_types(low), support_rules(low)
-    helper = _ahead.start(None)  # a first run: the helper compiles the DP meanwhile
-    if helper is not None or _ahead.started_early():  # (this process: the other kernels it calls)
-        _ahead.wait(helper, (
-            (t._both_side_tables.called, (*a_classes, *a_dice, a_max_dice, _ONE_START, *d_classes, *d_dice,
-                                          d_max_dice, _ONE_START, *types, *support, low.low_luck)),
-            (_outcomes.end_state_sums.called, _ahead.sums_placeholders(low.cost))))
     made = _plain.solve_plain(
         *a_classes, *a_dice, a_max_dice, *d_classes, *d_dice, d_max_dice, *types, *support, low.low_luck,
         low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, d.idle, PRUNE,
@@ -662,7 +646,7 @@ def _answer(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout, 
     retreat = chance[k.RETREAT] + chance[k.RETREAT_LEFT]
     names = unit_names(battle.rules)
     verb = "submerged" if battle.sea else "retreated"
-    return _new_result(
+    return BattleResult(
         battle=battle.describe(),
         method=Method.EXACT,
         attacker_win=chance[k.ATTACKER_WINS],
@@ -684,8 +668,6 @@ def _answer(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout, 
     )
 
 
-_new_result = builder(BattleResult)
-"""``BattleResult(...)``, made faster (``oddsim._runtime.frozen``)."""
 
 
 def _attacker_rows(low: LoweredBattle, counts: t.SideCounts, mass: np.ndarray) -> RowArrays:

@@ -1,5 +1,5 @@
-"""Warm the engines in the background while the server answers: compile every Numba kernel the
-first time (in a low-priority process, ``oddsim._runtime.warm``), then load them all in the server."""
+"""``oddsim serve``'s warm-up, while it answers: the background process compiles every kernel the
+first time (``oddsim._runtime.warm``), then ``warm_up`` loads them all into the server."""
 
 from __future__ import annotations
 
@@ -29,9 +29,7 @@ WARM_UPS: tuple[tuple[str, dict], ...] = (
 
 
 def warm_in_background(say: Callable[[str], None] = print) -> threading.Thread:
-    """Start warming the engines without holding the server up: on an empty kernel cache the
-    background warm-up process compiles them (requests meanwhile compile what they need, the
-    process yielding them the CPU); then ``warm_up`` loads them all here. Returns the thread."""
+    """Start warming the engines on a thread of its own (see the module); returns the thread."""
 
     def run() -> None:
         from oddsim._runtime import warm
