@@ -197,7 +197,11 @@ def test_an_oversized_army_is_refused_before_it_is_parsed(live_server, monkeypat
 
 def test_a_sent_ruleset_is_never_parsed_on_the_event_loop():
     """Before: a battle with ``ruleset_toml`` took the quick path, which parsed the TOML there."""
-    from starlette.testclient import TestClient
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # starlette: "install httpx2" (httpx works)
+        from starlette.testclient import TestClient
 
     from oddsim.web import app as app_module
     from oddsim.web import create_app
