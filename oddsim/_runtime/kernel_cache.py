@@ -88,6 +88,11 @@ def _numba_files_size(folder: Path) -> int | None:
     return None if unreadable else total  # what cannot be read cannot be told ours
 
 
+DAMAGED = ("the compiled-kernel cache is damaged (a truncated or empty file): run 'oddsim cache "
+           "clear', then try again")
+"""What the command line and the server say of an error that ``damaged`` recognises."""
+
+
 def damaged(exc: BaseException) -> bool:
     """Whether ``exc``, or an exception it came from, was raised while Numba read its cache files
     (a truncated or empty file: ``oddsim cache clear`` mends it)."""

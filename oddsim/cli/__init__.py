@@ -85,15 +85,12 @@ def _interrupted() -> None:
     sys.exit(EXIT_INTERRUPTED)
 
 
-
-
 def _fail_if_cache_damaged(exc: BaseException) -> None:
     """One line naming ``oddsim cache clear`` for an error raised reading a damaged kernel cache."""
     from oddsim._runtime import kernel_cache
 
     if kernel_cache.damaged(exc):
-        _say_on_stderr("oddsim: error: the compiled-kernel cache is damaged (a truncated or empty "
-                       "file): run 'oddsim cache clear', then try again")
+        _say_on_stderr(f"oddsim: error: {kernel_cache.DAMAGED}")
         sys.exit(1)
 
 
@@ -107,32 +104,6 @@ def _fail(message: str) -> None:
 @click.version_option(package_name="oddsim")
 def cli() -> None:
     """Combat odds for Axis & Allies-style battles: exact and Monte Carlo."""
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 for _command in (battle.battle, raid.raid, rules.rules, amphibious.amphibious, serve.serve,

@@ -64,8 +64,6 @@ class ExactSize:
     seconds: float  # predicted seconds (``cost``), a split battle's parts each ``PART_SECONDS`` more
 
 
-
-
 def exact_size(battle: Battle) -> ExactSize:
     """How large ``battle`` is for the exact engine (raises TooLargeError for more AA outcomes
     than ``aa_split.MAX_SPLITS``). A split battle: its largest part's states, the sum of the

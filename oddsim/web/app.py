@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from oddsim._runtime import strict_json
+from oddsim._runtime import kernel_cache, strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.model.battle import Battle, RetreatPolicy
 from oddsim.model.rules import builtin_names, load_ruleset
@@ -107,11 +107,15 @@ async def _body(request: Request) -> dict:
         raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
     chunks, size = [], 0
     try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY_BYTES:
-                raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
-            chunks.append(chunk)
+        with anyio.fail_after(REQUEST_SECONDS):  # (a body that never comes holds a request slot)
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise WebError(f"the request body did not arrive within {REQUEST_SECONDS:g} s of its headers: "
+                       f"send the whole request at once", status=408) from None
     except ClientDisconnect:
         GONE.gone(request)
         raise ClientGone("the client went away before its request's body came whole") from None
@@ -295,6 +299,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
+    if kernel_cache.damaged(exc):  # (no fault of the request's: 503, the fix in its line)
+        return _error(kernel_cache.DAMAGED.replace("try again", "restart oddsim serve"), 503)
     return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 

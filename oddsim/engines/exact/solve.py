@@ -67,8 +67,6 @@ class _SideLayout:
         return self.layer_size * self.layers
 
 
-
-
 def _hit_spread(dice: int) -> float:
     """How many hit counts of ``dice`` dice carry weight: about 16 standard deviations, at most
     every count."""
@@ -91,8 +89,6 @@ class Sized:
         """The seconds its solve takes on this kind of machine (``cost``: fitted to measured
         solves): 1e9 units of work are some 0.2 s, 1.45e10 about a second."""
         return cost.seconds(self.work)
-
-
 
 
 def size(battle: Battle, plain: bool = True) -> Sized:
@@ -212,8 +208,6 @@ def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     if size < _kept.MIN_KEPT_ENTRIES:  # (as ``_kept.take`` would, without making its maker: small solves')
         return np.zeros(size, dtype=dtype)
     return _kept.take(name, size, partial(np.zeros, dtype=dtype))
-
-
 
 
 def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
@@ -666,8 +660,6 @@ def _answer(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout, 
         defender_ipc_total=d_total,
         swing_distribution=SwingDistribution.exact(swings, swing_mass),
     )
-
-
 
 
 def _attacker_rows(low: LoweredBattle, counts: t.SideCounts, mass: np.ndarray) -> RowArrays:
