@@ -18,6 +18,8 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+from oddsim.model.options import battle_of
+
 STORED = Path(__file__).resolve().parents[1] / "tests" / "data" / "answer_corpus.jsonl"
 
 LAND = {
@@ -97,7 +99,7 @@ def corpus() -> Iterator[str]:
     rng = random.Random(2026)
     for options, run in _battles(rng, 240):
         yield line("battle", {**options, **run},
-                   answer(lambda o=options, r=run: run_battle(oddsim.Battle(**o), **r)))
+                   answer(lambda o=options, r=run: run_battle(battle_of(o), **r)))
     for n in range(20):
         rules = sorted(LAND)[n % 5]
         first = {"rules": rules, "attacker": _army(rng, LAND[rules], 3),
@@ -106,7 +108,7 @@ def corpus() -> Iterator[str]:
         run = {"method": "mc", "runs": 2000, "seed": n} if n % 4 == 3 else {"method": "exact"}
         waves = [Wave(attacker=w, defender_reinforcements="1 inf" if n % 2 else None) for w in later]
         yield line("waves", {**first, "waves": later, **run},
-                   answer(lambda f=first, w=waves, r=run: run_waves(oddsim.Battle(**f), w, **r)))
+                   answer(lambda f=first, w=waves, r=run: run_waves(battle_of(f), w, **r)))
     for n in range(10):
         rules = sorted(LAND)[n % 5]
         first = {"rules": rules, "attacker": _army(rng, LAND[rules], 4),
@@ -114,7 +116,7 @@ def corpus() -> Iterator[str]:
         counter = _army(rng, ["inf", "arm"], 3)
         yield line("counter", {**first, "counter": counter},
                    answer(lambda f=first, c=counter:
-                          run_counter_attack(oddsim.Battle(**f), c, method="exact")))
+                          run_counter_attack(battle_of(f), c, method="exact")))
     for n in range(12):
         rules = sorted(LAND)[n % 5]
         given = {"rules": rules, "fleet": "1 bb, 2 trn" if n % 2 else "1 dd, 1 trn",

@@ -40,9 +40,10 @@ def main() -> None:
     print("\nbattle                                           oddsim default   aacalc2 default")
     for attacker, defender, sea in BATTLES:
         ours = oddsim.solve(oddsim.Battle("1942-2e", attacker, defender, sea=sea))
-        theirs = oddsim.solve(oddsim.Battle("1942-2e", attacker, defender, sea=sea,
-                                            ool_attacker=AACALC2[sea, True],
-                                            ool_defender=AACALC2[sea, False]))
+        theirs = oddsim.solve(oddsim.Battle("1942-2e",
+                                            attacker=oddsim.Side(attacker, order_of_loss=AACALC2[sea, True]),
+                                            defender=oddsim.Side(defender, order_of_loss=AACALC2[sea, False]),
+                                            sea=sea))
         print(f"  {attacker} vs {defender}")
         print(f"  {'':47s}{100 * ours.attacker_win:8.2f}%{100 * theirs.attacker_win:16.2f}%  "
               f"(TUV {ours.tuv_swing:+.2f} / {theirs.tuv_swing:+.2f})")

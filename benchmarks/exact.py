@@ -29,8 +29,8 @@ tails under 1e-17, moves under 1e-18).
 
 ``--stages`` splits each fresh solve into where its time goes (medians of 31, each stage on its
 own): lowering the ``Battle`` to arrays and class layouts, preparing the side tables and the
-start mass, the DP kernel (of which the call itself, its tables handed over field by field by
-``_kernel.run_dp``, is about what a 1 vs 1 battle's kernel takes), and building the result;
+start mass, the DP kernel (of which the call itself, its records handed over by
+``_kernel.solve_kernel``, is about what a 1 vs 1 battle's kernel takes), and building the result;
 with aacalc2, next to a tenth of its time (what ten times its speed allows). A small plain
 battle is solved without the separate prepare and DP calls: its side tables, DP and the
 result's sums run in one kernel call (``one call``, from ``oddsim.engines.exact._plain``), and
@@ -140,8 +140,8 @@ def peer_input(battle: oddsim.Battle, sea: bool) -> dict:
         units = {PEER_UNITS[name]: n for name, n in force.counts}
         return {"units": units, "ool": ool, "takes": 0, "aaLast": False}
 
-    wave = {"attack": group(battle.attacker, battle.attacker_steps),
-            "defense": group(battle.defender, battle.defender_steps),
+    wave = {"attack": group(battle.attacker.army, battle.attacker.steps),
+            "defense": group(battle.defender.army, battle.defender.steps),
             "att_submerge": False, "def_submerge": False, "att_dest_last": False,
             "def_dest_last": False, "is_crash_fighters": False, "rounds": 100, "retreat_threshold": 0}
     return {"wave_info": [wave], "debug": False, "prune_threshold": 1e-12,
@@ -198,11 +198,11 @@ def kernel_and_result_us(battles: list[oddsim.Battle]) -> tuple[float, float]:
     for battle in battles:
         prepared = exact_solve._prepare(battle)
         work = prepared.work(prepared.end)
-        args = (prepared.A, prepared.D, prepared.start_idx, prepared.start_val, work, prepared.rules,
-                prepared.holds, exact_solve.PRUNE, prepared.retreat, prepared.air_alive, prepared.win_chance,
-                prepared.submerge_to, prepared.retreat_to, prepared.track_rounds)
+        args = (prepared.A, prepared.D, _kernel.Start(prepared.start_idx, prepared.start_val), work,
+                prepared.rules, prepared.settings(), prepared.retreat, prepared.air_alive, prepared.between(),
+                None, None)
         start = clock()
-        ends, rounds, pruned = _kernel.run_dp(*args)
+        ends, rounds, pruned = _kernel.solve_kernel(*args)
         kernel.append(clock() - start)
         start = clock()
         exact_solve._result(battle, prepared, ends, work.x1, work.outcome, work.w1, rounds, pruned)
@@ -225,12 +225,7 @@ def one_call_us(battles: list[oddsim.Battle]) -> float:
         low, a, d = exact_solve.size(battle).lowered
         if not exact_solve._is_plain(battle, low, a, d):
             return 0.0
-        a_classes, a_dice, a_max_dice, _ = exact_solve._side_args(low, a, True, False)
-        d_classes, d_dice, d_max_dice, _ = exact_solve._side_args(low, d, False, False)
-        args = (*a_classes, *a_dice, a_max_dice, *d_classes, *d_dice, d_max_dice,
-                *exact_solve.unit_types(low), *exact_solve.support_rules(low), low.low_luck,
-                low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, d.idle,
-                exact_solve.PRUNE, a.fighting_value, d.fighting_value)
+        args = exact_solve.plain_inputs(low, a, d)
         start = clock()
         _plain.solve_plain(*args)
         times.append(clock() - start)

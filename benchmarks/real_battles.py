@@ -19,10 +19,10 @@ NAVAL = ("1942-2e", "8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb", "2 bb, 2 cv, 4 ftr, 6 su
 BATTLES = {
     "naval 24 vs 17, no submerging": oddsim.Battle(*NAVAL, sea=True),
     "naval 24 vs 17, both sides' subs dive when alone": oddsim.Battle(
-        *NAVAL, sea=True, attacker_submerge="alone", defender_submerge="alone"),
+        NAVAL[0], oddsim.Side(NAVAL[1], submerge="alone"), oddsim.Side(NAVAL[2], submerge="alone"), sea=True),
     "land 20 vs 16, landed + bombard + retreat below 40%": oddsim.Battle(
-        "1942-2e", "8 inf, 4 art, 4 arm, 2 ftr, 2 bmb", "12 inf, 2 art, 2 arm", landed="6 inf, 2 art",
-        bombard="2 bb", retreat={"below_win": 0.4}),
+        "1942-2e", oddsim.Side("8 inf, 4 art, 4 arm, 2 ftr, 2 bmb", landed="6 inf, 2 art", bombard="2 bb"),
+        "12 inf, 2 art, 2 arm", retreat={"below_win": 0.4}),
 }
 ASSAULT = oddsim.Amphibious("1942-2e", fleet="1 bb, 1 cru, 2 trn", cargo="2 inf, 1 art, 1 arm",
                             defender="4 inf, 1 arm", overland="1 inf", air="1 ftr",

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
         RulesetError,
         TooLargeError,
     )
-    from oddsim.model.battle import Battle, RetreatPolicy
+    from oddsim.model.battle import Battle, RetreatPolicy, Side
     from oddsim.model.forces import Force, parse_force
     from oddsim.model.rules import Ruleset, builtin_names, load_ruleset
     from oddsim.results.battle_result import BattleResult, Survivors
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "oddsim.stages.amphibious": ("Amphibious",),
-    "oddsim.model.battle": ("Battle", "RetreatPolicy"),
+    "oddsim.model.battle": ("Battle", "RetreatPolicy", "Side"),
     "oddsim.errors": ("BattleError", "ForceError", "OddsimError", "OrderOfLossError", "RulesetError",
                       "TooLargeError"),
     "oddsim.stages.pipeline": ("simulate", "solve"),
@@ -51,6 +51,7 @@ __all__ = [
     "RetreatPolicy",
     "Ruleset",
     "RulesetError",
+    "Side",
     "Survivors",
     "TooLargeError",
     "builtin_names",

@@ -1,10 +1,10 @@
 """Editions read the other way where a test's hand-derived value assumes that reading.
 
-Issue 22 made each edition's default the reading of its rules summary: anniversary's subs strike
-first in round 1 only (``sub_strike_rounds = "first"``), and europe-1999's lose the strike for
-the whole battle to a destroyer the enemy has when it starts (``sub_strike_destroyer =
-"at_attack"``). A test derived by hand for subs that strike first in every round in which the
-enemy has no destroyer fights under ``every_round_strike(edition)``, so that it keeps its meaning.
+Europe-1999's subs lose the strike for the whole battle to a destroyer the enemy has when it
+starts (``sub_strike_destroyer = "at_attack"``: its rules summary decides it). (Anniversary's
+subs strike first every round, its rulebook's reading, since issue 34.) A test derived by hand
+for subs that strike first in every round in which the enemy has no destroyer fights under
+``every_round_strike(edition)``, so that it keeps its meaning.
 """
 
 from __future__ import annotations

@@ -29,9 +29,11 @@ CALLS = {
     "simulate_raid(seed=-1)": lambda: simulate_raid(RAID, seed=-1),
     "simulate_raid(seed=1.5)": lambda: simulate_raid(RAID, seed=1.5),
     "run_battle(method=3)": lambda: run_battle(BATTLE, method=3),
-    "ool_attacker=123": lambda: oddsim.Battle(rules="1942-2e", attacker="1 inf", ool_attacker=123),
-    "ool_attacker=',,,'": lambda: oddsim.Battle(rules="1942-2e", attacker="1 inf", ool_attacker=",,,"),
-    "attacker_tech=123": lambda: oddsim.Battle(rules="1942-2e", attacker="1 inf", attacker_tech=123),
+    "ool_attacker=123": lambda: oddsim.Battle(rules="1942-2e",
+                                              attacker=oddsim.Side("1 inf", order_of_loss=123)),
+    "ool_attacker=',,,'": lambda: oddsim.Battle(rules="1942-2e",
+                                                attacker=oddsim.Side("1 inf", order_of_loss=",,,")),
+    "attacker_tech=123": lambda: oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("1 inf", tech=123)),
     "Raid(attacker_tech=123)": lambda: Raid(rules="1942-2e", bombers=1, territory_value=3,
                                             attacker_tech=123),
     "rules=None": lambda: oddsim.Battle(rules=None, attacker="1 inf"),
@@ -116,7 +118,7 @@ def test_trench_sea_must_be_a_bool():
 
 def test_a_cache_that_is_a_cache_is_accepted():
     table = sweep(**SWEEP, cache=BattleCache())
-    assert len(table.rows) == 2  # 1 or 2 infantry
+    assert len(table.rows) == 3  # nothing (no attack), 1 or 2 infantry
 
 
 def test_auto_sends_a_battle_split_by_aa_outcome_to_monte_carlo_by_its_parts_seconds():

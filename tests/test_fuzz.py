@@ -14,6 +14,7 @@ from oddsim.api import run_battle
 from oddsim.cli import cli
 from oddsim.limits import MAX_RUNS, MAX_SEED
 from oddsim.model.forces import MAX_UNITS_PER_SIDE
+from oddsim.model.options import battle_of
 from oddsim.model.rules import load_ruleset
 from oddsim.purchase import SweepSpec
 from oddsim.raid import Raid
@@ -151,8 +152,8 @@ def assert_oddsim_error(call):
     ["ool_attacker", "attacker_tech", "keep_land", "sea", "dice", "retreat", "landed", "bombard",
      "attacker_submerge", "rules"]), value=ANYTHING)
 def test_api_battle_is_built_or_an_oddsim_error(attacker, defender, field, value):
-    assert_oddsim_error(lambda: oddsim.Battle(**{"rules": "1942-2e", "attacker": attacker,
-                                                 "defender": defender, field: value}))
+    assert_oddsim_error(lambda: battle_of({"rules": "1942-2e", "attacker": attacker,
+                                           "defender": defender, field: value}))
 
 
 @FUZZ

@@ -46,6 +46,7 @@ def test_notebook_is_stored_without_outputs(path):
             assert cell.outputs == [] and cell.execution_count is None, cell.source[:60]
 
 
+@pytest.mark.slow  # (a Jupyter kernel each, 7-11 s)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_and_draws_charts(path, tmp_path, monkeypatch):
     if "monte_carlo" in path.stem and not _monte_carlo_works():

@@ -1,10 +1,11 @@
 """Two readings of the submarine first strike the rules summaries leave open (issue 22), as the
 ruleset keys ``[combat] sub_strike_rounds`` and ``sub_strike_destroyer`` (docs/rules.md §7).
 
-- Anniversary's surprise strike: every round (the rulebook as TripleA reads it), or once, in
-  round 1 ("first": the Dutch summary's subs "kunnen 1x schieten ... voor het echte gevecht van
-  start gaat", may fire once before the real battle starts; from round 2 on they fire in general
-  fire and their casualties fire back). The edition's default is the summary's "first".
+- Anniversary's surprise strike: every round (the rulebook, TripleA's world_war_ii_v3, and the
+  Dutch summary read whole: its "kunnen 1x schieten ... voor het echte gevecht" sits in step 2
+  of a round whose steps repeat), the edition's default since issue 34; or once, in round 1
+  ("first": from round 2 on they fire in general fire and their casualties fire back), a house
+  rule one ``--rule combat.sub_strike_rounds=first`` away (issue 22 had made it the default).
 - Europe 1999's subs whose enemy destroyer was sunk: the strike is back the next round
   ("each_round"), or a destroyer the enemy has when the battle starts takes it away for the
   whole battle ("at_attack": the Czech summary's "if a fleet with at least one destroyer is
@@ -28,13 +29,18 @@ import oddsim
 from oddsim.cli import cli
 from oddsim.engines.lowering import lower
 from oddsim.errors import RulesetError
+from oddsim.model.options import battle_from
 from oddsim.model.rules import SubStrikeDestroyer, SubStrikeRounds, ruleset_from_text, with_changes
 from oddsim.stages.pipeline import simulate
 
 TOL = 1e-12
 RUNS = 200_000
 Z = 4.5
-B = oddsim.Battle
+
+
+def B(rules, attacker, defender=None, **options):
+    """A battle with its options by their flat names, as the command line gives them."""
+    return battle_from(rules, attacker, defender, options)
 
 
 def odds(result) -> tuple[float, float, float]:
@@ -52,10 +58,10 @@ def shipped_text(edition: str) -> str:
 
 # --- the keys -------------------------------------------------------------------------------------
 
-def test_each_edition_takes_its_summary_reading_and_a_file_that_says_nothing_the_old_one():
-    assert oddsim.load_ruleset("anniversary").combat.sub_strike_rounds is SubStrikeRounds.FIRST
+def test_each_edition_takes_its_rulebook_reading_and_a_file_that_says_nothing_the_old_one():
     assert oddsim.load_ruleset("europe-1999").combat.sub_strike_destroyer is SubStrikeDestroyer.AT_ATTACK
-    for edition in ("revised", "1942-2e", "global-1940-2e"):
+    assert oddsim.load_ruleset("europe-1999").combat.sub_strike_rounds is SubStrikeRounds.EVERY
+    for edition in ("revised", "anniversary", "1942-2e", "global-1940-2e"):
         combat = oddsim.load_ruleset(edition).combat
         assert (combat.sub_strike_rounds, combat.sub_strike_destroyer) == (
             SubStrikeRounds.EVERY, SubStrikeDestroyer.EACH_ROUND)
@@ -80,8 +86,8 @@ def test_rules_show_prints_the_reading_in_effect():
         return [line for line in shown.splitlines() if line.startswith("first strike:")]
 
     assert strike_lines("anniversary") == [
-        "first strike: in round 1 only, then with general fire (sub_strike_rounds = first); not in a "
-        "round the enemy starts with a destroyer (sub_strike_destroyer = each_round)"]
+        "first strike: every round (sub_strike_rounds = every); not in a round the enemy starts with "
+        "a destroyer (sub_strike_destroyer = each_round)"]
     assert strike_lines("europe-1999") == [
         "first strike: every round (sub_strike_rounds = every); not at all in a battle the enemy "
         "starts with a destroyer (sub_strike_destroyer = at_attack)"]
@@ -92,58 +98,62 @@ def test_rules_show_prints_the_reading_in_effect():
 
 # --- anniversary: every round, or once -------------------------------------------------------------
 
-def test_anniversary_attacking_sub_strikes_in_round_one_only():
+# the house rule some tables play: subs strike first in round 1 only
+FIRST_ROUND = with_changes("anniversary", {"combat.sub_strike_rounds": "first"})
+
+
+def test_anniversary_attacking_sub_strikes_every_round_and_in_round_one_only_as_a_house_rule():
     # 1 sub (attack 2: 1/3) against 1 cruiser (defence 3: 1/2), no destroyer anywhere.
     # Every round: the sub fires first; a hit wins before the cruiser fires, else the cruiser
     # hits with 1/2; A = (1/3) / (1 - 2/3 x 1/2) = 1/2, D = (2/3 x 1/2) / (2/3) = 1/2, no draw.
-    every = oddsim.solve(B(every_round_strike("anniversary"), "1 sub", "1 cru", sea=True))
+    every = oddsim.solve(B("anniversary", "1 sub", "1 cru", sea=True))  # the default (issue 34)
     assert_odds(every, F(1, 2), F(1, 2), F(0))
     # Round 1 only: round 1 as above, A 1/3, D 2/3 x 1/2 = 1/3, both live 1/3. From round 2 both
     # fire together: the round decides with 1 - 2/3 x 1/2 = 2/3; A (1/3 x 1/2) / (2/3) = 1/4,
     # D (1/2 x 2/3) / (2/3) = 1/2, both sunk (1/3 x 1/2) / (2/3) = 1/4. In all: A 1/3 + 1/3 x 1/4
     # = 5/12, D 1/3 + 1/3 x 1/2 = 1/2, draw 1/3 x 1/4 = 1/12.
-    first = oddsim.solve(B("anniversary", "1 sub", "1 cru", sea=True))
+    first = oddsim.solve(B(FIRST_ROUND, "1 sub", "1 cru", sea=True))
     assert_odds(first, F(5, 12), F(1, 2), F(1, 12))
     # rounds: 1, then with 1/3 a duel decided with 2/3 a round: 1 + 1/3 x 3/2 = 3/2
     assert first.expected_rounds == pytest.approx(1.5, abs=TOL)
 
 
-def test_anniversary_defending_sub_strikes_in_round_one_only():
+def test_anniversary_defending_sub_strikes_every_round_and_in_round_one_only_as_a_house_rule():
     # 1 cruiser (attack 3: 1/2) against 1 sub (defence 1: 1/6).
     # Every round: the sub fires first; a hit (1/6) wins for the defender, else the cruiser hits
     # with 1/2: D = (1/6) / (1 - 5/6 x 1/2) = (1/6) / (7/12) = 2/7, A = (5/12) / (7/12) = 5/7.
-    every = oddsim.solve(B(every_round_strike("anniversary"), "1 cru", "1 sub", sea=True))
+    every = oddsim.solve(B("anniversary", "1 cru", "1 sub", sea=True))
     assert_odds(every, F(5, 7), F(2, 7), F(0))
     # Round 1 only: round 1 gives D 1/6, A 5/6 x 1/2 = 5/12, both live 5/12. Then together,
     # decided with 1 - 1/2 x 5/6 = 7/12 a round: A (1/2 x 5/6) / (7/12) = 5/7, D (1/6 x 1/2) /
     # (7/12) = 1/7, both sunk 1/7. In all: A 5/12 + 5/12 x 5/7 = 5/7, D 1/6 + 5/12 x 1/7 = 19/84,
     # draw 5/12 x 1/7 = 5/84.
-    first = oddsim.solve(B("anniversary", "1 cru", "1 sub", sea=True))
+    first = oddsim.solve(B(FIRST_ROUND, "1 cru", "1 sub", sea=True))
     assert_odds(first, F(5, 7), F(19, 84), F(5, 84))
 
 
-def test_a_users_file_chooses_the_every_round_reading_with_the_key():
+def test_a_users_file_chooses_the_round_one_reading_with_the_key():
     text = shipped_text("anniversary")
-    assert 'sub_strike_rounds = "first"' in text
-    every = ruleset_from_text(text.replace('sub_strike_rounds = "first"', 'sub_strike_rounds = "every"'))
-    # the values of test_anniversary_attacking_sub_strikes_in_round_one_only, every round
-    assert_odds(oddsim.solve(B(every, "1 sub", "1 cru", sea=True)), F(1, 2), F(1, 2), F(0))
+    assert 'sub_strike_rounds = "every"' in text
+    first = ruleset_from_text(text.replace('sub_strike_rounds = "every"', 'sub_strike_rounds = "first"'))
+    # the values of test_anniversary_attacking_sub_strikes_every_round_..., round 1 only
+    assert_odds(oddsim.solve(B(first, "1 sub", "1 cru", sea=True)), F(5, 12), F(1, 2), F(1, 12))
 
 
 def test_a_battle_in_progress_is_past_the_round_one_strike():
     # resumed after a round: 1 sub against 1 cruiser fight together from the start, as in the
-    # rounds after round 1 of test_anniversary_attacking_sub_strikes_in_round_one_only: A 1/4,
+    # rounds after round 1 of test_anniversary_attacking_sub_strikes_every_round_...: A 1/4,
     # D 1/2, both sunk 1/4; read every round, the sub still strikes first (1/2, 1/2, 0)
-    first = oddsim.solve(B("anniversary", "1 sub", "1 cru", sea=True, in_progress=True))
+    first = oddsim.solve(B(FIRST_ROUND, "1 sub", "1 cru", sea=True, in_progress=True))
     assert_odds(first, F(1, 4), F(1, 2), F(1, 4))
-    every = oddsim.solve(B(every_round_strike("anniversary"), "1 sub", "1 cru", sea=True, in_progress=True))
+    every = oddsim.solve(B("anniversary", "1 sub", "1 cru", sea=True, in_progress=True))
     assert_odds(every, F(1, 2), F(1, 2), F(0))
 
 
 # --- europe 1999: the destroyer each round, or at the attack ---------------------------------------
 
-# the derivations below have transports defend at 1 (its unit chart; by default they roll no die)
-EUROPE = with_changes("europe-1999", {"units.transport.defense": 1})
+# the derivations below have transports defend at 1 (its unit chart, the default since issue 34)
+EUROPE = "europe-1999"
 
 def test_europe_subs_regain_the_strike_when_the_destroyer_sinks_only_each_round():
     # 1 sub (attack 2: 1/3) against 1 destroyer (defence 3: 1/2) and 1 transport (defence 1: 1/6),
@@ -179,20 +189,20 @@ def test_europe_first_strike_is_decided_in_lowering_from_the_armies_at_the_start
 
 # --- both engines under each reading ---------------------------------------------------------------
 
-ANNIVERSARY_EVERY = every_round_strike("anniversary")
+ANNIVERSARY_EVERY = "anniversary"
 EUROPE_EACH_ROUND = every_round_strike(EUROPE)
 CROSS = [
-    B("anniversary", "2 sub, 1 cru", "1 cru, 1 sub, 1 trn", sea=True),
+    B(FIRST_ROUND, "2 sub, 1 cru", "1 cru, 1 sub, 1 trn", sea=True),
     B(ANNIVERSARY_EVERY, "2 sub, 1 cru", "1 cru, 1 sub, 1 trn", sea=True),
-    B("anniversary", "3 sub, 1 ftr", "1 cru, 1 cv, 1 ftr", sea=True),
+    B(FIRST_ROUND, "3 sub, 1 ftr", "1 cru, 1 cv, 1 ftr", sea=True),
     B(ANNIVERSARY_EVERY, "3 sub, 1 ftr", "1 cru, 1 cv, 1 ftr", sea=True),
-    B("anniversary", "2 sub, 1 dd", "2 sub, 1 cru", sea=True, defender_submerge="alone"),
-    B("anniversary", "2 sub, 1 cru", "2 cru", sea=True, retreat={"after_round": 2}),
-    B("anniversary", "3 sub, 1 cru", "1 bb, 2 sub", sea=True, dice="lowluck"),
-    B("anniversary", "2 sub, 1 bb", "1 cru, 2 sub", sea=True, retreat={"units_left": 1}),
+    B(FIRST_ROUND, "2 sub, 1 dd", "2 sub, 1 cru", sea=True, defender_submerge="alone"),
+    B(FIRST_ROUND, "2 sub, 1 cru", "2 cru", sea=True, retreat={"after_round": 2}),
+    B(FIRST_ROUND, "3 sub, 1 cru", "1 bb, 2 sub", sea=True, dice="lowluck"),
+    B(FIRST_ROUND, "2 sub, 1 bb", "1 cru, 2 sub", sea=True, retreat={"units_left": 1}),
     # NOT INDEPENDENT: the retreat decisions come from the exact engine's table
-    B("anniversary", "3 sub", "1 cru, 1 sub", sea=True, retreat={"below_win": 0.5}),
-    B("anniversary", "3 sub, 1 cru", "2 cru, 1 sub", sea=True, retreat={"best": "tuv"}),
+    B(FIRST_ROUND, "3 sub", "1 cru, 1 sub", sea=True, retreat={"below_win": 0.5}),
+    B(FIRST_ROUND, "3 sub, 1 cru", "2 cru, 1 sub", sea=True, retreat={"best": "tuv"}),
     B(EUROPE, "3 sub", "1 dd, 2 trn", sea=True, ool_defender="dd,trn"),
     B(EUROPE_EACH_ROUND, "3 sub", "1 dd, 2 trn", sea=True, ool_defender="dd,trn"),
     B(EUROPE, "2 sub, 1 ftr", "1 dd, 1 trn, 1 cv", sea=True),

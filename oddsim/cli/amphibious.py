@@ -5,15 +5,15 @@ from __future__ import annotations
 import click
 
 from oddsim.cli.common import (
-    DEFAULT_ORDER_HELP,
+    RETREAT_FLAGS,
+    declared,
     output_options,
     print_result,
-    retreat_options,
     rule_option,
-    tech_and_dice_options,
     with_rule_changes,
 )
 from oddsim.limits import METHODS
+from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
 
 
 @click.command()
@@ -32,41 +32,42 @@ from oddsim.limits import METHODS
 @click.option("--sea-battle", type=click.Choice(["fight", "ignore"]), default=None,
               help="Fight or ignore sea defenders that are only subs/transports, where the edition "
                    "allows ignoring them (default: ignore there, else fight).")
-@click.option("--ool-attacker", default=None,
-              help=f"Attacker's order of loss in the land battle, e.g. inf,art,arm,ftr {DEFAULT_ORDER_HELP}.")
-@click.option("--ool-defender", default=None, help="Defender's order of loss in the land battle.")
-@click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Keep the attacker's last N land units (0..1000) until everything else is lost.")
+@declared(OPTION["ool_attacker"].but(help=f"Attacker's order of loss in the land battle, e.g. "
+                                          f"inf,art,arm,ftr {DEFAULT_ORDER_HELP}."),
+          OPTION["ool_defender"].but(help="Defender's order of loss in the land battle."), "keep_land")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo battles in all (default 1,000,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="0..2^64-1",
               help="Monte Carlo seed (default: random).")
-@tech_and_dice_options
-@retreat_options
+@declared("attacker_tech", "defender_tech", "dice", *RETREAT_FLAGS)
 @rule_option
 @output_options
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
-               sea_battle, ool_attacker, ool_defender, keep_land, method, runs, seed, attacker_tech,
-               defender_tech, dice, retreat, rule_changes, quiet, as_json, plot) -> int:
+               sea_battle, method, runs, seed, rule_changes, quiet, as_json, plot, options) -> int:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
     and orders of loss apply to the land battle, where the landed units stay)."""
     import json
 
     from oddsim.api import run_amphibious
+    from oddsim.model.battle import RetreatPolicy
+    from oddsim.model.options import retreat_fields, without_retreat
+    from oddsim.results.readings import text_with_readings, with_readings
     from oddsim.stages.amphibious import Amphibious
 
     rules = with_rule_changes(rules, rule_changes)
+    retreat = retreat_fields(options)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
-                         bombard=not no_bombard, sea_battle=sea_battle, retreat=retreat,
-                         attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                         ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land)
+                         bombard=not no_bombard, sea_battle=sea_battle,
+                         retreat=None if retreat is None else RetreatPolicy(**retreat),  # type: ignore[arg-type]
+                         **without_retreat(options))
     result = run_amphibious(assault, method=method, runs=runs, seed=seed,
                             progress=not quiet and not as_json)
     from oddsim.cli.chart import write_amphibious_chart
 
-    text = json.dumps(result.to_dict(), indent=2) if as_json else result.to_table()
+    text = json.dumps(with_readings(result.to_dict(), rules), indent=2) if as_json \
+        else text_with_readings(result.to_table(), rules)
     return print_result(result, text, plot, write_amphibious_chart, as_json)
 

@@ -7,18 +7,22 @@ import click
 from oddsim.cli.chart import write_battle_chart
 from oddsim.cli.common import (
     UNITS_HELP,
+    declared,
     finish,
-    order_of_loss_options,
     output_options,
     print_result,
-    retreat_options,
     rule_option,
-    tech_and_dice_options,
     unit_values_option,
     with_rule_changes,
 )
 from oddsim.errors import OddsimError
 from oddsim.limits import METHODS
+from oddsim.model.options import OPTIONS
+
+_FIRST = ("sea", "ool_attacker", "ool_defender", "keep_land")
+_REST = tuple(option.name for option in OPTIONS if option.on_command_line and option.name not in _FIRST)
+"""``oddsim battle`` offers every declared battle option, in the declaration's order (the
+engine options come after the first four)."""
 
 
 class _Survivors(click.ParamType):
@@ -45,34 +49,14 @@ class _Survivors(click.ParamType):
               help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units).')
 @click.option("-d", "--defender", required=True,
               help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
-@click.option("--sea", is_flag=True, help="A sea battle (default: land).")
-@order_of_loss_options
+@declared(*_FIRST)
 @click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs (default 1,000,000 with --method mc).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               metavar="0..2^64-1", help="Monte Carlo seed (default: random).")
-@tech_and_dice_options
-@click.option("--in-progress", is_flag=True,
-              help="A battle in progress, resumed at a round boundary: no AA fire, no bombardment.")
-@click.option("--crash-fighters", is_flag=True,
-              help="Sea battles: the defender's aircraft its surviving carriers cannot hold are lost.")
-@click.option("--attacker-destroyer-last", is_flag=True,
-              help="Sea battles: the attacker keeps its last destroyer as its last casualty while "
-                   "the defender has subs.")
-@click.option("--defender-destroyer-last", is_flag=True,
-              help="Sea battles: the defender keeps its last destroyer as its last casualty while "
-                   "the attacker has subs.")
-@retreat_options
-@click.option("--landed", default=None,
-              help='Attacking land units that came by sea (amphibious assault): they cannot retreat.')
-@click.option("--bombard", default=None,
-              help='Ships bombarding the shore before round 1, e.g. "1 bb, 1 cruiser" (needs --landed).')
-@click.option("--attacker-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
-              show_default=True, help="When attacking subs submerge (no enemy destroyer).")
-@click.option("--defender-submerge", type=click.Choice(["never", "always", "alone"]), default="never",
-              show_default=True, help="When defending subs submerge (no enemy destroyer).")
+@declared(*_REST)
 @click.option("--wave", "waves", multiple=True,
               help="A later wave's attacker, fighting what the defender has left (repeatable).")
 @click.option("--wave-plan", type=click.Path(dir_okay=False), default=None,
@@ -86,11 +70,8 @@ class _Survivors(click.ParamType):
 @rule_option
 @unit_values_option
 @output_options
-def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land, method, runs,
-           seed, attacker_tech, defender_tech, dice, in_progress, crash_fighters, attacker_destroyer_last,
-           defender_destroyer_last, retreat, landed,
-           bombard, attacker_submerge, defender_submerge, waves, wave_plan, counter, survivors,
-           rule_changes, unit_values, quiet, as_json, plot) -> int:
+def battle(rules, attacker, defender, method, runs, seed, waves, wave_plan, counter, survivors,
+           rule_changes, unit_values, quiet, as_json, plot, options) -> int:
     """Odds of one battle (and of later waves with --wave).
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
@@ -99,17 +80,10 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     # the listings and bad input answer without NumPy or Numba: tests/cli/test_cli_imports.py)
     import json
 
-    from oddsim.model.battle import Battle
+    from oddsim.model.options import battle_from
+    from oddsim.results.readings import text_with_readings, with_readings
 
-    spec = Battle(rules=with_rule_changes(rules, rule_changes, unit_values), attacker=attacker,
-                  defender=defender, sea=sea,
-                  ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
-                  attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice,
-                  in_progress=in_progress, crash_fighters=crash_fighters,
-                  attacker_destroyer_last=attacker_destroyer_last,
-                  defender_destroyer_last=defender_destroyer_last, retreat=retreat,
-                  landed=landed, bombard=bombard, attacker_submerge=attacker_submerge,
-                  defender_submerge=defender_submerge)
+    spec = battle_from(with_rule_changes(rules, rule_changes, unit_values), attacker, defender, options)
     # the engines: after the input is checked
     from oddsim.results.battle_result import BattleResult
     from oddsim.stages.counter import CounterAttackResult
@@ -117,10 +91,12 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
     from oddsim.stages.wave_plan import load_wave_plan
     from oddsim.stages.waves import Wave, WaveResult
 
-    later = [Wave(attacker=w, ool_attacker=ool_attacker, keep_land=keep_land) for w in waves]
+    later = [Wave(attacker=w, ool_attacker=spec.attacker.order_of_loss, keep_land=spec.attacker.keep_land)
+             for w in waves]
     if wave_plan is not None:
         later += load_wave_plan(wave_plan)
-    request = BattleRequest(spec, waves=later or None, counter_attack=counter, ool_counter=ool_defender,
+    request = BattleRequest(spec, waves=later or None, counter_attack=counter,
+                            ool_counter=spec.defender.order_of_loss,
                             method=method, runs=runs, seed=seed)
     if request.kind is RequestKind.COUNTER_ATTACK and (plot or survivors is not None):
         raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
@@ -128,12 +104,15 @@ def battle(rules, attacker, defender, sea, ool_attacker, ool_defender, keep_land
         raise OddsimError("--survivors shows one battle's survivors: drop it with --wave")
     answer = run_request(request, progress=not quiet and not as_json)
     if isinstance(answer, CounterAttackResult):
-        click.echo(json.dumps(answer.to_dict(), indent=2) if as_json else answer.to_table())
+        click.echo(json.dumps(with_readings(answer.to_dict(), spec.rules), indent=2) if as_json
+                   else text_with_readings(answer.to_table(), spec.rules))
         return finish(answer.battle)
     if isinstance(answer, WaveResult):
-        text = json.dumps(answer.to_dict(), indent=2) if as_json else answer.to_table()
+        text = json.dumps(with_readings(answer.to_dict(), spec.rules), indent=2) if as_json \
+            else text_with_readings(answer.to_table(), spec.rules)
         return print_result(answer, text, plot, lambda waves, path: write_battle_chart(
             waves, path, title=spec.describe() + ", then later waves"), as_json)
     assert isinstance(answer, BattleResult)
-    return print_result(answer, answer.to_json() if as_json else answer.to_table(survivors), plot,
-                        write_battle_chart, as_json)
+    text = json.dumps(with_readings(answer.to_dict(), spec.rules), indent=2) if as_json \
+        else text_with_readings(answer.to_table(survivors), spec.rules)
+    return print_result(answer, text, plot, write_battle_chart, as_json)

@@ -1,10 +1,12 @@
 """What every command shares: printing a result and its exit status (``print_result``,
-``finish``), the ``--quiet``/``--json``/``--plot`` options, and ``--rule KEY=VALUE``, the
-command-line side of ``oddsim.model.rules.with_changes`` (battle, amphibious, raid, purchase).
+``finish``), the ``--quiet``/``--json``/``--plot`` options, ``--rule KEY=VALUE``, the
+command-line side of ``oddsim.model.rules.with_changes`` (battle, amphibious, raid, purchase), and
+the battle options declared in ``oddsim.model.options``, as click options (``declared``).
 A command imports this module, never the group (``oddsim.cli``)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,9 +15,11 @@ import click
 
 from oddsim._runtime.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, INTERRUPTED
 from oddsim.cli.chart import plot_option
+from oddsim.model.options import OPTION, OPTIONS, Kind, Option, Owner
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "INTERRUPTED", "UNITS_HELP", "finish", "output_options",
-           "print_result", "retreat_options", "rule_option", "unit_values_option", "with_rule_changes"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "INTERRUPTED", "RETREAT_FLAGS", "UNITS_HELP", "declared",
+           "finish", "output_options", "print_result", "rule_option", "unit_values_option",
+           "with_rule_changes"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -49,41 +53,56 @@ def unit_values_option(command: F) -> F:
              "counts them so, and so does the default order of loss (cheapest first).")(command)
 
 
-DEFAULT_ORDER_HELP = ("(default: a unit that cannot fire first, then cheapest, counting its fighting "
-                      "value: `oddsim rules show` lists it)")
-"""What the order-of-loss options say of the default (``oddsim.model.order_of_loss``)."""
-
 UNITS_HELP = ("Units by name or abbreviation (inf, art, arm, ftr, bmb, bb, dd, sub, trn, ...): "
               "'oddsim rules show EDITION' lists each edition's units and abbreviations.")
 
 
-def order_of_loss_options(command: F) -> F:
-    """--ool-attacker, --ool-defender and --keep-land, as every command that fights one kind of
-    battle per target has them (``oddsim battle``, ``oddsim plan``)."""
-    options = [
-        click.option("--ool-attacker", default=None,
-                     help=f"Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr "
-                          f"{DEFAULT_ORDER_HELP}."),
-        click.option("--ool-defender", default=None, help="Defender's order of loss (as --ool-attacker)."),
-        click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Keep the attacker's last N land units (0..1000) until everything else is lost."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+def click_option(option: Option):
+    """The click option of a declared battle option (``oddsim.model.options``)."""
+    kind = option.kind
+    extra: dict[str, Any] = {}
+    if kind is Kind.FLAG:
+        extra["is_flag"] = True
+    elif kind is Kind.CHOICE:
+        extra["type"] = click.Choice(list(option.choices))
+    elif kind is Kind.INT:
+        extra["type"] = int if option.minimum is None else click.IntRange(min=int(option.minimum))
+    elif kind is Kind.FLOAT:
+        extra["type"] = float if option.minimum is None else click.FloatRange(min=option.minimum)
+    if kind is not Kind.FLAG:
+        extra["default"] = option.default
+    if option.metavar is not None:
+        extra["metavar"] = option.metavar
+    if option.show_default:
+        extra["show_default"] = True
+    return click.option(option.flag, option.name, help=option.help, **extra)
 
 
-def tech_and_dice_options(command: F) -> F:
-    """--attacker-tech, --defender-tech and --dice, the same on battle, amphibious and plan."""
-    options = [
-        click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. jets,heavy-bombers."),
-        click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar."),
-        click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard",
-                     show_default=True, help="Dice mode: standard, or Low Luck."),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+def declared(*options: Option | str):
+    """The declared battle options (``oddsim.model.options``: by name, or an ``Option`` a command
+    words its own way), as click options in this order; the command receives the values given
+    as one ``options`` argument, a dict by the options' flat names (every ``declared`` group of
+    a command adds to the same dict)."""
+    chosen = [OPTION[option] if isinstance(option, str) else option for option in options]
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def gather(*args, **kwargs):
+            given = kwargs.setdefault("options", {})
+            for option in chosen:
+                given[option.name] = kwargs.pop(option.name)
+            return command(*args, **kwargs)
+
+        wrapper: Any = gather
+        for option in reversed(chosen):
+            wrapper = click_option(option)(wrapper)
+        return wrapper
+
+    return decorate
+
+
+RETREAT_FLAGS = tuple(option.name for option in OPTIONS if option.owner is Owner.RETREAT)
+"""The attacker's retreat options, as every command that fights a land battle has them."""
 
 
 def output_options(command):
@@ -122,52 +141,3 @@ def finish(result, chart_asked: bool = False) -> int:
         click.echo(f"oddsim: interrupted: the figures above are from the runs done so far{skipped}", err=True)
         return EXIT_INTERRUPTED
     return 0
-
-
-def retreat_options(command=None, *, as_fields: bool = False):
-    """The attacker's retreat options, handed to the command as one ``retreat`` argument (a
-    ``RetreatPolicy``, or None when no option is given). ``as_fields``: the options given, as a
-    mapping of ``RetreatPolicy``'s fields (None when none is), for a command that builds the
-    policy itself (``oddsim plan``: one per target, each with its own value)."""
-    if command is None:
-        return lambda command: retreat_options(command, as_fields=as_fields)
-    import functools
-
-    options = [
-        click.option("--retreat-after-round", type=int, default=None, metavar="1..100",
-                     help="Attacker retreats after this round if the battle is not over."),
-        click.option("--retreat-units", type=int, default=None, metavar="0..1000",
-                     help="Attacker retreats when it has this many units or fewer."),
-        click.option("--retreat-below-win", type=float, default=None, metavar="0..1",
-                     help="Attacker retreats when its exact chance to win falls below this."),
-        click.option("--retreat-aircraft-risk", type=float, default=None, metavar="0..1",
-                     help="Attacker retreats when the next round would kill an aircraft with more "
-                          "than this chance."),
-        click.option("--retreat-strafe", type=int, default=None, metavar="0..1000",
-                     help="Attacker retreats once the defender is down to this many units or fewer "
-                          "(a strafe)."),
-        click.option("--retreat-best", type=click.Choice(["tuv", "value"]), default=None,
-                     help="The best retreat, computed exactly: maximise the expected TUV swing "
-                          "(tuv), or that plus --territory-value when the territory is taken (value)."),
-        click.option("--territory-value", type=click.FloatRange(min=0), default=None,
-                     help="IPCs the territory is worth to the attacker, for --retreat-best value."),
-    ]
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        from oddsim.model.battle import RetreatPolicy
-
-        fields = dict(
-            after_round=kwargs.pop("retreat_after_round"), units_left=kwargs.pop("retreat_units"),
-            below_win=kwargs.pop("retreat_below_win"),
-            aircraft_risk=kwargs.pop("retreat_aircraft_risk"), strafe=kwargs.pop("retreat_strafe"),
-            best=kwargs.pop("retreat_best"), territory_value=kwargs.pop("territory_value"))
-        if as_fields:
-            given = {name: value for name, value in fields.items() if value is not None}
-            return command(*args, retreat=given or None, **kwargs)
-        policy = RetreatPolicy(**fields)  # type: ignore[arg-type]
-        return command(*args, retreat=policy if policy.active else None, **kwargs)
-
-    for option in reversed(options):
-        wrapper = option(wrapper)
-    return wrapper

@@ -7,16 +7,16 @@ import click
 
 from oddsim.cli.chart import write_plan_chart
 from oddsim.cli.common import (
+    RETREAT_FLAGS,
     UNITS_HELP,
-    order_of_loss_options,
+    declared,
     output_options,
     print_result,
-    retreat_options,
     rule_option,
-    tech_and_dice_options,
     unit_values_option,
     with_rule_changes,
 )
+from oddsim.model.options import OPTION
 
 
 @click.command(epilog=UNITS_HELP)
@@ -45,24 +45,23 @@ from oddsim.cli.common import (
 @click.option("--keep-home", default=None, help='Units of the pool that stay home, e.g. "2 inf".')
 @click.option("--alternatives", type=click.IntRange(0, 20), default=3, show_default=True,
               help="How many runners-up to list.")
-@click.option("--sea", is_flag=True, help="Sea battles (goals value and tuv).")
+@declared(OPTION["sea"].but(help="Sea battles (goals value and tuv)."))
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
               help="Monte Carlo runs per sub-army of a target too large to solve exactly (default 20,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="0..2^64-1",
               help="Seed of those Monte Carlo battles; each target's derives from it.")
-@order_of_loss_options
-@tech_and_dice_options
+@declared("ool_attacker", "ool_defender", "keep_land", "attacker_tech", "defender_tech", "dice")
 @click.option("--workers", type=int, default=None, metavar="1..",
               help="Solve the targets' battles on a local Dask cluster of N workers.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Solve the targets' battles on an existing Dask cluster.")
-@retreat_options(as_fields=True)
+@declared(*RETREAT_FLAGS)
 @rule_option
 @unit_values_option
 @output_options
 def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, counters, keep_home,
-         alternatives, sea, runs, seed, ool_attacker, ool_defender, keep_land, attacker_tech, defender_tech,
-         dice, workers, scheduler, retreat, rule_changes, unit_values, quiet, as_json, plot) -> int:
+         alternatives, runs, seed, workers, scheduler, rule_changes, unit_values, quiet, as_json, plot,
+         options) -> int:
     """The best split of a pool over several attacks (or, with --defend, over threatened
     territories), exact, with the runners-up and each unit type's value at the margin (a target too
     large to solve exactly for every sub-army is simulated: --runs, --seed).
@@ -72,7 +71,9 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
     import json
 
     from oddsim import plan as planner
+    from oddsim.model.options import retreat_fields, without_retreat
     from oddsim.plan.spec import plan_entries
+    from oddsim.results.readings import text_with_readings, with_readings
 
     plan_entries(defend, targets, threats)  # (before the edition: the line names the flags)
     edition = with_rule_changes(rules, rule_changes, unit_values)
@@ -81,16 +82,16 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
         from oddsim.plan.goals import PlanError
 
         check_options(workers, scheduler, PlanError)  # before any battle
-    options = dict(workers=workers, scheduler=scheduler, runs=runs, seed=seed, sea=sea,
-                   ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=keep_land,
-                   attacker_tech=attacker_tech, defender_tech=defender_tech, dice=dice)
+    retreat = retreat_fields(options)
+    common = dict(workers=workers, scheduler=scheduler, runs=runs, seed=seed, **without_retreat(options))
     if defend:
         result = planner.defend(edition, pool, list(threats), goal=goal or "hold-all", values=list(values),
                                 reach=list(reach), keep_home=keep_home, stands=list(stands),
-                                alternatives=alternatives, retreat=retreat, **options)
+                                alternatives=alternatives, retreat=retreat, **common)
     else:
         result = planner.attack(edition, pool, list(targets), goal=goal or "value", values=list(values),
                                 reach=list(reach), keep_home=keep_home, counter_attack=list(counters),
-                                alternatives=alternatives, retreat=retreat, **options)
-    text = json.dumps(result.to_dict(), indent=2) if as_json else result.to_table()
+                                alternatives=alternatives, retreat=retreat, **common)
+    text = json.dumps(with_readings(result.to_dict(), edition), indent=2) if as_json \
+        else text_with_readings(result.to_table(), edition)
     return print_result(result, text, plot, write_plan_chart, as_json)

@@ -3,6 +3,7 @@ report of ``oddsim.purchase.report``)."""
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 from contextlib import contextmanager
@@ -13,16 +14,18 @@ import click
 from oddsim.cli.chart import plot_option, refuse_a_typed_seed_for_exact, write_purchase_chart
 from oddsim.cli.common import (
     EXIT_INTERRUPTED,
+    declared,
     print_result,
     rule_option,
     unit_values_option,
     with_rule_changes,
 )
 from oddsim.limits import METHODS
+from oddsim.model.options import OPTION
 from oddsim.purchase.enumeration import MAX_PURCHASES
 from oddsim.purchase.goals import Goal
 from oddsim.purchase.output import CHUNK_ROWS
-from oddsim.purchase.report import report
+from oddsim.purchase.report import answer, report
 from oddsim.purchase.spec import SweepSpec
 
 if TYPE_CHECKING:
@@ -52,12 +55,12 @@ if TYPE_CHECKING:
               help="IPCs the territory is worth, for --goal value (default 0).")
 @click.option("--counter-attack", default=None,
               help='The army that counter-attacks, for --goal hold-after, e.g. "4 inf, 2 arm".')
-@click.option("--sea", is_flag=True, help="A sea battle (goals take, value and hold-after are refused: "
-                                           "use clear or tuv).")
-@click.option("--ool-attacker", default=None, help="Order of loss of the battle's attacker.")
-@click.option("--ool-defender", default=None, help="Order of loss of the battle's defender.")
-@click.option("--keep-land", type=int, default=0, show_default=True, metavar="0..1000",
-              help="Keep the attacker's last N land units until everything else is lost.")
+@declared(OPTION["sea"].but(help="A sea battle (goals take, value and hold-after are refused: "
+                                "use clear or tuv)."),
+          OPTION["ool_attacker"].but(help="Order of loss of the battle's attacker."),
+          OPTION["ool_defender"].but(help="Order of loss of the battle's defender."),
+          OPTION["keep_land"].but(minimum=None, metavar="0..1000", help="Keep the attacker's last N land "
+                                  "units until everything else is lost."))
 @click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="Engine per battle; auto is exact when cheap.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
@@ -74,14 +77,16 @@ if TYPE_CHECKING:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Run on an existing Dask cluster.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the answer as one JSON object (the report, the ranked rows, the frontier).")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=CHUNK_ROWS, hidden=True,
               help="Rows per write to --out.")
 @rule_option
 @unit_values_option
 @plot_option(help="Also draw the cost-vs-goal scatter to this .png, .svg or .pdf file.")
 def purchase(rules, budget, units, caps, existing, against, goal, territory_value, counter_attack,
-             sea, ool_attacker, ool_defender, keep_land, method, runs, seed, top, out, resume,
-             workers, scheduler, quiet, chunk_rows, rule_changes, unit_values, plot) -> int:
+             method, runs, seed, top, out, resume, workers, scheduler, quiet, as_json, chunk_rows,
+             rule_changes, unit_values, plot, options) -> int:
     """Rank every purchase within a budget by the chance to take or hold, or the TUV swing."""
     from oddsim.purchase.runner import SweepInterrupted, run_sweep  # the engines: not for --help
 
@@ -89,20 +94,20 @@ def purchase(rules, budget, units, caps, existing, against, goal, territory_valu
     prices = with_rule_changes(rules, rule_changes)  # what a purchase costs, whatever the values
     rules = with_rule_changes(rules, rule_changes, unit_values)
     spec = SweepSpec.build(rules, budget, units, against, goal=goal, existing=existing,
-                           max_counts=",".join(caps) or None, sea=sea, ool_attacker=ool_attacker,
-                           ool_defender=ool_defender, keep_land=keep_land, method=method,
-                           runs=runs, seed=seed, territory_value=territory_value,
-                           counter_attack=counter_attack, prices=prices if unit_values else None)
+                           max_counts=",".join(caps) or None, method=method, runs=runs, seed=seed,
+                           territory_value=territory_value, counter_attack=counter_attack,
+                           prices=prices if unit_values else None, **options)
     try:
         with _stop_on_signals() as stop_requested:
             table = run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
-                              progress=not quiet, chunk_rows=chunk_rows,
+                              progress=not quiet and not as_json, chunk_rows=chunk_rows,
                               stop_requested=stop_requested)
     except SweepInterrupted as stop:
         _print_interrupted(stop, spec, top, out)
         return EXIT_INTERRUPTED
-    return print_result(table, report(table, spec, top), plot, lambda rows, path: write_purchase_chart(
-        rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=False)
+    text = json.dumps(answer(table, spec, top), indent=2) if as_json else report(table, spec, top)
+    return print_result(table, text, plot, lambda rows, path: write_purchase_chart(
+        rows, path, top=min(top, 5) or 5, title=spec.describe()), as_json=as_json)
 
 
 def _print_interrupted(stop: SweepInterrupted, spec: SweepSpec, top: int, out: str | None) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from oddsim.cli.common import output_options, print_result, rule_option, with_rule_changes
+from oddsim.cli.common import declared, output_options, print_result, rule_option, with_rule_changes
 from oddsim.limits import EXACT_OR_MC
+from oddsim.model.options import OPTION
 
 
 @click.command()
@@ -23,8 +24,7 @@ from oddsim.limits import EXACT_OR_MC
               help="IPC value of the territory, where the edition caps damage by it.")
 @click.option("--facility", type=click.Choice(["major", "minor", "air_base", "naval_base"]), default=None,
               help="Target facility, where the edition caps damage by facility.")
-@click.option("--attacker-tech", default="", help="Attacker's technologies, e.g. heavy-bombers.")
-@click.option("--defender-tech", default="", help="Defender's technologies, e.g. radar.")
+@declared(OPTION["attacker_tech"].but(help="Attacker's technologies, e.g. heavy-bombers."), "defender_tech")
 @click.option("--method", type=click.Choice(EXACT_OR_MC), default="exact", show_default=True,
               help="Exact enumeration or Monte Carlo.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
@@ -34,22 +34,26 @@ from oddsim.limits import EXACT_OR_MC
 @click.option("--aa-gun/--no-aa-gun", default=None,
               help="Whether an AA gun stands in the territory, where the edition's facilities have "
                    "no built-in AA (default: it does).")
-@click.option("--dice", type=click.Choice(["standard", "lowluck"]), default="standard", show_default=True,
-              help="Low Luck: AA and air-battle dice score total // 6 hits, plus one by chance.")
+@declared(OPTION["dice"].but(help="Low Luck: AA and air-battle dice score total // 6 hits, plus one by "
+                                 "chance."))
 @rule_option
 @output_options
-def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, attacker_tech,
-         defender_tech, method, runs, seed, aa_gun, dice, rule_changes, quiet, as_json, plot) -> int:
+def raid(rules, bombers, tac_bombers, escorts, interceptors, territory_value, facility, method, runs, seed,
+         aa_gun, rule_changes, quiet, as_json, plot, options) -> int:
     """Strategic bombing raid: AA fire, air battle, damage distribution."""
+    import json
+
     from oddsim.raid import Raid, run_raid
+    from oddsim.results.readings import text_with_readings, with_readings
 
     rules = with_rule_changes(rules, rule_changes)
     spec = Raid(rules=rules, bombers=bombers, tactical_bombers=tac_bombers, escorts=escorts,
                 interceptors=interceptors, territory_value=territory_value, facility=facility,
-                attacker_tech=attacker_tech, defender_tech=defender_tech, aa_gun=aa_gun, dice=dice)
+                aa_gun=aa_gun, **options)
     result = run_raid(spec, method=method, runs=runs, seed=seed)
     from oddsim.cli.chart import write_raid_chart
 
-    return print_result(result, result.to_json() if as_json else result.to_table(), plot,
-                        write_raid_chart, as_json)
+    text = json.dumps(with_readings(result.to_dict(), rules), indent=2) if as_json \
+        else text_with_readings(result.to_table(), rules)
+    return print_result(result, text, plot, write_raid_chart, as_json)
 

@@ -99,7 +99,7 @@ def lower(battle: Battle, plain: bool = True) -> LoweredBattle:
     aa_hit = 0 if battle.aa_fired else model_aa_hit(battle)  # (fired: split apart, stages.aa_split)
     return LoweredBattle(
         **_unit_arrays(rules),
-        **_support_arrays(rules, battle.attacker_tech, battle.defender_tech),
+        **_support_arrays(rules, battle.attacker.tech, battle.defender.tech),
         attacker_subs_first=_subs_first(battle, attacking=True),
         defender_subs_first=_subs_first(battle, attacking=False),
         subs_first_round_one=c.sub_strike_rounds is SubStrikeRounds.FIRST,
@@ -112,8 +112,8 @@ def lower(battle: Battle, plain: bool = True) -> LoweredBattle:
         submerge_at_start=c.submerge is SubmergeTiming.START,
         bombard_dice=_bombard_dice(battle),
         bombard_fire_back=rules.bombard.casualties_fire_back,
-        attacker=_side(battle, battle.attacker_steps, attacking=True),
-        defender=_side(battle, battle.defender_steps, attacking=False),
+        attacker=_side(battle, battle.attacker.steps, attacking=True),
+        defender=_side(battle, battle.defender.steps, attacking=False),
     )
 
 
@@ -141,7 +141,7 @@ def _subs_first(battle: Battle, attacking: bool) -> bool:
     if c.sub_strike_rounds is SubStrikeRounds.FIRST and battle.in_progress:
         return False
     if c.sub_strike_destroyer is SubStrikeDestroyer.AT_ATTACK:
-        enemy = battle.defender if attacking else battle.attacker
+        enemy = battle.side(not attacking).army
         return not any(n > 0 and battle.rules.unit(name).destroyer for name, n in enemy.counts)
     return True
 
@@ -265,10 +265,10 @@ def _aa_dice(battle: Battle, rules: Ruleset) -> int:
     if battle.sea or battle.in_progress:
         return 0
     table = _per_ruleset(rules, _make_role_table, (), True)
-    guns = sum(n for name, n in battle.defender.counts if name in table.aa)
+    guns = sum(n for name, n in battle.defender.army.counts if name in table.aa)
     if guns == 0:  # (most battles: the aircraft need no count)
         return 0
-    aircraft = sum(n for name, n in battle.attacker.counts if name in table.air)
+    aircraft = sum(n for name, n in battle.attacker.army.counts if name in table.air)
     return aa_dice(rules, guns, aircraft)
 
 
@@ -284,9 +284,9 @@ def aa_dice(rules: Ruleset, guns: int, aircraft: int) -> int:
 
 def _bombard_dice(battle: Battle) -> np.ndarray:
     dice = np.zeros(7, dtype=np.int64)
-    if battle.bombard is not None:
+    if battle.attacker.bombard is not None:
         values = battle.bombard_values()
-        for name, n in battle.bombard.counts:
+        for name, n in battle.attacker.bombard.counts:
             dice[values[name]] += n
     return dice
 
@@ -314,11 +314,11 @@ def _reserve_last_destroyer(battle: Battle, steps: tuple[LossStep, ...],
     and the index of the first step of units chosen last (or the end). Off (index -1) when the
     option is, or when the side has no destroyer or the enemy no submarine (then the rule never
     acts)."""
-    wanted = battle.attacker_destroyer_last if attacking else battle.defender_destroyer_last
+    wanted = battle.side(attacking).destroyer_last
     if not wanted:
         return steps, -1, 0
     rules = battle.rules
-    enemy = battle.defender if attacking else battle.attacker
+    enemy = battle.side(not attacking).army
     destroyers = [i for i, s in enumerate(steps) if s.kind is LossKind.KILL and rules.unit(s.unit).destroyer]
     if not wanted or not destroyers or not any(rules.unit(name).submarine for name, _ in enemy.counts):
         return steps, -1, 0
@@ -334,10 +334,10 @@ def _reserve_last_destroyer(battle: Battle, steps: tuple[LossStep, ...],
 
 def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideArrays:
     rules = battle.rules
-    force = battle.attacker if attacking else battle.defender
+    side = battle.side(attacking)
+    force = side.army
     steps, reserved, before = _reserve_last_destroyer(battle, steps, attacking)
-    table = _per_ruleset(rules, _make_role_table, battle.attacker_tech if attacking else battle.defender_tech,
-                         attacking)
+    table = _per_ruleset(rules, _make_role_table, side.tech, attacking)
     index = table.unit_index
     n_types = len(index)
     start = [0] * (2 * n_types)  # the units at the start, then the damaged ones among them
@@ -369,7 +369,7 @@ def _side(battle: Battle, steps: tuple[LossStep, ...], attacking: bool) -> SideA
         step_kill=step_rows[1],
         step_count=step_rows[2],
         step_landed=step_rows[3],
-        submerge=_SUBMERGE_CODE[battle.attacker_submerge if attacking else battle.defender_submerge],
+        submerge=_SUBMERGE_CODE[side.submerge],
         support_side=0 if attacking else 1,
         reserved_step=reserved,
         reserve_before=before,

@@ -12,7 +12,7 @@ from oddsim.model.rules import AACasualties, Domain
 def aa_hit(battle: Battle) -> int:
     """The defender's AA hit value, with its technology (radar)."""
     hit = battle.rules.combat.aa_hit
-    for tech in battle.defender_tech:
+    for tech in battle.defender.tech:
         found = battle.rules.technology(tech).aa_hit
         hit = found if found is not None else hit
     return hit
@@ -25,8 +25,8 @@ def split_aircraft(battle: Battle) -> list[tuple[str, int]] | None:
     rules = battle.rules
     if (battle.sea or battle.aa_fired or battle.in_progress
             or rules.combat.aa_casualties is not AACasualties.PER_AIRCRAFT
-            or not any(rules.unit(name).aa for name, _ in battle.defender.counts)):
+            or not any(rules.unit(name).aa for name, _ in battle.defender.army.counts)):
         return None
-    aircraft = [(name, n) for name, n in battle.attacker.counts
+    aircraft = [(name, n) for name, n in battle.attacker.army.counts
                 if rules.unit(name).domain is Domain.AIR]
     return aircraft if len(aircraft) >= 2 else None

@@ -110,10 +110,10 @@ def _one(battle, target: Target, needs_holds: bool, runs: int | None = None,
     if needs_holds and target.counter is not None:
         if runs is None:
             both = fight_counter_attack(battle, target.counter, lambda b, share: solve(b),
-                                        ool_counter=battle.ool_defender, solved=solved)
+                                        ool_counter=battle.defender.order_of_loss, solved=solved)
             return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds))
         both = run_counter_attack(battle, target.counter, method="mc", runs=runs, seed=seed,
-                                  ool_counter=battle.ool_defender)
+                                  ool_counter=battle.defender.order_of_loss)
         return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds), runs=runs,
                           std_error={**_errors(both.battle.std_error), **both.std_error})
     result = solve(battle) if runs is None else simulate(battle, runs=runs, seed=seed)

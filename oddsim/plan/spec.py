@@ -17,6 +17,7 @@ from oddsim.limits import check_runs, check_seed
 from oddsim.model.battle import MAX_TERRITORY_VALUE, Battle, RetreatPolicy
 from oddsim.model.forces import Force, parse_defender, parse_force
 from oddsim.model.names import count_label, unit_label
+from oddsim.model.options import battle_from
 from oddsim.model.rules import Ruleset, require_ruleset
 from oddsim.plan.goals import Combine, Goal, PlanError, parse_goal
 from oddsim.stages.sub_armies import joined
@@ -289,24 +290,24 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
             name: str) -> Battle | None:
     """The target's battle with the whole reachable pool (checks the options and the units
     against it once); None for an attack no unit may go on."""
-    unknown = set(options) - _BATTLE_OPTIONS
+    unknown = set(options) - set(BATTLE_OPTIONS)
     if unknown:
         raise PlanError(f"unknown battle option '{sorted(unknown)[0]}': use "
-                        f"{', '.join(sorted(_BATTLE_OPTIONS))}")
+                        f"{', '.join(sorted(BATTLE_OPTIONS))}")
     if not defend and reachable.is_empty():
         return None
     try:
         if defend:
-            return Battle(rules=rules, attacker=army, defender=joined(there, reachable),
-                          retreat=_retreat(retreat, value), **options)  # type: ignore[arg-type]
-        return Battle(rules=rules, attacker=reachable, defender=army, retreat=_retreat(retreat, value),
-                      **options)  # type: ignore[arg-type]
+            return battle_from(rules, army, joined(there, reachable),
+                               {**options, "retreat": _retreat(retreat, value)})
+        return battle_from(rules, reachable, army, {**options, "retreat": _retreat(retreat, value)})
     except PlanError:
         raise
     except OddsimError as error:
         raise error.located(f"{'threat' if defend else 'target'} {name}") from None
 
 
-_BATTLE_OPTIONS = frozenset(("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
-                             "defender_tech"))
-"""The options of ``Battle`` a plan applies to every target (the retreat comes on its own)."""
+BATTLE_OPTIONS = ("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
+                  "defender_tech")
+"""The battle options (``oddsim.model.options``, by their flat names) a plan applies to every target
+(the retreat comes on its own): ``oddsim plan``'s and the web's plan request's."""

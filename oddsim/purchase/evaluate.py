@@ -73,8 +73,8 @@ class Evaluated:
 
 def battle_seed(battle: Battle, sweep_seed: int) -> int:
     """The Monte Carlo seed of one battle: a hash of the sweep's seed and the normalised battle."""
-    text = repr((sweep_seed, battle.rules.name, battle.sea, battle.attacker, battle.defender,
-                 battle.ool_attacker, battle.ool_defender, battle.keep_land))
+    text = repr((sweep_seed, battle.rules.name, battle.sea, battle.attacker.army, battle.defender.army,
+                 battle.attacker.order_of_loss, battle.defender.order_of_loss, battle.attacker.keep_land))
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
@@ -107,9 +107,21 @@ def solve_battle(battle: Battle, spec: SweepSpec, cache: BattleCache) -> tuple[O
 
 def evaluate_purchase(spec: SweepSpec, index: int, counts: Sequence[int],
                       cache: BattleCache = PROCESS_CACHE) -> Evaluated:
-    """Solve the battle after buying ``counts`` and score it by the sweep's goal."""
+    """Solve the battle after buying ``counts`` and score it by the sweep's goal (buying nothing
+    with no army there is no battle: ``no_attack``)."""
+    if not spec.buys_an_army(counts):
+        return Evaluated(purchase_row(spec, index, counts, no_attack(spec)), False)
     outcome, cached = solve_battle(spec.battle(counts), spec, cache)
     return Evaluated(purchase_row(spec, index, counts, outcome), cached)
+
+
+def no_attack(spec: SweepSpec) -> Outcome:
+    """The outcome of buying nothing with no army to attack with: no battle, so the defender
+    keeps all it has (``defender_win`` 1), nobody loses anything, and every goal scores 0 (take,
+    clear, TUV swing, value, take and hold), exactly."""
+    return Outcome(method="exact", runs=None, attacker_win=0.0, defender_win=1.0, draw=0.0,
+                   stalemate=0.0, takes_territory=None if spec.sea else 0.0, attacker_ipc_lost=0.0,
+                   defender_ipc_lost=0.0, objective=0.0, holds=0.0)
 
 
 def purchase_row(spec: SweepSpec, index: int, counts: Sequence[int], outcome: Outcome) -> PurchaseRow:

@@ -1,14 +1,32 @@
-"""The text report of a purchase sweep: the summary, the top rows of the ranking, and the Pareto
-frontier (``oddsim purchase`` prints it; the web server returns it)."""
+"""The answer of a purchase sweep: its text report (the summary, the top rows of the ranking,
+and the Pareto frontier), and the same as one JSON object (``answer``: ``oddsim purchase
+--json`` prints it; the web server returns it). The ranking puts the best value first; ties go
+to the cheaper purchase, then to the one enumerated first (``PurchaseTable``)."""
 
 from __future__ import annotations
 
 from oddsim.purchase.spec import SweepSpec
 from oddsim.purchase.table import PurchaseTable
+from oddsim.results.readings import text_with_readings, with_readings
+
+
+def answer(table: PurchaseTable, spec: SweepSpec, top: int) -> dict:
+    """The sweep as one JSON-ready object: what was swept (``describe``, ``goal``, ``units``),
+    how many ``purchases``, the text ``report``, the ranked ``rows`` (the ``top`` best; 0: all),
+    the ``frontier`` rows, and the ``readings`` of the rules (``oddsim.results.readings``)."""
+    records = [{**record, "value_error_text": spec.goal.error_text(row.value, row.value_std_error,
+                                                                    row.runs)}
+               for record, row in zip(table.records(), table.rows, strict=True)]  # as the report shows it
+    return with_readings({"describe": spec.describe(), "goal": spec.goal.value,
+                          "units": list(spec.units), "purchases": len(records),
+                          "report": report(table, spec, top),
+                          "rows": records if top == 0 else records[:top],
+                          "frontier": [r for r in records if r["frontier"]]}, spec.rules)
 
 
 def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
-    """The summary, the top rows of the ranking, and the Pareto frontier, as text."""
+    """The summary, the top rows of the ranking (ties: the cheaper first), the Pareto frontier,
+    and the readings of the rules where they differ from the edition's (one line), as text."""
     goal = spec.goal
     rows = table.rows
     mc = [r for r in rows if r.method == "mc"]
@@ -45,4 +63,4 @@ def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:
     lines.append(f"* Pareto frontier, cost vs {goal.label} (cheapest first):")
     for row in table.frontier():
         lines.append(f"  {row.cost:4d} IPCs  {goal.format(row.value):>8s}{error(row)}  {row.purchase}")
-    return "\n".join(lines)
+    return text_with_readings("\n".join(lines), spec.rules)

@@ -79,9 +79,10 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
 
 
 def purchases_of(spec: SweepSpec) -> list[tuple[int, tuple[int, ...]]]:
-    """``(index, counts)`` of every purchase of the sweep, in enumeration order."""
-    counts = (c for c in iter_purchases(spec.costs, spec.caps, spec.budget) if spec.buys_an_army(c))
-    return list(enumerate(counts))
+    """``(index, counts)`` of every purchase of the sweep, in enumeration order, buying nothing
+    (first) included: with no existing army it is no attack (``evaluate.no_attack``), a row
+    the frontier starts from."""
+    return list(enumerate(iter_purchases(spec.costs, spec.caps, spec.budget)))
 
 
 def run_sweep(spec: SweepSpec, out: str | Path | None = None, resume: bool = False,

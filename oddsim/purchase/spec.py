@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from oddsim.limits import METHODS, check_runs, check_seed, refuse_for_exact
-from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, UnitListSpec
+from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, Side, UnitListSpec
 from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.model.names import count_label, unit_label
 from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_ruleset
@@ -97,7 +97,8 @@ class SweepSpec:
                    counter_attack=counter)
         spec._check_size()
         probe = spec._probe(ool_attacker, ool_defender)
-        return replace(spec, ool_attacker=probe.ool_attacker, ool_defender=probe.ool_defender)
+        return replace(spec, ool_attacker=probe.attacker.order_of_loss,
+                       ool_defender=probe.defender.order_of_loss)
 
     def _check_size(self) -> None:
         count = count_purchases(self.costs, self.caps, self.budget, stop_after=MAX_PURCHASES)
@@ -120,9 +121,8 @@ class SweepSpec:
         first = tuple(1 if i == 0 else 0 for i in range(len(self.units)))
         counts = first if self.existing.is_empty() else (0,) * len(self.units)
         attacker, defender = self._sides(counts)
-        return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
-                      ool_attacker=ool_attacker, ool_defender=ool_defender, keep_land=self.keep_land,
-                      retreat=self._retreat)
+        return Battle(rules=self.rules, attacker=Side(attacker, ool_attacker, keep_land=self.keep_land),
+                      defender=Side(defender, ool_defender), sea=self.sea, retreat=self._retreat)
 
     def _sides(self, counts: Sequence[int]) -> tuple[Force, Force]:
         buyer = self.army(counts)
@@ -139,9 +139,8 @@ class SweepSpec:
     def battle(self, counts: Sequence[int]) -> Battle:
         """The battle fought after buying ``counts``."""
         attacker, defender = self._sides(counts)
-        return Battle(rules=self.rules, attacker=attacker, defender=defender, sea=self.sea,
-                      ool_attacker=self.ool_attacker, ool_defender=self.ool_defender,
-                      keep_land=self.keep_land, retreat=self._retreat)
+        return Battle(rules=self.rules, attacker=Side(attacker, self.ool_attacker, keep_land=self.keep_land),
+                      defender=Side(defender, self.ool_defender), sea=self.sea, retreat=self._retreat)
 
     @property
     def _retreat(self) -> RetreatPolicy | None:

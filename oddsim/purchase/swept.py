@@ -51,7 +51,9 @@ def swept_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]],
     answers, by index, each with whether it came from ``cache``;
     empty where the sweep's goal or engine needs more than a battle's figures. ``cache`` keeps
     each row's outcome under its army (``_battle_key`` and the units per type, no ``Battle``
-    built: that would cost more than the sweep), so a battle met again is not solved again."""
+    built: that would cost more than the sweep), so a battle met again is not solved again.
+    Buying nothing with no army is no battle (``evaluate.no_attack``): the sweep leaves it out."""
+    todo = [(index, counts) for index, counts in todo if spec.buys_an_army(counts)]
     if not todo or spec.method == "mc" or spec.counter_attack is not None or spec.goal is Goal.VALUE:
         return {}
     names = tuple(u.name for u in spec.rules.units)

@@ -58,7 +58,7 @@ def splits(battle: Battle) -> list[Split] | None:
     if outcomes > MAX_SPLITS:
         shape = " x ".join(f"{name} {s[0]}-{s[-1]}" for s, (name, _) in zip(support, aircraft, strict=True))
         raise TooLargeError(
-            f"AA fire at {battle.attacker.describe()} has {outcomes:,} outcomes (aircraft lost by type: "
+            f"AA fire at {battle.attacker.army.describe()} has {outcomes:,} outcomes (aircraft lost by type: "
             f"{shape}), and both engines, exact and Monte Carlo, fight each outcome apart, at most "
             f"{MAX_SPLITS:,}: fight fewer aircraft")
     out: list[Split] = []
@@ -97,12 +97,15 @@ def _after_aa(battle: Battle, lost: Force) -> Battle | None:
     ``replace(battle, attacker=..., aa_fired=True)`` without checking again what did not change
     (fewer aircraft break no rule of a checked battle), which took most of the time ``splits``
     takes (``pipeline.exact_size`` of a split battle splits it)."""
-    attacker = battle.attacker.minus(lost, battle.rules, "attacker")
+    attacker = battle.attacker.army.minus(lost, battle.rules, "attacker")
     if attacker.is_empty():
         return None
-    steps = casualty_order(attacker, battle.rules, True, battle.ool_attacker, battle.keep_land, battle.landed)
-    made = copy.copy(battle)  # (a frozen dataclass that keeps only its fields in ``__dict__``)
-    made.__dict__.update(attacker=attacker, aa_fired=True, attacker_steps=steps)
+    side = battle.attacker
+    steps = casualty_order(attacker, battle.rules, True, side.order_of_loss, side.keep_land, side.landed)
+    fewer = copy.copy(side)  # (frozen dataclasses that keep only their fields in ``__dict__``)
+    fewer.__dict__.update(army=attacker, steps=steps)
+    made = copy.copy(battle)
+    made.__dict__.update(attacker=fewer, aa_fired=True)
     return made
 
 
@@ -207,8 +210,8 @@ def _table(entries: dict[tuple, list]) -> tuple[Survivors, ...]:
 def _standing_defender(battle: Battle) -> Survivors:
     """The defender untouched, as the engines list it (non-casualty AA guns left out)."""
     rules = battle.rules
-    counts = dict(battle.defender.counts)
-    hurt = dict(battle.defender.damaged)
+    counts = dict(battle.defender.army.counts)
+    hurt = dict(battle.defender.army.damaged)
     names = [u.name for u in rules.units]
     alive = [counts.get(u.name, 0) if u.combatant else 0 for u in rules.units]
     damaged = [hurt.get(u.name, 0) if u.combatant else 0 for u in rules.units]

@@ -28,7 +28,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from oddsim.errors import BattleError
-from oddsim.model.battle import ArmySpec, Battle, Dice, RetreatPolicy, TechSpec, UnitListSpec, bombard_values
+from oddsim.model.battle import (
+    ArmySpec,
+    Battle,
+    Dice,
+    RetreatPolicy,
+    Side,
+    TechSpec,
+    UnitListSpec,
+    bombard_values,
+)
 from oddsim.model.forces import Force, join_forces, parse_defender, parse_force
 from oddsim.model.names import unit_label
 from oddsim.model.rules import Domain, Ruleset, load_ruleset
@@ -141,10 +150,9 @@ class Amphibious:
 
     def sea_stage(self) -> Battle:
         """The sea battle: the whole fleet (cargo does not fight) and the aircraft sent to sea."""
-        return Battle(self.rules, join_forces(self.rules, self.fleet, self.sea_air, side="sea attacker"),
-                      self.sea_defender,
-                      sea=True, attacker_tech=self.attacker_tech, defender_tech=self.defender_tech,
-                      dice=self.dice)
+        fleet = join_forces(self.rules, self.fleet, self.sea_air, side="sea attacker")
+        return Battle(self.rules, Side(fleet, tech=self.attacker_tech),
+                      Side(self.sea_defender, tech=self.defender_tech), sea=True, dice=self.dice)
 
     def land_battle(self, transports: int) -> Battle | None:
         """The land battle once ``transports`` transports unload (None: nobody attacks). With no
@@ -159,11 +167,11 @@ class Amphibious:
         bombard = None
         if not self.has_sea_battle and self.bombard and landed is not None:
             bombard = self._bombarding_ships(landed.total)
-        return Battle(self.rules, attacker, self.defender, landed=landed, bombard=bombard,
-                      retreat=self.retreat, attacker_tech=self.attacker_tech,
-                      defender_tech=self.defender_tech, dice=self.dice,
-                      ool_attacker=self.ool_attacker,
-                      ool_defender=self.ool_defender, keep_land=self.keep_land)
+        return Battle(self.rules,
+                      Side(attacker, self.ool_attacker, self.attacker_tech, keep_land=self.keep_land,
+                           landed=landed, bombard=bombard),
+                      Side(self.defender, self.ool_defender, self.defender_tech),
+                      retreat=self.retreat, dice=self.dice)
 
     def _bombarding_ships(self, landed: int) -> Force | None:
         """The fleet's ships that bombard: those that can, best value first, one per landed unit

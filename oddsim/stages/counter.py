@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from oddsim.errors import BattleError, TooLargeError
-from oddsim.model.battle import ArmySpec, Battle
+from oddsim.model.battle import ArmySpec, Battle, Side
 from oddsim.model.forces import Force, join_forces, parse_force
 from oddsim.model.rules import Domain
 from oddsim.results.battle_result import BattleResult
@@ -121,8 +121,8 @@ def counter_battle(battle: Battle, counter: ArmySpec, units: Force,
                    ool_counter: str | tuple[str, ...] | None = None) -> Battle:
     """The counter-attack of ``counter`` on ``units``, which took the territory in ``battle``:
     the sides' technologies swapped, the battle's dice."""
-    return Battle(rules=battle.rules, attacker=counter, defender=units, ool_attacker=ool_counter,
-                  attacker_tech=battle.defender_tech, defender_tech=battle.attacker_tech, dice=battle.dice)
+    return Battle(rules=battle.rules, attacker=Side(counter, ool_counter, battle.defender.tech),
+                  defender=Side(units, tech=battle.attacker.tech), dice=battle.dice)
 
 
 def _hold_errors(first: BattleResult, holds: float, held_squares: float,
@@ -161,7 +161,7 @@ def staying_forces(result: BattleResult, battle: Battle) -> dict[Force, float]:
 def land_units_bound(battle: Battle) -> tuple[Force | None, int]:
     """All the attacker's land units (landed ones too) and how many compositions of them there
     are at most: a bound on the counter-attacks to fight. (None, 0) without land units."""
-    land = join_forces(battle.rules, battle.attacker, battle.landed, side="survivors")
+    land = join_forces(battle.rules, battle.attacker.army, battle.attacker.landed, side="survivors")
     land = land.where(_is_land(battle.rules)).repaired()
     if land.is_empty():
         return None, 0

@@ -16,7 +16,7 @@ def holding_units(battle: Battle) -> dict[str, int]:
     """The defender's units that take no part in combat, by type (none at sea)."""
     if battle.sea:
         return {}
-    return {name: n for name, n in battle.defender.counts if not battle.rules.unit(name).combatant}
+    return {name: n for name, n in battle.defender.army.counts if not battle.rules.unit(name).combatant}
 
 
 def with_holding_units(result: BattleResult, battle: Battle) -> BattleResult:

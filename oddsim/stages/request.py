@@ -159,7 +159,7 @@ def exact_seconds(request: BattleRequest) -> float:
         return sum(estimate_seconds(stage) for stage in stages if stage is not None)
     seconds = estimate_seconds(fight)
     if request.kind is RequestKind.WAVES:
-        compositions = math.prod(count + 1 for _, count in fight.defender.counts)
+        compositions = math.prod(count + 1 for _, count in fight.defender.army.counts)
         later = [replace_attacker(fight, wave) for wave in request.waves or ()]
         seconds += compositions * sum(estimate_seconds(battle) for battle in later)
     elif request.kind is RequestKind.COUNTER_ATTACK:

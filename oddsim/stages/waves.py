@@ -14,15 +14,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from oddsim.errors import BattleError, OddsimError
-from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy
+from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, Side
 from oddsim.model.forces import Force, join_forces, parse_force
-from oddsim.model.order_of_loss import parse_unit_list
 from oddsim.model.rules import Domain, RepairTiming
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import chance_error, error_bound, spread_error
 
 MAX_WAVES = 10
+TOTAL_OUTCOMES = ("attacker_win", "draw", "defender_win", "retreat", "stalemate", "defender_destroyed",
+                  "defender_holds")
+"""The chances a waves total gives (``WaveResult``), each as the JSON names it."""
 # a wave's options that, left at None, are the first battle's
 INHERITED = ("retreat", "attacker_submerge", "defender_submerge", "dice", "attacker_destroyer_last",
              "defender_destroyer_last")
@@ -71,24 +73,43 @@ class WaveResult:
     The waves' total TUV swing has no distribution (``tuv_swing_distribution`` null in the
     JSON), only its mean: a later wave's swing depends on what the earlier waves lost on the
     same path, and the waves keep each defender composition's chance, not the swing so far that
-    led to it."""
+    led to it.
+
+    The total's outcomes mean what one battle's do, of the whole attack's end: ``attacker_win``
+    the defender is destroyed and an attacking unit is left (the wave that destroyed it, or a
+    later one that walked in); ``draw`` the defender is destroyed and no attacking unit is left
+    (the last wave to fight was destroyed with it, and no later wave came); ``defender_win``,
+    ``retreat`` and ``stalemate`` are how the last wave's battle ended where the defender still
+    stands after it. What a total needs besides: ``defender_destroyed`` (``attacker_win`` +
+    ``draw``) and ``defender_holds`` (the defender stands at the end: ``defender_win`` +
+    ``retreat`` + ``stalemate``)."""
 
     waves: tuple[dict, ...]
-    attacker_win: float  # the defender is destroyed by the end
-    defender_win: float  # the defender still stands after the last wave
+    attacker_win: float  # the defender is destroyed by the end, an attacking unit left
+    defender_win: float  # the last wave is destroyed and the defender stands
     takes_territory: float | None
     attacker_ipc_lost: float
     defender_ipc_lost: float
     std_error: dict[str, float] = field(default_factory=dict)
     interrupted: bool = False  # Ctrl-C cut Monte Carlo stages short: figures from fewer runs
+    draw: float = 0.0  # the defender is destroyed by the end, no attacking unit left
+    retreat: float = 0.0  # the last wave retreated, the defender stands
+    stalemate: float = 0.0  # the last wave's battle stalled, the defender stands
+    defender_holds: float = 0.0  # the defender stands after the last wave (any way)
+
+    @property
+    def defender_destroyed(self) -> float:
+        """The chance the defender is destroyed by the end (an attacking unit left or none)."""
+        return self.attacker_win + self.draw
 
     @property
     def tuv_swing(self) -> float:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
     def to_dict(self) -> dict:
-        return {"interrupted": self.interrupted, "waves": list(self.waves), "attacker_win": self.attacker_win,
-                "defender_win": self.defender_win, "takes_territory": self.takes_territory,
+        return {"interrupted": self.interrupted, "waves": list(self.waves),
+                **{name: getattr(self, name) for name in TOTAL_OUTCOMES},
+                "takes_territory": self.takes_territory,
                 "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
                 "tuv_swing": self.tuv_swing,
                 "tuv_swing_distribution": None,  # (not known: see the class's docstring)
@@ -111,10 +132,20 @@ class WaveResult:
                 lines.append(f"  {side} IPC lost {number(wave[name], se.get(name))} unconditional, "
                              f"{number(given[name], given_se.get(name))} given it reaches the battle")
         se = self.std_error
-        lines.append(f"total: defender destroyed {percent(self.attacker_win, se.get('attacker_win'))}, "
-                     f"holds {percent(self.defender_win, se.get('defender_win'))}"
-                     + ("" if self.takes_territory is None
-                        else f", territory taken {percent(self.takes_territory, se.get('takes_territory'))}"))
+
+        def chance(name: str) -> str:
+            return percent(getattr(self, name), se.get(name))
+
+        ends = [f"attacker wins {chance('attacker_win')}", f"draw {chance('draw')}",
+                f"defender wins {chance('defender_win')}"]
+        ends += [f"{label} {chance(name)}" for name, label in (("retreat", "attacker retreats"),
+                                                               ("stalemate", "stalemate"))
+                 if getattr(self, name) > 0.0]
+        if self.takes_territory is not None:
+            ends.append(f"territory taken {chance('takes_territory')}")
+        lines.append("total: " + ", ".join(ends))
+        lines.append(f"  defender destroyed {chance('defender_destroyed')}, "
+                     f"holds {chance('defender_holds')}")
         lost = {side: number(getattr(self, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
                 for side in ("attacker", "defender")}
         lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
@@ -135,9 +166,11 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             reinforcements.append(_reinforcements(first, later))
         except OddsimError as error:  # say which wave, and where it was written
             raise error.located(later.source or f"wave {place}") from None
-    standing: dict[Force, float] = {first.defender: 1.0}  # defender compositions still standing
+    standing: dict[Force, float] = {first.defender.army: 1.0}  # defender compositions still standing
     taken = 0.0
-    destroyed_open = 0.0  # defender destroyed, nobody has moved in with a land unit yet
+    # defender destroyed, the territory not taken: an attacking unit left (air, or at sea), or none
+    open_won = open_drawn = 0.0
+    ended = dict.fromkeys(("defender_win", "retreat", "stalemate"), 0.0)  # of the last wave
     attacker_lost = defender_lost = 0.0
     interrupted = False
     reports = []
@@ -148,19 +181,27 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         if extra is not None:
             standing = {join_forces(battle.rules, defender, extra, side="defender"): weight
                         for defender, weight in standing.items()}
-            if joins_emptied and destroyed_open > 0.0:  # the emptied territory is still the defender's
-                standing[extra] = standing.get(extra, 0.0) + destroyed_open
-                destroyed_open = 0.0
-        has_land = any(battle.rules.unit(name).domain is Domain.LAND for name, _ in battle.attacker.counts)
+            emptied_land = 0.0 if battle.sea else open_won + open_drawn
+            if joins_emptied and emptied_land > 0.0:  # the emptied territory is still the defender's
+                standing[extra] = standing.get(extra, 0.0) + emptied_land
+                open_won = open_drawn = 0.0
+        # the wave walks in wherever the defender is gone: an attacking unit is there again
+        open_won += open_drawn
+        open_drawn = 0.0
+        has_land = any(battle.rules.unit(name).domain is Domain.LAND
+                       for name, _ in battle.attacker.army.counts)
         if has_land and not battle.sea:
-            taken += destroyed_open
-            destroyed_open = 0.0
-        wave: dict[str, Any] = {"attacker": battle.attacker.describe(), "fights": 0.0, "attacker_win": 0.0,
-                "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0, "method": ""}
+            taken += open_won
+            open_won = 0.0
+        ended = dict.fromkeys(ended, 0.0)
+        wave: dict[str, Any] = {"attacker": battle.attacker.army.describe(), "fights": 0.0,
+                                "attacker_win": 0.0, "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0,
+                                "method": ""}
         after: dict[Force, float] = {}
         square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
         for defender, weight in standing.items():
-            result: BattleResult = run(replace(battle, defender=defender), weight)
+            result: BattleResult = run(replace(battle, defender=replace(battle.defender, army=defender)),
+                                       weight)
             if result.runs:
                 paced.append(result.runs / weight)
             for side in ("attacker", "defender"):
@@ -178,10 +219,12 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                 units = force.repaired() if repairs else force
                 if not units.is_empty():
                     after[units] = after.get(units, 0.0) + weight * row.probability
-            if not battle.sea:
-                taken += weight * (result.takes_territory or 0.0)
-                took = result.takes_territory or 0.0
-                destroyed_open += weight * (result.attacker_win + result.draw - took)
+            took = 0.0 if battle.sea else result.takes_territory or 0.0
+            taken += weight * took
+            open_won += weight * (result.attacker_win - took)
+            open_drawn += weight * result.draw
+            for name in ended:
+                ended[name] += weight * getattr(result, name)
         reached = wave["fights"]
         wave["given_it_fights"] = {name: wave[name] / reached if reached > 0 else 0.0 for name in
                                    ("attacker_win", "attacker_ipc_lost", "defender_ipc_lost")}
@@ -190,8 +233,10 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         reports.append(wave)
         squares.append(square)
         standing = after
-    holds = sum(standing.values())
-    total = WaveResult(waves=tuple(reports), attacker_win=1.0 - holds, defender_win=holds,
+    holds = float(sum(standing.values()))
+    total = WaveResult(waves=tuple(reports), attacker_win=taken + open_won,
+                       draw=open_drawn, defender_holds=holds, defender_win=ended["defender_win"],
+                       retreat=ended["retreat"], stalemate=ended["stalemate"],
                        takes_territory=None if first.sea else taken,
                        attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
                        interrupted=interrupted)
@@ -223,8 +268,7 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult
                 **{name: spread_error(given[name], square[name] / reached if reached else 0.0,
                                       reached * runs) for name in names}}}}
         waves.append(wave)
-    errors = {"attacker_win": chance_error(total.attacker_win, runs),
-              "defender_win": chance_error(total.defender_win, runs),
+    errors = {**{name: chance_error(getattr(total, name), runs) for name in TOTAL_OUTCOMES},
               **{name: error_bound(*(w["std_error"][name] for w in waves))
                  for name in ("attacker_ipc_lost", "defender_ipc_lost")}}
     errors["tuv_swing"] = swing_error_bound(errors)
@@ -243,10 +287,14 @@ def replace_attacker(battle: Battle, wave: Wave) -> Battle:
         if options.get(f"{side}_destroyer_last") is True and not battle.sea:
             # Battle's own message names the command-line flag, which a wave does not have
             raise BattleError(f"{side}_destroyer_last applies to sea battles: drop it from the wave")
-    return replace(battle, attacker=parse_force(wave.attacker, battle.rules, "attacker"),
-                   ool_attacker=parse_unit_list(wave.ool_attacker, battle.rules, "attacker"),
-                   keep_land=wave.keep_land, landed=None, bombard=None, aa_fired=False, in_progress=False,
-                   **options)
+    sides = {role: {name.removeprefix(f"{role}_"): options.pop(name) for name in list(options)
+                    if name.startswith(f"{role}_")} for role in ("attacker", "defender")}
+    own = sides["attacker"]
+    attacker = Side(wave.attacker, wave.ool_attacker, battle.attacker.tech,
+                    own.get("submerge", battle.attacker.submerge),
+                    own.get("destroyer_last", battle.attacker.destroyer_last), wave.keep_land)
+    return replace(battle, attacker=attacker, defender=replace(battle.defender, **sides["defender"]),
+                   aa_fired=False, in_progress=False, **options)
 
 
 def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
@@ -256,5 +304,5 @@ def _reinforcements(battle: Battle, wave: Wave) -> Force | None:
     extra = parse_force(wave.defender_reinforcements, battle.rules, "defender reinforcements")
     if extra.is_empty():
         return None
-    replace(battle, defender=extra)  # the units must be able to defend in this battle
+    replace(battle, defender=replace(battle.defender, army=extra))  # the units must be able to defend here
     return extra

@@ -14,7 +14,6 @@ The metrics (``win``, ``take``, ``hold``) are ``oddsim.sweeps.results.METRICS``.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,9 +21,9 @@ from dataclasses import dataclass
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim.api import run_battle
 from oddsim.limits import MAX_SEED, METHODS, check_runs, check_seed, refuse_for_exact
-from oddsim.model.battle import Battle
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import count_label, unit_label
+from oddsim.model.options import WEB_FIELDS, battle_from
 from oddsim.model.rules import Ruleset, load_ruleset
 from oddsim.results.battle_result import BattleResult
 from oddsim.sweeps.errors import SweepError
@@ -56,7 +55,7 @@ class _Engine:
               index: int) -> SweepPoint:
         if not any(attacker.values()):
             return SweepPoint(1.0 if metric == "hold" else 0.0, 0.0, "none")
-        battle = Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, **self.options)
+        battle = battle_from(rules, attacker, defender, {**self.options, "sea": sea})
         exact = self.method == "exact"  # (the exact engine takes neither runs nor a seed)
         seed = None if self.seed is None or exact else (self.seed + index) % (MAX_SEED + 1)
         with stop_on_interrupt() as stop:
@@ -196,8 +195,8 @@ def _check_choices(side: str, metric: str, method: str, sea: bool) -> None:
 
 
 def _battle_options() -> set[str]:
-    """The ``Battle`` fields a sweep passes on to every battle (it sets the armies, rules and sea)."""
-    return {f.name for f in dataclasses.fields(Battle) if f.init} - {"rules", "attacker", "defender", "sea"}
+    """The battle options a sweep passes on to every battle (it sets the armies, rules and sea)."""
+    return set(WEB_FIELDS) - {"sea"}
 
 
 def _engine(method: str, runs: int | None, seed: int | None, options: dict) -> _Engine:

@@ -15,7 +15,9 @@ from oddsim.errors import OddsimError, TooLargeError
 from oddsim.limits import MethodChoice, check_seed
 from oddsim.model.battle import Battle
 from oddsim.model.forces import parse_force
+from oddsim.model.options import WEB_FIELDS, battle_from
 from oddsim.results.battle_result import BattleResult
+from oddsim.results.readings import with_readings
 from oddsim.stages.aa_split import is_split
 from oddsim.stages.amphibious import Amphibious
 from oddsim.stages.counter import CounterAttackResult
@@ -26,7 +28,7 @@ from oddsim.stages.wave_plan import wave_of
 from oddsim.stages.waves import Wave
 from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_SECONDS, WebError, server_runs
-from oddsim.web.request_fields import Body, fields_of
+from oddsim.web.request_fields import RULES_FIELDS, Body, fields_of, refuse_unknown
 from oddsim.web.rules_requests import is_builtin, ruleset_of
 from oddsim.web.work import Progress, engine_guard, stopper
 
@@ -43,8 +45,12 @@ def battle_of(body: Body) -> Battle:
     are; any other field but the engine options and the follow-ups is refused."""
     if "defender" not in body:
         raise WebError("defender: missing: write 'none' for an undefended territory")
-    fields = fields_of(body, Battle, (*ENGINE_FIELDS, *FOLLOW_UPS), "battle")
-    return Battle(rules=ruleset_of(body), **fields)
+    refuse_unknown(body, {"attacker", "defender", *WEB_FIELDS, *ENGINE_FIELDS, *FOLLOW_UPS, *RULES_FIELDS},
+                   "battle")
+    if "attacker" not in body:
+        raise WebError("missing field 'attacker' in the battle request: it needs attacker")
+    return battle_from(ruleset_of(body), body["attacker"], body["defender"],
+                       {name: body[name] for name in WEB_FIELDS if name in body})
 
 
 def battle_spec(body: Body) -> BattleRequest:
@@ -172,7 +178,8 @@ def _answer(request: BattleRequest, on_chunk: Callable[[int], bool], indent: int
     engine = engine_of(request)
     with engine_guard(engine != MethodChoice.EXACT):
         answer = run_request(request, on_chunk=on_chunk)
-    return json.dumps(answer.to_dict(), indent=indent), _same_if_asked_again(request, engine, answer)
+    return (json.dumps(with_readings(answer.to_dict(), request.fight.rules), indent=indent),
+            _same_if_asked_again(request, engine, answer))
 
 
 def _same_if_asked_again(request: BattleRequest, engine: MethodChoice, answer: Answer) -> bool:

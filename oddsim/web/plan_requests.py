@@ -9,7 +9,8 @@ from oddsim.errors import TooLargeError
 from oddsim.plan import solve_plan
 from oddsim.plan.goals import Combine
 from oddsim.plan.odds import too_large_to_solve
-from oddsim.plan.spec import parse_plan, plan_entries, sub_army_count
+from oddsim.plan.spec import BATTLE_OPTIONS, parse_plan, plan_entries, sub_army_count
+from oddsim.results.readings import with_readings
 from oddsim.stages.pipeline import estimate_seconds
 from oddsim.web.limits import (
     MAX_COUNTED_SUB_ARMIES,
@@ -29,17 +30,15 @@ from oddsim.web.work import Progress, within
 PLAN_FIELDS = ("pool", "targets", "threats", "defend", "stands", "values", "reach", "goal",
                "counter_attack", "keep_home", "alternatives", "retreat")
 """A plan request's fields: ``oddsim plan``'s options (a repeatable one a list of its
-``NAME=...`` texts, or a mapping), and ``PLAN_BATTLE_FIELDS``."""
-PLAN_BATTLE_FIELDS = ("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
-                      "defender_tech")
-"""The battle options a plan applies to every target (``Battle``'s)."""
+``NAME=...`` texts, or a mapping), and the battle options a plan applies to every target
+(``oddsim.plan.spec.BATTLE_OPTIONS``)."""
 
 
 def plan_spec(body: Body):
     """The ``PlanSpec`` of a plan request, parsed as ``oddsim plan`` parses its options
     (``oddsim.plan.parse_plan``), and refused when its battles or its optimiser would cost more
     than the server gives a job (``limits.MAX_PLAN_SECONDS``, ``MAX_COUNTED_SUB_ARMIES``)."""
-    refuse_unknown(body, {*PLAN_FIELDS, *PLAN_BATTLE_FIELDS, *RULES_FIELDS}, "plan")
+    refuse_unknown(body, {*PLAN_FIELDS, *BATTLE_OPTIONS, *RULES_FIELDS}, "plan")
     if "pool" not in body:
         raise WebError("missing pool: a plan needs the units to split, e.g. \"6 inf, 2 arm\"")
     defend = body.get("defend", False)
@@ -48,7 +47,7 @@ def plan_spec(body: Body):
     entries = plan_entries(defend, body.get("targets"), body.get("threats"))
     if isinstance(entries, (list, dict)):  # (refused before any is parsed)
         _check_target_count(len(entries))
-    options = {name: body[name] for name in PLAN_BATTLE_FIELDS if body.get(name) is not None}
+    options = {name: body[name] for name in BATTLE_OPTIONS if body.get(name) is not None}
     spec = parse_plan(ruleset_of(body), body["pool"], entries, body.get("goal") or
                       ("hold-all" if defend else "value"), body.get("values"), body.get("reach"),
                       body.get("keep_home"), body.get("counter_attack"), body.get("stands"), defend,
@@ -125,4 +124,5 @@ def run_plan_request(body: Body, progress: Progress | None = None) -> str:
         f"the plan took more than {PLAN_SECONDS:g} s on the server "
         f"({f'{done} of {total} targets solved' if done < total else 'the best split not yet found'}): "
         f"plan with fewer units, or run oddsim plan"), last_step=True)
-    return json.dumps(solve_plan(spec, on_target=on_target).to_dict(), indent=2)
+    return json.dumps(with_readings(solve_plan(spec, on_target=on_target).to_dict(), spec.rules),
+                      indent=2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from oddsim.purchase.enumeration import count_purchases
-from oddsim.purchase.report import report
+from oddsim.purchase.report import answer
 from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep
 from oddsim.purchase.spec import SweepSpec
 from oddsim.web.limits import MAX_PURCHASES, WebError, server_runs
@@ -61,9 +61,4 @@ def run_purchase_request(body: Body, progress: Progress | None = None) -> str:
             table = run_sweep(spec, stop_requested=stop_requested)
         except SweepInterrupted as stop:
             raise WebError(f"cancelled: {stop}", status=409) from None
-    records = [{**record, "value_error_text": spec.goal.error_text(row.value, row.value_std_error, row.runs)}
-               for record, row in zip(table.records(), table.rows, strict=True)]  # (as the report shows it)
-    return json.dumps({"describe": spec.describe(), "goal": spec.goal.value, "units": list(spec.units),
-                       "purchases": len(records), "report": report(table, spec, top),
-                       "rows": records if top == 0 else records[:top],
-                       "frontier": [r for r in records if r["frontier"]]}, indent=2)
+    return json.dumps(answer(table, spec, top), indent=2)

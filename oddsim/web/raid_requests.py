@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import json
+
 from oddsim.limits import EXACT_OR_MC, check_seed
 from oddsim.raid import DEFAULT_RAID_RUNS, Raid, run_raid
+from oddsim.results.readings import with_readings
 from oddsim.web.limits import WebError, server_runs
 from oddsim.web.request_fields import Body, fields_of
 from oddsim.web.rules_requests import ruleset_of
@@ -27,5 +30,6 @@ def run_raid_request(body: Body, progress: Progress | None = None) -> str:
     """``POST /api/raid``: what ``oddsim raid --json`` prints (exact unless ``method: mc``)."""
     raid, method, runs, seed = raid_spec(body)
 
-    return run_raid(raid, method=method, runs=runs, seed=seed,  # (as the CLI runs it)
-                    on_chunk=stopper(progress, runs or DEFAULT_RAID_RUNS)).to_json()
+    result = run_raid(raid, method=method, runs=runs, seed=seed,  # (as the CLI runs it)
+                      on_chunk=stopper(progress, runs or DEFAULT_RAID_RUNS))
+    return json.dumps(with_readings(result.to_dict(), raid.rules), indent=2)

@@ -184,12 +184,13 @@ def test_amphibious_orders_of_loss_reach_the_land_battle():
     base = ["amphibious", "--fleet", "1 trn", "--cargo", "1 inf, 1 arm", "-d", "2 inf", "--json",
             "--no-bombard"]
     armor_first = json.loads(run(*base, "--ool-attacker", "arm,inf").output)
-    land = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "2 inf", landed="1 inf, 1 arm",
-                                      ool_attacker="arm,inf"))
+    land = oddsim.solve(oddsim.Battle("1942-2e",
+                                      attacker=oddsim.Side("1 inf, 1 arm", order_of_loss="arm,inf",
+                                                           landed="1 inf, 1 arm"), defender="2 inf"))
     assert armor_first["takes_territory"] == pytest.approx(land.takes_territory, abs=1e-12)
     kept = json.loads(run(*base, "--keep-land", "1", "--ool-defender", "inf").output)
     assert kept["takes_territory"] == pytest.approx(oddsim.solve(oddsim.Battle(
-        "1942-2e", "1 inf, 1 arm", "2 inf", landed="1 inf, 1 arm", keep_land=1)).takes_territory,
+        "1942-2e", oddsim.Side("1 inf, 1 arm", keep_land=1, landed="1 inf, 1 arm"), "2 inf")).takes_territory,
         abs=1e-12)
 
 

@@ -33,11 +33,12 @@ def test_ranks_purchases_and_marks_the_frontier():
     assert result.exit_code == 0, result.output
     lines = [" ".join(line.split()) for line in result.output.splitlines()]
     # 2 inf take 157/232 = 67.67%, 1 arm 1/2, 1 inf 1/4 (worked out in test_purchase_sweep)
-    ranking = lines[lines.index("rank take cost left method purchase") + 1:][:3]
+    # and buying nothing attacks with nothing: no battle, takes 0, first on the frontier
+    ranking = lines[lines.index("rank take cost left method purchase") + 1:][:4]
     assert ranking == ["1 67.67% * 6 0 exact 2 infantry", "2 50.00% 6 0 exact 1 armor",
-                       "3 25.00% * 3 3 exact 1 infantry"]
-    assert "3 purchases: 3 exact, 0 Monte Carlo" in result.output
-    assert lines[-2:] == ["3 IPCs 25.00% 1 infantry", "6 IPCs 67.67% 2 infantry"]
+                       "3 25.00% * 3 3 exact 1 infantry", "4 0.00% * 0 6 exact nothing"]
+    assert "4 purchases: 4 exact, 0 Monte Carlo" in result.output
+    assert lines[-3:] == ["0 IPCs 0.00% nothing", "3 IPCs 25.00% 1 infantry", "6 IPCs 67.67% 2 infantry"]
 
 
 BAD_INPUT = [
@@ -100,4 +101,4 @@ def test_out_file_and_resume_summary(tmp_path, capsys):
     code, first, _ = run_main(capsys, *args)
     assert code == 0 and f"rows written to {out}" in first
     code, again, _ = run_main(capsys, *args, "--resume")
-    assert code == 0 and f"0 solved, 0 from the cache, 3 resumed from {out}" in again
+    assert code == 0 and f"0 solved, 0 from the cache, 4 resumed from {out}" in again

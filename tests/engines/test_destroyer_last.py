@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from oddsim import Battle
+from oddsim import Battle, Side
 from oddsim.cli import cli
 from oddsim.engines.exact import _tables as t
 from oddsim.engines.exact.solve import _prepare
@@ -29,8 +29,8 @@ KEPT = (Fraction(101, 104), Fraction(2, 104), Fraction(1, 104))
 
 
 def destroyer_and_cruiser(kept: bool) -> Battle:
-    return Battle(rules="1942-2e", attacker="1 dd, 1 cru", defender="1 sub", sea=True, ool_attacker="dd,cru",
-                  attacker_destroyer_last=kept)
+    return Battle(rules="1942-2e", attacker=Side("1 dd, 1 cru", order_of_loss="dd,cru", destroyer_last=kept),
+                  defender="1 sub", sea=True)
 
 
 @pytest.mark.parametrize(("kept", "expected"), [(False, PLAIN), (True, KEPT)])
@@ -54,8 +54,9 @@ def _alive(p, state):
 
 def test_the_kept_destroyer_moves_with_the_enemy_subs():
     """The exact engine's next-hit tables, read against the rule: order dd, cru, cru, tra."""
-    battle = Battle(rules="1942-2e", attacker="1 dd, 2 cru, 1 tra", defender="1 sub", sea=True,
-                    ool_attacker="dd,cru", attacker_destroyer_last=True)
+    battle = Battle(rules="1942-2e",
+                    attacker=Side("1 dd, 2 cru, 1 tra", order_of_loss="dd,cru", destroyer_last=True),
+                    defender="1 sub", sea=True)
     p = _prepare(battle)
     with_subs = t.N_HIT_KINDS + t.H_ANY
     s1 = p.A.next_hit[0, with_subs]
@@ -67,8 +68,8 @@ def test_the_kept_destroyer_moves_with_the_enemy_subs():
     s3 = p.A.next_hit[s2, with_subs]  # the transport is chosen last, after the destroyer
     assert _alive(p, s3) == {"transport": 1}
     # no flag: the destroyer goes first either way
-    plain = _prepare(Battle(rules="1942-2e", attacker="1 dd, 2 cru, 1 tra", defender="1 sub", sea=True,
-                            ool_attacker="dd,cru"))
+    plain = _prepare(Battle(rules="1942-2e", attacker=Side("1 dd, 2 cru, 1 tra", order_of_loss="dd,cru"),
+                            defender="1 sub", sea=True))
     assert _alive(plain, plain.A.next_hit[0, with_subs]) == {"cruiser": 2, "transport": 1}
 
 
@@ -76,12 +77,11 @@ def test_engines_agree_on_a_fleet_battle_with_both_flags():
     """Subs, destroyers and aircraft on both sides (first strikes, aircraft that need a destroyer
     to hit subs, a transport chosen last): the two engines are written apart, so they check
     each other; the flags must change the answer for the check to mean something."""
-    kwargs = dict(rules="1942-2e", attacker="2 sub, 2 dd, 1 cru, 1 ftr",
-                  defender="2 sub, 1 dd, 1 cv, 1 ftr, 1 tra", sea=True, ool_attacker="dd,sub",
-                  ool_defender="dd,sub")
-    battle = Battle(**kwargs, attacker_destroyer_last=True, defender_destroyer_last=True)
+    attacker, defender = "2 sub, 2 dd, 1 cru, 1 ftr", "2 sub, 1 dd, 1 cv, 1 ftr, 1 tra"
+    battle = Battle("1942-2e", Side(attacker, "dd,sub", destroyer_last=True),
+                    Side(defender, "dd,sub", destroyer_last=True), sea=True)
     exact = solve(battle)
-    plain = solve(Battle(**kwargs))
+    plain = solve(Battle("1942-2e", Side(attacker, "dd,sub"), Side(defender, "dd,sub"), sea=True))
     assert abs(exact.attacker_win - plain.attacker_win) > 0.003
     mc = simulate(battle, runs=100_000, seed=17)
     for name in ("attacker_win", "defender_win", "attacker_ipc_lost", "defender_ipc_lost"):
@@ -94,21 +94,22 @@ def test_engines_agree_on_a_fleet_battle_with_both_flags():
 
 
 def test_no_enemy_sub_or_no_destroyer_changes_nothing():
-    a = solve(Battle(rules="1942-2e", attacker="1 dd, 1 cru", defender="1 dd", sea=True, ool_attacker="dd",
-                     attacker_destroyer_last=True))
-    b = solve(Battle(rules="1942-2e", attacker="1 dd, 1 cru", defender="1 dd", sea=True, ool_attacker="dd"))
+    a = solve(Battle(rules="1942-2e", attacker=Side("1 dd, 1 cru", order_of_loss="dd", destroyer_last=True),
+                     defender="1 dd", sea=True))
+    b = solve(Battle(rules="1942-2e", attacker=Side("1 dd, 1 cru", order_of_loss="dd"), defender="1 dd",
+                     sea=True))
     assert a.attacker_win == b.attacker_win and a.attacker_ipc_lost == b.attacker_ipc_lost
-    c = solve(Battle(rules="1942-2e", attacker="1 cru", defender="1 sub", sea=True,
-                     attacker_destroyer_last=True))
+    c = solve(Battle(rules="1942-2e", attacker=Side("1 cru", destroyer_last=True), defender="1 sub",
+                     sea=True))
     d = solve(Battle(rules="1942-2e", attacker="1 cru", defender="1 sub", sea=True))
     assert c.attacker_win == d.attacker_win
 
 
 def test_destroyer_last_on_land_is_an_error():
     with pytest.raises(BattleError, match="sea battles"):
-        Battle(rules="1942-2e", attacker="1 inf", defender="1 inf", defender_destroyer_last=True)
+        Battle(rules="1942-2e", attacker="1 inf", defender=Side("1 inf", destroyer_last=True))
     with pytest.raises(BattleError, match="True or False"):
-        Battle(rules="1942-2e", attacker="1 dd", defender="1 sub", sea=True, attacker_destroyer_last="yes")
+        Battle(rules="1942-2e", attacker=Side("1 dd", destroyer_last="yes"), defender="1 sub", sea=True)
 
 
 def test_destroyer_last_cli():

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from oddsim import Battle
+from oddsim import Battle, Side
 from oddsim.cli import cli
 from oddsim.errors import BattleError
 from oddsim.stages.pipeline import simulate, solve
@@ -21,15 +21,15 @@ FRESH_WIN = Fraction(5, 6) * Fraction(1, 2)
 
 @pytest.mark.parametrize(("in_progress", "expected"), [(True, IN_PROGRESS_WIN), (False, FRESH_WIN)])
 def test_no_aa_fire_in_a_battle_in_progress_exact(in_progress, expected):
-    battle = Battle(rules="1942-2e", attacker="1 ftr", defender="1 inf, 1 aa", in_progress=in_progress,
-                    ool_defender="inf,aa")
+    battle = Battle(rules="1942-2e", attacker="1 ftr", defender=Side("1 inf, 1 aa", order_of_loss="inf,aa"),
+                    in_progress=in_progress)
     assert solve(battle).attacker_win == pytest.approx(float(expected), abs=1e-12)
 
 
 @pytest.mark.parametrize(("in_progress", "expected"), [(True, IN_PROGRESS_WIN), (False, FRESH_WIN)])
 def test_no_aa_fire_in_a_battle_in_progress_monte_carlo(in_progress, expected):
-    battle = Battle(rules="1942-2e", attacker="1 ftr", defender="1 inf, 1 aa", in_progress=in_progress,
-                    ool_defender="inf,aa")
+    battle = Battle(rules="1942-2e", attacker="1 ftr", defender=Side("1 inf, 1 aa", order_of_loss="inf,aa"),
+                    in_progress=in_progress)
     result = simulate(battle, runs=100_000, seed=15)
     assert abs(result.attacker_win - float(expected)) < 4.5 * result.std_error["attacker_win"]
 
@@ -53,7 +53,7 @@ def test_no_aa_fire_in_progress_where_aa_picks_its_casualties(engine):
 
 def test_in_progress_with_bombardment_is_an_error():
     with pytest.raises(BattleError, match="in progress"):
-        Battle(rules="1942-2e", attacker="2 inf", defender="2 inf", landed="2 inf", bombard="1 bb",
+        Battle(rules="1942-2e", attacker=Side("2 inf", landed="2 inf", bombard="1 bb"), defender="2 inf",
                in_progress=True)
 
 

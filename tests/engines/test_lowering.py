@@ -43,8 +43,8 @@ def test_a_land_battle_with_an_aa_gun_and_artillery():
 
 
 def test_landed_units_bombardment_and_low_luck():
-    low = lower(oddsim.Battle("1942-2e", "2 inf, 1 arm", "2 inf", landed="2 inf", bombard="1 bb",
-                              dice="lowluck"))
+    low = lower(oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf, 1 arm", landed="2 inf", bombard="1 bb"),
+                              defender="2 inf", dice="lowluck"))
     # the battleship bombards at 4: one die hitting on 4 or less
     assert low.bombard_dice.tolist() == [0, 0, 0, 0, 1, 0, 0]
     assert low.low_luck and low.aa_dice == 0
@@ -61,8 +61,9 @@ def test_a_europe_sea_battle_with_a_damaged_battleship():
     assert a.damaged[bb] == 1 and a.count[bb] == 1
     # a damaged battleship takes no free hit: the sub (cost 8 + 2.5 x 2) goes before it
     assert (a.step_unit.tolist(), a.step_kill.tolist()) == ([sub, bb], [1, 1])
-    # the transport rolls no die (europe-1999's summary): it cannot fire, so it goes first
-    assert d.value[trn] == 0 and d.step_unit.tolist() == [trn, dd]
+    # the transport defends at 1 (europe-1999's unit chart and rulebook, issue 34): 8 + 2.5 x 1
+    # = 10.5 against the destroyer's 12 + 2.5 x 3 = 19.5, so it goes first
+    assert d.value[trn] == 1 and d.step_unit.tolist() == [trn, dd]
     # the defender's destroyer at the attack takes the attacker's first strike away for good
     assert not low.attacker_subs_first and not low.defender_subs_first
     assert np.array_equal(low.is_sub, np.array([n == "submarine" for n in names]))

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from oddsim import Battle
+from oddsim import Battle, Side
 from oddsim.cli import cli
 from oddsim.errors import BattleError
 from oddsim.stages.pipeline import simulate, solve
@@ -43,7 +43,8 @@ def test_strafe_monte_carlo_matches_the_hand_value():
     Battle(rules="1942-2e", attacker="4 inf, 2 arm, 1 ftr", defender="5 inf, 1 aa", retreat={"strafe": 2}),
     Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
            retreat={"strafe": 1}),
-    Battle(rules="1942-2e", attacker="3 inf, 2 arm", defender="4 inf", landed="3 inf", retreat={"strafe": 2}),
+    Battle(rules="1942-2e", attacker=Side("3 inf, 2 arm", landed="3 inf"), defender="4 inf",
+           retreat={"strafe": 2}),
 ])
 def test_strafe_monte_carlo_agrees_with_exact(battle):
     exact = solve(battle)

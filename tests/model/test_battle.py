@@ -12,11 +12,15 @@ import oddsim
      "infantry cannot fight in a sea battle"),
     (dict(attacker="1 aa", defender="1 inf"), oddsim.BattleError, "AA gun cannot attack"),
     (dict(attacker="none", defender="1 inf"), oddsim.BattleError, "the army is empty"),
-    (dict(attacker="1 inf", defender="1 inf", keep_land=-1), oddsim.BattleError, "keep_land"),
-    (dict(attacker="1 dd", defender="1 dd", sea=True, keep_land=1), oddsim.BattleError,
+    (dict(attacker=oddsim.Side("1 inf", keep_land=-1), defender="1 inf"), oddsim.BattleError, "keep_land"),
+    (dict(attacker=oddsim.Side("1 dd", keep_land=1), defender="1 dd", sea=True), oddsim.BattleError,
      "land battles only"),
-    (dict(attacker="1 inf", defender="1 inf", ool_attacker="inf,zeppelin"),
+    (dict(attacker=oddsim.Side("1 inf", order_of_loss="inf,zeppelin"), defender="1 inf"),
      oddsim.OrderOfLossError, "unknown unit 'zeppelin'"),
+    (dict(attacker="1 inf", defender=oddsim.Side("2 inf", keep_land=1)), oddsim.BattleError,
+     "keep_land is the attacker's"),
+    (dict(attacker="2 inf", defender=oddsim.Side("1 inf", landed="1 inf")), oddsim.BattleError,
+     "landed is the attacker's"),
     (dict(attacker="1 inf", defender="1 inf", rules="axis-and-allies-1914"),
      oddsim.RulesetError, "unknown edition"),
 ])
@@ -55,13 +59,13 @@ def test_choices_are_enums_and_their_strings_still_work():
     from oddsim.model.battle import Dice, Submerge
     from oddsim.results.battle_result import Method
 
-    by_string = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd", defender="1 sub, 1 cru",
-                              sea=True, dice="lowluck", attacker_submerge="alone")
-    by_enum = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd", defender="1 sub, 1 cru",
-                            sea=True, dice=Dice.LOW_LUCK, attacker_submerge=Submerge.ALONE)
+    by_string = oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("2 sub, 1 dd", submerge="alone"),
+                              defender="1 sub, 1 cru", sea=True, dice="lowluck")
+    by_enum = oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("2 sub, 1 dd", submerge=Submerge.ALONE),
+                            defender="1 sub, 1 cru", sea=True, dice=Dice.LOW_LUCK)
     assert by_string == by_enum
-    assert by_string.dice is Dice.LOW_LUCK and by_string.attacker_submerge is Submerge.ALONE
-    assert by_string.defender_submerge is Submerge.NEVER
+    assert by_string.dice is Dice.LOW_LUCK and by_string.attacker.submerge is Submerge.ALONE
+    assert by_string.defender.submerge is Submerge.NEVER
     result = oddsim.solve(by_string)
     assert result.method is Method.EXACT and result.method == "exact"
     assert '"method": "exact"' in result.to_json()  # JSON keeps the plain string

@@ -95,7 +95,7 @@ def test_bad_mapping_counts():
 def test_a_hand_built_force_resolves_aliases_like_text():
     """Before: the alias was dropped, so "3 infantry attack none" won with certainty."""
     battle = oddsim.Battle(rules="1942-2e", attacker="3 inf", defender=oddsim.Force((("inf", 5),)))
-    assert battle.defender == parse_force("5 inf", battle.rules)
+    assert battle.defender.army == parse_force("5 inf", battle.rules)
     result = oddsim.solve(battle)
     assert "attack 5 infantry" in result.battle
     assert result.attacker_win < 0.1

@@ -8,7 +8,7 @@ from oddsim.model.rules import load_ruleset
 
 
 def steps(battle, side="attacker"):
-    return [(s.unit, s.kind.value, s.count) for s in getattr(battle, f"{side}_steps")]
+    return [(s.unit, s.kind.value, s.count) for s in getattr(battle, side).steps]
 
 
 def test_default_loses_units_far_below_their_price_then_the_cheapest_with_free_hits_first():
@@ -46,7 +46,9 @@ def test_the_defender_on_land_loses_its_bomber_right_after_the_aa_gun_unlike_aac
     battle = {"rules": "1942-2e", "attacker": "6 inf, 2 art, 3 arm, 2 ftr, 1 bmb",
               "defender": "7 inf, 1 art, 1 arm, 1 ftr, 1 bmb, 1 aa"}
     ours = oddsim.solve(oddsim.Battle(**battle))
-    theirs = oddsim.solve(oddsim.Battle(**battle, ool_defender=",".join(AACALC2_DEFAULTS[False, False])))
+    aacalc2_order = ",".join(AACALC2_DEFAULTS[False, False])
+    theirs = oddsim.solve(oddsim.Battle(**{**battle,
+                                           "defender": oddsim.Side(battle["defender"], aacalc2_order)}))
     assert ours.attacker_win < theirs.attacker_win - 0.02
 
 
@@ -73,36 +75,37 @@ def test_default_battles_give_aacalc2s_default_answers(attacker, defender, wins,
 
 
 def test_explicit_list_then_default_order():
-    b = oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 art, 2 arm, 1 ftr", defender="1 inf",
-                      ool_attacker="arm,inf")
+    b = oddsim.Battle(rules="1942-2e",
+                      attacker=oddsim.Side("3 inf, 1 art, 2 arm, 1 ftr", order_of_loss="arm,inf"),
+                      defender="1 inf")
     assert steps(b) == [("armor", "kill", 2), ("infantry", "kill", 3), ("artillery", "kill", 1),
                         ("fighter", "kill", 1)]
 
 
 def test_keep_land_moves_the_last_land_units_after_everything():
-    b = oddsim.Battle(rules="1942-2e", attacker="3 inf, 1 art, 2 arm, 1 ftr", defender="1 inf",
-                      keep_land=2)
+    b = oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("3 inf, 1 art, 2 arm, 1 ftr", keep_land=2),
+                      defender="1 inf")
     assert steps(b) == [("infantry", "kill", 3), ("artillery", "kill", 1), ("fighter", "kill", 1),
                         ("armor", "kill", 2)]
 
 
 def test_defenceless_transports_always_last_and_damaged_units_need_no_free_hit():
-    b = oddsim.Battle(rules="anniversary", attacker="1 dd", defender="2 trn, 1 dd, 1 damaged bb",
-                      sea=True, ool_defender="trn,bb,dd")
+    b = oddsim.Battle(rules="anniversary", attacker="1 dd",
+                      defender=oddsim.Side("2 trn, 1 dd, 1 damaged bb", order_of_loss="trn,bb,dd"), sea=True)
     assert steps(b, "defender") == [("battleship", "kill", 1), ("destroyer", "kill", 1),
                                     ("transport", "kill", 2)]
-    fighting = oddsim.Battle(rules="revised", attacker="1 dd", defender="2 trn, 1 dd", sea=True,
-                             ool_defender="trn")
-    assert fighting.defender_steps[0] == LossStep("transport", LossKind.KILL, 2)
+    fighting = oddsim.Battle(rules="revised", attacker="1 dd",
+                             defender=oddsim.Side("2 trn, 1 dd", order_of_loss="trn"), sea=True)
+    assert fighting.defender.steps[0] == LossStep("transport", LossKind.KILL, 2)
 
 
 def test_order_of_loss_changes_the_odds():
     # the golden values of tests/exact/test_golden.py: losing the bomber first vs the tank first
-    bomber_first = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 arm, 1 bmb",
-                                              defender="1 arm, 1 ftr", ool_attacker="bmb,arm",
-                                              ool_defender="arm,ftr"))
-    tank_first = oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="1 arm, 1 bmb",
-                                            defender="1 arm, 1 ftr", ool_attacker="arm",
-                                            ool_defender="arm,ftr"))
+    bomber_first = oddsim.solve(oddsim.Battle(rules="1942-2e",
+                                              attacker=oddsim.Side("1 arm, 1 bmb", order_of_loss="bmb,arm"),
+                                              defender=oddsim.Side("1 arm, 1 ftr", order_of_loss="arm,ftr")))
+    tank_first = oddsim.solve(oddsim.Battle(rules="1942-2e",
+                                            attacker=oddsim.Side("1 arm, 1 bmb", order_of_loss="arm"),
+                                            defender=oddsim.Side("1 arm, 1 ftr", order_of_loss="arm,ftr")))
     assert abs(bomber_first.attacker_win - 2351 / 6545) < 1e-12
     assert abs(tank_first.attacker_win - 127 / 340) < 1e-12

@@ -22,13 +22,16 @@ def test_goal_value_of_an_undefended_territory_is_its_value():
     table = sweep("1942-2e", budget=6, units="inf,arm", against="none", goal="value", territory_value=5,
                   cache=BattleCache())
     assert {row.purchase: row.value for row in table} == pytest.approx(
-        {"1 infantry": 5.0, "2 infantry": 5.0, "1 armor": 5.0})
+        {"1 infantry": 5.0, "2 infantry": 5.0, "1 armor": 5.0, "nothing": 0.0})  # (no attack)
 
 
 def test_goal_value_ranks_by_the_best_retreat_objective():
     table = sweep("1942-2e", budget=9, units="inf,arm", against="2 inf", goal="value", territory_value=4,
                   cache=BattleCache())
     for row in table:
+        if row.purchase == "nothing":  # no attack: nothing gained, nothing lost
+            assert (row.value, row.tuv_swing, row.takes_territory) == (0.0, 0.0, 0.0)
+            continue
         best = solve(Battle(rules="1942-2e", attacker=row.purchase, defender="2 inf",
                             retreat={"best": "value", "territory_value": 4}))
         assert row.value == pytest.approx(best.objective, abs=1e-12)

@@ -74,7 +74,8 @@ def test_writer_writes_whole_chunks(tmp_path):
     assert read_rows(out, ["a", "b"])[2] == {"a": "3", "b": "0.1"}
 
 
-# A sweep of 590 purchases that takes about a second; committed row by row so a kill lands mid-way.
+# A sweep of 591 purchases (buying nothing among them) that takes about a second; committed row
+# by row so a kill lands mid-way.
 KILLED = ["--rules", "1942-2e", "--budget", "40", "--units", "inf,art,arm,ftr,bmb",
           "--against", "6 inf, 2 art, 1 arm, 1 ftr", "--quiet", "--top", "1"]
 
@@ -113,7 +114,7 @@ def test_resume_after_sigkill_gives_the_uninterrupted_file(tmp_path):
     out = tmp_path / "killed.csv"
     killed = stop_mid_way(start([*KILLED, "--chunk-rows", "1"], out), out, signal.SIGKILL)
     assert killed.returncode == -signal.SIGKILL
-    assert 20 <= rows_in(out) < 590, "the kill did not land mid-way"
+    assert 20 <= rows_in(out) < 591, "the kill did not land mid-way"
     with open(out, "ab") as f:
         f.write(b"123,4,0,")  # as if the kill had torn a write
     resumed = subprocess.run([sys.executable, "-m", "oddsim.cli", "purchase", *KILLED, "--out", str(out),
@@ -128,6 +129,6 @@ def test_sigterm_writes_the_finished_rows_and_says_how_many(tmp_path):
     stopped = stop_mid_way(start([*KILLED, "--chunk-rows", "7"], out), out, signal.SIGTERM, rows=7)
     assert stopped.returncode == 130
     message = stopped.stderr.read().strip().splitlines()
-    assert message == [f"oddsim: interrupted: stopped after {rows_in(out)} of 590 rows; {out} holds "
+    assert message == [f"oddsim: interrupted: stopped after {rows_in(out)} of 591 rows; {out} holds "
                        f"them: rerun with --resume to finish"]  # one line
     assert out.read_bytes().endswith(b"\n")

@@ -27,8 +27,12 @@ def binomial(p: float, n: int = RUNS) -> float:
 
 def test_monte_carlo_chances_carry_sqrt_p_q_over_n():
     table = sweep(**MC, cache=BattleCache())
-    assert len(table) == 5 and all(row.method == "mc" and row.runs == RUNS for row in table)
-    for row in table:
+    # buying nothing fights no battle: exact, no error (its figures are certain)
+    nothing = [row for row in table if row.purchase == "nothing"]
+    assert len(nothing) == 1 and nothing[0].method == "exact" and nothing[0].value_std_error is None
+    battles = [row for row in table if row.purchase != "nothing"]
+    assert len(battles) == 5 and all(row.method == "mc" and row.runs == RUNS for row in battles)
+    for row in battles:
         for name in CHANCES:
             assert getattr(row, f"{name}_std_error") == pytest.approx(binomial(getattr(row, name)),
                                                                       rel=1e-12), (row.purchase, name)
@@ -44,6 +48,9 @@ def test_the_errors_measure_the_distance_to_the_exact_figures():
     mc = {row.index: row for row in sweep(**MC, cache=BattleCache())}
     exact = {row.index: row for row in sweep(**EXACT, cache=BattleCache())}
     for index, row in exact.items():
+        if mc[index].method == "exact":  # buying nothing: no battle, the same certain figures
+            assert (mc[index].purchase, mc[index].value, mc[index].defender_win) == ("nothing", 0.0, 1.0)
+            continue
         for name in FIGURES:
             error = getattr(mc[index], f"{name}_std_error")
             assert abs(getattr(mc[index], name) - getattr(row, name)) <= 4.5 * error + 1e-12, name
@@ -66,6 +73,9 @@ def test_each_chance_goal_has_the_error_of_its_chance(goal, sea, units, against,
     assert len(table) >= 2
     for row in table:
         assert row.value == pytest.approx(value(row), abs=1e-12)
+        if row.method == "exact":  # buying nothing to attack with: no battle, certain
+            assert row.purchase == "nothing" and row.value_std_error is None
+            continue
         assert row.value_std_error == pytest.approx(binomial(row.value), rel=1e-9)
 
 
@@ -79,6 +89,8 @@ def test_the_value_goals_error_adds_the_territorys_share():
     table = sweep("1942-2e", budget=6, units="inf,arm", against="1 inf", goal="value", territory_value=4,
                   method="mc", runs=RUNS, seed=2, cache=BattleCache())
     for row in table:
+        if row.purchase == "nothing":  # no battle: certain
+            continue
         assert row.value_std_error == pytest.approx(
             row.tuv_swing_std_error + 4 * row.takes_territory_std_error, rel=1e-12)
 
@@ -89,10 +101,10 @@ def test_the_out_file_holds_the_errors_and_resumes_with_them(tmp_path, suffix):
     table = sweep(**MC, out=out, cache=BattleCache())
     if suffix == ".csv":
         with open(out, newline="") as f:
-            records = list(csv.DictReader(f))
+            records = [r for r in csv.DictReader(f) if r["method"] == "mc"]
         assert float(records[0]["value_std_error"]) == pytest.approx(binomial(float(records[0]["value"])))
     else:
-        records = [json.loads(line) for line in out.read_text().splitlines()]
+        records = [r for r in map(json.loads, out.read_text().splitlines()) if r["method"] == "mc"]
         assert records[0]["value_std_error"] == pytest.approx(binomial(records[0]["value"]))
     resumed = sweep(**MC, out=out, resume=True, cache=BattleCache())
     assert resumed.stats.resumed == len(table) and resumed.rows == table.rows
@@ -192,5 +204,6 @@ def test_the_report_shows_an_interval_for_a_purchase_that_never_takes():
     result = CliRunner().invoke(cli, ["purchase", "--budget", "3", "--units", "inf", "--against",
                                       "8 inf, 2 arm", "--method", "mc", "--runs", "2000", "--seed", "1"])
     assert result.exit_code == 0, result.output
-    rows = [line for line in result.output.splitlines() if line.split()[:1] == ["1"] and " mc " in line]
+    # rank 1: buying nothing (exact 0, the cheaper of the ties), then the infantry
+    rows = [line for line in result.output.splitlines() if line.split()[:1] == ["2"] and " mc " in line]
     assert rows and "0.00% 95%: 0 to 0.19%" in rows[0] and "± 0.00%" not in result.output

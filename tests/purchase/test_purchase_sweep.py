@@ -30,14 +30,16 @@ def test_two_infantry_beat_one_tank_against_a_lone_infantry():
     table = sweep("1942-2e", budget=6, units="inf,arm", against="1 inf", goal="take",
                   cache=BattleCache())
     rows = by_purchase(table)
-    assert set(rows) == {"1 infantry", "2 infantry", "1 armor"}  # buying nothing attacks with nothing
+    # buying nothing attacks with nothing: no battle, takes 0 (issue 34: a row, on the frontier)
+    assert set(rows) == {"1 infantry", "2 infantry", "1 armor", "nothing"}
     assert table.best.purchase == "2 infantry"
     assert rows["2 infantry"].value == pytest.approx(float(TWO_INF), abs=1e-12)
     assert rows["1 armor"].value == pytest.approx(float(ONE_ARM), abs=1e-12)
     assert rows["1 infantry"].value == pytest.approx(float(ONE_INF), abs=1e-12)
-    assert [r.purchase for r in table.rows] == ["2 infantry", "1 armor", "1 infantry"]
+    assert rows["nothing"].value == 0.0
+    assert [r.purchase for r in table.rows] == ["2 infantry", "1 armor", "1 infantry", "nothing"]
     # the tank costs as much as two infantry and does worse: off the frontier
-    assert [r.purchase for r in table.frontier()] == ["1 infantry", "2 infantry"]
+    assert [r.purchase for r in table.frontier()] == ["nothing", "1 infantry", "2 infantry"]
     assert rows["1 infantry"].leftover == 3 and rows["1 armor"].leftover == 0
 
 
@@ -87,12 +89,16 @@ def test_hold_at_sea_means_the_defender_has_units_left():
 def test_clear_at_sea_and_tuv_goals():
     clear = sweep("1942-2e", budget=12, units="sub,dd", against="1 trn", goal="clear", sea=True,
                   cache=BattleCache())
-    assert {row.value for row in clear} == {1.0}  # any warship sinks a lone transport
+    # any warship sinks a lone transport; buying nothing sinks nothing
+    assert {row.purchase: row.value for row in clear}["nothing"] == 0.0
+    assert {row.value for row in clear if row.purchase != "nothing"} == {1.0}
     assert clear.best.purchase == "1 submarine"  # cheapest of the equals ranks first
     tuv = sweep("1942-2e", budget=6, units="arm", against="1 inf", goal="tuv", cache=BattleCache())
     # 1 arm vs 1 inf: attacker wins 1/2, draw 1/4, loses 1/4:
-    # defender loses 3 IPCs with chance 3/4, attacker loses 6 with chance 1/2
-    assert tuv.best.value == pytest.approx(3 * 3 / 4 - 6 * 1 / 2, abs=1e-12)
+    # defender loses 3 IPCs with chance 3/4, attacker loses 6 with chance 1/2: a swing of -3/4,
+    # worse than buying nothing (no attack, 0), which ranks first
+    assert by_purchase(tuv)["1 armor"].value == pytest.approx(3 * 3 / 4 - 6 * 1 / 2, abs=1e-12)
+    assert (tuv.best.purchase, tuv.best.value) == ("nothing", 0.0)
 
 
 def test_take_at_sea_is_refused_naming_clear():
@@ -115,25 +121,25 @@ def test_pareto_frontier_definition():
 def test_records_and_dataframe():
     table = sweep("1942-2e", budget=6, units="inf,arm", against="1 inf", cache=BattleCache())
     records = table.records()
-    assert [r["rank"] for r in records] == [1, 2, 3]
+    assert [r["rank"] for r in records] == [1, 2, 3, 4]
     assert records[0]["purchase"] == "2 infantry" and records[0]["buy_infantry"] == 2
-    assert [r["frontier"] for r in records] == [True, False, True]
+    assert [r["frontier"] for r in records] == [True, False, True, True]
     pandas = pytest.importorskip("pandas")
     frame = table.to_dataframe()
     assert isinstance(frame, pandas.DataFrame)
-    assert list(frame["purchase"]) == ["2 infantry", "1 armor", "1 infantry"]
+    assert list(frame["purchase"]) == ["2 infantry", "1 armor", "1 infantry", "nothing"]
     assert list(frame.columns) == table.columns()
 
 
 def test_cache_solves_each_battle_once_across_sweeps(monkeypatch):
     cache = BattleCache()
     first = sweep("1942-2e", budget=9, units="inf,art", against="2 inf", cache=cache)
-    solved = len(cache)
-    assert first.stats.solved == solved == len(first)
+    solved = len(cache)  # (buying nothing fights no battle: answered, never cached)
+    assert first.stats.solved == solved + 1 == len(first)
     calls = []
     monkeypatch.setattr("oddsim.purchase.evaluate.run_battle", lambda *a, **k: calls.append(a))
     again = sweep("1942-2e", budget=9, units="inf,art", against="2 inf", cache=cache)
-    assert calls == [] and again.stats.cached == len(again)
+    assert calls == [] and again.stats.cached == len(again) - 1
     assert again.rows == first.rows
 
 
@@ -141,7 +147,8 @@ def test_bigger_budget_reuses_the_smaller_sweeps_battles():
     cache = BattleCache()
     small = sweep("1942-2e", budget=6, units="inf,art", against="2 inf", cache=cache)
     big = sweep("1942-2e", budget=8, units="inf,art", against="2 inf", cache=cache)
-    assert big.stats.cached == len(small) and big.stats.solved == len(big) - len(small)
+    # (buying nothing, no battle, is answered again each time)
+    assert big.stats.cached == len(small) - 1 and big.stats.solved == len(big) - len(small) + 1
 
 
 def test_monte_carlo_rows_use_a_seed_derived_from_the_battle():

@@ -192,7 +192,8 @@ def test_rounds_of_a_retreat_with_landed_units_are_when_the_others_left():
     """Before: with --retreat-after-round 1 the text said 'a retreat comes after 3.52 rounds',
     counting the landed units' fight on after the others left. Every retreat here leaves after
     round 1 (by construction), also where the landed infantry fights on and dies."""
-    b = oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", landed="1 inf", retreat={"after_round": 1})
+    b = oddsim.Battle("1942-2e", attacker=oddsim.Side("1 inf, 1 arm", landed="1 inf"), defender="1 inf",
+                      retreat={"after_round": 1})
     r = oddsim.solve(b)
     assert r.retreat_round == pytest.approx(1.0, abs=1e-12)
     assert r.expected_rounds > 1.5  # the landed infantry's fight on is in the expected rounds

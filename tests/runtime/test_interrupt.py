@@ -361,16 +361,18 @@ def test_an_interrupted_purchase_without_out_prints_the_ranking_of_the_rows_done
     assert result.exit_code == 130, result.output
     assert len(calls) == 3  # the row in hand when Ctrl-C came is the last one
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("interrupted: ranking of the 3 of ") and "purchases done" in lines[0]
+    # buying nothing (enumerated first, no battle: its row is made without the sweep's
+    # purchase_row) and the three rows the sweep made
+    assert lines[0].startswith("interrupted: ranking of the 4 of ") and "purchases done" in lines[0]
     ranked = [line for line in lines if _rank_line(line)]
-    assert [line.split()[0] for line in ranked] == ["1", "2", "3"]
-    # the same figures as the whole sweep gives those three purchases (the first three it enumerates)
+    assert [line.split()[0] for line in ranked] == ["1", "2", "3", "4"]
+    # the same figures as the whole sweep gives those purchases (the first four it enumerates)
     by_purchase = {_purchase_of(line): line.split()[1] for line in full_rows}
-    assert {_purchase_of(line) for line in ranked} == {spec.describe_purchase(counts)
-                                                       for spec, _, counts, *_ in calls}
+    assert {_purchase_of(line) for line in ranked} == {"nothing"} | {spec.describe_purchase(counts)
+                                                                     for spec, _, counts, *_ in calls}
     assert all(by_purchase[_purchase_of(line)] == line.split()[1] for line in ranked)
     message = result.stderr.strip().splitlines()
-    assert len(message) == 1 and message[0].startswith("oddsim: interrupted: stopped after 3 of ")
+    assert len(message) == 1 and message[0].startswith("oddsim: interrupted: stopped after 4 of ")
     assert "--out" in message[0]
 
 

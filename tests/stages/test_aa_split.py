@@ -39,8 +39,8 @@ def test_attacker_chooses_loses_the_cheapest_aircraft_first():
 
 def test_radar_and_revised_per_aircraft():
     # anniversary radar: AA hits on 2, each aircraft lost with 1/3
-    rows = _rows(oddsim.solve(oddsim.Battle("anniversary", "1 ftr, 1 bmb", "1 aa",
-                                            defender_tech="radar")))
+    rows = _rows(oddsim.solve(oddsim.Battle("anniversary", attacker="1 ftr, 1 bmb",
+                                            defender=oddsim.Side("1 aa", tech="radar"))))
     assert rows["1 fighter"] == pytest.approx(2 / 9, abs=TOL)
     assert rows["none"] == pytest.approx(1 / 9, abs=TOL)
     rows = _rows(oddsim.solve(oddsim.Battle("revised", "2 ftr, 1 bmb", "1 aa")))
@@ -143,7 +143,7 @@ def test_low_luck_splits_only_the_outcomes_that_can_happen():
     # 100 aircraft a type at 1: 16 sure hits and a 17th with chance 4/6, so 2 x 2 parts (not 101 x 101)
     battle = oddsim.Battle("revised", "100 ftr, 100 bmb", "10 inf, 1 aa", dice="lowluck")
     parts = aa_split.splits(battle)
-    got = sorted((p, spec.attacker.describe()) for p, spec, _ in parts)
+    got = sorted((p, spec.attacker.army.describe()) for p, spec, _ in parts)
     assert [p for p, _ in got] == pytest.approx([1 / 9, 2 / 9, 2 / 9, 4 / 9], abs=TOL)
     assert got[-1][1] == "83 fighters, 83 bombers"  # both lose 17, with (2/3)^2
     assert oddsim.solve(battle).attacker_ipc_lost >= 16 * (10 + 12)  # at least the sure losses
@@ -153,13 +153,15 @@ def test_each_part_is_the_battle_rebuilt_with_the_aircraft_left():
     # the parts skip Battle's checks of what did not change: the same as replace() building them anew
     from dataclasses import replace
 
-    battle = oddsim.Battle("revised", "3 ftr, 2 bmb, 2 inf, 1 arm", "4 inf, 1 aa", ool_attacker="bmb, inf",
-                           keep_land=1)
+    battle = oddsim.Battle("revised",
+                           attacker=oddsim.Side("3 ftr, 2 bmb, 2 inf, 1 arm", order_of_loss="bmb, inf",
+                                                keep_land=1), defender="4 inf, 1 aa")
     for _, spec, lost in aa_split.splits(battle):
-        left = {name: n - lost.count(name) for name, n in battle.attacker.counts}
-        rebuilt = replace(battle, attacker={name: n for name, n in left.items() if n}, aa_fired=True)
+        left = {name: n - lost.count(name) for name, n in battle.attacker.army.counts}
+        army = {name: n for name, n in left.items() if n}
+        rebuilt = replace(battle, attacker=replace(battle.attacker, army=army), aa_fired=True)
         assert spec == rebuilt
-        assert (spec.attacker_steps, spec.defender_steps) == (rebuilt.attacker_steps, rebuilt.defender_steps)
+        assert (spec.attacker.steps, spec.defender.steps) == (rebuilt.attacker.steps, rebuilt.defender.steps)
 
 
 def test_every_part_of_a_split_battle_sees_the_stop_hook():

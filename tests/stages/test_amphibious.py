@@ -18,10 +18,11 @@ def test_no_sea_battle_means_the_best_ships_bombard_one_per_landed_unit():
     assault = Amphibious("1942-2e", fleet="2 bb, 1 cru, 1 dd, 1 trn", cargo="1 inf, 1 arm",
                          defender="3 inf")
     land = assault.land_battle(1)
-    assert land.bombard.describe() == "2 battleships"  # 2 landed units: the two best ships
+    assert land.attacker.bombard.describe() == "2 battleships"  # 2 landed units: the two best ships
     result = run_amphibious(assault, method="exact")
-    alone = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "3 inf", landed="1 inf, 1 arm",
-                                       bombard="2 bb"))
+    alone = oddsim.solve(oddsim.Battle("1942-2e",
+                                       attacker=oddsim.Side("1 inf, 1 arm", landed="1 inf, 1 arm",
+                                                            bombard="2 bb"), defender="3 inf"))
     assert result.sea is None
     assert result.takes_territory == pytest.approx(alone.takes_territory, abs=TOL)
     assert result.attacker_ipc_lost == pytest.approx(alone.attacker_ipc_lost, abs=TOL)
@@ -50,7 +51,8 @@ def test_overland_units_attack_even_when_the_sea_battle_is_lost():
                          sea_defender="1 dd", overland="1 arm")
     result = run_amphibious(assault, method="exact")
     alone = oddsim.solve(oddsim.Battle("1942-2e", "1 arm", "1 inf"))
-    both = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "1 inf", landed="1 inf"))
+    both = oddsim.solve(oddsim.Battle("1942-2e", attacker=oddsim.Side("1 inf, 1 arm", landed="1 inf"),
+                                      defender="1 inf"))
     assert result.takes_territory == pytest.approx(
         3 / 4 * both.takes_territory + 1 / 4 * alone.takes_territory, abs=TOL)
 
@@ -80,7 +82,7 @@ def test_cargo_is_loaded_one_heavy_unit_per_transport_and_the_cheapest_load_lost
     assault = Amphibious("1942-2e", fleet="2 trn", cargo="2 inf, 1 art, 1 arm", defender="1 inf")
     assert [load.describe() for load in assault.loads] == ["1 infantry, 1 artillery",
                                                            "1 infantry, 1 armor"]
-    assert assault.land_battle(1).landed.describe() == "1 infantry, 1 armor"
+    assert assault.land_battle(1).attacker.landed.describe() == "1 infantry, 1 armor"
     with pytest.raises(oddsim.BattleError, match="needs 2 transports"):
         Amphibious("1942-2e", fleet="1 trn", cargo="1 art, 1 arm", defender="1 inf")
 
@@ -194,8 +196,9 @@ def test_subs_and_transports_alone_are_ignored_by_default_where_the_edition_allo
     ignored = Amphibious("1942-2e", fleet="1 bb, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
                          sea_defender="1 trn")
     assert ignored.sea_battle == "ignore" and not ignored.has_sea_battle
-    with_bombard = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf",
-                                              landed="2 inf, 2 arm", bombard="1 bb"))
+    with_bombard = oddsim.solve(oddsim.Battle("1942-2e",
+                                              attacker=oddsim.Side("2 inf, 2 arm", landed="2 inf, 2 arm",
+                                                                   bombard="1 bb"), defender="4 inf"))
     for assault in (plain, ignored):
         result = run_amphibious(assault, method="exact")
         assert result.sea is None
@@ -208,7 +211,8 @@ def test_fighting_a_lone_transport_cancels_the_bombardment():
     fought = Amphibious("1942-2e", fleet="1 bb, 2 trn", cargo="2 inf, 2 arm", defender="4 inf",
                         sea_defender="1 trn", sea_battle="fight")
     result = run_amphibious(fought, method="exact")
-    alone = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf", landed="2 inf, 2 arm"))
+    alone = oddsim.solve(oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf, 2 arm", landed="2 inf, 2 arm"),
+                                       defender="4 inf"))
     assert result.sea.attacker_win == pytest.approx(1.0, abs=TOL)
     assert result.takes_territory == pytest.approx(alone.takes_territory, abs=TOL)
 
@@ -239,9 +243,10 @@ def test_sea_battle_option_on_the_cli():
     fought = json.loads(CliRunner().invoke(cli, [*base, "--sea-battle", "fight"]).output)
     # ignored: no sea battle, so the battleship bombards the landing; fought: the lone transport
     # is sunk at once (nothing lost), and after a sea battle nobody bombards
-    bombarded = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf",
-                                           landed="2 inf, 2 arm", bombard="1 bb"))
-    alone = oddsim.solve(oddsim.Battle("1942-2e", "2 inf, 2 arm", "4 inf", landed="2 inf, 2 arm"))
+    bombarded = oddsim.solve(oddsim.Battle("1942-2e", oddsim.Side("2 inf, 2 arm", landed="2 inf, 2 arm",
+                                                                  bombard="1 bb"), "4 inf"))
+    alone = oddsim.solve(oddsim.Battle("1942-2e", oddsim.Side("2 inf, 2 arm", landed="2 inf, 2 arm"),
+                                       "4 inf"))
     assert bombarded.takes_territory > alone.takes_territory + 0.05  # the choice matters
     assert ignored["sea"] is None
     assert ignored["takes_territory"] == pytest.approx(bombarded.takes_territory, abs=TOL)

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from oddsim import Battle
+from oddsim import Battle, Side
 from oddsim.api import run_battle, run_counter_attack
 from oddsim.cli import cli
 from oddsim.errors import BattleError
@@ -47,7 +47,7 @@ def test_holding_is_weighted_over_every_composition_the_attacker_takes_it_with()
 
 
 def test_landed_units_that_fought_on_alone_hold_without_the_retreated_ones():
-    battle = Battle(rules="1942-2e", attacker="1 inf, 2 arm", defender="1 inf", landed="1 inf",
+    battle = Battle(rules="1942-2e", attacker=Side("1 inf, 2 arm", landed="1 inf"), defender="1 inf",
                     retreat={"after_round": 1})
     result = run_counter_attack(battle, "1 inf", method="exact")
     stays = {row["units"] for row in result.compositions}

@@ -41,7 +41,7 @@ def test_a_battle_that_is_not_split_keeps_its_own_estimate():
     battle = oddsim.Battle("revised", "3 ftr", "2 inf, 1 aa")  # one aircraft type: fought whole
     assert aa_split.splits(battle) is None
     low = exact.size(battle).lowered
-    assert estimate_work(battle) == solve_module._work(*low)
+    assert estimate_work(battle) == solve_module.estimate(*low)
     assert exact_size(battle).parts is None
 
 

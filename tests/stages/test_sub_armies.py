@@ -10,8 +10,9 @@ import pytest
 from oddsim import solve
 from oddsim.engines.exact import _sweep
 from oddsim.errors import BattleError
-from oddsim.model.battle import Battle
+from oddsim.model.battle import Battle, Side
 from oddsim.model.forces import Force, parse_force
+from oddsim.model.options import battle_from
 from oddsim.stages.sub_armies import (
     SubArmyOdds,
     joined,
@@ -79,7 +80,7 @@ CASES = [
 
 
 def _battle(edition, attacker, defender, options) -> Battle:
-    return Battle(edition, attacker, defender, **options)
+    return battle_from(edition, attacker, defender, options)
 
 
 def _forces(battle, pool, base):
@@ -148,7 +149,7 @@ def test_one_infantry_against_one_by_hand():
 
 @pytest.mark.parametrize("options", [{"retreat": {"units_left": 1}}, {"keep_land": 1}])
 def test_a_battle_the_sweep_does_not_take_is_solved_one_by_one(options):
-    battle = Battle("1942-2e", "1 inf", "2 inf, 1 art", **options)
+    battle = battle_from("1942-2e", "1 inf", "2 inf, 1 art", options)
     assert not _sweep.fits(battle, "attacker")
     pool = parse_force("2 inf, 1 arm, 1 ftr", battle.rules)
     assert _worst(solve_sub_armies(battle, pool), solve_sub_armies_one_by_one(battle, pool)) == 0.0
@@ -189,7 +190,7 @@ def test_bad_input_raises_a_battle_error():
 
 
 def test_a_sub_army_without_the_landed_units_is_refused_as_its_battle_is():
-    battle = Battle("1942-2e", "2 inf", "2 inf", landed="2 inf", bombard="1 cru")
+    battle = Battle("1942-2e", attacker=Side("2 inf", landed="2 inf", bombard="1 cru"), defender="2 inf")
     with pytest.raises(BattleError, match="landed"):
         solve_sub_armies(battle, parse_force("2 inf, 1 arm", battle.rules))
 

@@ -41,7 +41,11 @@ def test_a_wave_has_its_own_retreat_and_dice():
     w1 = duel(1, 2)
     a_hit, d_hit = F(4, 6), F(2, 6)
     assert total.waves[1]["attacker_win"] == pytest.approx(float(w1[1] * a_hit), abs=TOL)
-    assert total.defender_win == pytest.approx(float(w1[1] * (1 - a_hit)), abs=TOL)
+    # a miss ends in the retreat (one round takes at most one of the two attackers): the
+    # defender holds by the retreat, never by destroying the wave
+    assert total.retreat == pytest.approx(float(w1[1] * (1 - a_hit)), abs=TOL)
+    assert total.defender_holds == pytest.approx(float(w1[1] * (1 - a_hit)), abs=TOL)
+    assert total.defender_win == 0.0
     assert d_hit  # the defender's hit only changes who is lost, not who holds
 
 
@@ -132,8 +136,8 @@ def test_monte_carlo_plays_each_waves_own_options_like_exact():
 # destroyer first in the order, then meets it: the hand values of test_destroyer_last (PLAIN: the
 # destroyer is lost first, KEPT: kept while the sub lives).
 def _sub_duel_then(kept: bool | None, first_keeps: bool = False):
-    first = oddsim.Battle(rules="1942-2e", attacker="1 sub", defender="1 sub", sea=True,
-                          attacker_destroyer_last=first_keeps)
+    first = oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("1 sub", destroyer_last=first_keeps),
+                          defender="1 sub", sea=True)
     return first, [Wave(attacker="1 dd, 1 cru", ool_attacker="dd,cru", attacker_destroyer_last=kept)]
 
 

@@ -1,5 +1,6 @@
 """Second waves against hand-derived odds: wave 2 fights what wave 1 left."""
 
+import json
 from fractions import Fraction as F
 
 import pytest
@@ -23,7 +24,10 @@ def test_two_waves_exact():
     # taken: wave 1 wins (1/4); wave 1 draws and the tank walks in (1/8); wave 2 wins
     taken = w1[0] + w1[2] + w1[1] * w2[0]
     assert total.defender_win == pytest.approx(float(holds), abs=TOL)
-    assert total.attacker_win == pytest.approx(float(1 - holds), abs=TOL)
+    # the whole attack ends in a draw only where wave 2 fights and both die: 5/8 x 1/4 = 5/32
+    assert total.draw == pytest.approx(float(w1[1] * w2[2]), abs=TOL)
+    assert total.attacker_win == pytest.approx(float(1 - holds - w1[1] * w2[2]), abs=TOL)
+    assert total.defender_destroyed == pytest.approx(float(1 - holds), abs=TOL)
     assert total.takes_territory == pytest.approx(float(taken), abs=TOL)
     assert total.waves[1]["fights"] == pytest.approx(float(w1[1]), abs=TOL)
     # IPC: wave 1 loses the infantry unless it wins; wave 2 loses the tank when it loses/draws
@@ -73,7 +77,40 @@ def test_reinforcements_also_hold_a_territory_emptied_but_not_taken(emptied, hol
 def test_waves_from_the_cli():
     result = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 arm"])
     assert result.exit_code == 0
-    assert "total: defender destroyed 84.38%" in result.output  # 27/32
+    # (test_two_waves_exact) attacker 1/4 + 1/8 + 5/8 x 1/2 = 11/16, draw 5/8 x 1/4 = 5/32,
+    # defender 5/8 x 1/4 = 5/32; destroyed 11/16 + 5/32 = 27/32
+    assert "total: attacker wins 68.75%, draw 15.63%, defender wins 15.63%" in result.output
+    assert "defender destroyed 84.38%, holds 15.63%" in result.output
+
+
+def test_a_waves_total_counts_no_draw_as_a_win():
+    # issue 34: 1 inf vs 1 inf (1942-2e), then 1 inf. Wave 1 (duel(1, 2)): attacker 1/4,
+    # defender 5/8, draw 1/8; after a win or a draw wave 2 walks in (an attacking unit is left);
+    # after the defender's win (5/8) wave 2 fights the same duel. Attacker wins 1/4 + 1/8 +
+    # 5/8 x 1/4 = 17/32; draw 5/8 x 1/8 = 5/64; defender 5/8 x 5/8 = 25/64.
+    out = CliRunner().invoke(cli, ["battle", "-a", "1 inf", "-d", "1 inf", "--wave", "1 inf", "--json"])
+    assert out.exit_code == 0, out.output
+    total = json.loads(out.output)
+    want = {"attacker_win": F(17, 32), "draw": F(5, 64), "defender_win": F(25, 64), "retreat": 0,
+            "stalemate": 0, "defender_destroyed": F(39, 64), "defender_holds": F(25, 64),
+            "takes_territory": F(17, 32)}
+    for name, value in want.items():
+        assert total[name] == pytest.approx(float(value), abs=TOL), name
+
+
+def test_a_last_wave_that_retreats_leaves_the_defender_standing_by_retreat():
+    # 1 inf vs 1 inf, then 1 arm retreating after round 1 (1942-2e). Wave 2 meets the lone
+    # infantry 5/8 (wave 1 above). Round 1 of 1 arm (hits 1/2) vs 1 inf (hits 1/3): the armor
+    # wins 1/2 x 2/3 = 1/3, dies 1/2 x 1/3 = 1/6, both die 1/6, nobody hits 1/3 (it retreats).
+    # Total: retreat 5/8 x 1/3 = 5/24, defender wins 5/8 x 1/6 = 5/48, draw 5/8 x 1/6 = 5/48,
+    # attacker 1/4 + 1/8 + 5/8 x 1/3 = 7/12; the defender holds 5/24 + 5/48 = 5/16.
+    first = oddsim.Battle(rules="1942-2e", attacker="1 inf", defender="1 inf")
+    total = run_waves(first, [Wave(attacker="1 arm", retreat={"after_round": 1})], method="exact")
+    want = {"attacker_win": F(7, 12), "draw": F(5, 48), "defender_win": F(5, 48),
+            "retreat": F(5, 24), "stalemate": 0, "defender_holds": F(5, 16)}
+    for name, value in want.items():
+        assert getattr(total, name) == pytest.approx(float(value), abs=TOL), name
+    assert total.attacker_win + total.draw + total.defender_win + total.retreat == pytest.approx(1, abs=TOL)
 
 
 def test_two_waves_monte_carlo_agrees_with_exact():
@@ -162,7 +199,7 @@ def given_it_fights(first: oddsim.Battle, later: str) -> float:
 
 
 @pytest.mark.parametrize("first", [
-    oddsim.Battle("1942-2e", "1 inf", "2 inf", landed="1 inf", bombard="1 bb"),
+    oddsim.Battle("1942-2e", attacker=oddsim.Side("1 inf", landed="1 inf", bombard="1 bb"), defender="2 inf"),
     oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True),
 ])
 @pytest.mark.parametrize("later", ["1 inf", "1 arm", "1 ftr"])
@@ -179,7 +216,8 @@ def test_a_fighter_after_a_battle_in_progress_meets_the_aa_gun():
     # the armor's battle (no AA: in progress) ends with the infantry standing (1/4) or only the AA
     # gun (a draw, 1/4); the fighter then survives the AA die 5/6 of the time and beats the
     # infantry half the time, or meets no unit that fights (the infantry is lost before the gun)
-    total = run_waves(oddsim.Battle("1942-2e", "1 arm", "1 inf, 1 aa", in_progress=True,
-                                    ool_defender="inf,aa"), ["1 ftr"], method="exact")
+    total = run_waves(oddsim.Battle("1942-2e", attacker="1 arm",
+                                    defender=oddsim.Side("1 inf, 1 aa", order_of_loss="inf,aa"),
+                                    in_progress=True), ["1 ftr"], method="exact")
     assert total.waves[1]["given_it_fights"]["attacker_win"] == pytest.approx(
         float(F(1, 2) * F(5, 6) * F(1, 2) + F(1, 2) * F(5, 6)), abs=1e-12)

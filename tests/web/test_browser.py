@@ -120,7 +120,8 @@ def test_the_url_keeps_the_battle_and_swap_sides(page, browser):
     set_counter(page, "defender", "submarine", 2)
     open_group(page, "sea")
     page.select_option("#defender_submerge", "always")
-    battle = oddsim.Battle("1942-2e", attacker="2 dd", defender="2 sub", sea=True, defender_submerge="always")
+    battle = oddsim.Battle("1942-2e", attacker="2 dd", defender=oddsim.Side("2 sub", submerge="always"),
+                           sea=True)
     answer_for(page, battle)
     link = page.url
     other = browser.new_page()
@@ -162,6 +163,8 @@ def test_unit_values_reach_the_figures_the_link_and_the_cli_line(page, browser, 
     for key in ("attacker_ipc_lost", "tuv_swing"):  # a fighter lost counts 14
         assert shown(page, key) == pytest.approx(getattr(expected, key), abs=1e-12), key
     assert expected.attacker_ipc_total == 2 * 3 + 14
+    # the readings line names the value that differs from the rulebook (issue 34)
+    assert page.inner_text("#battle-results .readings") == "readings: units.fighter.cost=14 (rulebook: 10)"
     assert page.inner_text("#cli-command") == ('oddsim battle -a "2 infantry, 1 fighter" -d "2 infantry" '
                                                '--unit-values "ftr=14"')
     other = browser.new_page()
@@ -169,6 +172,9 @@ def test_unit_values_reach_the_figures_the_link_and_the_cli_line(page, browser, 
     answer_for(other, battle)
     assert other.input_value("#unit-values") == "ftr=14"
     other.close()
+    page.fill("#unit-values", "")
+    answer_for(page, oddsim.Battle("1942-2e", attacker="2 inf, 1 ftr", defender="2 inf"))
+    assert page.locator("#battle-results .readings").count() == 0  # the rulebook: no line
     page.fill("#unit-values", "zz=1")
     page.wait_for_selector("#battle-results .error", timeout=60_000)
     api = client.post("/api/battle", json={"attacker": "2 infantry, 1 fighter", "defender": "2 infantry",
@@ -288,9 +294,12 @@ def test_purchase_tab_shows_the_interval_of_a_chance_no_run_saw(page):
     from oddsim.purchase import BattleCache, sweep
 
     _run_purchase(page, {"budget": "3", "units": "inf", "against": "8 inf, 2 arm"}, {"method": "mc"})
-    best = sweep("1942-2e", 3, "inf", "8 inf, 2 arm", method="mc", cache=BattleCache()).best  # same seed
+    table = sweep("1942-2e", 3, "inf", "8 inf, 2 arm", method="mc", cache=BattleCache())  # same seed
+    # buying nothing (exact 0, cheaper) ranks first, then the infantry no run saw take it
+    assert [row.purchase for row in table.rows] == ["nothing", "1 infantry"]
+    best = table.rows[1]
     assert best.value == 0.0  # no run takes it: an error of 0 would say nothing
-    row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    row = page.inner_text("#out-purchase-rows tr:nth-child(3)")
     assert f"0.00% {Goal.TAKE.error_text(best.value, best.value_std_error, best.runs)}" in row
     assert "95%: 0 to " in row and "±" not in row
 

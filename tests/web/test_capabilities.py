@@ -14,8 +14,10 @@ from oddsim.web.battle_requests import QUICK_WORK, battle_spec, quick_battle_ans
 
 
 def solved(**fields) -> dict:
-    """What ``oddsim.solve`` gives for the battle, built straight from the Python API."""
-    return oddsim.solve(Battle(rules=load_ruleset(fields.pop("rules", "1942-2e")), **fields)).to_dict()
+    """What ``oddsim.solve`` gives for the battle, built straight from the Python API, with the
+    readings of its rules (none: an edition as shipped)."""
+    return {**oddsim.solve(Battle(rules=load_ruleset(fields.pop("rules", "1942-2e")), **fields)).to_dict(),
+            "readings": {}}
 
 
 @pytest.mark.parametrize("body", [

@@ -27,7 +27,7 @@ SCREENSHOTS = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / 
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 TABS = ("battle", "amphibious", "raid", "trench", "advise", "purchase", "plan")
 PLAYERS_WORDS = {"bombers lost", "escorts lost", "interceptors lost", "units left", "fronts won",
-                 "tied front", "counter attack"}
+                 "tied front", "counter attack", "defender destroyed"}
 """API keys whose words are also what a player calls the figure (the raid's "bombers lost")."""
 DUMPS = [(re.compile(r"\bnull\b|\bundefined\b|\bNaN\b|\[object"), "null/undefined/NaN"),
          (re.compile(r"\[\s*\[?-?\d"), "an array"), (re.compile(r"\d\.\d{5,}"), "an unrounded float")]
@@ -92,6 +92,7 @@ def visit(page, tab: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")
 
 
+@pytest.mark.slow  # (every tab in a browser, filled and read: 20-25 s a size)
 @pytest.mark.parametrize("size", SIZES)
 def test_every_tab_reads_for_players(views, size):
     from axe_playwright_python.sync_playwright import Axe
@@ -254,7 +255,7 @@ def test_later_waves_on_the_page_and_their_cli_line(views, tmp_path):
     page.wait_for_selector("#out-waves", timeout=60_000)
     page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'")
     assert page.input_value("#wave-3-defender_reinforcements") == "1 inf"
-    first = oddsim.Battle("1942-2e", attacker="2 inf", defender="3 inf", ool_attacker="inf")
+    first = oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf", order_of_loss="inf"), defender="3 inf")
     total = run_waves(first, [Wave(attacker="2 arm", ool_attacker="inf"),
                               Wave(attacker="1 inf, 1 ftr", ool_attacker="inf",
                                    defender_reinforcements="1 inf")])

@@ -89,7 +89,11 @@ DEFENCE = ["Karelia=5 inf, 2 arm, 1 ftr", "Archangel=3 inf, 1 arm"]
 ], ids=["issue", "take-all", "defend", "best-retreat", "unit-values"])
 def test_the_job_answers_what_the_python_api_does(client, body, expected):
     job = solved(client, body, "t-plan-same")
-    assert job["result"] == expected().to_dict()  # (the same floats: JSON keeps every digit)
+    # (the same floats: JSON keeps every digit), with the readings of the plan's rules where
+    # they differ from the edition's (unit-values: the armor's defence, the fighter's value)
+    readings = {"units.armor.defense": {"value": "2", "rulebook": "3"},
+                "units.fighter.cost": {"value": "14", "rulebook": "10"}} if "rule" in body else {}
+    assert job["result"] == {**expected().to_dict(), "readings": readings}
     assert job["done"] == job["total"] == len(body.get("targets") or body.get("threats"))
 
 

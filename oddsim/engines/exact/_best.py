@@ -10,6 +10,8 @@ is best once in a state, it is best every time the battle comes back to it).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from oddsim._runtime.jit import hot_inline_jit, hot_jit, jit
@@ -31,20 +33,40 @@ TIE_TOLERANCE = 1e-9
 far above the rounding of the sweep's sums, far below any difference a player could see."""
 
 
-@jit
-def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, live, start_idx, a_ipc, d_ipc,
-                        a_total, a_dead_ipc, d_dead_ipc, a_takes, territory_bonus, store):
-    """Values of the best retreat policy, whose objective is the TUV swing (defender IPC lost
-    minus attacker IPC lost) plus ``territory_bonus`` when the attacker takes the territory.
-    Per side state: ``*_ipc`` IPCs lost while the side fights on, ``*_dead_ipc`` once its units
-    in the battle are destroyed (those that left early survive), ``a_takes`` 1 where the attacker
-    has a land unit; ``a_total`` IPCs the attacker fights with. ``submerge_to`` (empty: nothing
-    submerges) and ``retreat_to`` as in ``_kernel.solve_kernel``: a retreat to -1 ends the
-    battle, to another state leaves the landed units fighting there, to the state itself is
-    impossible.
+class Objective(NamedTuple):
+    """What the best retreat's objective counts, per side state: the TUV swing (defender IPC
+    lost minus attacker IPC lost) plus ``territory_bonus`` when the attacker takes the territory."""
 
-    Returns (the value at the end of a round, where the attacker decides, of each ``live``
-    state; the value at the start of a round, which is fought whatever the value of retreating,
+    a_ipc: np.ndarray  # IPCs the attacker lost while it fights on
+    d_ipc: np.ndarray  # the defender's
+    a_total: int  # IPCs the attacker fights with
+    a_dead_ipc: np.ndarray  # IPCs the attacker lost once its units in the battle are destroyed
+    # (those that left early survive)
+    d_dead_ipc: np.ndarray  # the defender's
+    a_takes: np.ndarray  # 1 where the attacker has a land unit
+    territory_bonus: float
+
+
+class BestValues(NamedTuple):
+    """What ``best_retreat_kernel`` returns."""
+
+    end_values: np.ndarray  # the value at the end of a round (the attacker decides) of each live state
+    start_values: np.ndarray  # the value at the start of a round of each start state
+    fights: np.ndarray  # int8 per joint state: 0 where the best policy retreats, else 1
+    retreats: np.ndarray  # the states where it retreats, decreasing
+
+
+@jit
+def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, live, start_idx, objective,  # noqa: N803
+                        store):
+    """Values of the best retreat policy, whose objective (``Objective``) is the TUV swing
+    (defender IPC lost minus attacker IPC lost) plus ``territory_bonus`` when the attacker takes
+    the territory. ``submerge_to`` (empty: nothing submerges) and ``retreat_to`` as in
+    ``_kernel.BetweenRounds``: a retreat to -1 ends the battle, to another state leaves the
+    landed units fighting there, to the state itself is impossible.
+
+    Returns ``BestValues``: (the value at the end of a round, where the attacker decides, of
+    each ``live`` state; the value at the start of a round, which is fought whatever the value of retreating,
     as round 1 is, of each state of ``start_idx`` (increasing); per joint state 0 where the best
     policy retreats, else 1 (int8); those states, decreasing), and sets the store's
     ``track_from`` (``MoveStore``) for the solve under the policy. Ties fight on: retreating
@@ -58,8 +80,9 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     The round moves are read where they lie in ``store`` (``_kernel.MoveStore``): where a forward
     sweep recorded them, else they are computed here and recorded for the next sweep (or kept in
     its spare room while they are read)."""
-    na = A[3].shape[0]
-    nd = D[3].shape[0]
+    a_ipc, d_ipc, a_total, a_dead_ipc, d_dead_ipc, a_takes, territory_bonus = objective
+    na = A.flags.shape[0]
+    nd = D.flags.shape[0]
     row_lo, row_hi, row_at, size = _rows(live, na, nd)
     v_end = np.zeros(size)
     v_mid = np.zeros(size)  # after the first-strike phase of a round
@@ -125,8 +148,8 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
         v_mid[here] = after_second + stay2 * v_end[here]
         if is_start:
             start_values[next_start] = after_first + stay1 * v_mid[here]
-    _set_track_from(ahead, A[0][2 * N_CLASSES], nd, store.track_from)
-    return end_values, start_values, fights, retreats[:n_retreats]
+    _set_track_from(ahead, A.class_info[2 * N_CLASSES], nd, store.track_from)
+    return BestValues(end_values, start_values, fights, retreats[:n_retreats])
 
 
 @jit

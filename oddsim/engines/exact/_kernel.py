@@ -47,7 +47,6 @@ from oddsim.engines.exact._tables import (
     N_HIT_KINDS,
     OTHER,
     SUB,
-    SideTables,
 )
 
 
@@ -67,13 +66,111 @@ class RetreatRule(NamedTuple):
     max_air_risk: float  # retreat when the next round kills an aircraft with more than this chance
 
 
+class DPSettings(NamedTuple):
+    """How the DP runs for one battle."""
+
+    defender_holds: bool  # the defender has units that take no hits (a non-casualty AA gun), so it
+    # keeps the territory when both armies are destroyed
+    prune: float  # moves and states carrying less mass than this are dropped (counted as pruned)
+    track_rounds: bool  # mass is also weighted by rounds fought (``Work.w1``/``w2``)
+
+
+class BetweenRounds(NamedTuple):
+    """Where mass moves between rounds, per joint state (an empty array: nowhere)."""
+
+    submerge_to: np.ndarray  # subs submerging: the state after they left (itself where none do)
+    retreat_to: np.ndarray  # the attacker's retreat: -1 the battle ends, another state the landed
+    # units fight on there, itself no retreat is possible
+    win_chance: np.ndarray  # the attacker's chance to win by fighting on (or the state's score),
+    # which its policy's ``min_win`` reads
+
+
+class Start(NamedTuple):
+    """The mass before round 1: joint states (increasing) and their mass."""
+
+    idx: np.ndarray
+    val: np.ndarray
+
+
+class Fire(NamedTuple):
+    """One side's fire in one state: its hit distribution per group (``_tables.G_*``) and the
+    range of hit counts with weight (``SideTables`` rows)."""
+
+    dist: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+class Buffers(NamedTuple):
+    """Scratch arrays of the round moves (``_buffers``)."""
+
+    a_prob: np.ndarray  # dense probabilities per attacker state (to sum fire of several kinds)
+    d_prob: np.ndarray
+    a_touched: np.ndarray  # the states of ``a_prob`` written
+    d_touched: np.ndarray
+    compact_idx: np.ndarray  # the compact lists, one row each (``A_FIRST``.. ``RUN``): states
+    compact_p: np.ndarray  # ... and their chances
+
+
+class Lists(NamedTuple):
+    """Compact lists of next states and their chances: the ``Buffers``' rows (2-D), or flat
+    arrays that hold them one after another (``_flat``'s view of those rows, or a ``MoveStore``)."""
+
+    idx: np.ndarray
+    p: np.ndarray
+
+
+class Weighted(NamedTuple):
+    """A joint array of mass and the same mass weighted by rounds fought (length 1: not tracked)."""
+
+    x: np.ndarray
+    w: np.ndarray
+
+
+class Rows(NamedTuple):
+    """Per attacker state, the range of defender states with mass in its row."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+class Terminal(NamedTuple):
+    """The DP's ends per joint state: the mass where battles ended, it weighted by rounds, and
+    the outcome code there."""
+
+    final: np.ndarray
+    final_w: np.ndarray
+    outcome: np.ndarray
+
+
+class DPResult(NamedTuple):
+    """What the DP returns besides the ends it wrote in ``Work``."""
+
+    ends: np.ndarray  # the joint states where battles ended, increasing
+    rounds: float  # the expected number of rounds
+    pruned: float  # the mass pruned
+
+
+class RoundsResult(NamedTuple):
+    """What ``rounds_kernel`` returns."""
+
+    final: np.ndarray  # the mass where battles ended, per joint state
+    outcome: np.ndarray  # their outcome codes
+    final_w: np.ndarray  # the mass weighted by rounds (where landed units fought on: the round the
+    # others left)
+    rounds: float
+    pruned: float
+    rest: np.ndarray  # the mass still fighting after the round limit (landed units that stay)
+    rest_w: np.ndarray  # it weighted by the round the others left
+
+
 # outcome codes; RETREAT_LEFT: the attacker's units in the battle are gone, those that left live
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 0, 1, 2, 3, 4, 5, 6
 
 
 @hot_inline_jit
-def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apart, others_fire,
-                         enemy_subs, side, prob, touched, out_idx, out_p):
+def _target_distribution(target, fire, subs_fire, air_apart, others_fire, enemy_subs, side, prob, touched,
+                         out_idx, out_p):
     """Distribution of the target's next state under one side's fire: submarine hits first,
     then hits of aircraft that fire apart, then general hits, each taken in the order of loss
     (``side.next_hit``; ``enemy_subs``: the firing side has subs in the battle, so a destroyer
@@ -81,7 +178,8 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apa
     returns (its length, the chance the target stays as it is). Once the target cannot take
     more hits of a kind, the rest of that hit distribution's tail lands on the state reached.
     ``prob``/``touched`` are scratch (left cleared) for fire of several kinds, whose paths can
-    meet in the same state."""
+    meet in the same state. ``fire``: the firing side's ``Fire`` in its state."""
+    fire_dist, fire_lo, fire_hi = fire
     next_hit = side.next_hit
     column = N_HIT_KINDS if enemy_subs else 0
     if side.class_info[SUB] == 0:
@@ -95,8 +193,8 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, subs_fire, air_apa
         out_p[0] = 1.0
         return 1, 1.0
     if others_fire and (s_hi > 0 or a_hi > 0):  # hits of several kinds
-        n = _mixed_fire(target, fire_dist, fire_lo, fire_hi, subs_fire, air_fires, g_group, s_hi, a_hi,
-                        next_hit, column, prob, touched)
+        n = _mixed_fire(target, fire, subs_fire, air_fires, g_group, s_hi, a_hi, next_hit, column, prob,
+                        touched)
         stay = prob[target]
         return _compact(prob, touched, n, out_idx, out_p), stay
     # hits of one kind: submarine hits (a first strike) or general hits
@@ -165,10 +263,10 @@ def _steps(state, dist, lo, hi, step, left, out_idx, out_p):
 
 
 @hot_jit
-def _mixed_fire(target, fire_dist, fire_lo, fire_hi, subs_fire, air_fires, g_group, s_hi, a_hi, next_hit,
-                column, prob, touched):
+def _mixed_fire(target, fire, subs_fire, air_fires, g_group, s_hi, a_hi, next_hit, column, prob, touched):
     """``_target_distribution`` for fire of several kinds, summed in the dense ``prob`` (the
     states first reached listed in ``touched``); returns how many states were touched."""
+    fire_dist, fire_lo, fire_hi = fire
     h_sub = H_SUB + column
     h_air = H_AIR + column
     h_any = H_ANY + column
@@ -234,15 +332,15 @@ N_LISTS = 6
 
 @jit
 def _buffers(na, nd):
-    """Scratch arrays for ``_moves``: dense probabilities and touched lists (to sum fire of
-    several kinds), and the compact lists (rows ``A_FIRST``.. ``RUN``)."""
+    """Scratch arrays for ``_moves`` (``Buffers``): dense probabilities and touched lists (to
+    sum fire of several kinds), and the compact lists (rows ``A_FIRST``.. ``RUN``)."""
     a_prob = np.zeros(na)
     d_prob = np.zeros(nd)
     a_touched = np.zeros(na, dtype=np.int64)
     d_touched = np.zeros(nd, dtype=np.int64)
     compact_idx = np.zeros((N_LISTS, max(na, nd)), dtype=np.int64)
     compact_p = np.zeros((N_LISTS, max(na, nd)))
-    return a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p
+    return Buffers(a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p)
 
 
 @jit
@@ -282,7 +380,7 @@ def _phase(ia, idd, A, D, rules, buf, general, a_first, d_first):
         lists = (A_GENERAL if general else A_FIRST) if side == 0 else (D_GENERAL if general else D_FIRST)
         prob = a_prob if side == 0 else d_prob
         touched = a_touched if side == 0 else d_touched
-        n, p = _target_distribution(target, fire.dist[firing], fire.lo[firing], fire.hi[firing],
+        n, p = _target_distribution(target, Fire(fire.dist[firing], fire.lo[firing], fire.hi[firing]),
                                     subs_first != general, air_apart, general, fire.flags[firing, F_SUB] == 1,
                                     hit, prob, touched, compact_idx[lists], compact_p[lists])
         stay *= p
@@ -457,74 +555,66 @@ class Work(NamedTuple):
     row_hi: np.ndarray  # int64[n_attacker]: last one
 
 
-def run_dp(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat, air_alive,  # noqa: N803
-           win_chance, submerge_to, retreat_to, track_rounds, visited=None, store=None):
-    """The DP (``_dp``, which says what each argument is) called from Python, through
-    ``solve_kernel``: its named tuples of arrays (``A``, ``D``, ``work``, ``rules``) handed over
-    field by field."""
-    return solve_kernel(*A, *D, start_idx, start_val, *work, *rules, defender_holds, prune, retreat,
-                        air_alive, win_chance, submerge_to, retreat_to, track_rounds, visited, store)
+@jit
+def solve_kernel(A, D, start, work, rules, settings, retreat, air_alive, between, visited, store):  # noqa: N803
+    """The DP (``_dp``, which says what each argument is) as Python calls it: a kernel of its
+    own, so that the kernels that call ``_dp`` (``_plain.solve_plain``) are not what Python calls."""
+    return _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited, store)
 
 
 @jit
-def solve_kernel(a_class_info, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_hi, a_next_hit,
-                 d_class_info, d_class_slots, d_stride, d_flags, d_dist, d_lo, d_hi, d_next_hit, start_idx,
-                 start_val, x1, x2, w1, w2, outcome, row_lo, row_hi, attacker_subs_first, defender_subs_first,
-                 air_needs_destroyer, defender_holds, prune, retreat, air_alive, win_chance, submerge_to,
-                 retreat_to, track_rounds, visited, store):
-    """``_dp`` from the fields of its named tuples (``run_dp``): Numba types a named tuple given
-    from Python field by field in Python, some 0.3 us an array against 0.05 for an array given
-    alone (the 23 arrays of a solve's tables and work: some 6 us of every solve)."""
-    A = SideTables(a_class_info, a_class_slots, a_stride, a_flags, a_dist, a_lo, a_hi, a_next_hit)  # noqa: N806
-    D = SideTables(d_class_info, d_class_slots, d_stride, d_flags, d_dist, d_lo, d_hi, d_next_hit)  # noqa: N806
-    return _dp(A, D, start_idx, start_val, Work(x1, x2, w1, w2, outcome, row_lo, row_hi),
-               Rules(attacker_subs_first, defender_subs_first, air_needs_destroyer), defender_holds, prune,
-               retreat, air_alive, win_chance, submerge_to, retreat_to, track_rounds, visited, store)
+def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited, store):  # noqa: N803
+    """Run the DP from the mass before round 1 (``start``, a ``Start``: after the pre-battle
+    phase) and ``work.x1`` (mass at the end of round 1, when the caller fought it). ``A``/``D``
+    are each side's ``SideTables``; ``settings`` the ``DPSettings``.
 
-
-@jit
-def _dp(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat, air_alive,
-        win_chance, submerge_to, retreat_to, track_rounds, visited=None, store=None):
-    """Run the DP from the mass before round 1 (``start_val`` at joint states ``start_idx``,
-    increasing, after the pre-battle phase) and ``work.x1`` (mass at the end of round 1, when the
-    caller fought it). ``A``/``D`` are each side's ``SideTables``. ``defender_holds``: the
-    defender has units that take no hits (a non-casualty AA gun), so it keeps the territory when
-    both armies are destroyed.
-
-    Between rounds, mass at state j moves to ``submerge_to[j]`` (subs submerging; an empty array:
-    nothing submerges) when that is not j; else, when the attacker's ``retreat`` policy retreats
-    there, to ``retreat_to[j]`` (-1: the battle ends in a retreat; j: no retreat is possible): it
-    retreats when it has ``max_units`` or fewer, when its chance to win by fighting on
-    (``win_chance``, per joint state) is below ``min_win``, or when the next round would kill one
-    of its ``air_alive`` aircraft with more than ``max_air_risk`` chance (``retreat`` None: it
-    never retreats, and the kernel is compiled without the retreat code). Fills ``work.x1`` with
-    the terminal mass, ``work.w1`` with it weighted by rounds (when ``track_rounds``; where the
-    others retreated and the landed units fought on, by the round the others left) and
-    ``work.outcome``, which are left 0 at every other state (as are ``x2`` and ``w2``: a caller
-    that keeps the arrays clears them at the ends alone); returns the states where battles ended
-    (increasing), the expected number of rounds, and the mass pruned. ``visited``, when given,
-    receives the mass that reaches each state not pruned (the states the battle gets to); when it
-    is empty (with a store), those states are marked in the store instead (``at`` -1 where no
-    record is made there).
+    Between rounds (``between``, ``BetweenRounds``), mass at state j moves to ``submerge_to[j]``
+    (subs submerging; an empty array: nothing submerges) when that is not j; else, when the
+    attacker's ``retreat`` policy retreats there, to ``retreat_to[j]`` (-1: the battle ends in a
+    retreat; j: no retreat is possible): it retreats when it has ``max_units`` or fewer, when
+    its chance to win by fighting on (``win_chance``, per joint state) is below ``min_win``, or
+    when the next round would kill one of its ``air_alive`` aircraft with more than
+    ``max_air_risk`` chance (``retreat`` None: it never retreats, and the kernel is compiled
+    without the retreat code). Fills ``work.x1`` with the terminal mass, ``work.w1`` with it
+    weighted by rounds (when ``track_rounds``; where the others retreated and the landed units
+    fought on, by the round the others left) and ``work.outcome``, which are left 0 at every
+    other state (as are ``x2`` and ``w2``: a caller that keeps the arrays clears them at the
+    ends alone); returns a ``DPResult``. ``visited``, when given, receives the mass that reaches
+    each state not pruned (the states the battle gets to); when it is empty (with a store),
+    those states are marked in the store instead (``at`` -1 where no record is made there).
     ``store``, when given (a ``MoveStore``: by the best retreat only), gives the round moves it
     has, and records those computed here while it records, and leaves the rounds-weighted mass
     untracked past the store's ``track_from``. ``air_alive`` None (the best retreat's): the
     kernel is compiled without the policy's aircraft rule, which the best retreat replaces (a
     third of the solve under its policy at sea, and some seconds of compile, for a call never
-    made)."""
+    made).
+
+    Each state is visited once, in index order, through the phases of a round: the mass that
+    arrives there (``_arrivals``, ``_arrived``), the end of the battle (``_battle_over``), where
+    it goes between rounds (``_moved``), the round's moves, the round fought there
+    (``_round_fought_here``, the "nothing changed" loop in closed form) or once before the mass
+    moves on (``_round_then_moved``), and the round's two phases of fire spread to the states
+    they lead to (``_first_strike``, ``_general_fire``)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
+    defender_holds, prune, track_rounds = settings
+    submerge_to, retreat_to, win_chance = between
+    start_idx, start_val = start
     x1, x2, w1, w2, outcome, row_lo, row_hi = work
+    # (records of arrays made once: made per state in a kernel that counts references, each
+    # costs atomic increments, a quarter of the DP's time on land)
+    rows = Rows(row_lo, row_hi)
+    end_of_round, mid_round = Weighted(x1, w1), Weighted(x2, w2)
     first_strikes = x2.shape[0] > 1
     ends = np.empty(64, dtype=np.int64)
     n_ends = 0
     rounds = 0.0
     pruned = 0.0
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    lists_idx, lists_p, width = _flat(compact_idx), _flat(compact_p), compact_idx.shape[1]
+    lists_idx, lists_p, width = _flat(buf.compact_idx), _flat(buf.compact_p), buf.compact_idx.shape[1]
     if store is not None:
         lists_idx, lists_p = store.idx, store.p
+    lists, scratch = Lists(lists_idx, lists_p), Lists(buf.compact_idx, buf.compact_p)
     policy = False
     if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
         policy = retreat.max_units >= 0 or retreat.min_win > 0.0 or retreat.max_air_risk < 1.0
@@ -543,22 +633,11 @@ def _dp(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat,
             if next_start < start_idx.shape[0] and start_idx[next_start] == j:
                 m_start = start_val[next_start]
                 next_start += 1
-            m_end = x1[j]
-            m2 = 0.0
-            if first_strikes:
-                m2 = x2[j]
-                x2[j] = 0.0  # (x2 and w2 are left all zeros: only x1, w1, outcome hold the ends)
+            m_end, m2 = _arrivals(x1, x2, j, first_strikes)
             total = m_start + m_end + m2
             if total == 0.0:
                 continue
-            x1[j] = 0.0  # from here on the state's final mass
-            u1 = u2 = 0.0
-            if track_rounds:
-                u1 = w1[j]
-                w1[j] = 0.0
-                if first_strikes:
-                    u2 = w2[j]
-                    w2[j] = 0.0
+            u1, u2 = _arrived(x1, w1, w2, j, first_strikes, track_rounds)
             if total < prune:
                 pruned += total
                 continue
@@ -569,15 +648,13 @@ def _dp(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat,
                     store.at[j] = -1
             code = _joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != ONGOING:
-                x1[j] = total
-                if track_rounds:
-                    w1[j] = u1 + u2
-                outcome[j] = code
+                _battle_over(x1, w1, outcome, j, code, total, u1 + u2, track_rounds)
                 ends, n_ends = _append(ends, n_ends, j)
                 continue
             tracked = track_rounds
             if store is not None and idd > store.track_from[ia]:
                 tracked = False  # no retreat lies ahead: the weighted mass is read nowhere after
+            # between rounds: subs submerge, else the attacker may retreat
             target = submerge_to[j] if moves else j
             if retreat is not None and target == j and policy:
                 if air_alive is None:  # (the best retreat's: compiled without the aircraft rule)
@@ -604,51 +681,136 @@ def _dp(A, D, start_idx, start_val, work, rules, defender_holds, prune, retreat,
             final = 0.0
             final_w = 0.0
             if target != j:
-                # mass that reaches the end of a round here moves on (or leaves the battle); the
-                # start mass (before round 1) and mid-round mass fight the round out first
-                x_round = m_start
-                u_round = m_start if tracked else 0.0
-                x_after_first = m2 + stay1 * x_round
-                u_after_first = u2 + stay1 * u_round if tracked else 0.0
-                leaving = m_end + stay2 * x_after_first
-                leaving_w = u1 + stay2 * u_after_first
-                if target < 0:
+                x_round, u_round, x_after_first, u_after_first, leaving, leaving_w = _round_then_moved(
+                    m_start, m_end, m2, u1, u2, stay1, stay2, tracked)
+                if target < 0:  # the battle ends in a retreat
                     final = leaving
                     final_w = leaving_w
                     outcome[j] = RETREAT
                     ends, n_ends = _append(ends, n_ends, j)
                 else:
-                    x1[target] += leaving
-                    if tracked:
-                        w1[target] += leaving_w
-                    _widen(row_lo, row_hi, target // nd, target % nd, target % nd)
+                    _moved(x1, w1, rows, nd, target, leaving, leaving_w, tracked)
             else:
-                m1 = m_start + m_end
-                x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
-                x_after_first = m2 + stay1 * x_round
-                u_round = 0.0
-                u_after_first = 0.0
-                if tracked:
-                    # once the attacker's others have retreated (retreat_to[j] == j: the landed
-                    # units fight on) the weight keeps the round they left: no round is added
-                    add = 0.0 if retreat_to.shape[0] and retreat_to[j] == j else 1.0
-                    u_round = (u1 + add * m1 + stay2 * (u2 + add * x_after_first)) / (1.0 - stay1 * stay2)
-                    u_after_first = u2 + stay1 * u_round
+                # once the attacker's others have retreated (retreat_to[j] == j: the landed units
+                # fight on) the weight keeps the round they left: no round is added
+                add = 1.0
+                if tracked and retreat_to.shape[0] and retreat_to[j] == j:
+                    add = 0.0
+                x_round, u_round, x_after_first, u_after_first = _round_fought_here(
+                    m_start + m_end, m2, u1, u2, stay1, stay2, tracked, add)
             rounds += x_round
-            # spread phase-2 moves into x1 and phase-1 moves into x2. The "no change" share also
-            # lands on this state's own slot, which is set to its final mass after.
-            pruned += _spread(x1, w1, nd, x_after_first, u_after_first, lists_idx, lists_p, o2_a, n2_a, o2_d,
-                              n2_d, compact_idx, compact_p, prune, row_lo, row_hi)
+            # the round's fire spread into x1 (general fire) and x2 (a first strike). The "no
+            # change" share also lands on this state's own slot, which is set to its final mass after.
+            pruned += _general_fire(end_of_round, nd, x_after_first, u_after_first, lists, o2_a, n2_a, o2_d,
+                                    n2_d, scratch, prune, rows)
             if n1_a:
-                pruned += _spread(x2, w2, nd, x_round, u_round, lists_idx, lists_p, o1_a, n1_a, o1_d, n1_d,
-                                  compact_idx, compact_p, prune, row_lo, row_hi)
+                pruned += _first_strike(mid_round, nd, x_round, u_round, lists, o1_a, n1_a, o1_d, n1_d,
+                                        scratch, prune, rows)
                 x2[j] = 0.0  # (the first strike's "no change" share, counted in x_round)
                 if track_rounds:
                     w2[j] = 0.0
             x1[j] = final
             if track_rounds:
                 w1[j] = final_w
-    return ends[:n_ends], rounds, pruned
+    return DPResult(ends[:n_ends], rounds, pruned)
+
+
+@hot_jit
+def _arrivals(x1, x2, j, first_strikes):
+    """The start of a round: the mass that arrived at joint state j at the end of a round (in
+    ``x1``) and after a first strike (taken out of ``x2``). (The phases' helpers take the work
+    arrays, not ``Work``: one call each, none counting references.)"""
+    m_end = x1[j]
+    m2 = 0.0
+    if first_strikes:
+        m2 = x2[j]
+        x2[j] = 0.0  # (x2 and w2 are left all zeros: only x1, w1, outcome hold the ends)
+    return m_end, m2
+
+
+@hot_jit
+def _arrived(x1, w1, w2, j, first_strikes, track_rounds):
+    """Where some mass arrived at joint state j (``_arrivals``): its rounds-weighted twins (at
+    the end of a round, after a first strike), taken out of the work arrays with the mass (the
+    state's entries then read 0, to be set to its final mass)."""
+    x1[j] = 0.0  # from here on the state's final mass
+    u1 = u2 = 0.0
+    if track_rounds:
+        u1 = w1[j]
+        w1[j] = 0.0
+        if first_strikes:
+            u2 = w2[j]
+            w2[j] = 0.0
+    return u1, u2
+
+
+@hot_jit
+def _battle_over(x1, w1, outcome, j, code, total, total_w, track_rounds):
+    """The battle is over at joint state j (outcome ``code``): all its mass ends there (weighted:
+    ``total_w``)."""
+    x1[j] = total
+    if track_rounds:
+        w1[j] = total_w
+    outcome[j] = code
+
+
+@hot_inline_jit
+def _round_fought_here(m1, m2, u1, u2, stay1, stay2, tracked, add):
+    """The rounds fought from a joint state whose mass stays between rounds, "nothing changed"
+    looping back in closed form, from the mass that arrived at the start of a round (``m1``) and
+    after a first strike (``m2``), weighted ``u1``/``u2``: the mass at the start of a round
+    (``x_round``) and after its first strike, and both weighted by rounds (``tracked``; ``add``:
+    the round each adds, 0 once the attacker's others left)."""
+    x_round = (m1 + stay2 * m2) / (1.0 - stay1 * stay2)
+    x_after_first = m2 + stay1 * x_round
+    u_round = 0.0
+    u_after_first = 0.0
+    if tracked:
+        u_round = (u1 + add * m1 + stay2 * (u2 + add * x_after_first)) / (1.0 - stay1 * stay2)
+        u_after_first = u2 + stay1 * u_round
+    return x_round, u_round, x_after_first, u_after_first
+
+
+@hot_inline_jit
+def _round_then_moved(m_start, m_end, m2, u1, u2, stay1, stay2, tracked):
+    """A joint state whose mass moves on (or leaves the battle) at the end of a round: the mass
+    before round 1 (``m_start``) and after a first strike (``m2``, weighted ``u2``) fight the
+    round out first, once; that at its end (``m_end``, weighted ``u1``) leaves at once. Returns
+    the mass at the start of that round and after its first strike (each with its weighted
+    twin), and the mass that leaves, weighted likewise."""
+    x_round = m_start
+    u_round = m_start if tracked else 0.0
+    x_after_first = m2 + stay1 * x_round
+    u_after_first = u2 + stay1 * u_round if tracked else 0.0
+    leaving = m_end + stay2 * x_after_first
+    leaving_w = u1 + stay2 * u_after_first
+    return x_round, u_round, x_after_first, u_after_first, leaving, leaving_w
+
+
+@hot_jit
+def _moved(x1, w1, rows, nd, target, mass, weighted, tracked):
+    """Between rounds: ``mass`` moved to joint state ``target`` (subs submerged, or the attacker's
+    others retreated), to be fought from there."""
+    x1[target] += mass
+    if tracked:
+        w1[target] += weighted
+    _widen(rows.lo, rows.hi, target // nd, target % nd, target % nd)
+
+
+@hot_jit
+def _general_fire(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows):
+    """A round's general fire from ``mass`` (weighted: ``weight``) to the states it leads to (the
+    lists at ``a_at``/``d_at`` of ``lists``), at the end of the round (``into``: ``x1``/``w1``);
+    returns the mass pruned (``_spread``)."""
+    return _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows)
+
+
+@hot_jit
+def _first_strike(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows):
+    """A round's first strike from ``mass`` (weighted: ``weight``) to the states it leads to (the
+    lists at ``a_at``/``d_at`` of ``lists``), in mid-round (``into``: ``x2``/``w2``); returns the
+    mass pruned (``_spread``)."""
+    return _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows)
 
 
 @jit
@@ -709,15 +871,18 @@ def retreat_mask_kernel(A, D, rules, defender_holds, retreat, air_alive, win_cha
 
 
 @jit
-def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retreat, air_alive,
-                  win_chance, submerge_to, retreat_to, max_rounds):
+def rounds_kernel(A, D, start_mass, end_mass, rules, settings, retreat, air_alive, between, max_rounds):  # noqa: N803
     """Like ``solve_kernel`` for an attacker that retreats after ``max_rounds`` rounds at the
-    latest: the DP is swept round by round (no closed form for "nothing changed"). Returns the
-    same tuple as ``solve_kernel`` and the mass still fighting after ``max_rounds`` (landed
-    units that could not retreat), at the end of that round, for ``solve_kernel`` to finish, with
-    that mass weighted by the round the others left. Where the others retreated and the landed
-    units fight on (``retreat_to[j] == j``) the mass carries that weight (``*_w``), and the final
-    weight of the battles that end there is the round the others left, not the rounds fought."""
+    latest: the DP is swept round by round (no closed form for "nothing changed"). Returns a
+    ``RoundsResult``: the ends as ``solve_kernel`` leaves them in its work arrays, and the mass
+    still fighting after ``max_rounds`` (landed units that could not retreat), at the end of
+    that round, for ``solve_kernel`` to finish, with that mass weighted by the round the others
+    left. Where the others retreated and the landed units fight on (``retreat_to[j] == j``) the
+    mass carries that weight (``*_w``), and the final weight of the battles that end there is
+    the round the others left, not the rounds fought. (``settings.track_rounds`` is not read:
+    the weights are tracked where they are needed.)"""
+    defender_holds, prune = settings.defender_holds, settings.prune
+    retreat_to = between.retreat_to
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     cur = start_mass.copy()
@@ -733,17 +898,17 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
             break
     size_w = na * nd if fights_on else 1  # (weight 0: never written)
     cur_w = np.zeros(size_w)
-    lo_dummy = np.zeros(na, dtype=np.int64)  # every state is swept here: no row ranges
-    hi_dummy = np.zeros(na, dtype=np.int64)
+    no_rows = Rows(np.zeros(na, dtype=np.int64), np.zeros(na, dtype=np.int64))  # every state is swept here
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    flat_idx, flat_p, width = _flat(compact_idx), _flat(compact_p), compact_idx.shape[1]
+    flat_idx, flat_p, width = _flat(buf.compact_idx), _flat(buf.compact_p), buf.compact_idx.shape[1]
+    ended = Terminal(final, final_w, outcome)
+    lists, scratch = Lists(flat_idx, flat_p), Lists(buf.compact_idx, buf.compact_p)
     first = 1
     if end_mass.sum() > 0.0:  # the caller fought round 1
         nxt = end_mass.copy()
         nxt_w = np.zeros(size_w)
-        _end_of_round(nxt, nxt_w, 1, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
-                      buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
+        _end_of_round(Weighted(nxt, nxt_w), 1, max_rounds, ended, A, D, rules, defender_holds, buf, retreat,
+                      air_alive, between)
         cur += nxt
         cur_w += nxt_w
         first = 2
@@ -752,6 +917,7 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
         nxt = np.zeros(na * nd)
         mid_w = np.zeros(size_w)
         nxt_w = np.zeros(size_w)
+        mid_round, end_of_round = Weighted(mid, mid_w), Weighted(nxt, nxt_w)
         for ia in range(na):
             for idd in range(nd):
                 j = ia * nd + idd
@@ -776,28 +942,31 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, defender_holds, prune, retr
                 middle_w = cur_w[j] + mid_w[j] if left else 0.0
                 if n1_a:
                     # phase 1 from the round start; its own share joins the mid-round mass here
-                    pruned += _spread(mid, mid_w, nd, cur[j], cur_w[j] if left else 0.0, flat_idx, flat_p,
-                                      A_FIRST * width, n1_a, D_FIRST * width, n1_d, compact_idx, compact_p,
-                                      prune, lo_dummy, hi_dummy)
+                    pruned += _first_strike(mid_round, nd, cur[j], cur_w[j] if left else 0.0, lists,
+                                            A_FIRST * width, n1_a, D_FIRST * width, n1_d, scratch, prune,
+                                            no_rows)
                     middle = mid[j]
                     middle_w = mid_w[j] if left else 0.0
                 # phase 2 from all mid-round mass here
-                pruned += _spread(nxt, nxt_w, nd, middle, middle_w, flat_idx, flat_p, A_GENERAL * width, n2_a,
-                                  D_GENERAL * width, n2_d, compact_idx, compact_p, prune, lo_dummy, hi_dummy)
-        _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D, rules,
-                      defender_holds, buf, retreat, air_alive, win_chance, submerge_to, retreat_to)
+                pruned += _general_fire(end_of_round, nd, middle, middle_w, lists, A_GENERAL * width, n2_a,
+                                        D_GENERAL * width, n2_d, scratch, prune, no_rows)
+        _end_of_round(end_of_round, fought, max_rounds, ended, A, D, rules, defender_holds, buf,
+                      retreat, air_alive, between)
         cur = nxt
         cur_w = nxt_w
-    return final, outcome, final_w, rounds, pruned, cur, cur_w
+    return RoundsResult(final, outcome, final_w, rounds, pruned, cur, cur_w)
 
 
 @jit
-def _end_of_round(nxt, nxt_w, fought, max_rounds, final, final_w, outcome, A, D, rules, defender_holds,
-                  buf, retreat, air_alive, win_chance, submerge_to, retreat_to):
-    """Between rounds in ``rounds_kernel``: finished battles are recorded, subs submerge, then the
-    attacker's policy (or the round limit) may retreat. Mass moved to a later state is handled
-    there, later in the same sweep; mass whose others retreat now is weighted by this round
-    (``nxt_w``, see ``rounds_kernel``)."""
+def _end_of_round(mass, fought, max_rounds, ended, A, D, rules, defender_holds, buf, retreat, air_alive,  # noqa: N803
+                  between):
+    """Between rounds in ``rounds_kernel``: finished battles are recorded (in ``ended``, a
+    ``Terminal``), subs submerge, then the attacker's policy (or the round limit) may retreat.
+    Mass moved to a later state is handled there, later in the same sweep; mass whose others
+    retreat now is weighted by this round (``mass.w``, see ``rounds_kernel``)."""
+    nxt, nxt_w = mass
+    final, final_w, outcome = ended
+    submerge_to, retreat_to, win_chance = between
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     for ia in range(na):
@@ -898,16 +1067,20 @@ def _compact(dense, touched, n, idx, p):
 
 
 @hot_jit
-def _spread(dest, dest_w, nd, mass, weight, idx, p, a_at, n_a, d_at, n_d, compact_idx, compact_p, eps, row_lo,
-            row_hi):
-    """dest[a, d] += mass * P(a) * P(d) (and dest_w the same with ``weight``): the outer product
-    of two compact lists, the attacker's the ``n_a`` entries of (``idx``, ``p``) from ``a_at`` on,
-    the defender's the ``n_d`` from ``d_at`` on: rows of the flattened ``_buffers`` lists (``_flat``)
-    or a record where it lies in a ``MoveStore``. Moves that would carry less than ``eps`` on
-    either side are dropped; returns the mass dropped. When the defender's states kept are
-    consecutive (one class taking general hits, as in land battles) each row is one contiguous
-    run, which vectorises. ``row_lo``/``row_hi`` are widened to cover what was written;
-    ``compact_*`` give the scratch rows ``KEEP`` and ``RUN``."""
+def _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, eps, rows):
+    """into.x[a, d] += mass * P(a) * P(d) (and into.w the same with ``weight``): the outer
+    product of two compact lists, the attacker's the ``n_a`` entries of ``lists`` (flat
+    ``Lists``: rows of the flattened ``_buffers`` lists, or a ``MoveStore``) from ``a_at`` on,
+    the defender's the ``n_d`` from ``d_at`` on. Moves that would carry
+    less than ``eps`` on either side are dropped; returns the mass dropped. When the defender's
+    states kept are consecutive (one class taking general hits, as in land battles) each row is
+    one contiguous run, which vectorises. ``rows`` are widened to cover what was written;
+    ``scratch`` (the ``Buffers``' lists, passed alone: a call passing all six buffers cost
+    more) gives the scratch rows ``KEEP`` and ``RUN``."""
+    dest, dest_w = into
+    idx, p = lists
+    compact_idx, compact_p = scratch
+    row_lo, row_hi = rows
     a_idx, a_p = idx[a_at: a_at + n_a], p[a_at: a_at + n_a]
     d_idx, d_p = idx[d_at: d_at + n_d], p[d_at: d_at + n_d]
     keep_idx, keep_p, run = compact_idx[KEEP], compact_p[KEEP], compact_p[RUN]
@@ -1083,10 +1256,10 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             for b in range(bombard_dist.shape[0]):
                 fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
         fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t, _ = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], True, False, True,
+        na_t, _ = _target_distribution(ia, Fire(D.dist[idd], D.lo[idd], D.hi[idd]), True, False, True,
                                        D.flags[idd, F_SUB] == 1, A, a_prob, a_touched,
                                        compact_idx[A_GENERAL], compact_p[A_GENERAL])
-        nd_t, _ = _target_distribution(idd, fire, fire_lo, fire_hi, False, False, True,
+        nd_t, _ = _target_distribution(idd, Fire(fire, fire_lo, fire_hi), False, False, True,
                                        A.flags[ia, F_SUB] == 1, D, d_prob, d_touched,
                                        compact_idx[D_GENERAL], compact_p[D_GENERAL])
         for s in range(na_t):
@@ -1109,11 +1282,11 @@ def first_round_kernel(A, D, start_mass, rules, defender_holds):
     mid = np.zeros(na * nd)  # after the first strike
     after = np.zeros(na * nd)
     no_weight = np.zeros(1)  # (rounds are not weighted here: every battle in ``after`` fought one)
-    lo_dummy = np.zeros(na, dtype=np.int64)  # every state is swept here: no row ranges
-    hi_dummy = np.zeros(na, dtype=np.int64)
+    no_rows = Rows(np.zeros(na, dtype=np.int64), np.zeros(na, dtype=np.int64))  # every state is swept here
     buf = _buffers(na, nd)
-    a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
-    flat_idx, flat_p, width = _flat(compact_idx), _flat(compact_p), compact_idx.shape[1]
+    flat_idx, flat_p, width = _flat(buf.compact_idx), _flat(buf.compact_p), buf.compact_idx.shape[1]
+    lists, scratch = Lists(flat_idx, flat_p), Lists(buf.compact_idx, buf.compact_p)
+    mid_round, end_of_round = Weighted(mid, no_weight), Weighted(after, no_weight)
     for j in range(na * nd):
         if start_mass[j] == 0.0 and mid[j] == 0.0:
             continue
@@ -1127,12 +1300,12 @@ def first_round_kernel(A, D, start_mass, rules, defender_holds):
         middle = start_mass[j] + mid[j]
         if n1_a:
             # the first strike from the round's start; its own share ("no change") joins mid[j]
-            _spread(mid, no_weight, nd, start_mass[j], 0.0, flat_idx, flat_p, A_FIRST * width, n1_a,
-                    D_FIRST * width, n1_d, compact_idx, compact_p, 0.0, lo_dummy, hi_dummy)
+            _first_strike(mid_round, nd, start_mass[j], 0.0, lists, A_FIRST * width, n1_a, D_FIRST * width,
+                          n1_d, scratch, 0.0, no_rows)
             middle = mid[j]
         # general fire from all the mass here after the first strike (its own share stays at j)
-        _spread(after, no_weight, nd, middle, 0.0, flat_idx, flat_p, A_GENERAL * width, n2_a,
-                D_GENERAL * width, n2_d, compact_idx, compact_p, 0.0, lo_dummy, hi_dummy)
+        _general_fire(end_of_round, nd, middle, 0.0, lists, A_GENERAL * width, n2_a, D_GENERAL * width, n2_d,
+                      scratch, 0.0, no_rows)
     return left, after
 
 
@@ -1143,3 +1316,4 @@ def pre_battle_aa(a_stride, a_class_len, aa_dist, out_mass, nd):
     for hits in range(aa_dist.shape[0]):
         lost = min(a_class_len[AIR], hits)
         out_mass[lost * a_stride[AIR] * nd] += aa_dist[hits]
+

@@ -16,6 +16,8 @@ a bombardment that fires back) read the lattice's tables as they read any side's
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from oddsim._runtime.jit import hot_jit, jit
@@ -57,17 +59,35 @@ def _decode(code, stride, radix, counts):
         counts[c] = (code // stride[c]) % radix[c]
 
 
+class LossKinds(NamedTuple):
+    """The swept side's loss kinds (the steps of its largest army's order of loss) and armies."""
+
+    kind_unit: np.ndarray  # each kind's unit type
+    kind_kill: np.ndarray  # 1: a casualty of the kind kills a unit, 0: it damages one
+    kind_max: np.ndarray  # the kind's slots in the largest army
+    starts: np.ndarray  # slots left per kind, one row per sub-army
+    idle: np.ndarray  # units of the side without loss slots (in every state), per type
+
+
+class LatticeSide(NamedTuple):
+    """What ``lattice_side`` makes of the swept side."""
+
+    tables: t.SideTables  # as ``_tables.side_tables`` makes them: ``next_hit`` per hit kind, twice, as
+    # the side keeps no destroyer last
+    aa_next: np.ndarray  # the state after one AA hit
+    left_value: np.ndarray  # the IPC value of the units left, per state
+    fighting: np.ndarray  # the units left per state and type
+    start_state: np.ndarray  # each start's state (-1 with no states)
+
+
 @jit
-def lattice_side(kind_unit, kind_kill, kind_max, starts, idle, value, dice_per_unit, best_of, support_side,
-                 cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter, supported, per,
-                 support_value, rule_side, low_luck, max_dice, max_entries):
-    """The swept side's tables over every state reached from ``starts`` (slots left per kind,
-    one row per sub-army) by hits (``kind_*``: each kind's unit type, kill 1 or damage 0, and its
-    slots in the largest army). ``idle``: units of the side without loss slots (in every state).
-    Returns its ``SideTables`` (as ``_tables.side_tables`` makes them: ``next_hit`` per hit kind,
-    twice, as the side keeps no destroyer last), the state after one AA hit, the IPC value of
-    the units left and the units left per type in each state, and each start's state. Where
+def lattice_side(kinds, dice, types, support, low_luck, max_dice, max_entries):
+    """The swept side's tables over every state reached from ``kinds.starts`` by hits
+    (``LossKinds``), its units rolling as ``dice`` says (a ``_tables.SideDice``, whose counts
+    are not read) with the ``UnitTypes`` and ``Support`` rules. Returns a ``LatticeSide``. Where
     the hit tables would have more than ``max_entries`` entries, the tables are of no state."""
+    kind_unit, kind_kill, kind_max, starts, idle = kinds
+    cost, is_air, is_sub = types.cost, types.is_air, types.is_sub
     n_kinds = kind_unit.shape[0]
     n_types = cost.shape[0]
     radix = np.empty(n_kinds, dtype=np.int64)
@@ -125,9 +145,6 @@ def lattice_side(kind_unit, kind_kill, kind_max, starts, idle, value, dice_per_u
                 left_value[s] += counts[c] * cost[kind_unit[c]]
     for i in range(starts.shape[0]):
         start_code[i] = index[start_code[i]]  # (-1 with no states)
-    dice = t.SideDice(idle, idle, value, dice_per_unit, best_of, support_side)
-    types = t.UnitTypes(cost, is_air, is_sub, is_destroyer, is_land, defenceless)
-    support = t.Support(supporter, supported, per, support_value, rule_side)
     flags = t.side_flags(fighting, np.zeros_like(fighting), slots_left, types)
     dist, lo, hi = t.hit_distributions(fighting, dice, types, support, low_luck, max_dice,
                                        np.ones(n, dtype=np.bool_))
@@ -139,7 +156,7 @@ def lattice_side(kind_unit, kind_kill, kind_max, starts, idle, value, dice_per_u
     class_info[2 * t.N_CLASSES] = n
     tables = t.SideTables(class_info, np.zeros((t.N_CLASSES, 1), dtype=np.int64),
                           np.ones(t.N_CLASSES, dtype=np.int64), flags, dist, lo, hi, next_hit)
-    return tables, aa_next, left_value, fighting, start_code
+    return LatticeSide(tables, aa_next, left_value, fighting, start_code)
 
 
 @jit

@@ -5,6 +5,8 @@ small calls, a sixth of the time of a small solve."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from oddsim._runtime.jit import inline_jit, jit
@@ -15,19 +17,34 @@ N_CODES = RETREAT_LEFT + 1
 """Rows of the mass tables: one per outcome code."""
 
 
+class EndSums(NamedTuple):
+    """What ``end_state_sums`` gives a result."""
+
+    by_code: np.ndarray  # the mass per outcome code
+    a_mass: np.ndarray  # the attacker's mass per code and state
+    d_mass: np.ndarray  # the defender's likewise
+    retreat_w: float  # the rounds-weighted mass of the battles that ended in a retreat
+    take: float  # the mass of the attacker's wins with a land unit left
+    a_lost: float  # the attacker's expected IPC lost
+    d_lost: float  # the defender's
+    swings: np.ndarray  # the TUV swings reached, smallest first (floats)
+    swing_mass: np.ndarray  # the mass of each
+
+
 @jit
-def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed, a_total, d_ipc,
-                   d_departed, d_total, cost):
+def end_state_sums(ends, terminal, nd, a_flags, a_counts, a_total, d_counts, d_total, cost):
     """Sums over the end states ``ends`` (joint states, attacker state x ``nd`` + defender state;
-    those without mass are passed over) of their mass ``final``, by ``outcome`` code. Returns
-    (mass per code, attacker mass per code and state, defender mass likewise, rounds-weighted
-    retreat mass (``final_w``), attacker win mass with a land unit left, attacker IPC lost,
-    defender IPC lost, the TUV swings reached, smallest first, and the mass of each).
+    those without mass are passed over) of their mass ``terminal.final``, by ``terminal.outcome``
+    code (``_kernel.Terminal``), as ``EndSums``.
 
     IPC lost: a side destroyed loses ``*_total`` (what it fought with), but the units that left
-    the battle early (``*_departed``); a side left in the battle loses its state's ``*_ipc``.
-    The swing of an end state is its defender's loss less its attacker's, both of the same
-    joint state: the one figure the two sides' separate masses cannot give."""
+    the battle early (``*_counts.departed``, ``SideCounts`` per state); a side left in the battle
+    loses its state's ``ipc_lost``. The swing of an end state is its defender's loss less its
+    attacker's, both of the same joint state: the one figure the two sides' separate masses
+    cannot give."""
+    final, final_w, outcome = terminal
+    a_ipc, a_departed = a_counts.ipc_lost, a_counts.departed
+    d_ipc, d_departed = d_counts.ipc_lost, d_counts.departed
     by_code = np.zeros(N_CODES)
     a_mass = np.zeros((N_CODES, a_ipc.shape[0]))
     d_mass = np.zeros((N_CODES, nd))
@@ -64,8 +81,8 @@ def end_state_sums(ends, final, final_w, outcome, nd, a_flags, a_ipc, a_departed
         swing[a_total + lost_d - lost_a] += p  # (entry a_total + s: swing s)
     reached = np.flatnonzero(swing)
     # (a sum of the many ways to one swing may round past 1: a chance is never above it)
-    return (by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost, (reached - a_total).astype(np.float64),
-            np.minimum(swing[reached], 1.0))
+    return EndSums(by_code, a_mass, d_mass, retreat_w, take, a_lost, d_lost,
+                   (reached - a_total).astype(np.float64), np.minimum(swing[reached], 1.0))
 
 
 @inline_jit

@@ -12,19 +12,21 @@ AA fire, a bombardment (firing back or not), subs that strike first in round 1 o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from oddsim.engines.exact import _lattice as lat
 from oddsim.engines.exact import _tables as t
-from oddsim.engines.exact._kernel import Rules, bombard_round_kernel, first_round_kernel
-from oddsim.engines.exact.solve import (
+from oddsim.engines.exact._inputs import (
     MAX_TABLE_ENTRIES,
-    _group_distribution,
+    group_distribution,
     side_tables,
     size,
     support_rules,
     unit_types,
 )
+from oddsim.engines.exact._kernel import Rules, bombard_round_kernel, first_round_kernel
 from oddsim.engines.lowering import aa_dice
 from oddsim.model.aa_fire import split_aircraft
 from oddsim.model.battle import Battle, Submerge
@@ -44,17 +46,7 @@ FIGURES = ("attacker_win", "defender_win", "draw", "stalemate", "takes_territory
 
 def battle_with(battle: Battle, side: str, force: Force) -> Battle:
     """``battle`` with ``side``'s army replaced by ``force``, every other option kept."""
-    armies = {"attacker": battle.attacker, "defender": battle.defender, side: force}
-    return Battle(battle.rules, armies["attacker"], armies["defender"], sea=battle.sea,
-                  ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
-                  keep_land=battle.keep_land,
-                  attacker_tech=battle.attacker_tech, defender_tech=battle.defender_tech, dice=battle.dice,
-                  retreat=battle.retreat, attacker_submerge=battle.attacker_submerge,
-                  defender_submerge=battle.defender_submerge, landed=battle.landed, bombard=battle.bombard,
-                  aa_fired=battle.aa_fired, in_progress=battle.in_progress,
-                  crash_fighters=battle.crash_fighters,
-                  attacker_destroyer_last=battle.attacker_destroyer_last,
-                  defender_destroyer_last=battle.defender_destroyer_last)
+    return replace(battle, **{side: replace(getattr(battle, side), army=force)})
 
 
 def force_of(names: tuple[str, ...], counts: np.ndarray, damaged: np.ndarray | None = None) -> Force:
@@ -68,11 +60,11 @@ def fits(battle: Battle, side: str) -> bool:
     """Whether the sweep takes ``battle`` with ``side``'s armies swept (else: one solve each)."""
     if battle.retreat is not None or battle.crash_fighters:
         return False
-    if battle.attacker_submerge is not Submerge.NEVER or battle.defender_submerge is not Submerge.NEVER:
+    if battle.attacker.submerge is not Submerge.NEVER or battle.defender.submerge is not Submerge.NEVER:
         return False
     if side == "attacker":
-        return not battle.keep_land and not battle.attacker_destroyer_last
-    return not battle.defender_destroyer_last
+        return not battle.attacker.keep_land and not battle.attacker.destroyer_last
+    return not battle.defender.destroyer_last
 
 
 def sweep(battle: Battle, side: str, counts: np.ndarray,
@@ -98,8 +90,8 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
     idle_types = np.setdiff1d(np.flatnonzero(counts.max(axis=0)), steps.step_unit)
     if (counts[:, idle_types] != counts[0, idle_types]).any():
         return None  # the armies differ in units that hold the territory without fighting
-    if side == "attacker" and battle.landed is not None:
-        landed = [(names.index(name), n) for name, n in battle.landed.counts]
+    if side == "attacker" and battle.attacker.landed is not None:
+        landed = [(names.index(name), n) for name, n in battle.attacker.landed.counts]
         if any((counts[:, u] < n).any() for u, n in landed):
             return None  # some army lacks the units landed from the sea (its solve says so)
     starts = _kind_counts(battle, side, counts, damaged, steps)
@@ -112,9 +104,10 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
     swept_layout = a_layout if swept_is_attacker else d_layout
     fixed, fixed_counts, fixed_reached = side_tables(low, fixed_layout, not swept_is_attacker)
     types, support = unit_types(low), support_rules(low)
+    loss_kinds = lat.LossKinds(steps.step_unit, steps.step_kill, kind_max, starts, idle)
+    dice = t.SideDice(idle, idle, steps.value, steps.dice, steps.best_of, steps.support_side)
     tables, aa_next, swept_left, fighting, start_state = lat.lattice_side(
-        steps.step_unit, steps.step_kill, kind_max, starts, idle, steps.value, steps.dice, steps.best_of,
-        steps.support_side, *types, *support, low.low_luck, swept_layout.rolls + 1, MAX_TABLE_ENTRIES)
+        loss_kinds, dice, types, support, low.low_luck, swept_layout.rolls + 1, MAX_TABLE_ENTRIES)
     n_swept = tables.flags.shape[0]
     if n_swept == 0 or n_swept * fixed.flags.shape[0] > MAX_SWEEP_STATES:
         return None
@@ -151,9 +144,9 @@ def _kind_counts(battle: Battle, side: str, counts: np.ndarray, damaged: np.ndar
     """Each army's loss slots per kind (a step of the largest army's order of loss): a two-hit
     unit's free hit for each whole one, a kill for each unit, those landed from the sea first."""
     landed = np.zeros(counts.shape[1], dtype=np.int64)
-    if side == "attacker" and battle.landed is not None:
+    if side == "attacker" and battle.attacker.landed is not None:
         index = {u.name: i for i, u in enumerate(battle.rules.units)}
-        for name, n in battle.landed.counts:
+        for name, n in battle.attacker.landed.counts:
             landed[index[name]] = n
     taken_landed = np.minimum(counts, landed)
     starts = np.empty((len(counts), len(steps.step_unit)), dtype=np.int64)
@@ -190,7 +183,8 @@ def _split_by_aa(battle: Battle, side: str, counts: np.ndarray, damaged: np.ndar
     if side == "attacker":
         maybe = np.flatnonzero((counts[:, air] > 0).sum(axis=1) >= 2)
     else:
-        attacker_air = sum(1 for name, _ in battle.attacker.counts if rules.unit(name).domain is Domain.AIR)
+        attacker_air = sum(1 for name, _ in battle.attacker.army.counts
+                           if rules.unit(name).domain is Domain.AIR)
         maybe = np.arange(len(counts)) if attacker_air >= 2 else np.zeros(0, dtype=np.int64)
     for i in maybe.tolist():
         army = force_of(names, counts[i], damaged[i])
@@ -211,7 +205,7 @@ def _start_values(battle, low, side, counts, start_state, aa_next, A, D, a_layou
     aa_units = np.array([u.aa for u in unit_types], dtype=bool)
     air = np.array([u.domain is Domain.AIR for u in unit_types], dtype=bool)
     subs = np.array([u.submarine for u in unit_types], dtype=bool)
-    fixed = battle.defender if swept_is_attacker else battle.attacker
+    fixed = battle.side(not swept_is_attacker).army
     fixed_counts = np.array([fixed.count(n) for n in names], dtype=np.int64)
     a_counts = counts if swept_is_attacker else np.broadcast_to(fixed_counts, counts.shape)
     d_counts = np.broadcast_to(fixed_counts, counts.shape) if swept_is_attacker else counts
@@ -228,11 +222,11 @@ def _start_values(battle, low, side, counts, start_state, aa_next, A, D, a_layou
     for n in np.unique(shots[shots > 0]).tolist():
         dice = np.zeros(7, dtype=np.int64)
         dice[low.aa_hit] = n
-        hits = _group_distribution(dice, low.low_luck)
+        hits = group_distribution(dice, low.low_luck)
         assert hits is not None  # (n dice)
         a_dist[n, :len(hits)] = hits
     a_next = aa_next if swept_is_attacker else _aircraft_chain(A, a_layout)
-    bombard = _group_distribution(low.bombard_dice, low.low_luck)
+    bombard = group_distribution(low.bombard_dice, low.low_luck)
     fire_back = bombard is not None and low.bombard_fire_back
     d_dist = bombard if bombard is not None and not fire_back else np.ones(1)
     d_next = np.ascontiguousarray(D.next_hit[:, t.H_ANY])

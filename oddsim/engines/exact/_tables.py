@@ -89,6 +89,70 @@ class Classes(NamedTuple):
     kept_before: int  # the ``KEPT`` slot goes just before this slot while enemy subs live
 
 
+class ClassRules(NamedTuple):
+    """What splits a side's loss slots into classes (``side_classes``): the unit types' kinds
+    (arrays indexed by type), their IPC cost and the edition's air rule."""
+
+    is_air: np.ndarray
+    is_sub: np.ndarray
+    is_aa: np.ndarray
+    cost: np.ndarray
+    air_needs_destroyer: bool  # aircraft hit subs only with a destroyer on their side
+
+
+class SideSteps(NamedTuple):
+    """One side's units at the start and its order of loss (``lowering.SideArrays``'s fields
+    that ``side_classes`` reads), as loss steps."""
+
+    count: np.ndarray  # type: ignore[assignment]  # shadows tuple.count, as Numba reads fields by name
+    dice: np.ndarray  # dice per unit
+    step_unit: np.ndarray  # unit type of each loss step
+    step_kill: np.ndarray  # 1: the step removes units, 0: it damages them
+    step_slots: np.ndarray  # casualties the step can take
+    step_landed: np.ndarray  # 1: the attacker's units that came by sea
+    submerge: int  # the side's submerge policy (lowering's SUBMERGE_*)
+    reserved: int  # the step of the destroyer kept last (-1: none)
+    reserve_before: int  # ... taken just before this step while enemy subs live
+
+
+class SideLayout(NamedTuple):
+    """How one side's order of loss is split into classes for the DP (``side_classes``): the
+    ``Classes`` fields, the layer size, and what the solve reads of the side at the start."""
+
+    class_len: np.ndarray  # int64[N_CLASSES]: slots per class
+    class_slots: np.ndarray  # int64[N_CLASSES, max length]: slot positions of each class, in order
+    slot_unit: np.ndarray
+    slot_kill: np.ndarray
+    leave: np.ndarray  # int64 per class: 1 = its units leave the battle together (layer 1)
+    layer_size: int  # states per layer: product of (class length + 1)
+    layers: int  # 2 when some classes may leave the battle (``leave``), else 1
+    kept_before: int  # the kept destroyer's slot goes before this one while enemy subs live
+    n_units: int  # the side's units at the start (``solve`` estimates their hit spread)
+    subs: bool  # the side has a submarine at the start
+    rolls: int  # dice its units roll in a combat round at the start
+    idle: bool  # some of its units take no part in combat rounds (a non-casualty AA gun)
+    fighting_value: int  # IPC value of its units that do
+
+    @property
+    def n_states(self) -> int:
+        return self.layer_size * self.layers
+
+    def classes(self) -> Classes:
+        """The side's ``Classes``, as the side tables read them."""
+        return Classes(self.class_len, self.class_slots, self.slot_unit, self.slot_kill, self.leave,
+                       self.layers, self.kept_before)
+
+
+class SideInputs(NamedTuple):
+    """One side as ``side_tables`` takes it: its classes, dice, most dice a round (the hit
+    tables' width) and its states before round 1 (``seeds``: every state it reaches follows)."""
+
+    classes: Classes
+    dice: SideDice
+    max_dice: int
+    seeds: np.ndarray
+
+
 class SideCounts(NamedTuple):
     """Per state: units of each type alive (including those that left the battle), damaged and
     departed, and the IPC value lost."""
@@ -113,6 +177,15 @@ class SideTables(NamedTuple):
     # none), by hit kind; the second half while the enemy has subs in the battle (destroyer last)
 
 
+class BuiltSide(NamedTuple):
+    """What ``side_tables`` makes of one side: its tables, counts and which states the battle
+    reaches (the others read as a side with nothing left)."""
+
+    tables: SideTables
+    counts: SideCounts
+    reached: np.ndarray  # bool per state
+
+
 @hot_jit
 def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.ndarray) -> None:
     """Casualties per class of a state (of either layer)."""
@@ -121,22 +194,19 @@ def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.nda
 
 
 @jit
-def side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, is_attacker, partial_retreat, count,
-                 dice, enemy_count, step_unit, step_kill, step_slots, step_landed, submerge, reserved,
-                 reserve_before):
+def side_classes(rules, is_attacker, partial_retreat, side, enemy_count):
     """Split a side's loss slots into air / sub / other only where the enemy's hits tell them
     apart (enemy subs or AA: air split; enemy aircraft that need a destroyer to hit subs: sub
     split) or where some of them may leave the battle: subs that may submerge (their class
     leaves), units landed from the sea when the attacker may retreat (they take the sub class,
     empty in land battles, and the others leave). A destroyer kept last while enemy subs live
-    (the step ``reserved``, of one slot) is a class of its own. Reads the side's units at the
-    start (``count``) and the enemy's, its loss steps (``step_*``, as in ``SideArrays``), its
-    submerge policy and destroyer kept last (in Numba: in Python, both sides took 25 us).
-    Returns the ``Classes`` fields (length, slots, slot_unit, slot_kill, leave), the layer size,
-    layers, the ``kept_before`` slot (the first of step ``reserve_before``), the side's units,
-    whether it has subs, the dice its units roll (``dice`` per unit), whether some of them take
-    no part in combat rounds (no loss step: a non-casualty AA gun) and the IPC value (``cost``)
-    of those that do."""
+    (the step ``side.reserved``, of one slot) is a class of its own. Reads the ``ClassRules``,
+    the side's ``SideSteps`` and the enemy's units at the start (``enemy_count``) (in Numba: in
+    Python, both sides took 25 us). Returns the side's ``SideLayout``: besides its classes, its
+    units, whether it has subs, the dice its units roll, whether some of them take no part in
+    combat rounds (no loss step: a non-casualty AA gun) and the IPC value of those that do."""
+    is_air, is_sub, is_aa, cost, air_needs_destroyer = rules
+    count, dice, step_unit, step_kill, step_slots, step_landed, submerge, reserved, reserve_before = side
     split_air = False
     split_sub = False
     subs = False
@@ -221,90 +291,48 @@ def side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, is_attacker, 
             slot_unit[position] = step_unit[i]
             slot_kill[position] = step_kill[i]
             position += 1
-    return (length, slots, slot_unit, slot_kill, leave, layer_size, layers, kept_before, n_units, subs, rolls,
-            idle, fighting_value)
+    return SideLayout(length, slots, slot_unit, slot_kill, leave, layer_size, layers, kept_before, n_units,
+                      subs, rolls, idle, fighting_value)
 
 
 @jit
-def both_side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, partial_retreat, a_count, a_dice,
-                      a_step_unit, a_step_kill, a_step_slots, a_step_landed, a_submerge, a_reserved,
-                      a_reserve_before, d_count, d_dice, d_step_unit, d_step_kill, d_step_slots,
-                      d_step_landed, d_submerge, d_reserved, d_reserve_before):
-    """``side_classes`` of the attacker (``a_``; ``partial_retreat``: its landed units may fight
-    on after a retreat) and of the defender, in one call: a battle's sizing made two, and each
-    call from Python pays for its arguments and results (some 4 us)."""
-    made_a = side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, True, partial_retreat, a_count,
-                          a_dice, d_count, a_step_unit, a_step_kill, a_step_slots, a_step_landed, a_submerge,
-                          a_reserved, a_reserve_before)
-    made_d = side_classes(is_air, is_sub, is_aa, cost, air_needs_destroyer, False, False, d_count, d_dice,
-                          a_count, d_step_unit, d_step_kill, d_step_slots, d_step_landed, d_submerge,
-                          d_reserved, d_reserve_before)
-    return made_a, made_d
+def both_side_classes(rules, partial_retreat, attacker, defender):
+    """``side_classes`` of the attacker (``partial_retreat``: its landed units may fight on
+    after a retreat) and of the defender (``SideSteps`` each), in one call: a battle's sizing
+    made two, and each call from Python pays for its arguments and results (some 4 us)."""
+    return (side_classes(rules, True, partial_retreat, attacker, defender.count),
+            side_classes(rules, False, False, defender, attacker.count))
 
 
-_Side = tuple[SideTables, SideCounts, np.ndarray]
-"""What ``side_tables`` makes of one side: its tables, counts and which states the battle reaches."""
-
-
-def side_tables(classes: Classes, dice: SideDice, types: UnitTypes, support: Support, low_luck: bool,
-                max_dice: int, seeds: np.ndarray) -> _Side:
-    """Build one side's ``SideTables`` and ``SideCounts``, and which of its states the battle can
-    reach from ``seeds`` (the side's states before round 1) by hits and by leaving the battle:
-    at sea, where the classes interleave in the order of loss, a few in ten. The tables are
-    worked out for those only; the others stand for a side with nothing left that takes no hit
-    (and are never fought from). States of layer 1 (index layer size and up) are those after the
+@jit
+def side_tables(side, types, support, low_luck):
+    """One side's ``BuiltSide`` from its ``SideInputs``, the ``UnitTypes``, the ``Support``
+    rules and the dice (``low_luck``): its ``SideTables`` and ``SideCounts``, and which of its
+    states the battle can reach from ``side.seeds`` by hits and by leaving the battle: at sea,
+    where the classes interleave in the order of loss, a few in ten. The tables are worked out
+    for those only; the others stand for a side with nothing left that takes no hit (and are
+    never fought from). States of layer 1 (index layer size and up) are those after the
     ``classes.leave`` classes left."""
-    return _side_tables(*classes, *dice, *types, *support, low_luck, max_dice, seeds)
-
-
-def both_side_tables(a_classes: Classes, a_dice: SideDice, a_max_dice: int, a_seeds: np.ndarray,
-                     d_classes: Classes, d_dice: SideDice, d_max_dice: int, d_seeds: np.ndarray,
-                     types: UnitTypes, support: Support, low_luck: bool) -> tuple[_Side, _Side]:
-    """``side_tables`` of the attacker (``a_``) and of the defender, in one kernel call: a solve
-    made two, each paying for its two dozen arguments and its results (some 8 us a call, a
-    tenth of a small battle's solve)."""
-    return _both_side_tables(*a_classes, *a_dice, a_max_dice, a_seeds, *d_classes, *d_dice, d_max_dice,
-                             d_seeds, *types, *support, low_luck)
-
-
-@jit
-def _both_side_tables(a_length, a_slots, a_slot_unit, a_slot_kill, a_leave, a_layers, a_kept_before, a_count,
-                      a_damaged, a_value, a_dice_per_unit, a_best_of, a_support_side, a_max_dice, a_seeds,
-                      d_length, d_slots, d_slot_unit, d_slot_kill, d_leave, d_layers, d_kept_before, d_count,
-                      d_damaged, d_value, d_dice_per_unit, d_best_of, d_support_side, d_max_dice, d_seeds,
-                      cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter, supported, per,
-                      support_value, rule_side, low_luck):
-    """``both_side_tables``, from the fields of its named tuples (as ``_side_tables``)."""
-    made_a = _side_tables(a_length, a_slots, a_slot_unit, a_slot_kill, a_leave, a_layers,
-                          a_kept_before, a_count, a_damaged, a_value, a_dice_per_unit, a_best_of,
-                          a_support_side, cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter,
-                          supported, per, support_value, rule_side, low_luck, a_max_dice, a_seeds)
-    made_d = _side_tables(d_length, d_slots, d_slot_unit, d_slot_kill, d_leave, d_layers,
-                          d_kept_before, d_count, d_damaged, d_value, d_dice_per_unit, d_best_of,
-                          d_support_side, cost, is_air, is_sub, is_destroyer, is_land, defenceless, supporter,
-                          supported, per, support_value, rule_side, low_luck, d_max_dice, d_seeds)
-    return made_a, made_d
-
-
-@jit
-def _side_tables(length, slots, slot_unit, slot_kill, leave, layers, kept_before, count, damaged, value,
-                 dice_per_unit, best_of, support_side, cost, is_air, is_sub, is_destroyer, is_land,
-                 defenceless, supporter, supported, per, support_value, rule_side, low_luck, max_dice, seeds):
-    """``side_tables``, from the fields of its named tuples: Numba takes arrays from Python
-    faster than named tuples of them (2 us less a call, a fortieth of a small solve)."""
-    classes = Classes(length, slots, slot_unit, slot_kill, leave, layers, kept_before)
-    dice = SideDice(count, damaged, value, dice_per_unit, best_of, support_side)
-    types = UnitTypes(cost, is_air, is_sub, is_destroyer, is_land, defenceless)
-    support = Support(supporter, supported, per, support_value, rule_side)
+    classes, dice = side.classes, side.dice
     stride, class_info = class_strides(classes)
     layer_size = class_info[2 * N_CLASSES]
-    next_hit, reached = hit_moves(classes, stride, layer_size, layer_size * classes.layers, seeds)
+    next_hit, reached = hit_moves(classes, stride, layer_size, layer_size * classes.layers, side.seeds)
     counts, slots_left = count_units(classes, dice.count, dice.damaged, types.cost, stride, layer_size,
                                      reached)
     fighting = counts.alive - counts.departed
     flags = side_flags(fighting, counts.departed, slots_left, types)
-    dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, max_dice, reached)
-    return SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts, reached
+    dist, lo, hi = hit_distributions(fighting, dice, types, support, low_luck, side.max_dice, reached)
+    return BuiltSide(SideTables(class_info, classes.slots, stride, flags, dist, lo, hi, next_hit), counts,
+                     reached)
+
+
+@jit
+def both_side_tables(attacker, defender, types, support, low_luck):
+    """``side_tables`` of the attacker and of the defender (``SideInputs`` each), in one kernel
+    call: a solve made two, each paying for its arguments and its results (some 8 us a call, a
+    tenth of a small battle's solve)."""
+    return (side_tables(attacker, types, support, low_luck),
+            side_tables(defender, types, support, low_luck))
 
 
 @inline_jit

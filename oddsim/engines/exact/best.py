@@ -17,10 +17,10 @@ from functools import partial
 
 import numpy as np
 
-from oddsim.engines.exact import _kept
+from oddsim.engines.exact import _array_pool
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
-from oddsim.engines.exact._best import best_retreat_kernel, visited_states
+from oddsim.engines.exact._best import Objective, best_retreat_kernel, visited_states
 from oddsim.model.battle import RetreatPolicy
 from oddsim.model.names import describe_counts
 from oddsim.results.battle_result import BattleResult, LazyRows, RetreatPlanRow, plan_row_dict, row_dict
@@ -72,9 +72,9 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool,
     d_dead = d_total - d.departed @ low.cost
     d_lost = d.ipc_lost if crash_cost is None else (d.ipc_lost + crash_cost).astype(d.ipc_lost.dtype)
     takes = (p.A.flags[:, t.F_LAND] == 1) & land_battle
+    objective_of = Objective(a.ipc_lost, d_lost, a_total, a_dead, d_dead, takes, policy.territory_bonus)
     v_end, v_start, fights, retreats = best_retreat_kernel(
-        p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to, live, p.start_idx, a.ipc_lost, d_lost,
-        a_total, a_dead, d_dead, takes, policy.territory_bonus, moves)
+        p.A, p.D, p.rules, p.holds, p.submerge_to, retreat_to, live, p.start_idx, objective_of, moves)
     # plain sums, not BLAS dot products: on a busy machine BLAS threads can take milliseconds
     objective = float((p.start_val * v_start).sum())
     if p.end is not None:
@@ -83,7 +83,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool,
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
     best = BestRetreat(objective, fights, moves)
-    if n >= _kept.MIN_KEPT_ENTRIES or moves.idx.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # some are kept
+    if max(n, moves.idx.shape[0]) >= _array_pool.MIN_POOLED_ENTRIES:  # some are pooled
         weakref.finalize(best, _give_back, moves, live)  # once the solve is done
     return best
 
@@ -106,13 +106,14 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     n = p.joint
     retreat_to = p.retreat_to
     landed = bool(p.a.leave[t.AIR] or p.a.leave[t.OTHER])  # landed units may stay: else every retreat ends it
-    visited = _kept.take("visited", n, np.zeros) if landed else np.zeros(0)
+    visited = _array_pool.take("visited", n, np.zeros) if landed else np.zeros(0)
     # with no policy (None) the kernel compiles no retreat code and reads none of its inputs
     unused, no_moves = np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
     work = untracked.work(p.end)
-    ends, _, _ = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, prune, None,
-                          unused, unused, p.submerge_to, no_moves, False, visited, moves)
+    settings, between = k.DPSettings(p.holds, prune, False), k.BetweenRounds(p.submerge_to, no_moves, unused)
+    ends, _, _ = k.solve_kernel(p.A, p.D, k.Start(p.start_idx, p.start_val), work, p.rules, settings, None,
+                                unused, between, visited, moves)
     row_lo, row_hi = work.row_lo.copy(), work.row_hi.copy()  # where the sweeps visited states
     p.done(work, ends)
     if not landed:
@@ -122,33 +123,33 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         after = np.zeros(n)
         np.add.at(after, retreat_to[partial], visited[partial])
         work = untracked.work(after)
-        ends, _, _ = k.run_dp(p.A, p.D, no_moves, np.zeros(0), work, p.rules, p.holds, prune, None,
-                              unused, unused, p.submerge_to, no_moves, False, visited, moves)
+        ends, _, _ = k.solve_kernel(p.A, p.D, k.Start(no_moves, np.zeros(0)), work, p.rules, settings, None,
+                                    unused, between, visited, moves)
         np.minimum(row_lo, work.row_lo, out=row_lo)
         np.maximum(row_hi, work.row_hi, out=row_hi)
         p.done(work, ends)
     live = visited_states(visited, row_lo, row_hi, p.d.n_states, True)  # (and cleared)
-    _kept.give("visited", visited)
+    _array_pool.give("visited", visited)
     return live
 
 
 def _move_store(n_joint: int, capacity: int, n_attacker: int) -> k.MoveStore:
     """An empty ``_kernel.MoveStore`` of ``capacity`` entries (its spare room for one record
-    included) for ``n_joint`` joint states, on kept arrays (``_kept``); ``_give_back`` returns them.
+    included) for ``n_joint`` joint states, on kept arrays (``_array_pool``); ``_give_back`` returns them.
     Rounds are weighted everywhere (``track_from``) until the policy is known."""
-    return k.MoveStore(_kept.take("at", n_joint, partial(np.zeros, dtype=np.int64)),
-                       _kept.take("idx", capacity, partial(np.empty, dtype=np.int64)),
-                       _kept.take("p", capacity, np.empty), np.array([0, 1], dtype=np.int64),
+    return k.MoveStore(_array_pool.take("at", n_joint, partial(np.zeros, dtype=np.int64)),
+                       _array_pool.take("idx", capacity, partial(np.empty, dtype=np.int64)),
+                       _array_pool.take("p", capacity, np.empty), np.array([0, 1], dtype=np.int64),
                        np.full(n_attacker, n_joint, dtype=np.int64))
 
 
 def _give_back(store: k.MoveStore, states: np.ndarray) -> None:
     """Return ``store``'s arrays to the kept ones, the states the store recorded (among
     ``states``) cleared."""
-    if store.at.shape[0] >= _kept.MIN_KEPT_ENTRIES:
+    if store.at.shape[0] >= _array_pool.MIN_POOLED_ENTRIES:
         store.at[states] = 0
     for name, part in zip(("at", "idx", "p"), store[:3], strict=True):
-        _kept.give(name, part)
+        _array_pool.give(name, part)
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,

@@ -6,7 +6,6 @@ fighting) is made around this by ``oddsim.stages.pipeline`` (``oddsim.solve``)."
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -16,12 +15,22 @@ from oddsim._runtime import first_run as _first_run
 from oddsim._runtime import interpreted as _interpreted
 from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.engines.carriers import crash_cost_per_state
-from oddsim.engines.dice import add_dice, low_luck_pmf
-from oddsim.engines.exact import _kept, _outcomes, _plain, cost
+from oddsim.engines.exact import _array_pool, _outcomes, _plain, cost
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
+from oddsim.engines.exact._inputs import (
+    ONE_START,
+    Lowered,
+    Sized,
+    estimate,
+    group_distribution,
+    side_inputs,
+    size,
+    support_rules,
+    unit_types,
+)
 from oddsim.engines.exact.best import BestRetreat, best_retreat, retreat_plan
-from oddsim.engines.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, lower, unit_names
+from oddsim.engines.lowering import SUBMERGE_ALONE, LoweredBattle, SideArrays, unit_names
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import Battle
 from oddsim.results.battle_result import BattleResult, Method, RowArrays, SurvivorTable
@@ -32,93 +41,13 @@ MAX_JOINT_STATES = 4_000_000
 MAX_SECONDS = 10.0
 """Longest solve the exact engine takes on, in the seconds its estimated work (states x hit spread
 of each side) predicts (``cost``: fitted to measured solves)."""
-MAX_TABLE_ENTRIES = 40_000_000
-"""Largest per-side hit-distribution table (states x groups x dice), about 320 MB."""
 NO_MOVES = np.zeros(0, dtype=np.int64)
 """``submerge_to``/``retreat_to`` of a battle where nothing submerges / the attacker never retreats."""
 _NO_AIRCRAFT = np.zeros(0, dtype=np.int64)
-_ONE_START = np.zeros(1, dtype=np.int64)
 _ONE_MASS = np.ones(1)
 PRUNE = 1e-18
 """Moves carrying less probability than this, and states reached with less, are dropped; their
 total is reported as ``truncated_mass`` (typically below 1e-13)."""
-
-
-@dataclass(frozen=True)
-class _SideLayout:
-    """How one side's order of loss is split into classes for the DP."""
-
-    class_len: np.ndarray
-    class_slots: np.ndarray
-    slot_unit: np.ndarray
-    slot_kill: np.ndarray
-    leave: np.ndarray  # int64 per class: 1 = its units leave the battle together (layer 1)
-    layer_size: int  # states per layer: product of (class length + 1)
-    layers: int  # 2 when some classes may leave the battle (``leave``), else 1
-    kept_before: int = 0  # the kept destroyer's slot goes before this one while enemy subs live
-    n_units: int = 0  # the side's units at the start (``_work`` estimates their hit spread)
-    subs: bool = False  # the side has a submarine at the start
-    rolls: int = 0  # dice its units roll in a combat round at the start
-    idle: bool = False  # some of its units take no part in combat rounds (a non-casualty AA gun)
-    fighting_value: int = 0  # IPC value of its units that do
-
-    @property
-    def n_states(self) -> int:
-        return self.layer_size * self.layers
-
-
-def _hit_spread(dice: int) -> float:
-    """How many hit counts of ``dice`` dice carry weight: about 16 standard deviations, at most
-    every count."""
-    return min(dice + 1.0, 8.0 * math.sqrt(dice) + 1.0)
-
-
-@dataclass(frozen=True)
-class Sized:
-    """One plain battle lowered for the exact engine, and its size: ``size`` makes it and
-    ``solve`` takes it, so a battle sized first (to choose its engine, or against a server's
-    limit) is not lowered again. Its arrays are only read, by the estimate and by the solve."""
-
-    battle: Battle
-    lowered: tuple  # (LoweredBattle, the attacker's _SideLayout, the defender's)
-    joint: int  # joint casualty states
-    work: float  # estimated work: states x hit spread of each side (``cost`` turns it into seconds)
-
-    @property
-    def seconds(self) -> float:
-        """The seconds its solve takes on this kind of machine (``cost``: fitted to measured
-        solves): 1e9 units of work are some 0.2 s, 1.45e10 about a second."""
-        return cost.seconds(self.work)
-
-
-def size(battle: Battle, plain: bool = True) -> Sized:
-    """``battle`` lowered, and its joint casualty states and estimated work (``lower`` refuses a
-    battle that is not plain; ``plain=False``: the lattice sweep lays out its largest army's
-    lattice, whose armies that AA splits it leaves to the pipeline)."""
-    low = lower(battle, plain)
-    with _interpreted.interpreting(_interpreted.cold()):  # (lowering on a cold cache compiles nothing)
-        lowered = (low, *_interpreted.carried(_layouts)(battle, low))
-    return Sized(battle, lowered, *_work(*lowered))
-
-
-def _layouts(battle: Battle, low: LoweredBattle) -> tuple[_SideLayout, _SideLayout]:
-    """How each side's order of loss is split into classes (``_tables.side_classes``)."""
-    a, d = low.attacker, low.defender
-    a_made, d_made = t.both_side_classes(
-        low.is_air, low.is_sub, low.is_aa, low.cost, low.air_needs_destroyer, battle.retreat is not None,
-        a.count, a.dice, a.step_unit, a.step_kill, a.step_count, a.step_landed, a.submerge, a.reserved_step,
-        a.reserve_before, d.count, d.dice, d.step_unit, d.step_kill, d.step_count, d.step_landed, d.submerge,
-        d.reserved_step, d.reserve_before)
-    return _SideLayout(*a_made), _SideLayout(*d_made)
-
-
-_Lowered = tuple[LoweredBattle, _SideLayout, _SideLayout]  # a battle's arrays and both layouts
-
-
-def _work(low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> tuple[int, float]:
-    joint = a.n_states * d.n_states
-    spread = _hit_spread(a.n_units) * _hit_spread(d.n_units)
-    return joint, joint * spread
 
 
 def check_size(joint: int, work: float, parts: int = 0, seconds: float | None = None) -> None:
@@ -139,8 +68,8 @@ class _Prepared:
     """Everything the kernels need for one battle."""
 
     low: LoweredBattle
-    a: _SideLayout
-    d: _SideLayout
+    a: t.SideLayout
+    d: t.SideLayout
     a_counts: t.SideCounts
     d_counts: t.SideCounts
     A: t.SideTables  # noqa: N815 - the attacker's tables as the kernels take them
@@ -162,9 +91,18 @@ class _Prepared:
     def joint(self) -> int:
         return self.a.n_states * self.d.n_states
 
+    def settings(self, track_rounds: bool | None = None) -> k.DPSettings:
+        """How the DP runs for this battle (``track_rounds`` None: as ``self.track_rounds``)."""
+        return k.DPSettings(self.holds, PRUNE, self.track_rounds if track_rounds is None else track_rounds)
+
+    def between(self, retreat_to: np.ndarray | None = None) -> k.BetweenRounds:
+        """Where mass moves between rounds (``retreat_to`` None: as ``self.retreat_to``)."""
+        return k.BetweenRounds(self.submerge_to, self.retreat_to if retreat_to is None else retreat_to,
+                               self.win_chance)
+
     def work(self, end: np.ndarray | None) -> k.Work:
         """Zeroed joint arrays for ``solve_kernel``, with ``end`` (the mass at the end of round
-        1) in them: on large battles kept ones (``_kept``), which ``done`` gives back; else
+        1) in them: on large battles kept ones (``_array_pool``), which ``done`` gives back; else
         NumPy's zeros (pages of states never reached are never touched)."""
         na, nd = self.a.n_states, self.d.n_states
         first_strikes = bool(  # (a side without subs has no sub dice in any state)
@@ -190,14 +128,14 @@ class _Prepared:
         they keep): zeros again, as ``solve_kernel`` leaves them but at the states where its
         battles ended (``ends``)."""
         for name, array in zip(_WORK_NAMES, work[:5], strict=True):
-            if array.shape[0] >= _kept.MIN_KEPT_ENTRIES:  # (else a small battle's: not kept)
+            if array.shape[0] >= _array_pool.MIN_POOLED_ENTRIES:  # (else a small battle's: not kept)
                 if name in _HOLDING_ENDS and array.shape[0] == self.joint:
                     array[ends] = 0
-                _kept.give(name, array)
+                _array_pool.give(name, array)
 
 
 _WORK_NAMES = ("x1", "x2", "w1", "w2", "outcome")
-"""``k.Work``'s joint arrays, as ``_kept`` knows them."""
+"""``k.Work``'s joint arrays, as ``_array_pool`` knows them."""
 _HOLDING_ENDS = frozenset(("x1", "w1", "outcome"))
 """Those of them that ``solve_kernel`` leaves nonzero at the ends of battles (``w1`` when it
 tracks rounds: else it is one entry, never written)."""
@@ -205,19 +143,19 @@ tracks rounds: else it is one entry, never written)."""
 
 def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     """``size`` zeros: the array kept as ``name`` where it is large enough to keep."""
-    if size < _kept.MIN_KEPT_ENTRIES:  # (as ``_kept.take`` would, without making its maker: small solves')
+    if size < _array_pool.MIN_POOLED_ENTRIES:  # (as ``_array_pool.take`` does, with no maker: small solves)
         return np.zeros(size, dtype=dtype)
-    return _kept.take(name, size, partial(np.zeros, dtype=dtype))
+    return _array_pool.take(name, size, partial(np.zeros, dtype=dtype))
 
 
-def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool = False) -> _Prepared:
+def _prepare(battle: Battle, lowered: Lowered | None = None, every_state: bool = False) -> _Prepared:
     """The kernels' inputs for ``battle``. The side tables are worked out for the side states
     the battle can reach (from ``_seeds``), or with ``every_state`` for all (``retreat_table``,
     whose decisions the Monte Carlo engine looks up in states of its own)."""
     low, a, d = lowered or size(battle).lowered
-    check_size(*_work(low, a, d))
+    check_size(*estimate(low, a, d))
     (A, a_counts, a_reached), (D, d_counts, d_reached) = t.both_side_tables(  # noqa: N806 - the kernels' names
-        *_side_args(low, a, True, every_state), *_side_args(low, d, False, every_state), unit_types(low),
+        side_inputs(low, a, True, every_state), side_inputs(low, d, False, every_state), unit_types(low),
         support_rules(low), low.low_luck)
     rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
     first_round = None  # round 1's rules, where they are not those of the rounds after it
@@ -253,56 +191,6 @@ def _prepare(battle: Battle, lowered: _Lowered | None = None, every_state: bool 
     return _with_decisions(battle, prepared)
 
 
-def unit_types(low: LoweredBattle) -> t.UnitTypes:
-    """What the side tables read of each unit type."""
-    return t.UnitTypes(low.cost, low.is_air, low.is_sub, low.is_destroyer, low.is_land, low.defenceless)
-
-
-def support_rules(low: LoweredBattle) -> t.Support:
-    """The battle's support rules as the side tables read them."""
-    return t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
-                     low.support_side)
-
-
-def side_tables(low: LoweredBattle, layout: _SideLayout, is_attacker: bool,
-                every_state: bool = False) -> tuple[t.SideTables, t.SideCounts, np.ndarray]:
-    """One side's tables, counts and reached states (``_tables.side_tables``) for the states its
-    battle can reach (``_seeds``), or with ``every_state`` for all. Raises TooLargeError for
-    hit tables over ``MAX_TABLE_ENTRIES``."""
-    classes, dice, max_dice, seeds = _side_args(low, layout, is_attacker, every_state)
-    return t.side_tables(classes, dice, unit_types(low), support_rules(low), low.low_luck, max_dice, seeds)
-
-
-def _side_args(low: LoweredBattle, layout: _SideLayout, is_attacker: bool,
-               every_state: bool) -> tuple[t.Classes, t.SideDice, int, np.ndarray]:
-    """A side's arguments of ``_tables.side_tables`` (``both_side_tables``): its classes, dice,
-    most dice and seeds (``side_tables``). Raises TooLargeError for hit tables over
-    ``MAX_TABLE_ENTRIES``."""
-    side = low.attacker if is_attacker else low.defender
-    max_dice = layout.rolls + 1  # + 1: a Low Luck bonus hit
-    if layout.n_states * t.N_GROUPS * (max_dice + 1) > MAX_TABLE_ENTRIES:
-        raise TooLargeError(
-            f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
-            f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
-    classes = t.Classes(layout.class_len, layout.class_slots, layout.slot_unit, layout.slot_kill,
-                        layout.leave, layout.layers, layout.kept_before)
-    dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
-    seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
-    return classes, dice, max_dice, seeds
-
-
-def _seeds(low: LoweredBattle, layout: _SideLayout, is_attacker: bool) -> np.ndarray:
-    """A side's states before round 1, from which every state its battle gets to follows by hits
-    and by leaving the battle (``_tables.hit_moves``): the whole side, and the casualties of
-    what fires before round 1 (``_start_mass``): AA fire takes the attacker's aircraft (their
-    own class), a bombardment the defender's first units of its one class."""
-    if is_attacker and low.aa_dice:
-        return np.arange(int(layout.class_len[t.AIR]) + 1) * int(np.prod(layout.class_len[:t.AIR] + 1))
-    if not is_attacker and any(low.bombard_dice.tolist()):  # (lists: the arrays are tiny)
-        return np.arange(int(layout.class_len[t.OTHER]) + 1) * int(np.prod(layout.class_len[:t.OTHER] + 1))
-    return _ONE_START
-
-
 def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     """``p`` with the retreat decisions made per state here: the best retreat's, or a rule that
     only looks at the units in the battle (the strafe: the defender down to N units or fewer).
@@ -325,7 +213,7 @@ def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
     return replace(p, win_chance=np.where(decided, -1.0, score), retreat=retreat)
 
 
-def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.ndarray:
+def _willing(side: SideArrays, layout: t.SideLayout, flags: np.ndarray) -> np.ndarray:
     """Per side state, whether its subs submerge between rounds where the enemy has no destroyer
     (``_kernel.submerge_kernel``): its policy says so, and its subs are in the battle."""
     if side.submerge == 0 or not layout.leave[t.SUB]:
@@ -335,7 +223,7 @@ def _willing(side: SideArrays, layout: _SideLayout, flags: np.ndarray) -> np.nda
     return in_first_layer & (flags[:, t.F_SUB] == 1) & ready
 
 
-def _retreat_moves(a: _SideLayout, d: _SideLayout) -> np.ndarray:
+def _retreat_moves(a: t.SideLayout, d: t.SideLayout) -> np.ndarray:
     """Where each joint state goes when the attacker retreats: -1, the battle ends; with landed
     units in the battle, to the state where the others have left; after that, nowhere (itself)."""
     n = a.n_states
@@ -377,11 +265,11 @@ def _start_mass(battle, low, a, d, A, D, rules, holds, submerge_to,
     (``first_round``: subs that strike first in it only); the start mass is then that of the
     battles over before round 1."""
     aa = _aa_distribution(low)
-    bombard = _group_distribution(low.bombard_dice, low.low_luck)
+    bombard = group_distribution(low.bombard_dice, low.low_luck)
     if aa is None and bombard is None and not (low.submerge_at_start and len(submerge_to)):
         if first_round is None:
-            return _ONE_START, _ONE_MASS, None  # both sides whole: one state
-        return _first_round(a, d, A, D, _ONE_START, _ONE_MASS, first_round, holds)
+            return ONE_START, _ONE_MASS, None  # both sides whole: one state
+        return _first_round(a, d, A, D, ONE_START, _ONE_MASS, first_round, holds)
     a_start = np.zeros(a.n_states)
     if aa is None:
         a_start[0] = 1.0
@@ -455,7 +343,7 @@ def retreat_table(battle: Battle) -> RetreatTable:
                         p.d.layer_size if p.d.layers > 1 else 0)
 
 
-def _step_strides(layout: _SideLayout, side: SideArrays) -> np.ndarray:
+def _step_strides(layout: t.SideLayout, side: SideArrays) -> np.ndarray:
     """Stride of each loss step in the side's state index: its slots' class stride (a step's
     slots share one class, and casualties within a class follow the order of loss)."""
     stride = np.cumprod(np.concatenate(([1], layout.class_len[:-1] + 1)))
@@ -475,26 +363,7 @@ def _aa_distribution(low: LoweredBattle) -> np.ndarray | None:
         return None
     dice = np.zeros(7, dtype=np.int64)
     dice[low.aa_hit] = low.aa_dice
-    return _group_distribution(dice, low.low_luck)
-
-
-def _group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray | None:
-    """Hit distribution of a group of dice that fires together (``dice_by_value[v]`` dice that
-    hit on v or less), or None for no dice."""
-    n = sum(dice_by_value.tolist())  # (a list: the array is tiny)
-    if n == 0:
-        return None
-    dist = np.zeros(n + 2)
-    if low_luck:
-        size = low_luck_pmf(int(dice_by_value @ np.arange(len(dice_by_value))), dist)
-        return dist[:size]
-    dist[0] = 1.0
-    size = 1
-    scratch = np.zeros(n + 2)
-    for value, count in enumerate(dice_by_value.tolist()):
-        if count:
-            size = add_dice(dist, size, count, value / 6, scratch)
-    return dist[: n + 1]
+    return group_distribution(dice, low.low_luck)
 
 
 BACKGROUND_WORK = 50_000_000
@@ -526,14 +395,14 @@ def solve(battle: Battle, sized: Sized | None = None) -> BattleResult:
     return result
 
 
-def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
+def _solve(battle: Battle, lowered: Lowered | None = None) -> BattleResult:
     lowered = lowered or size(battle).lowered
     if _is_plain(battle, *lowered):
         return _solve_plain(battle, *lowered)
     p = _prepare(battle, lowered)
     policy = battle.retreat
     air_alive = None if p.best is not None else p.air_alive  # (the best retreat has no aircraft rule)
-    rest_args = (p.rules, p.holds, PRUNE, p.retreat, air_alive, p.win_chance, p.submerge_to, p.retreat_to)
+    between = p.between()
     rounds_done = 0.0 if p.end is None else float(p.end.sum())
     plain = None  # the work arrays of the solve, when ``final`` and the others are theirs
     if policy is not None and policy.after_round is not None:
@@ -541,13 +410,14 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         start[p.start_idx] = p.start_val
         end = np.zeros(p.joint) if p.end is None else p.end
         final, outcome, final_w, rounds, pruned, rest, rest_w = k.rounds_kernel(
-            p.A, p.D, start, end, *rest_args, policy.after_round)
+            p.A, p.D, start, end, p.rules, p.settings(), p.retreat, air_alive, between, policy.after_round)
         if rest.any():  # landed units fight on after the others retreated
             rest_idx = np.flatnonzero(rest)
             work = p.work(None)
             work.w1[rest_idx] = rest_w[rest_idx]  # the round the others left, carried to the end
-            rest_ends, rest_rounds, rest_pruned = k.run_dp(p.A, p.D, rest_idx, rest[rest_idx], work,
-                                                           *rest_args, True)
+            rest_ends, rest_rounds, rest_pruned = k.solve_kernel(
+                p.A, p.D, k.Start(rest_idx, rest[rest_idx]), work, p.rules, p.settings(True), p.retreat,
+                air_alive, between, None, None)
             final = final + work.x1
             final_w = final_w + work.w1
             outcome = np.where(work.x1 > 0, work.outcome, outcome)
@@ -557,8 +427,9 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
         ends = np.flatnonzero(final)
     else:
         work = p.work(p.end)
-        ends, rounds, pruned = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, *rest_args,
-                                        p.track_rounds, None, None if p.best is None else p.best.moves)
+        ends, rounds, pruned = k.solve_kernel(p.A, p.D, k.Start(p.start_idx, p.start_val), work, p.rules,
+                                              p.settings(), p.retreat, air_alive, between, None,
+                                              None if p.best is None else p.best.moves)
         final, outcome, final_w = work.x1, work.outcome, work.w1
         plain = work
     result = _result(battle, p, ends, final, outcome, final_w, rounds + rounds_done, pruned)
@@ -570,31 +441,34 @@ def _solve(battle: Battle, lowered: _Lowered | None = None) -> BattleResult:
     return replace(result, objective=p.best.objective, retreat_plan=plan)
 
 
-def _is_plain(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> bool:
+def _is_plain(battle: Battle, low: LoweredBattle, a: t.SideLayout, d: t.SideLayout) -> bool:
     """Whether ``_solve_plain`` takes the battle: no retreat policy, no AA fire or bombardment
     before round 1, no subs that submerge (one layer a side), no round 1 under rules of its own
-    (subs that strike first in it only), and joint arrays too short to keep (``_kept``)."""
+    (subs that strike first in it only), and joint arrays too short to keep (``_array_pool``)."""
     if battle.retreat is not None or low.aa_dice or a.layers > 1 or d.layers > 1:
         return False
     strikes = low.attacker_subs_first and a.subs or low.defender_subs_first and d.subs
     if low.subs_first_round_one and strikes:
         return False
-    return a.n_states * d.n_states < _kept.MIN_KEPT_ENTRIES and not any(low.bombard_dice.tolist())
+    return a.n_states * d.n_states < _array_pool.MIN_POOLED_ENTRIES and not any(low.bombard_dice.tolist())
 
 
-def _solve_plain(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout) -> BattleResult:
+def _solve_plain(battle: Battle, low: LoweredBattle, a: t.SideLayout, d: t.SideLayout) -> BattleResult:
     """``_solve`` of a battle ``_is_plain`` takes: side tables, DP and sums in one kernel call
     (``_plain``), the same kernels ``_prepare`` and ``_solve`` call one by one."""
-    check_size(*_work(low, a, d))
-    a_classes, a_dice, a_max_dice, _ = _side_args(low, a, True, False)
-    d_classes, d_dice, d_max_dice, _ = _side_args(low, d, False, False)
-    types, support = unit_types(low), support_rules(low)
-    made = _plain.solve_plain(
-        *a_classes, *a_dice, a_max_dice, *d_classes, *d_dice, d_max_dice, *types, *support, low.low_luck,
-        low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer, d.idle, PRUNE,
-        a.fighting_value, d.fighting_value)
-    return _answer(battle, low, a, d, t.SideCounts(*made[:4]), t.SideCounts(*made[4:8]), made[8:17],
-                   made[17], made[18])
+    check_size(*estimate(low, a, d))
+    attacker, defender, plain = plain_inputs(low, a, d)
+    made = _plain.solve_plain(attacker, defender, plain)
+    return _answer(battle, low, a, d, made.a_counts, made.d_counts, made.sums, made.rounds, made.pruned)
+
+
+def plain_inputs(low: LoweredBattle, a: t.SideLayout,
+                 d: t.SideLayout) -> tuple[t.SideInputs, t.SideInputs, _plain.PlainBattle]:
+    """``_plain.solve_plain``'s arguments for a battle ``_is_plain`` takes."""
+    rules = k.Rules(low.attacker_subs_first, low.defender_subs_first, low.air_needs_destroyer)
+    plain = _plain.PlainBattle(unit_types(low), support_rules(low), low.low_luck, rules, d.idle, PRUNE,
+                               a.fighting_value, d.fighting_value)
+    return side_inputs(low, a, True, False), side_inputs(low, d, False, False), plain
 
 
 def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
@@ -605,9 +479,9 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     if p.a.leave[t.AIR] or p.a.leave[t.OTHER]:  # landed units may stay (else every retreat ends it)
         partial = (p.retreat_to >= 0) & (p.retreat_to != np.arange(len(p.retreat_to)))
         work = p.work(p.end)
-        plan_ends, _, _ = k.run_dp(p.A, p.D, p.start_idx, p.start_val, work, p.rules, p.holds, PRUNE,
-                                   p.retreat, None, p.win_chance, p.submerge_to,
-                                   np.where(partial, -1, p.retreat_to), True, None, p.best.moves)
+        plan_ends, _, _ = k.solve_kernel(p.A, p.D, k.Start(p.start_idx, p.start_val), work, p.rules,
+                                         p.settings(True), p.retreat, None,
+                                         p.between(np.where(partial, -1, p.retreat_to)), None, p.best.moves)
         ends, final, outcome, final_w = plan_ends, work.x1, work.outcome, work.w1
     states = ends[(outcome[ends] == k.RETREAT) & (final[ends] > 0.0)]
     states.sort()
@@ -623,14 +497,14 @@ def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds,
     their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     # a side destroyed in the battle loses what it fought with but the units that left it early;
     # a non-casualty AA gun is captured, not lost
-    sums = _outcomes.end_state_sums(
-        ends, final, final_w, outcome, p.d.n_states, p.A.flags, p.a_counts.ipc_lost, p.a_counts.departed,
-        p.a.fighting_value, p.d_counts.ipc_lost, p.d_counts.departed, p.d.fighting_value, p.low.cost)
+    terminal = k.Terminal(final, final_w, outcome)
+    sums = _outcomes.end_state_sums(ends, terminal, p.d.n_states, p.A.flags, p.a_counts, p.a.fighting_value,
+                                    p.d_counts, p.d.fighting_value, p.low.cost)
     return _answer(battle, p.low, p.a, p.d, p.a_counts, p.d_counts, sums, rounds, pruned)
 
 
-def _answer(battle: Battle, low: LoweredBattle, a: _SideLayout, d: _SideLayout, a_counts: t.SideCounts,
-            d_counts: t.SideCounts, sums: tuple, rounds: float, pruned: float) -> BattleResult:
+def _answer(battle: Battle, low: LoweredBattle, a: t.SideLayout, d: t.SideLayout, a_counts: t.SideCounts,
+            d_counts: t.SideCounts, sums: _outcomes.EndSums, rounds: float, pruned: float) -> BattleResult:
     """The result from ``end_state_sums``'s figures (``sums``) and both sides' counts per state."""
     a_total, d_total = a.fighting_value, d.fighting_value
     by_code, a_mass, d_mass, retreat_rounds, take, a_lost, d_lost, swings, swing_mass = sums

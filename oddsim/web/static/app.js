@@ -717,12 +717,21 @@ async function compute(tab) {
     saveToUrl(tab, asked);
     const drawn = spec.render(data, asked, ms);
     summary.replaceChildren(drawn.summary);
-    out.replaceChildren(drawn.details);
+    out.replaceChildren(...rulesReadingsLine(data), drawn.details);
     out.dataset.state = "done";
     remember(tab, asked, drawn.title);
   } catch (e) {
     if (e.name !== "AbortError") { out.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.dataset.state = "error"; }
   }
+}
+
+function rulesReadingsLine(data) {
+  // the one line an Axis & Allies answer's readings of the rules make where they differ from the
+  // edition's rulebook (oddsim.results.readings; nothing when none do). The Trench's readings are
+  // plain values, shown in its own table.
+  const readings = Object.entries((data && data.readings) || {}).filter(([, v]) => v && typeof v === "object");
+  if (!readings.length) return [];
+  return [el("p", { class: "status readings", text: "readings: " + readings.map(([k, v]) => `${k}=${v.value} (rulebook: ${v.rulebook})`).join("; ") })];
 }
 
 function setStatus(out, text) {
@@ -875,8 +884,10 @@ function counterDetails(data) {
 function renderWaves(data, req, ms) {
   // the first battle and the later waves: what each does, then the whole attack
   const title = `${req.attacker} attack ${req.defender}, then ${data.waves.length - 1} later wave${data.waves.length === 2 ? "" : "s"}`;
-  const summary = el("div", {}, ...outcomeBar(data, "", [["attacker_win", "defender destroyed", "--attacker"],
-    ["defender_win", "defender holds", "--defender"]]), el("div", { class: "headline" },
+  // the whole attack's end, as one battle's outcomes (oddsim.stages.waves.WaveResult)
+  const summary = el("div", {}, ...outcomeBar(data), el("div", { class: "headline" },
+    el("span", { id: "out-defender_destroyed", "data-value": String(data.defender_destroyed) },
+      withSe(`defender destroyed ${pct(data.defender_destroyed)}`, seOf(data, "defender_destroyed", true))),
     data.takes_territory == null ? null : el("span", { id: "out-takes_territory", "data-value": String(data.takes_territory) },
       withSe(`takes ${pct(data.takes_territory)}`, seOf(data, "takes_territory", true))),
     el("span", { id: "out-tuv_swing", "data-value": String(data.tuv_swing) }, withSe(`TUV swing ${signed(data.tuv_swing)}`, seOf(data, "tuv_swing"))),
@@ -1079,7 +1090,7 @@ async function startJob(tab) {
     if (job.state === "done") {
       const drawn = spec.render(job.result, req, performance.now() - started);
       $(".summary", panel).replaceChildren(drawn.summary);
-      out.replaceChildren(drawn.details); out.dataset.state = "done";
+      out.replaceChildren(...rulesReadingsLine(job.result), drawn.details); out.dataset.state = "done";
       remember(tab, req, drawn.title);
       break;
     }

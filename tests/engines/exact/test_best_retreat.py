@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from oddsim import Battle
+from oddsim import Battle, Side
 from oddsim.cli import cli
 from oddsim.errors import BattleError
 from oddsim.stages.pipeline import simulate, solve
@@ -94,8 +94,8 @@ CASES = [
 @pytest.mark.parametrize(("attacker", "ool_a", "a_list", "defender", "ool_d", "d_list"), CASES)
 def test_best_retreat_matches_an_independent_dp(attacker, ool_a, a_list, defender, ool_d, d_list, bonus):
     policy = {"best": "tuv"} if bonus == 0 else {"best": "value", "territory_value": bonus}
-    battle = Battle(rules="1942-2e", attacker=attacker, defender=defender, ool_attacker=ool_a,
-                    ool_defender=ool_d, retreat=policy)
+    battle = Battle(rules="1942-2e", attacker=Side(attacker, order_of_loss=ool_a),
+                    defender=Side(defender, order_of_loss=ool_d), retreat=policy)
     expected, retreat = independent_best(a_list, d_list, bonus)
     result = solve(battle)
     assert result.objective == pytest.approx(expected, abs=1e-9)
@@ -120,8 +120,9 @@ def test_the_best_retreat_counts_crashed_fighters_as_the_result_does():
     # misses and dies 7/18 (-12); misses and lives 1/9 (again). So V = (24/9 + 0) / (8/9) = 3,
     # retreating 1/9 / (8/9) = 1/8 of the time. (Not counting the crash, the policy fought on
     # for a fighter already lost: a TUV swing of 8/3.)
-    result = solve(Battle(rules="1942-2e", attacker="1 cru", defender="1 cv, 1 ftr", sea=True,
-                          ool_defender="cv,ftr", crash_fighters=True, retreat={"best": "tuv"}))
+    result = solve(Battle(rules="1942-2e", attacker="1 cru",
+                          defender=Side("1 cv, 1 ftr", order_of_loss="cv,ftr"), sea=True, crash_fighters=True,
+                          retreat={"best": "tuv"}))
     assert result.tuv_swing == pytest.approx(3.0, abs=1e-12)
     assert result.objective == pytest.approx(3.0, abs=1e-12)
     assert result.retreat == pytest.approx(1 / 8, abs=1e-12)
@@ -143,12 +144,12 @@ def test_a_tie_between_retreating_and_fighting_on_fights_on():
            retreat={"best": "value", "territory_value": 5}),
     Battle(rules="1942-2e", attacker="1 cru, 1 dd", defender="1 cv, 2 ftr", sea=True, crash_fighters=True,
            retreat={"best": "tuv"}),
-    Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
-           defender_submerge="alone", retreat={"best": "tuv"}),
-    Battle(rules="1942-2e", attacker="3 inf, 2 arm", defender="4 inf", landed="3 inf",
+    Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender=Side("2 dd, 2 sub", submerge="alone"),
+           sea=True, retreat={"best": "tuv"}),
+    Battle(rules="1942-2e", attacker=Side("3 inf, 2 arm", landed="3 inf"), defender="4 inf",
            retreat={"best": "tuv"}),
-    Battle(rules="revised", attacker="2 sub, 1 ftr", defender="1 sub, 1 dd", sea=True,
-           attacker_submerge="alone", retreat={"best": "tuv"}),
+    Battle(rules="revised", attacker=Side("2 sub, 1 ftr", submerge="alone"), defender="1 sub, 1 dd", sea=True,
+           retreat={"best": "tuv"}),
     Battle(rules="1942-2e", attacker="3 inf, 1 art, 2 arm, 2 ftr", defender="5 inf, 1 aa", in_progress=True,
            retreat={"best": "value", "territory_value": 8}),
     # revised: AA picks its casualties by chance, so the engines fight one battle per AA outcome
@@ -201,8 +202,8 @@ def test_moves_beyond_the_store_are_computed_again_alike(monkeypatch, entries):
     the store's budget (none stored, or only some) have them computed again, to the same result."""
     from oddsim.engines.exact import best as best_module
 
-    battle = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
-                    defender_submerge="alone", retreat={"best": "tuv"})
+    battle = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr",
+                    defender=Side("2 dd, 2 sub", submerge="alone"), sea=True, retreat={"best": "tuv"})
     stored = solve(battle)
     monkeypatch.setattr(best_module, "MOVE_STORE_ENTRIES", entries)
     computed = solve(battle)
@@ -245,8 +246,8 @@ def test_arrays_kept_from_one_best_retreat_serve_the_next_alike():
     the moves recorded in other places, gives what it gave first."""
     import threading
 
-    sea = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr", defender="2 dd, 2 sub", sea=True,
-                 defender_submerge="alone", retreat={"best": "tuv"})
+    sea = Battle(rules="1942-2e", attacker="2 sub, 2 dd, 1 ftr",
+                 defender=Side("2 dd, 2 sub", submerge="alone"), sea=True, retreat={"best": "tuv"})
     first = solve(sea).to_dict()
     best = {"best": "tuv"}
     others = [Battle(rules="1942-2e", attacker="4 sub, 2 dd, 2 cru, 2 ftr",

@@ -24,8 +24,8 @@ GOLDEN = [
 @pytest.mark.parametrize("attacker, defender, sea, ool_a, ool_d, win, loss, draw, stalemate", GOLDEN)
 def test_golden_values_1942_second_edition(attacker, defender, sea, ool_a, ool_d, win, loss, draw,
                                             stalemate):
-    battle = oddsim.Battle(rules="1942-2e", attacker=attacker, defender=defender, sea=sea,
-                           ool_attacker=ool_a, ool_defender=ool_d)
+    battle = oddsim.Battle(rules="1942-2e", attacker=oddsim.Side(attacker, order_of_loss=ool_a),
+                           defender=oddsim.Side(defender, order_of_loss=ool_d), sea=sea)
     result = oddsim.solve(battle)
     assert result.attacker_win == pytest.approx(float(win), abs=TOL)
     assert result.defender_win == pytest.approx(float(loss), abs=TOL)

@@ -7,8 +7,9 @@ import importlib
 import pytest
 
 import oddsim
-from oddsim.engines.exact import _kept
+from oddsim.engines.exact import _array_pool
 from oddsim.engines.lowering import lower
+from oddsim.model.options import battle_from
 from oddsim.model.rules import with_changes
 
 exact = importlib.import_module("oddsim.engines.exact.solve")
@@ -42,7 +43,7 @@ def _flat(result):
 @pytest.mark.parametrize(("rules", "attacker", "defender", "options"), PLAIN)
 def test_one_kernel_call_gives_the_figures_of_the_kernels_called_one_by_one(rules, attacker, defender,
                                                                              options, monkeypatch):
-    battle = oddsim.Battle(rules=rules, attacker=attacker, defender=defender, **options)
+    battle = battle_from(rules, attacker, defender, options)
     assert exact._is_plain(battle, *exact.size(battle).lowered)
     plain, apart = _flat(exact.solve(battle)), _flat(_through_prepare(battle, monkeypatch))
     assert plain == apart
@@ -55,7 +56,7 @@ def test_one_kernel_call_gives_the_figures_of_the_kernels_called_one_by_one(rule
     ("2 sub, 1 dd", "2 sub, 1 cru", {"sea": True, "defender_submerge": "always"}),
 ])
 def test_battles_with_more_than_rounds_of_fire_go_through_prepare(attacker, defender, options):
-    battle = oddsim.Battle(rules="1942-2e", attacker=attacker, defender=defender, **options)
+    battle = battle_from("1942-2e", attacker, defender, options)
     low, a, d = exact.size(battle, plain=False).lowered
     assert not exact._is_plain(battle, low, a, d)
 
@@ -71,5 +72,5 @@ def test_battles_whose_joint_arrays_are_kept_go_through_prepare():
     battle = oddsim.Battle(rules="1942-2e", attacker="8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb",
                            defender="2 bb, 2 cv, 4 ftr, 6 sub, 3 dd", sea=True)
     low, a, d = exact.size(battle).lowered
-    assert a.n_states * d.n_states >= _kept.MIN_KEPT_ENTRIES
+    assert a.n_states * d.n_states >= _array_pool.MIN_POOLED_ENTRIES
     assert not exact._is_plain(battle, low, a, d)

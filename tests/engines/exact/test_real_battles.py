@@ -8,12 +8,13 @@ from oracle import duel
 from readings import every_round_strike
 
 import oddsim
+from oddsim.model.options import battle_from
 
 TOL = 1e-12
 
 
 def solve(rules, attacker, defender, **options):
-    return oddsim.solve(oddsim.Battle(rules=rules, attacker=attacker, defender=defender, **options))
+    return oddsim.solve(battle_from(rules, attacker, defender, options))
 
 
 def survivors(rows):

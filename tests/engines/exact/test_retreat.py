@@ -153,7 +153,8 @@ def test_retreat_table_indexes_states_by_casualties_per_loss_step():
 def test_landed_units_fighting_on_leave_retreat_round_at_the_round_the_others_left():
     """Before: retreat_round counted the landed units' fight after the others left (3.53 rounds
     for the battle below, where every retreat leaves after round 1 by construction)."""
-    battle = dict(rules="1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf", landed="3 inf, 1 art")
+    battle = dict(rules="1942-2e", attacker=oddsim.Side("3 inf, 1 art, 2 arm", landed="3 inf, 1 art"),
+                  defender="4 inf")
     by_round = oddsim.solve(oddsim.Battle(**battle, retreat={"after_round": 1}))
     assert by_round.retreat_round == pytest.approx(1.0, abs=TOL)
     assert by_round.landed_after_retreat["destroyed"] > 0.01  # some landed units did fight on
@@ -169,8 +170,8 @@ def test_retreat_round_mixes_the_rounds_the_others_left():
     """Retreats after round 1 (armor alone) and after round 2 (armor alone, or the armor leaving
     the landed inf to fight on and die): the oracle's independent sum of the rounds."""
     retreat, rounds = landed_retreat_rounds()
-    r = oddsim.solve(oddsim.Battle("1942-2e", "1 inf, 1 arm", "2 inf", landed="1 inf",
-                                   retreat={"after_round": 2, "units_left": 1}))
+    r = oddsim.solve(oddsim.Battle("1942-2e", attacker=oddsim.Side("1 inf, 1 arm", landed="1 inf"),
+                                   defender="2 inf", retreat={"after_round": 2, "units_left": 1}))
     assert r.retreat == pytest.approx(float(retreat), abs=TOL)
     assert r.retreat_round == pytest.approx(float(rounds), abs=TOL)
     assert 1 < r.retreat_round < 2

@@ -79,8 +79,8 @@ BATTLES = [
                   defender="12 inf, 2 art, 2 arm, 2 ftr"),
     oddsim.Battle(rules="1942-2e", attacker="3 sub, 2 dd, 1 cru, 2 ftr, 1 bmb",
                   defender="1 bb, 1 cv, 2 ftr, 2 sub, 1 dd", sea=True),
-    oddsim.Battle(rules="1942-2e", attacker="3 sub, 1 cru, 2 ftr", defender="2 sub, 1 cv, 1 ftr", sea=True,
-                  attacker_destroyer_last=True, defender_destroyer_last=True),
+    oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("3 sub, 1 cru, 2 ftr", destroyer_last=True),
+                  defender=oddsim.Side("2 sub, 1 cv, 1 ftr", destroyer_last=True), sea=True),
 ]
 
 

@@ -11,14 +11,14 @@ from oracle import duel
 from readings import every_round_strike
 
 import oddsim
+from oddsim.model.options import battle_from
 from oddsim.model.rules import with_changes
 
 TOL = 1e-12
 
 
 def solve(rules, attacker, defender, sea=False, **options):
-    return oddsim.solve(oddsim.Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
-                                      **options))
+    return oddsim.solve(battle_from(rules, attacker, defender, {"sea": sea, **options}))
 
 
 def assert_odds(result, expected):

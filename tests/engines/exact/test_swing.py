@@ -80,10 +80,10 @@ def test_a_retreat_after_round_one_leaves_both_sides_units():
 @pytest.mark.parametrize("battle", [
     oddsim.Battle("1942-2e", "3 inf, 2 art, 1 arm, 1 ftr, 1 bmb", "4 inf, 1 arm, 2 aa"),
     oddsim.Battle("anniversary", "2 sub, 1 dd, 2 ftr", "1 bb, 1 dd, 2 sub", sea=True, dice="lowluck"),
-    oddsim.Battle("1942-2e", "3 inf, 1 art, 1 arm, 1 ftr", "4 inf, 1 aa", landed="2 inf, 1 art",
-                  retreat={"after_round": 2}),
-    oddsim.Battle("revised", "3 sub, 1 bb", "2 sub, 1 dd", sea=True, attacker_submerge="alone",
-                  retreat={"after_round": 2}),
+    oddsim.Battle("1942-2e", attacker=oddsim.Side("3 inf, 1 art, 1 arm, 1 ftr", landed="2 inf, 1 art"),
+                  defender="4 inf, 1 aa", retreat={"after_round": 2}),
+    oddsim.Battle("revised", attacker=oddsim.Side("3 sub, 1 bb", submerge="alone"), defender="2 sub, 1 dd",
+                  sea=True, retreat={"after_round": 2}),
     oddsim.Battle("revised", "3 art", "2 ftr", retreat={"best": "tuv"}),
     oddsim.Battle("anniversary", "6 inf, 2 ftr, 1 bmb", "5 inf, 1 aa"),  # AA split by aircraft type
     oddsim.Battle("1942-2e", "30 inf, 10 arm, 5 ftr", "40 inf, 5 arm"),

@@ -6,13 +6,13 @@ import pytest
 from oracle import duel, duel_p
 
 import oddsim
+from oddsim.model.options import battle_from
 
 TOL = 1e-12
 
 
 def solve(rules, attacker, defender, sea=False, **options):
-    return oddsim.solve(oddsim.Battle(rules=rules, attacker=attacker, defender=defender, sea=sea,
-                                      **options))
+    return oddsim.solve(battle_from(rules, attacker, defender, {"sea": sea, **options}))
 
 
 def assert_odds(result, expected):
@@ -70,9 +70,9 @@ def test_improved_mech_infantry():
 
 def test_technology_the_edition_lacks_is_an_error():
     with pytest.raises(oddsim.RulesetError, match="technology 'radar' is not in revised"):
-        oddsim.Battle(rules="revised", attacker="1 ftr", defender="1 aa", defender_tech="radar")
+        oddsim.Battle(rules="revised", attacker="1 ftr", defender=oddsim.Side("1 aa", tech="radar"))
     with pytest.raises(oddsim.RulesetError, match="not in 1942-2e"):
-        oddsim.Battle(rules="1942-2e", attacker="1 ftr", defender="1 inf", attacker_tech="jets")
+        oddsim.Battle(rules="1942-2e", attacker=oddsim.Side("1 ftr", tech="jets"), defender="1 inf")
 
 
 def test_low_luck_total_of_exactly_six():
@@ -102,8 +102,8 @@ def test_low_luck_aa():
 
 def test_low_luck_rejects_best_of_two():
     with pytest.raises(oddsim.BattleError, match="Low Luck"):
-        oddsim.Battle(rules="anniversary", attacker="1 bmb", defender="1 inf",
-                      attacker_tech="heavy-bombers", dice="lowluck")
+        oddsim.Battle(rules="anniversary", attacker=oddsim.Side("1 bmb", tech="heavy-bombers"),
+                      defender="1 inf", dice="lowluck")
 
 
 def test_a_sure_low_luck_win_is_exactly_one_not_more():

@@ -16,6 +16,7 @@ import pytest
 from scipy.stats import chisquare
 
 import oddsim
+from oddsim.model.options import battle_from
 from oddsim.stages.pipeline import simulate
 
 RUNS = 200_000
@@ -23,7 +24,11 @@ Z = 4.5
 MIN_P_VALUE = 1e-4
 MIN_EXPECTED = 5.0  # chi-square bins expected to hold fewer runs are merged into one
 
-B = oddsim.Battle
+
+
+def B(rules, attacker, defender=None, **options):
+    """A battle with its options by their flat names, as the command line gives them."""
+    return battle_from(rules, attacker, defender, options)
 BATTLES = [
     # europe-1999: attacking subs strike first, aircraft hit subs only with a destroyer, AA gun
     # that is not a casualty (it holds the territory when both armies die)

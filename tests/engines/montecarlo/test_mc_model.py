@@ -5,7 +5,7 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from oddsim import Battle
+from oddsim import Battle, Side
 from oddsim.engines.lowering import lower
 from oddsim.engines.montecarlo import describe_model
 from oddsim.engines.montecarlo._layout import HEADER_WIDTH, SCALARS_WIDTH, STEP_WIDTH
@@ -53,9 +53,8 @@ def test_land_battle_with_support_and_aa():
 def test_sea_battle_with_subs_and_restricted_aircraft():
     # 1942-2e: the attacker's fighter may not hit subs without a destroyer of its own, so it
     # rolls on an aircraft line of its own, after the submarine line
-    info = describe_model(Battle(rules="1942-2e", attacker="1 sub, 1 ftr",
-                                 defender="2 sub, 1 cru", sea=True, attacker_submerge="alone",
-                                 retreat={"below_win": 0.3}))
+    info = describe_model(Battle(rules="1942-2e", attacker=Side("1 sub, 1 ftr", submerge="alone"),
+                                 defender="2 sub, 1 cru", sea=True, retreat={"below_win": 0.3}))
     scalars = info["attacker"]["scalars"]
     assert (scalars["sub_lines"], scalars["air_lines"], scalars["lines"]) == (1, 1, 2)
     assert scalars["keys"] == 2 * 2  # one submarine slot, one air slot

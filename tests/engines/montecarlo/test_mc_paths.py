@@ -8,10 +8,15 @@ import pytest
 
 import oddsim
 from oddsim.engines.montecarlo import simulate
+from oddsim.model.options import battle_from
 
 RUNS = 200_000
 Z = 4.5
-B = oddsim.Battle
+
+
+def B(rules, attacker, defender=None, **options):
+    """A battle with its options by their flat names, as the command line gives them."""
+    return battle_from(rules, attacker, defender, options)
 PLAIN = [
     B("1942-2e", "3 inf, 1 art, 2 arm, 1 ftr", "4 inf, 1 arm, 1 aa"),
     B("anniversary", "6 inf, 2 art, 1 bmb", "5 inf, 1 arm", attacker_tech="heavy-bombers"),

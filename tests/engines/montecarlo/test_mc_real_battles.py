@@ -12,12 +12,16 @@ import pytest
 from oracle import duel, landed_retreat_rounds
 from readings import every_round_strike
 
-import oddsim
+from oddsim.model.options import battle_from
 from oddsim.stages.pipeline import simulate
 
 RUNS = 200_000
 Z = 4.5
-B = oddsim.Battle
+
+
+def B(rules, attacker, defender=None, **options):
+    """A battle with its options by their flat names, as the command line gives them."""
+    return battle_from(rules, attacker, defender, options)
 GENERAL = ["plain path", "general path"]
 
 

@@ -30,10 +30,12 @@ SEA = oddsim.Battle("anniversary", "2 sub, 1 dd, 2 ftr", "1 bb, 1 dd, 2 sub", se
 
 KINDS = [
     LAND, SEA,
-    oddsim.Battle("1942-2e", "3 inf, 1 art, 2 arm", "4 inf, 1 arm", landed="2 inf",
-                  bombard="1 bb, 1 cru", retreat={"after_round": 2}),
-    oddsim.Battle("anniversary", "2 sub, 1 dd, 1 ftr", "2 sub, 1 cru, 1 trn", sea=True,
-                  attacker_submerge="alone", defender_submerge="always", retreat={"units_left": 1}),
+    oddsim.Battle("1942-2e",
+                  attacker=oddsim.Side("3 inf, 1 art, 2 arm", landed="2 inf", bombard="1 bb, 1 cru"),
+                  defender="4 inf, 1 arm", retreat={"after_round": 2}),
+    oddsim.Battle("anniversary", attacker=oddsim.Side("2 sub, 1 dd, 1 ftr", submerge="alone"),
+                  defender=oddsim.Side("2 sub, 1 cru, 1 trn", submerge="always"), sea=True,
+                  retreat={"units_left": 1}),
 ]
 """Battles of each kind the kernel branches on: land, sea, landed units with bombardment and a
 retreat, submerging subs."""

@@ -1,4 +1,4 @@
-"""Large joint arrays kept from one exact solve for the next, instead of made afresh each time.
+"""A pool of large joint arrays, kept from one exact solve for the next instead of made afresh.
 
 Fresh memory costs a page fault per page written, and in a thread other than the main one
 (large solves run in one, for Ctrl-C) glibc hands a freed block of some megabytes back to the
@@ -14,21 +14,21 @@ from collections.abc import Callable
 
 import numpy as np
 
-MAX_KEPT_BYTES = 256 * 2**20
+MAX_POOL_BYTES = 256 * 2**20
 """Most bytes of arrays kept at once (all names together); an array given back beyond it is
 freed. Only the pages a solve wrote are resident: the battles of some thousand joint states
 that most calls solve keep a few hundred kilobytes."""
-MIN_KEPT_ENTRIES = 65_536
+MIN_POOLED_ENTRIES = 65_536
 """Joint arrays shorter than this (512 kB of floats) are made afresh: the allocator serves
 them from memory it kept, and clearing them row by row would cost more."""
 
 
-class Kept:
+class ArrayPool:
     """Arrays left by one solve for the next, in any thread, by name. Each is taken whole by
     one solve at a time (a solve that finds it taken makes its own) and given back as it was
     made (zeroed) where that solve wrote it."""
 
-    def __init__(self, max_bytes: int = MAX_KEPT_BYTES) -> None:
+    def __init__(self, max_bytes: int = MAX_POOL_BYTES) -> None:
         self._lock = threading.Lock()
         self._arrays: dict[str, np.ndarray] = {}
         self._max_bytes = max_bytes
@@ -51,7 +51,7 @@ class Kept:
             if others + whole.nbytes <= self._max_bytes:
                 self._arrays[name] = whole
 
-    def kept_bytes(self) -> int:
+    def pooled_bytes(self) -> int:
         with self._lock:
             return sum(a.nbytes for a in self._arrays.values())
 
@@ -61,23 +61,23 @@ class Kept:
             return dict(self._arrays)
 
 
-kept = Kept()
+pool = ArrayPool()
 """The arrays every exact solve shares."""
 
 
 def take(name: str, size: int, make: Callable[[int], np.ndarray]) -> np.ndarray:
     """``size`` entries as made by ``make``: the first ``size`` of the array kept as ``name``
-    where it is long enough to keep (``MIN_KEPT_ENTRIES``), else a fresh one."""
-    if size < MIN_KEPT_ENTRIES:
+    where it is long enough to keep (``MIN_POOLED_ENTRIES``), else a fresh one."""
+    if size < MIN_POOLED_ENTRIES:
         return make(size)
-    return kept.take(name, size, make)[:size]
+    return pool.take(name, size, make)[:size]
 
 
 def give(name: str, array: np.ndarray) -> bool:
     """Give ``array`` back as ``name`` (as it was made) if it is long enough to keep: whether it
     is (a fresh one is simply dropped)."""
-    if array.shape[0] < MIN_KEPT_ENTRIES:
+    if array.shape[0] < MIN_POOLED_ENTRIES:
         return False
-    kept.give(name, array)
+    pool.give(name, array)
     return True
 
