@@ -21,19 +21,35 @@ there, by ``--reach``).
 
 The lattice of a pool of 12 inf, 4 art, 4 arm, 3 ftr, 1 bmb has 2,600 points; a target's step
 visits each point s once with array operations over the points it fits (NumPy).
+
+``stop`` (a callable; True: stop) is asked between steps (every ``STOP_EVERY`` points of a
+target, every chunk of partial splits): a stopped search raises PlanError (a server's job
+cancelled, abandoned or out of time must not search on for minutes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from oddsim.plan import _at_least as _kernels
-from oddsim.plan.goals import Combine
+from oddsim.plan.goals import Combine, PlanError
 
 Point = tuple[int, ...]
+Stop = Callable[[], bool] | None
+"""Asked between the optimiser's steps; True stops it (PlanError)."""
+STOP_EVERY = 256
+"""Points of a target's step between two questions to ``stop``."""
+GROW_PAIRS = 4_000_000
+"""(partial split, option) pairs the ``at least K`` kernels try between two questions to ``stop``."""
+
+
+def check_stop(stop: Stop) -> None:
+    """Raise PlanError when ``stop`` says so."""
+    if stop is not None and stop():
+        raise PlanError("plan stopped while its best split was sought")
 
 
 @dataclass(frozen=True)
@@ -44,23 +60,25 @@ class Split:
     sent: tuple[Point, ...]
 
 
-def best_splits(scores: Sequence[np.ndarray], combine: Combine, keep: int, k: int = 0) -> list[Split]:
+def best_splits(scores: Sequence[np.ndarray], combine: Combine, keep: int, k: int = 0,
+                stop: Stop = None) -> list[Split]:
     """The ``keep`` best splits (best first; fewer when there are fewer splits) of the lattice
-    that ``scores`` (one array per target, all of the lattice's shape) are drawn on."""
+    that ``scores`` (one array per target, all of the lattice's shape) are drawn on; ``stop``
+    asked between steps."""
     if not scores:
         return [Split(0.0 if combine is Combine.ADD else 1.0, ())]
     # the target with the most points first: the first step from the empty start is free
     order = sorted(range(len(scores)), key=lambda t: -int(np.count_nonzero(~np.isnan(scores[t]))))
     ordered = [scores[t] for t in order]
     if combine is Combine.AT_LEAST and k == len(scores):  # all of them: the product
-        found = _scalar(ordered, True, keep)
+        found = _scalar(ordered, True, keep, stop=stop)
     elif combine is Combine.AT_LEAST and k == 1:  # one at least: 1 - the product of the misses
-        missed = _scalar([1.0 - score for score in ordered], True, keep, start=-1.0)
+        missed = _scalar([1.0 - score for score in ordered], True, keep, start=-1.0, stop=stop)
         found = [Split(1.0 + split.objective, split.sent) for split in missed]
     elif combine is Combine.AT_LEAST:
-        found = _at_least(ordered, keep, k)
+        found = _at_least(ordered, keep, k, stop)
     else:
-        found = _scalar(ordered, combine is Combine.MULTIPLY, keep)
+        found = _scalar(ordered, combine is Combine.MULTIPLY, keep, stop=stop)
     back = sorted(range(len(order)), key=lambda i: order[i])
     return [Split(split.objective, tuple(split.sent[i] for i in back)) for split in found]
 
@@ -72,7 +90,7 @@ def shrunk(scores: Sequence[np.ndarray], axis: int) -> list[np.ndarray]:
 
 
 def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int,
-            start: float | None = None) -> list[Split]:
+            start: float | None = None, stop: Stop = None) -> list[Split]:
     """The ``keep`` best sums (or products) of one score per target. ``start``: the value before
     any target (0 for a sum, 1 for a product); a product started at -1 of scores >= 0 is the
     smallest product, maximised (a nonnegative factor keeps the order of what it multiplies)."""
@@ -93,7 +111,9 @@ def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int,
             steps.append((came_by, came_from))
             best = value
             continue
-        for flat in np.flatnonzero(~np.isnan(score)):
+        for number, flat in enumerate(np.flatnonzero(~np.isnan(score))):
+            if number % STOP_EVERY == 0:
+                check_stop(stop)
             s = np.unravel_index(flat, shape)
             gain = score[s]
             source = best[tuple(slice(0, n - si) for n, si in zip(shape, s, strict=True))]
@@ -136,7 +156,7 @@ def _scalar(scores: Sequence[np.ndarray], multiply: bool, keep: int,
     return out
 
 
-def _at_least(scores: Sequence[np.ndarray], keep: int, k: int) -> list[Split]:
+def _at_least(scores: Sequence[np.ndarray], keep: int, k: int, stop: Stop = None) -> list[Split]:
     """``keep`` best splits for the chance that at least ``k`` targets come true (each target's
     score is its chance; the battles are independent). Entries are grown and pruned target by
     target in the kernels of ``_at_least``; the last target is tried on every entry left."""
@@ -150,8 +170,9 @@ def _at_least(scores: Sequence[np.ndarray], keep: int, k: int) -> list[Split]:
         option_coords = np.ascontiguousarray(np.array(np.unravel_index(options, shape), dtype=np.int64).T)
         chances = np.ascontiguousarray(score.reshape(-1)[options], dtype=np.float64)
         coords = np.ascontiguousarray(np.array(np.unravel_index(points, shape), dtype=np.int64).T)
+        check_stop(stop)
         if index == len(scores) - 1:
-            values, entries, chosen = _kernels.best_last(tails, coords, option_coords, chances, sizes, keep)
+            values, entries, chosen = _best_last(tails, coords, option_coords, chances, sizes, keep, stop)
             out = []
             for value, entry, option in zip(values.tolist(), entries.tolist(), chosen.tolist(), strict=True):
                 if entry < 0:
@@ -163,10 +184,47 @@ def _at_least(scores: Sequence[np.ndarray], keep: int, k: int) -> list[Split]:
                 out.append(Split(value, tuple(tuple(int(x) for x in np.unravel_index(flat, shape))
                                               for flat in reversed(sent))))
             return out
-        new_points, new_tails, parents, chosen = _kernels.grow(points, tails, coords, options, option_coords,
-                                                              chances, sizes)
+        new_points, new_tails, parents, chosen = _grow(points, tails, coords, options, option_coords,
+                                                      chances, sizes, stop)
         order = np.lexsort(tuple(-new_tails[:, j] for j in range(k)) + (new_points,))
         kept = order[_kernels.undominated(new_points[order], np.ascontiguousarray(new_tails[order]), keep)]
         points, tails = new_points[kept], np.ascontiguousarray(new_tails[kept])
         steps.append((parents[kept], chosen[kept], options))
     raise AssertionError("unreachable: scores is not empty")
+
+
+def _chunks(entries: int, options: int) -> list[slice]:
+    """Slices of the entries, each with at most about ``GROW_PAIRS`` (entry, option) pairs."""
+    size = max(1, GROW_PAIRS // max(1, options))
+    return [slice(start, start + size) for start in range(0, max(entries, 1), size)]
+
+
+def _grow(points, tails, coords, options, option_coords, chances, sizes, stop: Stop):
+    """``_kernels.grow`` a chunk of entries at a time, ``stop`` asked between chunks (the same
+    entries in the same order: a chunk's parents are offset by where it starts)."""
+    parts = []
+    for part in _chunks(points.shape[0], options.shape[0]):
+        check_stop(stop)
+        new_points, new_tails, parents, chosen = _kernels.grow(
+            points[part], np.ascontiguousarray(tails[part]), np.ascontiguousarray(coords[part]), options,
+            option_coords, chances, sizes)
+        parts.append((new_points, new_tails, parents + part.start, chosen))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+
+
+def _best_last(tails, coords, option_coords, chances, sizes, keep: int, stop: Stop):
+    """``_kernels.best_last`` a chunk of entries at a time, ``stop`` asked between chunks: each
+    chunk's ``keep`` best, then the ``keep`` best of those (ties: the earlier chunk first, as the
+    kernel meets them)."""
+    found = []
+    for part in _chunks(tails.shape[0], chances.shape[0]):
+        check_stop(stop)
+        values, entries, chosen = _kernels.best_last(np.ascontiguousarray(tails[part]),
+                                                     np.ascontiguousarray(coords[part]), option_coords,
+                                                     chances, sizes, keep)
+        found.append((values, np.where(entries >= 0, entries + part.start, -1), chosen))
+    values = np.concatenate([f[0] for f in found])
+    entries = np.concatenate([f[1] for f in found])
+    chosen = np.concatenate([f[2] for f in found])
+    best = np.argsort(-values, kind="stable")[:keep]
+    return values[best], entries[best], chosen[best]

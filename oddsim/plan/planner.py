@@ -13,7 +13,7 @@ from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import unit_label
 from oddsim.plan.goals import Combine, Goal, GoalKind, PlanError
 from oddsim.plan.odds import TargetOdds, target_odds
-from oddsim.plan.optimise import Point, Split, best_splits, shrunk
+from oddsim.plan.optimise import Point, Split, Stop, best_splits, check_stop, shrunk
 from oddsim.plan.result import Alternative, PlanResult, TargetPlan
 from oddsim.plan.spec import PlanSpec, Target
 from oddsim.stages.sub_armies import joined
@@ -134,14 +134,16 @@ def solve_plan(spec: PlanSpec, workers: int | None = None, scheduler: str | None
     ``workers`` (a new local Dask cluster) or ``scheduler`` (an existing one, ``tcp://HOST:PORT``)
     solve the targets' battles there, one task per target, as purchase sweeps do
     (``oddsim._runtime.dask_cluster``); the answer is the same. ``on_target`` (here, not on Dask)
-    is told each target solved, before the first and after each (the web's progress and cancel)."""
+    is told each target solved, before the first and after each (the web's progress and cancel),
+    then asked (all targets solved of all) between the optimiser's steps."""
     if workers is None and scheduler is None:
         tables: list[dict[Force, TargetOdds]] = []
+        total = len(spec.targets)
         for target in spec.targets:
-            _report(on_target, len(tables), len(spec.targets))
+            _report(on_target, len(tables), total)
             tables.append(target_odds(spec, target))
-        _report(on_target, len(tables), len(spec.targets))
-        return optimised(spec, tables)
+        _report(on_target, len(tables), total)
+        return optimised(spec, tables, None if on_target is None else lambda: on_target(total, total))
     check_options(workers, scheduler, PlanError)
     with dask_client(workers, scheduler, PlanError) as client:
         tables = client.gather([client.submit(target_odds, spec, t, pure=False) for t in spec.targets])
@@ -153,15 +155,17 @@ def _report(on_target: Progress | None, done: int, total: int) -> None:
         raise PlanError(f"plan stopped after {done} of {total} targets solved")
 
 
-def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> PlanResult:
+def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]], stop: Stop = None) -> PlanResult:
     """The plan from each target's odds for every sub-army (``target_odds``): the scores on the
-    pool's lattice, the optimiser's best splits, the margins."""
+    pool's lattice, the optimiser's best splits, the margins; ``stop`` asked between steps (True:
+    PlanError)."""
     axes = axes_of(spec.pool)
     shape = tuple(a.size + 1 for a in axes)
     points = list(np.ndindex(shape)) if axes else [()]
     forces = [force_at(axes, p) for p in points]
     scores, errors = [], []
     for target, table in zip(spec.targets, tables, strict=True):
+        check_stop(stop)
         grid, error = np.full(shape, np.nan), np.zeros(shape)
         for point, force in zip(points, forces, strict=True):
             odds = table.get(force)
@@ -176,11 +180,11 @@ def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]]) -> Plan
                                    [float(e[p]) for e, p in zip(errors, split.sent, strict=True)])
 
     combine, keep = spec.goal.combine, spec.alternatives + 1
-    splits = best_splits(scores, combine, keep, spec.goal.k)
+    splits = best_splits(scores, combine, keep, spec.goal.k, stop)
     best = splits[0]
     marginal = {}
     for i, axis in enumerate(axes):
-        fewer = best_splits(shrunk(scores, i), combine, 1, spec.goal.k)
+        fewer = best_splits(shrunk(scores, i), combine, 1, spec.goal.k, stop)
         marginal[axis.label] = best.objective - fewer[0].objective
     split = {t.name: TargetPlan(t.name, force_at(axes, p), tables[i][force_at(axes, p)], t.value,
                                 float(scores[i][p]), t.stands, float(errors[i][p]))

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import threading
+import time
 from importlib import resources
 
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -39,6 +41,7 @@ from oddsim.web.limits import (
     MAX_JOBS_WAITING,
     SYNC_THREADS,
     WebError,
+    check_field_sizes,
 )
 from oddsim.web.rules_requests import rules_request, ruleset_json
 
@@ -51,6 +54,42 @@ INPUT_ERRORS = (OddsimError, TypeError, ValueError, KeyError, AttributeError, Ov
 QUICK = {"battle": quick_battle_answer}
 """Per endpoint, the answer when it is cheap (or None), computed on the event loop: a small
 battle solves faster than a hand-off to a worker thread and back."""
+QUICK_BODY_BYTES = 4 * 1024
+"""A request longer than this, or with a ruleset's text, is never answered on the event loop
+(parsing it there would hold every other request up): a small battle's request is a few hundred
+bytes."""
+GONE_LOG_SECONDS = 10.0
+"""Clients that went away mid-request are logged in one line at most this often."""
+LOG = logging.getLogger("uvicorn.error")
+
+
+class ClientGone(WebError):
+    """The client closed its connection before its request's body came whole (nobody reads the
+    answer)."""
+
+
+class _GoneLog:
+    """One short line for clients that go away mid-upload, at most every ``GONE_LOG_SECONDS``
+    (a traceback each was 3.1 KB, 2.8 MB of log a second from one client)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next = 0.0
+        self._unsaid = 0
+
+    def gone(self, request: Request) -> None:
+        with self._lock:
+            self._unsaid += 1
+            now = time.monotonic()
+            if now < self._next:
+                return
+            count, self._unsaid, self._next = self._unsaid, 0, now + GONE_LOG_SECONDS
+        LOG.warning("%s %s: the client went away before its request's body came whole%s",
+                    request.method, request.url.path,
+                    f" ({count - 1} more since the last such line)" if count > 1 else "")
+
+
+GONE = _GoneLog()
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -77,13 +116,18 @@ async def _body(request: Request) -> dict:
     except TimeoutError:
         raise WebError(f"the request body did not arrive within {REQUEST_SECONDS:g} s of its headers: "
                        f"send the whole request at once", status=408) from None
+    except ClientDisconnect:
+        GONE.gone(request)
+        raise ClientGone("the client went away before its request's body came whole") from None
     raw = b"".join(chunks)
+    request.state.body_bytes = len(raw)
     try:
         body = strict_json.loads(raw.decode("utf-8")) if raw.strip() else {}
     except (UnicodeDecodeError, strict_json.JSONInputError) as exc:
         raise WebError(f"the request body is not JSON oddsim takes: {exc}") from None
     if not isinstance(body, dict):
         raise WebError(f"the request body must be a JSON object of fields, not {type(body).__name__}")
+    check_field_sizes(body)
     return body
 
 
@@ -124,7 +168,7 @@ def _capability(name: str):
 
     async def endpoint(request: Request) -> Response:
         body = await _body(request)
-        if quick is not None:
+        if quick is not None and request.state.body_bytes <= QUICK_BODY_BYTES and "ruleset_toml" not in body:
             text = _checked(lambda b, p: quick(b), body, None)
             if text is not None:
                 return _json(text)

@@ -29,7 +29,7 @@ from oddsim.stages.waves import Wave
 from oddsim.web.answers import AnswerCache
 from oddsim.web.limits import MAX_EXACT_SECONDS, WebError, server_runs
 from oddsim.web.request_fields import RULES_FIELDS, Body, fields_of, refuse_unknown
-from oddsim.web.rules_requests import ruleset_of
+from oddsim.web.rules_requests import is_builtin, ruleset_of
 from oddsim.web.work import Progress, engine_guard, stopper
 
 ENGINE_FIELDS = ("method", "runs", "seed")
@@ -83,7 +83,7 @@ def waves_of(body: Body) -> list[Wave]:
                     f"waves[{number}]") for number, entry in enumerate(waves)]
 
 
-ANSWERS = AnswerCache()
+ANSWERS = AnswerCache(shared=is_builtin)
 """Answers to battle requests kept for the same battle asked again (exact, or seeded), by the
 parsed battle and its engine options (``oddsim.web.answers``)."""
 

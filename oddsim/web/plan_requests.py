@@ -15,9 +15,12 @@ from oddsim.stages.pipeline import estimate_seconds
 from oddsim.web.limits import (
     MAX_COUNTED_SUB_ARMIES,
     MAX_COUNTED_SUB_ARMIES_MORE,
+    MAX_PLAN_BYTES,
     MAX_PLAN_SECONDS,
+    MAX_PLAN_TARGETS,
     PLAN_SECONDS,
     PLAN_SOLVE_SECONDS,
+    PLAN_SUB_ARMY_SECONDS,
     WebError,
 )
 from oddsim.web.request_fields import RULES_FIELDS, Body, refuse_unknown
@@ -42,6 +45,8 @@ def plan_spec(body: Body):
     if not isinstance(defend, bool):
         raise WebError(f"defend must be true or false, not {defend!r}")
     entries = plan_entries(defend, body.get("targets"), body.get("threats"))
+    if isinstance(entries, (list, dict)):  # (refused before any is parsed)
+        _check_target_count(len(entries))
     options = {name: body[name] for name in BATTLE_OPTIONS if body.get(name) is not None}
     spec = parse_plan(ruleset_of(body), body["pool"], entries, body.get("goal") or
                       ("hold-all" if defend else "value"), body.get("values"), body.get("reach"),
@@ -51,9 +56,39 @@ def plan_spec(body: Body):
     return spec
 
 
+LATTICE_POINT_BYTES = 24
+"""What the optimiser keeps per lattice point, target and split it ranks (a value and where it
+came from: ``oddsim.plan.optimise._scalar``), besides the target's scores and their errors."""
+ODDS_BYTES = 1_000
+"""What a target's odds for one sub-army take (``TargetOdds``, its figures and its key)."""
+
+
+def plan_bytes(spec) -> int:
+    """What a plan holds while it solves: each target's odds for every sub-army that may go
+    there, its scores on the pool's lattice (and their errors), and the optimiser's best values
+    per lattice point and ranked split; an empty target (``NAME=none``) holds its lattice too."""
+    points, keep = sub_army_count(spec.pool), spec.alternatives + 1
+    per_target = points * (LATTICE_POINT_BYTES * keep + 16)
+    return sum(per_target + ODDS_BYTES * (sub_army_count(t.reachable) if t.battle is not None else 1)
+               for t in spec.targets)
+
+
+def _check_target_count(count: int) -> None:
+    if count > MAX_PLAN_TARGETS:
+        raise TooLargeError(f"the plan has {count:,} targets, more than the {MAX_PLAN_TARGETS} the "
+                            f"server plans at once: plan the others apart, or run oddsim plan")
+
+
 def _check_plan_cost(spec) -> None:
     """Refuse (TooLargeError) a plan too large for the server, before any battle."""
     goal, count, targets = spec.goal, sub_army_count(spec.pool), len(spec.targets)
+    _check_target_count(targets)
+    held = plan_bytes(spec)
+    if held > MAX_PLAN_BYTES:
+        raise TooLargeError(f"the plan would hold about {held / 2**20:,.0f} MiB on the server (its "
+                            f"pool's {count:,} sub-armies for each of {targets} targets), more than "
+                            f"the {MAX_PLAN_BYTES // 2**20} MiB it gives a plan: keep some units home, "
+                            f"plan fewer targets, or run oddsim plan")
     most = MAX_COUNTED_SUB_ARMIES.get(targets, MAX_COUNTED_SUB_ARMIES_MORE)
     if goal.combine is Combine.AT_LEAST and 1 < goal.k < targets and count > most:
         raise TooLargeError(f"goal {goal.name}: the pool {spec.pool.describe()} has {count:,} sub-armies, "
@@ -69,7 +104,9 @@ def _check_plan_cost(spec) -> None:
         if target.battle is not None:
             one_by_one = target.battle.retreat is not None or goal.needs_holds
             one = estimate_seconds(target.battle)
-            seconds += (one + PLAN_SOLVE_SECONDS) * sub_army_count(target.reachable) if one_by_one else one
+            armies = sub_army_count(target.reachable)
+            seconds += (one + PLAN_SOLVE_SECONDS) * armies if one_by_one else one
+            seconds += PLAN_SUB_ARMY_SECONDS * armies
     if seconds > MAX_PLAN_SECONDS:
         raise TooLargeError(f"the plan's battles are too large to solve on the server (about "
                             f"{seconds:.3g} s, the limit is {MAX_PLAN_SECONDS:g} s): keep some units home, "
@@ -80,10 +117,12 @@ def run_plan_request(body: Body, progress: Progress | None = None) -> str:
     """A plan job: what ``oddsim plan --json`` prints (the best split, the objective, the
     runners-up and the margins). Fields: ``oddsim plan``'s options (``pool``, ``targets`` or,
     with ``defend``, ``threats`` and ``stands``, ``values``, ``reach``, ``goal`` ...). It reports
-    targets solved of all, and stops when cancelled or ``PLAN_SECONDS`` after it began."""
+    targets solved of all, and stops when cancelled or ``PLAN_SECONDS`` after it began, between
+    targets and between the optimiser's steps."""
     spec = plan_spec(body)
     on_target = within(PLAN_SECONDS, progress, lambda done, total: (
-        f"the plan took more than {PLAN_SECONDS:g} s on the server ({done} of {total} targets "
-        f"solved): plan with fewer units, or run oddsim plan"))
+        f"the plan took more than {PLAN_SECONDS:g} s on the server "
+        f"({f'{done} of {total} targets solved' if done < total else 'the best split not yet found'}): "
+        f"plan with fewer units, or run oddsim plan"), last_step=True)
     return json.dumps(with_readings(solve_plan(spec, on_target=on_target).to_dict(), spec.rules),
                       indent=2)

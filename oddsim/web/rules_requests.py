@@ -17,12 +17,19 @@ from oddsim.model.rules import (
     text_with_changes,
     with_changes,
 )
-from oddsim.web.limits import WebError
+from oddsim.web.limits import MAX_RULESET_ALIASES, WebError
 from oddsim.web.request_fields import RULES_FIELDS, Body
 from oddsim.web.work import Progress
 
 
 def ruleset_of(body: Body) -> Ruleset:
+    """``_ruleset_of``, refused when it has more aliases than the server keeps."""
+    rules = _ruleset_of(body)
+    _check_aliases(rules)
+    return rules
+
+
+def _ruleset_of(body: Body) -> Ruleset:
     """The request's ruleset: ``ruleset_toml`` (a user's file, as text) or a built-in ``rules``,
     with ``rule`` (``["combat.repair=end_of_turn"]``, as ``--rule``) and ``unit_values``
     (``"ftr=14,bmb=15"``, as ``--unit-values``) applied, as the CLI applies them."""
@@ -49,6 +56,16 @@ def ruleset_of(body: Body) -> Ruleset:
         return with_changes(name, changes)
 
 
+def _check_aliases(rules: Ruleset) -> None:
+    """Refuse a request's ruleset with more aliases than the server keeps (a kept answer keeps
+    its ruleset: ``limits.MAX_RULESET_ALIASES``)."""
+    count = sum(len(unit.aliases) for unit in rules.units)
+    if count > MAX_RULESET_ALIASES:
+        raise WebError(f"the ruleset gives its units {count:,} aliases, more than the "
+                       f"{MAX_RULESET_ALIASES:,} the server takes: keep the names players type, or "
+                       f"use the CLI (--rules FILE)", status=413)
+
+
 def _rule_changes(rule: object, unit_values: object, base: Ruleset) -> dict[str, object]:
     """The file keys a request's ``rule`` (a change or a list of them) and ``unit_values`` set."""
     given = [rule] if isinstance(rule, str) else [] if rule is None else rule
@@ -67,6 +84,14 @@ def _changed_builtin(name: str, changes: tuple[tuple[str, object], ...]) -> Rule
 def _builtin_ruleset(name: str) -> Ruleset:
     """A built-in edition (``load_ruleset`` keeps them too, but lists the package's files first)."""
     return load_ruleset(name)
+
+
+def is_builtin(value: object) -> bool:
+    """Whether ``value`` is a built-in edition the server keeps anyway (``_builtin_ruleset``):
+    what a kept answer need not count."""
+    name = getattr(value, "name", None)
+    return (isinstance(value, Ruleset) and isinstance(name, str) and name in _builtin_names()
+            and value is _builtin_ruleset(name))
 
 
 @functools.cache

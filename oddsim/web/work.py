@@ -46,15 +46,18 @@ def stopper(progress: Progress | None, total: int) -> Callable[[int], bool]:
     return on_chunk
 
 
-def within(seconds: float, progress: Progress | None, overdue: Callable[[int, int], str]) -> Progress:
+def within(seconds: float, progress: Progress | None, overdue: Callable[[int, int], str],
+           last_step: bool = False) -> Progress:
     """A job's ``(done, total)`` callback: passed on to ``progress``, and ``seconds`` after the
-    first report, while work remains, a WebError with ``overdue(done, total)``'s line."""
+    first report, while work remains, a WebError with ``overdue(done, total)``'s line
+    (``last_step``: work remains after all is done, as a plan's search for its best split, asked
+    with ``done == total``)."""
     deadline: list[float] = []
 
     def report(done: int, total: int) -> bool:
         if not deadline:
             deadline.append(time.monotonic() + seconds)
-        elif time.monotonic() > deadline[0] and done < total:
+        elif time.monotonic() > deadline[0] and (done < total or last_step):
             raise WebError(overdue(done, total))
         return progress(done, total) if progress is not None else False
 
