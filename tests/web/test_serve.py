@@ -17,6 +17,16 @@ from oddsim.cli import cli
 pytest.importorskip("uvicorn")
 
 
+def _stop(server: subprocess.Popen) -> None:
+    """Ctrl-C the server, as a user would; killed if it has not stopped within 20 s."""
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def test_serve_warms_up_then_answers_on_loopback():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -38,12 +48,7 @@ def test_serve_warms_up_then_answers_on_loopback():
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules", timeout=30) as response:
             assert "1942-2e" in [e["name"] for e in json.load(response)["editions"]]
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        _stop(server)
 
 
 def test_another_host_than_loopback_is_named_in_a_warning():
@@ -133,9 +138,4 @@ def test_serve_on_ipv6_loopback_names_the_address_in_brackets_and_answers_there(
         with urllib.request.urlopen(f"{url}api/rules", timeout=30) as response:
             assert "1942-2e" in [e["name"] for e in json.load(response)["editions"]]
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        _stop(server)
