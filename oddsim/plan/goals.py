@@ -128,7 +128,7 @@ def parse_goal(text: Goal | str, targets: int, defend: bool) -> Goal:
             names = " | ".join(g.value + (":K" if g in _NEEDS_K else "") for g in allowed)
             raise PlanError(f"unknown {'defence' if defend else 'attack'} goal '{text}': use {names}")
         if kind in _NEEDS_K:
-            if not sep or not raw_k.strip().isdigit():
+            if not sep or not raw_k.strip().isdecimal() or len(raw_k.strip()) > 6:
                 raise PlanError(f"goal '{text}' needs its number of targets: write {kind.value}:K, "
                                 f"e.g. {kind.value}:2")
             goal = Goal(kind, int(raw_k))
@@ -136,7 +136,8 @@ def parse_goal(text: Goal | str, targets: int, defend: bool) -> Goal:
             raise PlanError(f"goal '{name}' takes no number: drop ':{raw_k}'")
         else:
             goal = Goal(kind)
-    if goal.kind in _NEEDS_K and not 1 <= goal.k <= targets:
+    if goal.kind in _NEEDS_K and (isinstance(goal.k, bool) or not isinstance(goal.k, int)
+                                  or not 1 <= goal.k <= targets):
         raise PlanError(f"goal {goal.name}: K must be from 1 to the {targets} "
                         f"{'territories' if defend else 'targets'} named")
     return goal

@@ -83,6 +83,9 @@ def _pairs(entries: Entries, what: str) -> list[tuple[str, object]]:
         return []
     if isinstance(entries, str):
         entries = [entries]
+    if not isinstance(entries, Mapping | list | tuple):
+        raise PlanError(f"{what}: give a list of NAME=... entries, e.g. [{_EXAMPLES[what]}], "
+                        f"not {type(entries).__name__}")
     if isinstance(entries, Mapping):
         raw = list(entries.items())
     else:
@@ -191,16 +194,25 @@ def sub_army_count(pool: Force) -> int:
                      for name, n in pool.counts)
 
 
+RETREAT_FIELDS = ("after_round", "units_left", "below_win", "aircraft_risk", "strafe", "best",
+                  "territory_value")
+"""The fields of a ``RetreatPolicy`` a plan's ``retreat`` may set."""
+
+
 def _retreat(fields: RetreatPolicy | Mapping[str, object] | None, value: float) -> RetreatPolicy | None:
     """A target's retreat: the options given, the best retreat by value counting the target's own
     value (``--value NAME=V``)."""
     if fields is None:
         return None
+    if not isinstance(fields, RetreatPolicy | Mapping):
+        raise PlanError(f"retreat: give the retreat options as a mapping (e.g. {{'after_round': 2}}), "
+                        f"not {type(fields).__name__}")
     if isinstance(fields, RetreatPolicy):
-        fields = {name: getattr(fields, name) for name in ("after_round", "units_left", "below_win",
-                                                           "aircraft_risk", "strafe", "best",
-                                                           "territory_value")}
+        fields = {name: getattr(fields, name) for name in RETREAT_FIELDS}
     fields = {k: v for k, v in fields.items() if v is not None}
+    unknown = [k for k in fields if k not in RETREAT_FIELDS]
+    if unknown:
+        raise PlanError(f"unknown retreat option {str(unknown[0])!r}: use {', '.join(RETREAT_FIELDS)}")
     if "territory_value" in fields:
         raise PlanError("a plan gives each target its own value: use --value NAME=V, not --territory-value")
     if fields.get("best") == "value":
