@@ -15,6 +15,22 @@ Z_95 = 1.959963984540054
 standard errors."""
 
 
+NOISE = 1e-12
+"""A Monte Carlo chance within this of 0 or 1 is 0 or 1: what is left is floating-point noise
+from adding up parts (an AA split's, a waves total's), far below one run in 10^10."""
+
+MAX_DECIMALS = 11
+"""Most decimals an estimate prints: a standard error from at most 10^10 runs is no smaller than
+about 10^-10, so further digits would be floating-point noise; a smaller error is none."""
+
+
+def snapped(p: float) -> float:
+    """A Monte Carlo chance, 0 or 1 where it is within ``NOISE`` of them."""
+    if abs(p) < NOISE:
+        return 0.0
+    return 1.0 if abs(1.0 - p) < NOISE else p
+
+
 def standard_error_of_mean(total: int, squares: int, n: int) -> float:
     """Sample standard error of a mean from the exact integer sum and sum of squares of its ``n``
     runs (0 for fewer than two: ``oddsim.limits`` asks for two, an interrupted run may have one)."""
@@ -40,16 +56,23 @@ def binomial_interval(successes: int, runs: int) -> tuple[float, float]:
 
 
 def error_decimals(error: float) -> int:
-    """Decimals that show ``error`` to one significant digit (two when it starts with 1 or 2)."""
+    """Decimals that show ``error`` to one significant digit (two when it starts with 1 or 2),
+    at most ``MAX_DECIMALS``."""
     if error <= 0 or not math.isfinite(error):
         return 2
     exponent = math.floor(math.log10(error))
     lead = error / 10**exponent
-    return max(0, -exponent + (1 if round(lead) < 3 else 0))
+    return min(MAX_DECIMALS, max(0, -exponent + (1 if round(lead) < 3 else 0)))
+
+
+def _real(error: float | None) -> float | None:
+    """``error``, or None where it is too small to be a Monte Carlo error (noise, or none)."""
+    return error if error and error >= 10.0**-MAX_DECIMALS else None
 
 
 def number(value: float, error: float | None = None, decimals: int = 2) -> str:
     """``12.34`` or ``12.34 ± 0.05`` (the value to the error's last digit, at least ``decimals``)."""
+    error = _real(error)
     if not error:
         return f"{value:.{decimals}f}"
     places = max(decimals, error_decimals(error))
@@ -63,7 +86,11 @@ def percent(p: float | None, error: float | None = None, interval: tuple[float, 
     0 or 1 keep two significant digits of their distance to it (``"0.0012%"``, ``"99.9988%"``)."""
     if p is None:
         return "—"
-    if abs(1.0 - p) < 1e-12:  # a sum of probabilities that is 1 but for rounding
+    if error is not None or interval is not None:  # Monte Carlo: noise next to 0 is 0 too
+        p = snapped(p)
+        # a chance of 0 or 1 has no spread: an error there was computed from the noise
+        error = error if error and _real(100 * error) and p not in (0.0, 1.0) else None
+    if abs(1.0 - p) < NOISE:  # a sum of probabilities that is 1 but for rounding
         p = 1.0
     value = 100 * p
     if interval is not None:

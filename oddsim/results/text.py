@@ -9,7 +9,7 @@ import numpy as np
 
 from oddsim.errors import BattleError
 from oddsim.model.names import unit_label
-from oddsim.results.estimates import needs_interval, number, percent
+from oddsim.results.estimates import needs_interval, number, percent, snapped
 from oddsim.results.swing import signed
 
 SIDES = ("attacker", "defender")
@@ -226,4 +226,5 @@ def estimated(result, p: float) -> str:
     is Monte Carlo (each run lands in one row, so a sum of rows is one binomial chance)."""
     if not result.runs:
         return percent(p)
+    p = snapped(p)  # (a sum of every row is 1, not 1 - 1e-16 with a false ± 0.000000024%)
     return percent(p, math.sqrt(max(p * (1.0 - p), 0.0) / result.runs) or None)
