@@ -47,16 +47,28 @@ def test_radar_makes_aa_hit_on_two():
 
 
 def test_global_air_battle():
-    # 1 bomber against 1 interceptor: the bomber hits on 1, the interceptor on 2; then AA on 1;
-    # damage 1d6 + 2 on a major complex (cap 20)
+    # 1 bomber against 1 interceptor: every aircraft of the air battle hits on 1 (the second
+    # edition's rule, as TripleA's Global 1940 2nd edition map has it: fighters' airDefense 1);
+    # then AA on 1; damage 1d6 + 2 on a major complex (cap 20)
     result = solve_raid(Raid("global-1940-2e", bombers=1, interceptors=1, facility="major"))
-    assert result.expected_damage == pytest.approx(float(F(2, 3) * F(5, 6) * F(11, 2)), abs=TOL)
+    assert result.expected_damage == pytest.approx(float(F(5, 6) * F(5, 6) * F(11, 2)), abs=TOL)
     assert result.interceptors_lost == pytest.approx(1 / 6, abs=TOL)
-    assert result.bombers_lost == pytest.approx(float(F(1, 3) + F(2, 3) * F(1, 6)), abs=TOL)
+    assert result.bombers_lost == pytest.approx(float(F(1, 6) + F(5, 6) * F(1, 6)), abs=TOL)
     # escorts are lost before bombers
     escorted = solve_raid(Raid("global-1940-2e", bombers=1, escorts=1, interceptors=1, facility="major"))
-    assert escorted.escorts_lost == pytest.approx(1 / 3, abs=TOL)
+    assert escorted.escorts_lost == pytest.approx(1 / 6, abs=TOL)
     assert escorted.bombers_lost == pytest.approx(1 / 6, abs=TOL)  # AA only
+
+
+def test_global_interceptors_on_2_are_a_house_rule_one_rule_away():
+    # the first edition's (and Alpha's) interceptors on 2: the bomber survives the air battle
+    # with 2/3, then AA
+    rules = oddsim.model.rules.with_changes("global-1940-2e", {"raid.interceptor_hit": 2})
+    result = solve_raid(Raid(rules, bombers=1, interceptors=1, facility="major"))
+    assert result.expected_damage == pytest.approx(float(F(2, 3) * F(5, 6) * F(11, 2)), abs=TOL)
+    assert result.bombers_lost == pytest.approx(float(F(1, 3) + F(2, 3) * F(1, 6)), abs=TOL)
+    escorted = solve_raid(Raid(rules, bombers=1, escorts=1, interceptors=1, facility="major"))
+    assert escorted.escorts_lost == pytest.approx(1 / 3, abs=TOL)
 
 
 @pytest.mark.parametrize("raid", [
@@ -141,9 +153,9 @@ def test_low_luck_raid_aa_is_one_group():
 def test_low_luck_air_battle_and_monte_carlo_agree_with_exact():
     raid = Raid("global-1940-2e", bombers=4, escorts=2, interceptors=3, facility="major",
                 dice="lowluck")
-    # interceptors: strength 3 x 2 = 6 -> exactly one hit, taken by an escort
+    # interceptors: strength 3 x 1 = 3 -> one hit with chance 3/6, taken by an escort
     exact = solve_raid(raid)
-    assert exact.escorts_lost == pytest.approx(1.0, abs=TOL)
+    assert exact.escorts_lost == pytest.approx(0.5, abs=TOL)
     # attackers: 6 aircraft x 1 = 6 -> exactly one interceptor lost
     assert exact.interceptors_lost == pytest.approx(1.0, abs=TOL)
     sampled = simulate_raid(raid, runs=200_000, seed=5)
