@@ -28,10 +28,13 @@ def announce_compiles(stream: TextIO | None = None) -> None:
     folder = current_kernel_dir()
     if warm.done(folder):
         return
-    started = time.time()
-
     def watch() -> None:
-        while not _written_since(folder, started):
+        # only a process that has loaded Numba compiles: files written before (a bad input's run,
+        # the background warm-up of an earlier command writing meanwhile) are not this run's
+        while "numba" not in sys.modules:
+            time.sleep(POLL_SECONDS)
+        loaded = time.time() - POLL_SECONDS
+        while not _written_since(folder, loaded):
             time.sleep(POLL_SECONDS)
         print(NOTICE, file=stream or sys.stderr, flush=True)
 

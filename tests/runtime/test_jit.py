@@ -75,6 +75,27 @@ def test_first_run_announces_the_compile_and_a_warm_run_is_silent(tmp_path):
     assert _run(_PROBE, {"NUMBA_CACHE_DIR": str(tmp_path)}).stderr == ""
 
 
+_OTHERS_WRITE = ("import sys, time\n"
+                 "from oddsim._runtime.cache_key import current_kernel_dir\n"
+                 "from oddsim._runtime.first_run import announce_compiles\n"
+                 "announce_compiles()\n"
+                 "folder = current_kernel_dir()\n"
+                 "folder.mkdir(parents=True, exist_ok=True)\n"
+                 "time.sleep(0.5)\n"
+                 "(folder / 'other.nbi').write_bytes(b'')  # (as the background warm-up writes)\n"
+                 "time.sleep(1)\n"
+                 "assert 'numba' not in sys.modules\n")
+"""A run that loads no Numba (a bad input, a listing) while another process writes the cache."""
+
+
+def test_files_another_process_writes_are_no_compile_of_this_run(tmp_path):
+    """Before: a bad input's one line came after a false compile notice on a fresh install,
+    where the warm-up of an earlier command was writing the cache (CI, tests/cli/test_trench_cli)."""
+    done = _run(_OTHERS_WRITE, {"NUMBA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+
+
 def test_a_cache_that_cannot_be_written_compiles_elsewhere_and_says_so_once(tmp_path):
     """Before: ``RuntimeError: cannot cache function`` on every computing command."""
     blocker = tmp_path / "a-file"
