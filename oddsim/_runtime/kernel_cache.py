@@ -88,9 +88,9 @@ def _numba_files_size(folder: Path) -> int | None:
     return None if unreadable else total  # what cannot be read cannot be told ours
 
 
-DAMAGED = ("the compiled-kernel cache is damaged (a truncated or empty file): run 'oddsim cache "
-           "clear', then try again")
-"""What the command line and the server say of an error that ``damaged`` recognises."""
+DAMAGED = "the compiled-kernel cache is damaged (a truncated or empty file): run 'oddsim cache clear'"
+"""What the command line and the server say of an error that ``damaged`` recognises (each adds
+what to do next)."""
 
 
 def damaged(exc: BaseException) -> bool:

@@ -90,7 +90,7 @@ def _fail_if_cache_damaged(exc: BaseException) -> None:
     from oddsim._runtime import kernel_cache
 
     if kernel_cache.damaged(exc):
-        _say_on_stderr(f"oddsim: error: {kernel_cache.DAMAGED}")
+        _say_on_stderr(f"oddsim: error: {kernel_cache.DAMAGED}, then try again")
         sys.exit(1)
 
 

@@ -300,7 +300,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
     if kernel_cache.damaged(exc):  # (no fault of the request's: 503, the fix in its line)
-        return _error(kernel_cache.DAMAGED.replace("try again", "restart oddsim serve"), 503)
+        return _error(f"{kernel_cache.DAMAGED}, then restart oddsim serve", 503)
     return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 
