@@ -8,7 +8,9 @@ sending headers a byte at a time). ``HeadersDeadline`` is the HTTP protocol uvic
 and hands it every event unchanged, through the ``asyncio.Protocol`` methods alone (no uvicorn
 attribute is read or set), and closes the connection when its first request's headers are not
 whole ``REQUEST_SECONDS`` after it opened; after an answer uvicorn's public
-``timeout_keep_alive`` closes an idle connection. A body withheld after its headers is the
+``timeout_keep_alive`` closes an idle connection. (Narrower than the h11 subclass it replaces:
+a connection answered once that then trickles its next request's headers a byte at a time is
+not cut off, since uvicorn stops its timer on any byte; it holds a socket, not a request slot.) A body withheld after its headers is the
 app's to time out (408, ``oddsim.web.app``). ``RequestLimit`` (ASGI middleware) counts requests
 being answered, not sockets: past ``MAX_REQUESTS`` a 503 JSON line.
 """
