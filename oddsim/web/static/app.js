@@ -119,13 +119,18 @@ function errorBox(message) {
 function foldedTable(id, head, rows, makeRow, likely = LIKELY_ROWS) {
   // The likely rows first; the rest behind "show all" (rows are sorted, most likely first).
   const body = el("tbody");
-  const table = el("table", { id }, head ? el("thead", {}, el("tr", {}, ...head.map(h =>
-    el("th", { class: h.num ? "num" : null, scope: "col", text: h.text })))) : null, body);
+  const table = el("table", { id }, head ? el("thead", {}, el("tr", {}, ...head.map(h => h.text === ""
+    ? hiddenTh("as a bar") : el("th", { class: h.num ? "num" : null, scope: "col", text: h.text })))) : null, body);
   rows.slice(0, likely).forEach(r => body.append(makeRow(r)));
   if (rows.length <= likely) return table;
   const more = el("button", { type: "button", class: "show-all", text: `show all ${rows.length} rows` });
   more.addEventListener("click", () => { rows.slice(likely).forEach(r => body.append(makeRow(r))); more.remove(); });
   return el("div", { class: "folded" }, table, more);
+}
+
+function hiddenTh(text) {
+  // a column header seen only by screen readers (a bar's column: no empty header, axe)
+  return el("th", { scope: "col" }, el("span", { class: "visually-hidden", text }));
 }
 
 function barCell(p, kind) {
@@ -303,30 +308,40 @@ function pickPreset(side) {
   schedule("battle");
 }
 
+function counterRow(id, unit, n, whose, onChange, label = unitName(unit.name), title = null) {
+  // one unit's counter: its name, − , the count, + (onChange(count) on every change)
+  const input = el("input", { type: "number", id, min: "0", max: "1000", inputmode: "numeric", value: String(n || 0) });
+  input.addEventListener("input", () => onChange(Math.max(0, parseInt(input.value, 10) || 0)));
+  const step = d => () => { input.value = String(Math.max(0, (parseInt(input.value, 10) || 0) + d));
+    input.dispatchEvent(new Event("input", { bubbles: true })); };
+  const more = whose === "attacker" || whose === "defender" ? unit.name : `${unit.name} (${whose})`;
+  return el("div", { class: "counter" },
+    el("label", { class: "name", for: id, title: title || `cost ${unit.cost}, attack ${unit.attack}, defence ${unit.defense}`,
+      text: label }, el("span", { class: "visually-hidden", text: ` (${whose})` })),
+    el("button", { type: "button", "aria-label": `one less ${more}`, onclick: step(-1), text: "−" }),
+    input,
+    el("button", { type: "button", "aria-label": `one more ${more}`, onclick: step(1), text: "+" }));
+}
+
 function buildCounters() {
   for (const side of SIDES) {
     const box = $(`#${side}-counters`);
     box.replaceChildren();
     for (const unit of unitsFor(side)) {
-      const id = `${side}-${unit.name}`;
-      const name = unitName(unit.name);
-      const input = el("input", { type: "number", id, min: "0", max: "1000", inputmode: "numeric",
-        value: String(state.counts[side][unit.name] || 0) });
-      input.addEventListener("input", () => {
-        const n = Math.max(0, parseInt(input.value, 10) || 0);
+      box.append(counterRow(`${side}-${unit.name}`, unit, state.counts[side][unit.name], side, n => {
         state.counts[side][unit.name] = n;
         schedule("battle");
-      });
-      const step = d => () => { input.value = String(Math.max(0, (parseInt(input.value, 10) || 0) + d));
-        input.dispatchEvent(new Event("input")); };
-      box.append(el("div", { class: "counter" },
-        el("label", { class: "name", for: id, title: `cost ${unit.cost}, attack ${unit.attack}, defence ${unit.defense}`,
-          text: name }, el("span", { class: "visually-hidden", text: ` (${side})` })),
-        el("button", { type: "button", "aria-label": `one less ${unit.name}`, onclick: step(-1), text: "−" }),
-        input,
-        el("button", { type: "button", "aria-label": `one more ${unit.name}`, onclick: step(1), text: "+" })));
+      }));
+      if (unit.hits > 1) {  // a two-hit unit already hit (a damaged battleship): its own counter
+        const key = `damaged ${unit.name}`;
+        box.append(counterRow(`${side}-damaged-${unit.name}`, unit, state.counts[side][key], side, n => {
+          state.counts[side][key] = n;
+          schedule("battle");
+        }, `damaged ${unitName(unit.name)}`, `a ${unitName(unit.name)} that has taken a hit (defends and attacks as one, one hit left)`));
+      }
     }
   }
+  for (const row of $$("#waves .wave")) waveCounters(row);
   for (const node of $$(".sea-only")) node.hidden = !isSea();
   for (const node of $$(".land-only")) node.hidden = isSea();
   $(".when-value").hidden = $("#retreat-best").value !== "value";
@@ -408,7 +423,7 @@ function applies(where) {
 
 function readBattle() {
   const req = rulesOf();
-  const valid = side => new Set(unitsFor(side).map(u => u.name));
+  const valid = side => new Set(unitsFor(side).flatMap(u => (u.hits > 1 ? [u.name, `damaged ${u.name}`] : [u.name])));
   for (const side of SIDES) {
     const ok = valid(side);
     const counts = Object.fromEntries(Object.entries(state.counts[side]).filter(([u, n]) => ok.has(u) && n > 0));
@@ -463,17 +478,21 @@ async function buildExtraOptions() {
 
 function parseArmy(army, side) {
   // A link's army as counters: { counts, bad } where bad is the first token that is no counter on
-  // this page ("1 damaged bb", a misspelt unit, a sea unit in a land battle), or null.
+  // this page (a misspelt unit, a sea unit in a land battle), or null. "1 damaged bb": the
+  // damaged battleships' counter.
   const counts = {};
   if (army === undefined || army === null || army === "" || army === "none") return { counts, bad: null };
   const parts = typeof army === "object" && !Array.isArray(army)
     ? Object.entries(army).map(([name, n]) => `${n} ${name}`) : String(army).split(",");
   const shown = new Set(unitsFor(side).map(u => u.name));
   for (const part of parts) {
-    const m = part.trim().match(/^(\d+)\s+(.+)$/);
-    const name = m ? resolveUnit(m[2]) : null;
+    const m = part.trim().match(/^(\d+)\s+(damaged\s+)?(.+)$/i);
+    const name = m ? resolveUnit(m[3]) : null;
     if (!name || !shown.has(name)) return { counts, bad: part.trim() };
-    counts[name] = (counts[name] || 0) + parseInt(m[1], 10);
+    const damaged = m[2] !== undefined;
+    if (damaged && !(state.rules.units.find(u => u.name === name).hits > 1)) return { counts, bad: part.trim() };
+    const key = damaged ? `damaged ${name}` : name;
+    counts[key] = (counts[key] || 0) + parseInt(m[1], 10);
   }
   return { counts, bad: null };
 }
@@ -559,29 +578,44 @@ function pageSeed() {
 
 // ---------- later waves: a row of options each ----------
 
-const WAVE_FIELDS = [  // [request key, label, input type]
-  ["attacker", "Attacker", "text"],
+const WAVE_FIELDS = [  // [request key, label, input type]; the wave's attacker: its counters
   ["ool_attacker", "Order of loss", "text"],
   ["keep_land", "Keep the last land units", "number"],
   ["defender_reinforcements", "Defender reinforcements before it", "text"],
 ];
 
 function addWave(wave = {}) {
+  // a later wave: its attacker on counters (as the first battle's), then its own options
   const box = $("#waves");
   const n = box.children.length + 2;  // the first battle is wave 1
   const row = el("fieldset", { class: "wave" }, el("legend", { text: `Wave ${n}` }));
+  const army = typeof wave === "string" ? wave : wave.attacker;
+  const { counts, bad } = parseArmy(army, "attacker");
+  row.counts = counts;
+  if (bad !== null && state.linkError === null)
+    state.linkError = `the link's wave ${n} '${army}' has '${bad}', which this page cannot show as counters, `
+      + "so it does not answer that battle: change the counters, or ask oddsim battle or POST /api/battle";
   const grid = el("div", { class: "options" });
   for (const [key, label, type] of WAVE_FIELDS) {
     const input = el("input", { id: `wave-${n}-${key}`, "data-key": key, type, autocomplete: "off",
-      min: type === "number" ? "0" : null, placeholder: key === "attacker" ? "e.g. 2 arm, 1 ftr" : key === "defender_reinforcements" ? "none" : "as the first battle" });
-    const value = typeof wave === "string" ? (key === "attacker" ? wave : undefined) : wave[key];
+      min: type === "number" ? "0" : null, placeholder: key === "defender_reinforcements" ? "none" : "as the first battle" });
+    const value = typeof wave === "string" ? undefined : wave[key];
     input.value = value === undefined || value === null ? "" : String(value);
     input.addEventListener("input", () => schedule("battle"));
     grid.append(el("label", {}, label, input));
   }
-  row.append(grid, el("button", { type: "button", class: "remove-wave", text: `Remove wave ${n}`,
+  row.append(el("div", { class: "counters wave-counters" }), grid, el("button", { type: "button", class: "remove-wave", text: `Remove wave ${n}`,
     onclick: () => { row.remove(); renumberWaves(); schedule("battle"); } }));
   box.append(row);
+  waveCounters(row);
+}
+
+function waveCounters(row) {
+  // the wave's attacker counters for this kind of battle (land or sea)
+  const n = $("legend", row).textContent.replace(/\D/g, "");
+  const box = $(".wave-counters", row);
+  box.replaceChildren(...unitsFor("attacker").map(unit => counterRow(`wave-${n}-attacker-${unit.name}`, unit,
+    row.counts[unit.name], `wave ${n}`, count => { row.counts[unit.name] = count; schedule("battle"); })));
 }
 
 function renumberWaves() {
@@ -589,16 +623,22 @@ function renumberWaves() {
     const n = i + 2;
     $("legend", row).textContent = `Wave ${n}`;
     $(".remove-wave", row).textContent = `Remove wave ${n}`;
-    for (const input of $$("input", row)) input.id = `wave-${n}-${input.dataset.key}`;
+    for (const input of $$(".options input", row)) input.id = `wave-${n}-${input.dataset.key}`;
+    waveCounters(row);
   });
+}
+
+function waveArmy(row) {
+  const shown = new Set(unitsFor("attacker").map(u => u.name));
+  return Object.entries(row.counts).filter(([name, k]) => shown.has(name) && k > 0).map(([name, k]) => `${k} ${name}`).join(", ");
 }
 
 function readWaves() {
   // each wave with an attacker: its army alone, or a table of the options it gives
   const waves = [];
   for (const row of $$("#waves .wave")) {
-    const wave = {};
-    for (const input of $$("input", row)) {
+    const wave = { attacker: waveArmy(row) };
+    for (const input of $$(".options input", row)) {
       const raw = input.value.trim();
       if (raw !== "") wave[input.dataset.key] = input.type === "number" ? Number(raw) : raw;
     }
@@ -692,8 +732,8 @@ async function compute(tab) {
   const out = $(".results", panel);
   const summary = $(".summary", panel);
   if (tab === "battle" && state.linkError) {  // not another battle than the link's
-    out.replaceChildren(errorBox(state.linkError));
-    summary.replaceChildren();
+    summary.replaceChildren(errorBox(state.linkError));
+    out.replaceChildren();
     out.dataset.state = "error";
     return;
   }
@@ -702,13 +742,20 @@ async function compute(tab) {
   if (spec.seeded && req.method !== "exact" && req.seed === undefined) sent.seed = pageSeed();
   if (tab === "battle") $("#cli-command").textContent = cliCommand(req);
   saveToUrl(tab, req);
+  const missing = spec.missing ? spec.missing(req) : null;
+  if (missing) {  // nothing to ask yet: what to do, where the answer stands (issue 35)
+    summary.replaceChildren(el("p", { class: "hint", id: `${tab}-hint`, role: "status", text: missing }));
+    out.replaceChildren();
+    out.dataset.state = "empty";
+    return;
+  }
   const started = performance.now();
   setStatus(out, "computing…");
   try {
     const { ok, data } = await api(`/api/${spec.endpoint}`, sent, controller.signal);
     if (controller.signal.aborted) return;
     const ms = performance.now() - started;
-    if (!ok) { out.replaceChildren(errorBox(data.error)); summary.replaceChildren(); out.dataset.state = "error"; return; }
+    if (!ok) { summary.replaceChildren(errorBox(data.error)); out.replaceChildren(); out.dataset.state = "error"; return; }
     const methods = Array.isArray(data.waves) ? data.waves.map(w => w.method)
       : [(data.battle && typeof data.battle === "object" ? data.battle : data).method];
     const mc = methods.includes("mc");
@@ -721,7 +768,7 @@ async function compute(tab) {
     out.dataset.state = "done";
     remember(tab, asked, drawn.title);
   } catch (e) {
-    if (e.name !== "AbortError") { out.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.dataset.state = "error"; }
+    if (e.name !== "AbortError") { summary.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.replaceChildren(); out.dataset.state = "error"; }
   }
 }
 
@@ -895,21 +942,36 @@ function renderWaves(data, req, ms) {
   const how = Array.from(new Set(data.waves.map(w => w.method).filter(Boolean))).map(m => (m === "mc" ? "Monte Carlo" : m)).join(" and ");
   const box = el("div", {}, el("div", { class: "status", text: `${how} · ${ms.toFixed(0)} ms${data.interrupted ? " (stopped early: partial)" : ""}` }),
     el("h3", { text: title }));
-  const table = el("table", { id: "out-waves" }, el("thead", {}, el("tr", {}, ...["wave", "attacker", "reaches the battle",
-    "attacker wins", "if it fights", "IPC lost (attacker : defender)"].map((t, i) => el("th", { scope: "col", class: i > 1 ? "num" : null, text: t })))));
-  const body = el("tbody");
+  // a card per wave (what it does) and one for the whole attack, side by side where they fit
+  const sePct = (se, key) => (se[key] ? errorText(se[key], true) + "%" : null);
+  const item = (label, text, id, value) => el("div", { class: "wave-figure" }, el("dt", { text: label }),
+    el("dd", { id, "data-value": value === undefined ? null : String(value), text }));
+  const cards = el("div", { id: "out-waves", class: "wave-cards" });
   data.waves.forEach((w, i) => {
     const se = w.std_error || {};
     const given = w.given_it_fights || {};
-    body.append(el("tr", {}, el("td", { class: "num", text: String(i + 1) }), el("td", { text: w.attacker }),
-      el("td", { class: "num", text: withSe(pct(w.fights), se.fights ? errorText(se.fights, true) + "%" : null) }),
-      el("td", { class: "num", text: withSe(pct(w.attacker_win), se.attacker_win ? errorText(se.attacker_win, true) + "%" : null) }),
-      el("td", { class: "num", text: pct(given.attacker_win) }),
-      el("td", { class: "num", text: `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}` })));
+    cards.append(el("section", { class: "wave-card", "aria-label": `wave ${i + 1}` },
+      el("h4", { text: `Wave ${i + 1}${i === 0 ? " (the first battle)" : ""}: ${w.attacker}` }),
+      el("dl", {},
+        item("reaches the battle", withSe(pct(w.fights), sePct(se, "fights")), `out-wave-${i + 1}-fights`, w.fights),
+        item("wins", withSe(pct(w.attacker_win), sePct(se, "attacker_win")), `out-wave-${i + 1}-attacker_win`, w.attacker_win),
+        item("wins, if it fights", pct(given.attacker_win), null),
+        item("IPC lost (attacker : defender)", `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}`, null),
+        item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null))));
   });
-  table.append(body);
-  box.append(el("div", { class: "scroll" }, table), el("p", { class: "status", text:
-    "attacker wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
+  const se = data.std_error || {};
+  cards.append(el("section", { class: "wave-card whole", "aria-label": "the whole attack" },
+    el("h4", { text: "The whole attack" }),
+    el("dl", {},
+      item("attacker wins", withSe(pct(data.attacker_win), sePct(se, "attacker_win")), "out-waves-attacker_win", data.attacker_win),
+      data.takes_territory == null ? null
+        : item("takes the territory", withSe(pct(data.takes_territory), sePct(se, "takes_territory")), "out-waves-takes", data.takes_territory),
+      item("defender destroyed", withSe(pct(data.defender_destroyed), sePct(se, "defender_destroyed")), null),
+      item("defender holds", pct(data.defender_holds), null),
+      item("IPC lost (attacker : defender)", `${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}`, null),
+      item("TUV swing", withSe(signed(data.tuv_swing), seOf(data, "tuv_swing")), null))));
+  box.append(cards, el("p", { class: "status", text:
+    "wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
   return { title, summary, details: box };
 }
 
@@ -1018,7 +1080,7 @@ function sidesTable(id, caption, rowLabels, values, errors) {
     return el("td", { class: "num", text: v === null || v === undefined ? "—" : withSe(pct(v), se ? errorText(se, true) + "%" : null) });
   };
   return el("table", { id, class: "compact" }, el("caption", { text: caption }),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "" }), el("th", { scope: "col", class: "num", text: "attacker" }),
+    el("thead", {}, el("tr", {}, hiddenTh("which"), el("th", { scope: "col", class: "num", text: "attacker" }),
       el("th", { scope: "col", class: "num", text: "defender" }))),
     el("tbody", {}, ...rowLabels.map((label, i) => el("tr", {}, el("th", { scope: "row", text: label }), cell("attacker", i), cell("defender", i)))));
 }
@@ -1141,11 +1203,12 @@ function renderPurchase(data, req, ms) {
   const box = el("div", {}, el("div", { class: "status", text: `${num(data.purchases)} purchases · ${(ms / 1000).toFixed(1)} s` }),
     el("h3", { text: data.describe }));
   const top = Math.max(...data.rows.map(r => r.value), 1e-12);
-  const table = el("table", { id: "out-purchase-rows" }, el("tr", {},
+  const rows = el("tbody");
+  const table = el("table", { id: "out-purchase-rows" }, el("thead", {}, el("tr", {},
     el("th", { class: "num", scope: "col", text: "rank" }), el("th", { scope: "col", text: "purchase" }), el("th", { class: "num", scope: "col", text: "cost" }),
-    el("th", { class: "num", scope: "col", text: GOAL_WORDS[data.goal] || data.goal }), el("th", { scope: "col", text: "" })));
+    el("th", { class: "num", scope: "col", text: GOAL_WORDS[data.goal] || data.goal }), hiddenTh("as a bar"))), rows);
   for (const r of data.rows) {
-    table.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
+    rows.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
       el("td", { text: r.purchase }), el("td", { class: "num", text: String(r.cost) }),
       el("td", { class: "num", text: fmt(r) }),  // Monte Carlo rows with their error, as the report
       el("td", { class: "barcell" }, el("div", { class: "bar attacker",
@@ -1456,7 +1519,7 @@ function renderPlan(data, req, ms) {
 // ---------- the tabs ----------
 
 const TABS = {
-  battle: { endpoint: "battle", read: () => readBattle(), render: renderBattle, seeded: true },
+  battle: { endpoint: "battle", read: () => readBattle(), render: renderBattle, seeded: true, missing: battleMissing },
   amphibious: { endpoint: "amphibious", read: readSimple, render: renderAmphibious },
   raid: { endpoint: "raid", read: readSimple, render: renderRaid },
   trench: { endpoint: "trench", read: readSimple, render: renderTrench },
@@ -1467,7 +1530,7 @@ const TABS = {
 };
 
 function buildTabs() {
-  const nav = $("nav[role=tablist]");
+  const nav = $("[role=tablist]");
   for (const panel of $$("[role=tabpanel]")) {
     const tab = panel.id.slice(6);
     panel.setAttribute("aria-labelledby", `tab-${tab}`);
@@ -1486,6 +1549,17 @@ function selectTab(tab, focus) {
   }
   for (const panel of $$("[role=tabpanel]")) panel.hidden = panel.id !== `panel-${tab}`;
   if (!TABS[tab].job) schedule(tab);
+}
+
+function battleMissing(req) {
+  // what the player still has to enter before there is a battle to answer, in the page's words
+  if (req.attacker !== "") return null;
+  const shown = new Set(unitsFor("attacker").map(u => u.name));
+  const elsewhere = Object.entries(state.counts.attacker).some(([name, n]) => n > 0 && !shown.has(name));
+  if (elsewhere) return isSea()
+    ? "The attacker has no ships or aircraft for a sea battle: add some with the + buttons, or pick Land again."
+    : "The attacker has no land units or aircraft for a land battle: add some with the + buttons, or pick Sea again.";
+  return "Add the attacking units with the + buttons (and the defenders beside them) to see the odds.";
 }
 
 function clearBattle() {
@@ -1547,7 +1621,7 @@ function wire() {
   $("#copy-cli").addEventListener("click", () => copy($("#cli-command").textContent, $("#copy-cli")));
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
   $("#save").addEventListener("click", saveBattle);
-  $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child input").focus(); });
+  $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child .counter input").focus(); });
   wirePlan();
   for (const tab of Object.keys(TABS).filter(t => TABS[t].job)) {
     $(`#panel-${tab} .start`).addEventListener("click", () => startJob(tab));
