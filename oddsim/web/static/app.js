@@ -525,6 +525,7 @@ async function writeBattle(req) {
     fieldWrite(input, input.type === "checkbox" ? "check" : "text", v);
   }
   writeWaves(req.waves);
+  if ((req.waves || []).length) $("#group-waves").open = true;  // (a link's waves in sight)
   buildCounters();
   for (const side of SIDES) {
     const techs = new Set(String(req[`${side}_tech`] || "").split(",").filter(Boolean));
