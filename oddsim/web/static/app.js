@@ -342,6 +342,7 @@ function buildCounters() {
     }
   }
   for (const row of $$("#waves .wave")) waveCounters(row);
+  buildArmyPickers();  // (forms.js: the other tabs' army counters, for this edition)
   for (const node of $$(".sea-only")) node.hidden = !isSea();
   for (const node of $$(".land-only")) node.hidden = isSea();
   $(".when-value").hidden = $("#retreat-best").value !== "value";
@@ -742,6 +743,7 @@ async function compute(tab) {
   const sent = { ...req };
   if (spec.seeded && req.method !== "exact" && req.seed === undefined) sent.seed = pageSeed();
   if (tab === "battle") $("#cli-command").textContent = cliCommand(req);
+  else showCommand(tab, req);
   saveToUrl(tab, req);
   const missing = spec.missing ? spec.missing(req) : null;
   if (missing) {  // nothing to ask yet: what to do, where the answer stands (issue 35)
@@ -1000,6 +1002,16 @@ function readSimple(form) {
     req[input.name] = type === "int" ? Number(raw) : type === "bool" ? raw === "true"
       : type === "seed" && SEED_DIGITS.test(raw) ? raw.replace(/^0+(?=\d)/, "") : type === "seed" ? Number(raw) : raw;
   }
+  const retreat = {};  // a retreat's fields (data-retreat): the request's "retreat" table
+  for (const input of $$("[data-retreat]", form)) {
+    const raw = input.value.trim();
+    if (raw !== "") retreat[input.dataset.retreat] = input.type === "number" ? Number(raw) : raw;
+  }
+  if (Object.keys(retreat).length) {
+    const { method, runs, seed, ...rest } = req;  // (the engine's options last, as the CLI line has them)
+    return { ...rest, retreat, ...(method === undefined ? {} : { method }), ...(runs === undefined ? {} : { runs }),
+      ...(seed === undefined ? {} : { seed }) };
+  }
   return req;
 }
 
@@ -1013,6 +1025,15 @@ function writeSimple(tab, req) {
     else if (input.tagName === "SELECT") input.selectedIndex = 0;
     else input.value = "";
   }
+  for (const input of $$("[data-retreat]", form)) fieldWrite(input, input.tagName === "SELECT" ? "select" : "text", (req.retreat || {})[input.dataset.retreat]);
+  formWritten(tab);
+}
+
+function formWritten(tab) {
+  // a simple tab's fields were written (a link, Clear): its counters, fronts and CLI line follow
+  refreshFronts($(`#panel-${tab} form`));
+  buildArmyPickers();
+  showCommand(tab);
 }
 
 function stageLine(result) {
@@ -1133,6 +1154,7 @@ async function startJob(tab) {
   const req = spec.read(form);
   saveToUrl(tab, req);
   if (spec.cli) $(".cli", form).textContent = spec.cli(req);
+  else showCommand(tab, req);
   const { ok, data } = await api(`/api/jobs/${spec.endpoint}`, req);
   if (!ok) { out.replaceChildren(errorBox(data.error)); out.dataset.state = "error"; return; }
   state.job = data.id;
@@ -1369,7 +1391,7 @@ function readPlan(form) {
   const takesK = PLAN_GOALS[defend ? "defend" : "attack"].find(([value]) => value === goal)[2];
   req.goal = takesK ? `${goal}:${$("#plan-k").value.trim()}` : goal;
   for (const [key, value] of Object.entries(simple))
-    if (!["rules", "defend", "pool", "reach"].includes(key)) req[key] = value;
+    if (!["rules", "defend", "pool", "reach", "retreat"].includes(key)) req[key] = value;
   const retreat = {};
   for (const input of $$("[data-retreat]", form)) {
     const raw = input.value.trim();
@@ -1549,6 +1571,8 @@ function selectTab(tab, focus) {
     if (on && focus) button.focus();
   }
   for (const panel of $$("[role=tabpanel]")) panel.hidden = panel.id !== `panel-${tab}`;
+  // the Edition and Unit values ask nothing of a tab that takes no ruleset (the Longest Trench)
+  $("header").classList.toggle("no-rules", Boolean($(`#panel-${tab} form[data-no-rules]`)));
   if (!TABS[tab].job) schedule(tab);
 }
 
@@ -1596,7 +1620,7 @@ function wire() {
     const tab = form.closest("section").id.slice(6);
     if (!TABS[tab].job) form.addEventListener("input", () => schedule(tab));
     const clear = el("button", { type: "button", class: "clear", text: "Clear" });
-    clear.addEventListener("click", () => { form.reset(); if (TABS[tab].reset) TABS[tab].reset(); if (!TABS[tab].job) schedule(tab); });
+    clear.addEventListener("click", () => { form.reset(); formWritten(tab); if (TABS[tab].reset) TABS[tab].reset(); if (!TABS[tab].job) schedule(tab); });
     const actions = $(".actions", form) || form.appendChild(el("div", { class: "actions" }));
     actions.append(clear, el("button", { type: "button", class: "copy-link", text: "Copy link",
       onclick: e => copy(location.href, e.target) }));
@@ -1622,6 +1646,7 @@ function wire() {
   $("#copy-cli").addEventListener("click", () => copy($("#cli-command").textContent, $("#copy-cli")));
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
   $("#save").addEventListener("click", saveBattle);
+  wireForms();  // (forms.js: the simple tabs' steppers, fronts and CLI lines)
   $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child .counter input").focus(); });
   wirePlan();
   for (const tab of Object.keys(TABS).filter(t => TABS[t].job)) {
