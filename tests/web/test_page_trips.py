@@ -157,3 +157,78 @@ def test_an_empty_attacker_says_what_to_do_where_the_answer_stands(view):
     assert page.bad == [], page.bad
     page.check("input[name=kind][value=land]")
     page.wait_for_selector("#battle-summary #out-attacker_win", timeout=60_000)
+
+
+def run_line(line: str, tmp_path) -> dict:
+    """A page's CLI line run with --json, its "oddsim" this interpreter's."""
+    import shlex
+    import subprocess
+    import sys
+
+    here = f'oddsim() {{ {shlex.quote(sys.executable)} -m oddsim.cli "$@"; }}\n'
+    done = subprocess.run(["bash", "-c", here + line + " --json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, (line, done.stderr)
+    return json.loads(done.stdout)
+
+
+def test_the_other_tabs_have_counters_and_a_cli_line_that_prints_their_answer(view, tmp_path):
+    """Amphibious (with the landing's order of loss and retreat), Raid, Trench, Trench advice and
+    Purchase: counters beside the typed fields, and a "Copy as CLI command" line whose --json
+    answer is the page's."""
+    page = view
+    if page.size != LAPTOP:
+        pytest.skip("the CLI lines once (the laptop's page); the counters on the phone's in the views test")
+    go(page, "amphibious", {"rules": "1942-2e", "fleet": "1 bb, 2 transport", "cargo": "2 inf, 1 art, 1 arm",
+                            "defender": "3 inf"})
+    assert page.input_value("#amphibious-cargo-infantry") == "2"
+    page.click("#panel-amphibious button[aria-label='one more infantry (cargo)']")
+    page.click("#panel-amphibious button[aria-label='one more transport (fleet (ships and transports))']")
+    page.click("#amphibious-landing > summary")
+    page.fill("#panel-amphibious [name=ool_attacker]", "art, inf, arm")
+    page.fill("#panel-amphibious [data-retreat=after_round]", "2")
+    page.wait_for_function("() => document.querySelector('#panel-amphibious .results').dataset.state === 'done'"
+                           " && document.querySelector('#panel-amphibious h3').textContent.includes('carrying 3 infantry')"
+                           " && document.querySelector('#amphibious-cli').textContent.includes('--retreat-after-round 2')",
+                           timeout=60_000)
+    assert page.input_value("#panel-amphibious [name=cargo]") == "3 infantry, 1 artillery, 1 armor"
+    line = page.inner_text("#amphibious-cli")
+    assert '--ool-attacker "art, inf, arm"' in line
+    shown = float(page.get_attribute("#out-amphibious-takes_territory", "data-value"))
+    assert run_line(line, tmp_path)["takes_territory"] == pytest.approx(shown, abs=1e-12)
+    page.click("#panel-amphibious .clear")
+
+    go(page, "raid", {"rules": "1942-2e", "bombers": 2, "territory_value": 6})
+    page.click("#panel-raid button[aria-label='more: strategic bombers']")
+    page.wait_for_function("() => document.querySelector('#panel-raid .results').dataset.state === 'done'"
+                           " && document.querySelector('#panel-raid h3').textContent.includes('3 bombers')", timeout=60_000)
+    line = page.inner_text("#raid-cli")
+    assert "--bombers 3" in line
+    shown = float(page.get_attribute("#out-raid-expected_damage", "data-value"))
+    assert run_line(line, tmp_path)["expected_damage"] == pytest.approx(shown, abs=1e-12)
+
+    go(page, "trench", {"attacker": "5,4,3", "attacker_support": "2,0,1", "defender": "4,4,4",
+                        "defender_support": "0,0,3", "year": 1917, "points": 2})
+    page.click("button[aria-label=\"more: Attacker's cards, front 3\"]")
+    page.wait_for_function("() => document.querySelector('#panel-trench .results').dataset.state === 'done'"
+                           " && document.querySelector('#panel-trench h3').textContent.includes('5+2 | 4 | 4+1')",
+                           timeout=60_000)
+    assert page.input_value("#panel-trench [name=attacker]") == "5,4,4"
+    line = page.inner_text("#trench-cli")
+    shown = float(page.get_attribute("#out-trench-attacker_win", "data-value"))
+    assert run_line(line, tmp_path)["attacker_win"] == pytest.approx(shown, abs=1e-12)
+
+    go(page, "advise", {"attacker_hand": "6,5,3", "attacker_hand_support": "2", "defender": "5,4,-",
+                        "defender_support": "0,?,0", "year": 1917, "points": 2, "top": 3})
+    line = page.inner_text("#advise-cli")
+    assert line.startswith("oddsim trench advise --attacker-hand \"6,5,3\"")
+    best = run_line(line, tmp_path)["options"][0]
+    assert f"{100 * best['result']['attacker_win']:.2f}%" in page.inner_text("#out-advise-options tbody tr")
+
+    go(page, "purchase", {"rules": "1942-2e", "budget": 12, "units": "inf,art", "existing": "none",
+                          "against": "2 inf", "goal": "take"})
+    assert page.input_value("#purchase-against-infantry") == "2"
+    line = page.inner_text("#purchase-cli")
+    assert line.startswith("oddsim purchase --budget 12 --units \"inf,art\"")
+    best = run_line(line, tmp_path)["rows"][0]
+    assert best["purchase"] in page.inner_text("#out-purchase-rows tbody tr")
