@@ -27,7 +27,9 @@ const clientId = sessionStorage.getItem("oddsim-client") ||
 sessionStorage.setItem("oddsim-client", clientId);
 
 const state = { rules: null, edition: null, counts: { attacker: {}, defender: {} },
-  controllers: {}, timers: {}, tab: "battle", job: null, linkError: null, pageSeed: {} };
+  controllers: {}, timers: {}, tab: "battle", job: null, linkError: null, pageSeed: {}, drawn: {},
+  decimals: [0, 1, 2, 3, 4].includes(Number(localStorage.getItem("oddsim-decimals"))) && localStorage.getItem("oddsim-decimals") !== null
+    ? Number(localStorage.getItem("oddsim-decimals")) : 2 };
 
 // ---------- talking to the server ----------
 
@@ -52,9 +54,12 @@ const fromJson = text => JSON.parse(text.replace(/([{,])"seed":(\d+)/g, "$1\"see
 
 // ---------- formatting ----------
 
-const pct = p => (p === null || p === undefined) ? "—" : `${(100 * p).toFixed(2)}%`;
+// the decimals the player picked for chances and figures (2 unless changed; kept in this browser)
+const DECIMALS = () => state.decimals;
+const pct = p => (p === null || p === undefined) ? "—" : `${(100 * p).toFixed(DECIMALS())}%`;
 const num = x => (x === null || x === undefined) ? "—" : typeof x !== "number" ? String(x) :
-  (Math.abs(x) >= 1000 ? x.toLocaleString() : (Number.isInteger(x) ? String(x) : x.toFixed(2)));
+  (Math.abs(x) >= 1000 ? x.toLocaleString(undefined, { maximumFractionDigits: DECIMALS() })
+    : (Number.isInteger(x) ? String(x) : x.toFixed(DECIMALS())));
 const signed = x => (x > 0 ? "+" : "") + num(x);
 // a standard error to its first significant digit (two where it starts with 1 or 2), at least two
 // decimals: "0.30", "0.004", never "0.00" (as oddsim.estimates does for the command line)
@@ -130,7 +135,7 @@ function foldedTable(id, head, rows, makeRow, likely = LIKELY_ROWS) {
 
 function hiddenTh(text) {
   // a column header seen only by screen readers (a bar's column: no empty header, axe)
-  return el("th", { scope: "col" }, el("span", { class: "visually-hidden", text }));
+  return el("th", { scope: "col", class: text === "as a bar" ? "barcell" : null }, el("span", { class: "visually-hidden", text }));
 }
 
 function barCell(p, kind) {
@@ -144,39 +149,72 @@ function quantile(points, q) {
   return points.length ? points[points.length - 1].x : null;
 }
 
-function distributionChart(points, { colour, title, xLabel, markers = [0.05, 0.5, 0.95], marks = null, show = num }) {
-  // A bar per value (values in order, evenly spaced), with the 5/50/95% values marked: worked out
-  // here from the points, or ``marks`` as the server gave them ([{q, x}], the TUV swing's).
+function niceStep(span, count) {
+  // a round step (1, 2 or 5 times a power of ten) giving about ``count`` ticks over ``span``
+  const raw = Math.max(span, 1e-9) / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map(k => k * power).find(k => k >= raw) || 10 * power;
+}
+
+const TICK_WIDTH = 40;  // room a tick label needs, in the chart's units (13 px text, up to 5 characters)
+
+function distributionChart(points, { colour, title, xLabel, markers = [0.05, 0.5, 0.95], marks = null, show = num, valueAxis = false }) {
+  // A bar per value, with the 5/50/95% values marked: worked out here from the points, or
+  // ``marks`` as the server gave them ([{q, x}], the TUV swing's). ``valueAxis``: bars placed
+  // by their value (gaps where no value falls) with round ticks, else evenly spaced in order.
   // ``colour``: one colour, or a function of the point; ``show`` writes a value.
-  const W = 360, H = 130, L = 34, B = 30, T = 16;
+  const W = 360, H = 140, L = 40, B = 36, T = 18, R = 6;
   const n = points.length;
   const top = Math.max(...points.map(pt => pt.p), 1e-9);
-  const step = (W - L - 4) / Math.max(1, n);
-  const x = i => L + i * step;
+  const plot = W - L - R;
+  const xs = points.map(pt => pt.x);
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  let centre, width;
+  if (valueAxis && n > 1) {
+    const gaps = xs.slice(1).map((x, i) => x - xs[i]).filter(d => d > 0);
+    const unit = plot / (hi - lo + Math.min(...gaps));  // chart units per value, half a gap of room each end
+    centre = i => L + (xs[i] - lo + Math.min(...gaps) / 2) * unit;
+    width = Math.max(1.2, Math.min(...gaps) * unit * 0.8);
+  } else {
+    const step = plot / Math.max(1, n);
+    centre = i => L + i * step + step / 2;
+    width = Math.max(0.6, step * 0.8);
+  }
   const y = p => T + (H - T - B) * (1 - p / top);
   const at = marks || markers.map(q => ({ q, x: quantile(points, q) }));
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": `${title}: ` + at.map(m => `${Math.round(100 * m.q)}% at ${show(m.x)}`).join(", ") });
   chart.append(svg("title", { text: title }));
-  chart.append(svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }));
-  chart.append(svg("text", { x: 2, y: T, class: "tick", text: pct(top).replace(/\.\d+%/, "%") }));
-  const every = Math.max(1, Math.ceil(n / 12));
+  chart.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" }));
+  chart.append(svg("text", { x: 2, y: T + 4, class: "tick", text: pct(top).replace(/\.\d+%/, "%") }));
   points.forEach((pt, i) => {
-    chart.append(svg("rect", { x: x(i) + step * 0.1, y: y(pt.p), width: Math.max(0.6, step * 0.8),
+    chart.append(svg("rect", { x: centre(i) - width / 2, y: y(pt.p), width,
       height: Math.max(0, H - B - y(pt.p)), fill: typeof colour === "function" ? colour(pt) : colour },
     svg("title", { text: `${show(pt.x)}: ${pct(pt.p)}` })));
-    if (i % every === 0) chart.append(svg("text", { x: x(i) + step / 2, y: H - B + 12, class: "tick", "text-anchor": "middle", text: show(pt.x) }));
   });
+  const tick = (where, text) => chart.append(svg("text", { x: where, y: H - B + 15, class: "tick", "text-anchor": "middle", text }));
+  if (valueAxis && n > 1) {  // round values along a value axis, as many as fit
+    const step = niceStep(hi - lo, Math.max(1, Math.floor(plot / TICK_WIDTH)));
+    const scale = (centre(n - 1) - centre(0)) / (hi - lo);
+    for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
+      const where = centre(0) + (v - lo) * scale;
+      chart.append(svg("line", { x1: where, y1: H - B, x2: where, y2: H - B + 3, class: "axis" }));
+      tick(where, show(Math.round(v * 1e6) / 1e6));
+    }
+  } else {
+    const every = Math.max(1, Math.ceil(TICK_WIDTH / (plot / Math.max(1, n))));
+    points.forEach((pt, i) => { if (i % every === 0) tick(centre(i), show(pt.x)); });
+  }
   const marked = new Map();  // bar -> its percentiles ("50/95%" where two fall on one bar)
   for (const m of at) {
     const i = points.findIndex(pt => pt.x === m.x);
     if (i >= 0) marked.set(i, [...(marked.get(i) || []), Math.round(100 * m.q)]);
   }
   for (const [i, qs] of marked) {
-    const where = x(i) + step / 2;
+    const where = centre(i);
     chart.append(svg("line", { x1: where, y1: T - 4, x2: where, y2: H - B, class: "marker",
       "data-percentiles": qs.join(" "), "data-value": String(points[i].x) }));
-    chart.append(svg("text", { x: where, y: T - 6, class: "tick marker-label", "text-anchor": "middle", text: `${qs.join("/")}%` }));
+    chart.append(svg("text", { x: Math.min(W - 20, Math.max(L, where)), y: T - 6, class: "tick marker-label", "text-anchor": "middle", text: `${qs.join("/")}%` }));
   }
   chart.append(svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: xLabel }));
   return chart;
@@ -765,6 +803,7 @@ async function compute(tab) {
     const asked = mc ? sent : req;  // the page's seed where Monte Carlo answered: the line reproduces it
     if (tab === "battle") $("#cli-command").textContent = cliCommand(asked);
     saveToUrl(tab, asked);
+    state.drawn[tab] = [data, asked, ms];
     const drawn = spec.render(data, asked, ms);
     summary.replaceChildren(drawn.summary);
     out.replaceChildren(...rulesReadingsLine(data), drawn.details);
@@ -847,7 +886,7 @@ function swingChart(data, prefix = "") {
   const points = given.map(r => ({ x: r.swing, p: r.probability }));
   const shown = [5, 50, 95].map(q => ({ q: q / 100, x: marks[String(q)] }));
   const colour = pt => colourOf(pt.x > 0 ? "--attacker" : pt.x < 0 ? "--defender" : "--draw");
-  const chart = distributionChart(points, { colour, title: "TUV swing (above 0 the attacker gains)", marks: shown,
+  const chart = distributionChart(points, { colour, title: "TUV swing (above 0 the attacker gains)", marks: shown, valueAxis: true,
     xLabel: "TUV swing: defender IPC lost − attacker IPC lost", show: signed });
   chart.setAttribute("id", `out-${prefix}tuv-swing-chart`);
   const line = el("p", { id: `out-${prefix}tuv-swing-marks`, class: "percentiles", text:
@@ -855,7 +894,20 @@ function swingChart(data, prefix = "") {
   return el("div", { class: "swing-answer" }, el("h4", { text: "TUV swing" }), chart, line);
 }
 
-function battleDetails(data, prefix = "") {
+function casualtiesText(start, row) {
+  // the units a survivors row has lost: the army it started with less what is left
+  const lost = [];
+  for (const [key, n] of Object.entries(start)) {
+    if (key.startsWith("damaged ")) continue;
+    const had = n + (start[`damaged ${key}`] || 0);
+    const left = (row.counts || {})[key] || 0;
+    if (had > left) lost.push(`${had - left} ${unitName(key, had - left)}`);
+  }
+  return lost.join(", ") || "none";
+}
+
+function battleDetails(data, prefix = "", armies = null) {
+  // (armies: each side's counts as the battle began, for the casualties column)
   // Everything a battle's answer says, for players: figures, charts, folded tables.
   const box = el("div", {});
   box.append(el("h3", { text: data.battle }));
@@ -899,9 +951,11 @@ function battleDetails(data, prefix = "") {
     const rows = (data[`${side}_survivors`] || []).slice().sort((a, b) => b.probability - a.probability);
     // the chance to keep at least as many units as a row (cumulative, as aacalc2 shows it)
     const atLeast = n => rows.reduce((s, r) => s + (r.units_left >= n ? r.probability : 0), 0);
-    part.append(foldedTable(`out-${prefix}${side}-survivors`, [{ text: "survivors" }, { text: "chance", num: true },
-      { text: "" }, { text: "at least as many", num: true }, { text: "IPC", num: true }], rows,
-    r => el("tr", {}, el("td", { text: r.label }), el("td", { class: "num", text: withSe(pct(r.probability), r.std_error ? errorText(r.std_error, true) + "%" : null) }),
+    const start = armies && armies[side];
+    part.append(foldedTable(`out-${prefix}${side}-survivors`, [{ text: "survivors" }, ...(start ? [{ text: "casualties" }] : []),
+      { text: "chance", num: true }, { text: "" }, { text: "at least as many", num: true }, { text: "IPC", num: true }], rows,
+    r => el("tr", {}, el("td", { text: r.label }), start ? el("td", { class: "casualties", text: casualtiesText(start, r) }) : null,
+      el("td", { class: "num", text: withSe(pct(r.probability), r.std_error ? errorText(r.std_error, true) + "%" : null) }),
       barCell(r.probability, side), el("td", { class: "num", text: pct(atLeast(r.units_left)) }),
       el("td", { class: "num", text: num(r.ipc) }))));
     const given = data[`${side}_units_left`];
@@ -978,6 +1032,11 @@ function renderWaves(data, req, ms) {
   return { title, summary, details: box };
 }
 
+function armiesOf(req) {
+  // each side's counts as the battle began (the request's armies), for the casualties column
+  return Object.fromEntries(SIDES.map(side => [side, parseArmy(req[side], side).counts]));
+}
+
 function renderBattle(data, req, ms) {
   if (Array.isArray(data.waves)) return renderWaves(data, req, ms);
   if (data.counter_attack !== undefined) {  // the battle, then the counter-attack on what took it
@@ -985,10 +1044,10 @@ function renderBattle(data, req, ms) {
     const holds = el("span", { id: "out-holds-line", "data-value": String(data.holds) },
       withSe(`takes and holds ${pct(data.holds)}`, seOf(data, "holds", true)));
     return { title: battle.battle, summary: battleSummary(battle, holds),
-      details: el("div", {}, methodLine(battle, ms), counterDetails(data), battleDetails(battle)) };
+      details: el("div", {}, methodLine(battle, ms), counterDetails(data), battleDetails(battle, "", armiesOf(req))) };
   }
   return { title: data.battle, summary: battleSummary(data),
-    details: el("div", {}, methodLine(data, ms), battleDetails(data)) };
+    details: el("div", {}, methodLine(data, ms), battleDetails(data, "", armiesOf(req))) };
 }
 
 // ---------- other tabs: their forms, and their answers drawn for players ----------
@@ -1057,6 +1116,9 @@ function renderAmphibious(data, req, ms) {
     f("defender_destroyed", "defenders destroyed", true), f("attacker_ipc_lost_sea", "attacker IPC lost at sea"),
     f("attacker_ipc_lost_land", "attacker IPC lost on land"), f("defender_ipc_lost_sea", "defender IPC lost at sea"),
     f("defender_ipc_lost_land", "defender IPC lost on land"), f("cargo_lost", "cargo sunk with its transports (IPC)")));
+  if (data.sea) box.append(el("p", { id: "out-amphibious-sea-explained", class: "status", text:  // (issue 35: 4.06 beside 3.55)
+    `Attacker IPC lost at sea ${num(data.attacker_ipc_lost_sea)}: the sea battle's ${num(data.sea.attacker_ipc_lost)} in ships `
+    + `and aircraft, plus ${num(data.cargo_lost)} of cargo that sinks with its transports.` }));
   box.append(el("h4", { text: "The sea battle" }));
   if (data.sea) box.append(el("details", {}, el("summary", { text: stageLine(data.sea) }), battleDetails(data.sea, "sea-")));
   else box.append(el("p", { text: "none: no defending ships (or only subs and transports, ignored)" }));
@@ -1086,13 +1148,10 @@ function renderRaid(data, req, ms) {
   box.append(distributionChart(points, { colour: colourOf("--attacker"), title: "damage", xLabel: "damage (IPC)" }),
     percentileLine(points, "damage at"),
     foldedTable("out-raid-damage", [{ text: "damage (IPC)", num: true }, { text: "chance", num: true }, { text: "" }],
-      points.slice().sort((a, b) => b.p - a.p), pt => el("tr", {}, el("td", { class: "num", text: num(pt.x) }),
+      points, pt => el("tr", {}, el("td", { class: "num", text: num(pt.x) }),
         el("td", { class: "num", text: pct(pt.p) }), barCell(pt.p, "attacker"))));
   return { title: data.raid, summary, details: box };
 }
-
-const TRENCH_READINGS = { dice_fronts: "dice on fronts", tied_front: "a tied front is", support_fleet: "a support-slot fleet",
-  destroy_margin: "a card is destroyed by a margin of" };
 
 function sidesTable(id, caption, rowLabels, values, errors) {
   // rows (fronts won 0..3, front 1..3) by side: chances with ± where Monte Carlo
@@ -1107,13 +1166,6 @@ function sidesTable(id, caption, rowLabels, values, errors) {
     el("tbody", {}, ...rowLabels.map((label, i) => el("tr", {}, el("th", { scope: "row", text: label }), cell("attacker", i), cell("defender", i)))));
 }
 
-function readingsTable(readings) {
-  // the readings of the rules an answer used, named as TRENCH_READINGS names them
-  return el("table", { class: "compact" }, el("caption", { text: "readings of the rules" }),
-    el("tbody", {}, ...Object.entries(readings).map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: TRENCH_READINGS[k] || k.replace(/_/g, " ") }),
-      el("td", { text: String(v) })))));
-}
-
 function renderTrench(data, req, ms) {
   const se = data.std_error || {};
   const summary = el("div", {}, ...outcomeBar(data, "trench-bar-", [...OUTCOMES.slice(0, 2), ["draw", "draw", "--draw"]]),
@@ -1124,11 +1176,12 @@ function renderTrench(data, req, ms) {
   box.append(el("div", { class: "figures" }, f("attacker_win", "attacker wins"), f("defender_win", "defender wins"), f("draw", "draw"),
     figure("trench-crushing-attacker", "attacker wins all 3 fronts", data.crushing_victory.attacker, pct(data.crushing_victory.attacker)),
     figure("trench-crushing-defender", "defender wins all 3 fronts", data.crushing_victory.defender, pct(data.crushing_victory.defender))));
-  box.append(el("p", { class: "status", text: `How it is played: ${data.play}.` }));
-  box.append(readingsTable(data.readings));
+  box.append(trenchPlay(req, data));  // (trench-words.js: in the game's words)
   const won = ["0 fronts", "1 front", "2 fronts", "3 fronts"];
   box.append(el("h4", { text: "Fronts won" }), groupedBars(won, SIDES.map(side => ({ label: side, colour: colourOf(`--${side}`),
     values: data.fronts_won[side] })), { title: "fronts won by each side", xLabel: "fronts won" }),
+  el("div", { class: "legend", id: "out-trench-fronts-legend" }, ...SIDES.map(side => el("span", {},
+    el("span", { class: "key", style: `background:var(--${side})` }), side))),
   sidesTable("out-trench-fronts-won", "chance to win this many fronts", won, data.fronts_won, se.fronts_won));
   const fronts = ["front 1", "front 2", "front 3"];
   box.append(sidesTable("out-trench-cards", "chance a card is destroyed, by front", fronts, data.cards_destroyed, se.cards_destroyed));
@@ -1173,7 +1226,8 @@ async function startJob(tab) {
     bar.value = String(job.done);
     status.textContent = `${job.state}: ${num(job.done)} of ${num(job.total)} ${spec.work}`;
     if (job.state === "done") {
-      const drawn = spec.render(job.result, req, performance.now() - started);
+      state.drawn[tab] = [job.result, req, performance.now() - started];
+      const drawn = spec.render(...state.drawn[tab]);
       $(".summary", panel).replaceChildren(drawn.summary);
       out.replaceChildren(...rulesReadingsLine(job.result), drawn.details); out.dataset.state = "done";
       remember(tab, req, drawn.title);
@@ -1191,7 +1245,7 @@ const GOAL_WORDS = { take: "takes", clear: "clears", hold: "holds", tuv: "TUV sw
 
 function frontierChart(data, isP) {
   // every ranked purchase by cost and goal; the Pareto frontier joined by a line
-  const W = 360, H = 170, L = 40, B = 30, T = 10;
+  const W = 360, H = 190, L = 52, B = 36, T = 12;
   const points = [...data.rows, ...data.frontier];
   const costs = points.map(r => r.cost), values = points.map(r => r.value);
   const [c0, c1] = [Math.min(...costs), Math.max(...costs)];
@@ -1203,9 +1257,19 @@ function frontierChart(data, isP) {
     "aria-label": "the Pareto frontier: " + data.frontier.map(r => `${r.purchase} (${r.cost} IPC) ${fmt(r.value)}`).join("; ") },
   svg("title", { text: "purchases by cost and goal" }),
   svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }), svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }),
-  svg("text", { x: 2, y: T + 8, class: "tick", text: fmt(v1) }), svg("text", { x: 2, y: H - B, class: "tick", text: fmt(v0) }),
-  svg("text", { x: L, y: H - B + 12, class: "tick", text: `${c0}` }), svg("text", { x: W - 10, y: H - B + 12, class: "tick", "text-anchor": "end", text: `${c1}` }),
   svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: "cost (IPC)" }));
+  // round ticks on both axes, as many as the labels leave room for
+  const vStep = niceStep(v1 - v0, 4);
+  for (let v = Math.ceil(v0 / vStep) * vStep; v <= v1 + 1e-12; v += vStep) {
+    chart.append(svg("line", { x1: L - 3, y1: y(v), x2: L, y2: y(v), class: "axis" }),
+      svg("text", { x: L - 5, y: y(v) + 4, class: "tick", "text-anchor": "end", text: isP ? pct(v).replace(/\.0+%/, "%") : signed(Math.round(v * 1e6) / 1e6) }));
+  }
+  if (c1 > c0) {
+    const cStep = Math.max(1, niceStep(c1 - c0, Math.floor((W - L - 10) / TICK_WIDTH)));
+    for (let c = Math.ceil(c0 / cStep) * cStep; c <= c1; c += cStep)
+      chart.append(svg("line", { x1: x(c), y1: H - B, x2: x(c), y2: H - B + 3, class: "axis" }),
+        svg("text", { x: x(c), y: H - B + 15, class: "tick", "text-anchor": "middle", text: String(c) }));
+  } else chart.append(svg("text", { x: x(c0), y: H - B + 15, class: "tick", "text-anchor": "middle", text: String(c0) }));
   const front = data.frontier.slice().sort((a, b) => a.cost - b.cost);
   chart.append(svg("polyline", { points: front.map(r => `${x(r.cost)},${y(r.value)}`).join(" "), class: "frontier", stroke: colourOf("--other") }));
   for (const r of data.rows) chart.append(svg("circle", { cx: x(r.cost), cy: y(r.value), r: 3.5, fill: colourOf("--attacker") },
@@ -1238,7 +1302,10 @@ function renderPurchase(data, req, ms) {
         style: `width:${Math.max(0.5, 100 * Math.max(0, r.value) / top)}%` }))));
   }
   box.append(table, el("p", { class: "status", text: "* on the Pareto frontier (no cheaper purchase does as well)" }));
-  if (data.rows.length) box.append(el("h4", { text: "Cost against goal" }), frontierChart(data, isP));
+  if (data.rows.length) box.append(el("h4", { text: "Cost against goal" }), frontierChart(data, isP),
+    el("div", { class: "legend", id: "out-purchase-legend" },
+      el("span", {}, el("span", { class: "key dot", style: "background:var(--attacker)" }), "a purchase"),
+      el("span", {}, el("span", { class: "key ring", style: "border-color:var(--other)" }), "on the Pareto frontier (no cheaper purchase does as well)")));
   box.append(el("details", {}, el("summary", { text: "the report, as oddsim purchase prints it" }),
     el("pre", { class: "report", text: data.report })));
   return { title: data.describe, summary, details: box };
@@ -1271,8 +1338,9 @@ function renderAdvise(data, req, ms) {
   const box = el("div", {}, el("div", { class: "status", text:
     `${num(data.considered)} commitments considered, ${num(data.battles_solved)} distinct battles worked out · ${(ms / 1000).toFixed(1)} s` }),
   el("h3", { text: `Best commitments for ${goal}` }),
-  el("p", { class: "status", text: `How it is played: ${data.play}. The defender ${data.defender.startsWith("hand")
-    ? "answers each commitment with its strongest cards, placed worst for the attacker" : "has committed the cards given"}.` }));
+  el("p", { class: "status", text: `The defender ${data.defender.startsWith("hand")
+    ? "answers each commitment with its strongest cards, placed worst for the attacker" : "has committed the cards given"}.` }),
+  trenchPlay(req, data));
   const lost = r => [...r.cards_destroyed.attacker, ...(r.support_fleets_destroyed || { attacker: [] }).attacker]
     .reduce((sum, p) => sum + (p || 0), 0);
   const fronts = c => el("td", {}, ...[0, 1, 2].map(f => el("div", { text: `${f + 1}: ${commitmentText(c, f)}` })));
@@ -1288,7 +1356,6 @@ function renderAdvise(data, req, ms) {
       el("td", { class: "num", text: signed(o.points_swing) }),
       el("td", { class: "num", text: num(lost(o.result)) }), el("td", { class: "num", text: String(o.equivalents) })))));
   box.append(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the ranked commitments" }, table));
-  box.append(readingsTable(data.readings));
   return { title: best ? commitmentLine(best.attacker) : "trench advice", summary, details: box };
 }
 
@@ -1297,7 +1364,7 @@ function renderAdvise(data, req, ms) {
 const PLAN_EXAMPLE = {  // the issue's example: what the tab shows first, and what Clear brings back
   pool: "12 inf, 4 art, 4 arm, 3 ftr, 1 bmb",
   targets: ["Ukraine=6 inf, 2 arm, 1 aa", "Belarus=3 inf", "Baltic States=2 inf, 1 art"],
-  values: ["Ukraine=3", "Belarus=2"], reach: ["ftr=Ukraine,Belarus", "bmb=Ukraine"], goal: "value", alternatives: 3,
+  values: ["Ukraine=3", "Belarus=2", "Baltic States=2"], reach: ["ftr=Ukraine,Belarus", "bmb=Ukraine"], goal: "value", alternatives: 3,
 };
 const PLAN_GOALS = {  // [goal, what the page calls it, whether it takes a K]; the first is the CLI's default
   attack: [["value", "expected value (TUV swing + value × chance to take)"], ["tuv", "expected TUV swing"],
@@ -1587,6 +1654,18 @@ function battleMissing(req) {
   return "Add the attacking units with the + buttons (and the defenders beside them) to see the odds.";
 }
 
+function redraw() {
+  // every tab's last answer drawn again (the decimals changed)
+  for (const [tab, [data, req, ms]] of Object.entries(state.drawn)) {
+    const panel = $(`#panel-${tab}`);
+    const out = $(".results", panel);
+    if (out.dataset.state !== "done") continue;
+    const drawn = TABS[tab].render(data, req, ms);
+    $(".summary", panel).replaceChildren(drawn.summary);
+    out.replaceChildren(...rulesReadingsLine(data), drawn.details);
+  }
+}
+
 function clearBattle() {
   // every field back to its default, through the same path a link takes
   writeBattle({ rules: state.edition, attacker: "", defender: "none" }).then(() => schedule("battle"));
@@ -1643,6 +1722,12 @@ function wire() {
     schedule(TABS[state.tab].job ? "battle" : state.tab);
   });
   $("#clear").addEventListener("click", clearBattle);
+  $("#decimals").value = String(state.decimals);
+  $("#decimals").addEventListener("change", () => {
+    state.decimals = Number($("#decimals").value);
+    try { localStorage.setItem("oddsim-decimals", String(state.decimals)); } catch (e) { /* private mode */ }
+    redraw();
+  });
   $("#copy-cli").addEventListener("click", () => copy($("#cli-command").textContent, $("#copy-cli")));
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
   $("#save").addEventListener("click", saveBattle);

@@ -1,4 +1,5 @@
-// Tables that fit their box (issue 35): a table wider than its box is laid out as cards, a row
+// Tables that fit their box (issue 35): a table wider than its box drops its bar column, and
+// where that is not enough is laid out as cards, a row
 // per card with each cell named by its column (style.css: table.cards), instead of being cut
 // with a sideways scroll nobody sees. What still overflows sideways (the purchase report, a
 // table too wide even as cards) gets a visible cue. Loaded before app.js; it watches the
@@ -18,8 +19,10 @@ function fitTable(table) {
   const box = table.parentElement;
   if (!box || !table.tHead || box.clientWidth === 0) return;
   labelCells(table);
-  table.classList.remove("cards");
-  if (table.scrollWidth > box.clientWidth + 1) table.classList.add("cards");
+  table.classList.remove("cards", "tight");
+  const wide = () => table.scrollWidth > box.clientWidth + 1;
+  if (wide()) table.classList.add("tight");  // first without its bars, headers wrapped
+  if (wide()) { table.classList.remove("tight"); table.classList.add("cards"); }
 }
 
 const SCROLL_CUE = "scroll sideways to see all of it";
