@@ -218,8 +218,8 @@ def test_tabs_by_keyboard(page):
     from oddsim.purchase import sweep
 
     best = sweep("1942-2e", 24, "inf,art,arm", "4 inf, 1 arm", goal="take").best
-    assert page.inner_text("#out-purchase-rows tr:nth-child(2) td:nth-child(2)") == best.purchase
-    assert f"{100 * best.value:.2f}%" in page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    assert page.inner_text("#out-purchase-rows tbody tr:nth-child(1) td:nth-child(2)") == best.purchase
+    assert f"{100 * best.value:.2f}%" in page.inner_text("#out-purchase-rows tbody tr:nth-child(1)")
     page.focus("#tab-purchase")
     page.keyboard.press("Home")
     assert page.get_attribute("#tab-battle", "aria-selected") == "true"
@@ -261,7 +261,7 @@ def test_purchase_tab_ranks_by_hold_after_a_counter_attack(page):
     _run_purchase(page, {"budget": "6", "units": "arm", "against": "2 inf", "counter_attack": "2 inf"},
                   {"goal": "hold-after", "method": "exact"})
     # 1 arm takes 2 inf 1/7 of the time; 2 inf counter-attacking the armor take it back 179/329
-    row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    row = page.inner_text("#out-purchase-rows tbody tr:nth-child(1)")
     assert "1 armor" in row and f"{100 / 7 * 150 / 329:.2f}%" in row
 
 
@@ -286,7 +286,7 @@ def test_purchase_tab_shows_the_error_of_monte_carlo_rows(page):
 
     _run_purchase(page, {"budget": "3", "units": "inf", "against": "1 inf"}, {"method": "mc"})
     best = sweep("1942-2e", 3, "inf", "1 inf", method="mc", cache=BattleCache()).best  # same seed
-    row = page.inner_text("#out-purchase-rows tr:nth-child(2)")
+    row = page.inner_text("#out-purchase-rows tbody tr:nth-child(1)")
     assert f"{100 * best.value:.2f}% ± {Goal.TAKE.format_error(best.value_std_error)}" in row
 
 
@@ -299,7 +299,7 @@ def test_purchase_tab_shows_the_interval_of_a_chance_no_run_saw(page):
     assert [row.purchase for row in table.rows] == ["nothing", "1 infantry"]
     best = table.rows[1]
     assert best.value == 0.0  # no run takes it: an error of 0 would say nothing
-    row = page.inner_text("#out-purchase-rows tr:nth-child(3)")
+    row = page.inner_text("#out-purchase-rows tbody tr:nth-child(2)")
     assert f"0.00% {Goal.TAKE.error_text(best.value, best.value_std_error, best.runs)}" in row
     assert "95%: 0 to " in row and "±" not in row
 

@@ -232,3 +232,93 @@ def test_the_other_tabs_have_counters_and_a_cli_line_that_prints_their_answer(vi
     assert line.startswith("oddsim purchase --budget 12 --units \"inf,art\"")
     best = run_line(line, tmp_path)["rows"][0]
     assert best["purchase"] in page.inner_text("#out-purchase-rows tbody tr")
+
+
+def test_decimals_damaged_battleships_and_casualties(view):
+    """A choice of decimals, a damaged battleship's counter, the casualties of each survivors row."""
+    page = view
+    go(page, "battle", {"rules": "1942-2e", "attacker": "3 inf, 1 art, 2 arm", "defender": "4 inf, 1 arm"})
+    expected = oddsim.solve(oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
+    head = page.eval_on_selector_all("#out-attacker-survivors thead th", "ths => ths.map(t => t.textContent)")
+    assert head[:2] == ["survivors", "casualties"]
+    rows = page.eval_on_selector_all("#out-attacker-survivors tbody tr",
+                                     "rs => rs.map(r => [r.cells[0].textContent, r.cells[1].textContent])")
+    assert ["none", "3 infantry, 1 artillery, 2 armor"] in rows and ["1 artillery, 2 armor", "3 infantry"] in rows
+    page.select_option("#decimals", "1")
+    assert f"attacker wins {100 * expected.attacker_win:.1f}%" in page.inner_text("#out-attacker_win")
+    page.select_option("#decimals", "2")
+    assert f"attacker wins {100 * expected.attacker_win:.2f}%" in page.inner_text("#out-attacker_win")
+    page.click("#clear")
+    page.wait_for_selector("#battle-hint")
+    page.check("input[name=kind][value=sea]")
+    page.fill("#attacker-damaged-battleship", "1")
+    page.fill("#attacker-battleship", "1")
+    page.fill("#defender-destroyer", "2")
+    battle = oddsim.Battle("1942-2e", attacker="1 battleship, 1 damaged battleship", defender="2 dd", sea=True)
+    page.wait_for_function("t => document.querySelector('#battle-results h3')?.textContent === t"
+                           " && document.querySelector('#battle-results').dataset.state === 'done'",
+                           arg=battle.describe(), timeout=60_000)
+    shown = float(page.get_attribute("#out-attacker_win", "data-value"))
+    assert shown == pytest.approx(oddsim.solve(battle).attacker_win, abs=1e-12)
+    assert '-a "1 damaged battleship, 1 battleship"' in page.inner_text("#cli-command")  # (entered so)
+    page.check("input[name=kind][value=land]")
+
+
+def test_the_longest_trench_in_the_games_words(view):
+    """No engine words; the Edition header gone on the trench tabs; a legend on Fronts won."""
+    page = view
+    go(page, "trench", {"attacker": "5,4,3", "attacker_support": "2,0,1", "defender": "4,4,4",
+                        "defender_support": "0,?,3", "year": 1917, "points": 2})
+    text = page.inner_text("#panel-trench")
+    for engine_words in ("(the seed)", "both-first", "face-down support values", "1:1,2:1"):
+        assert engine_words not in text
+    assert "A tied front goes to nobody." in text and "guessed to be 1, 2 or 3, each as likely" in text
+    assert not page.is_visible("#edition") and not page.is_visible("#unit-values")
+    assert page.inner_text("#out-trench-fronts-legend").split() == ["attacker", "defender"]
+    go(page, "advise", ADVICE)
+    assert "both-first" not in page.inner_text("#panel-advise") and not page.is_visible("#edition")
+    page.click("#tab-battle")
+    assert page.is_visible("#edition")
+
+
+def test_the_charts_and_their_details(view):
+    """The TUV swing on a value axis; the raid's damage by damage, its runs box in the page's
+    words; the purchase chart's legend and ticks; the amphibious loss at sea explained; the
+    plan's example sends something to every target."""
+    page = view
+    go(page, "battle", {"rules": "1942-2e", "attacker": "3 inf, 1 art, 2 arm", "defender": "4 inf, 1 arm",
+                        "method": "exact"})
+    bars = page.eval_on_selector_all("#out-tuv-swing-chart rect", "rs => rs.map(r => r.x.baseVal.value + r.width.baseVal.value / 2)")
+    answer = oddsim.solve(oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
+    swings = [r["swing"] for r in answer.to_dict()["tuv_swing_distribution"]]
+    per_ipc = (bars[-1] - bars[0]) / (swings[-1] - swings[0])
+    for x, swing in zip(bars, swings, strict=True):  # the place of a bar says its value
+        assert x == pytest.approx(bars[0] + per_ipc * (swing - swings[0]), abs=0.01)
+    go(page, "raid", {"rules": "1942-2e", "bombers": 2, "territory_value": 6})
+    damage = page.eval_on_selector_all("#out-raid-damage tbody tr", "rs => rs.map(r => Number(r.cells[0].textContent))")
+    assert damage == sorted(damage) and len(damage) > 3
+    assert "CLI" not in page.get_attribute("#panel-raid [name=runs]", "placeholder")
+    go(page, "purchase", {"rules": "1942-2e", "budget": 12, "units": "inf,art", "existing": "none",
+                          "against": "2 inf", "goal": "take"})
+    assert "Pareto frontier" in page.inner_text("#out-purchase-legend")
+    ticks = page.eval_on_selector_all("#panel-purchase svg.chart text.tick", "ts => ts.map(t => t.textContent)")
+    assert sum(t.endswith("%") for t in ticks) >= 3  # the goal's axis: round ticks, not two
+    go(page, "amphibious", {"rules": "1942-2e", "fleet": "1 bb, 2 transport, 1 dd", "cargo": "2 inf, 1 art, 1 arm",
+                            "defender": "3 inf", "sea_defender": "1 sub, 1 dd"})
+    from oddsim.stages.amphibious import Amphibious
+    from oddsim.stages.request import BattleRequest, run_request
+    from oddsim.model.rules import load_ruleset
+    result = run_request(BattleRequest(Amphibious(rules=load_ruleset("1942-2e"), fleet="1 bb, 2 transport, 1 dd",
+                                                  cargo="2 inf, 1 art, 1 arm", defender="3 inf",
+                                                  sea_defender="1 sub, 1 dd"), method="exact")).to_dict()
+    said = page.inner_text("#out-amphibious-sea-explained")
+    assert f"{result['attacker_ipc_lost_sea']:.2f}" in said and f"{result['sea']['attacker_ipc_lost']:.2f}" in said
+    assert f"{result['cargo_lost']:.2f} of cargo" in said
+    page.click("#tab-plan")
+    page.click("#panel-plan .clear")
+    page.evaluate("document.querySelector('#panel-plan .results').dataset.state = ''")
+    page.click("#panel-plan .start")
+    page.wait_for_selector("#panel-plan .results[data-state=done]", timeout=300_000)
+    sent = page.eval_on_selector_all("#out-plan-split tbody tr", "rs => rs.map(r => r.dataset.units)")
+    assert len(sent) == 3 and "none" not in sent
+    page.click("#tab-battle")

@@ -1024,7 +1024,7 @@ function renderWaves(data, req, ms) {
       data.takes_territory == null ? null
         : item("takes the territory", withSe(pct(data.takes_territory), sePct(se, "takes_territory")), "out-waves-takes", data.takes_territory),
       item("defender destroyed", withSe(pct(data.defender_destroyed), sePct(se, "defender_destroyed")), null),
-      item("defender holds", pct(data.defender_holds), null),
+      item("the defender still stands", pct(data.defender_holds), null),
       item("IPC lost (attacker : defender)", `${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}`, null),
       item("TUV swing", withSe(signed(data.tuv_swing), seOf(data, "tuv_swing")), null))));
   box.append(cards, el("p", { class: "status", text:
@@ -1259,7 +1259,7 @@ function frontierChart(data, isP) {
   svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }), svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }),
   svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: "cost (IPC)" }));
   // round ticks on both axes, as many as the labels leave room for
-  const vStep = niceStep(v1 - v0, 4);
+  const vStep = niceStep(v1 - v0, 5);
   for (let v = Math.ceil(v0 / vStep) * vStep; v <= v1 + 1e-12; v += vStep) {
     chart.append(svg("line", { x1: L - 3, y1: y(v), x2: L, y2: y(v), class: "axis" }),
       svg("text", { x: L - 5, y: y(v) + 4, class: "tick", "text-anchor": "end", text: isP ? pct(v).replace(/\.0+%/, "%") : signed(Math.round(v * 1e6) / 1e6) }));
@@ -1624,6 +1624,8 @@ function buildTabs() {
   for (const panel of $$("[role=tabpanel]")) {
     const tab = panel.id.slice(6);
     panel.setAttribute("aria-labelledby", `tab-${tab}`);
+    // the tab's heading (for screen readers: h1, then h2 per tab, then the answer's h3)
+    panel.prepend(el("h2", { class: "visually-hidden", text: panel.dataset.title }));
     nav.append(el("button", { role: "tab", id: `tab-${tab}`, "aria-controls": panel.id,
       "aria-selected": tab === "battle" ? "true" : "false", tabindex: tab === "battle" ? null : "-1", text: panel.dataset.title }));
   }
