@@ -41,7 +41,8 @@ def go(page, tab: str, req: dict) -> None:
     page.evaluate("document.querySelectorAll('.results').forEach(r => { r.dataset.state = ''; })")
     page.evaluate("hash => { location.hash = hash; }", f"#{tab}=" + urllib.parse.quote(json.dumps(req)))
     if tab in ("advise", "purchase", "plan"):
-        page.wait_for_function(f"() => document.querySelector('#tab-{tab}').getAttribute('aria-selected') === 'true'")
+        page.wait_for_function(f"() => document.querySelector('#tab-{tab}')"
+                               ".getAttribute('aria-selected') === 'true'")
         page.click(f"#panel-{tab} .start")
     page.wait_for_selector(f"#panel-{tab} .results[data-state=done]", timeout=120_000)
 
@@ -63,7 +64,8 @@ def test_the_answer_stays_in_sight_while_an_input_changes(view):
     page.click("#retreat-after_round")
     page.keyboard.type("2")
     page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'"
-                           " && document.querySelector('#battle-results h3').textContent.includes('after round 2')",
+                           " && document.querySelector('#battle-results h3')"
+                           ".textContent.includes('after round 2')",
                            timeout=60_000)
     assert page.evaluate("window.scrollY") > 0  # (the field is below the first screen)
     assert in_sight(page, "#out-attacker_win"), "the win chance scrolled out of sight"
@@ -114,18 +116,21 @@ def test_later_waves_answer_per_wave_and_for_the_whole_attack(view):
     go(page, "battle", WAVES)
     first = oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf", order_of_loss="inf"), defender="3 inf")
     total = run_waves(first, [Wave(attacker="2 arm", ool_attacker="inf"),
-                              Wave(attacker="1 inf, 1 ftr", ool_attacker="inf", defender_reinforcements="1 inf")])
+                              Wave(attacker="1 inf, 1 ftr", ool_attacker="inf",
+                                   defender_reinforcements="1 inf")])
     cards = page.locator("#out-waves .wave-card")
     assert cards.count() == 4  # three waves and the whole attack
     for i, wave in enumerate(total.waves, start=1):
-        assert float(page.get_attribute(f"#out-wave-{i}-fights", "data-value")) == pytest.approx(wave["fights"], abs=1e-12)
+        assert float(page.get_attribute(f"#out-wave-{i}-fights", "data-value")) == pytest.approx(
+            wave["fights"], abs=1e-12)
         assert float(page.get_attribute(f"#out-wave-{i}-attacker_win", "data-value")) == pytest.approx(
             wave["attacker_win"], abs=1e-12)
         text = cards.nth(i - 1).inner_text()
         assert "reaches the battle" in text and "IPC lost" in text
     whole = cards.nth(3).inner_text()
     assert "The whole attack" in whole and f"{100 * total.takes_territory:.2f}%" in whole
-    assert float(page.get_attribute("#out-waves-takes", "data-value")) == pytest.approx(total.takes_territory, abs=1e-12)
+    assert float(page.get_attribute("#out-waves-takes", "data-value")) == pytest.approx(
+        total.takes_territory, abs=1e-12)
     # counters: the second wave's attacker is two armor on counters; one more makes three
     assert page.input_value("#wave-2-attacker-armor") == "2"
     page.click("button[aria-label='one more armor (wave 2)']")
@@ -150,7 +155,8 @@ def test_an_empty_attacker_says_what_to_do_where_the_answer_stands(view):
     page.fill("#defender-infantry", "1")
     page.wait_for_selector("#battle-summary #out-attacker_win", timeout=60_000)
     page.check("input[name=kind][value=sea]")
-    page.wait_for_function("() => (document.querySelector('#battle-hint')?.textContent || '').includes('sea battle')",
+    page.wait_for_function("() => (document.querySelector('#battle-hint')?.textContent || '')"
+                           ".includes('sea battle')",
                            timeout=30_000)
     assert in_sight(page, "#battle-hint")
     page.wait_for_timeout(500)
@@ -166,8 +172,8 @@ def run_line(line: str, tmp_path) -> dict:
     import sys
 
     here = f'oddsim() {{ {shlex.quote(sys.executable)} -m oddsim.cli "$@"; }}\n'
-    done = subprocess.run(["bash", "-c", here + line + " --json"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(["bash", "-c", here + line + " --json"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, (line, done.stderr)
     return json.loads(done.stdout)
 
@@ -187,9 +193,10 @@ def test_the_other_tabs_have_counters_and_a_cli_line_that_prints_their_answer(vi
     page.click("#amphibious-landing > summary")
     page.fill("#panel-amphibious [name=ool_attacker]", "art, inf, arm")
     page.fill("#panel-amphibious [data-retreat=after_round]", "2")
-    page.wait_for_function("() => document.querySelector('#panel-amphibious .results').dataset.state === 'done'"
-                           " && document.querySelector('#panel-amphibious h3').textContent.includes('carrying 3 infantry')"
-                           " && document.querySelector('#amphibious-cli').textContent.includes('--retreat-after-round 2')",
+    page.wait_for_function("() => document.querySelector('#panel-amphibious .results').dataset.state"
+                           " === 'done' && document.querySelector('#panel-amphibious h3')"
+                           ".textContent.includes('carrying 3 infantry') && document.querySelector"
+                           "('#amphibious-cli').textContent.includes('--retreat-after-round 2')",
                            timeout=60_000)
     assert page.input_value("#panel-amphibious [name=cargo]") == "3 infantry, 1 artillery, 1 armor"
     line = page.inner_text("#amphibious-cli")
@@ -201,7 +208,8 @@ def test_the_other_tabs_have_counters_and_a_cli_line_that_prints_their_answer(vi
     go(page, "raid", {"rules": "1942-2e", "bombers": 2, "territory_value": 6})
     page.click("#panel-raid button[aria-label='more: strategic bombers']")
     page.wait_for_function("() => document.querySelector('#panel-raid .results').dataset.state === 'done'"
-                           " && document.querySelector('#panel-raid h3').textContent.includes('3 bombers')", timeout=60_000)
+                           " && document.querySelector('#panel-raid h3').textContent.includes('3 bombers')",
+                           timeout=60_000)
     line = page.inner_text("#raid-cli")
     assert "--bombers 3" in line
     shown = float(page.get_attribute("#out-raid-expected_damage", "data-value"))
@@ -211,7 +219,8 @@ def test_the_other_tabs_have_counters_and_a_cli_line_that_prints_their_answer(vi
                         "defender_support": "0,0,3", "year": 1917, "points": 2})
     page.click("button[aria-label=\"more: Attacker's cards, front 3\"]")
     page.wait_for_function("() => document.querySelector('#panel-trench .results').dataset.state === 'done'"
-                           " && document.querySelector('#panel-trench h3').textContent.includes('5+2 | 4 | 4+1')",
+                           " && document.querySelector('#panel-trench h3')"
+                           ".textContent.includes('5+2 | 4 | 4+1')",
                            timeout=60_000)
     assert page.input_value("#panel-trench [name=attacker]") == "5,4,4"
     line = page.inner_text("#trench-cli")
@@ -243,7 +252,8 @@ def test_decimals_damaged_battleships_and_casualties(view):
     assert head[:2] == ["survivors", "casualties"]
     rows = page.eval_on_selector_all("#out-attacker-survivors tbody tr",
                                      "rs => rs.map(r => [r.cells[0].textContent, r.cells[1].textContent])")
-    assert ["none", "3 infantry, 1 artillery, 2 armor"] in rows and ["1 artillery, 2 armor", "3 infantry"] in rows
+    assert ["none", "3 infantry, 1 artillery, 2 armor"] in rows
+    assert ["1 artillery, 2 armor", "3 infantry"] in rows
     page.select_option("#decimals", "1")
     assert f"attacker wins {100 * expected.attacker_win:.1f}%" in page.inner_text("#out-attacker_win")
     page.select_option("#decimals", "2")
@@ -254,7 +264,8 @@ def test_decimals_damaged_battleships_and_casualties(view):
     page.fill("#attacker-damaged-battleship", "1")
     page.fill("#attacker-battleship", "1")
     page.fill("#defender-destroyer", "2")
-    battle = oddsim.Battle("1942-2e", attacker="1 battleship, 1 damaged battleship", defender="2 dd", sea=True)
+    battle = oddsim.Battle("1942-2e", attacker="1 battleship, 1 damaged battleship", defender="2 dd",
+                           sea=True)
     page.wait_for_function("t => document.querySelector('#battle-results h3')?.textContent === t"
                            " && document.querySelector('#battle-results').dataset.state === 'done'",
                            arg=battle.describe(), timeout=60_000)
@@ -288,31 +299,36 @@ def test_the_charts_and_their_details(view):
     page = view
     go(page, "battle", {"rules": "1942-2e", "attacker": "3 inf, 1 art, 2 arm", "defender": "4 inf, 1 arm",
                         "method": "exact"})
-    bars = page.eval_on_selector_all("#out-tuv-swing-chart rect", "rs => rs.map(r => r.x.baseVal.value + r.width.baseVal.value / 2)")
+    bars = page.eval_on_selector_all("#out-tuv-swing-chart rect",
+                                     "rs => rs.map(r => r.x.baseVal.value + r.width.baseVal.value / 2)")
     answer = oddsim.solve(oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
     swings = [r["swing"] for r in answer.to_dict()["tuv_swing_distribution"]]
     per_ipc = (bars[-1] - bars[0]) / (swings[-1] - swings[0])
     for x, swing in zip(bars, swings, strict=True):  # the place of a bar says its value
         assert x == pytest.approx(bars[0] + per_ipc * (swing - swings[0]), abs=0.01)
     go(page, "raid", {"rules": "1942-2e", "bombers": 2, "territory_value": 6})
-    damage = page.eval_on_selector_all("#out-raid-damage tbody tr", "rs => rs.map(r => Number(r.cells[0].textContent))")
+    damage = page.eval_on_selector_all("#out-raid-damage tbody tr",
+                                       "rs => rs.map(r => Number(r.cells[0].textContent))")
     assert damage == sorted(damage) and len(damage) > 3
     assert "CLI" not in page.get_attribute("#panel-raid [name=runs]", "placeholder")
     go(page, "purchase", {"rules": "1942-2e", "budget": 12, "units": "inf,art", "existing": "none",
                           "against": "2 inf", "goal": "take"})
     assert "Pareto frontier" in page.inner_text("#out-purchase-legend")
-    ticks = page.eval_on_selector_all("#panel-purchase svg.chart text.tick", "ts => ts.map(t => t.textContent)")
+    ticks = page.eval_on_selector_all("#panel-purchase svg.chart text.tick",
+                                      "ts => ts.map(t => t.textContent)")
     assert sum(t.endswith("%") for t in ticks) >= 3  # the goal's axis: round ticks, not two
-    go(page, "amphibious", {"rules": "1942-2e", "fleet": "1 bb, 2 transport, 1 dd", "cargo": "2 inf, 1 art, 1 arm",
-                            "defender": "3 inf", "sea_defender": "1 sub, 1 dd"})
+    go(page, "amphibious", {"rules": "1942-2e", "fleet": "1 bb, 2 transport, 1 dd",
+                            "cargo": "2 inf, 1 art, 1 arm", "defender": "3 inf",
+                            "sea_defender": "1 sub, 1 dd"})
+    from oddsim.model.rules import load_ruleset
     from oddsim.stages.amphibious import Amphibious
     from oddsim.stages.request import BattleRequest, run_request
-    from oddsim.model.rules import load_ruleset
-    result = run_request(BattleRequest(Amphibious(rules=load_ruleset("1942-2e"), fleet="1 bb, 2 transport, 1 dd",
-                                                  cargo="2 inf, 1 art, 1 arm", defender="3 inf",
-                                                  sea_defender="1 sub, 1 dd"), method="exact")).to_dict()
+    assault = Amphibious(rules=load_ruleset("1942-2e"), fleet="1 bb, 2 transport, 1 dd",
+                         cargo="2 inf, 1 art, 1 arm", defender="3 inf", sea_defender="1 sub, 1 dd")
+    result = run_request(BattleRequest(assault, method="exact")).to_dict()
     said = page.inner_text("#out-amphibious-sea-explained")
-    assert f"{result['attacker_ipc_lost_sea']:.2f}" in said and f"{result['sea']['attacker_ipc_lost']:.2f}" in said
+    assert f"{result['attacker_ipc_lost_sea']:.2f}" in said
+    assert f"{result['sea']['attacker_ipc_lost']:.2f}" in said
     assert f"{result['cargo_lost']:.2f} of cargo" in said
     page.click("#tab-plan")
     page.click("#panel-plan .clear")

@@ -34,8 +34,10 @@ DUMPS = [(re.compile(r"\bnull\b|\bundefined\b|\bNaN\b|\[object"), "null/undefine
 
 
 CHART_TEXT_SIZES = """tab => [...document.querySelectorAll(`#panel-${tab} svg.chart text`)].map(t => {
-    const chart = t.closest('svg'); const scale = chart.getBoundingClientRect().width / chart.viewBox.baseVal.width;
-    return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * scale]; }).filter(([, px]) => px < 12)"""
+    const chart = t.closest('svg');
+    const scale = chart.getBoundingClientRect().width / chart.viewBox.baseVal.width;
+    return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * scale];
+  }).filter(([, px]) => px < 12)"""
 """Each chart text drawn under 12 px on the screen (its font size in the chart's units, scaled)."""
 
 
