@@ -131,6 +131,14 @@ def test_later_waves_answer_per_wave_and_for_the_whole_attack(view):
     assert "The whole attack" in whole and f"{100 * total.takes_territory:.2f}%" in whole
     assert float(page.get_attribute("#out-waves-takes", "data-value")) == pytest.approx(
         total.takes_territory, abs=1e-12)
+    # the territory taken by the end of each wave: the same attack cut after it
+    page.wait_for_selector("#out-wave-2-takes[data-value]", timeout=60_000)
+    by_now = [oddsim.solve(first).takes_territory,
+              run_waves(first, [Wave(attacker="2 arm", ool_attacker="inf")]).takes_territory,
+              total.takes_territory]
+    for i, expected in enumerate(by_now, start=1):
+        shown = float(page.get_attribute(f"#out-wave-{i}-takes", "data-value"))
+        assert shown == pytest.approx(expected, abs=1e-12)
     # counters: the second wave's attacker is two armor on counters; one more makes three
     assert page.input_value("#wave-2-attacker-armor") == "2"
     page.click("button[aria-label='one more armor (wave 2)']")

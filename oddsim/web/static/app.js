@@ -809,6 +809,7 @@ async function compute(tab) {
     out.replaceChildren(...rulesReadingsLine(data), drawn.details);
     out.dataset.state = "done";
     remember(tab, asked, drawn.title);
+    if (spec.after) await spec.after(data, sent, controller.signal);
   } catch (e) {
     if (e.name !== "AbortError") { summary.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.replaceChildren(); out.dataset.state = "error"; }
   }
@@ -1013,6 +1014,9 @@ function renderWaves(data, req, ms) {
         item("reaches the battle", withSe(pct(w.fights), sePct(se, "fights")), `out-wave-${i + 1}-fights`, w.fights),
         item("wins", withSe(pct(w.attacker_win), sePct(se, "attacker_win")), `out-wave-${i + 1}-attacker_win`, w.attacker_win),
         item("wins, if it fights", pct(given.attacker_win), null),
+        data.takes_territory == null ? null : i === data.waves.length - 1
+          ? item("territory taken by now", pct(data.takes_territory), `out-wave-${i + 1}-takes`, data.takes_territory)
+          : item("territory taken by now", "…", `out-wave-${i + 1}-takes`),
         item("IPC lost (attacker : defender)", `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}`, null),
         item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null))));
   });
@@ -1035,6 +1039,22 @@ function renderWaves(data, req, ms) {
 function armiesOf(req) {
   // each side's counts as the battle began (the request's armies), for the casualties column
   return Object.fromEntries(SIDES.map(side => [side, parseArmy(req[side], side).counts]));
+}
+
+async function wavesTakenByNow(data, sent, signal) {
+  // Each wave's card: the chance the territory is taken by the end of that wave, asked of the
+  // server as the same attack cut after that wave (exact answers only: Monte Carlo ones would
+  // be other runs). The last wave's is the whole attack's, already shown.
+  if (!Array.isArray(data.waves) || data.takes_territory == null || data.waves.some(w => w.method !== "exact")) return;
+  for (let k = 1; k < data.waves.length; k++) {
+    const { waves, ...first } = sent;
+    const cut = k === 1 ? first : { ...first, waves: waves.slice(0, k - 1) };
+    const { ok, data: part } = await api("/api/battle", cut, signal);
+    const node = $(`#out-wave-${k}-takes`);
+    if (signal.aborted || !node) return;
+    node.textContent = ok ? pct(part.takes_territory) : "—";
+    if (ok) node.dataset.value = String(part.takes_territory);
+  }
 }
 
 function renderBattle(data, req, ms) {
@@ -1609,7 +1629,8 @@ function renderPlan(data, req, ms) {
 // ---------- the tabs ----------
 
 const TABS = {
-  battle: { endpoint: "battle", read: () => readBattle(), render: renderBattle, seeded: true, missing: battleMissing },
+  battle: { endpoint: "battle", read: () => readBattle(), render: renderBattle, seeded: true, missing: battleMissing,
+    after: wavesTakenByNow },
   amphibious: { endpoint: "amphibious", read: readSimple, render: renderAmphibious },
   raid: { endpoint: "raid", read: readSimple, render: renderRaid },
   trench: { endpoint: "trench", read: readSimple, render: renderTrench },
@@ -1665,6 +1686,7 @@ function redraw() {
     const drawn = TABS[tab].render(data, req, ms);
     $(".summary", panel).replaceChildren(drawn.summary);
     out.replaceChildren(...rulesReadingsLine(data), drawn.details);
+    if (TABS[tab].after) TABS[tab].after(data, req, new AbortController().signal);
   }
 }
 
@@ -1676,7 +1698,8 @@ function clearBattle() {
 function wire() {
   const tabs = $$("[role=tab]");
   tabs.forEach((button, i) => {
-    button.addEventListener("click", () => selectTab(button.id.slice(4)));
+    // (the open tab clicked again: nothing to do; a Monte Carlo answer is not drawn again anew)
+    button.addEventListener("click", () => { if (button.id.slice(4) !== state.tab) selectTab(button.id.slice(4)); });
     button.addEventListener("keydown", e => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
       if (step) selectTab(tabs[(i + step + tabs.length) % tabs.length].id.slice(4), true);
