@@ -1169,7 +1169,7 @@ function renderRaid(data, req, ms) {
     percentileLine(points, "damage at"),
     foldedTable("out-raid-damage", [{ text: "damage (IPC)", num: true }, { text: "chance", num: true }, { text: "" }],
       points, pt => el("tr", {}, el("td", { class: "num", text: num(pt.x) }),
-        el("td", { class: "num", text: pct(pt.p) }), barCell(pt.p, "attacker"))));
+        el("td", { class: "num", text: pct(pt.p) }), barCell(pt.p, "attacker")), 16));  // (by damage: every row where few)
   return { title: data.raid, summary, details: box };
 }
 

@@ -82,7 +82,7 @@ function counterToText(tab, field) {
 function addSteppers(root = document) {
   // − and + beside every number field of the simple tabs (a count, a year, a budget)
   for (const input of $$("form.simple input[type=number]", root)) {
-    if (input.closest(".stepper") || input.closest(".counter")) continue;
+    if (input.closest(".stepper") || input.closest(".counter") || input.dataset.type === "seed") continue;  // (a seed: no step)
     const name = (input.closest("label")?.firstChild?.textContent || input.name).trim().toLowerCase();
     const step = d => () => {
       const min = input.min === "" ? -Infinity : Number(input.min), max = input.max === "" ? Infinity : Number(input.max);
