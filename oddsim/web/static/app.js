@@ -1111,6 +1111,7 @@ function writeSimple(tab, req) {
 function formWritten(tab) {
   // a simple tab's fields were written (a link, Clear): its counters, fronts and CLI line follow
   refreshFronts($(`#panel-${tab} form`));
+  if (tab !== "plan") unfoldGiven($(`#panel-${tab} form`));  // (the plan unfolds its own options)
   buildArmyPickers();
   showCommand(tab);
 }

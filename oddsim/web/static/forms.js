@@ -145,6 +145,13 @@ function frontsToText(input, box) {
   input.dispatchEvent(event);
 }
 
+function unfoldGiven(form) {
+  // a folded group of fields opens where a link or Clear gave one of them a value
+  for (const group of $$("details.group", form))
+    if ($$("input, select", group).some(i => i.value !== "" && i.value !== "none" && i.selectedIndex !== 0 && !i.closest(".counter")))
+      group.open = true;
+}
+
 function refreshFronts(form) {
   // after a reset or a link wrote the text fields
   for (const box of $$(".fronts", form)) textToFronts($(`[name=${box.dataset.for}]`, form), box);
