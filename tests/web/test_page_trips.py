@@ -346,3 +346,23 @@ def test_the_charts_and_their_details(view):
     sent = page.eval_on_selector_all("#out-plan-split tbody tr", "rs => rs.map(r => r.dataset.units)")
     assert len(sent) == 3 and "none" not in sent
     page.click("#tab-battle")
+
+
+@pytest.mark.parametrize("width", [768, 801, 1024])
+def test_chart_text_and_no_sideways_scroll_between_a_phone_and_a_laptop(browser, live_server, width):
+    """At the widths between the two tested everywhere (a tablet's), the battle's charts keep
+    their text at 12 px or more without pushing the page sideways."""
+    from tests.web.test_page_views import CHART_TEXT_SIZES
+
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(live_server + "/")
+    page.wait_for_selector("#panel-battle .results[data-state=done]", timeout=120_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate(CHART_TEXT_SIZES, "battle") == []
+    outside = page.evaluate("() => { const box = document.querySelector('#battle-results')"
+                            ".getBoundingClientRect();"
+                            " return [...document.querySelectorAll('#battle-results svg.chart')]"
+                            ".filter(c => c.getBoundingClientRect().right > box.right + 1).length; }")
+    assert outside == 0, "charts wider than the answer's column"
+
+    page.close()

@@ -2,10 +2,10 @@
 
 On each: no sideways scrolling, the summary inside the first screen (and still in sight on a
 phone after scrolling), no raw API key, array, null or float dump in the visible text, axe-core
-finds no fault of any impact, every chart's text is drawn at 12 px or more, and a screenshot of it (``$ODDSIM_SCREENSHOTS``, else
-tests/web/screenshots/; CI keeps ``artifacts/screenshots/``). Then a pasted link loads its
-battle in the open tab, Clear resets every field, and Copy as CLI reproduces a Monte Carlo
-answer. One browser, one page per size, the tabs visited in turn.
+finds no fault of any impact, every chart's text is drawn at 12 px or more, and a screenshot of
+it (``$ODDSIM_SCREENSHOTS``, else tests/web/screenshots/; CI keeps ``artifacts/screenshots/``).
+Then a pasted link loads its battle in the open tab, Clear resets every field, and Copy as CLI
+reproduces a Monte Carlo answer. One browser, one page per size, the tabs visited in turn.
 """
 
 from __future__ import annotations
