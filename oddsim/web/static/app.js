@@ -28,8 +28,15 @@ sessionStorage.setItem("oddsim-client", clientId);
 
 const state = { rules: null, edition: null, counts: { attacker: {}, defender: {} },
   controllers: {}, timers: {}, tab: "battle", job: null, linkError: null, pageSeed: {}, drawn: {},
-  decimals: [0, 1, 2, 3, 4].includes(Number(localStorage.getItem("oddsim-decimals"))) && localStorage.getItem("oddsim-decimals") !== null
-    ? Number(localStorage.getItem("oddsim-decimals")) : 2 };
+  decimals: savedDecimals() };
+
+function savedDecimals() {
+  // the decimals picked in this browser before (0-4), else 2
+  try {
+    const kept = localStorage.getItem("oddsim-decimals");
+    return kept !== null && ["0", "1", "2", "3", "4"].includes(kept) ? Number(kept) : 2;
+  } catch (e) { return 2; }  // (storage refused: private mode)
+}
 
 // ---------- talking to the server ----------
 
