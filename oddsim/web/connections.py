@@ -10,9 +10,10 @@ attribute is read or set), and closes the connection when its first request's he
 whole ``REQUEST_SECONDS`` after it opened; after an answer uvicorn's public
 ``timeout_keep_alive`` closes an idle connection. (Narrower than the h11 subclass it replaces:
 a connection answered once that then trickles its next request's headers a byte at a time is
-not cut off, since uvicorn stops its timer on any byte; it holds a socket, not a request slot.) A body withheld after its headers is the
-app's to time out (408, ``oddsim.web.app``). ``RequestLimit`` (ASGI middleware) counts requests
-being answered, not sockets: past ``MAX_REQUESTS`` a 503 JSON line.
+not cut off, since uvicorn stops its timer on any byte; it holds a socket, not a request
+slot.) A body withheld after its headers is the app's to time out (408, ``oddsim.web.app``).
+``RequestLimit`` (ASGI middleware) counts requests being answered, not sockets: past
+``MAX_REQUESTS`` a 503 JSON line.
 """
 
 from __future__ import annotations
