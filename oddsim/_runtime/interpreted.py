@@ -53,8 +53,14 @@ def active() -> bool:
 def cold() -> bool:
     """Whether quick starts are on (``enable``, no ``SWITCH=0``) and the warm-up has not finished
     for this process's cache directory."""
+    return _enabled and cold_cache()
+
+
+def cold_cache() -> bool:
+    """``cold`` for any caller, the Python API too: for work whose interpreted answer is the
+    compiled one bit for bit (the Monte Carlo engine's tables), which a first call need not compile."""
     global _verdict
-    if not _enabled or os.environ.get(SWITCH) == "0":
+    if os.environ.get(SWITCH) == "0":
         return False
     now = time.monotonic()
     if _verdict is not None and (not _verdict[1] or now - _verdict[0] < RECHECK_SECONDS):

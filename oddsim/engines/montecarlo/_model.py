@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from oddsim._runtime import interpreted as _interpreted
 from oddsim.engines.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
 from oddsim.engines.montecarlo import _kernel as k
 from oddsim.engines.montecarlo import _rng
@@ -52,6 +53,9 @@ LANDED_CATEGORY = 4
 because after a retreat they go on losing units while the others do not. In a sea battle (no
 units landed) it holds the destroyer a side keeps last, which leaves its category's order."""
 N_KEY_CATEGORIES = 5
+INTERPRETED_UNITS = 150
+"""On a cold kernel cache a plain battle of at most this many units builds its tables with the
+kernels interpreted (``_with_plain_section``: at most some 0.2 s, where compiling them takes 3-5 s)."""
 
 
 @dataclass(frozen=True)
@@ -119,8 +123,10 @@ class KernelModel:
         # that section is too big and it takes the general path after all
         plain = bool(rules[RULES.plain]) and not partial
         model = _pack(low, sides, tables, aa_dice, line_tables=not plain)
-        if plain:
-            model = _with_plain_section(model, sides, low.low_luck, aa_dice)
+        if plain:  # (a cold cache: its tables interpreted, the same bits; only the battles compile)
+            units = int(low.attacker.count.sum() + low.defender.count.sum())
+            with _interpreted.interpreting(units <= INTERPRETED_UNITS and _interpreted.cold_cache()):
+                model = _interpreted.carried(_with_plain_section)(model, sides, low.low_luck, aa_dice)
             if model[HEADER.plain] < 0:
                 model = _pack(low, sides, tables, aa_dice, line_tables=True)
         return cls(model, sides, key_coarse, retreats)
