@@ -174,20 +174,23 @@ def interpreted_slowdown() -> None:
               f"{by_python / estimate:6.1f}  {'interpreted' if quick else 'compiles'}")
 
 
-def first_week(wait_for_warm_up: bool, root: Path = ROOT) -> list[Timing]:
+def first_week(wait_for_warm_up: bool, root: Path = ROOT, warm_up: bool = True) -> list[Timing]:
     """The eight everyday first commands one after another on one empty cache (checkout ``root``):
     each one's time and whether it said it compiles; the total against the goal; returns each
     one's timing. ``wait_for_warm_up``: as in a user's first week, the background warm-up the
     first command starts (``oddsim._runtime.warm``) finishes before the next command (its own time
-    is shown apart); else the commands follow at once, typed back to back while it runs."""
+    is shown apart); else the commands follow at once, typed back to back while it runs (not
+    ``warm_up``: none runs, each command compiles what it needs itself, whatever the load)."""
     how = "the warm-up finished before the second" if wait_for_warm_up else "back to back"
+    how += "" if warm_up else ", no background warm-up"
     where = "" if root == ROOT else f" ({root})"
     print(f"\nthe first week: eight everyday first commands, one empty cache, {how}{where}")
     timings = []
     with tempfile.TemporaryDirectory() as cache:
         try:
             for number, (name, args) in enumerate(FIRST_WEEK):
-                timing, err = run_oddsim(args, cache, env={"ODDSIM_BACKGROUND_WARM": "1"}, root=root)
+                timing, err = run_oddsim(args, cache, env={"ODDSIM_BACKGROUND_WARM": str(int(warm_up))},
+                                         root=root)
                 timings.append(timing)
                 print(f"  {name:<40} {timing.wall:7.2f} s  ({timing.cpu:6.2f} s CPU)  goal < "
                       f"{FIRST_WEEK_EACH} s  {'met' if timing.wall < FIRST_WEEK_EACH else 'MISSED':<7}"
@@ -203,14 +206,16 @@ def first_week(wait_for_warm_up: bool, root: Path = ROOT) -> list[Timing]:
     return timings
 
 
-def back_to_back(rounds: int, against: Path | None) -> None:
+def back_to_back(rounds: int, against: Path | None, warm_up: bool = True) -> None:
     """``first_week`` back to back, ``rounds`` times; with ``against`` (another checkout, run with
-    this interpreter) alternating with it, this one first; then each command's range per checkout."""
+    this interpreter) alternating with it, this one first; then each command's range per checkout.
+    On a busy machine the warm-up gets far while each command waits: ``warm_up=False`` shows what
+    each compiles itself."""
     roots = [ROOT] if against is None else [ROOT, against.resolve()]
     seen: dict[Path, list[list[Timing]]] = {root: [] for root in roots}
     for _ in range(rounds):
         for root in roots:
-            seen[root].append(first_week(wait_for_warm_up=False, root=root))
+            seen[root].append(first_week(wait_for_warm_up=False, root=root, warm_up=warm_up))
     print(f"\nback to back, {rounds} rounds, wall seconds min-max (CPU seconds min-max)")
     print(f"  {'':<28}" + "".join(f"{str(root)[-24:]:>34}" for root in roots))
     for i, (name, _) in enumerate([*FIRST_WEEK, ("the eight, in all", None)]):
@@ -422,6 +427,8 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="with --back-to-back: another checkout too, "
                         "alternating with this one (e.g. a 'git worktree add' of an older commit)")
     parser.add_argument("--rounds", type=int, default=1, help="with --back-to-back: rounds of each")
+    parser.add_argument("--no-warm-up", action="store_true", help="with --back-to-back: no background "
+                        "warm-up (each command compiles what it needs itself)")
     parser.add_argument("--interpreted", action="store_true",
                         help="only the interpreted kernels' slowdown against the estimate")
     options = parser.parse_args()
@@ -429,7 +436,7 @@ def main() -> None:
         if root is not None:
             byte_compile(root)
     if options.back_to_back:
-        back_to_back(options.rounds, options.against)
+        back_to_back(options.rounds, options.against, warm_up=not options.no_warm_up)
         return
     if options.interpreted:
         interpreted_slowdown()
