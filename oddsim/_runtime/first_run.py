@@ -1,9 +1,8 @@
 """The line a first run prints while Numba compiles, so that it does not look hung: Numba's public
 API says nothing when it compiles rather than loads, but a compile writes the kernel's files into
-the cache. So while the cache is cold (``warm`` not done), the command line, or a program using
-the Python API, watches it, and the first file written there after it loaded Numba prints the
-line, once; a program then also starts the background warm-up (the command line does after its
-answer)."""
+the cache. So while the cache is cold (``warm`` not done) the command line, or a program using
+the Python API, watches it: the first file written there after it loaded Numba prints the line,
+once; a program then starts the background warm-up too (the command line does after its answer)."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ PYTHON_NOTICE = ("oddsim: compiling the engines, once per installation: about 30
 """What a program using the Python API (a notebook) is told when its first call compiles."""
 POLL_SECONDS = 0.2
 
-_enabled = False
-_python = False
+_enabled = _python = False
 
 
 def announce_compiles(stream: TextIO | None = None) -> None:
@@ -65,10 +63,10 @@ def _watch(words: str, stream: TextIO | None, then: Callable[[Path], object] | N
         while not _written_since(folder, loaded):
             time.sleep(wait)
             wait = min(1.1 * wait, 5.0)  # (a long-lived program that compiles nothing: less often)
-        if then is None or not _enabled:  # (a front end that began meanwhile says its own words)
+        if then is None or not _enabled:  # (a front end begun meanwhile says its own words)
             print(words, file=stream or sys.stderr, flush=True)
-        if then is not None and not _enabled:
-            then(folder)
+            if then is not None:
+                then(folder)
 
     threading.Thread(target=watch, name="oddsim-compile-notice", daemon=True).start()
 
@@ -85,11 +83,12 @@ def used_kernels() -> bool:
 
 
 def _written_since(folder: Path, since: float) -> bool:
-    for root, _, files in os.walk(folder):
-        for name in files:
-            try:
-                if os.stat(os.path.join(root, name)).st_mtime >= since:
-                    return True
-            except OSError:
-                continue
-    return False
+    return any(_mtime(os.path.join(root, name)) >= since for root, _, files in os.walk(folder)
+               for name in files)
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:  # (removed meanwhile: Numba's temporary files)
+        return 0.0
