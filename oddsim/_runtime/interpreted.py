@@ -3,8 +3,9 @@
 of ``BUDGET_SECONDS``; larger ones compile. Interpreted, a call runs a copy of its Python function
 (``carried``) whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of
 each oddsim function or module: built once, through Numba's public ``is_jitted`` and ``py_func``.
-The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it;
-``ODDSIM_QUICK_START=0`` turns it off (the test suite and the warm-up process set it)."""
+The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it; work whose
+interpreted answer is the same bits (``cold_cache``) interprets for the Python API too.
+``ODDSIM_QUICK_START=0`` turns both off (the test suite and the warm-up process set it)."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def cold() -> bool:
 
 def cold_cache() -> bool:
     """``cold`` for any caller, the Python API too: for work whose interpreted answer is the
-    compiled one bit for bit (the Monte Carlo engine's tables), which a first call need not compile."""
+    compiled one bit for bit (the exact engine's lowering, the Monte Carlo engine's tables)."""
     global _verdict
     if os.environ.get(SWITCH) == "0":
         return False

@@ -56,6 +56,18 @@ def test_monte_carlo_tables_built_interpreted_are_the_compiled_ones_bit_for_bit(
     assert oddsim.simulate(battle, runs=3000, seed=11).to_dict() == answer
 
 
+@pytest.mark.parametrize("spec", PLAIN_BATTLES[:4], ids=lambda s: f"{s['attacker']} vs {s['defender']}")
+def test_the_python_apis_exact_answer_on_a_cold_cache_is_the_compiled_one_bit_for_bit(spec, monkeypatch):
+    """Its lowering interprets (``cold_cache``), its solve compiles: the same answer, every bit."""
+    battle = battle_of(spec)
+    _cold(monkeypatch, False)
+    compiled = oddsim.solve(battle).to_dict()
+    chosen: list[bool] = []
+    _cold(monkeypatch, True, chosen)
+    assert oddsim.solve(battle).to_dict() == compiled
+    assert True in chosen and not interpreted.active()
+
+
 def test_a_large_battle_on_a_cold_cache_compiles_its_tables(monkeypatch):
     units = _model.INTERPRETED_UNITS + 1
     battle = oddsim.Battle(rules="1942-2e", attacker=f"{units} inf", defender="1 inf")
