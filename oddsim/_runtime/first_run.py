@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 NOTICE = "oddsim: compiling the engines, first run only..."
-PYTHON_NOTICE = ("oddsim: compiling the engines, once per installation: about 30 s for a first "
+PYTHON_NOTICE = ("oddsim: compiling the engines, once per installation: about 20 s for a first "
                  "battle, the other engines in the background (a minute or two); later runs load them")
 """What a program using the Python API (a notebook) is told when its first call compiles."""
 POLL_SECONDS = 0.2

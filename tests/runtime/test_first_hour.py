@@ -109,7 +109,7 @@ def test_the_python_api_says_it_compiles_before_its_first_answer_and_then_no_mor
     assert first.returncode == 0, first.stdout
     lines = first.stdout.splitlines()
     assert lines[0] == first_run.PYTHON_NOTICE
-    assert "about 30 s" in lines[0] and "once per installation" in lines[0]
+    assert "about 20 s" in lines[0] and "once per installation" in lines[0]
     assert [line.split()[0] for line in lines[1:]] == ["answer"]
     again = _python(_TEN_LINES, tmp_path)  # (the kernels load from the cache: nothing to say)
     assert again.stdout.splitlines()[0].split()[0] == "answer" and len(again.stdout.splitlines()) == 1
