@@ -4,8 +4,8 @@ of ``BUDGET_SECONDS``; larger ones compile. Interpreted, a call runs a copy of i
 (``carried``) whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of
 each oddsim function or module: built once, through Numba's public ``is_jitted`` and ``py_func``.
 The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it; work whose
-interpreted answer is the same bits (``cold_cache``) interprets for the Python API too.
-``ODDSIM_QUICK_START=0`` turns both off (the test suite and the warm-up process set it)."""
+interpreted answer is the same bits interprets for the Python API too (``cold_cache``, ``tables``).
+``ODDSIM_QUICK_START=0`` turns all off (the test suite and the warm-up process set it)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def cold() -> bool:
 
 def cold_cache() -> bool:
     """``cold`` for any caller, the Python API too: for work whose interpreted answer is the
-    compiled one bit for bit (the exact engine's lowering, the Monte Carlo engine's tables)."""
+    compiled one bit for bit (the exact engine's lowering)."""
     global _verdict
     if os.environ.get(SWITCH) == "0":
         return False
@@ -85,6 +85,30 @@ def worth_it(compiled_seconds: float) -> bool:
             return False
         _spent += compiled_seconds * SLOWDOWN
         return True
+
+
+TABLES_BUDGET_SECONDS = 1.0
+"""Seconds a process may spend building tables interpreted (``tables``) before it uses their kernels."""
+_tables_spent = 0.0
+
+
+@contextlib.contextmanager
+def tables(on: bool = True) -> Iterator[None]:
+    """Calls through ``carried`` in the block run interpreted when ``on`` and this process has spent
+    under ``TABLES_BUDGET_SECONDS`` so (never with ``SWITCH=0``): for tables a battle's kernels read,
+    the same bits interpreted in milliseconds, where compiling the kernels that build them takes
+    seconds on a cold cache (loading them from a warm one, some 10 ms): the Monte Carlo engine's."""
+    global _tables_spent
+    if not on or active() or os.environ.get(SWITCH) == "0" or _tables_spent >= TABLES_BUDGET_SECONDS:
+        yield
+        return
+    started = time.perf_counter()
+    try:
+        with interpreting():
+            yield
+    finally:
+        with _granting:
+            _tables_spent += time.perf_counter() - started
 
 
 _AS_THEY_ARE = contextlib.nullcontext()  # (made once: a small solve's microseconds)
