@@ -31,8 +31,7 @@ PLAIN_BATTLES = [
 
 
 def _cold(monkeypatch, cold: bool, chosen: list[bool] | None = None) -> None:
-    """Quick starts on (``cold``: the cache cold too, and none of the tables' budget spent) or off."""
-    monkeypatch.setattr(interpreted, "cold_cache", lambda: cold)
+    """Quick starts on, none of the tables' budget spent (``cold``), or off."""
     monkeypatch.setenv(interpreted.SWITCH, "1" if cold else "0")
     monkeypatch.setattr(interpreted, "_tables_spent", 0.0)
     if chosen is not None:
@@ -61,7 +60,7 @@ def test_monte_carlo_tables_built_interpreted_are_the_compiled_ones_bit_for_bit(
 
 @pytest.mark.parametrize("spec", PLAIN_BATTLES[:4], ids=lambda s: f"{s['attacker']} vs {s['defender']}")
 def test_the_python_apis_exact_answer_on_a_cold_cache_is_the_compiled_one_bit_for_bit(spec, monkeypatch):
-    """Its lowering interprets (``cold_cache``), its solve compiles: the same answer, every bit."""
+    """Its lowering interprets (``tables``), its solve compiles: the same answer, every bit."""
     battle = battle_of(spec)
     _cold(monkeypatch, False)
     compiled = oddsim.solve(battle).to_dict()
@@ -91,17 +90,6 @@ def test_once_its_budget_is_spent_a_process_uses_the_kernels_that_build_tables(m
     chosen.clear()
     _model.KernelModel.build(battle, lower(battle))
     assert chosen == []
-
-
-def test_a_cold_cache_is_one_until_its_warm_up_is_done_or_quick_starts_are_off(tmp_path, monkeypatch):
-    """``cold_cache`` serves the Python API too (``cold``: only the front ends that enable it)."""
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setenv(interpreted.SWITCH, "1")
-    monkeypatch.setattr(interpreted, "_verdict", None)
-    monkeypatch.setattr(interpreted, "_enabled", False)
-    assert interpreted.cold_cache() and not interpreted.cold()
-    monkeypatch.setenv(interpreted.SWITCH, "0")
-    assert not interpreted.cold_cache()
 
 
 _TEN_LINES = ("import oddsim\n"
