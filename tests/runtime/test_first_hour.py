@@ -1,5 +1,5 @@
-"""The first hour (issue 35): a small Monte Carlo battle builds its tables with the kernels
-interpreted, the same bits as compiled, so a first one compiles only the battles; a program using
+"""The first hour (issue 35): on a cold kernel cache a small Monte Carlo battle builds its tables
+with the kernels interpreted, the same bits as compiled, and compiles only the battles; a program using
 the Python API is told at once that the engines compile, and for about how long."""
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ PLAIN_BATTLES = [
 
 
 def _cold(monkeypatch, cold: bool, chosen: list[bool] | None = None) -> None:
-    """Quick starts on, none of the tables' budget spent (``cold``), or off."""
+    """A cold cache, none of the tables' budget spent (``cold``), or quick starts off."""
+    monkeypatch.setattr(interpreted, "_cache_cold", lambda: cold)
     monkeypatch.setenv(interpreted.SWITCH, "1" if cold else "0")
     monkeypatch.setattr(interpreted, "_tables_spent", 0.0)
     if chosen is not None:
@@ -77,6 +78,15 @@ def test_a_large_battle_uses_the_kernels_that_build_its_tables(monkeypatch):
     _cold(monkeypatch, True, chosen)
     _model.KernelModel.build(battle, lower(battle))
     assert chosen == []  # (nothing interprets)
+
+
+def test_a_warm_cache_uses_the_kernels_that_build_tables(monkeypatch):
+    battle = oddsim.Battle(rules="1942-2e", attacker="3 inf", defender="2 inf")
+    chosen: list[bool] = []
+    _cold(monkeypatch, True, chosen)
+    monkeypatch.setattr(interpreted, "_cache_cold", lambda: False)
+    _model.KernelModel.build(battle, lower(battle))
+    assert chosen == []
 
 
 def test_once_its_budget_is_spent_a_process_uses_the_kernels_that_build_tables(monkeypatch):

@@ -54,9 +54,9 @@ because after a retreat they go on losing units while the others do not. In a se
 units landed) it holds the destroyer a side keeps last, which leaves its category's order."""
 N_KEY_CATEGORIES = 5
 INTERPRETED_UNITS = 150
-"""A plain battle of at most this many units builds its tables with the kernels interpreted
-(``_with_plain_section``: 5 ms for 10 units, at most some 0.2 s; compiling the kernels takes 3-5 s,
-loading them from a warm cache some 10 ms), within ``interpreted.TABLES_BUDGET_SECONDS`` per process."""
+"""On a cold cache a plain battle of at most this many units builds its tables with the kernels
+interpreted (``_with_plain_section``: 5 ms for 10 units, at most some 0.2 s, where compiling the
+kernels takes 3-5 s), within ``interpreted.TABLES_BUDGET_SECONDS`` per process."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ class KernelModel:
         # that section is too big and it takes the general path after all
         plain = bool(rules[RULES.plain]) and not partial
         model = _pack(low, sides, tables, aa_dice, line_tables=not plain)
-        if plain:  # (small: its tables interpreted, the same bits; only the battles compile)
+        if plain:  # (small, cold cache: its tables interpreted, the same bits; only the battles compile)
             units = int(low.attacker.count.sum() + low.defender.count.sum())
             with _interpreted.tables(units <= INTERPRETED_UNITS):
                 model = _interpreted.carried(_with_plain_section)(model, sides, low.low_luck, aa_dice)
