@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from oddsim.engines.dice import low_luck_strength
 from oddsim.engines.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
 from oddsim.engines.montecarlo import _kernel as k
 from oddsim.engines.montecarlo import _rng
@@ -479,6 +480,9 @@ class SideLayout:
         steps[:, STEP.landed] = side.step_landed
         lines = np.zeros((len(ordered), LINE_WIDTH), dtype=np.int64)
         lines[:, LINE.value] = [v for _, v, _, _ in ordered]
+        # (a roll's: a unit rolls n dice at v, or one for the best of n)
+        lines[:, LINE.strength] = [low_luck_strength(v, n, True, low.dice_sides) if best else v
+                                   for _, v, n, best in ordered]
         category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, STEP.category])
         if side.reserved_step >= 0:  # the kept destroyer leaves its category's order: its own count
             category[side.reserved_step] = LANDED_CATEGORY  # (a sea battle: no units landed)
