@@ -524,7 +524,8 @@ class SideLayout:
                                               for _, v, n, best in ordered),
                    units=units, has_non_combatants=units < int(side.count.sum()),
                    fighting_rolls=int((side.count[types] * rolls)[fires].sum()),
-                   always_hits=bool(np.all(value[fires] > 0)), **arrays)
+                   always_hits=bool(np.all(value[fires] > 0))
+                   and not any(0 in values for values in reach.values()), **arrays)
 
     def with_keys(self, retreats: bool, departs: bool, verb: str) -> SideLayout:
         """The layout with its survivor-key space laid out: the keys of a battle fought to the
