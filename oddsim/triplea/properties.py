@@ -71,6 +71,7 @@ def combat_keys(parts: GameParts, units: UnitReading, records: Mapping[str, Mapp
                                  "--submerge at its default)", False))
     keys.update(_aa_keys(parts, units, names, sides, notes))
     keys.update(_transport_keys(parts, records, notes))
+    keys.update(_raid_keys(parts, names, sides))
     for name, said in NOTED:
         value = parts.properties.get(name)
         if value is None:
@@ -134,6 +135,54 @@ def _transport_keys(parts: GameParts, records: Mapping[str, Mapping[str, object]
                                  f"units, at most {max_heavy} heavy (TripleA counts each unit's "
                                  "transportCost)", False))
     return {"transport.capacity": fits, "transport.max_heavy": max_heavy}
+
+
+def _raid_keys(parts: GameParts, names: Mapping[str, str], sides: int) -> dict[str, object]:
+    """Strategic bombing raids: the bombers' ``bombingBonus`` (where "Use Bombing Max Dice Sides
+    And Bonus" is on), the damage cap (a facility's ``maxDamage`` where damage is done to units,
+    twice the territory's value where no facility states one, else the territory's value), AA
+    built into a facility (``isAAforBombingThisUnitOnly``) and the air battle before a raid
+    (``airAttack`` of escorts, ``airDefense`` of interceptors)."""
+    options = {unit: parts.unit_attachment(unit) for unit in parts.units}
+
+    def number(unit: str, name: str, default: int) -> int:
+        value = _int(options[unit].get(name))
+        return default if value == -1 else value
+
+    def on(unit: str, name: str) -> bool:
+        return (options[unit].get(name) or "").strip().lower() == "true"
+
+    bombers = [unit for unit in parts.units if on(unit, "isStrategicBomber")]
+    tactical = [unit for unit in bombers if options[unit].get("bombingTargets")]
+    strategic = [unit for unit in bombers if unit not in tactical]
+    keys: dict[str, object] = {"raid.air_battle": parts.flag("Raids May Be Preceeded By Air Battles"),
+                               "raid.builtin_aa": any(on(unit, "isAAforBombingThisUnitOnly")
+                                                      or on(unit, "isAA") for unit in parts.units)}
+    if parts.flag("Use Bombing Max Dice Sides And Bonus"):
+        if strategic:
+            keys["raid.damage_bonus"] = max(0, min(number(strategic[0], "bombingBonus", 0), 100))
+        if tactical:
+            keys["raid.tactical_bonus"] = max(0, min(number(tactical[0], "bombingBonus", 0), 100))
+    damageable = {unit: number(unit, "maxDamage", -1) for unit in parts.units
+                  if on(unit, "canBeDamaged") or on(unit, "isFactory")}
+    stated = {names[unit]: min(cap, 1000) for unit, cap in damageable.items() if cap >= 0}
+    if parts.flag("Damage From Bombing Done To Units Instead Of Territories") and stated:
+        keys["raid.cap"] = "facility"
+        keys["raid.facility_caps"] = stated
+        targets = {names[target] for unit in tactical
+                   for target in (options[unit].get("bombingTargets") or "").split(":") if target in names}
+        keys["raid.tactical_targets"] = sorted(target for target in targets if target in stated)
+    elif parts.flag("Damage From Bombing Done To Units Instead Of Territories"):
+        keys["raid.cap"] = "double_territory"
+    else:
+        keys["raid.cap"] = "territory"
+    escorts = [unit for unit in parts.units if on(unit, "canEscort")]
+    interceptors = [unit for unit in parts.units if on(unit, "canIntercept")]
+    if escorts and keys["raid.air_battle"]:
+        keys["raid.escort_hit"] = max(0, min(number(escorts[0], "airAttack", 0), sides, 6))
+    if interceptors and keys["raid.air_battle"]:
+        keys["raid.interceptor_hit"] = max(0, min(number(interceptors[0], "airDefense", 0), sides, 6))
+    return keys
 
 
 def _int(text: str | None) -> int:
