@@ -50,11 +50,12 @@ def test_bad_game_files_are_one_line(tmp_path):
 
 def test_a_refused_unit_is_one_line(tmp_path):
     path = tmp_path / "kamikaze.xml"
+    unit = '<attachment name="unitAttachment" attachTo="{}" javaClass="UnitAttachment">{}</attachment>'
     path.write_text('<game><info name="K"/><unitList><unit name="infantry"/><unit name="zero"/></unitList>'
-                    '<attachmentList><attachment name="unitAttachment" attachTo="zero" javaClass="UnitAttachment">'
-                    '<option name="isAir" value="true"/><option name="attack" value="2"/>'
-                    '<option name="isKamikaze" value="true"/></attachment>'
-                    '<attachment name="unitAttachment" attachTo="infantry" javaClass="UnitAttachment">'
-                    '<option name="defense" value="2"/></attachment></attachmentList></game>')
+                    '<attachmentList>'
+                    + unit.format("zero", '<option name="isAir" value="true"/><option name="attack" value="2"/>'
+                                          '<option name="isKamikaze" value="true"/>')
+                    + unit.format("infantry", '<option name="defense" value="2"/>')
+                    + '</attachmentList></game>')
     refused(["battle", "--rules", str(path), "-a", "1 zero", "-d", "1 infantry"],
             "attacker: K: zero is a kamikaze unit, which oddsim does not compute; leave it out of the battle")
