@@ -121,7 +121,8 @@ SUICIDE = """<?xml version="1.0"?>
       <option name="attack" value="1"/><option name="defense" value="2"/>
     </attachment>
     <attachment name="unitAttachment" attachTo="rocketBoat" javaClass="x.UnitAttachment" type="unitType">
-      <option name="isSea" value="true"/><option name="attack" value="3"/><option name="isSuicide" value="true"/>
+      <option name="isSea" value="true"/><option name="attack" value="3"/>
+      <option name="isSuicide" value="true"/>
     </attachment>
   </attachmentList>
   <propertyList><property name="Partial Amphibious Retreat" value="true"/></propertyList>

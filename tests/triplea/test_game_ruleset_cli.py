@@ -53,7 +53,8 @@ def test_a_refused_unit_is_one_line(tmp_path):
     unit = '<attachment name="unitAttachment" attachTo="{}" javaClass="UnitAttachment">{}</attachment>'
     path.write_text('<game><info name="K"/><unitList><unit name="infantry"/><unit name="zero"/></unitList>'
                     '<attachmentList>'
-                    + unit.format("zero", '<option name="isAir" value="true"/><option name="attack" value="2"/>'
+                    + unit.format("zero", '<option name="isAir" value="true"/>'
+                                          '<option name="attack" value="2"/>'
                                           '<option name="isKamikaze" value="true"/>')
                     + unit.format("infantry", '<option name="defense" value="2"/>')
                     + '</attachmentList></game>')
