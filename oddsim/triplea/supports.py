@@ -115,8 +115,9 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
                                      "technology or trigger: not applied", False, unit=True))
             continue
         if everyone and not everyone <= set(rule.players):
-            notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' helps only "
-                                     f"{', '.join(sorted(set(rule.players)))}", True, unit=True))
+            missed = ", ".join(sorted(everyone - set(rule.players)))
+            notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' does not help "
+                                     f"{missed} (oddsim's sides have no player)", True, unit=True))
             continue
         active.append(rule)
     stacking = _stacking(active)
