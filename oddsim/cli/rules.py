@@ -11,6 +11,8 @@ from oddsim.model.rules import (
     SubFirstStrike,
     SubStrikeDestroyer,
     SubStrikeRounds,
+    SupportFaction,
+    SupportRule,
     UnitType,
     builtin_names,
     load_ruleset,
@@ -58,6 +60,18 @@ def unit_roles(unit: UnitType) -> list[str]:
     return [role for flag, default, role in UNIT_ROLES if getattr(unit, flag) != default]
 
 
+def describe_support(rule: SupportRule) -> str:
+    """One support rule in words (``rules show``)."""
+    if rule.bonus is None:
+        return (f"each {'/'.join(rule.supporters)} raises {rule.per_supporter} "
+                f"{'/'.join(rule.supported)} to {rule.value} on {rule.side}")
+    whose = "" if rule.faction is SupportFaction.ALLIED else "enemy "
+    kind = f" (bonus type {rule.bonus_type}, at most {rule.bonus_type_count} a unit)" \
+        if rule.bonus_type else ""
+    return (f"each {'/'.join(rule.supporters)} gives {rule.per_supporter} {whose}"
+            f"{'/'.join(rule.supported)} {rule.bonus:+d} {rule.bonus_to} on {rule.side}{kind}")
+
+
 def describe_ruleset(ruleset: Ruleset) -> str:
     """Readable unit table and rule flags."""
     lines = [f"{ruleset.name}: {ruleset.title}", ""]
@@ -86,9 +100,10 @@ def describe_ruleset(ruleset: Ruleset) -> str:
                  f"{ruleset.transport.max_heavy} of {heavy}; may ignore lone subs/transports: "
                  f"{'yes' if ruleset.amphibious.ignore_subs_and_transports else 'no'}; raid "
                  f"built-in AA: {'yes' if ruleset.raid.builtin_aa else 'no'}")
+    if c.dice_sides != 6:
+        lines.append(f"dice: {c.dice_sides}-sided (a unit hits on a roll at or under its value)")
     for rule in ruleset.support:
-        lines.append(f"support: each {'/'.join(rule.supporters)} raises {rule.per_supporter} "
-                     f"{'/'.join(rule.supported)} to {rule.value} on {rule.side}")
+        lines.append(f"support: {describe_support(rule)}")
     if ruleset.bombard.units:
         ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
         lines.append(f"bombard: {ships}")
