@@ -17,16 +17,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from oddsim.model.rules import NotModelled, Ruleset, parse_ruleset
+from oddsim.triplea import computed
 from oddsim.triplea.costs import unit_costs
 from oddsim.triplea.document import read_game_root
 from oddsim.triplea.names import name_table
 from oddsim.triplea.options import GameParts, read_parts
 from oddsim.triplea.properties import combat_keys, dice_sides
 from oddsim.triplea.supports import map_supports, read_supports
-from oddsim.triplea.units import read_units, schema_has
+from oddsim.triplea.units import read_units
 
-MAX_GAME_UNIT_TYPES = 256
-"""Most unit types a game file may define (the largest maps have about 150)."""
+MAX_GAME_UNIT_TYPES = 512
+"""Most unit types a game file may define (Total World War, the largest BEST map, has 390)."""
 
 
 @dataclass(frozen=True)
@@ -77,15 +78,16 @@ def _table(parts: GameParts, sides: int, origin: str
     """The ruleset's table (as a TOML file would hold it), the unit names, and the notes."""
     naming = name_table(parts.units)
     names = {unit: oddsim for unit, (oddsim, _) in naming.items()}
-    units = read_units(parts, names, unit_costs(parts), sides)
-    supports = map_supports(read_supports(parts), parts, units.records, names, sides)
-    keys, property_notes = combat_keys(parts, units, units.records, names, sides)
-    if sides != 6:
-        if schema_has_key("dice_sides"):
-            keys["combat.dice_sides"] = sides
-        else:
-            property_notes.append(NotModelled("diceSides", f"a {sides}-sided die: oddsim rolls "
-                                              "six-sided dice", False))
+    rolled = sides if computed.dice_sides(sides) else 6
+    units = read_units(parts, names, unit_costs(parts), rolled, sides)
+    supports = map_supports(read_supports(parts), parts, units.records, names, rolled)
+    keys, property_notes = combat_keys(parts, units, units.records, names, rolled)
+    if rolled != 6:
+        keys["combat.dice_sides"] = rolled
+    elif sides != 6:
+        property_notes.append(NotModelled("diceSides", f"the game rolls {sides}-sided dice, which "
+                                          "oddsim's engines do not roll yet: every unit that rolls "
+                                          "one is refused", False))
     table: dict = {"name": parts.title, "title": parts.title}
     for dotted, value in keys.items():
         section, _, leaf = dotted.partition(".")
@@ -98,14 +100,6 @@ def _table(parts: GameParts, sides: int, origin: str
     notes = units.not_modelled + supports.not_modelled + property_notes
     notes += _file_notes(parts)
     return table, names, notes
-
-
-def schema_has_key(key: str) -> bool:
-    """Whether the combat table declares ``key`` (``combat.dice_sides`` lands with N-sided dice)."""
-    from oddsim.model.rules import CombatRules
-    from oddsim.model.schema import declared
-
-    return any(k.name == key for k in declared(CombatRules))
 
 
 def _file_notes(parts: GameParts) -> list[NotModelled]:
@@ -121,4 +115,4 @@ def _file_notes(parts: GameParts) -> list[NotModelled]:
 
 
 __all__ = ["MAX_GAME_UNIT_TYPES", "GameRules", "game_rules", "load_game_rules", "load_game_ruleset",
-           "ruleset_from_game_root", "schema_has"]
+           "ruleset_from_game_root"]

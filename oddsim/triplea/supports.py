@@ -8,7 +8,9 @@ share one base value on its side, and no supported unit could take two bonuses a
 type per unit and side, each counted once). Rules with the same supported units, value, side and
 number are one oddsim rule with several supporters (fighters and tanks both supporting tactical
 bombers). A rule that cannot be said so (stacking bonuses, enemy-side rules, roll bonuses, a
-minus) is named as not modelled on its supporter, and a battle with that supporter is refused.
+minus) makes every rule of the file TripleA's additive kind where the engines compute it
+(``oddsim.triplea.computed``); until they do, it is named as not modelled on its supporter, and a
+battle with that supporter is refused.
 
 A rule for no player (``players`` left empty: a technology or trigger gives it) is not applied,
 and is named; a rule for some of the players who buy units (``playerProduction``) only is refused
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from oddsim.model.rules import NotModelled
+from oddsim.triplea import computed
 from oddsim.triplea.options import Attachment, GameParts
 
 OLD_ARTILLERY = "ArtyOld"
@@ -121,8 +124,12 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
             continue
         active.append(rule)
     stacking = _stacking(active)
+    improved = {names[rule.supporter]: min(rule.number * 2, 100)
+                for rule in active if rule.improved_artillery}
+    if (any(_why_not_value(rule, records, stacking) for rule in active)
+            and not any(rule.roll for rule in active) and computed.bonus_supports()):
+        return SupportReading(_bonus_rules(active, names), improved, notes)
     merged: dict[tuple, list[str]] = {}
-    improved: dict[str, int] = {}
     for rule in active:
         reason = _why_not_value(rule, records, stacking)
         if reason is not None:
@@ -137,12 +144,21 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
             merged.setdefault(key, [])
             if names[rule.supporter] not in merged[key]:
                 merged[key].append(names[rule.supporter])
-        if rule.improved_artillery:
-            improved[names[rule.supporter]] = min(rule.number * 2, 100)
     rules = [{"supporters": supporters, "supported": list(supported), "per_supporter": number,
               "value": max(1, value), "side": side}
              for (supported, value, side, number), supporters in merged.items()]
     return SupportReading(rules, improved, notes)
+
+
+def _bonus_rules(rules: list[Support], names: Mapping[str, str]) -> list[dict[str, object]]:
+    """Every rule in TripleA's own additive form (``bonus``, ``faction``, ``bonus_type``), one per
+    side it helps: what the engines compute once they compute bonus rules."""
+    return [{"supporters": [names[rule.supporter]],
+             "supported": [names[unit] for unit in rule.supported if unit in names],
+             "per_supporter": min(rule.number, 100), "bonus": rule.bonus, "side": side,
+             "faction": "enemy" if rule.enemy else "allied", "bonus_type": rule.bonus_type,
+             "bonus_type_count": min(rule.bonus_count, 100)}
+            for rule in rules for side in rule.sides]
 
 
 def _base(record: Mapping[str, object], side: str) -> int:

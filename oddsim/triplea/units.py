@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from oddsim.model.rules import NotModelled, UnitType
-from oddsim.model.schema import declared
+from oddsim.model.rules import NotModelled
+from oddsim.triplea import computed
 from oddsim.triplea.options import Attachment, GameParts
 
 _REFUSED_FLAGS = (
@@ -85,18 +85,11 @@ def _names(attachment: Attachment, name: str) -> set[str] | None:
     return None if text is None else {part for part in text.split(":") if part}
 
 
-def schema_has(key: str) -> bool:
-    """Whether the unit schema declares ``key`` (the N-dice keys land with the engines' work)."""
-    return any(k.name == key for k in declared(UnitType))
-
-
-def _hits_high() -> int:
-    return next(k.spec.high for k in declared(UnitType) if k.name == "hits") or 2
-
-
 def read_units(parts: GameParts, names: Mapping[str, str], costs: Mapping[str, int],
-               dice_sides: int) -> UnitReading:
-    """Every unit type of the file as an oddsim record (``names``: TripleA -> oddsim name)."""
+               dice_sides: int, game_sides: int) -> UnitReading:
+    """Every unit type of the file as an oddsim record (``names``: TripleA -> oddsim name);
+    ``dice_sides``: the die the ruleset rolls, ``game_sides``: the game's (where the engines do
+    not roll that one yet, every unit that rolls a die is refused)."""
     reading = UnitReading()
     attachments = {unit: parts.unit_attachment(unit) for unit in parts.units}
     air = {unit for unit, ua in attachments.items() if _flag(ua, "isAir")}
@@ -109,6 +102,9 @@ def read_units(parts: GameParts, names: Mapping[str, str], costs: Mapping[str, i
     for unit, ua in attachments.items():
         record, notes = _unit_record(unit, ua, parts, air, lightest, smallest_carrier_cost,
                                      air_sub_restricted, dice_sides, reading)
+        if game_sides != dice_sides and (record["attack"] or record["defense"] or record.get("aa")):
+            notes.insert(0, (f"rolling the game's {game_sides}-sided dice, which oddsim's engines "
+                             "do not roll yet", True))
         record["cost"] = costs.get(unit, 0)
         reading.records[unit] = record
         reading.not_modelled += [NotModelled(names[unit], reason, refuses, unit=True)
@@ -132,16 +128,15 @@ def _unit_record(unit: str, ua: Attachment, parts: GameParts, air: set[str], lig
         hits = 2 if _flag(ua, "isTwoHit") else 1
     if unit == "battleship" and "Two hit battleship" in parts.properties:
         hits = 2 if parts.flag("Two hit battleship") else 1
-    if hits > _hits_high():
-        notes.append((f"{hits} hit points (oddsim computes up to {_hits_high()})", True))
-        hits = _hits_high()
-    record["hits"] = max(1, hits)
+    hits = max(1, hits)
+    if hits > 2 and not computed.unit_key("hits", hits):
+        notes.append((f"a unit of {hits} hit points, which oddsim's engines do not compute yet", True))
+        hits = 2
+    record["hits"] = hits
     _rolls(ua, record, notes)
     for value, side in ((attack, "attack"), (defense, "defense")):
         if value > dice_sides:
-            notes.append((f"{side} {value} is over the die's {dice_sides} sides: it hits on every "
-                          f"roll", False))
-            record[side] = dice_sides
+            record[side] = dice_sides  # (it hits on every roll, as it does at the die's sides)
     _combat_roles(unit, ua, air, air_sub_restricted, record, notes)
     _aa(unit, ua, air, dice_sides, record, notes, reading)
     if _flag(ua, "isInfrastructure") or _flag(ua, "isFactory") or _flag(ua, "isAA"):
@@ -181,22 +176,23 @@ def _unit_record(unit: str, ua: Attachment, parts: GameParts, air: set[str], lig
 
 
 def _rolls(ua: Attachment, record: dict[str, object], notes: list[tuple[str, bool]]) -> None:
-    """``attackRolls`` / ``defenseRolls`` / ``chooseBestRoll``, onto the schema's keys where it
-    has them, else named as not computed."""
+    """``attackRolls`` / ``defenseRolls`` / ``chooseBestRoll``, onto the schema's keys where the
+    engines compute them (``oddsim.triplea.computed``), else named as not computed."""
     for option, key in (("attackRolls", "attack_rolls"), ("defenseRolls", "defense_rolls")):
         rolls = _number(ua, option, 1)
         if rolls == 1:
             continue
-        if schema_has(key):
-            record[key] = max(0, min(rolls, 20))
+        rolls = max(0, min(rolls, 20))
+        if computed.unit_key(key, rolls):
+            record[key] = rolls
         else:
-            notes.append((f"rolls {rolls} dice {'attacking' if key == 'attack_rolls' else 'defending'}",
-                          True))
+            notes.append((f"a unit rolling {rolls} dice "
+                          f"{'attacking' if key == 'attack_rolls' else 'defending'} ({option})", True))
     if _flag(ua, "chooseBestRoll"):
-        if schema_has("choose_best_roll"):
+        if computed.unit_key("choose_best_roll", True):
             record["choose_best_roll"] = True
         else:
-            notes.append(("only the best of its dice counts (chooseBestRoll)", True))
+            notes.append(("a unit of which only the best die counts (chooseBestRoll)", True))
 
 
 def _combat_roles(unit: str, ua: Attachment, air: set[str], air_sub_restricted: bool,

@@ -148,8 +148,8 @@ def test_a_unit_oddsim_does_not_compute_is_refused_in_one_line_and_named(tmp_pat
 
 
 def test_too_many_unit_types_is_one_error(tmp_path):
-    units = "".join(f'<unit name="u{i}"/>' for i in range(300))
+    units = "".join(f'<unit name="u{i}"/>' for i in range(600))
     path = tmp_path / "many.xml"
     path.write_text(f'<game><info name="many"/><unitList>{units}</unitList></game>')
-    with pytest.raises(RulesetError, match="at most 256 unit types"):
+    with pytest.raises(RulesetError, match="at most 512 unit types"):
         load_ruleset(str(path))
