@@ -141,7 +141,8 @@ def _raid_keys(parts: GameParts, names: Mapping[str, str], sides: int) -> dict[s
     """Strategic bombing raids: the bombers' ``bombingBonus`` (where "Use Bombing Max Dice Sides
     And Bonus" is on), the damage cap (a facility's ``maxDamage`` where damage is done to units,
     twice the territory's value where no facility states one, else the territory's value), AA
-    built into a facility (``isAAforBombingThisUnitOnly``) and the air battle before a raid
+    built into a facility (``isAAforBombingThisUnitOnly`` on a unit that is not itself an AA gun:
+    a legacy ``isAA`` gun fires at bombers only where it stands) and the air battle before a raid
     (``airAttack`` of escorts, ``airDefense`` of interceptors)."""
     options = {unit: parts.unit_attachment(unit) for unit in parts.units}
 
@@ -157,7 +158,9 @@ def _raid_keys(parts: GameParts, names: Mapping[str, str], sides: int) -> dict[s
     strategic = [unit for unit in bombers if unit not in tactical]
     keys: dict[str, object] = {"raid.air_battle": parts.flag("Raids May Be Preceeded By Air Battles"),
                                "raid.builtin_aa": any(on(unit, "isAAforBombingThisUnitOnly")
-                                                      or on(unit, "isAA") for unit in parts.units)}
+                                                      and not on(unit, "isAA")
+                                                      and not on(unit, "isAAforCombatOnly")
+                                                      for unit in parts.units)}
     if parts.flag("Use Bombing Max Dice Sides And Bonus"):
         if strategic:
             keys["raid.damage_bonus"] = max(0, min(number(strategic[0], "bombingBonus", 0), 100))
