@@ -12,6 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 _ATTACHMENT_LISTS = ("attachmentList", "attatchmentList")
 _ATTACHMENTS = ("attachment", "attatchment")
@@ -77,11 +78,16 @@ class GameParts:
     def unit_attachment(self, unit: str) -> Attachment:
         """The ``unitAttachment`` of a unit (its options merged if the file gives several), or
         an empty one."""
-        options: list[tuple[str, str]] = []
+        return self._unit_attachments.get(unit) or Attachment("unitAttachment", unit, "UnitAttachment")
+
+    @cached_property
+    def _unit_attachments(self) -> dict[str, Attachment]:
+        """Each unit's ``unitAttachment``, read once (a large map has thousands of attachments)."""
+        options: dict[str, list[tuple[str, str]]] = {}
         for attachment in self.attachments_of("UnitAttachment"):
-            if attachment.attach_to == unit:
-                options += attachment.options
-        return Attachment("unitAttachment", unit, "UnitAttachment", tuple(options))
+            options.setdefault(attachment.attach_to, []).extend(attachment.options)
+        return {unit: Attachment("unitAttachment", unit, "UnitAttachment", tuple(found))
+                for unit, found in options.items()}
 
     def flag(self, name: str, default: bool = False) -> bool:
         """A true/false property (any case); ``default`` when the file does not set it."""
