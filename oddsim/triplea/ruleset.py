@@ -1,5 +1,6 @@
 """A TripleA game file as an oddsim ruleset: its units (``units``), support rules
-(``supports``), combat properties (``properties``) and costs (``costs``) mapped onto the ruleset's
+(``supports``), combat properties (``properties``), technologies (``techs``) and costs (``costs``)
+mapped onto the ruleset's
 declared keys (``oddsim.model.rules.ruleset_from_keys``), with what oddsim does not compute named
 per unit and property (``Ruleset.not_modelled``).
 
@@ -24,6 +25,7 @@ from oddsim.triplea.names import name_table
 from oddsim.triplea.options import GameParts, read_parts
 from oddsim.triplea.properties import combat_keys, dice_sides
 from oddsim.triplea.supports import map_supports, read_supports
+from oddsim.triplea.techs import tech_tables, technologies
 from oddsim.triplea.units import read_units
 
 MAX_GAME_UNIT_TYPES = 512
@@ -93,8 +95,11 @@ def _table(parts: GameParts, sides: int, origin: str
         section, _, leaf = dotted.partition(".")
         table.setdefault(section, {})[leaf] = value
     table["support"] = supports.rules
-    if supports.improved_artillery:
-        table["tech"] = {"improved-artillery": {"per_supporter": supports.improved_artillery}}
+    techs = tech_tables(parts, units.records, names, int(str(keys.get("combat.aa_hit", 1))), rolled)
+    if supports.improved_artillery and "improvedArtillerySupport" in technologies(parts):
+        techs["improved-artillery"] = {"per_supporter": supports.improved_artillery}
+    if techs:
+        table["tech"] = techs
     table["units"] = {names[unit]: {**record, "aliases": list(naming[unit][1])}
                       for unit, record in units.records.items()}
     notes = units.not_modelled + supports.not_modelled + property_notes

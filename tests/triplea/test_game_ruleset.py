@@ -153,3 +153,26 @@ def test_too_many_unit_types_is_one_error(tmp_path):
     path.write_text(f'<game><info name="many"/><unitList>{units}</unitList></game>')
     with pytest.raises(RulesetError, match="at most 512 unit types"):
         load_ruleset(str(path))
+
+
+TECHNOLOGIES = """  <technology>
+    <technologies>
+      <techname name="superSub"/><techname name="jetPower"/><techname name="heavyBomber"/>
+      <techname name="aARadar"/><techname name="improvedArtillerySupport"/>
+    </technologies>
+  </technology>
+"""
+TECH_PROPERTIES = """    <property name="WW2V3 Tech Model" value="true"/>
+    <property name="LHTR Heavy Bombers" value="true"/>
+    <property name="Heavy Bomber Dice Rolls" value="2"/>
+"""
+
+
+def test_technologies_read_as_the_anniversary_editions(tmp_path):
+    # TripleA's defaults for the standard technologies under the WW2V3 tech model and LHTR heavy
+    # bombers are the Anniversary Edition's rules (docs/rules.md §15)
+    text = RULEBOOK_1942.read_text().replace("  <attachmentList>", TECHNOLOGIES + "  <attachmentList>")
+    path = tmp_path / "techs.xml"
+    path.write_text(text.replace("  </propertyList>", TECH_PROPERTIES + "  </propertyList>"))
+    ours, theirs = load_ruleset(str(path)), load_ruleset("anniversary")
+    assert {rule.name: rule for rule in ours.tech} == {rule.name: rule for rule in theirs.tech}
