@@ -14,12 +14,17 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oddsim._runtime.documents import check_depth, load_toml, too_deep
 from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.model.names import NAME_RULE, is_typable, typed_key
+from oddsim.model.not_modelled import NotModelled
 from oddsim.model.schema import Fields, Key, Units, key, read_record
+
+if TYPE_CHECKING:
+    from oddsim.triplea.table import GameTable
 
 MAX_UNIT_TYPES = 32
 
@@ -338,21 +343,6 @@ class TechRule:
     raid_bonus: int = key("added to each bomber's raid damage", 0, low=0, high=100)
 
 
-@dataclass(frozen=True)
-class NotModelled:
-    """Something a ruleset read from another format (a TripleA map) says that oddsim does not
-    compute: ``subject`` names a unit (``unit``) or a property, ``reason`` says what; when
-    ``refuses``, a battle with that unit in it is refused, else the answer stands and names it."""
-
-    subject: str
-    reason: str
-    refuses: bool = False
-    unit: bool = False
-
-    def describe(self) -> str:
-        return f"{self.subject}: {self.reason}"
-
-
 TECH_NAMES = ("jets", "super-subs", "heavy-bombers", "radar", "improved-artillery",
               "combined-bombardment", "improved-mech-infantry")
 """Technologies docs/rules.md §15 names; an edition's file defines those it has."""
@@ -488,9 +478,29 @@ def _load_game_file(path: Path) -> Ruleset:
 
 @lru_cache(maxsize=8)
 def _game_file_cached(key: tuple[str, int, int], label: str) -> Ruleset:
-    from oddsim.triplea.ruleset import load_game_ruleset
+    from oddsim.triplea.document import read_game_root
+    from oddsim.triplea.table import game_table
 
-    return load_game_ruleset(Path(label), label)
+    return game_ruleset(game_table(read_game_root(Path(label), label), label, loads), label)
+
+
+def game_ruleset(read: GameTable, origin: str) -> Ruleset:
+    """The Ruleset of a game file's table (``oddsim.triplea.table.game_table``): checked as a
+    ruleset file is, up to the game's many unit types, with what it does not model."""
+    from oddsim.triplea.table import MAX_GAME_UNIT_TYPES
+
+    ruleset = parse_ruleset(copy.deepcopy(read.table), origin, max_units=MAX_GAME_UNIT_TYPES)
+    return replace(ruleset, not_modelled=read.notes)
+
+
+def loads(table: dict) -> bool:
+    """Whether a ruleset's table loads (its keys declared, its values ones the engines compute):
+    how a foreign format's reader asks which of its features it may map onto keys."""
+    try:
+        parse_ruleset(copy.deepcopy(table), "probe")
+    except RulesetError:
+        return False
+    return True
 
 
 @cache
@@ -516,9 +526,10 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
     else:
         base = load_ruleset(name_or_path)  # its own errors first
         if Path(text).suffix.lower() != ".toml" and _is_game_file(Path(text)):
-            from oddsim.triplea.ruleset import MAX_GAME_UNIT_TYPES, load_game_rules
+            from oddsim.triplea.document import read_game_root
+            from oddsim.triplea.table import MAX_GAME_UNIT_TYPES, game_table
 
-            table = copy.deepcopy(dict(load_game_rules(Path(text), text).table))
+            table = copy.deepcopy(game_table(read_game_root(Path(text), text), text, loads).table)
             changed = _changed(table, changes, text, MAX_GAME_UNIT_TYPES)
             return replace(changed, not_modelled=base.not_modelled)
         table = load_toml(RULESET_FILE.read_text(Path(text)), f"ruleset file {text}", RulesetError)

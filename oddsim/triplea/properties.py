@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from oddsim.model.rules import NotModelled
+from oddsim.model.not_modelled import NotModelled
 from oddsim.triplea.options import GameParts
 from oddsim.triplea.units import UnitReading
 

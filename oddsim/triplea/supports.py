@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from oddsim.model.rules import NotModelled
+from oddsim.model.not_modelled import NotModelled
 from oddsim.triplea import computed
+from oddsim.triplea.computed import Loads
 from oddsim.triplea.options import Attachment, GameParts
 
 OLD_ARTILLERY = "ArtyOld"
@@ -104,7 +105,7 @@ class SupportReading:
 
 
 def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str, Mapping[str, object]],
-                 names: Mapping[str, str], dice_sides: int) -> SupportReading:
+                 names: Mapping[str, str], dice_sides: int, loads: Loads) -> SupportReading:
     """The support rules as oddsim rules (``records``: TripleA unit -> its oddsim record, for the
     base values; ``names``: TripleA -> oddsim name)."""
     notes: list[NotModelled] = []
@@ -127,7 +128,7 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
     improved = {names[rule.supporter]: min(rule.number * 2, 100)
                 for rule in active if rule.improved_artillery}
     if (any(_why_not_value(rule, records, stacking) for rule in active)
-            and not any(rule.roll for rule in active) and computed.bonus_supports()):
+            and not any(rule.roll for rule in active) and computed.bonus_supports(loads)):
         return SupportReading(_bonus_rules(active, names), improved, notes)
     merged: dict[tuple, list[str]] = {}
     for rule in active:
