@@ -21,7 +21,7 @@ from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.model.names import NAME_RULE, is_typable, typed_key
 from oddsim.model.not_modelled import NotModelled
-from oddsim.model.schema import Fields, Key, Units, key, read_record
+from oddsim.model.schema import Fields, Key, Units, key, read_record, record_repr
 
 if TYPE_CHECKING:
     from oddsim.triplea.table import GameTable
@@ -195,15 +195,18 @@ class UnitType:
                             role="heavy_cargo")
     attack_rolls: int = key("dice it rolls each round when attacking (0: none; TripleA "
                             "attackRolls); a technology's attack_dice replaces it", 1, low=0,
-                            high=MAX_ROLLS)
+                            high=MAX_ROLLS, quiet_default=True)
     defense_rolls: int = key("dice it rolls each round when defending (0: none; TripleA "
-                             "defenseRolls)", 1, low=0, high=MAX_ROLLS)
+                             "defenseRolls)", 1, low=0, high=MAX_ROLLS, quiet_default=True)
     choose_best_roll: bool = key("of its several dice only the best counts: one hit at most "
-                                 "(TripleA chooseBestRoll)", False, role="best roll")
+                                 "(TripleA chooseBestRoll)", False, role="best roll", quiet_default=True)
 
     @property
     def is_air(self) -> bool:
         return self.domain is Domain.AIR
+
+    def __repr__(self) -> str:
+        return record_repr(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -222,16 +225,21 @@ class SupportRule:
                             SupportSide.ATTACK)
     bonus: int | None = key("added to a supported unit's value, the sum kept within 0.."
                             "dice_sides (TripleA bonus; or give value)", None,
-                            low=-MAX_DICE_SIDES, high=MAX_DICE_SIDES)
+                            low=-MAX_DICE_SIDES, high=MAX_DICE_SIDES, quiet_default=True)
     faction: SupportFaction = key("whose units it changes: the supporters' side's (allied) or "
-                                  "the enemy's (enemy; bonus rules only)", SupportFaction.ALLIED)
+                                  "the enemy's (enemy; bonus rules only)", SupportFaction.ALLIED,
+                                  quiet_default=True)
     bonus_type: str = key("rules of one bonus type do not stack on a unit beyond "
                           "bonus_type_count (TripleA bonusType); empty: the rule is a type of "
-                          "its own", "")
+                          "its own", "", quiet_default=True)
     bonus_type_count: int = key("supports of this bonus type one unit may receive (TripleA's "
-                                "COUNT:NAME bonusType)", 1, low=1, high=100)
+                                "COUNT:NAME bonusType)", 1, low=1, high=100, quiet_default=True)
     bonus_to: SupportBonusTo = key("what the bonus adds to: the value hit on, the dice rolled "
-                                   "(TripleA dice = roll), or both", SupportBonusTo.STRENGTH)
+                                   "(TripleA dice = roll), or both", SupportBonusTo.STRENGTH,
+                                   quiet_default=True)
+
+    def __repr__(self) -> str:
+        return record_repr(self)
 
 
 @dataclass(frozen=True)
@@ -259,7 +267,10 @@ class CombatRules:
         "which enemy destroyer takes the first strike away: one there at the start of the round, "
         "or one there when the battle starts", SubStrikeDestroyer.EACH_ROUND)
     dice_sides: int = key("faces of a die: a unit hits on a roll at or under its value "
-                          "(TripleA diceSides)", 6, low=2, high=MAX_DICE_SIDES)
+                          "(TripleA diceSides)", 6, low=2, high=MAX_DICE_SIDES, quiet_default=True)
+
+    def __repr__(self) -> str:
+        return record_repr(self)
 
 
 @dataclass(frozen=True)
@@ -797,11 +808,6 @@ def not_computed(ruleset: Ruleset) -> str | None:
     for unit in ruleset.units:
         if unit.hits > 2:
             return f"'units.{unit.name}.hits' = {unit.hits} (more than two hit points)"
-        if unit.attack_rolls != 1 or unit.defense_rolls != 1 or unit.choose_best_roll:
-            return f"'units.{unit.name}' rolling other than one die (attack_rolls, defense_rolls, " \
-                   f"choose_best_roll)"
-    if ruleset.combat.dice_sides != 6:
-        return f"'combat.dice_sides' = {ruleset.combat.dice_sides} (dice other than six-sided)"
     return None
 
 
