@@ -390,8 +390,8 @@ class Ruleset:
         present = set(units)
         for note in self.not_modelled:
             if note.refuses and note.unit and note.subject in present:
-                return (f"{self.name}: {note.subject} is {note.reason}, which oddsim does not "
-                        f"compute; leave it out of the battle")
+                return (f"{self.name}: oddsim does not compute {note.subject} ({note.reason}): "
+                        "leave it out of the battle")
         return None
 
     def technology(self, name: str) -> TechRule:

@@ -13,8 +13,10 @@ minus) makes every rule of the file TripleA's additive kind where the engines co
 battle with that supporter is refused.
 
 A rule for no player (``players`` left empty: a technology or trigger gives it) is not applied,
-and is named; a rule for some of the players who buy units (``playerProduction``) only is refused
-on its supporter, since oddsim's sides have no player.
+and is named. A rule for some players only applies as it is where every player who may have the
+supporter (its frontier sells it, or it starts with one: ``GameParts.holders``) is one of them (a
+nation's own artillery supporting its own infantry); else it is refused on its supporter, since
+oddsim's sides have no player.
 """
 
 from __future__ import annotations
@@ -118,8 +120,9 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' is given by a "
                                      "technology or trigger: not applied", False, unit=True))
             continue
-        if everyone and not everyone <= set(rule.players):
-            missed = ", ".join(sorted(everyone - set(rule.players)))
+        holders = parts.holders.get(rule.supporter) or everyone
+        if holders and not holders <= set(rule.players):
+            missed = ", ".join(sorted(holders - set(rule.players)))
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' does not help "
                                      f"{missed} (oddsim's sides have no player)", True, unit=True))
             continue
