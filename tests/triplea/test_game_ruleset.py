@@ -109,6 +109,10 @@ def test_a_rule_change_applies_to_a_game_file():
     changed = with_changes(str(RULEBOOK_1942), {"combat.aa_hit": 2})
     assert changed.combat.aa_hit == 2
     assert changed.unit("aa_gun").aa
+    from oddsim.results.readings import rule_readings
+
+    # the answer's readings name the change against the game file it was made to
+    assert rule_readings(changed) == {"combat.aa_hit": {"value": "2", "rulebook": "1"}}
 
 
 SUICIDE = """<?xml version="1.0"?>
