@@ -114,7 +114,8 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
     everyone = set(parts.player_frontiers) or set(parts.players)  # the players who buy units
     active = []
     for rule in supports:
-        if rule.supporter not in names or not rule.number or not rule.sides:
+        if (rule.supporter not in names or not rule.number or not rule.sides
+                or not any(unit in names for unit in rule.supported)):
             continue
         if not rule.players:
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' is given by a "

@@ -239,3 +239,10 @@ def test_a_support_for_some_players_applies_where_only_they_have_the_supporter(t
         "National artillery: oddsim does not compute blue_gun (support 'supportAttachmentBlue' does "
         "not help Blues (oddsim's sides have no player)): leave it out of the battle")
     assert ruleset.refusal(["red_gun", "infantry"]) is None
+
+
+def test_a_game_without_units_is_one_error(tmp_path):
+    path = tmp_path / "empty.xml"
+    path.write_text('<game><info name="empty"/></game>')
+    with pytest.raises(RulesetError, match="no unit types"):
+        load_ruleset(str(path))
