@@ -246,3 +246,41 @@ def test_a_game_without_units_is_one_error(tmp_path):
     path.write_text('<game><info name="empty"/></game>')
     with pytest.raises(RulesetError, match="no unit types"):
         load_ruleset(str(path))
+
+
+TWELVE_SIDED = """<game>
+  <info name="Twelve"/>
+  <diceSides value="12"/>
+  <unitList><unit name="knight"/><unit name="pikeman"/><unit name="keep"/></unitList>
+  <attachmentList>
+    <attachment name="unitAttachment" attachTo="knight" javaClass="UnitAttachment">
+      <option name="attack" value="6"/><option name="defense" value="6"/>
+      <option name="attackRolls" value="2"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="pikeman" javaClass="UnitAttachment">
+      <option name="attack" value="3"/><option name="defense" value="6"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="keep" javaClass="UnitAttachment">
+      <option name="defense" value="4"/><option name="hitPoints" value="3"/>
+    </attachment>
+  </attachmentList>
+</game>
+"""
+
+
+def test_a_twelve_sided_game_with_two_dice_units(tmp_path):
+    path = tmp_path / "twelve.xml"
+    path.write_text(TWELVE_SIDED)
+    ruleset = load_ruleset(str(path))
+    assert ruleset.combat.dice_sides == 12
+    knight = ruleset.unit("knight")
+    assert (knight.attack, knight.attack_rolls, knight.defense_rolls) == (6, 2, 1)
+    # a knight rolls two d12 hitting on 6 or less (a hit 3/4 of rounds); a pikeman defends on 6
+    # (1/2). Each round: knight alone hits 3/8, pikeman alone 1/8, both 3/8, neither 1/8, so
+    # the knight wins 3/7, both die 3/7, the pikeman wins 1/7.
+    result = oddsim.solve(oddsim.Battle(rules=ruleset, attacker="1 knight", defender="1 pikeman"))
+    assert (result.attacker_win, result.draw, result.defender_win) == pytest.approx((3 / 7, 3 / 7, 1 / 7),
+                                                                                    abs=1e-12)
+    # a keep of three hit points: three where the engines compute them, else refused by name
+    keep, refused = ruleset.unit("keep"), ruleset.refusal(["keep"])
+    assert (keep.hits, refused) == (3, None) or (keep.hits == 2 and "3 hit points" in str(refused))
