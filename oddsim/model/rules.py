@@ -460,8 +460,8 @@ def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
     if "\0" in text:
         raise RulesetError(f"unknown edition {text!r}: a name or path has no NUL character")
     path = Path(text)
-    if path.suffix.lower() != ".toml" and _is_game_file(path):
-        return _load_game_file(path)
+    if path.suffix.lower() == ".xml" or path.suffix.lower() != ".toml" and _is_game_file(path):
+        return _load_game_file(path)  # (an .xml file that is no game says why, in one line)
     if path.suffix.lower() == ".toml" or path.exists():
         return _load_file(path)
     raise RulesetError(
