@@ -119,12 +119,12 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
         if (rule.supporter not in names or not rule.number or not rule.sides
                 or not any(unit in names for unit in rule.supported)):
             continue
-        if not rule.players:
+        if not rule.players and rule.bonus_type != OLD_ARTILLERY:  # (the legacy rule: everyone's)
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' is given by a "
                                      "technology or trigger: not applied", False, unit=True))
             continue
         holders = parts.holders.get(rule.supporter) or everyone
-        if holders and not holders <= set(rule.players):
+        if rule.bonus_type != OLD_ARTILLERY and holders and not holders <= set(rule.players):
             missed = ", ".join(sorted(holders - set(rule.players)))
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' does not help "
                                      f"{missed} (oddsim's sides have no player)", True, unit=True))

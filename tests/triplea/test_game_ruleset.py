@@ -284,3 +284,44 @@ def test_a_twelve_sided_game_with_two_dice_units(tmp_path):
     # a keep of three hit points: three where the engines compute them, else refused by name
     keep, refused = ruleset.unit("keep"), ruleset.refusal(["keep"])
     assert (keep.hits, refused) == (3, None) or (keep.hits == 2 and "3 hit points" in str(refused))
+
+
+ANCIENT = """<game>
+  <info name="Ancient"/>
+  <unitList><unit name="spearman"/><unit name="archer"/><unit name="catapult"/><unit name="guard"/></unitList>
+  <attachmentList>
+    <attachment name="unitAttachment" attachTo="spearman" javaClass="UnitAttachment">
+      <option name="attack" value="1"/><option name="defense" value="2"/>
+      <option name="artillerySupportable" value="true"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="archer" javaClass="UnitAttachment">
+      <option name="attack" value="2"/><option name="defense" value="1"/>
+      <option name="artillerySupportable" value="true"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="catapult" javaClass="UnitAttachment">
+      <option name="defense" value="1"/><option name="artillery" value="true"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="guard" javaClass="UnitAttachment">
+      <option name="defense" value="6"/>
+    </attachment>
+  </attachmentList>
+</game>
+"""
+
+
+def test_artillery_supporting_units_of_different_attack_is_an_additive_bonus(tmp_path):
+    path = tmp_path / "ancient.xml"
+    path.write_text(ANCIENT)
+    ruleset = load_ruleset(str(path))
+    [rule] = ruleset.support  # +1 to one spearman or archer per catapult: no single value says it
+    assert (rule.supporters, set(rule.supported), rule.bonus, rule.side.value) == (
+        ("catapult",), {"spearman", "archer"}, 1, "attack")
+    # the guard always hits and takes the catapult first. Round 1 the archer hits on 3 (1/2): the
+    # attacker wins; else the archer, alone, hits on 2 (1/3) as the guard kills it: both die
+    # 1/2 x 1/3, the guard wins 1/2 x 2/3
+    battle = oddsim.Battle(rules=ruleset, attacker=oddsim.Side("1 catapult, 1 archer",
+                                                               order_of_loss="catapult, archer"),
+                           defender="1 guard")
+    result = oddsim.solve(battle)
+    assert (result.attacker_win, result.draw, result.defender_win) == pytest.approx((1 / 2, 1 / 6, 1 / 3),
+                                                                                    abs=1e-12)
