@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from oddsim._runtime import interpreted as _interpreted
 from oddsim.engines.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
 from oddsim.engines.montecarlo import _kernel as k
 from oddsim.engines.montecarlo import _rng
@@ -52,6 +53,10 @@ LANDED_CATEGORY = 4
 because after a retreat they go on losing units while the others do not. In a sea battle (no
 units landed) it holds the destroyer a side keeps last, which leaves its category's order."""
 N_KEY_CATEGORIES = 5
+INTERPRETED_UNITS = 150
+"""On a cold cache a plain battle of at most this many units builds its tables with the kernels
+interpreted (``_with_plain_section``: 5 ms for 10 units, at most some 0.2 s, where compiling the
+kernels takes 3-5 s), within ``interpreted.TABLES_BUDGET_SECONDS`` per process."""
 
 
 @dataclass(frozen=True)
@@ -119,8 +124,10 @@ class KernelModel:
         # that section is too big and it takes the general path after all
         plain = bool(rules[RULES.plain]) and not partial
         model = _pack(low, sides, tables, aa_dice, line_tables=not plain)
-        if plain:
-            model = _with_plain_section(model, sides, low.low_luck, aa_dice)
+        if plain:  # (small, cold cache: its tables interpreted, the same bits; only the battles compile)
+            units = int(low.attacker.count.sum() + low.defender.count.sum())
+            with _interpreted.tables(units <= INTERPRETED_UNITS):
+                model = _interpreted.carried(_with_plain_section)(model, sides, low.low_luck, aa_dice)
             if model[HEADER.plain] < 0:
                 model = _pack(low, sides, tables, aa_dice, line_tables=True)
         return cls(model, sides, key_coarse, retreats)
