@@ -35,7 +35,7 @@ def rules_list() -> None:
 @rules.command("show")
 @click.argument("name")
 def rules_show(name: str) -> None:
-    """Unit table and special rules of an edition (name or .toml path)."""
+    """Unit table and special rules of an edition (name, .toml path or TripleA game file)."""
     click.echo(describe_ruleset(load_ruleset(name)))
 
 
@@ -112,4 +112,11 @@ def describe_ruleset(ruleset: Ruleset) -> str:
     lines += ["", f"default order of loss: {DEFAULT_ORDER_PRINCIPLE}"]
     for side, attacking in (("attacker", True), ("defender", False)):
         lines.append(f"  {side}: {', '.join(default_order(ruleset, attacking))}")
+    if ruleset.not_modelled:
+        lines += ["", "not modelled (what the game file says that oddsim does not compute; "
+                      "a battle with a unit marked 'refused' is refused):"]
+        for note in ruleset.not_modelled:
+            kind = "unit" if note.unit else "rule"
+            lines.append(f"  {kind} {note.subject}: {note.reason}"
+                         + ("  [refused]" if note.refuses else ""))
     return "\n".join(lines)

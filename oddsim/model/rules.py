@@ -6,19 +6,25 @@ in ``oddsim/rulesets``; a user's own file in the same format loads through ``loa
 
 from __future__ import annotations
 
+import copy
 import enum
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oddsim._runtime.documents import check_depth, load_toml, too_deep
 from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.model.names import NAME_RULE, is_typable, typed_key
+from oddsim.model.not_modelled import NotModelled
 from oddsim.model.schema import Fields, Key, Units, key, read_record, record_repr
+
+if TYPE_CHECKING:
+    from oddsim.triplea.table import GameTable
 
 MAX_UNIT_TYPES = 32
 
@@ -374,6 +380,19 @@ class Ruleset:
     source: str = field(default="", compare=False, metadata={"key": Key(
         "where the rules come from, for readers (the loaded ruleset's source is its file or "
         "edition name)")})
+    not_modelled: tuple[NotModelled, ...] = field(default=(), compare=False, repr=False)
+    """What the rules' source says that oddsim does not compute (a TripleA map's suicide units,
+    territory effects...): not a key of a ruleset file, set by the reader of another format."""
+
+    def refusal(self, units: Iterable[str]) -> str | None:
+        """Why a battle with these units (canonical names) cannot be answered under these rules,
+        in one line naming the unit, or None when it can."""
+        present = set(units)
+        for note in self.not_modelled:
+            if note.refuses and note.unit and note.subject in present:
+                return (f"{self.name}: oddsim does not compute {note.subject} ({note.reason}): "
+                        "leave it out of the battle")
+        return None
 
     def technology(self, name: str) -> TechRule:
         """The edition's technology of this name; RulesetError naming the ones it has."""
@@ -441,11 +460,58 @@ def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
     if "\0" in text:
         raise RulesetError(f"unknown edition {text!r}: a name or path has no NUL character")
     path = Path(text)
+    if path.suffix.lower() == ".xml" or path.suffix.lower() != ".toml" and _is_game_file(path):
+        return _load_game_file(path)  # (an .xml file that is no game says why, in one line)
     if path.suffix.lower() == ".toml" or path.exists():
         return _load_file(path)
     raise RulesetError(
-        f"unknown edition '{text}': use one of {', '.join(builtin_names())} or a path to a .toml file"
+        f"unknown edition '{text}': use one of {', '.join(builtin_names())}, a path to a .toml file "
+        "or a TripleA game file (.xml)"
     )
+
+
+def _is_game_file(path: Path) -> bool:
+    """Whether ``path`` holds a TripleA game file (told by its content, ``<game>``)."""
+    from oddsim.triplea.document import looks_like_game_file
+
+    return looks_like_game_file(path)
+
+
+def _load_game_file(path: Path) -> Ruleset:
+    """A TripleA game file's ruleset, read once per version of the file."""
+    try:
+        stat = path.stat()
+    except OSError:
+        stat = None
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size) if stat else (str(path), 0, 0)
+    return _game_file_cached(key, str(path))
+
+
+@lru_cache(maxsize=8)
+def _game_file_cached(key: tuple[str, int, int], label: str) -> Ruleset:
+    from oddsim.triplea.document import read_game_root
+    from oddsim.triplea.table import game_table
+
+    return game_ruleset(game_table(read_game_root(Path(label), label), label, loads), label)
+
+
+def game_ruleset(read: GameTable, origin: str) -> Ruleset:
+    """The Ruleset of a game file's table (``oddsim.triplea.table.game_table``): checked as a
+    ruleset file is, up to the game's many unit types, with what it does not model."""
+    from oddsim.triplea.table import MAX_GAME_UNIT_TYPES
+
+    ruleset = parse_ruleset(copy.deepcopy(read.table), origin, max_units=MAX_GAME_UNIT_TYPES)
+    return replace(ruleset, not_modelled=read.notes)
+
+
+def loads(table: dict) -> bool:
+    """Whether a ruleset's table loads (its keys declared, its values ones the engines compute):
+    how a foreign format's reader asks which of its features it may map onto keys."""
+    try:
+        parse_ruleset(copy.deepcopy(table), "probe")
+    except RulesetError:
+        return False
+    return True
 
 
 @cache
@@ -469,7 +535,14 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
     if text in builtin_names():
         table = _builtin_table(text)
     else:
-        load_ruleset(name_or_path)  # its own errors first
+        base = load_ruleset(name_or_path)  # its own errors first
+        if Path(text).suffix.lower() != ".toml" and _is_game_file(Path(text)):
+            from oddsim.triplea.document import read_game_root
+            from oddsim.triplea.table import MAX_GAME_UNIT_TYPES, game_table
+
+            table = copy.deepcopy(game_table(read_game_root(Path(text), text), text, loads).table)
+            changed = _changed(table, changes, text, MAX_GAME_UNIT_TYPES)
+            return replace(changed, not_modelled=base.not_modelled)
         table = load_toml(RULESET_FILE.read_text(Path(text)), f"ruleset file {text}", RulesetError)
     return _changed(table, changes, text)
 
@@ -482,7 +555,8 @@ def text_with_changes(text: str, changes: Mapping[str, object], origin: str = "(
     return _changed(load_toml(text, what, RulesetError), changes, origin)
 
 
-def _changed(table: dict, changes: Mapping[str, object], text: str) -> Ruleset:
+def _changed(table: dict, changes: Mapping[str, object], text: str,
+             max_units: int = MAX_UNIT_TYPES) -> Ruleset:
     """The ruleset of the file ``table`` (from ``text``: an edition's name or a file) with the
     keys ``changes`` names set, named for them."""
     said = []
@@ -490,7 +564,8 @@ def _changed(table: dict, changes: Mapping[str, object], text: str) -> Ruleset:
         _set_key(table, dotted, value, text)
         said.append(f"{dotted}={_toml_value(value)}")
     table["name"] = f"{table.get('name', text)} ({', '.join(said)})" if said else table.get("name", text)
-    return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text)
+    return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text,
+                         max_units=max_units)
 
 
 def unit_value_changes(spec: str | Mapping[str, object] | None, rules: Ruleset) -> dict[str, object]:
@@ -620,7 +695,7 @@ def ruleset_from_keys(keys: Mapping[str, object], units: Mapping[str, Mapping[st
     return parse_ruleset(table, origin)
 
 
-def parse_ruleset(data: dict, origin: str) -> Ruleset:
+def parse_ruleset(data: dict, origin: str, max_units: int = MAX_UNIT_TYPES) -> Ruleset:
     """Validate a parsed TOML document and build the Ruleset; errors name the bad field. Every
     key reads as its field declares it (``oddsim.model.schema``); the checks here are the ones
     between keys."""
@@ -630,8 +705,8 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     units_table = top.table.get("units")
     if isinstance(units_table, dict) and not units_table:
         raise RulesetError(f"ruleset {origin}: field 'units' must define at least one unit")
-    if isinstance(units_table, dict) and len(units_table) > MAX_UNIT_TYPES:
-        raise RulesetError(f"ruleset {origin}: at most {MAX_UNIT_TYPES} unit types are supported")
+    if isinstance(units_table, dict) and len(units_table) > max_units:
+        raise RulesetError(f"ruleset {origin}: at most {max_units} unit types are supported")
     ruleset = read_record(Ruleset, top, Units())
     for unit in ruleset.units:
         _check_typable(unit.name, unit.aliases, origin)
