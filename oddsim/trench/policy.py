@@ -83,12 +83,12 @@ def _less(x, y) -> bool:
 
 
 @jit
-def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, margin, tie, out):
+def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, margin, tie, out, per_front):
     """``out[x0, x1, x2]``: the weighted sum of the components over the attacker's supports when
     its lead before them is ``low[f] + x_f`` on front f. Its supports are independent per front:
-    ``values[f, :n_options[f]]`` with ``weights[f, ...]``, so each front's class is tabled first."""
-    size = max(out.shape[0], out.shape[1], out.shape[2])
-    per_front = np.zeros((3, size, 5), dtype=np.int64)
+    ``values[f, :n_options[f]]`` with ``weights[f, ...]``, so each front's class is tabled first,
+    in ``per_front`` (zeros, ``(3, largest out.shape[f], 5)``: made by the caller, as ``np.zeros``
+    here would compile its overload on a first run, 0.2 s)."""
     for f in range(3):
         for x in range(out.shape[f]):
             for o in range(n_options[f]):
@@ -142,14 +142,16 @@ def _best_answers(a_total, d_total, low, expected, of_roll, count, out):
 
 @jit
 def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, both_first, comps,
-                     of_roll, count, a_card, d_card, margin, tie, out):
+                     of_roll, count, a_card, d_card, margin, tie, out, scratch):
     """``out[ra, rd]``: the attacker's placement of roll ``ra`` with the largest expected
     components over the defender's supports ``d_base`` (card + support, one row per belief
-    combination) and its answers ``answers[b, a, rd]``; not ``both_first``: also over ``rd``."""
+    combination) and its answers ``answers[b, a, rd]``; not ``both_first``: also over ``rd``.
+    ``scratch``: two rows of ``comps.shape[1]``, the best and the current sums (made by the
+    caller: ``np.zeros`` here would compile its overload on a first run)."""
     n_c = comps.shape[1]
     n_rolls = of_roll.shape[0]
-    best = np.zeros(n_c, dtype=np.int64)
-    cur = np.zeros(n_c, dtype=np.int64)
+    best = scratch[0]
+    cur = scratch[1]
     for ra in range(n_rolls):
         for rd_seen in range(n_rolls if both_first else 1):
             for j in range(count[ra]):
@@ -177,7 +179,8 @@ def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, b
                     if both_first:
                         out[ra, rd_seen] = a
                     else:
-                        out[ra, :] = a
+                        for rd in range(n_rolls):  # (a loop: a slice assignment compiles more)
+                            out[ra, rd] = a
 
 
 @jit
@@ -282,7 +285,7 @@ class _Builder:
             expected = np.zeros((*size, self.comps.shape[1]), dtype=np.int64)
             _expected_by_lead(low, values, weights, np.array([len(o) for o in belief]),
                               self.comps, self.a_has, self.d_has, self.destroy, self.tie,
-                              expected)
+                              expected, np.zeros((3, int(size.max()), 5), dtype=np.int64))
             self._by_lead[belief] = (low, expected)
         return self._by_lead[belief]
 
@@ -297,7 +300,8 @@ class _Builder:
                          self.d_card + values, self.defender.vectors,
                          np.ascontiguousarray(np.stack(answers)), weights, self.rolls.weight,
                          self.order is RollOrder.BOTH_FIRST, self.comps, self.attacker.of_roll,
-                         self.attacker.count, self.a_has, self.d_has, self.destroy, self.tie, out)
+                         self.attacker.count, self.a_has, self.d_has, self.destroy, self.tie, out,
+                         np.zeros((2, self.comps.shape[1]), dtype=np.int64))
         return out
 
     def _greedy_table(self, margins: np.ndarray, side: int, placements: Placements) -> np.ndarray:
