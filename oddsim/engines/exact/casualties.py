@@ -270,8 +270,9 @@ def aircraft_kept(g: Game, V: np.ndarray, a0: int, d0: int, most: int, air: np.n
     """Per number of AA hits, the attacker state kept: the best loss of aircraft, ties by its order."""
     A = g.A  # noqa: N806
     step_k = A.prefer
-    fixed = fixed_losses(A.counts[a0:a0 + 1], A.stride, step_k, np.zeros(len(step_k), dtype=np.int64), air,
-                         most)[0]
+    # (one row: its states read as offsets from a0)
+    fixed = a0 + fixed_losses(A.counts[a0:a0 + 1], A.stride, step_k, np.zeros(len(step_k), dtype=np.int64),
+                              air, most)[0]
     if not A.best:
         return [int(s) for s in fixed]
     kept = []
