@@ -143,7 +143,8 @@ def _side(low: LoweredBattle, side: SideArrays, types: np.ndarray, enemy_units: 
     prefer = np.array(list(dict.fromkeys(step_k.tolist())), dtype=np.int64)
     return kc.CasualtySide(n, stride, counts, counts.sum(axis=1), (counts * fires).sum(axis=1) > 0,
                            (counts * low.is_land[types]).sum(axis=1) > 0,
-                           (counts @ low.cost[types]).astype(np.float64), hit, fixed_to, prefer, best)
+                           (counts @ low.cost[types]).astype(np.float64), hit,
+                           hit.shape[1] - 1 - np.argmax(hit[:, ::-1] > 0.0, axis=1), fixed_to, prefer, best)
 
 
 def fire_rules(low: LoweredBattle, side: SideArrays, types: np.ndarray) -> kc.FireRules:
@@ -222,7 +223,7 @@ def _subsets(counts: np.ndarray) -> kc.SubSets:
 @dataclass(frozen=True)
 class Solved:
     """A game solved: the value of every composition pair at the start of a round (``V[d, a]``),
-    the best-loss table (``M``), and the start: the states round 1 begins in and their chances,
+    the best-loss table (``M[a, d, h]``), and the start: the states round 1 begins in and their chances,
     the value there."""
 
     game: Game
@@ -238,7 +239,7 @@ def solve_game(g: Game) -> Solved:
     """Backward induction over every composition pair, then the AA fire before round 1."""
     n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
     V = np.zeros((n_d, n_a))  # noqa: N806
-    M = np.zeros((n_d, n_a, g.D.hit.shape[1]))  # noqa: N806
+    M = np.zeros((n_a, n_d, g.D.hit.shape[1]))  # noqa: N806
     kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M)
     d0, a0 = n_d - 1, n_a - 1
     aa = _aa_starts(g, V, a0, d0)

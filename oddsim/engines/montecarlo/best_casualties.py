@@ -68,7 +68,7 @@ def simulate_kernel(A, D, M, subsets, a_fire, d_fire, low_luck, aa, runs, seed):
     """``runs`` battles under the policy: per joint end state (d * n_a + a) how many ended there,
     and the sum of rounds fought and of its squares."""
     np.random.seed(seed)
-    n_d, n_a = M.shape[0], M.shape[1]
+    n_a, n_d = M.shape[0], M.shape[1]
     ends = np.zeros(n_d * n_a, dtype=np.int64)
     n_types = max(A.n.shape[0], D.n.shape[0])
     raised = np.zeros((n_types, 7), dtype=np.int64)
