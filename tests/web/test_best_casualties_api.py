@@ -11,10 +11,10 @@ def test_the_api_answers_best_casualties_with_the_advice(client):
     assert abs(data["takes_territory"] - policy["value"]) < 1e-12
 
 
-def test_a_sea_battle_is_refused_in_one_line(client):
+def test_submarines_are_refused_in_one_line(client):
     body = {"attacker": "2 sub", "defender": "1 dd", "sea": True, "ool_attacker": "best"}
     answer = client.post("/api/battle", json=body)
-    assert answer.status_code == 400 and "land battles so far" in answer.json()["error"]
+    assert answer.status_code == 400 and "do not cover submarines" in answer.json()["error"]
 
 
 def test_the_page_loads_the_advice_script(client):

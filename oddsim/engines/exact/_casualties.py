@@ -44,13 +44,20 @@ NO_HIT_EPS = 1e-15
 
 
 class CasualtySide(NamedTuple):
-    """One side's compositions and what each needs, as the kernels read them (K unit types present
-    at the start, S = prod(n + 1) compositions)."""
+    """One side's compositions and what each needs, as the kernels read them (K composition types,
+    S = prod(n + 1) compositions). A two-hit unit is two types: whole, and damaged (a hit moves a
+    whole one to the damaged type, whose stride is smaller: every hit lowers the index); a
+    composition past what the side can reach (more two-hit units than it has) is never read."""
 
-    n: np.ndarray  # int64[K]: units of each type at the start
+    n: np.ndarray  # int64[K]: most units of each type
     stride: np.ndarray  # int64[K]: mixed-radix stride of each type
+    move: np.ndarray  # int64[K]: how much a hit on one unit of the type lowers the index
+    last: np.ndarray  # bool[K]: taken only once the side has nothing else (transports)
+    start: int  # the composition the battle starts in
     counts: np.ndarray  # int64[S, K]: units of each type in each composition
     units: np.ndarray  # int64[S]: units in each composition
+    capacity: np.ndarray  # int64[S]: hits the composition can take (a whole two-hit unit: 2)
+    others: np.ndarray  # int64[S]: its units of types that are not ``last``
     fights: np.ndarray  # bool[S]: some unit that can fire is left (else the side is beaten)
     land: np.ndarray  # bool[S]: a land unit is left (the attacker takes the territory with it)
     ipc: np.ndarray  # float64[S]: IPC value of the units left
@@ -170,6 +177,13 @@ def hit_table(counts, fire, low_luck, cap):
 
 
 @jit
+def _hittable(side, s, k):
+    """Whether a hit may go to a unit of type k in composition s (one is there; a type taken last
+    only once nothing else is)."""
+    return side.counts[s, k] > 0 and (not side.last[k] or side.others[s] == 0)
+
+
+@jit
 def _outcome(A, D, a, d):  # noqa: N803 - the two sides
     """The outcome of compositions (a, d): ONGOING while both sides have a unit that can fire."""
     if A.fights[a] and D.fights[d]:
@@ -228,7 +242,7 @@ def solve_kernel(A, D, goal, subsets, V, M):  # noqa: N803
     attacker makes of losing h units from a, against d) for every composition pair."""
     n_d, n_a = V.shape
     n_h = M.shape[2]
-    best_r = np.zeros(D.units[n_d - 1] + 1)
+    best_r = np.zeros(D.capacity.max() + 1)
     for d in range(n_d):
         for a in range(n_a):
             # M for one hit or more reads only smaller attacker compositions
@@ -237,8 +251,8 @@ def solve_kernel(A, D, goal, subsets, V, M):  # noqa: N803
                     if A.best:
                         m = -np.inf
                         for k in range(A.n.shape[0]):
-                            if A.counts[a, k] > 0:
-                                m = max(m, M[a - A.stride[k], d, h - 1])
+                            if _hittable(A, a, k):
+                                m = max(m, M[a - A.move[k], d, h - 1])
                         M[a, d, h] = m
                     else:
                         M[a, d, h] = V[d, A.fixed_to[a, min(h, A.fixed_to.shape[1] - 1)]]
@@ -255,7 +269,7 @@ def solve_kernel(A, D, goal, subsets, V, M):  # noqa: N803
                     for hd in range(1, D.hit.shape[1]):
                         rest += D.hit[d, hd] * M[a, d, hd]
                     total = A.hit[a, 0] * rest
-                    units = D.units[d]
+                    units = D.capacity[d]
                     if D.best:
                         best_r[: units + 1] = np.inf
                         for j in range(subsets.start[d], subsets.start[d + 1]):
@@ -283,7 +297,7 @@ def solve_kernel(A, D, goal, subsets, V, M):  # noqa: N803
 def defender_choice(A, D, M, subsets, a, d, r):  # noqa: N803
     """The composition the defender keeps when it takes ``r`` hits (r >= 1) in (a, d): its order
     of loss's, unless another is better for it by more than ``TIE``."""
-    r = min(r, D.units[d])
+    r = min(r, D.capacity[d])
     keep = D.fixed_to[d, r]
     if not D.best:
         return keep
@@ -300,19 +314,19 @@ def defender_choice(A, D, M, subsets, a, d, r):  # noqa: N803
 def attacker_choice(A, M, a, h, dp):  # noqa: N803
     """The composition the attacker keeps when it takes ``h`` hits in a against ``dp``: one loss at
     a time, each the best (``M``), ties to its order of loss."""
-    h = min(h, A.units[a])
+    h = min(h, A.capacity[a])
     if not A.best:
         return A.fixed_to[a, h]
-    while h > 0 and A.units[a] > 0:
+    while h > 0 and A.capacity[a] > 0:
         pick = -1
         value = -np.inf
         for i in range(A.prefer.shape[0]):
             k = A.prefer[i]
-            if A.counts[a, k] > 0:
-                m = M[a - A.stride[k], dp, h - 1]
+            if _hittable(A, a, k):
+                m = M[a - A.move[k], dp, h - 1]
                 if pick < 0 or m > value + TIE * (abs(value) + 1.0):
                     pick, value = k, m
-        a -= A.stride[pick]
+        a -= A.move[pick]
         h -= 1
     return a
 
@@ -339,7 +353,7 @@ def forward_kernel(A, D, M, subsets, start_idx, start_mass):  # noqa: N803
         x[j] = 0.0
         w = m / (1.0 - p00)
         rounds += w
-        units = D.units[d]
+        units = D.capacity[d]
         for r in range(units + 1):
             pr = _capped(A.hit, a, r, units)
             if pr == 0.0:

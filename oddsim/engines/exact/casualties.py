@@ -5,8 +5,10 @@ what was rolled, to reach the battle's goal; solved exactly as a zero-sum game (
 induction, and ``solve`` answers: the outcome under best play (a ``BattleResult`` fought forward
 under both policies), the goal by the sides' fixed orders beside it, and the advice for the first
 round. Covered: land battles (support, AA fire before round 1 where the attacker chooses its
-aircraft or each die is rolled at one, technologies, Low Luck, a battle in progress); refused with
-one line: sea battles, retreats, bombardment (the fixed order of loss answers those).
+aircraft or each die is rolled at one, technologies, Low Luck, a battle in progress) and sea
+battles without submarines (two-hit units, whose damage is one of the choices; transports taken
+last where the edition says so); refused with one line: submarines, retreats, bombardment,
+crashed fighters (the fixed order of loss answers those).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from oddsim.engines.exact._inputs import group_distribution
 from oddsim.engines.lowering import LoweredBattle, SideArrays, lower, unit_names
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import Battle, Dice
-from oddsim.model.names import describe_counts
+from oddsim.model.names import count_label, describe_counts
 from oddsim.model.rules import AACasualties
 from oddsim.results.battle_result import BattleResult, Method, RowArrays, SurvivorTable
 from oddsim.results.casualty_policy import Advice, CasualtyPolicy
@@ -44,8 +46,14 @@ def check_covered(battle: Battle) -> None:
     """Refuse, in one line naming the fixed-order alternative, a battle best casualties do not
     cover yet."""
     fixed = "give the side an order of loss (or leave it out for the default) instead of best"
-    if battle.sea:
-        raise BattleError(f"best casualties cover land battles so far, not sea battles: {fixed}")
+    rules = battle.rules
+    if battle.sea and any(rules.unit(name).submarine for side in (battle.attacker, battle.defender)
+                          for name, _ in side.army.counts):
+        raise BattleError(f"best casualties do not cover submarines yet (their typed hits and first strike): "
+                          f"{fixed}")
+    if battle.crash_fighters:
+        raise BattleError("best casualties do not cover crashed fighters yet: drop --crash-fighters, "
+                          f"or {fixed}")
     if battle.retreat is not None:
         raise BattleError("best casualties do not combine with a retreat policy yet: drop the retreat, "
                           f"or {fixed}")
@@ -53,10 +61,6 @@ def check_covered(battle: Battle) -> None:
         raise BattleError(f"best casualties do not cover bombardment yet: drop --bombard, or {fixed}")
     if battle.aa_fired:
         raise BattleError(f"best casualties fight the AA fire themselves: {fixed}")
-    rules = battle.rules
-    for side in (battle.attacker, battle.defender):
-        if any(rules.unit(name).hits > 1 for name, _ in side.army.counts):
-            raise BattleError(f"best casualties do not cover two-hit units yet: {fixed}")
     if (battle.dice is Dice.LOW_LUCK and aa_rolled_per_aircraft(battle)
             and len(_aircraft(battle)) > 1):
         raise BattleError("best casualties do not cover Low Luck AA fire rolled at several aircraft types: "
@@ -72,14 +76,31 @@ def aa_rolled_per_aircraft(battle: Battle) -> bool:
     return battle.rules.combat.aa_casualties is AACasualties.PER_AIRCRAFT
 
 
+WHOLE, DAMAGED = 1, 2
+"""A composition type's role for a two-hit unit (0: a unit one hit removes)."""
+
+
+@dataclass(frozen=True)
+class _Types:
+    """A side's composition types: the edition's unit of each, its role (0, ``WHOLE``,
+    ``DAMAGED``), the other type of a two-hit unit (-1: none), most units and units at the start.
+    Damaged types come first (smaller strides: a hit on a whole unit lowers the index)."""
+
+    unit: np.ndarray
+    role: np.ndarray
+    pair: np.ndarray
+    n: np.ndarray
+    start: np.ndarray
+
+
 @dataclass(frozen=True)
 class Game:
     """A battle lowered into compositions: both sides, the goal, the defender's sub-compositions."""
 
     battle: Battle
     low: LoweredBattle
-    a_types: np.ndarray  # the edition's unit index of each attacker type (K_a)
-    d_types: np.ndarray
+    a_types: _Types  # the attacker's composition types
+    d_types: _Types
     A: kc.CasualtySide  # noqa: N815 - the kernels' names
     D: kc.CasualtySide  # noqa: N815
     goal: kc.Goal
@@ -97,54 +118,96 @@ def game(battle: Battle, best_attacker: bool | None = None, best_defender: bool 
     low = lower(battle, plain=False)
     a_best = battle.attacker.best_losses if best_attacker is None else best_attacker
     d_best = battle.defender.best_losses if best_defender is None else best_defender
-    a_types, d_types = _types(low.attacker), _types(low.defender)
-    a_max = int(low.attacker.count[a_types].sum())
-    d_max = int(low.defender.count[d_types].sum())
-    A = _side(low, low.attacker, a_types, d_max, a_best)  # noqa: N806
-    D = _side(low, low.defender, d_types, a_max, d_best)  # noqa: N806
-    entries = A.counts.shape[0] * D.counts.shape[0] * (a_max + 1)
+    A, a_types = _side(battle, low, low.attacker, True, a_best)  # noqa: N806
+    D, d_types = _side(battle, low, low.defender, False, d_best)  # noqa: N806
+    pairs = A.counts.shape[0] * D.counts.shape[0]
+    entries = pairs * D.hit.shape[1]
     if entries > MAX_ENTRIES:
-        pairs = A.counts.shape[0] * D.counts.shape[0]
-        raise TooLargeError(f"battle too large for best casualties: {pairs:,} "
-                            f"composition pairs x {a_max + 1} hit counts, the limit is {MAX_ENTRIES:,}; "
+        raise TooLargeError(f"battle too large for best casualties: {pairs:,} composition pairs x "
+                            f"{D.hit.shape[1]} hit counts, the limit is {MAX_ENTRIES:,} entries; "
                             "give the sides a fixed order of loss instead of best")
     none = np.zeros(0, dtype=np.int64)
-    subsets = _subsets(D.counts) if d_best else kc.SubSets(np.zeros(D.counts.shape[0] + 1, dtype=np.int64),
-                                                           none, none)
-    work = A.counts.shape[0] * (len(subsets.items) if d_best else D.counts.shape[0] * d_max) * (a_max + 1)
+    subsets = (_subsets(D, d_types) if d_best
+               else kc.SubSets(np.zeros(D.counts.shape[0] + 1, dtype=np.int64), none, none))
+    options = len(subsets.items) if d_best else D.counts.shape[0] * A.hit.shape[1]
+    work = A.counts.shape[0] * options * D.hit.shape[1]
     if work > MAX_WORK:
         raise TooLargeError(f"battle too large for best casualties: about {work:,} steps of work, the "
                             f"limit is {MAX_WORK:,}; give the sides a fixed order of loss instead of best")
     goal = kc.Goal(GOAL_CODE[battle.casualty_goal or "take"], float(battle.casualty_value or 0.0),
-                   float(A.ipc[-1]), float(D.ipc[-1]))
+                   float(A.ipc[A.start]), float(D.ipc[D.start]))
     return Game(battle, low, a_types, d_types, A, D, goal, subsets)
 
 
-def _types(side: SideArrays) -> np.ndarray:
-    """The edition's unit types that take hits on this side (those in its loss steps), in the
-    edition's order."""
+def _units_of(low: LoweredBattle, side: SideArrays) -> np.ndarray:
+    """The edition's units that take hits on this side (those in its loss steps), in its order."""
     return np.unique(side.step_unit).astype(np.int64)
 
 
-def _side(low: LoweredBattle, side: SideArrays, types: np.ndarray, enemy_units: int,
-          best: bool) -> kc.CasualtySide:
-    n = side.count[types].astype(np.int64)
+def _composition_types(battle: Battle, low: LoweredBattle, side: SideArrays) -> _Types:
+    two_hit = [u for u in _units_of(low, side).tolist() if battle.rules.units[u].hits > 1]
+    rows: list[tuple[int, int, int, int]] = [(u, DAMAGED, int(side.count[u]), int(side.damaged[u]))
+                                             for u in two_hit]
+    for u in _units_of(low, side).tolist():
+        whole = int(side.count[u] - side.damaged[u]) if u in two_hit else int(side.count[u])
+        rows.append((u, WHOLE if u in two_hit else 0, whole, whole))
+    unit = np.array([r[0] for r in rows], dtype=np.int64)
+    role = np.array([r[1] for r in rows], dtype=np.int64)
+    pair = np.full(len(rows), -1, dtype=np.int64)
+    for k, (u, r, _, _) in enumerate(rows):
+        if r:
+            pair[k] = next(j for j, (v, q, _, _) in enumerate(rows) if v == u and q != r)
+    return _Types(unit, role, pair, np.array([r[2] for r in rows], dtype=np.int64),
+                  np.array([r[3] for r in rows], dtype=np.int64))
+
+
+def _side(battle: Battle, low: LoweredBattle, side: SideArrays, attacking: bool,
+          best: bool) -> tuple[kc.CasualtySide, _Types]:
+    """One side's compositions, its hit table against the other side's most hits it can take, its
+    fixed order's losses."""
+    types = _composition_types(battle, low, side)
+    enemy = _composition_types(battle, low, low.defender if attacking else low.attacker)
+    enemy_capacity = int((enemy.n * np.where(enemy.role == WHOLE, 2, 1)).sum())
+    n, u = types.n, types.unit
     stride = np.cumprod(np.concatenate(([1], n[:-1] + 1))).astype(np.int64)
+    move = np.where(types.role == WHOLE, stride - stride[np.maximum(types.pair, 0)], stride).astype(np.int64)
     n_states = int(np.prod(n + 1))
     counts = (np.arange(n_states)[:, None] // stride[None, :]) % (n + 1)[None, :]
     counts = np.ascontiguousarray(counts, dtype=np.int64)
-    fires = ~low.defenceless[types]
-    hit = kc.hit_table(counts, fire_rules(low, side, types), low.low_luck, enemy_units)
-    step_k = np.searchsorted(types, side.step_unit).astype(np.int64)
-    later = np.array([int(side.step_count[i + 1:][step_k[i + 1:] == step_k[i]].sum())
-                      for i in range(len(step_k))], dtype=np.int64)
-    every = np.ones(len(types), dtype=np.bool_)
-    fixed_to = fixed_losses(counts, stride, step_k, later, every, int(n.sum()))
-    prefer = np.array(list(dict.fromkeys(step_k.tolist())), dtype=np.int64)
-    return kc.CasualtySide(n, stride, counts, counts.sum(axis=1), (counts * fires).sum(axis=1) > 0,
-                           (counts * low.is_land[types]).sum(axis=1) > 0,
-                           (counts @ low.cost[types]).astype(np.float64), hit,
-                           hit.shape[1] - 1 - np.argmax(hit[:, ::-1] > 0.0, axis=1), fixed_to, prefer, best)
+    fires = ~low.defenceless[u]
+    last = np.array([battle.rules.units[x].casualty_last for x in u.tolist()], dtype=np.bool_)
+    hit = kc.hit_table(counts, fire_rules(low, side, u), low.low_luck, enemy_capacity)
+    capacity = counts @ np.where(types.role == WHOLE, 2, 1)
+    step_k, step_kind = _steps(side, types)
+    later = np.array([int(side.step_count[i + 1:][(step_k[i + 1:] == k) & (step_kind[i + 1:] == 0)].sum())
+                      if step_kind[i] == 0 else 0 for i, k in enumerate(step_k.tolist())], dtype=np.int64)
+    every = np.ones(len(u), dtype=np.bool_)
+    fixed_to = fixed_losses(counts, stride, move, types.pair, step_k, step_kind, later, every,
+                            int(capacity.max()))
+    prefer = [int(k) for k, kind in zip(step_k.tolist(), step_kind.tolist(), strict=True)
+              for k in ((types.pair[k], k) if kind == KILL_TWO_HIT else (k,))]
+    prefer = list(dict.fromkeys(prefer + list(range(len(u)))))
+    return kc.CasualtySide(n, stride, move, last, int(types.start @ stride), counts, counts.sum(axis=1),
+                           capacity.astype(np.int64), (counts * ~last).sum(axis=1),
+                           (counts * fires).sum(axis=1) > 0, (counts * low.is_land[u]).sum(axis=1) > 0,
+                           (counts @ low.cost[u]).astype(np.float64), hit,
+                           hit.shape[1] - 1 - np.argmax(hit[:, ::-1] > 0.0, axis=1), fixed_to,
+                           np.array(prefer, dtype=np.int64), best), types
+
+
+KILL_ONE_HIT, DAMAGE, KILL_TWO_HIT = 0, 1, 2
+"""What a loss step does (``fixed_losses``): removes one-hit units, damages whole two-hit units,
+removes two-hit units (damaged ones first)."""
+
+
+def _steps(side: SideArrays, types: _Types) -> tuple[np.ndarray, np.ndarray]:
+    """The side's loss steps as composition types (a two-hit unit's: its whole type) and kinds."""
+    ks, kinds = [], []
+    for unit, kill in zip(side.step_unit.tolist(), side.step_kill.tolist(), strict=True):
+        k = int(np.flatnonzero((types.unit == unit) & (types.role != DAMAGED))[0])
+        ks.append(k)
+        kinds.append(KILL_ONE_HIT if types.role[k] == 0 else KILL_TWO_HIT if kill else DAMAGE)
+    return np.array(ks, dtype=np.int64), np.array(kinds, dtype=np.int64)
 
 
 def fire_rules(low: LoweredBattle, side: SideArrays, types: np.ndarray) -> kc.FireRules:
@@ -157,10 +220,11 @@ def fire_rules(low: LoweredBattle, side: SideArrays, types: np.ndarray) -> kc.Fi
 
 
 @jit
-def fixed_losses(counts, stride, step_k, later, hittable, most):
+def fixed_losses(counts, stride, move, pair, step_k, step_kind, later, hittable, most):
     """Per composition and number of hits h (0..``most``), the composition left when the side
-    loses h units by its loss steps (type ``step_k``; ``later``: units of the same type that
-    later steps keep), only units of ``hittable`` types."""
+    takes h hits by its loss steps (type ``step_k``, kind ``step_kind``: ``KILL_ONE_HIT``,
+    ``DAMAGE``, ``KILL_TWO_HIT``; ``later``: one-hit units of the same type that later steps
+    keep), on units of ``hittable`` types only."""
     n_states = counts.shape[0]
     out = np.zeros((n_states, most + 1), dtype=np.int64)
     left = np.zeros(counts.shape[1], dtype=np.int64)
@@ -173,9 +237,20 @@ def fixed_losses(counts, stride, step_k, later, hittable, most):
             k = step_k[i]
             if not hittable[k]:
                 continue
-            while h <= most and left[k] > later[i]:
-                left[k] -= 1
-                state -= stride[k]
+            kind = step_kind[i]
+            while h <= most:
+                if kind == 0 and left[k] > later[i]:
+                    left[k] -= 1
+                    state -= stride[k]
+                elif kind == 2 and left[pair[k]] > 0:  # a damaged one dies
+                    left[pair[k]] -= 1
+                    state -= stride[pair[k]]
+                elif kind != 0 and left[k] > 0:  # a whole one is damaged
+                    left[k] -= 1
+                    left[pair[k]] += 1
+                    state -= move[k]
+                else:
+                    break
                 out[s, h] = state
                 h += 1
         while h <= most:
@@ -185,39 +260,51 @@ def fixed_losses(counts, stride, step_k, later, hittable, most):
 
 
 @jit
-def _subset_lists(counts):
-    """``SubSets`` of every composition (``counts[s, k]``)."""
-    n_states, n_types = counts.shape
+def _reachable(cd, cs, role, pair, last):
+    """Whether hits take composition ``cd`` to ``cs``: no type grows, but damaged units from whole
+    ones, and a type taken last is hit only once nothing else is left."""
+    last_hit = False
+    for k in range(cd.shape[0]):
+        if role[k] == 0:
+            if cs[k] > cd[k]:
+                return False
+            if last[k] and cs[k] < cd[k]:
+                last_hit = True
+        elif role[k] == 1:
+            if cs[k] > cd[k] or cs[k] + cs[pair[k]] > cd[k] + cd[pair[k]]:
+                return False
+    if last_hit:
+        for k in range(cd.shape[0]):
+            if not last[k] and cs[k] > 0:
+                return False
+    return True
+
+
+@jit
+def _subset_lists(counts, capacity, role, pair, last):
+    """``SubSets`` of every composition (``counts[s, k]``): those hits can take it to."""
+    n_states = counts.shape[0]
     start = np.zeros(n_states + 1, dtype=np.int64)
     for d in range(n_states):
-        m = 1
-        for k in range(n_types):
-            m *= counts[d, k] + 1
+        m = 0
+        for s in range(d + 1):
+            if _reachable(counts[d], counts[s], role, pair, last):
+                m += 1
         start[d + 1] = start[d] + m
     items = np.zeros(start[n_states], dtype=np.int64)
     removed = np.zeros(start[n_states], dtype=np.int64)
     for d in range(n_states):
         j = start[d]
-        total = 0
-        for k in range(n_types):
-            total += counts[d, k]
         for s in range(d + 1):
-            inside = True
-            units = 0
-            for k in range(n_types):
-                if counts[s, k] > counts[d, k]:
-                    inside = False
-                    break
-                units += counts[s, k]
-            if inside:
+            if _reachable(counts[d], counts[s], role, pair, last):
                 items[j] = s
-                removed[j] = total - units
+                removed[j] = capacity[d] - capacity[s]
                 j += 1
     return start, items, removed
 
 
-def _subsets(counts: np.ndarray) -> kc.SubSets:
-    return kc.SubSets(*_subset_lists(counts))
+def _subsets(side: kc.CasualtySide, t: _Types) -> kc.SubSets:
+    return kc.SubSets(*_subset_lists(side.counts, side.capacity, t.role, t.pair, side.last))
 
 
 @dataclass(frozen=True)
@@ -241,7 +328,7 @@ def solve_game(g: Game) -> Solved:
     V = np.zeros((n_d, n_a))  # noqa: N806
     M = np.zeros((n_a, n_d, g.D.hit.shape[1]))  # noqa: N806
     kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M)
-    d0, a0 = n_d - 1, n_a - 1
+    d0, a0 = g.D.start, g.A.start
     aa = _aa_starts(g, V, a0, d0)
     idx = np.array([d0 * n_a + a for _, _, a in aa], dtype=np.int64)
     mass = np.array([p for _, p, _ in aa])
@@ -256,7 +343,7 @@ def _aa_starts(g: Game, V: np.ndarray, a0: int, d0: int) -> tuple[tuple[int, flo
     low = g.low
     if low.aa_dice == 0:
         return ((0, 1.0, a0),)
-    air = low.is_air[g.a_types]
+    air = low.is_air[g.a_types.unit]
     if aa_rolled_per_aircraft(g.battle):
         return _aa_per_aircraft(g, air, a0)
     dice = np.zeros(7, dtype=np.int64)
@@ -270,9 +357,10 @@ def _aa_starts(g: Game, V: np.ndarray, a0: int, d0: int) -> tuple[tuple[int, flo
 def aircraft_kept(g: Game, V: np.ndarray, a0: int, d0: int, most: int, air: np.ndarray) -> list[int]:  # noqa: N803
     """Per number of AA hits, the attacker state kept: the best loss of aircraft, ties by its order."""
     A = g.A  # noqa: N806
-    step_k = A.prefer
+    step_k = A.prefer  # (aircraft have one hit: their types in the order of loss)
+    zeros = np.zeros(len(step_k), dtype=np.int64)
     # (one row: its states read as offsets from a0)
-    fixed = a0 + fixed_losses(A.counts[a0:a0 + 1], A.stride, step_k, np.zeros(len(step_k), dtype=np.int64),
+    fixed = a0 + fixed_losses(A.counts[a0:a0 + 1], A.stride, A.move, g.a_types.pair, step_k, zeros, zeros,
                               air, most)[0]
     if not A.best:
         return [int(s) for s in fixed]
@@ -374,7 +462,8 @@ def result_of(g: Game, end: np.ndarray, rounds: float) -> BattleResult:
         battle=battle.describe(), method=Method.EXACT,
         attacker_win=min(float(chance[kc.ATTACKER_WINS]), 1.0),
         defender_win=min(float(chance[kc.DEFENDER_WINS]), 1.0),
-        draw=float(chance[kc.DRAW]), stalemate=float(chance[kc.STALEMATE]), takes_territory=min(takes, 1.0),
+        draw=float(chance[kc.DRAW]), stalemate=float(chance[kc.STALEMATE]),
+        takes_territory=None if battle.sea else min(takes, 1.0),
         attacker_ipc_lost=float(mass @ a_lost), defender_ipc_lost=float(mass @ d_lost),
         expected_rounds=float(rounds),
         attacker_survivors=SurvivorTable(names, "retreated", partial(
@@ -391,27 +480,30 @@ def _code(g: Game, a: int, d: int) -> int:
     return kc.STALEMATE if code == kc.ONGOING else int(code)
 
 
-def _rows(n_types: int, types: np.ndarray, counts: np.ndarray, mass: np.ndarray,
+def _rows(n_types: int, types: _Types, counts: np.ndarray, mass: np.ndarray,
           cost: np.ndarray) -> RowArrays:
-    """A side's end states as ``RowArrays`` (units by the edition's types)."""
+    """A side's end states as ``RowArrays`` (units and damaged units by the edition's types)."""
     units = np.zeros((len(mass), n_types), dtype=np.int64)
-    units[:, types] = counts
-    none = np.zeros_like(units)
-    return units, none, none, np.zeros(len(mass), dtype=bool), mass, units @ cost
+    damaged = np.zeros_like(units)
+    for k, (u, role) in enumerate(zip(types.unit.tolist(), types.role.tolist(), strict=True)):
+        units[:, u] += counts[:, k]
+        if role == DAMAGED:
+            damaged[:, u] += counts[:, k]
+    return units, damaged, np.zeros_like(units), np.zeros(len(mass), dtype=bool), mass, units @ cost
 
 
 def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     """The policy's figures and round 1's advice (after no AA hit, the likeliest start)."""
     g = solved.game
     names = unit_names(g.battle.rules)
-    d0 = g.D.counts.shape[0] - 1
+    d0 = g.D.start
     a0 = max(solved.aa, key=lambda o: o[1])[2]
-    aa = tuple(Advice(h, p, _lost(names, g.a_types, g.A.counts[-1] - g.A.counts[s]))
+    aa = tuple(Advice(h, p, _lost(names, g.a_types, g.A.counts[g.A.start], g.A.counts[s]))
                for h, p, s in solved.aa if h > 0) if g.A.best else ()
     defender: list[Advice] = []
     attacker: list[Advice] = []
     choice = {}
-    units = int(g.D.units[d0])
+    units = int(g.D.capacity[d0])
     for r in range(1, units + 1):
         p = float(kc._capped(g.A.hit, a0, r, units))
         if p < ADVICE_MIN_CHANCE:
@@ -419,20 +511,35 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
         dp = int(kc.defender_choice(g.A, g.D, solved.M, g.subsets, a0, d0, r))
         choice[r] = (p, dp)
         if g.D.best:
-            defender.append(Advice(r, p, _lost(names, g.d_types, g.D.counts[d0] - g.D.counts[dp])))
+            defender.append(Advice(r, p, _lost(names, g.d_types, g.D.counts[d0], g.D.counts[dp])))
     if g.A.best:
         modal = max(choice, key=lambda r: choice[r][0]) if choice else 0
         dp = choice[modal][1] if choice else d0
-        for h in range(1, int(g.A.units[a0]) + 1):
+        for h in range(1, int(g.A.capacity[a0]) + 1):
             p = float(g.D.hit[d0, h]) if h < g.D.hit.shape[1] else 0.0
             if p < ADVICE_MIN_CHANCE:
                 continue
             ap = int(kc.attacker_choice(g.A, solved.M, a0, h, dp))
-            attacker.append(Advice(h, p, _lost(names, g.a_types, g.A.counts[a0] - g.A.counts[ap]),
-                                   _lost(names, g.d_types, g.D.counts[d0] - g.D.counts[dp])))
+            attacker.append(Advice(h, p, _lost(names, g.a_types, g.A.counts[a0], g.A.counts[ap]),
+                                   _lost(names, g.d_types, g.D.counts[d0], g.D.counts[dp])))
     return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
                           tuple(aa), tuple(defender), tuple(attacker))
 
 
-def _lost(names: tuple[str, ...], types: np.ndarray, lost: np.ndarray) -> str:
-    return describe_counts([(names[t], int(n)) for t, n in zip(types.tolist(), lost.tolist(), strict=True)])
+def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.ndarray) -> str:
+    """What a side loses going from composition ``before`` to ``after``: units removed, and
+    two-hit units damaged ("1 battleship damaged")."""
+    removed, hurt = {}, {}
+    for k, (u, role) in enumerate(zip(types.unit.tolist(), types.role.tolist(), strict=True)):
+        if role == 0:
+            removed[u] = int(before[k] - after[k])
+        elif role == WHOLE:
+            p = int(types.pair[k])
+            dead = int(before[k] + before[p] - after[k] - after[p])
+            removed[u] = dead
+            hurt[u] = int(before[k] - after[k]) - dead
+    text = describe_counts([(names[u], n) for u, n in removed.items()])
+    damaged = [f"{count_label(names[u], n)} damaged" for u, n in hurt.items() if n > 0]
+    if not damaged:
+        return text
+    return ", ".join(damaged) if text == "none" else f"{text}, {', '.join(damaged)}"

@@ -68,8 +68,8 @@ def simulate_kernel(A, D, M, subsets, a_fire, d_fire, low_luck, aa, runs, seed):
     """``runs`` battles under the policy: per joint end state (d * n_a + a) how many ended there,
     and the sum of rounds fought and of its squares."""
     np.random.seed(seed)
-    n_a, n_d = M.shape[0], M.shape[1]
-    ends = np.zeros(n_d * n_a, dtype=np.int64)
+    n_a = M.shape[0]
+    ends = np.zeros(M.shape[1] * n_a, dtype=np.int64)
     n_types = max(A.n.shape[0], D.n.shape[0])
     raised = np.zeros((n_types, 7), dtype=np.int64)
     rolls = np.zeros(7 * n_types, dtype=np.int64)
@@ -77,7 +77,7 @@ def simulate_kernel(A, D, M, subsets, a_fire, d_fire, low_luck, aa, runs, seed):
     rounds = 0.0
     rounds_sq = 0.0
     for _ in range(runs):
-        a, d = n_a - 1, n_d - 1
+        a, d = A.start, D.start
         if aa.mode == AA_CHOSEN:
             a = aa.kept[min(_dice(aa.dice, aa.hit, low_luck), aa.kept.shape[0] - 1)]
         elif aa.mode == AA_PER_AIRCRAFT:
@@ -88,7 +88,7 @@ def simulate_kernel(A, D, M, subsets, a_fire, d_fire, low_luck, aa, runs, seed):
         while kc._outcome(A, D, a, d) == kc.ONGOING and 1.0 - A.hit[a, 0] * D.hit[d, 0] >= kc.NO_HIT_EPS:
             ha = _roll(a_fire, A.counts[a], low_luck, raised, rolls, chance)
             hd = _roll(d_fire, D.counts[d], low_luck, raised, rolls, chance)
-            r = min(ha, D.units[d])
+            r = min(ha, D.capacity[d])
             dp = d if r == 0 else kc.defender_choice(A, D, M, subsets, a, d, r)
             a = a if hd == 0 else kc.attacker_choice(A, M, a, hd, dp)
             d = dp
@@ -107,23 +107,24 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None) -> Ba
     g = ec.game(battle)
     solved = ec.solve_game(g)
     low = g.low
-    air = low.is_air[g.a_types]
+    air = low.is_air[g.a_types.unit]
     if low.aa_dice == 0:
         aa = AAFire(AA_NONE, 0, 0, np.zeros(1, dtype=np.int64), air)
     elif ec.aa_rolled_per_aircraft(battle):
         aa = AAFire(AA_PER_AIRCRAFT, low.aa_dice, low.aa_hit, np.zeros(1, dtype=np.int64), air)
     else:
-        start_a, start_d = g.A.counts.shape[0] - 1, g.D.counts.shape[0] - 1
-        kept = ec.aircraft_kept(g, solved.V, start_a, start_d, low.aa_dice, air)
+        kept = ec.aircraft_kept(g, solved.V, g.A.start, g.D.start, low.aa_dice, air)
         aa = AAFire(AA_CHOSEN, low.aa_dice, low.aa_hit, np.array(kept, dtype=np.int64), air)
     ends, rounds, rounds_sq = simulate_kernel(
-        g.A, g.D, solved.M, g.subsets, ec.fire_rules(low, low.attacker, g.a_types),
-        ec.fire_rules(low, low.defender, g.d_types), battle.dice is Dice.LOW_LUCK, aa, runs, seed)
+        g.A, g.D, solved.M, g.subsets, ec.fire_rules(low, low.attacker, g.a_types.unit),
+        ec.fire_rules(low, low.defender, g.d_types.unit), battle.dice is Dice.LOW_LUCK, aa, runs, seed)
     exact_form = ec.result_of(g, ends / runs, rounds / runs)
     std_error = {name: math.sqrt(max(p * (1 - p), 0.0) / runs) for name, p in (
         ("attacker_win", exact_form.attacker_win), ("defender_win", exact_form.defender_win),
         ("draw", exact_form.draw), ("stalemate", exact_form.stalemate),
         ("takes_territory", exact_form.takes_territory or 0.0))}
+    if battle.sea:
+        del std_error["takes_territory"]
     for name, values in ec.losses_per_end(g, ends).items():
         p = ends[ends > 0] / runs
         mean = float(p @ values)
