@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._runtime.jit import jit
+from oddsim._runtime.jit import inline_jit, jit
 from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf
 
 GOAL_TAKE, GOAL_WIN, GOAL_TUV, GOAL_VALUE = 0, 1, 2, 3
@@ -176,14 +176,14 @@ def hit_table(counts, fire, low_luck, cap):
     return out
 
 
-@jit
+@inline_jit
 def _hittable(side, s, k):
     """Whether a hit may go to a unit of type k in composition s (one is there; a type taken last
     only once nothing else is)."""
     return side.counts[s, k] > 0 and (not side.last[k] or side.others[s] == 0)
 
 
-@jit
+@inline_jit
 def _outcome(A, D, a, d):  # noqa: N803 - the two sides
     """The outcome of compositions (a, d): ONGOING while both sides have a unit that can fire."""
     if A.fights[a] and D.fights[d]:
@@ -215,7 +215,7 @@ def end_value(A, D, goal, a, d, code):  # noqa: N803
     return value
 
 
-@jit
+@inline_jit
 def _capped(hit, s, r, limit):
     """P(exactly r hits) of row s with hits past ``limit`` (the units to hit) counted at ``limit``."""
     if r < limit:
@@ -226,7 +226,7 @@ def _capped(hit, s, r, limit):
     return total
 
 
-@jit
+@inline_jit
 def _after_defender_fire(A, D, M, a, d, dp):  # noqa: N803
     """The value, to the attacker, of the defender having lost down to ``dp``: the defender fires
     with ``d`` (its casualties still fire) and the attacker takes its hits best (``M``)."""
@@ -247,11 +247,12 @@ def solve_kernel(A, D, goal, subsets, V, M):  # noqa: N803
         for a in range(n_a):
             # M for one hit or more reads only smaller attacker compositions
             if a > 0:
+                nothing_else = A.others[a] == 0  # (a type taken last may be hit: ``_hittable``)
                 for h in range(1, n_h):
                     if A.best:
                         m = -np.inf
                         for k in range(A.n.shape[0]):
-                            if _hittable(A, a, k):
+                            if A.counts[a, k] > 0 and (nothing_else or not A.last[k]):
                                 m = max(m, M[a - A.move[k], d, h - 1])
                         M[a, d, h] = m
                     else:
