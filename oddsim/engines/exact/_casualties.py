@@ -67,6 +67,7 @@ class CasualtySide(NamedTuple):
     # (E = its own units)
     prefer: np.ndarray  # int64[K]: its types in its order of loss (ties go to the first)
     best: bool  # it chooses each loss (else it follows ``fixed_to``)
+    holds: bool  # it has units that never take part in combat rounds (a non-casualty AA gun)
 
 
 class FireRules(NamedTuple):
@@ -192,8 +193,13 @@ def _outcome(A, D, a, d):  # noqa: N803 - the two sides
         return ATTACKER_WINS
     if D.fights[d]:
         return DEFENDER_WINS
-    if A.units[a] > 0 or D.units[d] > 0:
-        return STALEMATE  # (only units that cannot fire on both sides)
+    # no side can fire: units that cannot are destroyed by none, or lost where the enemy has none left
+    if A.units[a] > 0 and D.units[d] > 0:
+        return STALEMATE
+    if A.units[a] > 0:
+        return ATTACKER_WINS
+    if D.units[d] > 0 or D.holds:
+        return DEFENDER_WINS
     return DRAW
 
 

@@ -169,7 +169,7 @@ def _side(battle: Battle, low: LoweredBattle, side: SideArrays, attacking: bool,
     enemy = _composition_types(battle, low, low.defender if attacking else low.attacker)
     enemy_capacity = int((enemy.n * np.where(enemy.role == WHOLE, 2, 1)).sum())
     n, u = types.n, types.unit
-    stride = np.cumprod(np.concatenate(([1], n[:-1] + 1))).astype(np.int64)
+    stride = np.cumprod(np.concatenate(([1], n + 1)))[:-1].astype(np.int64)
     move = np.where(types.role == WHOLE, stride - stride[np.maximum(types.pair, 0)], stride).astype(np.int64)
     n_states = int(np.prod(n + 1))
     counts = (np.arange(n_states)[:, None] // stride[None, :]) % (n + 1)[None, :]
@@ -192,7 +192,15 @@ def _side(battle: Battle, low: LoweredBattle, side: SideArrays, attacking: bool,
                            (counts * fires).sum(axis=1) > 0, (counts * low.is_land[u]).sum(axis=1) > 0,
                            (counts @ low.cost[u]).astype(np.float64), hit,
                            hit.shape[1] - 1 - np.argmax(hit[:, ::-1] > 0.0, axis=1), fixed_to,
-                           np.array(prefer, dtype=np.int64), best), types
+                           np.array(prefer, dtype=np.int64), best, _holds(side)), types
+
+
+def _holds(side: SideArrays) -> bool:
+    """Whether some of the side's units take no part in combat rounds (a non-casualty AA gun): a
+    defender with them holds the territory where both sides' fighting units are destroyed."""
+    idle = np.ones(len(side.count), dtype=bool)
+    idle[side.step_unit] = False
+    return bool((side.count[idle] > 0).any())
 
 
 KILL_ONE_HIT, DAMAGE, KILL_TWO_HIT = 0, 1, 2

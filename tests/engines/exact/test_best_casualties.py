@@ -15,6 +15,7 @@ from oddsim.engines.exact import casualties
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import Battle
 from oddsim.model.side import Side
+from oddsim.stages.pipeline import _after_battle
 
 RULES = "1942-2e"
 
@@ -335,3 +336,33 @@ def test_goal_checks():
     with pytest.raises(BattleError, match="needs the territory's value"):
         _best("1 inf", "1 inf", goal="value")
     assert _best("1 inf", "1 inf").casualty_goal == "take"
+
+
+# --- the whole answer by the fixed orders is the fixed-order engine's -----------------------------------
+
+def _fixed_answer(battle):
+    g = casualties.game(battle, False, False)
+    solved = casualties.solve_game(g)
+    end, rounds = kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass)
+    return casualties.result_of(g, end, rounds)
+
+
+@pytest.mark.parametrize(("rules", "attacker", "defender", "sea"), [
+    ("1942-2e", "1 ftr", "1 aa", False),  # DESIGN.md's golden value: 5/6 attacker, 1/6 defender
+    ("revised", "1 ftr", "1 aa", False),
+    ("1942-2e", "2 inf", "none", False),
+    ("1942-2e", "3 inf, 1 art, 1 arm, 1 ftr, 1 bmb", "3 inf, 1 arm, 1 ftr, 1 aa", False),
+    ("revised", "2 inf, 1 arm, 2 ftr", "3 inf, 1 art, 1 aa", False),
+    ("1942-2e", "1 bb, 1 cruiser, 1 ftr", "1 bb, 1 dd, 1 carrier, 1 ftr, 1 transport", True),
+    ("1942-2e", "1 bmb", "1 bb", True),  # golden: 1/16, 13/16, 2/16 both destroyed
+])
+def test_the_whole_answer_by_fixed_orders_is_the_fixed_order_engines(rules, attacker, defender, sea):
+    battle = _best(attacker, defender, "attacker", rules=rules, sea=sea)
+    mine = _after_battle(battle, _fixed_answer(battle))
+    theirs = oddsim.solve(Battle(rules, attacker, defender, sea=sea))
+    for name in ("attacker_win", "defender_win", "draw", "stalemate", "takes_territory", "attacker_ipc_lost",
+                 "defender_ipc_lost", "expected_rounds"):
+        ours, expected = getattr(mine, name), getattr(theirs, name)
+        assert (ours is None and expected is None) or ours == pytest.approx(expected, abs=1e-10), name
+    assert [(r.units, round(r.probability, 10)) for r in mine.attacker_survivors] == \
+        [(r.units, round(r.probability, 10)) for r in theirs.attacker_survivors]
