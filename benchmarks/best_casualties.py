@@ -16,7 +16,6 @@ from __future__ import annotations
 import sys
 import time
 
-from oddsim.engines.exact import _casualties as kc
 from oddsim.engines.exact import casualties
 from oddsim.model.battle import Battle
 from oddsim.model.side import Side
@@ -57,8 +56,7 @@ def issue_benchmark() -> None:
                             Side("2 inf, 1 arm", order_of_loss="best")))  # compile
     t_game, g = timed(lambda: casualties.game(battle))
     t_solve, solved = timed(lambda: casualties.solve_game(g))
-    t_forward, _ = timed(lambda: kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx,
-                                                     solved.start_mass))
+    t_forward, _ = timed(lambda: casualties.forward(solved))
     t_fixed, fixed = timed(lambda: casualties.fixed_value(battle))
     pairs = g.A.counts.shape[0] * g.D.counts.shape[0]
     print(f"{ISSUE[0]} vs {ISSUE[1]} (1942-2e, both best, goal take)")

@@ -92,6 +92,7 @@ class Goal(NamedTuple):
     territory: float  # IPCs added when the attacker takes the territory (GOAL_VALUE)
     a_total: float  # IPCs the attacker starts with
     d_total: float
+    retreat: bool  # the attacker may retreat at the end of each round (the best retreat, same goal)
 
 
 class SubSets(NamedTuple):
@@ -243,9 +244,13 @@ def _after_defender_fire(A, D, M, a, d, dp):  # noqa: N803
 
 
 @jit
-def solve_kernel(A, D, goal, subsets, V, M):  # noqa: N803
-    """Fill ``V[d, a]`` (the goal's value at the start of a round) and ``M[a, d, h]`` (the best the
-    attacker makes of losing h units from a, against d) for every composition pair."""
+def solve_kernel(A, D, goal, subsets, V, M, F, leave):  # noqa: N803
+    """Fill ``V[d, a]`` (the goal's value at the end of a round, where the attacker may retreat with
+    ``goal.retreat``), ``F[d, a]`` (at the start of a round, which is fought: round 1; ``F`` may be
+    ``V`` without retreats), ``leave[d, a]`` (1 where the attacker retreats) and ``M[a, d, h]`` (the
+    best the attacker makes of losing h units from a, against d) for every composition pair. A
+    retreat must beat fighting on by more than ``TIE``; if fighting on is best once in a state, it
+    is best each time the battle comes back to it, so the closed form holds."""
     n_d, n_a = V.shape
     n_h = M.shape[2]
     best_r = np.zeros(D.capacity.max() + 1)
@@ -293,6 +298,14 @@ def solve_kernel(A, D, goal, subsets, V, M):  # noqa: N803
                             if p != 0.0:
                                 total += p * _after_defender_fire(A, D, M, a, d, D.fixed_to[d, r])
                     v = total / (1.0 - p00)
+                    if goal.retreat:
+                        gone = end_value(A, D, goal, a, d, STALEMATE)  # (the losses so far, not taken)
+                        if gone > v + TIE * (abs(v) + 1.0):
+                            leave[d, a] = 1
+                            F[d, a] = total + p00 * gone
+                            v = gone
+            if leave[d, a] == 0:
+                F[d, a] = v
             V[d, a] = v
             M[a, d, 0] = v
             if a == 0:
@@ -339,26 +352,31 @@ def attacker_choice(A, M, a, h, dp):  # noqa: N803
 
 
 @jit
-def forward_kernel(A, D, M, subsets, start_idx, start_mass):  # noqa: N803
-    """Mass at each end of the battle (``[d, a]``) when both sides play their policies from the
-    start compositions (joint index d * n_a + a), and the expected rounds fought."""
+def forward_kernel(A, D, M, subsets, start_idx, start_mass, leave):  # noqa: N803
+    """Mass at each end of the battle (joint index d * n_a + a) when both sides play their policies
+    from the start compositions, the mass that retreats there (``leave``, joint: 1 where the
+    attacker retreats at the end of a round; round 1 is fought), and the expected rounds fought."""
     n_a, n_d = M.shape[0], M.shape[1]
     x = np.zeros(n_d * n_a)
+    first = np.zeros(n_d * n_a)
+    gone = np.zeros(n_d * n_a)
     for i in range(start_idx.shape[0]):
-        x[start_idx[i]] += start_mass[i]
+        first[start_idx[i]] += start_mass[i]
     rounds = 0.0
     for j in range(n_d * n_a - 1, -1, -1):  # every move lowers the index: predecessors first
-        m = x[j]
-        if m == 0.0:
+        if x[j] == 0.0 and first[j] == 0.0:
             continue
         d, a = j // n_a, j % n_a
-        if _outcome(A, D, a, d) != ONGOING:
-            continue
         p00 = A.hit[a, 0] * D.hit[d, 0]
-        if 1.0 - p00 < NO_HIT_EPS:
+        if _outcome(A, D, a, d) != ONGOING or 1.0 - p00 < NO_HIT_EPS:
+            x[j] += first[j]
             continue
+        if leave[j]:  # the mass that got here retreats; round 1 is fought, and retreats if nothing happened
+            gone[j] += x[j] + first[j] * p00
+            w = first[j]
+        else:
+            w = (x[j] + first[j]) / (1.0 - p00)
         x[j] = 0.0
-        w = m / (1.0 - p00)
         rounds += w
         units = D.capacity[d]
         for r in range(units + 1):
@@ -372,4 +390,4 @@ def forward_kernel(A, D, M, subsets, start_idx, start_mass):  # noqa: N803
                     continue
                 ap = a if hd == 0 else attacker_choice(A, M, a, hd, dp)
                 x[dp * n_a + ap] += w * pr * q
-    return x, rounds
+    return x, gone, rounds

@@ -54,9 +54,16 @@ def check_covered(battle: Battle) -> None:
     if battle.crash_fighters:
         raise BattleError("best casualties do not cover crashed fighters yet: drop --crash-fighters, "
                           f"or {fixed}")
-    if battle.retreat is not None:
-        raise BattleError("best casualties do not combine with a retreat policy yet: drop the retreat, "
-                          f"or {fixed}")
+    retreat = battle.retreat
+    if retreat is not None:
+        goal = battle.casualty_goal
+        bonus = float(battle.casualty_value or 0.0)
+        if retreat.best != goal or goal == "value" and retreat.territory_bonus != bonus:
+            raise BattleError("best casualties combine with the best retreat of the same goal only: use "
+                              "--retreat-best tuv with --casualty-goal tuv (or value with value and the same "
+                              f"territory value), or {fixed}")
+        if battle.attacker.landed is not None:
+            raise BattleError(f"best casualties with a retreat do not cover landed units yet: {fixed}")
     if battle.attacker.bombard is not None:
         raise BattleError(f"best casualties do not cover bombardment yet: drop --bombard, or {fixed}")
     if battle.aa_fired:
@@ -135,7 +142,7 @@ def game(battle: Battle, best_attacker: bool | None = None, best_defender: bool 
         raise TooLargeError(f"battle too large for best casualties: about {work:,} steps of work, the "
                             f"limit is {MAX_WORK:,}; give the sides a fixed order of loss instead of best")
     goal = kc.Goal(GOAL_CODE[battle.casualty_goal or "take"], float(battle.casualty_value or 0.0),
-                   float(A.ipc[A.start]), float(D.ipc[D.start]))
+                   float(A.ipc[A.start]), float(D.ipc[D.start]), battle.retreat is not None)
     return Game(battle, low, a_types, d_types, A, D, goal, subsets)
 
 
@@ -324,6 +331,8 @@ class Solved:
     game: Game
     V: np.ndarray  # noqa: N815
     M: np.ndarray  # noqa: N815
+    F: np.ndarray  # noqa: N815 - the value at the start of a round (V: at its end, after a retreat)
+    leave: np.ndarray  # int8[d, a]: 1 where the attacker retreats at the end of a round
     start_idx: np.ndarray
     start_mass: np.ndarray
     value: float
@@ -335,13 +344,15 @@ def solve_game(g: Game) -> Solved:
     n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
     V = np.zeros((n_d, n_a))  # noqa: N806
     M = np.zeros((n_a, n_d, g.D.hit.shape[1]))  # noqa: N806
-    kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M)
+    F = np.zeros((n_d, n_a)) if g.goal.retreat else V  # noqa: N806
+    leave = np.zeros((n_d, n_a), dtype=np.int8)
+    kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M, F, leave)
     d0, a0 = g.D.start, g.A.start
-    aa = _aa_starts(g, V, a0, d0)
+    aa = _aa_starts(g, F, a0, d0)
     idx = np.array([d0 * n_a + a for _, _, a in aa], dtype=np.int64)
     mass = np.array([p for _, p, _ in aa])
-    value = float(sum(p * V[d0, a] for _, p, a in aa))
-    return Solved(g, V, M, idx, mass, value, aa)
+    value = float(sum(p * F[d0, a] for _, p, a in aa))
+    return Solved(g, V, M, F, leave, idx, mass, value, aa)
 
 
 def _aa_starts(g: Game, V: np.ndarray, a0: int, d0: int) -> tuple[tuple[int, float, int], ...]:  # noqa: N803
@@ -414,8 +425,17 @@ def solve(battle: Battle) -> BattleResult:
     under best play, by the fixed orders, and the advice for round 1."""
     g = game(battle)
     solved = solve_game(g)
-    end, rounds = kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass)
-    return replace(result_of(g, end, rounds), casualty_policy=policy(solved, fixed_value(battle)))
+    end, gone, rounds = forward(solved)
+    result = replace(result_of(g, end, rounds, gone), casualty_policy=policy(solved, fixed_value(battle)))
+    return replace(result, objective=solved.value) if g.goal.retreat else result
+
+
+def forward(solved: Solved) -> tuple[np.ndarray, np.ndarray, float]:
+    """The battle fought forward under the policies: mass at each end, mass that retreats there
+    (joint d * n_a + a), expected rounds."""
+    g = solved.game
+    return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
+                             solved.leave.ravel())
 
 
 def fixed_value(battle: Battle) -> float:
@@ -436,32 +456,42 @@ class _Ends(NamedTuple):
     d_lost: np.ndarray
 
 
-def _ends(g: Game, end: np.ndarray) -> _Ends:
+RETREAT = 5
+"""The outcome code of the mass that retreats (after ``_casualties``' codes)."""
+
+
+def _ends(g: Game, end: np.ndarray, gone: np.ndarray | None = None) -> _Ends:
     n_a = g.A.counts.shape[0]
     states = np.flatnonzero(end)
-    d_s, a_s = states // n_a, states % n_a
-    codes = np.array([_code(g, int(a), int(d)) for a, d in zip(a_s.tolist(), d_s.tolist(), strict=True)],
+    left = np.zeros(0, dtype=np.int64) if gone is None else np.flatnonzero(gone)
+    codes = np.array([_code(g, int(j % n_a), int(j // n_a)) for j in states.tolist()] + [RETREAT] * len(left),
                      dtype=np.int64)
+    mass = np.concatenate((end[states], np.zeros(0) if gone is None else gone[left]))
+    states = np.concatenate((states, left))
+    d_s, a_s = states // n_a, states % n_a
     a_alive = ~np.isin(codes, (kc.DEFENDER_WINS, kc.DRAW))
     d_alive = ~np.isin(codes, (kc.ATTACKER_WINS, kc.DRAW))
     a_lost = g.goal.a_total - np.where(a_alive, g.A.ipc[a_s], 0.0)
     d_lost = g.goal.d_total - np.where(d_alive, g.D.ipc[d_s], 0.0)
-    return _Ends(end[states].astype(np.float64), a_s, d_s, codes, a_alive, d_alive, a_lost, d_lost)
+    return _Ends(mass.astype(np.float64), a_s, d_s, codes, a_alive, d_alive, a_lost, d_lost)
 
 
-def losses_per_end(g: Game, end: np.ndarray) -> dict[str, np.ndarray]:
-    """Each side's IPCs lost at each end with some mass in ``end`` (as ``result_of`` reads them)."""
-    ends = _ends(g, end)
+def losses_per_end(g: Game, end: np.ndarray, gone: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Each side's IPCs lost at each end with some mass in ``end`` and ``gone`` (as ``result_of``
+    reads them)."""
+    ends = _ends(g, end, gone)
     return {"attacker_ipc_lost": ends.a_lost, "defender_ipc_lost": ends.d_lost}
 
 
-def result_of(g: Game, end: np.ndarray, rounds: float) -> BattleResult:
-    """The BattleResult of the end masses ``end`` (joint d * n_a + a) and the rounds fought."""
+def result_of(g: Game, end: np.ndarray, rounds: float, gone: np.ndarray | None = None) -> BattleResult:
+    """The BattleResult of the end masses ``end`` (joint d * n_a + a), those that retreated
+    (``gone``) and the rounds fought."""
     battle = g.battle
-    e = _ends(g, end)
+    e = _ends(g, end, gone)
     mass, codes, a_s, d_s, a_alive, d_alive, a_lost, d_lost = (e.mass, e.codes, e.a, e.d, e.a_alive,
                                                                 e.d_alive, e.a_lost, e.d_lost)
-    chance = np.bincount(codes, mass, 5)
+    chance = np.bincount(codes, mass, RETREAT + 1)
+    retreated = codes == RETREAT
     takes = float(mass[(codes == kc.ATTACKER_WINS) & g.A.land[a_s]].sum())
     swing = d_lost - a_lost
     swings, where = np.unique(swing, return_inverse=True)
@@ -473,11 +503,12 @@ def result_of(g: Game, end: np.ndarray, rounds: float) -> BattleResult:
         draw=float(chance[kc.DRAW]), stalemate=float(chance[kc.STALEMATE]),
         takes_territory=None if battle.sea else min(takes, 1.0),
         attacker_ipc_lost=float(mass @ a_lost), defender_ipc_lost=float(mass @ d_lost),
-        expected_rounds=float(rounds),
+        expected_rounds=float(rounds), retreat=float(chance[RETREAT]),
         attacker_survivors=SurvivorTable(names, "retreated", partial(
-            _rows, len(names), g.a_types, g.A.counts[a_s] * a_alive[:, None], mass, g.low.cost)),
+            _rows, len(names), g.a_types, g.A.counts[a_s] * a_alive[:, None], mass, g.low.cost, retreated)),
         defender_survivors=SurvivorTable(names, "retreated", partial(
-            _rows, len(names), g.d_types, g.D.counts[d_s] * d_alive[:, None], mass, g.low.cost)),
+            _rows, len(names), g.d_types, g.D.counts[d_s] * d_alive[:, None], mass, g.low.cost,
+            np.zeros(len(mass), dtype=bool))),
         attacker_ipc_total=g.goal.a_total, defender_ipc_total=g.goal.d_total,
         swing_distribution=SwingDistribution.exact(swings, np.bincount(where.ravel(), mass)),
     )
@@ -489,7 +520,7 @@ def _code(g: Game, a: int, d: int) -> int:
 
 
 def _rows(n_types: int, types: _Types, counts: np.ndarray, mass: np.ndarray,
-          cost: np.ndarray) -> RowArrays:
+          cost: np.ndarray, retreated: np.ndarray) -> RowArrays:
     """A side's end states as ``RowArrays`` (units and damaged units by the edition's types)."""
     units = np.zeros((len(mass), n_types), dtype=np.int64)
     damaged = np.zeros_like(units)
@@ -497,7 +528,7 @@ def _rows(n_types: int, types: _Types, counts: np.ndarray, mass: np.ndarray,
         units[:, u] += counts[:, k]
         if role == DAMAGED:
             damaged[:, u] += counts[:, k]
-    return units, damaged, np.zeros_like(units), np.zeros(len(mass), dtype=bool), mass, units @ cost
+    return units, damaged, np.zeros_like(units), retreated, mass, units @ cost
 
 
 def policy(solved: Solved, fixed: float) -> CasualtyPolicy:

@@ -64,12 +64,14 @@ def _dice(n, hit, low_luck):
 
 
 @jit
-def simulate_kernel(A, D, M, subsets, a_fire, d_fire, low_luck, aa, runs, seed):  # noqa: N803
-    """``runs`` battles under the policy: per joint end state (d * n_a + a) how many ended there,
-    and the sum of rounds fought and of its squares."""
+def simulate_kernel(A, D, M, subsets, leave, a_fire, d_fire, low_luck, aa, runs, seed):  # noqa: N803
+    """``runs`` battles under the policy: per joint end state (d * n_a + a) how many ended there and
+    how many retreated there (``leave``: where the attacker retreats at the end of a round), and the
+    sum of rounds fought and of its squares."""
     np.random.seed(seed)
     n_a = M.shape[0]
     ends = np.zeros(M.shape[1] * n_a, dtype=np.int64)
+    gone = np.zeros(M.shape[1] * n_a, dtype=np.int64)
     n_types = max(A.n.shape[0], D.n.shape[0])
     raised = np.zeros((n_types, 7), dtype=np.int64)
     rolls = np.zeros(7 * n_types, dtype=np.int64)
@@ -85,7 +87,11 @@ def simulate_kernel(A, D, M, subsets, a_fire, d_fire, low_luck, aa, runs, seed):
                 if aa.air[k]:
                     a -= _dice(A.counts[a, k], aa.hit, False) * A.stride[k]
         n = 0
+        left = False
         while kc._outcome(A, D, a, d) == kc.ONGOING and 1.0 - A.hit[a, 0] * D.hit[d, 0] >= kc.NO_HIT_EPS:
+            if n > 0 and leave[d * n_a + a]:
+                left = True
+                break
             ha = _roll(a_fire, A.counts[a], low_luck, raised, rolls, chance)
             hd = _roll(d_fire, D.counts[d], low_luck, raised, rolls, chance)
             r = min(ha, D.capacity[d])
@@ -93,10 +99,13 @@ def simulate_kernel(A, D, M, subsets, a_fire, d_fire, low_luck, aa, runs, seed):
             a = a if hd == 0 else kc.attacker_choice(A, M, a, hd, dp)
             d = dp
             n += 1
-        ends[d * n_a + a] += 1
+        if left:
+            gone[d * n_a + a] += 1
+        else:
+            ends[d * n_a + a] += 1
         rounds += n
         rounds_sq += n * n
-    return ends, rounds, rounds_sq
+    return ends, gone, rounds, rounds_sq
 
 
 def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None) -> BattleResult:
@@ -115,22 +124,26 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None) -> Ba
     else:
         kept = ec.aircraft_kept(g, solved.V, g.A.start, g.D.start, low.aa_dice, air)
         aa = AAFire(AA_CHOSEN, low.aa_dice, low.aa_hit, np.array(kept, dtype=np.int64), air)
-    ends, rounds, rounds_sq = simulate_kernel(
-        g.A, g.D, solved.M, g.subsets, ec.fire_rules(low, low.attacker, g.a_types.unit),
+    ends, gone, rounds, rounds_sq = simulate_kernel(
+        g.A, g.D, solved.M, g.subsets, solved.leave.ravel(), ec.fire_rules(low, low.attacker, g.a_types.unit),
         ec.fire_rules(low, low.defender, g.d_types.unit), battle.dice is Dice.LOW_LUCK, aa, runs, seed)
-    exact_form = ec.result_of(g, ends / runs, rounds / runs)
+    exact_form = ec.result_of(g, ends / runs, rounds / runs, gone / runs)
     std_error = {name: math.sqrt(max(p * (1 - p), 0.0) / runs) for name, p in (
         ("attacker_win", exact_form.attacker_win), ("defender_win", exact_form.defender_win),
         ("draw", exact_form.draw), ("stalemate", exact_form.stalemate),
-        ("takes_territory", exact_form.takes_territory or 0.0))}
+        ("takes_territory", exact_form.takes_territory or 0.0), ("retreat", exact_form.retreat))}
     if battle.sea:
         del std_error["takes_territory"]
-    for name, values in ec.losses_per_end(g, ends).items():
-        p = ends[ends > 0] / runs
+    for name, values in ec.losses_per_end(g, ends, gone).items():
+        p = np.concatenate((ends[ends > 0], gone[gone > 0])) / runs
         mean = float(p @ values)
         std_error[name] = math.sqrt(max(float(p @ values**2) - mean**2, 0.0) / runs)
     mean_rounds = rounds / runs
     std_error["expected_rounds"] = math.sqrt(max(rounds_sq / runs - mean_rounds**2, 0.0) / runs)
     std_error["tuv_swing"] = std_error["attacker_ipc_lost"] + std_error["defender_ipc_lost"]
-    return replace(exact_form, method=Method.MC, runs=runs, std_error=std_error,
-                   casualty_policy=ec.policy(solved, ec.fixed_value(battle)))
+    if not battle.retreat:
+        del std_error["retreat"]
+    result = replace(exact_form, method=Method.MC, runs=runs, std_error=std_error,
+                     casualty_policy=ec.policy(solved, ec.fixed_value(battle)))
+    return replace(result, objective=result.tuv_swing + battle.retreat.territory_bonus * (
+        result.takes_territory or 0.0)) if battle.retreat else result

@@ -343,8 +343,8 @@ def test_goal_checks():
 def _fixed_answer(battle):
     g = casualties.game(battle, False, False)
     solved = casualties.solve_game(g)
-    end, rounds = kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass)
-    return casualties.result_of(g, end, rounds)
+    end, gone, rounds = casualties.forward(solved)
+    return casualties.result_of(g, end, rounds, gone)
 
 
 @pytest.mark.parametrize(("rules", "attacker", "defender", "sea"), [
@@ -366,3 +366,30 @@ def test_the_whole_answer_by_fixed_orders_is_the_fixed_order_engines(rules, atta
         assert (ours is None and expected is None) or ours == pytest.approx(expected, abs=1e-10), name
     assert [(r.units, round(r.probability, 10)) for r in mine.attacker_survivors] == \
         [(r.units, round(r.probability, 10)) for r in theirs.attacker_survivors]
+
+
+# --- with the best retreat: the attacker's policy covers both choices --------------------------------
+
+@pytest.mark.parametrize(("attacker", "defender"), [
+    ("3 inf, 1 art, 2 arm, 1 ftr", "4 inf, 1 arm, 1 ftr"),
+    ("2 inf, 1 ftr, 1 bmb", "3 inf, 1 aa"),
+])
+def test_with_the_best_retreat(attacker, defender):
+    """By the fixed orders the game with retreats is the best retreat's own problem: its objective
+    is the fixed-order engine's; choosing each loss as well never does worse, and the answer's TUV
+    swing is the value; Monte Carlo under both policies agrees."""
+    battle = _best(attacker, defender, goal="tuv", retreat={"best": "tuv"})
+    engine = oddsim.solve(Battle(RULES, attacker, defender, retreat={"best": "tuv"}))
+    assert casualties.fixed_value(battle) == pytest.approx(engine.objective, abs=1e-9)
+    result = oddsim.solve(battle)
+    assert result.casualty_policy.value >= engine.objective - 1e-9
+    assert result.tuv_swing == pytest.approx(result.casualty_policy.value, abs=1e-9)
+    assert result.objective == pytest.approx(result.casualty_policy.value, abs=1e-12)
+    mc = oddsim.simulate(battle, runs=40_000, seed=5)
+    for name in ("retreat", "attacker_ipc_lost", "defender_ipc_lost"):
+        assert abs(getattr(mc, name) - getattr(result, name)) <= 4.5 * mc.std_error[name], name
+
+
+def test_a_retreat_of_another_goal_is_refused():
+    with pytest.raises(BattleError, match="same goal"):
+        oddsim.solve(_best("3 inf, 1 arm", "3 inf", retreat={"best": "tuv"}))
