@@ -355,11 +355,14 @@ def attacker_choice(A, M, a, h, dp):  # noqa: N803
 def forward_kernel(A, D, M, subsets, start_idx, start_mass, leave):  # noqa: N803
     """Mass at each end of the battle (joint index d * n_a + a) when both sides play their policies
     from the start compositions, the mass that retreats there (``leave``, joint: 1 where the
-    attacker retreats at the end of a round; round 1 is fought), and the expected rounds fought."""
+    attacker retreats at the end of a round; round 1 is fought), that mass weighted by the rounds
+    fought before it retreated, and the expected rounds fought."""
     n_a, n_d = M.shape[0], M.shape[1]
     x = np.zeros(n_d * n_a)
+    xw = np.zeros(n_d * n_a)  # the mass arriving, weighted by the rounds it has fought
     first = np.zeros(n_d * n_a)
     gone = np.zeros(n_d * n_a)
+    gone_w = np.zeros(n_d * n_a)
     for i in range(start_idx.shape[0]):
         first[start_idx[i]] += start_mass[i]
     rounds = 0.0
@@ -373,10 +376,15 @@ def forward_kernel(A, D, M, subsets, start_idx, start_mass, leave):  # noqa: N80
             continue
         if leave[j]:  # the mass that got here retreats; round 1 is fought, and retreats if nothing happened
             gone[j] += x[j] + first[j] * p00
+            gone_w[j] += xw[j] + first[j] * p00
             w = first[j]
+            ww = first[j]  # (its rounds-weighted mass after this one round)
         else:
+            # geometric: P(leave by a move after n rounds here) = p00^(n-1) T, sum of n: T / (1 - p00)^2
             w = (x[j] + first[j]) / (1.0 - p00)
+            ww = xw[j] / (1.0 - p00) + w / (1.0 - p00)
         x[j] = 0.0
+        xw[j] = 0.0
         rounds += w
         units = D.capacity[d]
         for r in range(units + 1):
@@ -390,4 +398,5 @@ def forward_kernel(A, D, M, subsets, start_idx, start_mass, leave):  # noqa: N80
                     continue
                 ap = a if hd == 0 else attacker_choice(A, M, a, hd, dp)
                 x[dp * n_a + ap] += w * pr * q
-    return x, gone, rounds
+                xw[dp * n_a + ap] += ww * pr * q
+    return x, gone, gone_w, rounds

@@ -27,7 +27,7 @@ from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import Battle, Dice
 from oddsim.model.names import count_label, describe_counts
 from oddsim.model.rules import AACasualties
-from oddsim.results.battle_result import BattleResult, Method, RowArrays, SurvivorTable
+from oddsim.results.battle_result import BattleResult, Method, RetreatPlanRow, RowArrays, SurvivorTable
 from oddsim.results.casualty_policy import Advice, CasualtyPolicy
 from oddsim.results.swing import SwingDistribution
 
@@ -425,14 +425,41 @@ def solve(battle: Battle) -> BattleResult:
     under best play, by the fixed orders, and the advice for round 1."""
     g = game(battle)
     solved = solve_game(g)
-    end, gone, rounds = forward(solved)
+    end, gone, gone_w, rounds = forward(solved)
     result = replace(result_of(g, end, rounds, gone), casualty_policy=policy(solved, fixed_value(battle)))
-    return replace(result, objective=solved.value) if g.goal.retreat else result
+    if not g.goal.retreat:
+        return result
+    return replace(result, objective=solved.value, retreat_plan=retreat_plan(g, gone, gone_w),
+                   retreat_round=float(gone_w.sum() / gone.sum()) if gone.any() else None)
 
 
-def forward(solved: Solved) -> tuple[np.ndarray, np.ndarray, float]:
+def retreat_plan(g: Game, gone: np.ndarray, gone_w: np.ndarray) -> tuple[RetreatPlanRow, ...]:
+    """Where the attacker retreats: each state with retreat mass (the units in the battle on each
+    side), its chance and mean round, most likely first."""
+    names = unit_names(g.battle.rules)
+    n_a = g.A.counts.shape[0]
+    rows = []
+    for j in np.flatnonzero(gone).tolist():
+        a, d = j % n_a, j // n_a
+        rows.append(RetreatPlanRow(_units_text(names, g.a_types, g.A.counts[a]),
+                                   _units_text(names, g.d_types, g.D.counts[d]),
+                                   float(gone[j]), float(gone_w[j] / gone[j])))
+    return tuple(sorted(rows, key=lambda r: (-r.probability, r.attacker, r.defender)))
+
+
+def _units_text(names: tuple[str, ...], types: _Types, counts: np.ndarray) -> str:
+    units: dict[str, int] = {}
+    hurt: dict[str, int] = {}
+    for k, (u, role) in enumerate(zip(types.unit.tolist(), types.role.tolist(), strict=True)):
+        units[names[u]] = units.get(names[u], 0) + int(counts[k])
+        if role == DAMAGED:
+            hurt[names[u]] = int(counts[k])
+    return describe_counts(list(units.items()), hurt)
+
+
+def forward(solved: Solved) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The battle fought forward under the policies: mass at each end, mass that retreats there
-    (joint d * n_a + a), expected rounds."""
+    (joint d * n_a + a) and the same weighted by rounds, expected rounds."""
     g = solved.game
     return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
                              solved.leave.ravel())

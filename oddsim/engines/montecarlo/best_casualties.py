@@ -145,5 +145,8 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None) -> Ba
         del std_error["retreat"]
     result = replace(exact_form, method=Method.MC, runs=runs, std_error=std_error,
                      casualty_policy=ec.policy(solved, ec.fixed_value(battle)))
+    if not battle.retreat:
+        return result
+    _, gone, gone_w, _ = ec.forward(solved)  # (the plan's chances are exact, as the best retreat's)
     return replace(result, objective=result.tuv_swing + battle.retreat.territory_bonus * (
-        result.takes_territory or 0.0)) if battle.retreat else result
+        result.takes_territory or 0.0), retreat_plan=ec.retreat_plan(g, gone, gone_w))

@@ -343,7 +343,7 @@ def test_goal_checks():
 def _fixed_answer(battle):
     g = casualties.game(battle, False, False)
     solved = casualties.solve_game(g)
-    end, gone, rounds = casualties.forward(solved)
+    end, gone, _, rounds = casualties.forward(solved)
     return casualties.result_of(g, end, rounds, gone)
 
 
@@ -385,6 +385,12 @@ def test_with_the_best_retreat(attacker, defender):
     assert result.casualty_policy.value >= engine.objective - 1e-9
     assert result.tuv_swing == pytest.approx(result.casualty_policy.value, abs=1e-9)
     assert result.objective == pytest.approx(result.casualty_policy.value, abs=1e-12)
+    assert result.retreat == pytest.approx(engine.retreat, abs=1e-9) or result.casualty_policy.value > \
+        engine.objective + 1e-9  # (the same policy where choosing each loss changes nothing)
+    plan = result.retreat_plan or ()
+    assert sum(row.probability for row in plan) == pytest.approx(result.retreat, abs=1e-12)
+    if plan and result.casualty_policy.value <= engine.objective + 1e-9:
+        assert result.retreat_round == pytest.approx(engine.retreat_round, abs=1e-9)
     mc = oddsim.simulate(battle, runs=40_000, seed=5)
     for name in ("retreat", "attacker_ipc_lost", "defender_ipc_lost"):
         assert abs(getattr(mc, name) - getattr(result, name)) <= 4.5 * mc.std_error[name], name
