@@ -44,7 +44,8 @@ class _Survivors(click.ParamType):
 
 @click.command(epilog=UNITS_HELP)
 @click.option("--rules", "rules", default="1942-2e", show_default=True,
-              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+              help="Edition name (see 'oddsim rules list'), "
+                   "a ruleset .toml file or a TripleA game file (.xml).")
 @click.option("-a", "--attacker", required=True,
               help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units).')
 @click.option("-d", "--defender", required=True,

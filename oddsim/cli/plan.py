@@ -21,7 +21,8 @@ from oddsim.model.options import OPTION
 
 @click.command(epilog=UNITS_HELP)
 @click.option("--rules", "rules", default="1942-2e", show_default=True,
-              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+              help="Edition name (see 'oddsim rules list'), "
+                   "a ruleset .toml file or a TripleA game file (.xml).")
 @click.option("--pool", required=True, help='The units to split, e.g. "12 inf, 4 art, 4 arm, 3 ftr".')
 @click.option("--target", "targets", multiple=True, metavar="NAME=DEFENDERS",
               help='A territory to attack and its defenders, e.g. "Ukraine=6 inf, 2 arm, 1 aa" '

@@ -67,8 +67,15 @@ class LoweredBattle:
     support_supporter: np.ndarray
     support_supported: np.ndarray
     support_per: np.ndarray
-    support_value: np.ndarray
+    support_value: np.ndarray  # (0 for a bonus rule)
     support_side: np.ndarray
+    # bonus rules (``support_adds``): what each adds (0 for a value rule), its bonus type (an index
+    # per side: a unit takes one rule of each type), and per role the unit types in the order
+    # they receive support (``support_order[0]`` attacking, ``[1]`` defending); see ``_bonus_order``
+    support_bonus: np.ndarray
+    support_group: np.ndarray
+    support_order: np.ndarray
+    support_adds: bool
     attacker_subs_first: bool  # attacking subs strike first when the defender has no destroyer
     defender_subs_first: bool
     subs_first_round_one: bool  # ... in round 1 only (from round 2 on they fire in general fire)
@@ -77,9 +84,10 @@ class LoweredBattle:
     aa_dice_per_gun: int
     aa_hit: int  # with the defender's technology (radar)
     aa_dice: int  # dice the defender's AA guns roll before the first round (0: no AA fire)
-    low_luck: bool  # hits = total strength // 6, plus one with chance (total % 6) / 6
+    low_luck: bool  # hits = total strength // sides, plus one with chance (total % sides) / sides
+    dice_sides: int  # faces of every die (combat.dice_sides): a roll at or under a value hits
     submerge_at_start: bool  # subs submerge at the start of a round (else at its end)
-    bombard_dice: np.ndarray  # int64[7]: bombarding ships' dice that hit on v or less, by v
+    bombard_dice: np.ndarray  # int64[dice_sides + 1]: bombarding ships' dice that hit on v or less, by v
     bombard_fire_back: bool  # the defender's bombardment casualties fire in round 1
     attacker: SideArrays
     defender: SideArrays
@@ -109,6 +117,7 @@ def lower(battle: Battle, plain: bool = True) -> LoweredBattle:
         aa_hit=aa_hit,
         aa_dice=_aa_dice(battle, rules),
         low_luck=battle.dice is Dice.LOW_LUCK,
+        dice_sides=c.dice_sides,
         submerge_at_start=c.submerge is SubmergeTiming.START,
         bombard_dice=_bombard_dice(battle),
         bombard_fire_back=rules.bombard.casualties_fire_back,
@@ -174,7 +183,7 @@ def _make_unit_names(rules: Ruleset) -> tuple[str, ...]:
     return tuple(u.name for u in rules.units)
 
 
-def _unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
+def _unit_arrays(rules: Ruleset) -> dict[str, Any]:
     """The edition's unit table (``LoweredBattle.cost`` to ``defenceless``), made once per
     ruleset and read-only (every battle of the edition shares it)."""
     return _per_ruleset(rules, _make_unit_arrays)
@@ -199,15 +208,16 @@ def _make_unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
 
 
 def _support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
-                    defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+                    defender_tech: tuple[str, ...]) -> dict[str, Any]:
     """``LoweredBattle``'s support rows (``support_supporter`` to ``support_side``): each side's
     rules for its role, changed by its technology. Fresh arrays from a table made once."""
     made = _per_ruleset(rules, _make_support_arrays, attacker_tech, defender_tech)
-    return {name: array.copy() for name, array in made.items()}
+    return {name: array.copy() if isinstance(array, np.ndarray) else array
+            for name, array in made.items()}
 
 
 def _make_support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
-                         defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+                         defender_tech: tuple[str, ...]) -> dict[str, Any]:
     n = len(rules.units)
     names = [u.name for u in rules.units]
     support_rows = [(side, rule) for side, techs, role in ((0, attacker_tech, SupportSide.ATTACK),
@@ -220,10 +230,50 @@ def _make_support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
             supporter[r, names.index(name)] = True
         for name in rule.supported:
             supported[r, names.index(name)] = True
+    if any(rule.bonus is not None for _, rule in support_rows):
+        support_rows = _bonus_order(rules, support_rows, (attacker_tech, defender_tech))
+        for r, (_, rule) in enumerate(support_rows):
+            supporter[r] = [u.name in rule.supporters for u in rules.units]
+            supported[r] = [u.name in rule.supported for u in rules.units]
+    groups: list[dict[str, int]] = [{}, {}]
+    group = [groups[side].setdefault(rule.bonus_type or f"#{r}", len(groups[side]))
+             for r, (side, rule) in enumerate(support_rows)]
+    order = np.array([_support_unit_order(rules, techs, attacking)
+                      for techs, attacking in ((attacker_tech, True), (defender_tech, False))],
+                     dtype=np.int64).reshape(2, n)
     return {"support_supporter": supporter, "support_supported": supported,
             "support_per": np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
-            "support_value": np.array([r.value for _, r in support_rows], dtype=np.int64),
-            "support_side": np.array([side for side, _ in support_rows], dtype=np.int64)}
+            "support_value": np.array([r.value or 0 for _, r in support_rows], dtype=np.int64),
+            "support_side": np.array([side for side, _ in support_rows], dtype=np.int64),
+            "support_bonus": np.array([r.bonus or 0 for _, r in support_rows], dtype=np.int64),
+            "support_group": np.array(group, dtype=np.int64),
+            "support_order": order,
+            "support_adds": any(rule.bonus is not None for _, rule in support_rows)}
+
+
+def _bonus_order(rules: Ruleset, rows: list[tuple[int, SupportRule]],
+                 techs: tuple[tuple[str, ...], tuple[str, ...]]) -> list[tuple[int, SupportRule]]:
+    """Bonus rules in the order TripleA offers them to a unit (its ``SupportRuleSort``, allied
+    rules): the larger bonus first, then the rule supporting fewer unit types (so that a rule
+    for mech infantry alone is used before one for infantry and mech infantry), then the
+    stronger supporter (dice x value in the rule's role), then the file's order. Each unit, in
+    ``_support_unit_order``, takes from each bonus type the first of its rules that covers it
+    and has support left (one support per type: ``bonus_type_count`` 1)."""
+    def power(side: int, rule: SupportRule) -> int:
+        table = _per_ruleset(rules, _make_role_table, techs[side], side == 0)
+        return max(int(table.value[table.unit_index[name]] * table.dice[table.unit_index[name]])
+                   for name in rule.supporters)
+
+    return sorted(rows, key=lambda row: (row[0], -(row[1].bonus or 0), len(row[1].supported),
+                                         -power(*row)))
+
+
+def _support_unit_order(rules: Ruleset, techs: tuple[str, ...], attacking: bool) -> list[int]:
+    """The unit types in the order their units receive bonus support in a role: as TripleA's
+    ``PowerStrengthAndRolls`` sorts a side's units, strongest (value before support) first and
+    those of value 0 last, ties in the ruleset's order."""
+    value = _per_ruleset(rules, _make_role_table, techs, attacking).value.tolist()
+    return sorted(range(len(value)), key=lambda u: (value[u] == 0, -value[u]))
 
 
 class _RoleTable(NamedTuple):
@@ -239,10 +289,14 @@ class _RoleTable(NamedTuple):
 
 
 def _make_role_table(rules: Ruleset, techs: tuple[str, ...], attacking: bool) -> _RoleTable:
+    """A unit rolls its ``attack_rolls`` or ``defense_rolls`` dice (a technology's
+    ``attack_dice`` replaces the first), of which only the best counts where the unit says so
+    (``choose_best_roll``) or the technology does (``attack_dice_rule = "best"``): the one
+    mechanism of several dice per unit. A unit that rolls no die hits on nothing (value 0)."""
     units = rules.units
     value = {u.name: (u.attack if attacking else u.defense) for u in units}
-    dice = {u.name: 1 for u in units}
-    best_of: set[str] = set()
+    dice = {u.name: u.attack_rolls if attacking else u.defense_rolls for u in units}
+    best_of = {u.name for u in units if u.choose_best_roll}
     for name in techs:
         tech = rules.technology(name)
         value.update(dict(tech.attack if attacking else tech.defense))
@@ -251,7 +305,8 @@ def _make_role_table(rules: Ruleset, techs: tuple[str, ...], attacking: bool) ->
             if tech.attack_dice_rule is DiceRule.BEST:
                 best_of.update(unit for unit, _ in tech.attack_dice)
     return _RoleTable({u.name: i for i, u in enumerate(units)},
-                      np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
+                      np.array([value[u.name] if not u.defenceless and dice[u.name] else 0
+                                for u in units], dtype=np.int64),
                       np.array([dice[u.name] for u in units], dtype=np.int64),
                       np.array([u.name in best_of for u in units], dtype=np.bool_),
                       frozenset(u.name for u in units if u.aa),
@@ -283,7 +338,7 @@ def aa_dice(rules: Ruleset, guns: int, aircraft: int) -> int:
 
 
 def _bombard_dice(battle: Battle) -> np.ndarray:
-    dice = np.zeros(7, dtype=np.int64)
+    dice = np.zeros(battle.rules.combat.dice_sides + 1, dtype=np.int64)
     if battle.attacker.bombard is not None:
         values = battle.bombard_values()
         for name, n in battle.attacker.bombard.counts:

@@ -105,7 +105,8 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
     fixed, fixed_counts, fixed_reached = side_tables(low, fixed_layout, not swept_is_attacker)
     types, support = unit_types(low), support_rules(low)
     loss_kinds = lat.LossKinds(steps.step_unit, steps.step_kill, kind_max, starts, idle)
-    dice = t.SideDice(idle, idle, steps.value, steps.dice, steps.best_of, steps.support_side)
+    dice = t.SideDice(idle, idle, steps.value, steps.dice, steps.best_of, steps.support_side,
+                      low.dice_sides)
     tables, aa_next, swept_left, fighting, start_state = lat.lattice_side(
         loss_kinds, dice, types, support, low.low_luck, swept_layout.rolls + 1, MAX_TABLE_ENTRIES)
     n_swept = tables.flags.shape[0]
@@ -141,19 +142,21 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
 
 
 def _kind_counts(battle: Battle, side: str, counts: np.ndarray, damaged: np.ndarray, steps) -> np.ndarray:
-    """Each army's loss slots per kind (a step of the largest army's order of loss): a two-hit
-    unit's free hit for each whole one, a kill for each unit, those landed from the sea first."""
+    """Each army's loss slots per kind (a step of the largest army's order of loss): a unit's
+    free hits (hits - 1 for each, less those its damaged units took), a kill for each unit,
+    those landed from the sea first."""
     landed = np.zeros(counts.shape[1], dtype=np.int64)
     if side == "attacker" and battle.attacker.landed is not None:
         index = {u.name: i for i, u in enumerate(battle.rules.units)}
         for name, n in battle.attacker.landed.counts:
             landed[index[name]] = n
     taken_landed = np.minimum(counts, landed)
+    free_hits = [u.hits - 1 for u in battle.rules.units]  # (each unit's, as casualty_order counts them)
     starts = np.empty((len(counts), len(steps.step_unit)), dtype=np.int64)
     for c, (u, kill, is_landed) in enumerate(zip(steps.step_unit.tolist(), steps.step_kill.tolist(),
                                                  steps.step_landed.tolist(), strict=True)):
         if not kill:
-            starts[:, c] = counts[:, u] - damaged[:, u]
+            starts[:, c] = counts[:, u] * free_hits[u] - damaged[:, u]
         elif is_landed:
             starts[:, c] = taken_landed[:, u]
         else:
@@ -220,7 +223,7 @@ def _start_values(battle, low, side, counts, start_state, aa_next, A, D, a_layou
     a_dist = np.zeros((int(shots.max()) + 1, int(shots.max()) + 2))
     a_dist[0, 0] = 1.0
     for n in np.unique(shots[shots > 0]).tolist():
-        dice = np.zeros(7, dtype=np.int64)
+        dice = np.zeros(low.dice_sides + 1, dtype=np.int64)
         dice[low.aa_hit] = n
         hits = group_distribution(dice, low.low_luck)
         assert hits is not None  # (n dice)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import hot_jit, inline_jit, jit
-from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf
+from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf, low_luck_strength
 
 AIR, SUB, OTHER, KEPT = 0, 1, 2, 3
 N_CLASSES = 4
@@ -57,13 +57,19 @@ class UnitTypes(NamedTuple):
 
 class Support(NamedTuple):
     """Support rules, one row each: supporter/supported masks [rule, type], units supported per
-    supporter, the value they are raised to, and the side the rule acts for (0 attack, 1 defense)."""
+    supporter, the value they are raised to, and the side the rule acts for (0 attack, 1 defense);
+    with ``adds``, rules that add ``bonus`` instead, each of a bonus type (``group``), given to
+    the units in ``order[side]`` (``lowering.LoweredBattle``'s ``support_`` fields)."""
 
     supporter: np.ndarray
     supported: np.ndarray
     per: np.ndarray
     value: np.ndarray
     side: np.ndarray
+    bonus: np.ndarray
+    group: np.ndarray
+    order: np.ndarray  # int64[2, types]
+    adds: bool
 
 
 class SideDice(NamedTuple):
@@ -75,6 +81,7 @@ class SideDice(NamedTuple):
     dice: np.ndarray  # dice per unit
     best_of: np.ndarray  # only the best of a unit's dice counts
     support_side: int  # which support rules act for this side
+    sides: int  # faces of its dice (a roll at or under a unit's value hits)
 
 
 class Classes(NamedTuple):
@@ -507,15 +514,20 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
     scratch = np.zeros(2 * max_dice + 2)
     pmf = np.empty(max_dice + 1)  # (one roll's distribution, for ``add_dice_with``)
     boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
-    raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
+    raised = np.zeros((n_types, dice.sides + 1), dtype=np.int64)  # of those, how many to each value
     size_of = np.ones(N_GROUPS, dtype=np.int64)
     strength = np.zeros(N_GROUPS, dtype=np.int64)
+    left = np.zeros(support.per.shape[0], dtype=np.int64)  # (bonus rules: support left per rule)
+    taken = np.zeros(support.per.shape[0], dtype=np.bool_)  # (... bonus types a unit has taken)
     for s in range(n_states):
         for g in range(N_GROUPS):
             dist[s, g, 0] = 1.0
         if not reached[s]:
             continue
-        _apply_support(fighting[s], dice, support, boosted, raised)
+        if support.adds:
+            _add_bonuses(fighting[s], dice, types, support, boosted, raised, left, taken)
+        else:
+            _apply_support(fighting[s], dice, support, boosted, raised)
         for g in range(N_GROUPS):
             size_of[g] = 1
             strength[g] = 0
@@ -523,16 +535,17 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
             if fighting[s, u] == 0 or types.defenceless[u]:
                 continue
             g = G_SUB if types.is_sub[u] else (G_AIR if types.is_air[u] else G_OTHER)
-            for portion in range(7):  # 0: units at their own value; v: units raised to v
+            for portion in range(dice.sides + 1):  # 0: units at their own value; v: raised to v
                 n = fighting[s, u] - boosted[u] if portion == 0 else raised[u, portion]
                 v = dice.value[u] if portion == 0 else portion
                 if n == 0 or v == 0:
                     continue
-                strength[g] += n * dice.dice[u] * v
+                power = n * low_luck_strength(v, dice.dice[u], dice.best_of[u], dice.sides)
+                strength[g] += power
                 if g != G_SUB:
-                    strength[G_AIR_OTHER] += n * dice.dice[u] * v
+                    strength[G_AIR_OTHER] += power
                 rolls = n if dice.best_of[u] else n * dice.dice[u]
-                p = hit_chance(v, dice.dice[u], dice.best_of[u])
+                p = hit_chance(v, dice.dice[u], dice.best_of[u], dice.sides)
                 size_of[g] = add_dice_with(dist[s, g], size_of[g], rolls, p, scratch, pmf)
         # aircraft and the others firing together: the sum of the two groups' hits
         size_of[G_AIR_OTHER] = _sum_of_hits(dist[s, G_AIR], size_of[G_AIR], dist[s, G_OTHER],
@@ -540,7 +553,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
         for g in range(N_GROUPS):
             if low_luck:
                 dist[s, g, :] = 0.0
-                size_of[g] = low_luck_pmf(strength[g], dist[s, g])
+                size_of[g] = low_luck_pmf(strength[g], dice.sides, dist[s, g])
             lo[s, g], hi[s, g] = _cut_tails(dist[s, g], size_of[g])
     return dist, lo, hi
 
@@ -578,6 +591,41 @@ def _apply_support(fighting, dice, support, boosted, raised):
                 boosted[u] += take
                 raised[u, support.value[r]] += take
                 capacity -= take
+
+
+@inline_jit
+def _add_bonuses(fighting, dice, types, support, boosted, raised, left, taken):
+    """Bonus support (``support.adds``), unit by unit as TripleA gives it: the units that fire,
+    in ``support.order`` (strongest type first), each take from every bonus type the first of
+    its rules (in their order) that covers them and has support left, adding its bonus; the
+    sum, kept within 0..sides, is the value they roll at (``raised``; ``boosted``: all)."""
+    n_types = fighting.shape[0]
+    n_rules = support.per.shape[0]
+    boosted[:] = 0
+    raised[:, :] = 0
+    side = dice.support_side
+    for r in range(n_rules):
+        left[r] = 0
+        if support.side[r] == side:
+            for u in range(n_types):
+                if support.supporter[r, u]:
+                    left[r] += fighting[u] * support.per[r]
+    for j in range(n_types):
+        u = support.order[side, j]
+        if fighting[u] == 0 or types.defenceless[u]:
+            continue
+        boosted[u] = fighting[u]
+        for _ in range(fighting[u]):
+            for r in range(n_rules):
+                taken[r] = False
+            value = dice.value[u]
+            for r in range(n_rules):
+                g = support.group[r]
+                if support.side[r] == side and support.supported[r, u] and left[r] > 0 and not taken[g]:
+                    value += support.bonus[r]
+                    left[r] -= 1
+                    taken[g] = True
+            raised[u, min(max(value, 0), dice.sides)] += 1
 
 
 @inline_jit

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from oddsim._runtime import interpreted as _interpreted
+from oddsim.engines.dice import low_luck_strength
 from oddsim.engines.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
 from oddsim.engines.montecarlo import _kernel as k
 from oddsim.engines.montecarlo import _rng
@@ -52,6 +54,10 @@ LANDED_CATEGORY = 4
 because after a retreat they go on losing units while the others do not. In a sea battle (no
 units landed) it holds the destroyer a side keeps last, which leaves its category's order."""
 N_KEY_CATEGORIES = 5
+INTERPRETED_UNITS = 150
+"""On a cold cache a plain battle of at most this many units builds its tables with the kernels
+interpreted (``_with_plain_section``: 5 ms for 10 units, at most some 0.2 s, where compiling the
+kernels takes 3-5 s), within ``interpreted.TABLES_BUDGET_SECONDS`` per process."""
 
 
 @dataclass(frozen=True)
@@ -101,9 +107,9 @@ class KernelModel:
         attacker, defender = (side.with_keys(row == 0 and retreats, departs[row], verb)
                               for row, side in enumerate(drafts))
         sides = (attacker, defender)
-        steps, lines, types, support, scalars = (
+        steps, lines, types, support, scalars, value_lines = (
             _stack([getattr(side, name) for side in sides])
-            for name in ("steps", "lines", "types", "support", "scalars"))
+            for name in ("steps", "lines", "types", "support", "scalars", "value_lines"))
         for row, side in enumerate(sides):
             scalars[row, SCALARS.keys] = side.n_keys()
             scalars[row, SCALARS.departed_key] = side.departed_key
@@ -113,14 +119,16 @@ class KernelModel:
         rules[RULES.start_boundary] = rules[RULES.submerge] and low.submerge_at_start
         rules[RULES.partial_retreat] = partial
         tables = (steps, lines, types, support, scalars, rules, _retreat_section(battle, steps.shape[1]),
-                  _bombard_table(low))
+                  _bombard_table(low), value_lines)
         # a plain battle draws its hits from its own section (casualty counts cannot say who
         # retreated, so not with a partial retreat): its lines need no binomial tables, unless
         # that section is too big and it takes the general path after all
         plain = bool(rules[RULES.plain]) and not partial
         model = _pack(low, sides, tables, aa_dice, line_tables=not plain)
-        if plain:
-            model = _with_plain_section(model, sides, low.low_luck, aa_dice)
+        if plain:  # (small, cold cache: its tables interpreted, the same bits; only the battles compile)
+            units = int(low.attacker.count.sum() + low.defender.count.sum())
+            with _interpreted.tables(units <= INTERPRETED_UNITS):
+                model = _interpreted.carried(_with_plain_section)(model, sides, low.low_luck, aa_dice)
             if model[HEADER.plain] < 0:
                 model = _pack(low, sides, tables, aa_dice, line_tables=True)
         return cls(model, sides, key_coarse, retreats)
@@ -131,14 +139,16 @@ def _pack(low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
     """The model: the header, then the stacked ``tables`` (steps, lines, types, support,
     scalars, rules, retreat table, bombardment), then the binomial alias tables: of every line's
     hit chance with ``line_tables``, else only the AA dice's (all a plain battle rolls)."""
-    steps, lines, types, support, scalars, rules, retreat, bombard = (t.copy() for t in tables)
+    steps, lines, types, support, scalars, rules, retreat, bombard, value_lines = (
+        t.copy() for t in tables)
     chances, row_start, cells = _dice_tables(low, sides, aa_dice, line_tables)
     header = np.zeros(HEADER_WIDTH, dtype=np.int64)
     rows = np.zeros_like(row_start)
     parts: list[np.ndarray] = [header]
     for field, table in ((HEADER.steps, steps), (HEADER.lines, lines), (HEADER.types, types),
                          (HEADER.support, support), (HEADER.scalars, scalars), (HEADER.rules, rules),
-                         (HEADER.retreat, retreat), (None, bombard), (None, rows), (None, cells)):
+                         (HEADER.retreat, retreat), (HEADER.value_lines, value_lines),
+                         (None, bombard), (None, rows), (None, cells)):
         if field is not None:
             header[field] = sum(part.size for part in parts)
         if table is bombard:
@@ -155,15 +165,17 @@ def _pack(low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
     for row, side in enumerate(sides):
         for line, chance in enumerate(side.line_chance):
             lines[row, line, LINE.rows] = row_of.get(chance, -1)
-    rules[RULES.aa_rows] = row_of.get(_rng.hit_chance(low.aa_hit), -1)
+    rules[RULES.aa_rows] = row_of.get(_rng.hit_chance(low.aa_hit, low.dice_sides), -1)
     header[HEADER.step_side] = steps[0].size
     header[HEADER.line_side] = lines[0].size
     header[HEADER.type_side] = types[0].size
     header[HEADER.support_side] = support[0].size
     header[HEADER.support_rule] = support[0, 0].size
     header[HEADER.scalar_side] = scalars[0].size
+    header[HEADER.value_line_side] = value_lines[0].size
     (header[HEADER.width], header[HEADER.dice_at], header[HEADER.alive_at], header[HEADER.raised_at],
-     header[HEADER.gone_at]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
+     header[HEADER.gone_at], header[HEADER.left_at]) = k.state_offsets(
+        steps.shape[1], lines.shape[1], types.shape[1], support.shape[1])
     return np.concatenate([part.ravel() for part in parts])
 
 
@@ -247,6 +259,7 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
                           and bool(np.all(scalars[:, SCALARS.kept] < 0)))
     rules[RULES.no_stalemate] = rules[RULES.plain] and all(side.always_hits for side in sides)
     rules[RULES.low_luck] = low.low_luck
+    rules[RULES.dice_sides] = low.dice_sides
     policy = battle.retreat
     if policy is not None:
         rules[RULES.retreat_after] = policy.after_round or 0
@@ -272,7 +285,7 @@ def _bombard_table(low: LoweredBattle) -> np.ndarray:
     if low.low_luck or not dice.sum():
         return np.zeros(0, dtype=np.int64)
     values = np.flatnonzero(dice)
-    chances = np.array([_rng.hit_chance(int(v)) for v in values], dtype=np.float64)
+    chances = np.array([_rng.hit_chance(int(v), low.dice_sides) for v in values], dtype=np.float64)
     _, _, cells = _rng.sum_tables(chances, dice[values].reshape(1, -1))
     return cells.ravel()
 
@@ -317,7 +330,7 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
             for chance in side.line_chance:
                 most[chance] = max(most.get(chance, 0), side.fighting_rolls)
         if aa_dice:
-            chance = _rng.hit_chance(low.aa_hit)
+            chance = _rng.hit_chance(low.aa_hit, low.dice_sides)
             most[chance] = max(most.get(chance, 0), aa_dice)
     if any(n > _rng.MAX_DICE for n in most.values()):
         raise BattleError(f"a side may roll at most {_rng.MAX_DICE} dice at once in the Monte "
@@ -325,7 +338,7 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
     if not line_tables:
         if low.low_luck or not aa_dice:
             return [], np.full((1, 1), -1, dtype=np.int64), np.zeros((0, _rng.CELL_FIELDS), dtype=np.int64)
-        chance = _rng.hit_chance(low.aa_hit)
+        chance = _rng.hit_chance(low.aa_hit, low.dice_sides)
         row_start = np.full((1, aa_dice + 1), -1, dtype=np.int64)
         starts, _, cells = _rng.sum_tables(np.array([chance]), np.array([[aa_dice]], dtype=np.int64))
         row_start[0, aa_dice] = starts[0]
@@ -334,6 +347,21 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
     row_start, cells = _rng.binomial_tables(np.array(chances, dtype=np.float64),
                                             np.array([most[c] for c in chances], dtype=np.int64))
     return chances, row_start, cells
+
+
+def _bonus_values(low: LoweredBattle, rules: list[int], supported: list[np.ndarray],
+                  value: np.ndarray, fires: np.ndarray) -> dict[int, set[int]]:
+    """Bonus support: every value each firing unit type (index among those present) may roll at,
+    its own plus at most one bonus of each bonus type that covers it, kept within 0..sides."""
+    reach: dict[int, set[int]] = {}
+    for t in map(int, np.flatnonzero(fires)):
+        sums = {int(value[t])}
+        for group in sorted({int(low.support_group[r]) for r in rules}):
+            bonuses = {int(low.support_bonus[r]) for i, r in enumerate(rules)
+                       if low.support_group[r] == group and supported[i][t]}
+            sums |= {v + b for v in sums for b in bonuses}
+        reach[t] = {min(max(v, 0), low.dice_sides) for v in sums}
+    return reach
 
 
 def _stack(parts: list[np.ndarray]) -> np.ndarray:
@@ -362,6 +390,7 @@ class SideLayout:
     lines: np.ndarray  # (lines, LINE_WIDTH): its Line records (rows set when the model is packed)
     types: np.ndarray  # (types present, UNIT_TYPE_WIDTH)
     support: np.ndarray  # (active support rules, types present, SUPPORT_WIDTH)
+    value_lines: np.ndarray  # bonus support: (types present, dice sides + 1), the line of each value
     scalars: np.ndarray  # SCALARS_WIDTH + one per active support rule (keys set when packed)
     line_chance: tuple[float, ...]  # each line's chance that one roll hits
     category: np.ndarray  # each loss step's survivor-key category
@@ -384,7 +413,7 @@ class SideLayout:
         types = np.flatnonzero(side.count > 0)
         n_types = len(types)
         type_flags = flags[types]
-        value = np.clip(side.value[types], 0, _rng.DIE_FACES)
+        value = np.clip(side.value[types], 0, low.dice_sides)
         dice = side.dice[types]
         best_of = side.best_of[types]
         rolls = np.where(best_of, 1, dice)  # rolls per unit: the best of several dice is one
@@ -394,9 +423,11 @@ class SideLayout:
         rules: list[int] = []
         supporter: list[np.ndarray] = []
         supported: list[np.ndarray] = []
+        adds = low.support_adds
         for r in map(int, np.flatnonzero(low.support_side == row)):
             helps = low.support_supporter[r][types]
-            helped = low.support_supported[r][types] & fires & (value < low.support_value[r])
+            helped = low.support_supported[r][types] & fires & (
+                True if adds else value < low.support_value[r])
             if helps.any() and helped.any():  # a rule with nobody to act on is left out
                 rules.append(r)
                 supporter.append(helps)
@@ -409,8 +440,14 @@ class SideLayout:
             return group[t], int(v), int(dice[t]), bool(best_of[t])
 
         keys = {key(t, value[t]) for t in range(n_types) if fires[t] and (value[t] > 0 or role[t])}
-        keys |= {key(t, low.support_value[r]) for i, r in enumerate(rules)
-                 for t in range(n_types) if supported[i][t]}
+        if adds and len(rules) > 62:  # (the kernel marks a unit's bonus types in one int64)
+            raise BattleError("the Monte Carlo engine takes at most 62 bonus support rules a side")
+        reach = _bonus_values(low, rules, supported, value, fires) if adds else {}
+        if adds:
+            keys |= {key(t, v) for t, values in reach.items() for v in values if v > 0}
+        else:
+            keys |= {key(t, low.support_value[r]) for i, r in enumerate(rules)
+                     for t in range(n_types) if supported[i][t]}
         ordered = sorted(keys)  # by group: submarine lines, then aircraft, then the rest
         line = {key: i for i, key in enumerate(ordered)}
         type_line = np.array([line.get(key(t, value[t]), -1) if fires[t] else -1
@@ -419,8 +456,17 @@ class SideLayout:
         for i, r in enumerate(rules):
             support[i, :, SUPPORT.supporter] = supporter[i]
             support[i, :, SUPPORT.supported] = supported[i]
-            support[i, :, SUPPORT.line] = [line[key(t, low.support_value[r])] if supported[i][t]
-                                           else 0 for t in range(n_types)]
+            support[i, :, SUPPORT.line] = [line[key(t, low.support_value[r])]
+                                           if supported[i][t] and not adds else 0
+                                           for t in range(n_types)]
+            support[i, :, SUPPORT.bonus] = low.support_bonus[r]
+            support[i, :, SUPPORT.group] = low.support_group[r]
+        value_lines = np.full((n_types, low.dice_sides + 1) if adds else (0, 0), -1, dtype=np.int64)
+        for t, values in reach.items():
+            for v in values:
+                value_lines[t, v] = line[key(t, v)] if v > 0 else -1
+        position_of = {int(u): i for i, u in enumerate(types)}
+        order = [position_of[int(u)] for u in low.support_order[row] if int(u) in position_of]
         position = {int(t): i for i, t in enumerate(types)}
         step_type = np.array([position[int(u)] for u in side.step_unit], dtype=np.int64)
         kill = side.step_kill.astype(np.int64)
@@ -441,6 +487,9 @@ class SideLayout:
         steps[:, STEP.landed] = side.step_landed
         lines = np.zeros((len(ordered), LINE_WIDTH), dtype=np.int64)
         lines[:, LINE.value] = [v for _, v, _, _ in ordered]
+        # (a roll's: a unit rolls n dice at v, or one for the best of n)
+        lines[:, LINE.strength] = [low_luck_strength(v, n, True, low.dice_sides) if best else v
+                                   for _, v, n, best in ordered]
         category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, STEP.category])
         if side.reserved_step >= 0:  # the kept destroyer leaves its category's order: its own count
             category[side.reserved_step] = LANDED_CATEGORY  # (a sea battle: no units landed)
@@ -463,6 +512,7 @@ class SideLayout:
         scalars[SCALARS.submerge] = side.submerge
         scalars[SCALARS.kept] = side.reserved_step
         scalars[SCALARS.kept_before] = side.reserve_before
+        scalars[SCALARS.adds] = adds
         for i, r in enumerate(rules):
             scalars[SCALARS_WIDTH + i] = low.support_per[r]
         # the steps whose survivors departed when the side has units departed: its subs, or
@@ -470,15 +520,19 @@ class SideLayout:
         departing = ((flags[side.step_unit] & k.SUB) != 0 if side.submerge != SUBMERGE_NEVER
                      else side.step_landed == 0)
         arrays = dict(steps=steps, lines=lines, support=support, scalars=scalars,
-                      types=np.stack([type_line, rolls], axis=1).reshape(n_types, UNIT_TYPE_WIDTH),
+                      value_lines=value_lines,
+                      types=np.stack([type_line, rolls, np.array(order, dtype=np.int64)],
+                                     axis=1).reshape(n_types, UNIT_TYPE_WIDTH),
                       category=category, category_len=category_len, key_stride=key_stride,
                       departing=departing)
         for array in arrays.values():
             array.flags.writeable = False
-        return cls(side=side, line_chance=tuple(_rng.hit_chance(v, n, best) for _, v, n, best in ordered),
+        return cls(side=side, line_chance=tuple(_rng.hit_chance(v, low.dice_sides, n, best)
+                                              for _, v, n, best in ordered),
                    units=units, has_non_combatants=units < int(side.count.sum()),
                    fighting_rolls=int((side.count[types] * rolls)[fires].sum()),
-                   always_hits=bool(np.all(value[fires] > 0)), **arrays)
+                   always_hits=bool(np.all(value[fires] > 0))
+                   and not any(0 in values for values in reach.values()), **arrays)
 
     def with_keys(self, retreats: bool, departs: bool, verb: str) -> SideLayout:
         """The layout with its survivor-key space laid out: the keys of a battle fought to the
