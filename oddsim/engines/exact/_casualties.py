@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import inline_jit, jit
-from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf
+from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf, low_luck_strength
 
 GOAL_TAKE, GOAL_WIN, GOAL_TUV, GOAL_VALUE = 0, 1, 2, 3
 """What the attacker maximises (and the defender minimises): the chance of taking the territory,
@@ -83,6 +83,7 @@ class FireRules(NamedTuple):
     sup_supported: np.ndarray
     sup_per: np.ndarray
     sup_value: np.ndarray
+    sides: int  # faces of every die: a roll at or under a value hits
 
 
 class Goal(NamedTuple):
@@ -123,7 +124,7 @@ def fire_groups(row, fire, raised, rolls, chance):
         for k in range(n_types):
             if sup_supported[r, k] and value[k] < sup_value[r] and capacity > 0:
                 done = 0
-                for v in range(7):
+                for v in range(raised.shape[1]):
                     done += raised[k, v]
                 take = min(capacity, row[k] - done)
                 raised[k, sup_value[r]] += take
@@ -134,16 +135,16 @@ def fire_groups(row, fire, raised, rolls, chance):
         if row[k] == 0 or defenceless[k]:
             continue
         plain = row[k]
-        for v in range(7):
+        for v in range(raised.shape[1]):
             plain -= raised[k, v]
-        for v in range(7):
+        for v in range(fire.sides + 1):
             m = plain if v == 0 else raised[k, v]
             at = value[k] if v == 0 else v
             if m == 0 or at == 0:
                 continue
-            strength += m * dice[k] * at
+            strength += m * low_luck_strength(at, dice[k], best_of[k], fire.sides)
             rolls[groups] = m if best_of[k] else m * dice[k]
-            chance[groups] = hit_chance(at, dice[k], best_of[k])
+            chance[groups] = hit_chance(at, dice[k], best_of[k], fire.sides)
             groups += 1
     return groups, strength
 
@@ -160,16 +161,16 @@ def hit_table(counts, fire, low_luck, cap):
     dist = np.zeros(max_dice + 2)
     scratch = np.zeros(2 * max_dice + 4)
     pmf = np.zeros(max_dice + 2)
-    raised = np.zeros((n_types, 7), dtype=np.int64)
-    rolls = np.zeros(7 * n_types, dtype=np.int64)
-    chance = np.zeros(7 * n_types)
+    raised = np.zeros((n_types, fire.sides + 1), dtype=np.int64)
+    rolls = np.zeros((fire.sides + 1) * n_types, dtype=np.int64)
+    chance = np.zeros((fire.sides + 1) * n_types)
     for s in range(n_states):
         groups, strength = fire_groups(counts[s], fire, raised, rolls, chance)
         dist[:] = 0.0
         dist[0] = 1.0
         size = 1
         if low_luck:
-            size = low_luck_pmf(strength, dist)
+            size = low_luck_pmf(strength, fire.sides, dist)
         else:
             for g in range(groups):
                 size = add_dice_with(dist, size, rolls[g], chance[g], scratch, pmf)

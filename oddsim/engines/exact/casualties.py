@@ -51,6 +51,9 @@ def check_covered(battle: Battle) -> None:
                           for name, _ in side.army.counts):
         raise BattleError(f"best casualties do not cover submarines yet (their typed hits and first strike): "
                           f"{fixed}")
+    if any(rules.unit(name).hits > 2 for side in (battle.attacker, battle.defender)
+           for name, _ in side.army.counts):
+        raise BattleError(f"best casualties do not cover units of more than two hits yet: {fixed}")
     if battle.crash_fighters:
         raise BattleError("best casualties do not cover crashed fighters yet: drop --crash-fighters, "
                           f"or {fixed}")
@@ -231,7 +234,7 @@ def fire_rules(low: LoweredBattle, side: SideArrays, types: np.ndarray) -> kc.Fi
     return kc.FireRules(side.value[types], side.dice[types], side.best_of[types], low.defenceless[types],
                         np.ascontiguousarray(low.support_supporter[support][:, types]),
                         np.ascontiguousarray(low.support_supported[support][:, types]),
-                        low.support_per[support], low.support_value[support])
+                        low.support_per[support], low.support_value[support], low.dice_sides)
 
 
 @jit
@@ -365,7 +368,7 @@ def _aa_starts(g: Game, V: np.ndarray, a0: int, d0: int) -> tuple[tuple[int, flo
     air = low.is_air[g.a_types.unit]
     if aa_rolled_per_aircraft(g.battle):
         return _aa_per_aircraft(g, air, a0)
-    dice = np.zeros(7, dtype=np.int64)
+    dice = np.zeros(low.dice_sides + 1, dtype=np.int64)
     dice[low.aa_hit] = low.aa_dice
     dist = group_distribution(dice, low.low_luck)
     assert dist is not None  # (AA dice: some)
@@ -404,7 +407,7 @@ def _aircraft_losses(A: kc.CasualtySide, a0: int, air: np.ndarray, h: int) -> li
 
 def _aa_per_aircraft(g: Game, air: np.ndarray, a0: int) -> tuple[tuple[int, float, int], ...]:
     """AA fire that rolls one die at each aircraft: the aircraft hit are the dice's, no choice."""
-    p = g.low.aa_hit / 6
+    p = g.low.aa_hit / g.low.dice_sides
     outcomes = [(0, 1.0, a0)]
     for k in np.flatnonzero(air).tolist():
         n = int(g.A.counts[a0, k])

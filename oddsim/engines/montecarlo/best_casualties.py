@@ -41,7 +41,8 @@ def _roll(fire, row, low_luck, raised, rolls, chance):
     """Hits one composition scores in a round, each die rolled."""
     groups, strength = kc.fire_groups(row, fire, raised, rolls, chance)
     if low_luck:
-        return strength // 6 + (1 if np.random.random() < (strength % 6) / 6 else 0)
+        sides = fire.sides
+        return strength // sides + (1 if np.random.random() < (strength % sides) / sides else 0)
     hits = 0
     for g in range(groups):
         for _ in range(rolls[g]):
@@ -51,14 +52,14 @@ def _roll(fire, row, low_luck, raised, rolls, chance):
 
 
 @jit
-def _dice(n, hit, low_luck):
-    """Hits of ``n`` dice that hit on ``hit`` or less."""
+def _dice(n, hit, sides, low_luck):
+    """Hits of ``n`` ``sides``-sided dice that hit on ``hit`` or less."""
     if low_luck:
         total = n * hit
-        return total // 6 + (1 if np.random.random() < (total % 6) / 6 else 0)
+        return total // sides + (1 if np.random.random() < (total % sides) / sides else 0)
     hits = 0
     for _ in range(n):
-        if np.random.random() < hit / 6:
+        if np.random.random() < hit / sides:
             hits += 1
     return hits
 
@@ -73,19 +74,19 @@ def simulate_kernel(A, D, M, subsets, leave, a_fire, d_fire, low_luck, aa, runs,
     ends = np.zeros(M.shape[1] * n_a, dtype=np.int64)
     gone = np.zeros(M.shape[1] * n_a, dtype=np.int64)
     n_types = max(A.n.shape[0], D.n.shape[0])
-    raised = np.zeros((n_types, 7), dtype=np.int64)
-    rolls = np.zeros(7 * n_types, dtype=np.int64)
-    chance = np.zeros(7 * n_types)
+    raised = np.zeros((n_types, a_fire.sides + 1), dtype=np.int64)
+    rolls = np.zeros((a_fire.sides + 1) * n_types, dtype=np.int64)
+    chance = np.zeros((a_fire.sides + 1) * n_types)
     rounds = 0.0
     rounds_sq = 0.0
     for _ in range(runs):
         a, d = A.start, D.start
         if aa.mode == AA_CHOSEN:
-            a = aa.kept[min(_dice(aa.dice, aa.hit, low_luck), aa.kept.shape[0] - 1)]
+            a = aa.kept[min(_dice(aa.dice, aa.hit, a_fire.sides, low_luck), aa.kept.shape[0] - 1)]
         elif aa.mode == AA_PER_AIRCRAFT:
             for k in range(A.n.shape[0]):
                 if aa.air[k]:
-                    a -= _dice(A.counts[a, k], aa.hit, False) * A.stride[k]
+                    a -= _dice(A.counts[a, k], aa.hit, a_fire.sides, False) * A.stride[k]
         n = 0
         left = False
         while kc._outcome(A, D, a, d) == kc.ONGOING and 1.0 - A.hit[a, 0] * D.hit[d, 0] >= kc.NO_HIT_EPS:
