@@ -80,9 +80,9 @@ class GameBattles:
         """The battles for people: per territory its sides, then its odds (or why none)."""
         answered = [a for a in self.answers if a.result is not None]
         title = self.board_name or self.label
+        left = len(self.answers) - len(answered)
         lines = [f"{title}, round {self.round} ({self.rules_name}): {len(answered)} battle"
-                 f"{'' if len(answered) == 1 else 's'} answered"
-                 + (f", {len(self.answers) - len(answered)} not" if len(answered) < len(self.answers) else "")]
+                 f"{'' if len(answered) == 1 else 's'} answered" + (f", {left} not" if left else "")]
         if not self.answers:
             lines.append("no territory holds units of players at war")
         for answer in self.answers:
@@ -156,7 +156,7 @@ def _lines(answer: BoardAnswer) -> list[str]:
     how = "exact" if result.runs is None else f"Monte Carlo, {result.runs:,} runs"
     takes = "" if result.takes_territory is None else \
         f", takes it {percent(result.takes_territory, error('takes_territory'))}"
-    lines.append(f"  attacker wins {percent(result.attacker_win, error('attacker_win'))}{takes}, defender wins "
-                 f"{percent(result.defender_win, error('defender_win'))}; TUV swing "
+    lines.append(f"  attacker wins {percent(result.attacker_win, error('attacker_win'))}{takes}, "
+                 f"defender wins {percent(result.defender_win, error('defender_win'))}; TUV swing "
                  f"{number(result.tuv_swing, error('tuv_swing'), 1)} ({how})")
     return lines

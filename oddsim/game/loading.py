@@ -9,6 +9,7 @@ from pathlib import Path
 
 from oddsim.model.battle import Battle
 from oddsim.model.rules import Ruleset
+from oddsim.model.side import ArmySpec
 from oddsim.triplea.armies import Armies, battle_of
 from oddsim.triplea.battlefields import Battlefield, battlefield
 from oddsim.triplea.board import Board, board_from_root
@@ -43,10 +44,13 @@ def map_ruleset(root: ElementTree.Element, origin: str) -> Ruleset:
 
 
 def board_battle(game: Game, territory: str, attacker: str | None = None,
-                 options: Mapping[str, object] | None = None) -> tuple[Battle, Armies, Battlefield]:
+                 options: Mapping[str, object] | None = None, attacker_army: ArmySpec = None,
+                 defender_army: ArmySpec = None,
+                 flag: str = "--attacker") -> tuple[Battle, Armies, Battlefield]:
     """The battle in ``territory`` as the board has it (``attacker``: the player attacking, at
-    sea), with ``options`` as ``battle_from`` takes them; BoardError naming the fix where the
-    board holds no battle there, BattleError where oddsim cannot fight it."""
-    field = battlefield(game.board, territory, attacker)
-    battle, armies = battle_of(field, game.board, game.rules, options)
+    sea, as ``flag`` names it), with ``options`` as ``battle_from`` takes them and
+    ``attacker_army``/``defender_army`` (given) instead of the board's; BoardError naming the
+    fix where the board holds no battle there, BattleError where oddsim cannot fight it."""
+    field = battlefield(game.board, territory, attacker, flag)
+    battle, armies = battle_of(field, game.board, game.rules, options, attacker_army, defender_army)
     return battle, armies, field

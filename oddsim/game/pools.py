@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from oddsim.game.loading import Game
 from oddsim.model.forces import Force
 from oddsim.model.rules import Domain
 from oddsim.triplea.armies import army_of, techs_changing
 from oddsim.triplea.board import BoardError, Stack
-
-from oddsim.game.loading import Game
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ def board_plan_armies(game: Game, sources: Sequence[str], targets: Sequence[str]
     sea = places[0].water
     owners = list(dict.fromkeys(s.owner for t in origins for s in t.units if s.owner is not None))
     if player is not None:
-        player = board.player(player)
+        player = board.player(player, "--attacker-player")
     elif len(owners) == 1:
         player = owners[0]
     else:
@@ -97,8 +96,8 @@ def _defending(game: Game, name: str, player: str) -> tuple[Stack, ...]:
     if not territory.water:
         if not relations.at_war(player, territory.owner):
             owner = territory.owner or "no player"
-            raise BoardError(f"{territory.name} is {owner}'s, not at war with {player}: choose a target "
-                             f"{player} can attack")
+            raise BoardError(f"{player} is not at war with {owner}, who holds {territory.name}: choose a "
+                             f"target {player} can attack")
         side = {p for p in territory.owners() if p == territory.owner or relations.allied(p, territory.owner)}
         return tuple(s for s in territory.units if s.owner in side and relations.at_war(s.owner, player))
     return tuple(s for s in territory.units if relations.at_war(s.owner, player))

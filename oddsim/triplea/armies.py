@@ -20,6 +20,7 @@ from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import count_label
 from oddsim.model.options import battle_from
 from oddsim.model.rules import Domain, Ruleset, TechRule
+from oddsim.model.side import ArmySpec
 from oddsim.triplea.battlefields import Battlefield
 from oddsim.triplea.board import Board, Stack
 
@@ -32,7 +33,7 @@ BATTLE_TECHS = {
 }
 """TripleA's technologies that change a battle, by their property names, and oddsim's names."""
 OTHER_TECHS = {
-    "destroyerBombard": "combined-bombardment",  # (bombardment: an amphibious assault's, not a board battle's)
+    "destroyerBombard": "combined-bombardment",  # (an amphibious assault's bombardment, not a board's)
     "mechanizedInfantry": "improved-mech-infantry",
 }
 """TripleA's technologies oddsim knows that change no battle on the board, applied where the
@@ -66,16 +67,19 @@ def armies_of(field: Battlefield, board: Board, rules: Ruleset) -> Armies:
     return Armies(attacker, defender, attacker_tech, defender_tech, tuple(notes))
 
 
-def battle_of(field: Battlefield, board: Board, rules: Ruleset,
-              options: Mapping[str, object] | None = None) -> tuple[Battle, Armies]:
+def battle_of(field: Battlefield, board: Board, rules: Ruleset, options: Mapping[str, object] | None = None,
+              attacker_army: ArmySpec = None, defender_army: ArmySpec = None) -> tuple[Battle, Armies]:
     """The ``Battle`` of ``field`` with ``options`` (flat names, as ``battle_from`` takes them;
-    technologies given there replace the board's), and its armies."""
+    technologies given there replace the board's) and ``attacker_army``/``defender_army`` (given)
+    instead of the board's, and the board's armies."""
     armies = armies_of(field, board, rules)
     given = {name: value for name, value in (options or {}).items() if value not in (None, "", ())}
     given.setdefault("attacker_tech", ",".join(armies.attacker_tech))
     given.setdefault("defender_tech", ",".join(armies.defender_tech))
     given["sea"] = field.sea
-    return battle_from(rules, armies.attacker, armies.defender, given), armies
+    attacking = armies.attacker if attacker_army is None else attacker_army
+    defending = armies.defender if defender_army is None else defender_army
+    return battle_from(rules, attacking, defending, given), armies
 
 
 def army_of(stacks: tuple[Stack, ...], where: str, sea: bool, rules: Ruleset, role: str,

@@ -50,16 +50,18 @@ class Standoff:
         return self.territory.name
 
 
-def battlefields(board: Board, attacker: str | None = None) -> tuple[list[Battlefield], list[Standoff]]:
+def battlefields(board: Board, attacker: str | None = None,
+                 flag: str = "--attacker") -> tuple[list[Battlefield], list[Standoff]]:
     """The board's battles, in the map's order, and its sea zones whose attacker is not known
-    (``attacker``: the player attacking at sea; BoardError when the game has no such player)."""
-    mover = board.player(attacker) if attacker is not None else None
+    (``attacker``: the player attacking at sea, as ``flag`` names it; BoardError when the game
+    has no such player)."""
+    mover = board.player(attacker, flag) if attacker is not None else None
     found: list[Battlefield] = []
     standoffs: list[Standoff] = []
     for territory in board.territories.values():
         if len(territory.owners()) < 2:
             continue
-        battle = _at_sea(board, territory, mover) if territory.water else _on_land(board, territory)
+        battle = _at_sea(board, territory, mover, flag) if territory.water else _on_land(board, territory)
         if isinstance(battle, Battlefield):
             found.append(battle)
         elif isinstance(battle, Standoff):
@@ -67,12 +69,13 @@ def battlefields(board: Board, attacker: str | None = None) -> tuple[list[Battle
     return found, standoffs
 
 
-def battlefield(board: Board, name: str, attacker: str | None = None) -> Battlefield:
+def battlefield(board: Board, name: str, attacker: str | None = None,
+                flag: str = "--attacker") -> Battlefield:
     """The battle in the territory ``name``; BoardError naming the fix when there is none (an
-    unknown territory, no units at war there, a sea zone whose attacker is not named)."""
+    unknown territory, no units at war there, a sea zone whose attacker is not named by ``flag``)."""
     territory = board.territory(name)
-    mover = board.player(attacker) if attacker is not None else None
-    battle = _at_sea(board, territory, mover) if territory.water else _on_land(board, territory)
+    mover = board.player(attacker, flag) if attacker is not None else None
+    battle = _at_sea(board, territory, mover, flag) if territory.water else _on_land(board, territory)
     if isinstance(battle, Battlefield):
         return battle
     if isinstance(battle, Standoff):
@@ -94,7 +97,8 @@ def _on_land(board: Board, territory: Territory) -> Battlefield | None:
     return _field(territory, attackers, defenders)
 
 
-def _at_sea(board: Board, territory: Territory, mover: str | None) -> Battlefield | Standoff | None:
+def _at_sea(board: Board, territory: Territory, mover: str | None,
+            flag: str) -> Battlefield | Standoff | None:
     relations = board.relations
     here = territory.owners()
     if not any(relations.at_war(a, b) for a in here for b in here):
@@ -106,10 +110,10 @@ def _at_sea(board: Board, territory: Territory, mover: str | None) -> Battlefiel
     players = ", ".join(_player(p) for p in here)
     if mover is None:
         reason = (f"units of players at war stand here ({players}) and the file does not say whose "
-                  "turn it is: name the attacker at sea with --attacker PLAYER")
+                  f"turn it is: name the attacker at sea with {flag} PLAYER")
     else:
         reason = (f"units of players at war stand here ({players}), but none of them fights {mover}: "
-                  "name the attacker here with --attacker PLAYER")
+                  f"name the attacker here with {flag} PLAYER")
     return Standoff(territory, here, reason)
 
 

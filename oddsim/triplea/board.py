@@ -16,7 +16,14 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from oddsim.triplea.players import BoardError, Relations, known_player, read_players, read_relations, read_techs
+from oddsim.triplea.players import (
+    BoardError,
+    Relations,
+    known_player,
+    read_players,
+    read_relations,
+    read_techs,
+)
 
 __all__ = ["Board", "BoardError", "Stack", "Territory", "board_from_root"]
 
@@ -77,9 +84,10 @@ class Board:
             "'oddsim game battles FILE' lists the board's battles"
         raise BoardError(f"territory {name!r} is not on this board: {hint}")
 
-    def player(self, name: str) -> str:
-        """The player named ``name`` (any case), or a BoardError naming the game's players."""
-        return known_player(name, self.players, "the request")
+    def player(self, name: str, where: str = "the request") -> str:
+        """The player named ``name`` (any case), or a BoardError naming the game's players
+        (``where``: what named it, e.g. ``--attacker``)."""
+        return known_player(name, self.players, where)
 
 
 def board_from_root(root: ElementTree.Element) -> Board:
