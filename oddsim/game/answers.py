@@ -18,6 +18,12 @@ from oddsim.stages.request import BattleRequest, check_engine_options, run_reque
 from oddsim.triplea.armies import Armies, battle_of
 from oddsim.triplea.battlefields import Battlefield, Standoff, battlefields
 
+BOARD_KEYS = ("territory", "sea", "owner", "attacker_players", "defender_players", "players", "attacker",
+              "defender", "attacker_army", "defender_army", "attacker_tech", "defender_tech", "notes",
+              "refused")
+"""The keys of a listed territory that say what stands there (``BoardAnswer.to_dict``); a battle
+answered adds the figures of ``oddsim battle --json``."""
+
 
 @dataclass(frozen=True)
 class BoardAnswer:
