@@ -20,8 +20,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "oddsim"
 LAYERS = [
     ("oddsim._runtime", "oddsim.errors", "oddsim._version"),  # plumbing: no battle in sight
     ("oddsim.limits",),
-    ("oddsim.model", "oddsim.triplea"),  # rules, forces, names, order of loss, the Battle value; a
-    # TripleA game file read as a ruleset and a board
+    ("oddsim.model", "oddsim.triplea"),  # rules, forces, names, order of loss, the Battle value;
+    # a TripleA game file read as a ruleset (load_ruleset reaches it) and as a board
     ("oddsim.results",),  # BattleResult, its text, estimates
     ("oddsim.engines",),  # one plain battle in, one BattleResult out
     ("oddsim.stages",),  # answers made of several battles

@@ -11,6 +11,8 @@ from oddsim.model.rules import (
     SubFirstStrike,
     SubStrikeDestroyer,
     SubStrikeRounds,
+    SupportFaction,
+    SupportRule,
     UnitType,
     builtin_names,
     load_ruleset,
@@ -33,7 +35,7 @@ def rules_list() -> None:
 @rules.command("show")
 @click.argument("name")
 def rules_show(name: str) -> None:
-    """Unit table and special rules of an edition (name or .toml path)."""
+    """Unit table and special rules of an edition (name, .toml path or TripleA game file)."""
     click.echo(describe_ruleset(load_ruleset(name)))
 
 
@@ -56,6 +58,18 @@ what a unit is (the flags off by default) before what it is not."""
 def unit_roles(unit: UnitType) -> list[str]:
     """The roles ``rules show`` names for a unit: its flags that are not their default."""
     return [role for flag, default, role in UNIT_ROLES if getattr(unit, flag) != default]
+
+
+def describe_support(rule: SupportRule) -> str:
+    """One support rule in words (``rules show``)."""
+    if rule.bonus is None:
+        return (f"each {'/'.join(rule.supporters)} raises {rule.per_supporter} "
+                f"{'/'.join(rule.supported)} to {rule.value} on {rule.side}")
+    whose = "" if rule.faction is SupportFaction.ALLIED else "enemy "
+    kind = f" (bonus type {rule.bonus_type}, at most {rule.bonus_type_count} a unit)" \
+        if rule.bonus_type else ""
+    return (f"each {'/'.join(rule.supporters)} gives {rule.per_supporter} {whose}"
+            f"{'/'.join(rule.supported)} {rule.bonus:+d} {rule.bonus_to} on {rule.side}{kind}")
 
 
 def describe_ruleset(ruleset: Ruleset) -> str:
@@ -86,13 +100,21 @@ def describe_ruleset(ruleset: Ruleset) -> str:
                  f"{ruleset.transport.max_heavy} of {heavy}; may ignore lone subs/transports: "
                  f"{'yes' if ruleset.amphibious.ignore_subs_and_transports else 'no'}; raid "
                  f"built-in AA: {'yes' if ruleset.raid.builtin_aa else 'no'}")
+    if c.dice_sides != 6:
+        lines.append(f"dice: {c.dice_sides}-sided (a unit hits on a roll at or under its value)")
     for rule in ruleset.support:
-        lines.append(f"support: each {'/'.join(rule.supporters)} raises {rule.per_supporter} "
-                     f"{'/'.join(rule.supported)} to {rule.value} on {rule.side}")
+        lines.append(f"support: {describe_support(rule)}")
     if ruleset.bombard.units:
         ships = ", ".join(f"{name} @{value}" for name, value in ruleset.bombard.units)
         lines.append(f"bombard: {ships}")
     lines += ["", f"default order of loss: {DEFAULT_ORDER_PRINCIPLE}"]
     for side, attacking in (("attacker", True), ("defender", False)):
         lines.append(f"  {side}: {', '.join(default_order(ruleset, attacking))}")
+    if ruleset.not_modelled:
+        lines += ["", "not modelled (what the game file says that oddsim does not compute; "
+                      "a battle with a unit marked 'refused' is refused):"]
+        for note in ruleset.not_modelled:
+            kind = "unit" if note.unit else "rule"
+            lines.append(f"  {kind} {note.subject}: {note.reason}"
+                         + ("  [refused]" if note.refuses else ""))
     return "\n".join(lines)

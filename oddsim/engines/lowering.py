@@ -222,7 +222,7 @@ def _make_support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
             supported[r, names.index(name)] = True
     return {"support_supporter": supporter, "support_supported": supported,
             "support_per": np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
-            "support_value": np.array([r.value for _, r in support_rows], dtype=np.int64),
+            "support_value": np.array([r.value or 0 for _, r in support_rows], dtype=np.int64),
             "support_side": np.array([side for side, _ in support_rows], dtype=np.int64)}
 
 

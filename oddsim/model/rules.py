@@ -6,11 +6,12 @@ in ``oddsim/rulesets``; a user's own file in the same format loads through ``loa
 
 from __future__ import annotations
 
+import copy
 import enum
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -119,6 +120,33 @@ class RaidDiceRule(enum.StrEnum):
 MAX_UNIT_VALUE = 10_000
 """Most IPCs a unit may be valued at (the most a ruleset file's unit may cost)."""
 
+MAX_DICE_SIDES = 120
+"""Most faces a die may have (``combat.dice_sides``); every hit value's bound in the file, each
+value then checked against the ruleset's own ``dice_sides``."""
+
+MAX_ROLLS = 20
+"""Most dice one unit rolls on one side (``attack_rolls``, ``defense_rolls``)."""
+
+MAX_HIT_POINTS = 4
+"""Most hits one unit takes before it is destroyed (``hits``)."""
+
+
+class SupportFaction(enum.StrEnum):
+    """Whose units a support rule changes: the supporters' own side's (``allied``) or the
+    enemy's (``enemy``: a negative bonus lowers the enemy's values; TripleA ``faction``)."""
+
+    ALLIED = "allied"
+    ENEMY = "enemy"
+
+
+class SupportBonusTo(enum.StrEnum):
+    """What a support rule's ``bonus`` adds to: the value a unit hits on (``strength``), or the
+    dice it rolls (``rolls``; TripleA ``dice="roll"``), or both."""
+
+    STRENGTH = "strength"
+    ROLLS = "rolls"
+    STRENGTH_AND_ROLLS = "strength_and_rolls"
+
 
 @dataclass(frozen=True, kw_only=True)
 class UnitType:
@@ -128,10 +156,13 @@ class UnitType:
 
     name: str
     cost: int = key("IPCs to buy one", low=0, high=MAX_UNIT_VALUE)
-    attack: int = key("hits on this or less when attacking", low=0, high=6)
-    defense: int = key("hits on this or less when defending", low=0, high=6)
+    attack: int = key("hits on this or less when attacking (at most combat.dice_sides)", low=0,
+                      high=MAX_DICE_SIDES)
+    defense: int = key("hits on this or less when defending (at most combat.dice_sides)", low=0,
+                       high=MAX_DICE_SIDES)
     move: int = key("spaces it moves", 1, low=0, high=100)
-    hits: int = key("hits it takes to destroy (2: a two-hit unit)", 1, low=1, high=2)
+    hits: int = key("hits it takes to destroy (2: a two-hit unit; TripleA hitPoints)", 1, low=1,
+                    high=MAX_HIT_POINTS)
     domain: Domain = key("where it fights")
     aliases: tuple[str, ...] = key("other names players may type (lowercase)", (), lower=True)
     submarine: bool = key("a submarine (first strike, submerge, not hit by aircraft without a "
@@ -157,6 +188,13 @@ class UnitType:
                           False, role="transport")
     heavy_cargo: bool = key("a transport carries at most transport.max_heavy of these", False,
                             role="heavy_cargo")
+    attack_rolls: int = key("dice it rolls each round when attacking (0: none; TripleA "
+                            "attackRolls); a technology's attack_dice replaces it", 1, low=0,
+                            high=MAX_ROLLS)
+    defense_rolls: int = key("dice it rolls each round when defending (0: none; TripleA "
+                             "defenseRolls)", 1, low=0, high=MAX_ROLLS)
+    choose_best_roll: bool = key("of its several dice only the best counts: one hit at most "
+                                 "(TripleA chooseBestRoll)", False, role="best roll")
 
     @property
     def is_air(self) -> bool:
@@ -165,13 +203,30 @@ class UnitType:
 
 @dataclass(frozen=True, kw_only=True)
 class SupportRule:
-    """Each supporter raises ``per_supporter`` supported units to ``value`` on one side (attack)."""
+    """Each supporter changes ``per_supporter`` supported units on one side (attack): raises them
+    to ``value`` (an absolute value, the editions' artillery), or adds ``bonus`` to their value
+    (TripleA's UnitSupportAttachment; negative lowers it). A rule gives exactly one of the two;
+    a ruleset's rules are all of one kind."""
 
     supporters: tuple[str, ...] = key("units that give support", unit_names=True)
     supported: tuple[str, ...] = key("units that receive it", unit_names=True)
     per_supporter: int = key("units each supporter raises", 1, low=1, high=100)
-    value: int = key("what a supported unit hits on", low=1, high=6)
-    side: SupportSide = key("the side it helps", SupportSide.ATTACK)
+    value: int | None = key("what a supported unit hits on (or give bonus)", None, low=1,
+                            high=MAX_DICE_SIDES)
+    side: SupportSide = key("the side it helps (enemy faction: the side whose units it changes)",
+                            SupportSide.ATTACK)
+    bonus: int | None = key("added to a supported unit's value, the sum kept within 0.."
+                            "dice_sides (TripleA bonus; or give value)", None,
+                            low=-MAX_DICE_SIDES, high=MAX_DICE_SIDES)
+    faction: SupportFaction = key("whose units it changes: the supporters' side's (allied) or "
+                                  "the enemy's (enemy; bonus rules only)", SupportFaction.ALLIED)
+    bonus_type: str = key("rules of one bonus type do not stack on a unit beyond "
+                          "bonus_type_count (TripleA bonusType); empty: the rule is a type of "
+                          "its own", "")
+    bonus_type_count: int = key("supports of this bonus type one unit may receive (TripleA's "
+                                "COUNT:NAME bonusType)", 1, low=1, high=100)
+    bonus_to: SupportBonusTo = key("what the bonus adds to: the value hit on, the dice rolled "
+                                   "(TripleA dice = roll), or both", SupportBonusTo.STRENGTH)
 
 
 @dataclass(frozen=True)
@@ -185,7 +240,7 @@ class CombatRules:
     aa_dice: AADice = key("AA dice before the first round: one gun, a die per aircraft, or "
                           "each gun up to aa_dice_per_gun dice", AADice.PER_AIRCRAFT)
     aa_dice_per_gun: int = key("dice each AA gun rolls (aa_dice = per_gun)", 3, low=1, high=100)
-    aa_hit: int = key("AA guns hit on this or less", 1, low=0, high=6)
+    aa_hit: int = key("AA guns hit on this or less", 1, low=0, high=MAX_DICE_SIDES)
     submerge: SubmergeTiming = key("when submarines may submerge (only with no enemy destroyer)",
                                    SubmergeTiming.START)
     aa_casualties: AACasualties = key(
@@ -198,6 +253,8 @@ class CombatRules:
     sub_strike_destroyer: SubStrikeDestroyer = key(
         "which enemy destroyer takes the first strike away: one there at the start of the round, "
         "or one there when the battle starts", SubStrikeDestroyer.EACH_ROUND)
+    dice_sides: int = key("faces of a die: a unit hits on a roll at or under its value "
+                          "(TripleA diceSides)", 6, low=2, high=MAX_DICE_SIDES)
 
 
 @dataclass(frozen=True)
@@ -223,7 +280,7 @@ class BombardRules:
     """Shore bombardment in an amphibious assault."""
 
     units: tuple[tuple[str, int], ...] = key("ships that bombard, each with the value it hits on",
-                                             (), low=1, high=6, unit_names=True)
+                                             (), low=1, high=MAX_DICE_SIDES, unit_names=True)
     casualties_fire_back: bool = key("land units hit by bombardment fire back that round", True)
     one_per_landed_unit: bool = key("at most one bombarding ship per land unit landed", False)
 
@@ -260,24 +317,40 @@ class TechRule:
     """A technology's effect on combat numbers, for the side that has it."""
 
     name: str
-    attack: tuple[tuple[str, int], ...] = key("unit = its new attack", (), low=0, high=6,
-                                              unit_names=True)
-    defense: tuple[tuple[str, int], ...] = key("unit = its new defense", (), low=0, high=6,
-                                               unit_names=True)
+    attack: tuple[tuple[str, int], ...] = key("unit = its new attack", (), low=0,
+                                              high=MAX_DICE_SIDES, unit_names=True)
+    defense: tuple[tuple[str, int], ...] = key("unit = its new defense", (), low=0,
+                                               high=MAX_DICE_SIDES, unit_names=True)
     attack_dice: tuple[tuple[str, int], ...] = key("unit = the dice it rolls on attack", (),
                                                    low=1, high=6, unit_names=True)
     attack_dice_rule: DiceRule = key("how those dice count: each hits, or only the best rolls",
                                      DiceRule.ALL)
-    aa_hit: int | None = key("AA guns of this side hit on this or less", None, low=0, high=6)
+    aa_hit: int | None = key("AA guns of this side hit on this or less", None, low=0,
+                             high=MAX_DICE_SIDES)
     per_supporter: tuple[tuple[str, int], ...] = key("supporter = the units it supports", (),
                                                      low=1, high=100, unit_names=True)
     support: tuple[SupportRule, ...] = key("extra support rules", ())
     bombard: tuple[tuple[str, int], ...] = key("extra bombarding ships = the value they hit on",
-                                               (), low=1, high=6, unit_names=True)
+                                               (), low=1, high=MAX_DICE_SIDES, unit_names=True)
     raid_dice: int | None = key("damage dice per bomber in a raid", None, low=1, high=10)
     raid_rule: RaidDiceRule = key("how those dice make damage: summed, or the best one",
                                   RaidDiceRule.SUM)
     raid_bonus: int = key("added to each bomber's raid damage", 0, low=0, high=100)
+
+
+@dataclass(frozen=True)
+class NotModelled:
+    """Something a ruleset read from another format (a TripleA map) says that oddsim does not
+    compute: ``subject`` names a unit (``unit``) or a property, ``reason`` says what; when
+    ``refuses``, a battle with that unit in it is refused, else the answer stands and names it."""
+
+    subject: str
+    reason: str
+    refuses: bool = False
+    unit: bool = False
+
+    def describe(self) -> str:
+        return f"{self.subject}: {self.reason}"
 
 
 TECH_NAMES = ("jets", "super-subs", "heavy-bombers", "radar", "improved-artillery",
@@ -306,6 +379,19 @@ class Ruleset:
     source: str = field(default="", compare=False, metadata={"key": Key(
         "where the rules come from, for readers (the loaded ruleset's source is its file or "
         "edition name)")})
+    not_modelled: tuple[NotModelled, ...] = field(default=(), compare=False, repr=False)
+    """What the rules' source says that oddsim does not compute (a TripleA map's suicide units,
+    territory effects...): not a key of a ruleset file, set by the reader of another format."""
+
+    def refusal(self, units: Iterable[str]) -> str | None:
+        """Why a battle with these units (canonical names) cannot be answered under these rules,
+        in one line naming the unit, or None when it can."""
+        present = set(units)
+        for note in self.not_modelled:
+            if note.refuses and note.unit and note.subject in present:
+                return (f"{self.name}: {note.subject} is {note.reason}, which oddsim does not "
+                        f"compute; leave it out of the battle")
+        return None
 
     def technology(self, name: str) -> TechRule:
         """The edition's technology of this name; RulesetError naming the ones it has."""
@@ -373,11 +459,38 @@ def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
     if "\0" in text:
         raise RulesetError(f"unknown edition {text!r}: a name or path has no NUL character")
     path = Path(text)
+    if path.suffix.lower() != ".toml" and _is_game_file(path):
+        return _load_game_file(path)
     if path.suffix.lower() == ".toml" or path.exists():
         return _load_file(path)
     raise RulesetError(
-        f"unknown edition '{text}': use one of {', '.join(builtin_names())} or a path to a .toml file"
+        f"unknown edition '{text}': use one of {', '.join(builtin_names())}, a path to a .toml file "
+        "or a TripleA game file (.xml)"
     )
+
+
+def _is_game_file(path: Path) -> bool:
+    """Whether ``path`` holds a TripleA game file (told by its content, ``<game>``)."""
+    from oddsim.triplea.document import looks_like_game_file
+
+    return looks_like_game_file(path)
+
+
+def _load_game_file(path: Path) -> Ruleset:
+    """A TripleA game file's ruleset, read once per version of the file."""
+    try:
+        stat = path.stat()
+    except OSError:
+        stat = None
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size) if stat else (str(path), 0, 0)
+    return _game_file_cached(key, str(path))
+
+
+@lru_cache(maxsize=8)
+def _game_file_cached(key: tuple[str, int, int], label: str) -> Ruleset:
+    from oddsim.triplea.ruleset import load_game_ruleset
+
+    return load_game_ruleset(Path(label), label)
 
 
 @cache
@@ -401,7 +514,13 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
     if text in builtin_names():
         table = _builtin_table(text)
     else:
-        load_ruleset(name_or_path)  # its own errors first
+        base = load_ruleset(name_or_path)  # its own errors first
+        if Path(text).suffix.lower() != ".toml" and _is_game_file(Path(text)):
+            from oddsim.triplea.ruleset import MAX_GAME_UNIT_TYPES, load_game_rules
+
+            table = copy.deepcopy(dict(load_game_rules(Path(text), text).table))
+            changed = _changed(table, changes, text, MAX_GAME_UNIT_TYPES)
+            return replace(changed, not_modelled=base.not_modelled)
         table = load_toml(RULESET_FILE.read_text(Path(text)), f"ruleset file {text}", RulesetError)
     return _changed(table, changes, text)
 
@@ -414,7 +533,8 @@ def text_with_changes(text: str, changes: Mapping[str, object], origin: str = "(
     return _changed(load_toml(text, what, RulesetError), changes, origin)
 
 
-def _changed(table: dict, changes: Mapping[str, object], text: str) -> Ruleset:
+def _changed(table: dict, changes: Mapping[str, object], text: str,
+             max_units: int = MAX_UNIT_TYPES) -> Ruleset:
     """The ruleset of the file ``table`` (from ``text``: an edition's name or a file) with the
     keys ``changes`` names set, named for them."""
     said = []
@@ -422,7 +542,8 @@ def _changed(table: dict, changes: Mapping[str, object], text: str) -> Ruleset:
         _set_key(table, dotted, value, text)
         said.append(f"{dotted}={_toml_value(value)}")
     table["name"] = f"{table.get('name', text)} ({', '.join(said)})" if said else table.get("name", text)
-    return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text)
+    return parse_ruleset(table, origin=f"{text} with {', '.join(said)}" if said else text,
+                         max_units=max_units)
 
 
 def unit_value_changes(spec: str | Mapping[str, object] | None, rules: Ruleset) -> dict[str, object]:
@@ -552,7 +673,7 @@ def ruleset_from_keys(keys: Mapping[str, object], units: Mapping[str, Mapping[st
     return parse_ruleset(table, origin)
 
 
-def parse_ruleset(data: dict, origin: str) -> Ruleset:
+def parse_ruleset(data: dict, origin: str, max_units: int = MAX_UNIT_TYPES) -> Ruleset:
     """Validate a parsed TOML document and build the Ruleset; errors name the bad field. Every
     key reads as its field declares it (``oddsim.model.schema``); the checks here are the ones
     between keys."""
@@ -562,8 +683,8 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     units_table = top.table.get("units")
     if isinstance(units_table, dict) and not units_table:
         raise RulesetError(f"ruleset {origin}: field 'units' must define at least one unit")
-    if isinstance(units_table, dict) and len(units_table) > MAX_UNIT_TYPES:
-        raise RulesetError(f"ruleset {origin}: at most {MAX_UNIT_TYPES} unit types are supported")
+    if isinstance(units_table, dict) and len(units_table) > max_units:
+        raise RulesetError(f"ruleset {origin}: at most {max_units} unit types are supported")
     ruleset = read_record(Ruleset, top, Units())
     for unit in ruleset.units:
         _check_typable(unit.name, unit.aliases, origin)
@@ -579,7 +700,105 @@ def parse_ruleset(data: dict, origin: str) -> Ruleset:
     if transport.max_heavy > transport.capacity:
         raise RulesetError(f"ruleset {origin}: field 'transport.max_heavy' ({transport.max_heavy}) "
                            f"must not exceed transport.capacity ({transport.capacity})")
+    _check_within_dice(ruleset, origin)
+    _check_support(ruleset, origin)
+    _refuse_not_computed(ruleset, origin)
     return replace(ruleset, source=origin)
+
+
+def _hit_values(ruleset: Ruleset) -> Iterable[tuple[str, int]]:
+    """Every value a die hits on at or under, with the key that gives it."""
+    for unit in ruleset.units:
+        yield f"units.{unit.name}.attack", unit.attack
+        yield f"units.{unit.name}.defense", unit.defense
+    yield "combat.aa_hit", ruleset.combat.aa_hit
+    for name, value in ruleset.bombard.units:
+        yield f"bombard.units.{name}", value
+    for r, rule in enumerate(ruleset.support):
+        if rule.value is not None:
+            yield f"support[{r}].value", rule.value
+    for tech in ruleset.tech:
+        where = f"tech.{tech.name}"
+        for what, pairs in (("attack", tech.attack), ("defense", tech.defense),
+                            ("bombard", tech.bombard)):
+            for name, value in pairs:
+                yield f"{where}.{what}.{name}", value
+        if tech.aa_hit is not None:
+            yield f"{where}.aa_hit", tech.aa_hit
+        for r, rule in enumerate(tech.support):
+            if rule.value is not None:
+                yield f"{where}.support[{r}].value", rule.value
+
+
+def _check_within_dice(ruleset: Ruleset, origin: str) -> None:
+    """Refuse a hit value over the die's faces (``combat.dice_sides``)."""
+    sides = ruleset.combat.dice_sides
+    for where, value in _hit_values(ruleset):
+        if value > sides:
+            raise RulesetError(f"ruleset {origin}: field '{where}' must be between 0 and {sides}, "
+                               f"not {value} (a die's sides: combat.dice_sides)")
+
+
+def all_support_rules(ruleset: Ruleset) -> Iterable[tuple[str, SupportRule]]:
+    """Every support rule of the ruleset, its own and its technologies', with where it is."""
+    for r, rule in enumerate(ruleset.support):
+        yield f"support[{r}]", rule
+    for tech in ruleset.tech:
+        for r, rule in enumerate(tech.support):
+            yield f"tech.{tech.name}.support[{r}]", rule
+
+
+def _check_support(ruleset: Ruleset, origin: str) -> None:
+    """A support rule gives a value or a bonus (one of them), all rules of a ruleset the same
+    kind; an enemy-faction rule gives a bonus; rules of one bonus type agree on its count."""
+    kinds: dict[bool, str] = {}
+    counts: dict[str, tuple[int, str]] = {}
+    for where, rule in all_support_rules(ruleset):
+        if (rule.value is None) == (rule.bonus is None):
+            raise RulesetError(f"ruleset {origin}: field '{where}' must give one of value (what a "
+                               f"supported unit hits on) or bonus (what it adds), not "
+                               f"{'both' if rule.value is not None else 'neither'}")
+        bonus = rule.bonus is not None
+        kinds.setdefault(bonus, where)
+        if len(kinds) > 1:
+            raise RulesetError(f"ruleset {origin}: field '{where}' mixes support kinds: "
+                               f"{kinds[True]} gives a bonus and {kinds[False]} a value; give "
+                               f"every support rule a bonus, or every one a value")
+        if not bonus and (rule.faction is not SupportFaction.ALLIED or rule.bonus_type
+                          or rule.bonus_type_count != 1
+                          or rule.bonus_to is not SupportBonusTo.STRENGTH):
+            raise RulesetError(f"ruleset {origin}: field '{where}' gives a value: faction, "
+                               f"bonus_type, bonus_type_count and bonus_to go with a bonus")
+        if rule.bonus_type:
+            count, first = counts.setdefault(rule.bonus_type, (rule.bonus_type_count, where))
+            if count != rule.bonus_type_count:
+                raise RulesetError(f"ruleset {origin}: field '{where}.bonus_type_count' is "
+                                   f"{rule.bonus_type_count} but {first} gives bonus type "
+                                   f"'{rule.bonus_type}' a count of {count}: give one count")
+
+
+def not_computed(ruleset: Ruleset) -> str | None:
+    """What of this ruleset the engines do not compute yet (a key and its value), or None:
+    such a ruleset is refused when it loads, never answered wrongly."""
+    for where, rule in all_support_rules(ruleset):
+        if rule.bonus is not None:
+            return f"'{where}.bonus' (support that adds to a value)"
+    for unit in ruleset.units:
+        if unit.hits > 2:
+            return f"'units.{unit.name}.hits' = {unit.hits} (more than two hit points)"
+        if unit.attack_rolls != 1 or unit.defense_rolls != 1 or unit.choose_best_roll:
+            return f"'units.{unit.name}' rolling other than one die (attack_rolls, defense_rolls, " \
+                   f"choose_best_roll)"
+    if ruleset.combat.dice_sides != 6:
+        return f"'combat.dice_sides' = {ruleset.combat.dice_sides} (dice other than six-sided)"
+    return None
+
+
+def _refuse_not_computed(ruleset: Ruleset, origin: str) -> None:
+    what = not_computed(ruleset)
+    if what is not None:
+        raise RulesetError(f"ruleset {origin}: field {what} is declared but oddsim's engines do "
+                           f"not compute it yet: leave it out")
 
 
 def _check_typable(name: str, aliases: tuple[str, ...], origin: str) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from oddsim.model.rules import Ruleset, builtin_names, load_ruleset
 
-_NOT_RULES = frozenset({"name", "title", "source", "aliases"})
+_NOT_RULES = frozenset({"name", "title", "source", "aliases", "not_modelled"})
 """Fields that name or describe a ruleset (or a unit) and change no answer."""
 
 ABSENT = "absent"
@@ -32,26 +32,54 @@ def rulebook_of(rules: Ruleset) -> Ruleset | None:
     return load_ruleset(base) if base in builtin_names() else None
 
 
+NOT_MODELLED = "not_modelled"
+"""The key prefix of what a ruleset read from another format says and oddsim does not compute
+(``not_modelled.armour``: a TripleA map's unit or property, ``Ruleset.not_modelled``)."""
+NOT_MODELLED_SOURCE = "the game file; not modelled"
+"""Its ``rulebook``: the game file says it, oddsim does not compute it."""
+
+
 def rule_readings(rules: Ruleset | str | Path) -> dict[str, dict[str, str]]:
     """``{key: {"value": ..., "rulebook": ...}}`` for each key of the ruleset's file whose value
-    differs from its edition's rulebook, in the file's order; empty when none does."""
+    differs from its edition's rulebook, in the file's order, then (``not_modelled.SUBJECT``)
+    what a game file says that oddsim does not compute; empty when there is none."""
     ruleset = load_ruleset(rules)
+    readings = _not_modelled(ruleset)
     rulebook = rulebook_of(ruleset)
     if rulebook is None or rulebook == ruleset:
-        return {}
+        return readings
     ours, theirs = _flat(ruleset), _flat(rulebook)
     keys = list(ours) + [key for key in theirs if key not in ours]
-    return {key: {"value": ours.get(key, ABSENT), "rulebook": theirs.get(key, ABSENT)}
-            for key in keys if ours.get(key) != theirs.get(key)}
+    return {**{key: {"value": ours.get(key, ABSENT), "rulebook": theirs.get(key, ABSENT)}
+               for key in keys if ours.get(key) != theirs.get(key)}, **readings}
+
+
+def _not_modelled(ruleset: Ruleset) -> dict[str, dict[str, str]]:
+    """The ruleset's ``not_modelled`` notes as readings (a subject named twice: its reasons
+    joined)."""
+    readings: dict[str, dict[str, str]] = {}
+    for note in ruleset.not_modelled:
+        key = f"{NOT_MODELLED}.{note.subject}"
+        reason = note.reason + (" (a battle with it is refused)" if note.refuses else "")
+        if key in readings:
+            reason = f"{readings[key]['value']}; {reason}"
+        readings[key] = {"value": reason, "rulebook": NOT_MODELLED_SOURCE}
+    return readings
 
 
 def describe_rule_readings(readings: Mapping[str, Mapping[str, str]]) -> str | None:
     """The one line an answer's text prints (``readings: units.transport.defense=0 (rulebook:
-    1); ...``), or None when there is none."""
+    1); ...``, then ``not modelled: SUBJECT (why); ...``), or None when there is none."""
     if not readings:
         return None
-    return "readings: " + "; ".join(f"{key}={reading['value']} (rulebook: {reading['rulebook']})"
-                                    for key, reading in readings.items())
+    prefix = NOT_MODELLED + "."
+    differ = [f"{key}={reading['value']} (rulebook: {reading['rulebook']})"
+              for key, reading in readings.items() if not key.startswith(prefix)]
+    unmodelled = [f"{key[len(prefix):]} ({reading['value']})"
+                  for key, reading in readings.items() if key.startswith(prefix)]
+    parts = (["readings: " + "; ".join(differ)] if differ else []) + \
+        (["not modelled: " + "; ".join(unmodelled)] if unmodelled else [])
+    return " | ".join(parts)
 
 
 def with_readings(data: dict, rules: Ruleset | str | Path) -> dict:

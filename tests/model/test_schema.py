@@ -62,7 +62,8 @@ def test_bounds_and_choices_come_from_the_declaration(table, key, value, message
 
 def test_an_unknown_key_names_the_declared_ones():
     with pytest.raises(RulesetError, match=r"'combat.aa_hits' is not a known field \(known: aa_casualties, "
-                                           r"aa_dice, aa_dice_per_gun, aa_hit, air_hits_subs, repair"):
+                                           r"aa_dice, aa_dice_per_gun, aa_hit, air_hits_subs, "
+                                           r"dice_sides, repair"):
         parse_ruleset({**MINIMAL, "combat": {"aa_hits": 1}}, origin="house")
 
 
