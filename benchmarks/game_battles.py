@@ -133,8 +133,8 @@ def main() -> None:
         path = args.write or Path(tempfile.mkdtemp()) / "twenty_battles.xml"
         path.write_bytes(data)
         if args.cli:
-            command = [sys.executable, "-m", "oddsim", "game", "battles", str(path), "--attacker", PLAYERS[0],
-                       "--json"]
+            command = [sys.executable, "-m", "oddsim.cli", "game", "battles", str(path), "--attacker",
+                       PLAYERS[0], "--json"]
             runs = []
             for _ in range(3):
                 start = time.perf_counter()

@@ -87,7 +87,8 @@ class GameBattles:
         answered = [a for a in self.answers if a.result is not None]
         title = self.board_name or self.label
         left = len(self.answers) - len(answered)
-        lines = [f"{title}, round {self.round} ({self.rules_name}): {len(answered)} battle"
+        rules = "" if self.rules_name == title else f" ({self.rules_name})"
+        lines = [f"{title}, round {self.round}{rules}: {len(answered)} battle"
                  f"{'' if len(answered) == 1 else 's'} answered" + (f", {left} not" if left else "")]
         if not self.answers:
             lines.append("no territory holds units of players at war")
@@ -125,7 +126,7 @@ def _answer(game: Game, field: Battlefield, method: str, runs: int | None, seed:
             options: Mapping[str, object] | None, on_chunk: Callable[[int], bool] | None) -> BoardAnswer:
     territory = field.territory
     try:
-        battle, armies = battle_of(field, game.board, game.rules, options)
+        battle, armies = battle_of(field, game.board, game.rules, options, names=game.unit_names)
         request = BattleRequest(battle, method=method, runs=runs, seed=seed)
     except OddsimError as error:
         return BoardAnswer(territory.name, territory.water, territory.owner, field, refused=str(error))

@@ -59,12 +59,12 @@ def board_plan_armies(game: Game, sources: Sequence[str], targets: Sequence[str]
     if not mine:
         raise BoardError(f"{player} has no unit that can fight a {'sea' if sea else 'land'} battle in "
                          f"{', '.join(t.name for t in origins)}")
-    pool = army_of(mine, ", ".join(t.name for t in origins), False, rules, "pool", notes)
+    pool = army_of(mine, ", ".join(t.name for t in origins), False, rules, "pool", notes, game.unit_names)
     defenders: dict[str, Force] = {}
     tech_sets: set[frozenset[str]] = set()
     for place in places:
         stacks = _defending(game, place.name, player)
-        army = army_of(stacks, place.name, place.water, rules, "defender", notes)
+        army = army_of(stacks, place.name, place.water, rules, "defender", notes, game.unit_names)
         defenders[place.name] = army
         for owner in dict.fromkeys(s.owner for s in stacks if s.owner is not None):
             tech_sets.add(techs_changing(board.techs.get(owner, ()), army, rules, "defender", notes))
@@ -78,7 +78,7 @@ def board_plan_armies(game: Game, sources: Sequence[str], targets: Sequence[str]
 
 def _fights(stack: Stack, sea: bool, game: Game) -> bool:
     """Whether ``stack`` can attack in a sea (or land) battle: its kind of unit, able to attack."""
-    name = game.rules.resolve_name(stack.unit)
+    name = game.unit_names.get(stack.unit) or game.rules.resolve_name(stack.unit)
     if name is None:
         return False
     unit = game.rules.unit(name)

@@ -54,12 +54,13 @@ class Armies:
     notes: tuple[str, ...] = ()
 
 
-def armies_of(field: Battlefield, board: Board, rules: Ruleset) -> Armies:
-    """The sides of ``field`` under ``rules`` (the map's ruleset); BattleError in one line where
-    oddsim cannot fight it as the board has it."""
+def armies_of(field: Battlefield, board: Board, rules: Ruleset,
+              names: Mapping[str, str] | None = None) -> Armies:
+    """The sides of ``field`` under ``rules`` (the map's ruleset, ``names`` its unit names by the
+    map's); BattleError in one line where oddsim cannot fight it as the board has it."""
     notes: list[str] = []
-    attacker = army_of(field.attacking, field.name, field.sea, rules, "attacker", notes)
-    defender = army_of(field.defending, field.name, field.sea, rules, "defender", notes)
+    attacker = army_of(field.attacking, field.name, field.sea, rules, "attacker", notes, names)
+    defender = army_of(field.defending, field.name, field.sea, rules, "defender", notes, names)
     attacker_tech = _side_tech(field.attackers, field.attacking, attacker, board, rules, "attacker", notes)
     defender_tech = _side_tech(field.defenders, field.defending, defender, board, rules, "defender", notes)
     if attacker.is_empty():
@@ -68,11 +69,12 @@ def armies_of(field: Battlefield, board: Board, rules: Ruleset) -> Armies:
 
 
 def battle_of(field: Battlefield, board: Board, rules: Ruleset, options: Mapping[str, object] | None = None,
-              attacker_army: ArmySpec = None, defender_army: ArmySpec = None) -> tuple[Battle, Armies]:
+              attacker_army: ArmySpec = None, defender_army: ArmySpec = None,
+              names: Mapping[str, str] | None = None) -> tuple[Battle, Armies]:
     """The ``Battle`` of ``field`` with ``options`` (flat names, as ``battle_from`` takes them;
     technologies given there replace the board's) and ``attacker_army``/``defender_army`` (given)
-    instead of the board's, and the board's armies."""
-    armies = armies_of(field, board, rules)
+    instead of the board's, and the board's armies (``names``: as ``armies_of``)."""
+    armies = armies_of(field, board, rules, names)
     given = {name: value for name, value in (options or {}).items() if value not in (None, "", ())}
     given.setdefault("attacker_tech", ",".join(armies.attacker_tech))
     given.setdefault("defender_tech", ",".join(armies.defender_tech))
@@ -83,20 +85,26 @@ def battle_of(field: Battlefield, board: Board, rules: Ruleset, options: Mapping
 
 
 def army_of(stacks: tuple[Stack, ...], where: str, sea: bool, rules: Ruleset, role: str,
-            notes: list[str]) -> Force:
-    """The army of ``stacks`` standing in ``where`` (``sea``: a sea zone, where land units are
-    cargo, left out with a line in ``notes``) under ``rules``, as the ``role`` of a battle."""
+            notes: list[str], names: Mapping[str, str] | None = None) -> Force:
+    """The army of ``stacks`` standing in ``where`` under ``rules`` (``names``: the map's unit
+    names as the rules name them; else read as players type them), as the ``role`` of a battle:
+    at sea land units are cargo, and an attacker's units that cannot attack (a factory, an AA
+    gun) stay out, each left out with a line in ``notes``."""
     counts: dict[str, int] = {}
     damaged: dict[str, int] = {}
     cargo: dict[str, int] = {}
+    idle: dict[str, int] = {}
     for stack in stacks:
-        name = rules.resolve_name(stack.unit)
+        name = (names or {}).get(stack.unit) or rules.resolve_name(stack.unit)
         if name is None:
             raise BattleError(f"{where}: the {role}'s {stack.unit} is not a unit of {rules.name}'s "
                               "rules, so oddsim cannot fight this battle")
         unit = rules.unit(name)
         if sea and unit.domain is Domain.LAND:
             cargo[name] = cargo.get(name, 0) + stack.count
+            continue
+        if role == "attacker" and not unit.can_attack:
+            idle[name] = idle.get(name, 0) + stack.count
             continue
         counts[name] = counts.get(name, 0) + stack.count
         if stack.hits_taken:
@@ -110,6 +118,9 @@ def army_of(stacks: tuple[Stack, ...], where: str, sea: bool, rules: Ruleset, ro
     if cargo:
         carried = ", ".join(count_label(name, n) for name, n in cargo.items())
         notes.append(f"the {role}'s {carried} at sea: cargo, which does not fight there")
+    if idle:
+        staying = ", ".join(count_label(name, n) for name, n in idle.items())
+        notes.append(f"the {role}'s {staying}: cannot attack, left out")
     return parse_force(Force(tuple(counts.items()), tuple(damaged.items())), rules, role)
 
 

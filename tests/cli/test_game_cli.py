@@ -1,5 +1,5 @@
 """``oddsim game battles``, ``oddsim battle --game`` and ``oddsim plan --game`` on the small war
-(tests/triplea/games/small_war.xml), under a built-in edition standing in for the map's rules."""
+(tests/triplea/games/small_war.xml)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import oddsim.game.loading
 from oddsim.cli import cli
-from oddsim.model.rules import load_ruleset
 
 SMALL_WAR = str(Path(__file__).parents[1] / "triplea" / "games" / "small_war.xml")
 
-
-@pytest.fixture(autouse=True)
-def anniversary_rules(monkeypatch):
-    monkeypatch.setattr(oddsim.game.loading, "map_ruleset", lambda root, origin: load_ruleset("anniversary"))
 
 
 def run(*args):
@@ -32,7 +26,7 @@ def test_game_battles_json_is_a_list_with_the_armies_and_the_battle_figures():
     assert [e["territory"] for e in entries] == ["Karelia", "Ukraine", "Libya", "Sea Zone 5", "Sea Zone 6",
                                                  "Sweden"]
     sweden = entries[-1]
-    assert sweden["attacker"] == {"armor": 1} and sweden["defender"] == {"infantry": 1}
+    assert sweden["attacker"] == {"armour": 1} and sweden["defender"] == {"infantry": 1}
     assert sweden["attacker_win"] == pytest.approx(0.5, abs=1e-12)  # 1/2: armour on 3 vs infantry on 2
     for key in ("takes_territory", "tuv_swing", "attacker_survivors", "method", "readings"):
         assert key in sweden
@@ -41,7 +35,7 @@ def test_game_battles_json_is_a_list_with_the_armies_and_the_battle_figures():
 def test_game_battles_table():
     result = run("game", "battles", SMALL_WAR)
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("Small War, round 3 (anniversary): 4 battles answered, 2 not")
+    assert result.output.startswith("Small War, round 3: 4 battles answered, 2 not")
     assert "name the attacker at sea with --attacker PLAYER" in result.output
 
 
@@ -56,7 +50,7 @@ def test_battle_from_the_board():
                  "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["battle"] == "anniversary sea battle: 1 fighter, 1 destroyer attack 1 damaged battleship"
+    assert data["battle"] == "Small War sea battle: 1 fighter, 1 destroyer attack 1 damaged battleship"
     assert data["attacker_win"] == pytest.approx(0.8, abs=1e-12)  # 4/5, tests/game/test_game_battles.py
 
 

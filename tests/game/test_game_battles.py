@@ -1,6 +1,6 @@
 """Every battle of a game in progress answered from its board (tests/triplea/games/small_war.xml,
-written for these tests), under a built-in edition's rules standing in for the map's: the armies
-read off the file by hand, the odds derived by hand."""
+written for these tests) under the map's own rules (and, where a test says, a built-in edition's
+standing in for them): the armies read off the file by hand, the odds derived by hand."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SMALL_WAR = Path(__file__).parents[1] / "triplea" / "games" / "small_war.xml"
 ANNIVERSARY = load_ruleset("anniversary")
 
 
-def _game(text: bytes | None = None, rules=ANNIVERSARY):
+def _game(text: bytes | None = None, rules=None):
     return load_game(text if text is not None else SMALL_WAR, "small_war.xml", rules=rules)
 
 
@@ -33,7 +33,7 @@ def test_every_battle_is_answered_in_the_maps_order():
     assert [a.territory for a in answers] == ["Karelia", "Ukraine", "Libya", "Sea Zone 5", "Sea Zone 6",
                                               "Sweden"]
     karelia = answers[0].to_dict()
-    assert karelia["attacker"] == {"infantry": 3, "armor": 1} and karelia["defender"] == {"infantry": 2}
+    assert karelia["attacker"] == {"infantry": 3, "armour": 1} and karelia["defender"] == {"infantry": 2}
     assert karelia["attacker_players"] == ["Germans"] and karelia["defender_players"] == ["Russians"]
     assert karelia["attacker_tech"] == []  # heavyBomber changes none of these units
     assert karelia["method"] == "exact" and karelia["refused"] is None
@@ -94,13 +94,23 @@ def test_a_tech_the_rules_lack_refuses_the_battle():
 
 def test_a_unit_the_rules_lack_refuses_the_battle():
     game = _game(_with('<unitPlacement unitType="factory" territory="Ukraine" quantity="1" '
-                       'owner="Germans"/>'))
+                       'owner="Germans"/>'), rules=ANNIVERSARY)
     ukraine = {a.territory: a for a in game_battles(game).answers}["Ukraine"]
     assert "factory is not a unit of anniversary's rules" in ukraine.refused
 
 
+def test_a_factory_defends_as_the_map_says_and_never_attacks():
+    factory = '<unitPlacement unitType="factory" territory="{}" quantity="1" owner="Germans"/>'
+    game = _game(_with(factory.format("Ukraine"), factory.format("Karelia")))
+    answers = {a.territory: a for a in game_battles(game).answers}
+    assert answers["Ukraine"].armies.defender.describe() == "1 infantry, 1 factory"
+    assert answers["Ukraine"].result is not None
+    assert answers["Karelia"].armies.notes == ("the attacker's 1 factory: cannot attack, left out",)
+
+
 def test_the_board_battle_takes_options_and_armies_given():
-    battle, _, _ = board_battle(_game(), "karelia", options={"ool_defender": "inf"}, attacker_army="6 inf")
+    battle, _, _ = board_battle(_game(), "karelia", options={"ool_defender": "infantry"},
+                                attacker_army="6 infantry")
     assert battle.attacker.army.describe() == "6 infantry" and battle.defender.army.describe() == "2 infantry"
     with pytest.raises(BoardError, match="no battle in Berlin"):
         board_battle(_game(), "Berlin")
@@ -113,15 +123,15 @@ def test_engine_options_are_checked_once():
 
 def test_the_table_lists_each_battle_and_why_some_are_not_answered():
     text = game_battles(_game()).to_table()
-    assert text.splitlines()[0] == "Small War, round 3 (anniversary): 4 battles answered, 2 not"
-    assert "Sweden (land, owned by no player): Russians: 1 armor  attack  no player: 1 infantry" in text
+    assert text.splitlines()[0] == "Small War, round 3: 4 battles answered, 2 not"
+    assert "Sweden (land, owned by no player): Russians: 1 armour  attack  no player: 1 infantry" in text
     assert "attacker wins 50.00%, takes it 50.00%, defender wins 25.00%" in text
     assert "Sea Zone 5 (sea)\n  not answered: units of players at war stand here" in text
 
 
 def test_a_plan_takes_its_pool_and_defenders_from_the_board():
     armies = board_plan_armies(_game(), ["Ukraine", "Sweden"], ["Poland", "Norway"], "russians")
-    assert armies.player == "Russians" and armies.pool.describe() == "3 armor"
+    assert armies.player == "Russians" and armies.pool.describe() == "3 armour"
     # Poland: the Americans there are neutral to the Germans and allied to the Russians: not defenders
     assert {name: force.describe() for name, force in armies.targets.items()} == {
         "Poland": "1 infantry", "Norway": "none"}

@@ -1,6 +1,6 @@
 """``POST /api/game`` and ``GET /api/game``: a TripleA game file's battles listed, and the game
 kept as a ruleset other requests name (``game``); the small war (tests/triplea/games) under a
-built-in edition standing in for the map's rules."""
+map's own rules."""
 
 from __future__ import annotations
 
@@ -10,17 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import oddsim.game.loading
-from oddsim.model.rules import load_ruleset
 from oddsim.triplea.document import MAX_GAME_FILE_BYTES
 from oddsim.web.game_requests import GameStore, keep_game, listing, load_served_game
 
 SMALL_WAR = Path(__file__).parents[1] / "triplea" / "games" / "small_war.xml"
 
-
-@pytest.fixture(autouse=True)
-def anniversary_rules(monkeypatch):
-    monkeypatch.setattr(oddsim.game.loading, "map_ruleset", lambda root, origin: load_ruleset("anniversary"))
 
 
 def _send(client, data: bytes = SMALL_WAR.read_bytes(), **fields):
@@ -31,10 +25,10 @@ def test_a_game_file_sent_lists_its_battles(client):
     answer = _send(client, name="small_war.xml", attacker="germans")
     assert answer.status_code == 200, answer.text
     data = answer.json()
-    assert (data["title"], data["round"], data["rules"], data["attacker"]) == ("Small War", 3, "anniversary",
+    assert (data["title"], data["round"], data["rules"], data["attacker"]) == ("Small War", 3, "Small War",
                                                                                "Germans")
     karelia = data["battles"][0]
-    assert karelia["territory"] == "Karelia" and karelia["attacker_army"] == "3 infantry, 1 armor"
+    assert karelia["territory"] == "Karelia" and karelia["attacker_army"] == "3 infantry, 1 armour"
     assert "attacker_win" in karelia and "attacker_survivors" not in karelia  # (the Battle tab shows those)
     sea = data["battles"][4]
     assert sea["territory"] == "Sea Zone 6" and sea["attacker_win"] == pytest.approx(0.8, abs=1e-12)
@@ -47,7 +41,7 @@ def test_the_token_is_a_ruleset_for_other_requests(client):
     assert battle.status_code == 200, battle.text
     assert battle.json()["attacker_win"] == pytest.approx(0.5, abs=1e-12)  # armour on 3, infantry on 2
     rules = client.post("/api/rules", json={"game": token})
-    assert rules.status_code == 200 and "armor" in [u["name"] for u in rules.json()["units"]]
+    assert rules.status_code == 200 and "armour" in [u["name"] for u in rules.json()["units"]]
     relisted = client.post("/api/game", json={"game": token, "attacker": "British"})
     assert relisted.json()["battles"][3]["attacker_players"] == ["British"]
 

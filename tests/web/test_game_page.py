@@ -1,6 +1,6 @@
 """The Game tab in a real browser: a game file picked or dropped lists the board's battles, and
 each opens in the Battle tab with its armies and the map's rules (the small war, tests/triplea/games,
-under a built-in edition standing in for the map's rules)."""
+under the map's own rules)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import oddsim.game.loading
-from oddsim.model.rules import load_ruleset
-
 SMALL_WAR = Path(__file__).parents[1] / "triplea" / "games" / "small_war.xml"
 
-
-@pytest.fixture(autouse=True)
-def anniversary_rules(monkeypatch):
-    monkeypatch.setattr(oddsim.game.loading, "map_ruleset", lambda root, origin: load_ruleset("anniversary"))
 
 
 @pytest.fixture
@@ -41,9 +34,9 @@ def test_a_picked_file_lists_its_battles_and_one_opens_in_the_battle_tab(page):
     assert "Pick or drop a game file" in page.inner_text("#game-summary")
     page.set_input_files("#game-file", str(SMALL_WAR))
     page.wait_for_selector("#game-battles", timeout=60_000)
-    assert page.inner_text("#game-summary") == "Small War, round 3 (anniversary): 4 battles answered, 2 not"
+    assert page.inner_text("#game-summary") == "Small War, round 3: 4 battles answered, 2 not"
     karelia = row(page, "Karelia")
-    assert "Germans: 3 infantry, 1 armor" in karelia.inner_text()
+    assert "Germans: 3 infantry, 1 armour" in karelia.inner_text()
     assert row(page, "Sweden").locator(".attacker-win").inner_text() == "50.00%"  # 1/2, by hand
     assert "--attacker PLAYER" in page.inner_text("#game-battles")  # the sea zones, until one is named
     page.select_option("#game-attacker", "Germans")
@@ -52,7 +45,7 @@ def test_a_picked_file_lists_its_battles_and_one_opens_in_the_battle_tab(page):
     karelia.locator(".open-battle").click()
     page.wait_for_function(
         "() => { const box = document.querySelector('#battle-results'); const h = box.querySelector('h3');"
-        " return h && h.textContent === 'anniversary land battle: 3 infantry, 1 armor attack 2 infantry'"
+        " return h && h.textContent === 'Small War land battle: 3 infantry, 1 armour attack 2 infantry'"
         " && box.dataset.state === 'done'; }", timeout=60_000)
     assert page.get_attribute("#tab-battle", "aria-selected") == "true"
     assert page.eval_on_selector("#edition", "e => e.value").startswith("game:")

@@ -75,7 +75,8 @@ function showGame(data) {
   const answered = data.battles.filter(b => b.refused === null).length;
   const left = data.battles.length - answered;
   $("#game-summary").replaceChildren(el("p", { class: "headline big",
-    text: `${data.title || data.name}, round ${data.round} (${data.rules}): ${answered} battle${answered === 1 ? "" : "s"}`
+    text: `${data.title || data.name}, round ${data.round}${data.rules === (data.title || data.name) ? "" : ` (${data.rules})`}: `
+      + `${answered} battle${answered === 1 ? "" : "s"}`
       + ` answered${left ? `, ${left} not` : ""}` }));
   const rows = data.battles.map(b => {
     const kind = b.sea ? "sea" : `land, ${b.owner === null ? "no player" : b.owner}`;
