@@ -63,3 +63,22 @@ def test_a_dropped_file_is_listed_and_a_bad_one_is_one_line(page):
     page.dispatch_event("#game-drop", "drop", {"dataTransfer": bad})
     page.wait_for_selector("#game-summary .error", timeout=60_000)
     assert "not a TripleA game" in page.inner_text("#game-summary .error")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1366, 900)], ids=["phone", "desktop"])
+def test_the_game_tab_reads_at_each_size(browser, live_server, size):
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    opened = context.new_page()
+    opened.goto(live_server + "/")
+    opened.wait_for_selector("body[data-ready=true]", timeout=120_000)
+    opened.click("#tab-game")
+    opened.set_input_files("#game-file", str(SMALL_WAR))
+    opened.wait_for_selector("#game-battles", timeout=60_000)
+    assert opened.evaluate("document.documentElement.scrollWidth") <= size[0], "sideways scrolling"
+    results = Axe().run(opened)
+    serious = [f"{v['id']}: {v['help']}" for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    context.close()
+    assert not serious, serious

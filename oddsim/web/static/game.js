@@ -90,13 +90,16 @@ function showGame(data) {
     open.addEventListener("click", () => openGameBattle(b));
     const notes = [...(b.attacker_tech.length ? [`attacker tech ${b.attacker_tech.join(", ")}`] : []),
       ...(b.defender_tech.length ? [`defender tech ${b.defender_tech.join(", ")}`] : []), ...b.notes];
+    // (data-label: each cell's heading, shown beside it where a phone stacks the cells)
     return el("tr", { "data-territory": b.territory }, place,
-      el("td", {}, sideText(b.attacker_players, b.attacker_army),
+      el("td", { "data-label": "Attacker" }, sideText(b.attacker_players, b.attacker_army),
         ...(notes.length ? [el("br"), el("small", { text: notes.join("; ") })] : [])),
-      el("td", { text: sideText(b.defender_players, b.defender_army) }),
-      el("td", { class: "attacker-win", text: pct(b.attacker_win) + se("attacker_win") }),
-      el("td", { text: b.takes_territory === null ? "—" : pct(b.takes_territory) + se("takes_territory") }),
-      el("td", { text: `${num(b.tuv_swing)}${b.runs ? ` (Monte Carlo, ${b.runs.toLocaleString("en")} runs)` : ""}` }),
+      el("td", { "data-label": "Defender", text: sideText(b.defender_players, b.defender_army) }),
+      el("td", { "data-label": "Attacker wins", class: "attacker-win", text: pct(b.attacker_win) + se("attacker_win") }),
+      el("td", { "data-label": "Takes it",
+        text: b.takes_territory === null ? "—" : pct(b.takes_territory) + se("takes_territory") }),
+      el("td", { "data-label": "TUV swing",
+        text: `${num(b.tuv_swing)}${b.runs ? ` (Monte Carlo, ${b.runs.toLocaleString("en")} runs)` : ""}` }),
       el("td", {}, open));
   });
   const head = el("tr", {}, ...["Territory", "Attacker", "Defender", "Attacker wins", "Takes it", "TUV swing", ""]
