@@ -43,15 +43,20 @@ LISTED = ("method", "runs", "attacker_win", "defender_win", "draw", "stalemate",
 
 
 class GameStore:
-    """Games read, by token, the ``KEPT_GAMES`` asked of last."""
+    """Games read, by token: the ``KEPT_GAMES`` asked of last, and those kept for good (the game
+    ``oddsim serve --game`` serves)."""
 
     def __init__(self, limit: int = KEPT_GAMES) -> None:
         self._games: OrderedDict[str, Game] = OrderedDict()
+        self._pinned: dict[str, Game] = {}
         self._lock = threading.Lock()
         self._limit = limit
 
-    def keep(self, token: str, game: Game) -> str:
+    def keep(self, token: str, game: Game, pinned: bool = False) -> str:
         with self._lock:
+            if pinned:
+                self._pinned[token] = game
+                return token
             self._games[token] = game
             self._games.move_to_end(token)
             while len(self._games) > self._limit:
@@ -60,6 +65,8 @@ class GameStore:
 
     def get(self, token: object) -> Game:
         with self._lock:
+            if isinstance(token, str) and token in self._pinned:
+                return self._pinned[token]
             game = self._games.get(token) if isinstance(token, str) else None
             if game is None or not isinstance(token, str):
                 raise WebError("unknown game: the server no longer keeps it (or never read it); pick the "
@@ -71,9 +78,9 @@ class GameStore:
 GAMES = GameStore()
 
 
-def keep_game(game: Game, data: bytes) -> str:
-    """Keep ``game`` (read from ``data``), and its token."""
-    return GAMES.keep(hashlib.sha256(data).hexdigest(), game)
+def keep_game(game: Game, data: bytes, pinned: bool = False) -> str:
+    """Keep ``game`` (read from ``data``; ``pinned``: for as long as the server runs), and its token."""
+    return GAMES.keep(hashlib.sha256(data).hexdigest(), game, pinned)
 
 
 def load_served_game(path: str) -> tuple[Game, bytes]:

@@ -36,7 +36,7 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
     from oddsim.web.game_requests import keep_game, load_served_game
     from oddsim.web.warm_up import warm_in_background
 
-    token = keep_game(*load_served_game(game)) if game is not None else None
+    token = keep_game(*load_served_game(game), pinned=True) if game is not None else None
     if not is_loopback(host):
         say(f"oddsim serve: warning: listening on {host}, not loopback: anyone who can reach "
             f"this machine can use the server (it has no login)")

@@ -77,6 +77,7 @@ def test_plan_from_the_board():
     (["plan", "--game", SMALL_WAR, "--from", "Ukraine", "--target", "Poland=1 inf"], "drop the '=...'"),
     (["plan", "--game", SMALL_WAR, "--from", "Ukraine", "--target", "Poland"], "--attacker-player PLAYER"),
     (["plan", "--from", "Ukraine", "--pool", "1 inf", "--target", "A=1 inf"], "--from names what stands"),
+    (["serve", "--game", "README.md", "--port", "1"], "README.md is not XML"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)

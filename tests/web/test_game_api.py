@@ -92,8 +92,9 @@ def test_the_served_game_is_listed():
 def test_the_store_keeps_the_games_asked_of_last():
     store = GameStore(limit=2)
     game = object()
+    store.keep("served", game, pinned=True)  # type: ignore[arg-type]
     for token in ("a", "b", "c"):
         store.keep(token, game)  # type: ignore[arg-type]
-    assert store.get("c") is game and store.get("b") is game
+    assert store.get("c") is game and store.get("b") is game and store.get("served") is game
     with pytest.raises(Exception, match="unknown game"):
         store.get("a")

@@ -86,7 +86,8 @@ function showGame(data) {
       return el("tr", { class: "refused" }, place, el("td", { colspan: "6", text: who + b.refused }));
     }
     const se = key => (b.std_error && b.std_error[key]) ? ` ± ${pct(b.std_error[key])}` : "";
-    const open = el("button", { type: "button", class: "open-battle", text: "Open" });
+    const open = el("button", { type: "button", class: "open-battle", text: "Open",
+      "aria-label": `Open the battle in ${b.territory} in the Battle tab` });
     open.addEventListener("click", () => openGameBattle(b));
     const notes = [...(b.attacker_tech.length ? [`attacker tech ${b.attacker_tech.join(", ")}`] : []),
       ...(b.defender_tech.length ? [`defender tech ${b.defender_tech.join(", ")}`] : []), ...b.notes];
