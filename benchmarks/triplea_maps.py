@@ -43,8 +43,10 @@ OFFICIAL = {
 
 SECTIONS = ("combat", "transport", "amphibious", "bombard", "raid")
 """The ruleset's tables compared key by key (units are compared by name, below)."""
-NOT_COMPARED = {"bombard.units", "raid.facility_caps", "raid.tactical_targets"}
-"""Keys that name units or facilities, which the map names otherwise (compared apart)."""
+NOT_COMPARED = {"bombard.units"}
+"""Keys that name units, which the map may name otherwise (compared with the units)."""
+UNORDERED = {"raid.facility_caps", "raid.tactical_targets"}
+"""Keys whose order says nothing."""
 
 BATTLES = [
     dict(attacker="3 infantry, 1 artillery, 2 armour", defender="4 infantry, 1 armour"),
@@ -87,8 +89,11 @@ def readings(ours: Ruleset, edition: Ruleset) -> dict[str, object]:
         mine, theirs = getattr(ours, section), getattr(edition, section)
         for field in dataclasses.fields(theirs):
             key = f"{section}.{field.name}"
-            if key not in NOT_COMPARED and getattr(mine, field.name) != getattr(theirs, field.name):
-                changes[key] = _plain(getattr(theirs, field.name))
+            if key in NOT_COMPARED:
+                continue
+            a, b = getattr(mine, field.name), getattr(theirs, field.name)
+            if (set(a) != set(b)) if key in UNORDERED else a != b:
+                changes[key] = _plain(b)
     for unit in edition.units:
         name = ours.resolve_name(unit.name) or next(
             (ours.resolve_name(alias) for alias in unit.aliases if ours.resolve_name(alias)), None)

@@ -71,6 +71,10 @@ class Raid:
         object.__setattr__(self, "rules", rules)
         if self.aa_gun is not None and not isinstance(self.aa_gun, bool):
             raise BattleError(f"aa_gun must be True, False or None, not {self.aa_gun!r}")
+        if rules.combat.dice_sides != 6:  # (its damage and AA dice are six-sided here)
+            raise BattleError(f"{rules.name} rolls {rules.combat.dice_sides}-sided dice "
+                              f"(combat.dice_sides), and a strategic bombing raid is worked out "
+                              f"with six-sided dice only")
         if self.aa_gun is False and rules.raid.builtin_aa:
             raise BattleError(f"{rules.name}'s facilities have built-in AA: drop --no-aa-gun")
         if self.dice not in DICE_MODES:

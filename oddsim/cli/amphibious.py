@@ -18,7 +18,7 @@ from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
 
 @click.command()
 @click.option("--rules", "rules", default="1942-2e", show_default=True,
-              help="Edition name or a ruleset .toml file.")
+              help="Edition name, a ruleset .toml file or a TripleA game file (.xml).")
 @click.option("--fleet", required=True,
               help='Attacking ships, transports included, e.g. "1 bb, 2 transport".')
 @click.option("--cargo", required=True, help='Land units on the transports, e.g. "2 inf, 1 art, 1 arm".')

@@ -45,8 +45,8 @@ class _Survivors(click.ParamType):
 
 @click.command(epilog=UNITS_HELP)
 @click.option("--rules", "rules", default=None,
-              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file "
-                   "[default: 1942-2e].")
+              help="Edition name (see 'oddsim rules list'), a ruleset .toml file or a TripleA game "
+                   "file (.xml) [default: 1942-2e].")
 @click.option("-a", "--attacker", default=None,
               help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units); with --game, '
                    'instead of the board\'s.')

@@ -81,7 +81,8 @@ def _sweep_options(command: Callable) -> Callable:
     """Options shared by curve and heatmap: edition, battle kind, engine, output file."""
     options = [
         click.option("--rules", default="1942-2e", show_default=True,
-                     help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file."),
+                     help="Edition name (see 'oddsim rules list'), "
+                          "a ruleset .toml file or a TripleA game file (.xml)."),
         click.option("--sea", is_flag=True, help="Sea battles (default: land)."),
         click.option("--metric", type=click.Choice(["win", "take", "hold"]), default="win",
                      show_default=True, help=METRIC_HELP),

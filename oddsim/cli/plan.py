@@ -23,8 +23,8 @@ from oddsim.model.options import OPTION
 
 @click.command(epilog=UNITS_HELP)
 @click.option("--rules", "rules", default=None,
-              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file "
-                   "[default: 1942-2e].")
+              help="Edition name (see 'oddsim rules list'), a ruleset .toml file or a TripleA game "
+                   "file (.xml) [default: 1942-2e].")
 @click.option("--pool", default=None, help='The units to split, e.g. "12 inf, 4 art, 4 arm, 3 ftr".')
 @click.option("--target", "targets", multiple=True, metavar="NAME=DEFENDERS",
               help='A territory to attack and its defenders, e.g. "Ukraine=6 inf, 2 arm, 1 aa" '

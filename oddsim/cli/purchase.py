@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.option("--rules", default="1942-2e", show_default=True,
-              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+              help="Edition name (see 'oddsim rules list'), "
+                   "a ruleset .toml file or a TripleA game file (.xml).")
 @click.option("--budget", type=int, required=True, metavar="0..",
               help=f"IPCs to spend (a sweep tries at most {MAX_PURCHASES:,} purchases).")
 @click.option("--units", required=True, help="Unit types to buy, e.g. inf,art,arm,ftr,bmb.")

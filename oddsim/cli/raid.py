@@ -11,7 +11,8 @@ from oddsim.model.options import OPTION
 
 @click.command()
 @click.option("--rules", "rules", default="1942-2e", show_default=True,
-              help="Edition name (see 'oddsim rules list') or path to a ruleset .toml file.")
+              help="Edition name (see 'oddsim rules list'), "
+                   "a ruleset .toml file or a TripleA game file (.xml).")
 @click.option("--bombers", type=int, default=0, show_default=True, metavar="0..200",
               help="Strategic bombers.")
 @click.option("--tac-bombers", type=int, default=0, show_default=True, metavar="0..200",

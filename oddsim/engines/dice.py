@@ -9,6 +9,7 @@ import numpy as np
 from oddsim._runtime.jit import jit
 
 DIE_FACES = 6
+"""A die's faces unless the ruleset says otherwise (``combat.dice_sides``)."""
 _SMALLEST_LOG = -700.0  # exp(-700) is about 1e-304, still a normal double
 
 
@@ -43,21 +44,23 @@ def binomial_pmf(dice: int, p: float, out: np.ndarray) -> None:
 
 
 @jit
-def hit_chance(value: int, dice: int, best_of: bool) -> float:
-    """Chance that one unit scores a hit: one die at ``value``, or the best of ``dice`` dice."""
-    p = value / DIE_FACES
+def hit_chance(value: int, dice: int, best_of: bool, sides: int) -> float:
+    """Chance that one unit scores a hit: one ``sides``-sided die at ``value`` (a roll at or
+    under it hits), or the best of ``dice`` such dice."""
+    p = value / sides
     return 1.0 - (1.0 - p) ** dice if best_of else p
 
 
 @jit
-def low_luck_pmf(total: int, out: np.ndarray) -> int:
-    """Low Luck hits of a group with ``total`` strength: ``total // 6`` sure hits, plus one more
-    with chance ``(total % 6) / 6``. Writes ``out[:size]`` and returns size."""
-    sure = total // DIE_FACES
-    extra = total % DIE_FACES
+def low_luck_pmf(total: int, sides: int, out: np.ndarray) -> int:
+    """Low Luck hits of a group with ``total`` strength and ``sides``-sided dice: ``total //
+    sides`` sure hits, plus one more with chance ``(total % sides) / sides``. Writes
+    ``out[:size]`` and returns size."""
+    sure = total // sides
+    extra = total % sides
     out[: sure + 2] = 0.0
-    out[sure] = 1.0 - extra / DIE_FACES
-    out[sure + 1] = extra / DIE_FACES
+    out[sure] = 1.0 - extra / sides
+    out[sure + 1] = extra / sides
     return sure + 2
 
 

@@ -77,9 +77,10 @@ class LoweredBattle:
     aa_dice_per_gun: int
     aa_hit: int  # with the defender's technology (radar)
     aa_dice: int  # dice the defender's AA guns roll before the first round (0: no AA fire)
-    low_luck: bool  # hits = total strength // 6, plus one with chance (total % 6) / 6
+    low_luck: bool  # hits = total strength // sides, plus one with chance (total % sides) / sides
+    dice_sides: int  # faces of every die (combat.dice_sides): a roll at or under a value hits
     submerge_at_start: bool  # subs submerge at the start of a round (else at its end)
-    bombard_dice: np.ndarray  # int64[7]: bombarding ships' dice that hit on v or less, by v
+    bombard_dice: np.ndarray  # int64[dice_sides + 1]: bombarding ships' dice that hit on v or less, by v
     bombard_fire_back: bool  # the defender's bombardment casualties fire in round 1
     attacker: SideArrays
     defender: SideArrays
@@ -109,6 +110,7 @@ def lower(battle: Battle, plain: bool = True) -> LoweredBattle:
         aa_hit=aa_hit,
         aa_dice=_aa_dice(battle, rules),
         low_luck=battle.dice is Dice.LOW_LUCK,
+        dice_sides=c.dice_sides,
         submerge_at_start=c.submerge is SubmergeTiming.START,
         bombard_dice=_bombard_dice(battle),
         bombard_fire_back=rules.bombard.casualties_fire_back,
@@ -239,10 +241,14 @@ class _RoleTable(NamedTuple):
 
 
 def _make_role_table(rules: Ruleset, techs: tuple[str, ...], attacking: bool) -> _RoleTable:
+    """A unit rolls its ``attack_rolls`` or ``defense_rolls`` dice (a technology's
+    ``attack_dice`` replaces the first), of which only the best counts where the unit says so
+    (``choose_best_roll``) or the technology does (``attack_dice_rule = "best"``): the one
+    mechanism of several dice per unit. A unit that rolls no die hits on nothing (value 0)."""
     units = rules.units
     value = {u.name: (u.attack if attacking else u.defense) for u in units}
-    dice = {u.name: 1 for u in units}
-    best_of: set[str] = set()
+    dice = {u.name: u.attack_rolls if attacking else u.defense_rolls for u in units}
+    best_of = {u.name for u in units if u.choose_best_roll}
     for name in techs:
         tech = rules.technology(name)
         value.update(dict(tech.attack if attacking else tech.defense))
@@ -251,7 +257,8 @@ def _make_role_table(rules: Ruleset, techs: tuple[str, ...], attacking: bool) ->
             if tech.attack_dice_rule is DiceRule.BEST:
                 best_of.update(unit for unit, _ in tech.attack_dice)
     return _RoleTable({u.name: i for i, u in enumerate(units)},
-                      np.array([value[u.name] if not u.defenceless else 0 for u in units], dtype=np.int64),
+                      np.array([value[u.name] if not u.defenceless and dice[u.name] else 0
+                                for u in units], dtype=np.int64),
                       np.array([dice[u.name] for u in units], dtype=np.int64),
                       np.array([u.name in best_of for u in units], dtype=np.bool_),
                       frozenset(u.name for u in units if u.aa),
@@ -283,7 +290,7 @@ def aa_dice(rules: Ruleset, guns: int, aircraft: int) -> int:
 
 
 def _bombard_dice(battle: Battle) -> np.ndarray:
-    dice = np.zeros(7, dtype=np.int64)
+    dice = np.zeros(battle.rules.combat.dice_sides + 1, dtype=np.int64)
     if battle.attacker.bombard is not None:
         values = battle.bombard_values()
         for name, n in battle.attacker.bombard.counts:

@@ -14,12 +14,17 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oddsim._runtime.documents import check_depth, load_toml, too_deep
 from oddsim._runtime.files import InputFile
 from oddsim.errors import RulesetError
 from oddsim.model.names import NAME_RULE, is_typable, typed_key
-from oddsim.model.schema import Fields, Key, Units, key, read_record
+from oddsim.model.not_modelled import NotModelled
+from oddsim.model.schema import Fields, Key, Units, key, read_record, record_repr
+
+if TYPE_CHECKING:
+    from oddsim.triplea.table import GameTable
 
 MAX_UNIT_TYPES = 32
 
@@ -190,15 +195,18 @@ class UnitType:
                             role="heavy_cargo")
     attack_rolls: int = key("dice it rolls each round when attacking (0: none; TripleA "
                             "attackRolls); a technology's attack_dice replaces it", 1, low=0,
-                            high=MAX_ROLLS)
+                            high=MAX_ROLLS, quiet_default=True)
     defense_rolls: int = key("dice it rolls each round when defending (0: none; TripleA "
-                             "defenseRolls)", 1, low=0, high=MAX_ROLLS)
+                             "defenseRolls)", 1, low=0, high=MAX_ROLLS, quiet_default=True)
     choose_best_roll: bool = key("of its several dice only the best counts: one hit at most "
-                                 "(TripleA chooseBestRoll)", False, role="best roll")
+                                 "(TripleA chooseBestRoll)", False, role="best roll", quiet_default=True)
 
     @property
     def is_air(self) -> bool:
         return self.domain is Domain.AIR
+
+    def __repr__(self) -> str:
+        return record_repr(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,16 +225,21 @@ class SupportRule:
                             SupportSide.ATTACK)
     bonus: int | None = key("added to a supported unit's value, the sum kept within 0.."
                             "dice_sides (TripleA bonus; or give value)", None,
-                            low=-MAX_DICE_SIDES, high=MAX_DICE_SIDES)
+                            low=-MAX_DICE_SIDES, high=MAX_DICE_SIDES, quiet_default=True)
     faction: SupportFaction = key("whose units it changes: the supporters' side's (allied) or "
-                                  "the enemy's (enemy; bonus rules only)", SupportFaction.ALLIED)
+                                  "the enemy's (enemy; bonus rules only)", SupportFaction.ALLIED,
+                                  quiet_default=True)
     bonus_type: str = key("rules of one bonus type do not stack on a unit beyond "
                           "bonus_type_count (TripleA bonusType); empty: the rule is a type of "
-                          "its own", "")
+                          "its own", "", quiet_default=True)
     bonus_type_count: int = key("supports of this bonus type one unit may receive (TripleA's "
-                                "COUNT:NAME bonusType)", 1, low=1, high=100)
+                                "COUNT:NAME bonusType)", 1, low=1, high=100, quiet_default=True)
     bonus_to: SupportBonusTo = key("what the bonus adds to: the value hit on, the dice rolled "
-                                   "(TripleA dice = roll), or both", SupportBonusTo.STRENGTH)
+                                   "(TripleA dice = roll), or both", SupportBonusTo.STRENGTH,
+                                   quiet_default=True)
+
+    def __repr__(self) -> str:
+        return record_repr(self)
 
 
 @dataclass(frozen=True)
@@ -254,7 +267,10 @@ class CombatRules:
         "which enemy destroyer takes the first strike away: one there at the start of the round, "
         "or one there when the battle starts", SubStrikeDestroyer.EACH_ROUND)
     dice_sides: int = key("faces of a die: a unit hits on a roll at or under its value "
-                          "(TripleA diceSides)", 6, low=2, high=MAX_DICE_SIDES)
+                          "(TripleA diceSides)", 6, low=2, high=MAX_DICE_SIDES, quiet_default=True)
+
+    def __repr__(self) -> str:
+        return record_repr(self)
 
 
 @dataclass(frozen=True)
@@ -338,21 +354,6 @@ class TechRule:
     raid_bonus: int = key("added to each bomber's raid damage", 0, low=0, high=100)
 
 
-@dataclass(frozen=True)
-class NotModelled:
-    """Something a ruleset read from another format (a TripleA map) says that oddsim does not
-    compute: ``subject`` names a unit (``unit``) or a property, ``reason`` says what; when
-    ``refuses``, a battle with that unit in it is refused, else the answer stands and names it."""
-
-    subject: str
-    reason: str
-    refuses: bool = False
-    unit: bool = False
-
-    def describe(self) -> str:
-        return f"{self.subject}: {self.reason}"
-
-
 TECH_NAMES = ("jets", "super-subs", "heavy-bombers", "radar", "improved-artillery",
               "combined-bombardment", "improved-mech-infantry")
 """Technologies docs/rules.md §15 names; an edition's file defines those it has."""
@@ -389,8 +390,8 @@ class Ruleset:
         present = set(units)
         for note in self.not_modelled:
             if note.refuses and note.unit and note.subject in present:
-                return (f"{self.name}: {note.subject} is {note.reason}, which oddsim does not "
-                        f"compute; leave it out of the battle")
+                return (f"{self.name}: oddsim does not compute {note.subject} ({note.reason}): "
+                        "leave it out of the battle")
         return None
 
     def technology(self, name: str) -> TechRule:
@@ -488,9 +489,29 @@ def _load_game_file(path: Path) -> Ruleset:
 
 @lru_cache(maxsize=8)
 def _game_file_cached(key: tuple[str, int, int], label: str) -> Ruleset:
-    from oddsim.triplea.ruleset import load_game_ruleset
+    from oddsim.triplea.document import read_game_root
+    from oddsim.triplea.table import game_table
 
-    return load_game_ruleset(Path(label), label)
+    return game_ruleset(game_table(read_game_root(Path(label), label), label, loads), label)
+
+
+def game_ruleset(read: GameTable, origin: str) -> Ruleset:
+    """The Ruleset of a game file's table (``oddsim.triplea.table.game_table``): checked as a
+    ruleset file is, up to the game's many unit types, with what it does not model."""
+    from oddsim.triplea.table import MAX_GAME_UNIT_TYPES
+
+    ruleset = parse_ruleset(copy.deepcopy(read.table), origin, max_units=MAX_GAME_UNIT_TYPES)
+    return replace(ruleset, not_modelled=read.notes)
+
+
+def loads(table: dict) -> bool:
+    """Whether a ruleset's table loads (its keys declared, its values ones the engines compute):
+    how a foreign format's reader asks which of its features it may map onto keys."""
+    try:
+        parse_ruleset(copy.deepcopy(table), "probe")
+    except RulesetError:
+        return False
+    return True
 
 
 @cache
@@ -516,9 +537,10 @@ def with_changes(name_or_path: str | Path, changes: Mapping[str, object]) -> Rul
     else:
         base = load_ruleset(name_or_path)  # its own errors first
         if Path(text).suffix.lower() != ".toml" and _is_game_file(Path(text)):
-            from oddsim.triplea.ruleset import MAX_GAME_UNIT_TYPES, load_game_rules
+            from oddsim.triplea.document import read_game_root
+            from oddsim.triplea.table import MAX_GAME_UNIT_TYPES, game_table
 
-            table = copy.deepcopy(dict(load_game_rules(Path(text), text).table))
+            table = copy.deepcopy(game_table(read_game_root(Path(text), text), text, loads).table)
             changed = _changed(table, changes, text, MAX_GAME_UNIT_TYPES)
             return replace(changed, not_modelled=base.not_modelled)
         table = load_toml(RULESET_FILE.read_text(Path(text)), f"ruleset file {text}", RulesetError)
@@ -786,11 +808,6 @@ def not_computed(ruleset: Ruleset) -> str | None:
     for unit in ruleset.units:
         if unit.hits > 2:
             return f"'units.{unit.name}.hits' = {unit.hits} (more than two hit points)"
-        if unit.attack_rolls != 1 or unit.defense_rolls != 1 or unit.choose_best_roll:
-            return f"'units.{unit.name}' rolling other than one die (attack_rolls, defense_rolls, " \
-                   f"choose_best_roll)"
-    if ruleset.combat.dice_sides != 6:
-        return f"'combat.dice_sides' = {ruleset.combat.dice_sides} (dice other than six-sided)"
     return None
 
 

@@ -40,6 +40,7 @@ class Key:
     names_of: tuple[str, ...] = ()  # a named table's names must be one of these (technologies)
     names_are: str = ""  # what those names are, for the error (``technology``)
     role: str | None = None  # a unit flag: ``rules show`` says this when the flag is not its default
+    quiet_default: bool = False  # left out of the record's repr at its default (``record_repr``)
 
 
 def key(help: str, default: Any = REQUIRED, **how: Any) -> Any:
@@ -50,6 +51,23 @@ def key(help: str, default: Any = REQUIRED, **how: Any) -> Any:
     if default is REQUIRED:
         return dataclasses.field(metadata={"key": spec})
     return dataclasses.field(default=default, metadata={"key": spec})
+
+
+def record_repr(record: Any) -> str:
+    """A record's repr as a dataclass writes it, leaving out the keys declared ``quiet_default``
+    while they hold their default: a key added later (TripleA's ``dice_sides``...) leaves the
+    repr of every ruleset that does not use it as it was, and so the fingerprints of purchase
+    sweeps and the seeds made from them."""
+    parts = []
+    for f in dataclasses.fields(record):
+        if not f.repr:
+            continue
+        value = getattr(record, f.name)
+        spec = f.metadata.get("key")
+        if spec is not None and spec.quiet_default and value == f.default:
+            continue
+        parts.append(f"{f.name}={value!r}")
+    return f"{type(record).__qualname__}({', '.join(parts)})"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from oddsim.engines.dice import DIE_FACES
 from oddsim.errors import TooLargeError
 from oddsim.model.aa_fire import aa_hit, split_aircraft
 from oddsim.model.battle import Battle
@@ -52,7 +51,8 @@ def splits(battle: Battle) -> list[Split] | None:
     if aircraft is None:
         return None
     hit = aa_hit(battle)
-    per_type = [_type_hits(n, hit, battle.dice == "lowluck") for _, n in aircraft]
+    per_type = [_type_hits(n, hit, battle.dice == "lowluck", battle.rules.combat.dice_sides)
+                for _, n in aircraft]
     support = [np.flatnonzero(d).tolist() for d in per_type]  # (Low Luck: two counts a type)
     outcomes = math.prod(len(s) for s in support)
     if outcomes > MAX_SPLITS:
@@ -79,16 +79,17 @@ def is_split(battle: Battle) -> bool:
     return split_aircraft(battle) is not None
 
 
-def _type_hits(n: int, hit: int, low_luck: bool) -> np.ndarray:
-    """Distribution of the aircraft of one type (``n`` of them) that AA shoots down."""
+def _type_hits(n: int, hit: int, low_luck: bool, sides: int) -> np.ndarray:
+    """Distribution of the aircraft of one type (``n`` of them) that AA shoots down with
+    ``sides``-sided dice."""
     if low_luck:
         total = n * hit
         dist = np.zeros(n + 1)
-        sure, extra = divmod(total, DIE_FACES)
-        dist[min(sure, n)] += 1.0 - extra / DIE_FACES
-        dist[min(sure + 1, n)] += extra / DIE_FACES
+        sure, extra = divmod(total, sides)
+        dist[min(sure, n)] += 1.0 - extra / sides
+        dist[min(sure + 1, n)] += extra / sides
         return dist
-    p = hit / DIE_FACES
+    p = hit / sides
     return np.array([math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)])
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from oddsim.model.rules import MAX_UNIT_VALUE
 from oddsim.triplea.options import GameParts
 
 
@@ -34,7 +33,7 @@ def unit_costs(parts: GameParts) -> dict[str, int]:
             cost = min(paid[unit].items(), key=lambda item: (-item[1], item[0]))[0]
         else:
             cost = 0
-        costs[unit] = max(0, min(cost, MAX_UNIT_VALUE))
+        costs[unit] = max(0, cost)  # (the schema bounds it: a cost over its bound is one error)
     return costs
 
 

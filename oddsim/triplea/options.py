@@ -71,6 +71,24 @@ class GameParts:
     player_frontiers: dict[str, str]
     players: tuple[str, ...]
     technologies: tuple[str, ...]
+    placed: tuple[tuple[str, str], ...] = ()  # (unit, owner) of each unit the game starts with
+
+    @cached_property
+    def holders(self) -> dict[str, set[str]]:
+        """Unit -> the players who may have it: those whose production frontier sells it or who
+        start with one, among the players who buy units (a neutral power that never buys is
+        left out) where the file names any."""
+        found: dict[str, set[str]] = {}
+        for player, frontier in self.player_frontiers.items():
+            for rule_name in self.frontiers.get(frontier, ()):
+                rule = self.production_rules.get(rule_name)
+                if rule is not None:
+                    found.setdefault(rule[0], set()).add(player)
+        buyers = set(self.player_frontiers)
+        for unit, owner in self.placed:
+            if not buyers or owner in buyers:
+                found.setdefault(unit, set()).add(owner)
+        return found
 
     def attachments_of(self, kind: str) -> Iterator[Attachment]:
         return (a for a in self.attachments if a.kind == kind)
@@ -128,8 +146,10 @@ def read_parts(root: ElementTree.Element) -> GameParts:
             player_frontiers[player.get("player", "")] = player.get("frontier", "")
     players = tuple(player.get("name", "") for player in root.iterfind("playerList/player"))
     technologies = tuple(tech.get("name", "") for tech in root.iterfind("technology/technologies/techname"))
+    placed = tuple((item.get("unitType", ""), item.get("owner", ""))
+                   for item in root.iterfind("initialize/unitInitialize/unitPlacement"))
     return GameParts(title, units, tuple(attachments), _properties(root), rules, frontiers,
-                     player_frontiers, players, technologies)
+                     player_frontiers, players, technologies, placed)
 
 
 def _attachment(element: ElementTree.Element) -> Attachment:

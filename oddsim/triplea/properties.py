@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from oddsim.model.rules import NotModelled
+from oddsim.model.not_modelled import NotModelled
 from oddsim.triplea.options import GameParts
 from oddsim.triplea.units import UnitReading
 
@@ -168,13 +168,13 @@ def _raid_keys(parts: GameParts, names: Mapping[str, str], sides: int) -> dict[s
             keys["raid.tactical_bonus"] = max(0, min(number(tactical[0], "bombingBonus", 0), 100))
     damageable = {unit: number(unit, "maxDamage", -1) for unit in parts.units
                   if on(unit, "canBeDamaged") or on(unit, "isFactory")}
-    stated = {names[unit]: min(cap, 1000) for unit, cap in damageable.items() if cap >= 0}
-    if parts.flag("Damage From Bombing Done To Units Instead Of Territories") and stated:
+    kinds = _facility_kinds({unit: cap for unit, cap in damageable.items() if cap >= 0}, on)
+    if parts.flag("Damage From Bombing Done To Units Instead Of Territories") and kinds:
         keys["raid.cap"] = "facility"
-        keys["raid.facility_caps"] = stated
-        targets = {names[target] for unit in tactical
-                   for target in (options[unit].get("bombingTargets") or "").split(":") if target in names}
-        keys["raid.tactical_targets"] = sorted(target for target in targets if target in stated)
+        keys["raid.facility_caps"] = {kind: min(damageable[unit], 1000) for unit, kind in kinds.items()}
+        targets = {kinds[target] for unit in tactical
+                   for target in (options[unit].get("bombingTargets") or "").split(":") if target in kinds}
+        keys["raid.tactical_targets"] = sorted(targets)
     elif parts.flag("Damage From Bombing Done To Units Instead Of Territories"):
         keys["raid.cap"] = "double_territory"
     else:
@@ -186,6 +186,29 @@ def _raid_keys(parts: GameParts, names: Mapping[str, str], sides: int) -> dict[s
     if interceptors and keys["raid.air_battle"]:
         keys["raid.interceptor_hit"] = max(0, min(number(interceptors[0], "airDefense", 0), sides, 6))
     return keys
+
+
+def _facility_kinds(caps: Mapping[str, int], on) -> dict[str, str]:
+    """The raid's kinds of facility (``oddsim.raid.FACILITIES``) for the units a raid damages:
+    an air base (``isAirBase``), a naval base (``repairsUnits``), and of the factories the one of
+    the highest ``maxDamage`` is ``major``, of the lowest ``minor`` (a factory between the two,
+    an upgrade, raids as the major one does)."""
+    kinds: dict[str, str] = {}
+    factories = []
+    for unit in caps:
+        if on(unit, "isAirBase"):
+            kinds.setdefault(unit, "air_base")
+        elif on(unit, "isFactory") or on(unit, "canProduceUnits"):
+            factories.append(unit)
+        else:
+            kinds.setdefault(unit, "naval_base")
+    if factories:
+        kinds[min(factories, key=lambda unit: caps[unit])] = "minor"
+        kinds[max(factories, key=lambda unit: caps[unit])] = "major"
+    taken: dict[str, str] = {}
+    for unit, kind in kinds.items():
+        taken.setdefault(kind, unit)
+    return {unit: kind for unit, kind in kinds.items() if taken[kind] == unit}
 
 
 def _int(text: str | None) -> int:

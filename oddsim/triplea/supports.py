@@ -13,8 +13,10 @@ minus) makes every rule of the file TripleA's additive kind where the engines co
 battle with that supporter is refused.
 
 A rule for no player (``players`` left empty: a technology or trigger gives it) is not applied,
-and is named; a rule for some of the players who buy units (``playerProduction``) only is refused
-on its supporter, since oddsim's sides have no player.
+and is named. A rule for some players only applies as it is where every player who may have the
+supporter (its frontier sells it, or it starts with one: ``GameParts.holders``) is one of them (a
+nation's own artillery supporting its own infantry); else it is refused on its supporter, since
+oddsim's sides have no player.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from oddsim.model.rules import NotModelled
+from oddsim.model.not_modelled import NotModelled
 from oddsim.triplea import computed
+from oddsim.triplea.computed import Loads
 from oddsim.triplea.options import Attachment, GameParts
 
 OLD_ARTILLERY = "ArtyOld"
@@ -104,7 +107,7 @@ class SupportReading:
 
 
 def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str, Mapping[str, object]],
-                 names: Mapping[str, str], dice_sides: int) -> SupportReading:
+                 names: Mapping[str, str], dice_sides: int, loads: Loads) -> SupportReading:
     """The support rules as oddsim rules (``records``: TripleA unit -> its oddsim record, for the
     base values; ``names``: TripleA -> oddsim name)."""
     notes: list[NotModelled] = []
@@ -117,8 +120,9 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' is given by a "
                                      "technology or trigger: not applied", False, unit=True))
             continue
-        if everyone and not everyone <= set(rule.players):
-            missed = ", ".join(sorted(everyone - set(rule.players)))
+        holders = parts.holders.get(rule.supporter) or everyone
+        if holders and not holders <= set(rule.players):
+            missed = ", ".join(sorted(holders - set(rule.players)))
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' does not help "
                                      f"{missed} (oddsim's sides have no player)", True, unit=True))
             continue
@@ -127,7 +131,7 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
     improved = {names[rule.supporter]: min(rule.number * 2, 100)
                 for rule in active if rule.improved_artillery}
     if (any(_why_not_value(rule, records, stacking) for rule in active)
-            and not any(rule.roll for rule in active) and computed.bonus_supports()):
+            and not any(rule.roll for rule in active) and computed.bonus_supports(loads)):
         return SupportReading(_bonus_rules(active, names), improved, notes)
     merged: dict[tuple, list[str]] = {}
     for rule in active:

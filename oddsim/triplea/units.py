@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from oddsim.model.rules import NotModelled
+from oddsim.model.not_modelled import NotModelled
 from oddsim.triplea import computed
+from oddsim.triplea.computed import Loads
 from oddsim.triplea.options import Attachment, GameParts
 
 _REFUSED_FLAGS = (
@@ -86,7 +87,7 @@ def _names(attachment: Attachment, name: str) -> set[str] | None:
 
 
 def read_units(parts: GameParts, names: Mapping[str, str], costs: Mapping[str, int],
-               dice_sides: int, game_sides: int) -> UnitReading:
+               dice_sides: int, game_sides: int, loads: Loads) -> UnitReading:
     """Every unit type of the file as an oddsim record (``names``: TripleA -> oddsim name);
     ``dice_sides``: the die the ruleset rolls, ``game_sides``: the game's (where the engines do
     not roll that one yet, every unit that rolls a die is refused)."""
@@ -101,7 +102,7 @@ def read_units(parts: GameParts, names: Mapping[str, str], costs: Mapping[str, i
     air_sub_restricted = parts.flag("Air Attack Sub Restricted")
     for unit, ua in attachments.items():
         record, notes = _unit_record(unit, ua, parts, air, lightest, smallest_carrier_cost,
-                                     air_sub_restricted, dice_sides, reading)
+                                     air_sub_restricted, dice_sides, reading, loads)
         if game_sides != dice_sides and (record["attack"] or record["defense"] or record.get("aa")):
             notes.insert(0, (f"rolling the game's {game_sides}-sided dice, which oddsim's engines "
                              "do not roll yet", True))
@@ -114,7 +115,7 @@ def read_units(parts: GameParts, names: Mapping[str, str], costs: Mapping[str, i
 
 def _unit_record(unit: str, ua: Attachment, parts: GameParts, air: set[str], lightest: int,
                  smallest_carrier_cost: int, air_sub_restricted: bool, dice_sides: int,
-                 reading: UnitReading) -> tuple[dict[str, object], list[tuple[str, bool]]]:
+                 reading: UnitReading, loads: Loads) -> tuple[dict[str, object], list[tuple[str, bool]]]:
     notes: list[tuple[str, bool]] = []
     is_air, is_sea = _flag(ua, "isAir"), _flag(ua, "isSea")
     attack, defense = _number(ua, "attack", 0), _number(ua, "defense", 0)
@@ -129,11 +130,11 @@ def _unit_record(unit: str, ua: Attachment, parts: GameParts, air: set[str], lig
     if unit == "battleship" and "Two hit battleship" in parts.properties:
         hits = 2 if parts.flag("Two hit battleship") else 1
     hits = max(1, hits)
-    if hits > 2 and not computed.unit_key("hits", hits):
+    if hits > 2 and not computed.unit_key(loads, "hits", hits):
         notes.append((f"a unit of {hits} hit points, which oddsim's engines do not compute yet", True))
         hits = 2
     record["hits"] = hits
-    _rolls(ua, record, notes)
+    _rolls(ua, record, notes, loads)
     for value, side in ((attack, "attack"), (defense, "defense")):
         if value > dice_sides:
             record[side] = dice_sides  # (it hits on every roll, as it does at the die's sides)
@@ -175,7 +176,8 @@ def _unit_record(unit: str, ua: Attachment, parts: GameParts, air: set[str], lig
     return record, notes
 
 
-def _rolls(ua: Attachment, record: dict[str, object], notes: list[tuple[str, bool]]) -> None:
+def _rolls(ua: Attachment, record: dict[str, object], notes: list[tuple[str, bool]],
+           loads: Loads) -> None:
     """``attackRolls`` / ``defenseRolls`` / ``chooseBestRoll``, onto the schema's keys where the
     engines compute them (``oddsim.triplea.computed``), else named as not computed."""
     for option, key in (("attackRolls", "attack_rolls"), ("defenseRolls", "defense_rolls")):
@@ -183,13 +185,13 @@ def _rolls(ua: Attachment, record: dict[str, object], notes: list[tuple[str, boo
         if rolls == 1:
             continue
         rolls = max(0, min(rolls, 20))
-        if computed.unit_key(key, rolls):
+        if computed.unit_key(loads, key, rolls):
             record[key] = rolls
         else:
             notes.append((f"a unit rolling {rolls} dice "
                           f"{'attacking' if key == 'attack_rolls' else 'defending'} ({option})", True))
     if _flag(ua, "chooseBestRoll"):
-        if computed.unit_key("choose_best_roll", True):
+        if computed.unit_key(loads, "choose_best_roll", True):
             record["choose_best_roll"] = True
         else:
             notes.append(("a unit of which only the best die counts (chooseBestRoll)", True))

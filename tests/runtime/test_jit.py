@@ -60,7 +60,7 @@ _PROBE = ("import time\n"
           "from oddsim._runtime.first_run import announce_compiles\n"
           "announce_compiles()\n"
           "from oddsim.engines.dice import hit_chance\n"
-          "hit_chance(3, 1, False)\n"
+          "hit_chance(3, 1, False, 6)\n"
           "time.sleep(1)\n")
 """Compile a small kernel in a fresh process as the command line runs one, and linger a moment."""
 
@@ -100,7 +100,7 @@ def test_a_cache_that_cannot_be_written_compiles_elsewhere_and_says_so_once(tmp_
     """Before: ``RuntimeError: cannot cache function`` on every computing command."""
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    done = _run("from oddsim.engines.dice import hit_chance\nprint(hit_chance(3, 1, False))\n",
+    done = _run("from oddsim.engines.dice import hit_chance\nprint(hit_chance(3, 1, False, 6))\n",
                 {"NUMBA_CACHE_DIR": str(blocker / "cache"), "TMPDIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert float(done.stdout) == 0.5

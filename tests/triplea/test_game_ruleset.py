@@ -56,11 +56,11 @@ def test_the_combat_rules_read_as_the_builtin_ones(game, edition):
 
 
 def test_the_raid_rules_of_the_global_file():
-    raid = load_ruleset(str(RULEBOOK_G40)).raid
-    assert (raid.damage_bonus, raid.tactical_bonus, raid.cap.value, raid.air_battle,
-            raid.escort_hit, raid.interceptor_hit, raid.builtin_aa) == (2, 0, "facility", True, 1, 1, True)
-    assert dict(raid.facility_caps) == {"factory_major": 20, "factory_minor": 6}
-    assert raid.tactical_targets == ("factory_minor",)
+    ours, theirs = load_ruleset(str(RULEBOOK_G40)).raid, load_ruleset("global-1940-2e").raid
+    assert dict(ours.facility_caps) == dict(theirs.facility_caps)
+    assert set(ours.tactical_targets) == set(theirs.tactical_targets)
+    assert dataclasses.replace(ours, facility_caps=(), tactical_targets=()) == \
+        dataclasses.replace(theirs, facility_caps=(), tactical_targets=())
 
 
 def test_costs_come_from_the_players_own_frontier_not_a_technology_frontier():
@@ -136,7 +136,7 @@ def test_a_unit_oddsim_does_not_compute_is_refused_in_one_line_and_named(tmp_pat
     ruleset = load_ruleset(str(path))
     assert [(n.subject, n.refuses) for n in ruleset.not_modelled] == \
         [("rocket_boat", True), ("Partial Amphibious Retreat", False)]
-    with pytest.raises(ForceError, match=r"rocket_boat is a suicide unit .* does not compute") as error:
+    with pytest.raises(ForceError, match=r"does not compute rocket_boat \(a suicide unit") as error:
         oddsim.Battle(rules=str(path), attacker="2 rocket boats", defender="1 infantry", sea=False)
     assert "\n" not in str(error.value)
     # a battle without it stands, its readings naming what the file says and oddsim does not compute
@@ -176,3 +176,62 @@ def test_technologies_read_as_the_anniversary_editions(tmp_path):
     path.write_text(text.replace("  </propertyList>", TECH_PROPERTIES + "  </propertyList>"))
     ours, theirs = load_ruleset(str(path)), load_ruleset("anniversary")
     assert {rule.name: rule for rule in ours.tech} == {rule.name: rule for rule in theirs.tech}
+
+
+NATIONAL_SUPPORT = """<game>
+  <info name="National artillery"/>
+  <playerList><player name="Reds"/><player name="Blues"/></playerList>
+  <unitList><unit name="infantry"/><unit name="redGun"/><unit name="blueGun"/></unitList>
+  <production>
+    <productionRule name="inf"><cost resource="PUs" quantity="3"/>
+      <result resourceOrUnit="infantry" quantity="1"/></productionRule>
+    <productionRule name="red"><cost resource="PUs" quantity="4"/>
+      <result resourceOrUnit="redGun" quantity="1"/></productionRule>
+    <productionRule name="blue"><cost resource="PUs" quantity="4"/>
+      <result resourceOrUnit="blueGun" quantity="1"/></productionRule>
+    <productionFrontier name="reds">
+      <frontierRules name="inf"/><frontierRules name="red"/></productionFrontier>
+    <productionFrontier name="blues">
+      <frontierRules name="inf"/><frontierRules name="blue"/></productionFrontier>
+    <playerProduction player="Reds" frontier="reds"/>
+    <playerProduction player="Blues" frontier="blues"/>
+  </production>
+  <attachmentList>
+    <attachment name="unitAttachment" attachTo="infantry" javaClass="UnitAttachment">
+      <option name="attack" value="1"/><option name="defense" value="2"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="redGun" javaClass="UnitAttachment">
+      <option name="attack" value="2"/><option name="defense" value="2"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="blueGun" javaClass="UnitAttachment">
+      <option name="attack" value="2"/><option name="defense" value="2"/>
+    </attachment>
+    <attachment name="supportAttachmentRed" attachTo="redGun" javaClass="UnitSupportAttachment">
+      <option name="unitType" value="infantry"/><option name="side" value="offence"/>
+      <option name="faction" value="allied"/><option name="dice" value="strength"/>
+      <option name="bonus" value="1"/><option name="number" value="1"/>
+      <option name="bonusType" value="guns"/><option name="players" value="Reds"/>
+    </attachment>
+    <attachment name="supportAttachmentBlue" attachTo="blueGun" javaClass="UnitSupportAttachment">
+      <option name="unitType" value="infantry"/><option name="side" value="offence"/>
+      <option name="faction" value="allied"/><option name="dice" value="strength"/>
+      <option name="bonus" value="1"/><option name="number" value="1"/>
+      <option name="bonusType" value="guns"/><option name="players" value="Reds"/>
+    </attachment>
+  </attachmentList>
+</game>
+"""
+
+
+def test_a_support_for_some_players_applies_where_only_they_have_the_supporter(tmp_path):
+    # only Reds buy red guns (and the rule is for Reds): it applies; blue guns are Blues' own but
+    # the rule helps Reds only, so a battle with a blue gun is refused, naming Blues
+    path = tmp_path / "national.xml"
+    path.write_text(NATIONAL_SUPPORT)
+    ruleset = load_ruleset(str(path))
+    assert [(r.supporters, r.supported, r.value) for r in ruleset.support] == [
+        (("red_gun",), ("infantry",), 2)]
+    assert ruleset.refusal(["blue_gun"]) == (
+        "National artillery: oddsim does not compute blue_gun (support 'supportAttachmentBlue' does "
+        "not help Blues (oddsim's sides have no player)): leave it out of the battle")
+    assert ruleset.refusal(["red_gun", "infantry"]) is None

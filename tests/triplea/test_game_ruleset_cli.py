@@ -59,4 +59,4 @@ def test_a_refused_unit_is_one_line(tmp_path):
                     + unit.format("infantry", '<option name="defense" value="2"/>')
                     + '</attachmentList></game>')
     refused(["battle", "--rules", str(path), "-a", "1 zero", "-d", "1 infantry"],
-            "attacker: K: zero is a kamikaze unit, which oddsim does not compute; leave it out of the battle")
+            "attacker: K: oddsim does not compute zero (a kamikaze unit): leave it out of the battle")

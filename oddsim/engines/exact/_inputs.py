@@ -111,7 +111,8 @@ def side_inputs(low: LoweredBattle, layout: t.SideLayout, is_attacker: bool,
         raise TooLargeError(
             f"battle too large for the exact engine: the {'attacker' if is_attacker else 'defender'}'s "
             f"hit tables would need {layout.n_states * (max_dice + 1):,} entries; use --method mc")
-    dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side)
+    dice = t.SideDice(side.count, side.damaged, side.value, side.dice, side.best_of, side.support_side,
+                      low.dice_sides)
     seeds = np.arange(layout.n_states) if every_state else _seeds(low, layout, is_attacker)
     return t.SideInputs(layout.classes(), dice, max_dice, seeds)
 
@@ -130,18 +131,19 @@ def _seeds(low: LoweredBattle, layout: t.SideLayout, is_attacker: bool) -> np.nd
 
 def group_distribution(dice_by_value: np.ndarray, low_luck: bool) -> np.ndarray | None:
     """Hit distribution of a group of dice that fires together (``dice_by_value[v]`` dice that
-    hit on v or less), or None for no dice."""
+    hit on v or less, v = 0..the dice's sides), or None for no dice."""
+    sides = len(dice_by_value) - 1
     n = sum(dice_by_value.tolist())  # (a list: the array is tiny)
     if n == 0:
         return None
     dist = np.zeros(n + 2)
     if low_luck:
-        size = low_luck_pmf(int(dice_by_value @ np.arange(len(dice_by_value))), dist)
+        size = low_luck_pmf(int(dice_by_value @ np.arange(len(dice_by_value))), sides, dist)
         return dist[:size]
     dist[0] = 1.0
     size = 1
     scratch = np.zeros(n + 2)
     for value, count in enumerate(dice_by_value.tolist()):
         if count:
-            size = add_dice(dist, size, count, value / 6, scratch)
+            size = add_dice(dist, size, count, value / sides, scratch)
     return dist[: n + 1]

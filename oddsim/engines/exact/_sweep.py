@@ -105,7 +105,8 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
     fixed, fixed_counts, fixed_reached = side_tables(low, fixed_layout, not swept_is_attacker)
     types, support = unit_types(low), support_rules(low)
     loss_kinds = lat.LossKinds(steps.step_unit, steps.step_kill, kind_max, starts, idle)
-    dice = t.SideDice(idle, idle, steps.value, steps.dice, steps.best_of, steps.support_side)
+    dice = t.SideDice(idle, idle, steps.value, steps.dice, steps.best_of, steps.support_side,
+                      low.dice_sides)
     tables, aa_next, swept_left, fighting, start_state = lat.lattice_side(
         loss_kinds, dice, types, support, low.low_luck, swept_layout.rolls + 1, MAX_TABLE_ENTRIES)
     n_swept = tables.flags.shape[0]
@@ -220,7 +221,7 @@ def _start_values(battle, low, side, counts, start_state, aa_next, A, D, a_layou
     a_dist = np.zeros((int(shots.max()) + 1, int(shots.max()) + 2))
     a_dist[0, 0] = 1.0
     for n in np.unique(shots[shots > 0]).tolist():
-        dice = np.zeros(7, dtype=np.int64)
+        dice = np.zeros(low.dice_sides + 1, dtype=np.int64)
         dice[low.aa_hit] = n
         hits = group_distribution(dice, low.low_luck)
         assert hits is not None  # (n dice)

@@ -75,6 +75,7 @@ class SideDice(NamedTuple):
     dice: np.ndarray  # dice per unit
     best_of: np.ndarray  # only the best of a unit's dice counts
     support_side: int  # which support rules act for this side
+    sides: int  # faces of its dice (a roll at or under a unit's value hits)
 
 
 class Classes(NamedTuple):
@@ -507,7 +508,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
     scratch = np.zeros(2 * max_dice + 2)
     pmf = np.empty(max_dice + 1)  # (one roll's distribution, for ``add_dice_with``)
     boosted = np.zeros(n_types, dtype=np.int64)  # units of each type raised by some rule
-    raised = np.zeros((n_types, 7), dtype=np.int64)  # of those, how many to each value
+    raised = np.zeros((n_types, dice.sides + 1), dtype=np.int64)  # of those, how many to each value
     size_of = np.ones(N_GROUPS, dtype=np.int64)
     strength = np.zeros(N_GROUPS, dtype=np.int64)
     for s in range(n_states):
@@ -523,7 +524,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
             if fighting[s, u] == 0 or types.defenceless[u]:
                 continue
             g = G_SUB if types.is_sub[u] else (G_AIR if types.is_air[u] else G_OTHER)
-            for portion in range(7):  # 0: units at their own value; v: units raised to v
+            for portion in range(dice.sides + 1):  # 0: units at their own value; v: raised to v
                 n = fighting[s, u] - boosted[u] if portion == 0 else raised[u, portion]
                 v = dice.value[u] if portion == 0 else portion
                 if n == 0 or v == 0:
@@ -532,7 +533,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
                 if g != G_SUB:
                     strength[G_AIR_OTHER] += n * dice.dice[u] * v
                 rolls = n if dice.best_of[u] else n * dice.dice[u]
-                p = hit_chance(v, dice.dice[u], dice.best_of[u])
+                p = hit_chance(v, dice.dice[u], dice.best_of[u], dice.sides)
                 size_of[g] = add_dice_with(dist[s, g], size_of[g], rolls, p, scratch, pmf)
         # aircraft and the others firing together: the sum of the two groups' hits
         size_of[G_AIR_OTHER] = _sum_of_hits(dist[s, G_AIR], size_of[G_AIR], dist[s, G_OTHER],
@@ -540,7 +541,7 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
         for g in range(N_GROUPS):
             if low_luck:
                 dist[s, g, :] = 0.0
-                size_of[g] = low_luck_pmf(strength[g], dist[s, g])
+                size_of[g] = low_luck_pmf(strength[g], dice.sides, dist[s, g])
             lo[s, g], hi[s, g] = _cut_tails(dist[s, g], size_of[g])
     return dist, lo, hi
 

@@ -361,7 +361,7 @@ def _aa_distribution(low: LoweredBattle) -> np.ndarray | None:
     """Hit distribution of the AA fire before the first round, or None when there is none."""
     if low.aa_dice == 0:
         return None
-    dice = np.zeros(7, dtype=np.int64)
+    dice = np.zeros(low.dice_sides + 1, dtype=np.int64)
     dice[low.aa_hit] = low.aa_dice
     return group_distribution(dice, low.low_luck)
 

@@ -314,7 +314,8 @@ def _fire(state, s, first, last, model):
     each line rolled at once, or with Low Luck the group's strength scored."""
     if _rule(model, RULES.low_luck):
         strength = _strength(state, s, first, last, model)
-        return low_luck_hits(next_word(state, STATE.rng), strength) if strength > 0 else 0
+        return low_luck_hits(next_word(state, STATE.rng), strength,
+                             _rule(model, RULES.dice_sides)) if strength > 0 else 0
     dice = _base(model, s) + get(model, HEADER.dice_at)
     rows = _lines_at(model, s) + LINE.rows  # offsets read once: stores to state may alias model
     hits = 0
@@ -637,7 +638,7 @@ def _boundary(state, rounds, retreat, model):
 def _bombard_hits(word, model):
     """Hits of the bombardment for the random 64-bit ``word``."""
     if _rule(model, RULES.low_luck):
-        return low_luck_hits(word, _rule(model, RULES.bombard_strength))
+        return low_luck_hits(word, _rule(model, RULES.bombard_strength), _rule(model, RULES.dice_sides))
     return alias_hits(word, model, _rule(model, RULES.bombard_row), _rule(model, RULES.bombard_cells))
 
 
@@ -650,7 +651,8 @@ def _fight(state, start, seed, index, model):
     aa_dice = _rule(model, RULES.aa_dice)
     if aa_dice > 0:
         if _rule(model, RULES.low_luck):
-            hits = low_luck_hits(next_word(state, STATE.rng), _rule(model, RULES.aa_strength))
+            hits = low_luck_hits(next_word(state, STATE.rng), _rule(model, RULES.aa_strength),
+                                 _rule(model, RULES.dice_sides))
         else:
             hits = roll(state, STATE.rng, model, _rule(model, RULES.aa_rows), aa_dice)
         _take_hits(state, ATTACKER, HIT_AA, hits, model, False)
@@ -855,7 +857,7 @@ def _plain_hits(word, record, low_luck, model):
     ``word`` (drawn only where it is needed)."""
     if low_luck:
         strength = get(model, record + PLAIN.row)
-        return low_luck_hits(word, strength) if strength > 0 else 0
+        return low_luck_hits(word, strength, _rule(model, RULES.dice_sides)) if strength > 0 else 0
     return alias_hits(word, model, get(model, record + PLAIN.row), get(model, record + PLAIN.cells))
 
 
@@ -905,7 +907,7 @@ def _fight_plain(seed, index, model):
     if aa_dice > 0:
         word, s0, s1 = step_words(s0, s1)
         if low_luck:
-            aa_hits = low_luck_hits(word, _rule(model, RULES.aa_strength))
+            aa_hits = low_luck_hits(word, _rule(model, RULES.aa_strength), _rule(model, RULES.dice_sides))
         else:
             aa_hits = hits_of(word, model, _rule(model, RULES.aa_rows), aa_dice)
         chain += 2 * aa_hits

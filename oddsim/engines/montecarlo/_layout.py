@@ -127,6 +127,7 @@ class Rules(NamedTuple):
     plain: int  # no submarine or restricted aircraft lines on either side: every hit takes anything
     no_stalemate: int  # plain, and every unit that fights can hit: a side that can fight can hurt
     low_luck: int
+    dice_sides: int  # faces of every die (Low Luck's divisor; the hit chances are in the tables)
     aa_strength: int  # AA's Low Luck strength
     retreat_after: int  # the attacker retreats after this round (0: never)
     retreat_units: int  # the attacker retreats at this many units or fewer (-1: never)

@@ -155,7 +155,7 @@ def _pack(low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
     for row, side in enumerate(sides):
         for line, chance in enumerate(side.line_chance):
             lines[row, line, LINE.rows] = row_of.get(chance, -1)
-    rules[RULES.aa_rows] = row_of.get(_rng.hit_chance(low.aa_hit), -1)
+    rules[RULES.aa_rows] = row_of.get(_rng.hit_chance(low.aa_hit, low.dice_sides), -1)
     header[HEADER.step_side] = steps[0].size
     header[HEADER.line_side] = lines[0].size
     header[HEADER.type_side] = types[0].size
@@ -247,6 +247,7 @@ def _rules(battle: Battle, low: LoweredBattle, sides: tuple[SideLayout, SideLayo
                           and bool(np.all(scalars[:, SCALARS.kept] < 0)))
     rules[RULES.no_stalemate] = rules[RULES.plain] and all(side.always_hits for side in sides)
     rules[RULES.low_luck] = low.low_luck
+    rules[RULES.dice_sides] = low.dice_sides
     policy = battle.retreat
     if policy is not None:
         rules[RULES.retreat_after] = policy.after_round or 0
@@ -272,7 +273,7 @@ def _bombard_table(low: LoweredBattle) -> np.ndarray:
     if low.low_luck or not dice.sum():
         return np.zeros(0, dtype=np.int64)
     values = np.flatnonzero(dice)
-    chances = np.array([_rng.hit_chance(int(v)) for v in values], dtype=np.float64)
+    chances = np.array([_rng.hit_chance(int(v), low.dice_sides) for v in values], dtype=np.float64)
     _, _, cells = _rng.sum_tables(chances, dice[values].reshape(1, -1))
     return cells.ravel()
 
@@ -317,7 +318,7 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
             for chance in side.line_chance:
                 most[chance] = max(most.get(chance, 0), side.fighting_rolls)
         if aa_dice:
-            chance = _rng.hit_chance(low.aa_hit)
+            chance = _rng.hit_chance(low.aa_hit, low.dice_sides)
             most[chance] = max(most.get(chance, 0), aa_dice)
     if any(n > _rng.MAX_DICE for n in most.values()):
         raise BattleError(f"a side may roll at most {_rng.MAX_DICE} dice at once in the Monte "
@@ -325,7 +326,7 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
     if not line_tables:
         if low.low_luck or not aa_dice:
             return [], np.full((1, 1), -1, dtype=np.int64), np.zeros((0, _rng.CELL_FIELDS), dtype=np.int64)
-        chance = _rng.hit_chance(low.aa_hit)
+        chance = _rng.hit_chance(low.aa_hit, low.dice_sides)
         row_start = np.full((1, aa_dice + 1), -1, dtype=np.int64)
         starts, _, cells = _rng.sum_tables(np.array([chance]), np.array([[aa_dice]], dtype=np.int64))
         row_start[0, aa_dice] = starts[0]
@@ -384,7 +385,7 @@ class SideLayout:
         types = np.flatnonzero(side.count > 0)
         n_types = len(types)
         type_flags = flags[types]
-        value = np.clip(side.value[types], 0, _rng.DIE_FACES)
+        value = np.clip(side.value[types], 0, low.dice_sides)
         dice = side.dice[types]
         best_of = side.best_of[types]
         rolls = np.where(best_of, 1, dice)  # rolls per unit: the best of several dice is one
@@ -475,7 +476,8 @@ class SideLayout:
                       departing=departing)
         for array in arrays.values():
             array.flags.writeable = False
-        return cls(side=side, line_chance=tuple(_rng.hit_chance(v, n, best) for _, v, n, best in ordered),
+        return cls(side=side, line_chance=tuple(_rng.hit_chance(v, low.dice_sides, n, best)
+                                              for _, v, n, best in ordered),
                    units=units, has_non_combatants=units < int(side.count.sum()),
                    fighting_rolls=int((side.count[types] * rolls)[fires].sum()),
                    always_hits=bool(np.all(value[fires] > 0)), **arrays)

@@ -2,7 +2,7 @@
 
 Each battle gets its own generator, seeded by splitmix64 from (seed, global battle index), so a
 battle's dice never depend on which thread fights it or how the runs are split into chunks. A
-group of ``n`` rolls that each hit with chance ``p`` (a die that hits on ``v`` or less: v/6) is
+group of ``n`` rolls that each hit with chance ``p`` (a die that hits on ``v`` or less: v/sides) is
 rolled at once: one 51-bit random integer picks the hit count from Binomial(n, p) through
 Walker's alias table, in integer arithmetic and without a branch (the comparison indexes the
 answer, so a random outcome costs no mispredicted jump). A generator's two words live in an
@@ -86,10 +86,10 @@ def next_word(state, rng_at):
     return result
 
 
-def hit_chance(value: int, dice: int = 1, best_of: bool = False) -> float:
-    """Chance that one roll hits: a die that hits on ``value`` or less, or the best of ``dice``
-    such dice."""
-    p = min(max(value, 0), DIE_FACES) / DIE_FACES
+def hit_chance(value: int, sides: int, dice: int = 1, best_of: bool = False) -> float:
+    """Chance that one roll hits: a ``sides``-sided die that hits on ``value`` or less, or the
+    best of ``dice`` such dice."""
+    p = min(max(value, 0), sides) / sides
     return 1.0 - (1.0 - p) ** dice if best_of else p
 
 
@@ -235,12 +235,13 @@ def alias_hits(word, table, at, n_cells):
 
 
 @hot_jit
-def low_luck_hits(word, strength):
+def low_luck_hits(word, strength, sides):
     """Low Luck hits of a group of ``strength`` (its dice's values summed) for the random 64-bit
-    ``word``: ``strength // 6`` sure hits, plus one more with chance ``(strength % 6) / 6``."""
+    ``word`` with ``sides``-sided dice: ``strength // sides`` sure hits, plus one more with chance
+    ``(strength % sides) / sides`` (sides <= 120: the products stay under 2**58)."""
     fraction = np.int64(word >> np.uint64(64 - _FRACTION_BITS))
-    extra = strength % DIE_FACES
-    return strength // DIE_FACES + np.int64(fraction * DIE_FACES < extra << _FRACTION_BITS)
+    extra = strength % sides
+    return strength // sides + np.int64(fraction * sides < extra << _FRACTION_BITS)
 
 
 @hot_jit
