@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import oddsim  # noqa: E402
 from oddsim.api import AUTO_EXACT_SECONDS, engine_for  # noqa: E402
-from oddsim.engines.exact import _array_pool  # noqa: E402
+from oddsim.engines.exact import array_pool  # noqa: E402
 from oddsim.engines.exact.solve import MAX_JOINT_STATES  # noqa: E402
 from oddsim.stages.pipeline import estimate_seconds, estimate_work  # noqa: E402
 
@@ -81,11 +81,11 @@ def battles(quick: bool):
 
 def solve_seconds(rules: str, attacker: str, defender: str, sea: bool, dice: str) -> float:
     """Processor seconds of a warm exact solve as a command makes it: the best of two, each of a
-    fresh Battle with no arrays kept from a solve before (``_array_pool``: a command solves once)."""
+    fresh Battle with no arrays kept from a solve before (``array_pool``: a command solves once)."""
     times = []
     for _ in range(2):
         battle = oddsim.Battle(rules=rules, attacker=attacker, defender=defender, sea=sea, dice=dice)
-        _array_pool.pool = _array_pool.ArrayPool()
+        array_pool.pool = array_pool.ArrayPool()
         start = time.process_time()
         oddsim.solve(battle)
         times.append(time.process_time() - start)

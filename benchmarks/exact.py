@@ -196,7 +196,7 @@ def kernel_and_result_us(battles: list[oddsim.Battle]) -> tuple[float, float]:
     prepared outside the timers, in us."""
     kernel, result = [], []
     for battle in battles:
-        prepared = exact_solve._prepare(battle)
+        prepared = exact_solve.prepare(battle)
         work = prepared.work(prepared.end)
         args = (prepared.A, prepared.D, _kernel.Start(prepared.start_idx, prepared.start_val), work,
                 prepared.rules, prepared.settings(), prepared.retreat, prepared.air_alive, prepared.between(),
@@ -214,12 +214,12 @@ def kernel_and_result_us(battles: list[oddsim.Battle]) -> tuple[float, float]:
 STAGES = ("solve", "lower", "prepare", "kernel", "call", "one call", "result", "fixed")
 """``stages_us``'s keys: the whole solve, its stages, the kernel's fixed cost (``call``), the
 one kernel call of a small plain battle (``one call``: side tables, DP and sums; 0 where the
-battle takes ``_prepare``), and the solve's fixed cost (``fixed``: all but the DP's own work)."""
+battle takes ``prepare``), and the solve's fixed cost (``fixed``: all but the DP's own work)."""
 
 
 def one_call_us(battles: list[oddsim.Battle]) -> float:
     """Median of the one kernel call that solves a small plain battle (``_plain.solve_plain``),
-    each battle lowered outside the timer, in us; 0 for battles ``_prepare`` takes."""
+    each battle lowered outside the timer, in us; 0 for battles ``prepare`` takes."""
     times = []
     for battle in battles:
         low, a, d = exact_solve.size(battle).lowered
@@ -243,7 +243,7 @@ def stages_us(case: Case, repeat: int = 31) -> dict[str, float]:
                case.sea, False)
     lower = median_us(exact_solve.size, fresh())
     kernel, result = kernel_and_result_us(fresh())
-    prepare = median_us(lambda b: exact_solve._prepare(b, exact_solve.size(b).lowered), fresh()) - lower
+    prepare = median_us(lambda b: exact_solve.prepare(b, exact_solve.size(b).lowered), fresh()) - lower
     solve, call = median_us(oddsim.solve, fresh()), kernel_and_result_us(fresh(one))[0]
     return {"solve": solve, "lower": lower, "prepare": prepare, "kernel": kernel, "call": call,
             "one call": one_call_us(fresh()), "result": result, "fixed": solve - (kernel - call)}

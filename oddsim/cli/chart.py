@@ -16,8 +16,10 @@ from pathlib import Path
 import click
 
 from oddsim import plot, sweeps
+from oddsim.cli.declared_options import declared
 from oddsim.errors import OddsimError
 from oddsim.limits import METHODS, refuse_for_exact
+from oddsim.model.options import OPTION
 from oddsim.model.rules import load_ruleset
 from oddsim.plot.saving import check_output_path, save_figure
 from oddsim.sweeps.results import DEFAULT_CHART_RUNS
@@ -77,19 +79,21 @@ def write_trench_chart(result, path: str | Path) -> Path:
     return save_figure(plot.trench_chart(result), path)
 
 
+SWEPT_OPTIONS = ("ool_attacker", "ool_defender", "keep_land")
+"""The declared battle options (``oddsim.model.options``) a chart's every battle takes, besides
+``sea``."""
+
+
 def _sweep_options(command: Callable) -> Callable:
     """Options shared by curve and heatmap: edition, battle kind, engine, output file."""
     options = [
         click.option("--rules", default="1942-2e", show_default=True,
                      help="Edition name (see 'oddsim rules list'), "
                           "a ruleset .toml file or a TripleA game file (.xml)."),
-        click.option("--sea", is_flag=True, help="Sea battles (default: land)."),
+        declared(OPTION["sea"].but(help="Sea battles (default: land).")),
         click.option("--metric", type=click.Choice(["win", "take", "hold"]), default="win",
                      show_default=True, help=METRIC_HELP),
-        click.option("--ool-attacker", default=None, help="Attacker's order of loss."),
-        click.option("--ool-defender", default=None, help="Defender's order of loss."),
-        click.option("--keep-land", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Keep the attacker's last N land units until everything else is lost."),
+        declared(*SWEPT_OPTIONS),
         click.option("--method", type=click.Choice(METHODS), default="auto",
                      show_default=True, help="Engine per battle; auto is exact when cheap."),
         click.option("--runs", type=int, default=None, metavar="2..10^10",
@@ -121,8 +125,8 @@ def chart() -> None:
 @click.option("--side", type=click.Choice(["attacker", "defender"]), default="attacker",
               show_default=True, help="Whose unit count varies.")
 @_sweep_options
-def curve_command(attackers, defenders, vary, side, rules, sea, metric, ool_attacker,
-                  ool_defender, keep_land, method, runs, seed, out) -> None:
+def curve_command(attackers, defenders, vary, side, rules, metric, method, runs, seed, out,
+                  options) -> None:
     """A chance (win, take, hold) as one unit count varies, one curve per army.
 
     Example: oddsim chart curve -a "2 arm" -a "1 art, 1 arm" -d "4 inf, 1 arm" --vary inf=0..20
@@ -130,9 +134,7 @@ def curve_command(attackers, defenders, vary, side, rules, sea, metric, ool_atta
     """
     refuse_a_typed_seed_for_exact(method)
     sweep = sweeps.curve_sweep(load_ruleset(rules), attackers, defenders, vary, side=side,
-                               metric=metric, sea=sea, method=method, runs=runs, seed=seed,
-                               ool_attacker=ool_attacker, ool_defender=ool_defender,
-                               keep_land=keep_land)
+                               metric=metric, method=method, runs=runs, seed=seed, **options)
     path = save_figure(plot.odds_curve_chart(sweep), out)
     points = [p for c in sweep.curves for p in c.points]
     click.echo(f"wrote {path}: {len(sweep.curves)} curve(s) of {len(sweep.curves[0].counts)} "
@@ -152,8 +154,8 @@ def curve_command(attackers, defenders, vary, side, rules, sea, metric, ool_atta
 @click.option("--y-side", type=click.Choice(["attacker", "defender"]), default="attacker",
               show_default=True, help="Whose unit --y counts.")
 @_sweep_options
-def heatmap_command(attacker, defender, x, y, x_side, y_side, rules, sea, metric, ool_attacker,
-                    ool_defender, keep_land, method, runs, seed, out) -> None:
+def heatmap_command(attacker, defender, x, y, x_side, y_side, rules, metric, method, runs, seed, out,
+                    options) -> None:
     """A chance (win, take, hold) over two unit counts.
 
     Example: oddsim chart heatmap -a "1 ftr" -d "6 inf, 1 arm" --x inf=0..15 --y arm=0..10
@@ -161,9 +163,8 @@ def heatmap_command(attacker, defender, x, y, x_side, y_side, rules, sea, metric
     """
     refuse_a_typed_seed_for_exact(method)
     sweep = sweeps.heatmap_sweep(load_ruleset(rules), attacker, defender, x, y, x_side=x_side,
-                                 y_side=y_side, metric=metric, sea=sea, method=method, runs=runs,
-                                 seed=seed, ool_attacker=ool_attacker, ool_defender=ool_defender,
-                                 keep_land=keep_land)
+                                 y_side=y_side, metric=metric, method=method, runs=runs, seed=seed,
+                                 **options)
     path = save_figure(plot.heatmap_chart(sweep), out)
     points = [p for row in sweep.points for p in row]
     click.echo(f"wrote {path}: {len(sweep.x_counts)} x {len(sweep.y_counts)} cells "

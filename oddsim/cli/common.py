@@ -6,7 +6,6 @@ A command imports this module, never the group (``oddsim.cli``)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,7 +14,7 @@ import click
 
 from oddsim._runtime.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, INTERRUPTED
 from oddsim.cli.chart import plot_option
-from oddsim.model.options import OPTION, OPTIONS, Kind, Option, Owner
+from oddsim.cli.declared_options import RETREAT_FLAGS, declared
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "INTERRUPTED", "RETREAT_FLAGS", "UNITS_HELP", "declared",
            "finish", "output_options", "print_result", "rule_option", "unit_values_option",
@@ -55,54 +54,6 @@ def unit_values_option(command: F) -> F:
 
 UNITS_HELP = ("Units by name or abbreviation (inf, art, arm, ftr, bmb, bb, dd, sub, trn, ...): "
               "'oddsim rules show EDITION' lists each edition's units and abbreviations.")
-
-
-def click_option(option: Option):
-    """The click option of a declared battle option (``oddsim.model.options``)."""
-    kind = option.kind
-    extra: dict[str, Any] = {}
-    if kind is Kind.FLAG:
-        extra["is_flag"] = True
-    elif kind is Kind.CHOICE:
-        extra["type"] = click.Choice(list(option.choices))
-    elif kind is Kind.INT:
-        extra["type"] = int if option.minimum is None else click.IntRange(min=int(option.minimum))
-    elif kind is Kind.FLOAT:
-        extra["type"] = float if option.minimum is None else click.FloatRange(min=option.minimum)
-    if kind is not Kind.FLAG:
-        extra["default"] = option.default
-    if option.metavar is not None:
-        extra["metavar"] = option.metavar
-    if option.show_default:
-        extra["show_default"] = True
-    return click.option(option.flag, option.name, help=option.help, **extra)
-
-
-def declared(*options: Option | str):
-    """The declared battle options (``oddsim.model.options``: by name, or an ``Option`` a command
-    words its own way), as click options in this order; the command receives the values given
-    as one ``options`` argument, a dict by the options' flat names (every ``declared`` group of
-    a command adds to the same dict)."""
-    chosen = [OPTION[option] if isinstance(option, str) else option for option in options]
-
-    def decorate(command: F) -> F:
-        @functools.wraps(command)
-        def gather(*args, **kwargs):
-            given = kwargs.setdefault("options", {})
-            for option in chosen:
-                given[option.name] = kwargs.pop(option.name)
-            return command(*args, **kwargs)
-
-        wrapper: Any = gather
-        for option in reversed(chosen):
-            wrapper = click_option(option)(wrapper)
-        return wrapper
-
-    return decorate
-
-
-RETREAT_FLAGS = tuple(option.name for option in OPTIONS if option.owner is Owner.RETREAT)
-"""The attacker's retreat options, as every command that fights a land battle has them."""
 
 
 def output_options(command):

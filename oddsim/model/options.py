@@ -6,8 +6,8 @@ adding an option is one entry here and the field it sets."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -141,6 +141,52 @@ OPTION: dict[str, Option] = {option.name: option for option in OPTIONS}
 
 WEB_FIELDS = tuple(option.name for option in OPTIONS if option.owner is not Owner.RETREAT)
 """The fields of a web battle request besides the armies (its retreat is one ``retreat`` mapping)."""
+
+
+_SIDE_DEFAULTS = Side(None)
+
+
+def side_options(side: Side, role: str, taken: Collection[str], where: str) -> dict[str, Any]:
+    """The options ``side`` (the ``role``'s: attacker or defender) sets, those not at a ``Side``'s
+    defaults, by their flat names (``OPTIONS``: ``order_of_loss`` -> ``ool_attacker``), for the
+    places that take a side's options flat (``where``, named in the error): the flat names it
+    ``taken``; any other set is refused in one line."""
+    if not isinstance(side, Side):
+        raise BattleError(f"{where}: the {role} must be a Side, not {type(side).__name__}")
+    owner = Owner(role)
+    flat = {option.field: option.name for option in OPTIONS if option.owner is owner}
+    given: dict[str, Any] = {}
+    for field_name in ("order_of_loss", "tech", "submerge", "destroyer_last", "keep_land", "landed",
+                       "bombard"):
+        value = getattr(side, field_name)
+        if value == getattr(_SIDE_DEFAULTS, field_name) or value in (None, "", [], ()):
+            continue
+        name = flat.get(field_name, field_name)
+        if name not in taken:
+            raise BattleError(f"{where}: the {role}'s {field_name.replace('_', ' ')} is not taken here: "
+                              f"drop it from its Side")
+        given[name] = value
+    return given
+
+
+def with_side_options(current: Mapping[str, Any], defaults: Mapping[str, Any], given: Mapping[str, Any],
+                      where: str) -> dict[str, Any]:
+    """``current`` flat options with those ``given`` (``side_options``) set, each of which must
+    still be at its default: an option given both in a ``Side`` and as its keyword is refused."""
+    merged = dict(current)
+    for name, value in given.items():
+        if merged[name] != defaults[name]:
+            raise BattleError(f"{where}: {name} is given twice, in a Side and as a keyword: give it once")
+        merged[name] = value
+    return merged
+
+
+def set_side_options(instance: Any, given: Mapping[str, Any], where: str) -> None:
+    """``with_side_options`` on the fields of the frozen dataclass ``instance``."""
+    defaults = {f.name: f.default for f in fields(instance)}
+    merged = with_side_options({name: getattr(instance, name) for name in given}, defaults, given, where)
+    for name, value in merged.items():
+        object.__setattr__(instance, name, value)
 
 
 def retreat_fields(given: Mapping[str, object]) -> dict[str, Any] | None:

@@ -11,12 +11,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 from oddsim.limits import METHODS, check_runs, check_seed, refuse_for_exact
 from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, Side, UnitListSpec
 from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.model.names import count_label, unit_label
+from oddsim.model.options import side_options, with_side_options
 from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_ruleset
+from oddsim.model.side import ATTACKER, DEFENDER
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
 
@@ -60,11 +63,18 @@ class SweepSpec:
               sea: bool = False, ool_attacker: UnitListSpec = None, ool_defender: UnitListSpec = None,
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
               seed: int = 0, territory_value: float | None = None,
-              counter_attack: ArmySpec = None, prices: Ruleset | None = None) -> SweepSpec:
+              counter_attack: ArmySpec = None, prices: Ruleset | None = None,
+              attacker: Side | None = None, defender: Side | None = None) -> SweepSpec:
         """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one.
         ``prices``: the edition whose costs the purchases pay, where ``rules`` values units
         otherwise (``--unit-values``: its costs are what the battles' IPC figures count). Both
-        are loaded ``Ruleset``s (``oddsim.purchase.sweep`` takes an edition's name too)."""
+        are loaded ``Ruleset``s (``oddsim.purchase.sweep`` takes an edition's name too).
+        ``attacker``/``defender``: each battle side's options as a ``Side`` with no army (the
+        armies are ``existing`` plus a purchase, and ``against``): its order of loss, and the
+        attacker's ``keep_land``, instead of the flat keywords (each given once)."""
+        flat = _side_keywords({"ool_attacker": ool_attacker, "ool_defender": ool_defender,
+                               "keep_land": keep_land}, attacker, defender)
+        ool_attacker, ool_defender, keep_land = flat["ool_attacker"], flat["ool_defender"], flat["keep_land"]
         ruleset = require_ruleset(rules, "a purchase sweep")
         priced = ruleset if prices is None else require_ruleset(prices, "a sweep's prices")
         if not isinstance(sea, bool):
@@ -312,3 +322,21 @@ def _check_army(force: Force, label: str, rules: Ruleset, sea: bool, attacks: bo
             raise PurchaseError(f"{label}: {unit_label(name)} cannot fight in {kind}")
         if attacks and not unit.can_attack:
             raise PurchaseError(f"{label}: {unit_label(name)} cannot attack in {rules.name}")
+
+
+SIDE_KEYWORDS = {ATTACKER: ("ool_attacker", "keep_land"), DEFENDER: ("ool_defender",)}
+"""The options of ``SweepSpec.build`` a battle side's ``Side`` may set, by their flat names."""
+
+
+def _side_keywords(flat: dict[str, Any], attacker: Side | None, defender: Side | None) -> dict[str, Any]:
+    """The flat keywords ``flat`` with the options of the ``Side`` values given set."""
+    defaults = {"ool_attacker": None, "ool_defender": None, "keep_land": 0}
+    for role, side in ((ATTACKER, attacker), (DEFENDER, defender)):
+        if side is None:
+            continue
+        if isinstance(side, Side) and side.army is not None:
+            raise PurchaseError(f"{role}: a sweep's Side has no army (the armies are existing plus a "
+                                f"purchase, and against): give Side(None, ...)")
+        given = side_options(side, role, SIDE_KEYWORDS[role], "a purchase sweep")
+        flat = with_side_options(flat, defaults, given, "a purchase sweep")
+    return flat

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING
 
 from oddsim.errors import BattleError
@@ -40,12 +40,17 @@ from oddsim.model.battle import (
 )
 from oddsim.model.forces import Force, join_forces, parse_defender, parse_force
 from oddsim.model.names import unit_label
+from oddsim.model.options import set_side_options, side_options
 from oddsim.model.rules import Domain, Ruleset, load_ruleset
+from oddsim.model.side import ATTACKER, DEFENDER
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import error_bound, part_variance, spread_variance
 
 SEA_BATTLE_CHOICES = ("fight", "ignore")
+SIDE_OPTIONS = {ATTACKER: ("attacker_tech", "ool_attacker", "keep_land"),
+                DEFENDER: ("defender_tech", "ool_defender")}
+"""The options an assault's ``Side`` values may set, by their flat names."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,10 @@ class Amphibious:
     ``sea_battle``: ``"fight"`` or ``"ignore"`` the sea defenders where they are only submarines
     and/or transports and the edition allows ignoring them (``None``: ignore there, else fight).
     The other options are those of ``Battle`` (``retreat``, the orders of loss and
-    ``keep_land`` apply to the land battle)."""
+    ``keep_land`` apply to the land battle). Each side's may come as a ``Side``: ``defender`` a
+    Side of the territory's army with its order of loss and technologies, ``attacker`` a Side
+    with no army (its units are the fleet, cargo, overland and air) with its order of loss,
+    technologies and ``keep_land``; they fill the flat fields, each option given once."""
 
     rules: Ruleset  # fields hold their parsed forms; the constructor takes any accepted one
     fleet: Force
@@ -79,6 +87,7 @@ class Amphibious:
     ool_attacker: UnitListSpec = None
     ool_defender: UnitListSpec = None
     keep_land: int = 0
+    attacker: InitVar[Side | None] = None
     loads: tuple[Force, ...] = field(init=False, compare=False, repr=False)
 
     if TYPE_CHECKING:  # what the constructor accepts (the dataclass writes it at run time)
@@ -88,11 +97,22 @@ class Amphibious:
                      sea_battle: str | None = None, retreat: RetreatPolicy | None = None,
                      attacker_tech: TechSpec = (), defender_tech: TechSpec = (),
                      dice: Dice | str = Dice.STANDARD, ool_attacker: UnitListSpec = None,
-                     ool_defender: UnitListSpec = None, keep_land: int = 0) -> None: ...
+                     ool_defender: UnitListSpec = None, keep_land: int = 0,
+                     attacker: Side | None = None) -> None: ...
 
-    def __post_init__(self) -> None:
-        rules = load_ruleset(self.rules)
+    def __post_init__(self, attacker: Side | None = None) -> None:
         set_ = object.__setattr__
+        given: dict[str, object] = {}
+        if attacker is not None:
+            if isinstance(attacker, Side) and attacker.army is not None:
+                raise BattleError("amphibious: the attacker's Side has no army (its units are the fleet, "
+                                  "cargo, overland and air): give Side(None, ...)")
+            given.update(side_options(attacker, ATTACKER, SIDE_OPTIONS[ATTACKER], "amphibious"))
+        if isinstance(self.defender, Side):
+            given.update(side_options(self.defender, DEFENDER, SIDE_OPTIONS[DEFENDER], "amphibious"))
+            set_(self, "defender", self.defender.army)
+        set_side_options(self, given, "amphibious")
+        rules = load_ruleset(self.rules)
         set_(self, "rules", rules)
         domains = {"fleet": (Domain.SEA,), "cargo": (Domain.LAND,), "overland": (Domain.LAND,),
                    "air": (Domain.AIR,), "sea_air": (Domain.AIR,),

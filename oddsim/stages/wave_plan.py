@@ -30,7 +30,7 @@ from oddsim.errors import BattleError, OddsimError
 from oddsim.model.battle import RetreatPolicy
 from oddsim.stages.waves import Wave
 
-WAVE_KEYS = tuple(f.name for f in fields(Wave) if f.name != "source")
+WAVE_KEYS = tuple(f.name for f in fields(Wave) if f.name not in ("source", "defender"))
 
 MAX_WAVE_PLAN_BYTES = 1 << 20
 """A plan is a few tables a wave; anything over 1 MiB is refused unread."""

@@ -16,7 +16,9 @@ from typing import Any
 from oddsim.errors import BattleError, OddsimError
 from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, Side
 from oddsim.model.forces import Force, join_forces, parse_force
+from oddsim.model.options import set_side_options, side_options
 from oddsim.model.rules import Domain, RepairTiming
+from oddsim.model.side import ATTACKER, DEFENDER
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import chance_error, error_bound, spread_error
@@ -28,6 +30,9 @@ TOTAL_OUTCOMES = ("attacker_win", "draw", "defender_win", "retreat", "stalemate"
 # a wave's options that, left at None, are the first battle's
 INHERITED = ("retreat", "attacker_submerge", "defender_submerge", "dice", "attacker_destroyer_last",
              "defender_destroyer_last")
+WAVE_SIDE_OPTIONS = {ATTACKER: ("ool_attacker", "keep_land", "attacker_submerge", "attacker_destroyer_last"),
+                     DEFENDER: ("defender_submerge", "defender_destroyer_last")}
+"""The options a wave's ``Side`` values may set, by their flat names."""
 
 
 @dataclass(frozen=True)
@@ -45,9 +50,14 @@ class Wave:
     The defender's damaged two-hit units meet the wave whole again where the edition repairs
     them after each battle (``[combat] repair``), else still damaged.
     A later wave is a new attack (``replace_attacker``): the first battle's landed units,
-    bombardment and "in progress" are that battle's alone."""
+    bombardment and "in progress" are that battle's alone.
+    ``attacker`` may be a ``Side``, whose order of loss, ``keep_land``, submerge and destroyer-last
+    fill those fields; ``defender`` a ``Side`` with no army (the defender is what is left), whose
+    submerge and destroyer-last do. A Side's options at its defaults are those of the keywords
+    left alone (the first battle's, where they inherit); each option is given once, in the Side
+    or as its keyword. Both are then read through the flat fields (``defender`` is left None)."""
 
-    attacker: ArmySpec
+    attacker: ArmySpec | Side
     ool_attacker: str | tuple[str, ...] | None = None
     keep_land: int = 0
     retreat: RetreatPolicy | Mapping[str, object] | None = None
@@ -60,6 +70,20 @@ class Wave:
     reinforce_emptied: bool = True
     source: str = field(default="", compare=False, repr=False)  # where it was written, for its errors:
     # a plan file's path and the wave's number there (``wave_plan``); "": its place among the waves
+    defender: Side | None = field(default=None, compare=False, repr=False)  # (None once unpacked)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.attacker, Side):
+            options = side_options(self.attacker, ATTACKER, WAVE_SIDE_OPTIONS[ATTACKER], "a wave")
+            set_side_options(self, options, "a wave")
+            object.__setattr__(self, "attacker", self.attacker.army)
+        if self.defender is not None:
+            if isinstance(self.defender, Side) and self.defender.army is not None:
+                raise BattleError("a wave: the defender's Side has no army (the defender is what the "
+                                  "earlier waves left): give Side(None, ...)")
+            options = side_options(self.defender, DEFENDER, WAVE_SIDE_OPTIONS[DEFENDER], "a wave")
+            set_side_options(self, options, "a wave")
+            object.__setattr__(self, "defender", None)
 
 
 @dataclass(frozen=True)
@@ -290,7 +314,8 @@ def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     sides = {role: {name.removeprefix(f"{role}_"): options.pop(name) for name in list(options)
                     if name.startswith(f"{role}_")} for role in ("attacker", "defender")}
     own = sides["attacker"]
-    attacker = Side(wave.attacker, wave.ool_attacker, battle.attacker.tech,
+    army = wave.attacker.army if isinstance(wave.attacker, Side) else wave.attacker  # (a Side: unpacked)
+    attacker = Side(army, wave.ool_attacker, battle.attacker.tech,
                     own.get("submerge", battle.attacker.submerge),
                     own.get("destroyer_last", battle.attacker.destroyer_last), wave.keep_land)
     return replace(battle, attacker=attacker, defender=replace(battle.defender, **sides["defender"]),

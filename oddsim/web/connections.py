@@ -1,21 +1,30 @@
 """Connections and load: idle sockets are closed, overload is the API's one JSON line.
 
-uvicorn's keep-alive timer starts only after a response, and no public option of its ``Config``
-closes a connection that never sends a request (uvicorn 0.55, ``timeout_keep_alive=5``, with h11,
+uvicorn's keep-alive timer starts only after a response, and no option of its ``Config`` closes
+a connection that never sends a request (uvicorn 0.55, ``timeout_keep_alive=5``, with h11,
 ``h11_max_incomplete_event_size`` or httptools: none of 40 idle sockets closed in 12 s, nor one
-sending headers a byte at a time), so ``IdleClosing``, the one subclass of a uvicorn internal
-left (pinned to the uvicorn minor tested), arms that timer when a connection opens and keeps it
-running until a request's headers are whole. ``RequestLimit`` (ASGI
-middleware) counts requests being answered, not sockets: past ``MAX_REQUESTS`` a 503 JSON line.
+sending headers a byte at a time). ``HeadersDeadline`` is the HTTP protocol uvicorn runs
+(``Config(http=...)`` takes any ``asyncio.Protocol`` class): it holds uvicorn's own h11 protocol
+and hands it every event unchanged, through the ``asyncio.Protocol`` methods alone (no uvicorn
+attribute is read or set), and closes the connection when its first request's headers are not
+whole ``REQUEST_SECONDS`` after it opened; after an answer uvicorn's public
+``timeout_keep_alive`` closes an idle connection. (Narrower than the h11 subclass it replaces:
+a connection answered once that then trickles its next request's headers a byte at a time is
+not cut off, since uvicorn stops its timer on any byte; it holds a socket, not a request
+slot.) A body withheld after its headers is the app's to time out (408, ``oddsim.web.app``).
+``RequestLimit`` (ASGI middleware) counts requests being answered, not sockets: past
+``MAX_REQUESTS`` a 503 JSON line.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.config import HTTP_PROTOCOLS
+from uvicorn.importer import import_from_string
 
 from oddsim.errors import one_line
 
@@ -26,18 +35,57 @@ MAX_REQUESTS = 256
 """Requests answered at once; one more gets 503 until one ends."""
 
 
-class IdleClosing(H11Protocol):
-    """uvicorn's h11 protocol, its keep-alive timer armed from the start."""
+HEADERS_END = b"\r\n\r\n"
+STOCK_PROTOCOL: type[asyncio.Protocol] = import_from_string(HTTP_PROTOCOLS["h11"])
+"""uvicorn's h11 protocol, as ``uvicorn.Config(http="h11")`` names it."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive,
-                                                            self.timeout_keep_alive_handler)
+
+class HeadersDeadline(asyncio.Protocol):
+    """uvicorn's h11 protocol (held, not subclassed), closed when its first request's headers
+    are not whole ``REQUEST_SECONDS`` after the connection opened."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.inner: Any = STOCK_PROTOCOL(*args, **kwargs)  # (uvicorn's arguments, passed on unread)
+        self.transport: asyncio.BaseTransport | None = None
+        self.deadline: asyncio.TimerHandle | None = None
+        self.tail = b""  # the last bytes received, while the headers are not yet whole
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        self.deadline = asyncio.get_running_loop().call_later(REQUEST_SECONDS, self._too_late)
+        self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
-        # (uvicorn stops the timer on any byte; ``handle_events`` stops it on a whole request)
-        self.conn.receive_data(data)
-        self.handle_events()
+        if self.deadline is not None:
+            seen = self.tail + data
+            if HEADERS_END in seen:
+                self._disarm()
+            else:
+                self.tail = seen[-(len(HEADERS_END) - 1):]
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self.inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def _disarm(self) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _too_late(self) -> None:
+        self.deadline = None
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
 
 
 class RequestLimit:

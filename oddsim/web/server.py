@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import uvicorn
 
-from oddsim.web.connections import REQUEST_SECONDS, IdleClosing
+from oddsim.web.connections import REQUEST_SECONDS, HeadersDeadline
 from oddsim.web.guard import host_name
 from oddsim.web.limits import WebError
 
@@ -59,7 +59,7 @@ def server_for(app, **config) -> uvicorn.Server:
     """The uvicorn server ``oddsim serve`` runs ``app`` on (``config``: more ``uvicorn.Config``
     options, e.g. a host and port for a test): idle connections closed (``connections``), no
     limit counted in sockets, and a stop on Ctrl-C or SIGTERM that stops the app's work too."""
-    return _Server(uvicorn.Config(app, log_level="warning", http=IdleClosing, limit_concurrency=None,
+    return _Server(uvicorn.Config(app, log_level="warning", http=HeadersDeadline, limit_concurrency=None,
                                   timeout_keep_alive=int(REQUEST_SECONDS),
                                   timeout_graceful_shutdown=int(SHUTDOWN_SECONDS), **config), app)
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from oddsim import Battle, Side
 from oddsim.cli import cli
 from oddsim.engines.exact import _tables as t
-from oddsim.engines.exact.solve import _prepare
+from oddsim.engines.exact.solve import prepare
 from oddsim.errors import BattleError
 from oddsim.stages.pipeline import simulate, solve
 
@@ -57,7 +57,7 @@ def test_the_kept_destroyer_moves_with_the_enemy_subs():
     battle = Battle(rules="1942-2e",
                     attacker=Side("1 dd, 2 cru, 1 tra", order_of_loss="dd,cru", destroyer_last=True),
                     defender="1 sub", sea=True)
-    p = _prepare(battle)
+    p = prepare(battle)
     with_subs = t.N_HIT_KINDS + t.H_ANY
     s1 = p.A.next_hit[0, with_subs]
     assert _alive(p, s1) == {"destroyer": 1, "cruiser": 1, "transport": 1}  # a cruiser, not the dd
@@ -68,7 +68,7 @@ def test_the_kept_destroyer_moves_with_the_enemy_subs():
     s3 = p.A.next_hit[s2, with_subs]  # the transport is chosen last, after the destroyer
     assert _alive(p, s3) == {"transport": 1}
     # no flag: the destroyer goes first either way
-    plain = _prepare(Battle(rules="1942-2e", attacker=Side("1 dd, 2 cru, 1 tra", order_of_loss="dd,cru"),
+    plain = prepare(Battle(rules="1942-2e", attacker=Side("1 dd, 2 cru, 1 tra", order_of_loss="dd,cru"),
                             defender="1 sub", sea=True))
     assert _alive(plain, plain.A.next_hit[0, with_subs]) == {"cruiser": 2, "transport": 1}
 

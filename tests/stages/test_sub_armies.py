@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from oddsim import solve
-from oddsim.engines.exact import _sweep
+from oddsim.engines.exact.lattice import solve_armies
 from oddsim.errors import BattleError
 from oddsim.model.battle import Battle, Side
 from oddsim.model.forces import Force, parse_force
@@ -115,7 +115,7 @@ def test_those_battles_are_swept_not_solved_apart(edition, attacker, defender, o
     names = tuple(u.name for u in battle.rules.units)
     forces = [joined(base, army) for army in sub_armies(pool) if not joined(base, army).is_empty()]
     counts = np.array([[f.count(n) for n in names] for f in forces])
-    swept = _sweep.sweep(battle, side, counts)
+    swept = solve_armies(battle, side, counts)
     assert swept is not None
     assert not swept[1].any()
 
@@ -128,7 +128,7 @@ def test_an_aa_split_battle_is_solved_apart_and_the_rest_swept():
     counts[:, names.index("infantry")] = 2
     counts[1, both[0]] = 1
     counts[2, both] = 1  # a fighter and a bomber: AA picks its casualties by chance
-    swept = _sweep.sweep(battle, "attacker", counts)
+    swept = solve_armies(battle, "attacker", counts)
     assert swept is not None
     assert swept[1].tolist() == [False, False, True]
     assert np.isnan(swept[0][2]).all()
@@ -150,7 +150,8 @@ def test_one_infantry_against_one_by_hand():
 @pytest.mark.parametrize("options", [{"retreat": {"units_left": 1}}, {"keep_land": 1}])
 def test_a_battle_the_sweep_does_not_take_is_solved_one_by_one(options):
     battle = battle_from("1942-2e", "1 inf", "2 inf, 1 art", options)
-    assert not _sweep.fits(battle, "attacker")
+    names = tuple(u.name for u in battle.rules.units)
+    assert solve_armies(battle, "attacker", np.array([[1 if n == "infantry" else 0 for n in names]])) is None
     pool = parse_force("2 inf, 1 arm, 1 ftr", battle.rules)
     assert _worst(solve_sub_armies(battle, pool), solve_sub_armies_one_by_one(battle, pool)) == 0.0
 

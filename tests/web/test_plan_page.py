@@ -62,7 +62,7 @@ def test_the_issue_example_is_the_python_apis_best_split(page, tmp_path):
     expected = oddsim.plan.attack("1942-2e", "12 infantry, 4 artillery, 4 armor, 3 fighters, 1 bomber",
                                   {"Ukraine": "6 infantry, 2 armor, 1 aa_gun", "Belarus": "3 infantry",
                                    "Baltic States": "2 infantry, 1 artillery"}, goal="value",
-                                  values={"Ukraine": 3, "Belarus": 2},
+                                  values={"Ukraine": 3, "Belarus": 2, "Baltic States": 2},
                                   reach={"fighter": "Ukraine,Belarus", "bomber": "Ukraine"})
     objective, split = shown(page)
     assert objective == pytest.approx(expected.objective, abs=1e-12)

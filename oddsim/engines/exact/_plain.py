@@ -1,14 +1,14 @@
 """A small plain battle solved in one kernel call: its side tables, the DP and the result's sums.
 
 A battle with no retreat policy, nothing fired before round 1 (AA guns, a bombardment), no subs
-that submerge and no round 1 under rules of its own needs none of ``solve._prepare``'s Python
+that submerge and no round 1 under rules of its own needs none of ``solve.prepare``'s Python
 between its side tables and the DP, nor between the DP and the sums its result reads. Called
 one after the other from Python, the three kernels each paid for their arguments and results:
 the side tables' 26 arrays were made Python objects to be handed straight back to the DP, some
 40 us of a 200 us solve of 20 against 18 units. Here the same kernels (``both_side_tables``,
 ``_dp``, ``end_state_sums``) run inside one, and only what the result keeps comes back. Larger
-battles (``_array_pool``'s joint arrays, kept from one solve for the next) go through
-``solve._prepare``.
+battles (``array_pool``'s joint arrays, kept from one solve for the next) go through
+``solve.prepare``.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from functools import partial
 
 import numpy as np
 
-from oddsim.engines.exact import _array_pool
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
+from oddsim.engines.exact import array_pool
 from oddsim.engines.exact._best import Objective, best_retreat_kernel, visited_states
 from oddsim.model.battle import RetreatPolicy
 from oddsim.model.names import describe_counts
@@ -44,7 +44,7 @@ class BestRetreat:
 def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool,
                  crash_cost: np.ndarray | None = None) -> BestRetreat:
     """Solve the optimal stopping problem of ``policy``'s objective for the exact engine's
-    prepared battle ``p`` (``solve._Prepared``). ``crash_cost`` (per defender state: the IPCs of
+    prepared battle ``p`` (``solve.Prepared``). ``crash_cost`` (per defender state: the IPCs of
     the aircraft its carriers cannot hold, with ``--crash-fighters``) counts in the defender's
     IPC lost wherever it keeps units, as the result counts it, so the policy maximises exactly
     the TUV swing the result reports.
@@ -83,7 +83,7 @@ def best_retreat(policy: RetreatPolicy, p, prune: float, land_battle: bool,
         objective += float((p.end * end).sum())
     moves.used[1] = 0  # no more records: those of the live states are all cleared when given back
     best = BestRetreat(objective, fights, moves)
-    if max(n, moves.idx.shape[0]) >= _array_pool.MIN_POOLED_ENTRIES:  # some are pooled
+    if max(n, moves.idx.shape[0]) >= array_pool.MIN_POOLED_ENTRIES:  # some are pooled
         weakref.finalize(best, _give_back, moves, live)  # once the solve is done
     return best
 
@@ -106,7 +106,7 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
     n = p.joint
     retreat_to = p.retreat_to
     landed = bool(p.a.leave[t.AIR] or p.a.leave[t.OTHER])  # landed units may stay: else every retreat ends it
-    visited = _array_pool.take("visited", n, np.zeros) if landed else np.zeros(0)
+    visited = array_pool.take("visited", n, np.zeros) if landed else np.zeros(0)
     # with no policy (None) the kernel compiles no retreat code and reads none of its inputs
     unused, no_moves = np.zeros(1), np.zeros(0, dtype=np.int64)
     untracked = replace(p, track_rounds=False)  # (rounds are not counted: no joint arrays for them)
@@ -129,27 +129,32 @@ def _reached(p, prune: float, moves: k.MoveStore) -> np.ndarray:
         np.maximum(row_hi, work.row_hi, out=row_hi)
         p.done(work, ends)
     live = visited_states(visited, row_lo, row_hi, p.d.n_states, True)  # (and cleared)
-    _array_pool.give("visited", visited)
+    array_pool.give("visited", visited)
     return live
 
 
 def _move_store(n_joint: int, capacity: int, n_attacker: int) -> k.MoveStore:
     """An empty ``_kernel.MoveStore`` of ``capacity`` entries (its spare room for one record
-    included) for ``n_joint`` joint states, on kept arrays (``_array_pool``); ``_give_back`` returns them.
+    included) for ``n_joint`` joint states, on kept arrays (``array_pool``); ``_give_back`` returns them.
     Rounds are weighted everywhere (``track_from``) until the policy is known."""
-    return k.MoveStore(_array_pool.take("at", n_joint, partial(np.zeros, dtype=np.int64)),
-                       _array_pool.take("idx", capacity, partial(np.empty, dtype=np.int64)),
-                       _array_pool.take("p", capacity, np.empty), np.array([0, 1], dtype=np.int64),
+    return k.MoveStore(array_pool.take("at", n_joint, partial(np.zeros, dtype=np.int64)),
+                       array_pool.take("idx", capacity, partial(np.empty, dtype=np.int64)),
+                       array_pool.take("p", capacity, np.empty), np.array([0, 1], dtype=np.int64),
                        np.full(n_attacker, n_joint, dtype=np.int64))
 
 
 def _give_back(store: k.MoveStore, states: np.ndarray) -> None:
     """Return ``store``'s arrays to the kept ones, the states the store recorded (among
     ``states``) cleared."""
-    if store.at.shape[0] >= _array_pool.MIN_POOLED_ENTRIES:
+    if store.at.shape[0] >= array_pool.MIN_POOLED_ENTRIES:
         store.at[states] = 0
     for name, part in zip(("at", "idx", "p"), store[:3], strict=True):
-        _array_pool.give(name, part)
+        array_pool.give(name, part)
+
+
+SideCounts = t.SideCounts
+"""Per side state: units alive, damaged and departed, and the IPC value lost (what ``retreat_plan``
+reads of each side)."""
 
 
 def retreat_plan(names: list[str], a_counts: t.SideCounts, d_counts: t.SideCounts, n_defender: int,

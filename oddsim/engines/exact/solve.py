@@ -15,8 +15,8 @@ from oddsim._runtime import first_run as _first_run
 from oddsim._runtime import interpreted as _interpreted
 from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.engines.carriers import crash_cost_per_state
-from oddsim.engines.exact import _array_pool, _outcomes, _plain, cost
 from oddsim.engines.exact import _kernel as k
+from oddsim.engines.exact import _outcomes, _plain, array_pool, cost
 from oddsim.engines.exact import _tables as t
 from oddsim.engines.exact._inputs import (
     ONE_START,
@@ -64,7 +64,7 @@ def check_size(joint: int, work: float, parts: int = 0, seconds: float | None = 
 
 
 @dataclass(frozen=True)
-class _Prepared:
+class Prepared:
     """Everything the kernels need for one battle."""
 
     low: LoweredBattle
@@ -102,7 +102,7 @@ class _Prepared:
 
     def work(self, end: np.ndarray | None) -> k.Work:
         """Zeroed joint arrays for ``solve_kernel``, with ``end`` (the mass at the end of round
-        1) in them: on large battles kept ones (``_array_pool``), which ``done`` gives back; else
+        1) in them: on large battles kept ones (``array_pool``), which ``done`` gives back; else
         NumPy's zeros (pages of states never reached are never touched)."""
         na, nd = self.a.n_states, self.d.n_states
         first_strikes = bool(  # (a side without subs has no sub dice in any state)
@@ -128,14 +128,14 @@ class _Prepared:
         they keep): zeros again, as ``solve_kernel`` leaves them but at the states where its
         battles ended (``ends``)."""
         for name, array in zip(_WORK_NAMES, work[:5], strict=True):
-            if array.shape[0] >= _array_pool.MIN_POOLED_ENTRIES:  # (else a small battle's: not kept)
+            if array.shape[0] >= array_pool.MIN_POOLED_ENTRIES:  # (else a small battle's: not kept)
                 if name in _HOLDING_ENDS and array.shape[0] == self.joint:
                     array[ends] = 0
-                _array_pool.give(name, array)
+                array_pool.give(name, array)
 
 
 _WORK_NAMES = ("x1", "x2", "w1", "w2", "outcome")
-"""``k.Work``'s joint arrays, as ``_array_pool`` knows them."""
+"""``k.Work``'s joint arrays, as ``array_pool`` knows them."""
 _HOLDING_ENDS = frozenset(("x1", "w1", "outcome"))
 """Those of them that ``solve_kernel`` leaves nonzero at the ends of battles (``w1`` when it
 tracks rounds: else it is one entry, never written)."""
@@ -143,12 +143,12 @@ tracks rounds: else it is one entry, never written)."""
 
 def _zeros(name: str, size: int, dtype: type = np.float64) -> np.ndarray:
     """``size`` zeros: the array kept as ``name`` where it is large enough to keep."""
-    if size < _array_pool.MIN_POOLED_ENTRIES:  # (as ``_array_pool.take`` does, with no maker: small solves)
+    if size < array_pool.MIN_POOLED_ENTRIES:  # (as ``array_pool.take`` does, with no maker: small solves)
         return np.zeros(size, dtype=dtype)
-    return _array_pool.take(name, size, partial(np.zeros, dtype=dtype))
+    return array_pool.take(name, size, partial(np.zeros, dtype=dtype))
 
 
-def _prepare(battle: Battle, lowered: Lowered | None = None, every_state: bool = False) -> _Prepared:
+def prepare(battle: Battle, lowered: Lowered | None = None, every_state: bool = False) -> Prepared:
     """The kernels' inputs for ``battle``. The side tables are worked out for the side states
     the battle can reach (from ``_seeds``), or with ``every_state`` for all (``retreat_table``,
     whose decisions the Monte Carlo engine looks up in states of its own)."""
@@ -185,13 +185,13 @@ def _prepare(battle: Battle, lowered: Lowered | None = None, every_state: bool =
     air_alive = _NO_AIRCRAFT  # aircraft in the battle per attacker state: read only by the aircraft rule
     if policy is not None and policy.aircraft_risk is not None:
         air_alive = ((a_counts.alive - a_counts.departed) * low.is_air).sum(axis=1)
-    prepared = _Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive,
+    prepared = Prepared(low, a, d, a_counts, d_counts, A, D, rules, holds, retreat, air_alive,
                              win_chance, submerge_to, NO_MOVES if policy is None else _retreat_moves(a, d),
                              start_idx, start_val, end, track)
     return _with_decisions(battle, prepared)
 
 
-def _with_decisions(battle: Battle, p: _Prepared) -> _Prepared:
+def _with_decisions(battle: Battle, p: Prepared) -> Prepared:
     """``p`` with the retreat decisions made per state here: the best retreat's, or a rule that
     only looks at the units in the battle (the strafe: the defender down to N units or fewer).
     They reach the kernel through its per-state score: a state scores -1 (below any threshold)
@@ -335,7 +335,7 @@ class RetreatTable:
 def retreat_table(battle: Battle) -> RetreatTable:
     """The exact engine's retreat decisions for ``battle``'s policy (raises TooLargeError for
     battles the exact engine cannot take)."""
-    p = _prepare(battle, every_state=True)
+    p = prepare(battle, every_state=True)
     win_chance = p.win_chance.astype(np.float64, copy=False)  # (the best retreat's fights: int8)
     mask = k.retreat_mask_kernel(p.A, p.D, p.rules, p.holds, p.retreat, p.air_alive, win_chance)
     return RetreatTable(_step_strides(p.a, p.low.attacker), _step_strides(p.d, p.low.defender),
@@ -399,7 +399,7 @@ def _solve(battle: Battle, lowered: Lowered | None = None) -> BattleResult:
     lowered = lowered or size(battle).lowered
     if _is_plain(battle, *lowered):
         return _solve_plain(battle, *lowered)
-    p = _prepare(battle, lowered)
+    p = prepare(battle, lowered)
     policy = battle.retreat
     air_alive = None if p.best is not None else p.air_alive  # (the best retreat has no aircraft rule)
     between = p.between()
@@ -444,18 +444,18 @@ def _solve(battle: Battle, lowered: Lowered | None = None) -> BattleResult:
 def _is_plain(battle: Battle, low: LoweredBattle, a: t.SideLayout, d: t.SideLayout) -> bool:
     """Whether ``_solve_plain`` takes the battle: no retreat policy, no AA fire or bombardment
     before round 1, no subs that submerge (one layer a side), no round 1 under rules of its own
-    (subs that strike first in it only), and joint arrays too short to keep (``_array_pool``)."""
+    (subs that strike first in it only), and joint arrays too short to keep (``array_pool``)."""
     if battle.retreat is not None or low.aa_dice or a.layers > 1 or d.layers > 1:
         return False
     strikes = low.attacker_subs_first and a.subs or low.defender_subs_first and d.subs
     if low.subs_first_round_one and strikes:
         return False
-    return a.n_states * d.n_states < _array_pool.MIN_POOLED_ENTRIES and not any(low.bombard_dice.tolist())
+    return a.n_states * d.n_states < array_pool.MIN_POOLED_ENTRIES and not any(low.bombard_dice.tolist())
 
 
 def _solve_plain(battle: Battle, low: LoweredBattle, a: t.SideLayout, d: t.SideLayout) -> BattleResult:
     """``_solve`` of a battle ``_is_plain`` takes: side tables, DP and sums in one kernel call
-    (``_plain``), the same kernels ``_prepare`` and ``_solve`` call one by one."""
+    (``_plain``), the same kernels ``prepare`` and ``_solve`` call one by one."""
     check_size(*estimate(low, a, d))
     attacker, defender, plain = plain_inputs(low, a, d)
     made = _plain.solve_plain(attacker, defender, plain)
@@ -471,7 +471,7 @@ def plain_inputs(low: LoweredBattle, a: t.SideLayout,
     return side_inputs(low, a, True, False), side_inputs(low, d, False, False), plain
 
 
-def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
+def _best_plan(battle: Battle, p: Prepared, ends, final, outcome, final_w):
     """The best retreat's plan from a solve under it (``ends``: the states where its battles
     ended): the retreat mass per state. Where landed units fight on after a retreat, that mass
     moved on; a second solve in which every retreat ends the battle finds where it left."""
@@ -492,7 +492,7 @@ def _best_plan(battle: Battle, p: _Prepared, ends, final, outcome, final_w):
     return plan
 
 
-def _result(battle: Battle, p: _Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
+def _result(battle: Battle, p: Prepared, ends, final, outcome, final_w, rounds, pruned) -> BattleResult:
     """The result from the terminal mass ``final`` at the states ``ends`` (all its nonzero entries),
     their outcome codes and rounds-weighted mass ``final_w`` (read only where retreats end)."""
     # a side destroyed in the battle loses what it fought with but the units that left it early;

@@ -27,7 +27,16 @@ const clientId = sessionStorage.getItem("oddsim-client") ||
 sessionStorage.setItem("oddsim-client", clientId);
 
 const state = { rules: null, edition: null, counts: { attacker: {}, defender: {} },
-  controllers: {}, timers: {}, tab: "battle", job: null, linkError: null, pageSeed: {} };
+  controllers: {}, timers: {}, tab: "battle", job: null, linkError: null, pageSeed: {}, drawn: {},
+  decimals: savedDecimals() };
+
+function savedDecimals() {
+  // the decimals picked in this browser before (0-4), else 2
+  try {
+    const kept = localStorage.getItem("oddsim-decimals");
+    return kept !== null && ["0", "1", "2", "3", "4"].includes(kept) ? Number(kept) : 2;
+  } catch (e) { return 2; }  // (storage refused: private mode)
+}
 
 // ---------- talking to the server ----------
 
@@ -52,9 +61,12 @@ const fromJson = text => JSON.parse(text.replace(/([{,])"seed":(\d+)/g, "$1\"see
 
 // ---------- formatting ----------
 
-const pct = p => (p === null || p === undefined) ? "—" : `${(100 * p).toFixed(2)}%`;
+// the decimals the player picked for chances and figures (2 unless changed; kept in this browser)
+const DECIMALS = () => state.decimals;
+const pct = p => (p === null || p === undefined) ? "—" : `${(100 * p).toFixed(DECIMALS())}%`;
 const num = x => (x === null || x === undefined) ? "—" : typeof x !== "number" ? String(x) :
-  (Math.abs(x) >= 1000 ? x.toLocaleString() : (Number.isInteger(x) ? String(x) : x.toFixed(2)));
+  (Math.abs(x) >= 1000 ? x.toLocaleString(undefined, { maximumFractionDigits: DECIMALS() })
+    : (Number.isInteger(x) ? String(x) : x.toFixed(DECIMALS())));
 const signed = x => (x > 0 ? "+" : "") + num(x);
 // a standard error to its first significant digit (two where it starts with 1 or 2), at least two
 // decimals: "0.30", "0.004", never "0.00" (as oddsim.estimates does for the command line)
@@ -119,13 +131,18 @@ function errorBox(message) {
 function foldedTable(id, head, rows, makeRow, likely = LIKELY_ROWS) {
   // The likely rows first; the rest behind "show all" (rows are sorted, most likely first).
   const body = el("tbody");
-  const table = el("table", { id }, head ? el("thead", {}, el("tr", {}, ...head.map(h =>
-    el("th", { class: h.num ? "num" : null, scope: "col", text: h.text })))) : null, body);
+  const table = el("table", { id }, head ? el("thead", {}, el("tr", {}, ...head.map(h => h.text === ""
+    ? hiddenTh("as a bar") : el("th", { class: h.num ? "num" : null, scope: "col", text: h.text })))) : null, body);
   rows.slice(0, likely).forEach(r => body.append(makeRow(r)));
   if (rows.length <= likely) return table;
   const more = el("button", { type: "button", class: "show-all", text: `show all ${rows.length} rows` });
   more.addEventListener("click", () => { rows.slice(likely).forEach(r => body.append(makeRow(r))); more.remove(); });
   return el("div", { class: "folded" }, table, more);
+}
+
+function hiddenTh(text) {
+  // a column header seen only by screen readers (a bar's column: no empty header, axe)
+  return el("th", { scope: "col", class: text === "as a bar" ? "barcell" : null }, el("span", { class: "visually-hidden", text }));
 }
 
 function barCell(p, kind) {
@@ -139,39 +156,72 @@ function quantile(points, q) {
   return points.length ? points[points.length - 1].x : null;
 }
 
-function distributionChart(points, { colour, title, xLabel, markers = [0.05, 0.5, 0.95], marks = null, show = num }) {
-  // A bar per value (values in order, evenly spaced), with the 5/50/95% values marked: worked out
-  // here from the points, or ``marks`` as the server gave them ([{q, x}], the TUV swing's).
+function niceStep(span, count) {
+  // a round step (1, 2 or 5 times a power of ten) giving about ``count`` ticks over ``span``
+  const raw = Math.max(span, 1e-9) / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map(k => k * power).find(k => k >= raw) || 10 * power;
+}
+
+const TICK_WIDTH = 40;  // room a tick label needs, in the chart's units (13 px text, up to 5 characters)
+
+function distributionChart(points, { colour, title, xLabel, markers = [0.05, 0.5, 0.95], marks = null, show = num, valueAxis = false }) {
+  // A bar per value, with the 5/50/95% values marked: worked out here from the points, or
+  // ``marks`` as the server gave them ([{q, x}], the TUV swing's). ``valueAxis``: bars placed
+  // by their value (gaps where no value falls) with round ticks, else evenly spaced in order.
   // ``colour``: one colour, or a function of the point; ``show`` writes a value.
-  const W = 360, H = 130, L = 34, B = 30, T = 16;
+  const W = 360, H = 140, L = 40, B = 36, T = 18, R = 6;
   const n = points.length;
   const top = Math.max(...points.map(pt => pt.p), 1e-9);
-  const step = (W - L - 4) / Math.max(1, n);
-  const x = i => L + i * step;
+  const plot = W - L - R;
+  const xs = points.map(pt => pt.x);
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  let centre, width;
+  if (valueAxis && n > 1) {
+    const gaps = xs.slice(1).map((x, i) => x - xs[i]).filter(d => d > 0);
+    const unit = plot / (hi - lo + Math.min(...gaps));  // chart units per value, half a gap of room each end
+    centre = i => L + (xs[i] - lo + Math.min(...gaps) / 2) * unit;
+    width = Math.max(1.2, Math.min(...gaps) * unit * 0.8);
+  } else {
+    const step = plot / Math.max(1, n);
+    centre = i => L + i * step + step / 2;
+    width = Math.max(0.6, step * 0.8);
+  }
   const y = p => T + (H - T - B) * (1 - p / top);
   const at = marks || markers.map(q => ({ q, x: quantile(points, q) }));
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": `${title}: ` + at.map(m => `${Math.round(100 * m.q)}% at ${show(m.x)}`).join(", ") });
   chart.append(svg("title", { text: title }));
-  chart.append(svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }));
-  chart.append(svg("text", { x: 2, y: T, class: "tick", text: pct(top).replace(/\.\d+%/, "%") }));
-  const every = Math.max(1, Math.ceil(n / 12));
+  chart.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" }));
+  chart.append(svg("text", { x: 2, y: T + 4, class: "tick", text: pct(top).replace(/\.\d+%/, "%") }));
   points.forEach((pt, i) => {
-    chart.append(svg("rect", { x: x(i) + step * 0.1, y: y(pt.p), width: Math.max(0.6, step * 0.8),
+    chart.append(svg("rect", { x: centre(i) - width / 2, y: y(pt.p), width,
       height: Math.max(0, H - B - y(pt.p)), fill: typeof colour === "function" ? colour(pt) : colour },
     svg("title", { text: `${show(pt.x)}: ${pct(pt.p)}` })));
-    if (i % every === 0) chart.append(svg("text", { x: x(i) + step / 2, y: H - B + 12, class: "tick", "text-anchor": "middle", text: show(pt.x) }));
   });
+  const tick = (where, text) => chart.append(svg("text", { x: where, y: H - B + 15, class: "tick", "text-anchor": "middle", text }));
+  if (valueAxis && n > 1) {  // round values along a value axis, as many as fit
+    const step = niceStep(hi - lo, Math.max(1, Math.floor(plot / TICK_WIDTH)));
+    const scale = (centre(n - 1) - centre(0)) / (hi - lo);
+    for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
+      const where = centre(0) + (v - lo) * scale;
+      chart.append(svg("line", { x1: where, y1: H - B, x2: where, y2: H - B + 3, class: "axis" }));
+      tick(where, show(Math.round(v * 1e6) / 1e6));
+    }
+  } else {
+    const every = Math.max(1, Math.ceil(TICK_WIDTH / (plot / Math.max(1, n))));
+    points.forEach((pt, i) => { if (i % every === 0) tick(centre(i), show(pt.x)); });
+  }
   const marked = new Map();  // bar -> its percentiles ("50/95%" where two fall on one bar)
   for (const m of at) {
     const i = points.findIndex(pt => pt.x === m.x);
     if (i >= 0) marked.set(i, [...(marked.get(i) || []), Math.round(100 * m.q)]);
   }
   for (const [i, qs] of marked) {
-    const where = x(i) + step / 2;
+    const where = centre(i);
     chart.append(svg("line", { x1: where, y1: T - 4, x2: where, y2: H - B, class: "marker",
       "data-percentiles": qs.join(" "), "data-value": String(points[i].x) }));
-    chart.append(svg("text", { x: where, y: T - 6, class: "tick marker-label", "text-anchor": "middle", text: `${qs.join("/")}%` }));
+    chart.append(svg("text", { x: Math.min(W - 20, Math.max(L, where)), y: T - 6, class: "tick marker-label", "text-anchor": "middle", text: `${qs.join("/")}%` }));
   }
   chart.append(svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: xLabel }));
   return chart;
@@ -305,30 +355,41 @@ function pickPreset(side) {
   schedule("battle");
 }
 
+function counterRow(id, unit, n, whose, onChange, label = unitName(unit.name), title = null) {
+  // one unit's counter: its name, − , the count, + (onChange(count) on every change)
+  const input = el("input", { type: "number", id, min: "0", max: "1000", inputmode: "numeric", value: String(n || 0) });
+  input.addEventListener("input", () => onChange(Math.max(0, parseInt(input.value, 10) || 0)));
+  const step = d => () => { input.value = String(Math.max(0, (parseInt(input.value, 10) || 0) + d));
+    input.dispatchEvent(new Event("input", { bubbles: true })); };
+  const more = whose === "attacker" || whose === "defender" ? unit.name : `${unit.name} (${whose})`;
+  return el("div", { class: "counter" },
+    el("label", { class: "name", for: id, title: title || `cost ${unit.cost}, attack ${unit.attack}, defence ${unit.defense}`,
+      text: label }, el("span", { class: "visually-hidden", text: ` (${whose})` })),
+    el("button", { type: "button", "aria-label": `one less ${more}`, onclick: step(-1), text: "−" }),
+    input,
+    el("button", { type: "button", "aria-label": `one more ${more}`, onclick: step(1), text: "+" }));
+}
+
 function buildCounters() {
   for (const side of SIDES) {
     const box = $(`#${side}-counters`);
     box.replaceChildren();
     for (const unit of unitsFor(side)) {
-      const id = `${side}-${unit.name}`;
-      const name = unitName(unit.name);
-      const input = el("input", { type: "number", id, min: "0", max: "1000", inputmode: "numeric",
-        value: String(state.counts[side][unit.name] || 0) });
-      input.addEventListener("input", () => {
-        const n = Math.max(0, parseInt(input.value, 10) || 0);
+      box.append(counterRow(`${side}-${unit.name}`, unit, state.counts[side][unit.name], side, n => {
         state.counts[side][unit.name] = n;
         schedule("battle");
-      });
-      const step = d => () => { input.value = String(Math.max(0, (parseInt(input.value, 10) || 0) + d));
-        input.dispatchEvent(new Event("input")); };
-      box.append(el("div", { class: "counter" },
-        el("label", { class: "name", for: id, title: `cost ${unit.cost}, attack ${unit.attack}, defence ${unit.defense}`,
-          text: name }, el("span", { class: "visually-hidden", text: ` (${side})` })),
-        el("button", { type: "button", "aria-label": `one less ${unit.name}`, onclick: step(-1), text: "−" }),
-        input,
-        el("button", { type: "button", "aria-label": `one more ${unit.name}`, onclick: step(1), text: "+" })));
+      }));
+      if (unit.hits > 1) {  // a two-hit unit already hit (a damaged battleship): its own counter
+        const key = `damaged ${unit.name}`;
+        box.append(counterRow(`${side}-damaged-${unit.name}`, unit, state.counts[side][key], side, n => {
+          state.counts[side][key] = n;
+          schedule("battle");
+        }, `damaged ${unitName(unit.name)}`, `a ${unitName(unit.name)} that has taken a hit (defends and attacks as one, one hit left)`));
+      }
     }
   }
+  for (const row of $$("#waves .wave")) waveCounters(row);
+  buildArmyPickers();  // (forms.js: the other tabs' army counters, for this edition)
   for (const node of $$(".sea-only")) node.hidden = !isSea();
   for (const node of $$(".land-only")) node.hidden = isSea();
   $(".when-value").hidden = $("#retreat-best").value !== "value";
@@ -410,7 +471,7 @@ function applies(where) {
 
 function readBattle() {
   const req = rulesOf();
-  const valid = side => new Set(unitsFor(side).map(u => u.name));
+  const valid = side => new Set(unitsFor(side).flatMap(u => (u.hits > 1 ? [u.name, `damaged ${u.name}`] : [u.name])));
   for (const side of SIDES) {
     const ok = valid(side);
     const counts = Object.fromEntries(Object.entries(state.counts[side]).filter(([u, n]) => ok.has(u) && n > 0));
@@ -465,17 +526,21 @@ async function buildExtraOptions() {
 
 function parseArmy(army, side) {
   // A link's army as counters: { counts, bad } where bad is the first token that is no counter on
-  // this page ("1 damaged bb", a misspelt unit, a sea unit in a land battle), or null.
+  // this page (a misspelt unit, a sea unit in a land battle), or null. "1 damaged bb": the
+  // damaged battleships' counter.
   const counts = {};
   if (army === undefined || army === null || army === "" || army === "none") return { counts, bad: null };
   const parts = typeof army === "object" && !Array.isArray(army)
     ? Object.entries(army).map(([name, n]) => `${n} ${name}`) : String(army).split(",");
   const shown = new Set(unitsFor(side).map(u => u.name));
   for (const part of parts) {
-    const m = part.trim().match(/^(\d+)\s+(.+)$/);
-    const name = m ? resolveUnit(m[2]) : null;
+    const m = part.trim().match(/^(\d+)\s+(damaged\s+)?(.+)$/i);
+    const name = m ? resolveUnit(m[3]) : null;
     if (!name || !shown.has(name)) return { counts, bad: part.trim() };
-    counts[name] = (counts[name] || 0) + parseInt(m[1], 10);
+    const damaged = m[2] !== undefined;
+    if (damaged && !(state.rules.units.find(u => u.name === name).hits > 1)) return { counts, bad: part.trim() };
+    const key = damaged ? `damaged ${name}` : name;
+    counts[key] = (counts[key] || 0) + parseInt(m[1], 10);
   }
   return { counts, bad: null };
 }
@@ -508,6 +573,7 @@ async function writeBattle(req) {
     fieldWrite(input, input.type === "checkbox" ? "check" : "text", v);
   }
   writeWaves(req.waves);
+  if ((req.waves || []).length) $("#group-waves").open = true;  // (a link's waves in sight)
   buildCounters();
   for (const side of SIDES) {
     const techs = new Set(String(req[`${side}_tech`] || "").split(",").filter(Boolean));
@@ -561,29 +627,44 @@ function pageSeed() {
 
 // ---------- later waves: a row of options each ----------
 
-const WAVE_FIELDS = [  // [request key, label, input type]
-  ["attacker", "Attacker", "text"],
+const WAVE_FIELDS = [  // [request key, label, input type]; the wave's attacker: its counters
   ["ool_attacker", "Order of loss", "text"],
   ["keep_land", "Keep the last land units", "number"],
   ["defender_reinforcements", "Defender reinforcements before it", "text"],
 ];
 
 function addWave(wave = {}) {
+  // a later wave: its attacker on counters (as the first battle's), then its own options
   const box = $("#waves");
   const n = box.children.length + 2;  // the first battle is wave 1
   const row = el("fieldset", { class: "wave" }, el("legend", { text: `Wave ${n}` }));
+  const army = typeof wave === "string" ? wave : wave.attacker;
+  const { counts, bad } = parseArmy(army, "attacker");
+  row.counts = counts;
+  if (bad !== null && state.linkError === null)
+    state.linkError = `the link's wave ${n} '${army}' has '${bad}', which this page cannot show as counters, `
+      + "so it does not answer that battle: change the counters, or ask oddsim battle or POST /api/battle";
   const grid = el("div", { class: "options" });
   for (const [key, label, type] of WAVE_FIELDS) {
     const input = el("input", { id: `wave-${n}-${key}`, "data-key": key, type, autocomplete: "off",
-      min: type === "number" ? "0" : null, placeholder: key === "attacker" ? "e.g. 2 arm, 1 ftr" : key === "defender_reinforcements" ? "none" : "as the first battle" });
-    const value = typeof wave === "string" ? (key === "attacker" ? wave : undefined) : wave[key];
+      min: type === "number" ? "0" : null, placeholder: key === "defender_reinforcements" ? "none" : "as the first battle" });
+    const value = typeof wave === "string" ? undefined : wave[key];
     input.value = value === undefined || value === null ? "" : String(value);
     input.addEventListener("input", () => schedule("battle"));
     grid.append(el("label", {}, label, input));
   }
-  row.append(grid, el("button", { type: "button", class: "remove-wave", text: `Remove wave ${n}`,
+  row.append(el("div", { class: "counters wave-counters" }), grid, el("button", { type: "button", class: "remove-wave", text: `Remove wave ${n}`,
     onclick: () => { row.remove(); renumberWaves(); schedule("battle"); } }));
   box.append(row);
+  waveCounters(row);
+}
+
+function waveCounters(row) {
+  // the wave's attacker counters for this kind of battle (land or sea)
+  const n = $("legend", row).textContent.replace(/\D/g, "");
+  const box = $(".wave-counters", row);
+  box.replaceChildren(...unitsFor("attacker").map(unit => counterRow(`wave-${n}-attacker-${unit.name}`, unit,
+    row.counts[unit.name], `wave ${n}`, count => { row.counts[unit.name] = count; schedule("battle"); })));
 }
 
 function renumberWaves() {
@@ -591,16 +672,22 @@ function renumberWaves() {
     const n = i + 2;
     $("legend", row).textContent = `Wave ${n}`;
     $(".remove-wave", row).textContent = `Remove wave ${n}`;
-    for (const input of $$("input", row)) input.id = `wave-${n}-${input.dataset.key}`;
+    for (const input of $$(".options input", row)) input.id = `wave-${n}-${input.dataset.key}`;
+    waveCounters(row);
   });
+}
+
+function waveArmy(row) {
+  const shown = new Set(unitsFor("attacker").map(u => u.name));
+  return Object.entries(row.counts).filter(([name, k]) => shown.has(name) && k > 0).map(([name, k]) => `${k} ${name}`).join(", ");
 }
 
 function readWaves() {
   // each wave with an attacker: its army alone, or a table of the options it gives
   const waves = [];
   for (const row of $$("#waves .wave")) {
-    const wave = {};
-    for (const input of $$("input", row)) {
+    const wave = { attacker: waveArmy(row) };
+    for (const input of $$(".options input", row)) {
       const raw = input.value.trim();
       if (raw !== "") wave[input.dataset.key] = input.type === "number" ? Number(raw) : raw;
     }
@@ -694,8 +781,8 @@ async function compute(tab) {
   const out = $(".results", panel);
   const summary = $(".summary", panel);
   if (tab === "battle" && state.linkError) {  // not another battle than the link's
-    out.replaceChildren(errorBox(state.linkError));
-    summary.replaceChildren();
+    summary.replaceChildren(errorBox(state.linkError));
+    out.replaceChildren();
     out.dataset.state = "error";
     return;
   }
@@ -703,27 +790,37 @@ async function compute(tab) {
   const sent = { ...req };
   if (spec.seeded && req.method !== "exact" && req.seed === undefined) sent.seed = pageSeed();
   if (tab === "battle") $("#cli-command").textContent = cliCommand(req);
+  else showCommand(tab, req);
   saveToUrl(tab, req);
+  const missing = spec.missing ? spec.missing(req) : null;
+  if (missing) {  // nothing to ask yet: what to do, where the answer stands (issue 35)
+    summary.replaceChildren(el("p", { class: "hint", id: `${tab}-hint`, role: "status", text: missing }));
+    out.replaceChildren();
+    out.dataset.state = "empty";
+    return;
+  }
   const started = performance.now();
   setStatus(out, "computing…");
   try {
     const { ok, data } = await api(`/api/${spec.endpoint}`, sent, controller.signal);
     if (controller.signal.aborted) return;
     const ms = performance.now() - started;
-    if (!ok) { out.replaceChildren(errorBox(data.error)); summary.replaceChildren(); out.dataset.state = "error"; return; }
+    if (!ok) { summary.replaceChildren(errorBox(data.error)); out.replaceChildren(); out.dataset.state = "error"; return; }
     const methods = Array.isArray(data.waves) ? data.waves.map(w => w.method)
       : [(data.battle && typeof data.battle === "object" ? data.battle : data).method];
     const mc = methods.includes("mc");
     const asked = mc ? sent : req;  // the page's seed where Monte Carlo answered: the line reproduces it
     if (tab === "battle") $("#cli-command").textContent = cliCommand(asked);
     saveToUrl(tab, asked);
+    state.drawn[tab] = [data, asked, ms];
     const drawn = spec.render(data, asked, ms);
     summary.replaceChildren(drawn.summary);
     out.replaceChildren(...rulesReadingsLine(data), drawn.details);
     out.dataset.state = "done";
     remember(tab, asked, drawn.title);
+    if (spec.after) await spec.after(data, sent, controller.signal);
   } catch (e) {
-    if (e.name !== "AbortError") { out.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.dataset.state = "error"; }
+    if (e.name !== "AbortError") { summary.replaceChildren(errorBox(`no answer from the server: ${e.message}`)); out.replaceChildren(); out.dataset.state = "error"; }
   }
 }
 
@@ -799,7 +896,7 @@ function swingChart(data, prefix = "") {
   const points = given.map(r => ({ x: r.swing, p: r.probability }));
   const shown = [5, 50, 95].map(q => ({ q: q / 100, x: marks[String(q)] }));
   const colour = pt => colourOf(pt.x > 0 ? "--attacker" : pt.x < 0 ? "--defender" : "--draw");
-  const chart = distributionChart(points, { colour, title: "TUV swing (above 0 the attacker gains)", marks: shown,
+  const chart = distributionChart(points, { colour, title: "TUV swing (above 0 the attacker gains)", marks: shown, valueAxis: true,
     xLabel: "TUV swing: defender IPC lost − attacker IPC lost", show: signed });
   chart.setAttribute("id", `out-${prefix}tuv-swing-chart`);
   const line = el("p", { id: `out-${prefix}tuv-swing-marks`, class: "percentiles", text:
@@ -807,7 +904,20 @@ function swingChart(data, prefix = "") {
   return el("div", { class: "swing-answer" }, el("h4", { text: "TUV swing" }), chart, line);
 }
 
-function battleDetails(data, prefix = "") {
+function casualtiesText(start, row) {
+  // the units a survivors row has lost: the army it started with less what is left
+  const lost = [];
+  for (const [key, n] of Object.entries(start)) {
+    if (key.startsWith("damaged ")) continue;
+    const had = n + (start[`damaged ${key}`] || 0);
+    const left = (row.counts || {})[key] || 0;
+    if (had > left) lost.push(`${had - left} ${unitName(key, had - left)}`);
+  }
+  return lost.join(", ") || "none";
+}
+
+function battleDetails(data, prefix = "", armies = null) {
+  // (armies: each side's counts as the battle began, for the casualties column)
   // Everything a battle's answer says, for players: figures, charts, folded tables.
   const box = el("div", {});
   box.append(el("h3", { text: data.battle }));
@@ -851,9 +961,11 @@ function battleDetails(data, prefix = "") {
     const rows = (data[`${side}_survivors`] || []).slice().sort((a, b) => b.probability - a.probability);
     // the chance to keep at least as many units as a row (cumulative, as aacalc2 shows it)
     const atLeast = n => rows.reduce((s, r) => s + (r.units_left >= n ? r.probability : 0), 0);
-    part.append(foldedTable(`out-${prefix}${side}-survivors`, [{ text: "survivors" }, { text: "chance", num: true },
-      { text: "" }, { text: "at least as many", num: true }, { text: "IPC", num: true }], rows,
-    r => el("tr", {}, el("td", { text: r.label }), el("td", { class: "num", text: withSe(pct(r.probability), r.std_error ? errorText(r.std_error, true) + "%" : null) }),
+    const start = armies && armies[side];
+    part.append(foldedTable(`out-${prefix}${side}-survivors`, [{ text: "survivors" }, ...(start ? [{ text: "casualties" }] : []),
+      { text: "chance", num: true }, { text: "" }, { text: "at least as many", num: true }, { text: "IPC", num: true }], rows,
+    r => el("tr", {}, el("td", { text: r.label }), start ? el("td", { class: "casualties", text: casualtiesText(start, r) }) : null,
+      el("td", { class: "num", text: withSe(pct(r.probability), r.std_error ? errorText(r.std_error, true) + "%" : null) }),
       barCell(r.probability, side), el("td", { class: "num", text: pct(atLeast(r.units_left)) }),
       el("td", { class: "num", text: num(r.ipc) }))));
     const given = data[`${side}_units_left`];
@@ -897,22 +1009,61 @@ function renderWaves(data, req, ms) {
   const how = Array.from(new Set(data.waves.map(w => w.method).filter(Boolean))).map(m => (m === "mc" ? "Monte Carlo" : m)).join(" and ");
   const box = el("div", {}, el("div", { class: "status", text: `${how} · ${ms.toFixed(0)} ms${data.interrupted ? " (stopped early: partial)" : ""}` }),
     el("h3", { text: title }));
-  const table = el("table", { id: "out-waves" }, el("thead", {}, el("tr", {}, ...["wave", "attacker", "reaches the battle",
-    "attacker wins", "if it fights", "IPC lost (attacker : defender)"].map((t, i) => el("th", { scope: "col", class: i > 1 ? "num" : null, text: t })))));
-  const body = el("tbody");
+  // a card per wave (what it does) and one for the whole attack, side by side where they fit
+  const sePct = (se, key) => (se[key] ? errorText(se[key], true) + "%" : null);
+  const item = (label, text, id, value) => el("div", { class: "wave-figure" }, el("dt", { text: label }),
+    el("dd", { id, "data-value": value === undefined ? null : String(value), text }));
+  const cards = el("div", { id: "out-waves", class: "wave-cards" });
   data.waves.forEach((w, i) => {
     const se = w.std_error || {};
     const given = w.given_it_fights || {};
-    body.append(el("tr", {}, el("td", { class: "num", text: String(i + 1) }), el("td", { text: w.attacker }),
-      el("td", { class: "num", text: withSe(pct(w.fights), se.fights ? errorText(se.fights, true) + "%" : null) }),
-      el("td", { class: "num", text: withSe(pct(w.attacker_win), se.attacker_win ? errorText(se.attacker_win, true) + "%" : null) }),
-      el("td", { class: "num", text: pct(given.attacker_win) }),
-      el("td", { class: "num", text: `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}` })));
+    cards.append(el("section", { class: "wave-card", "aria-label": `wave ${i + 1}` },
+      el("h4", { text: `Wave ${i + 1}${i === 0 ? " (the first battle)" : ""}: ${w.attacker}` }),
+      el("dl", {},
+        item("reaches the battle", withSe(pct(w.fights), sePct(se, "fights")), `out-wave-${i + 1}-fights`, w.fights),
+        item("wins", withSe(pct(w.attacker_win), sePct(se, "attacker_win")), `out-wave-${i + 1}-attacker_win`, w.attacker_win),
+        item("wins, if it fights", pct(given.attacker_win), null),
+        data.takes_territory == null ? null : i === data.waves.length - 1
+          ? item("territory taken by now", pct(data.takes_territory), `out-wave-${i + 1}-takes`, data.takes_territory)
+          : item("territory taken by now", "…", `out-wave-${i + 1}-takes`),
+        item("IPC lost (attacker : defender)", `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}`, null),
+        item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null))));
   });
-  table.append(body);
-  box.append(el("div", { class: "scroll" }, table), el("p", { class: "status", text:
-    "attacker wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
+  const se = data.std_error || {};
+  cards.append(el("section", { class: "wave-card whole", "aria-label": "the whole attack" },
+    el("h4", { text: "The whole attack" }),
+    el("dl", {},
+      item("attacker wins", withSe(pct(data.attacker_win), sePct(se, "attacker_win")), "out-waves-attacker_win", data.attacker_win),
+      data.takes_territory == null ? null
+        : item("takes the territory", withSe(pct(data.takes_territory), sePct(se, "takes_territory")), "out-waves-takes", data.takes_territory),
+      item("defender destroyed", withSe(pct(data.defender_destroyed), sePct(se, "defender_destroyed")), null),
+      item("the defender still stands", pct(data.defender_holds), null),
+      item("IPC lost (attacker : defender)", `${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}`, null),
+      item("TUV swing", withSe(signed(data.tuv_swing), seOf(data, "tuv_swing")), null))));
+  box.append(cards, el("p", { class: "status", text:
+    "wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
   return { title, summary, details: box };
+}
+
+function armiesOf(req) {
+  // each side's counts as the battle began (the request's armies), for the casualties column
+  return Object.fromEntries(SIDES.map(side => [side, parseArmy(req[side], side).counts]));
+}
+
+async function wavesTakenByNow(data, sent, signal) {
+  // Each wave's card: the chance the territory is taken by the end of that wave, asked of the
+  // server as the same attack cut after that wave (exact answers only: Monte Carlo ones would
+  // be other runs). The last wave's is the whole attack's, already shown.
+  if (!Array.isArray(data.waves) || data.takes_territory == null || data.waves.some(w => w.method !== "exact")) return;
+  for (let k = 1; k < data.waves.length; k++) {
+    const { waves, ...first } = sent;
+    const cut = k === 1 ? first : { ...first, waves: waves.slice(0, k - 1) };
+    const { ok, data: part } = await api("/api/battle", cut, signal);
+    const node = $(`#out-wave-${k}-takes`);
+    if (signal.aborted || !node) return;
+    node.textContent = ok ? pct(part.takes_territory) : "—";
+    if (ok) node.dataset.value = String(part.takes_territory);
+  }
 }
 
 function renderBattle(data, req, ms) {
@@ -922,10 +1073,10 @@ function renderBattle(data, req, ms) {
     const holds = el("span", { id: "out-holds-line", "data-value": String(data.holds) },
       withSe(`takes and holds ${pct(data.holds)}`, seOf(data, "holds", true)));
     return { title: battle.battle, summary: battleSummary(battle, holds),
-      details: el("div", {}, methodLine(battle, ms), counterDetails(data), battleDetails(battle)) };
+      details: el("div", {}, methodLine(battle, ms), counterDetails(data), battleDetails(battle, "", armiesOf(req))) };
   }
   return { title: data.battle, summary: battleSummary(data),
-    details: el("div", {}, methodLine(data, ms), battleDetails(data)) };
+    details: el("div", {}, methodLine(data, ms), battleDetails(data, "", armiesOf(req))) };
 }
 
 // ---------- other tabs: their forms, and their answers drawn for players ----------
@@ -938,6 +1089,16 @@ function readSimple(form) {
     const type = input.dataset.type;
     req[input.name] = type === "int" ? Number(raw) : type === "bool" ? raw === "true"
       : type === "seed" && SEED_DIGITS.test(raw) ? raw.replace(/^0+(?=\d)/, "") : type === "seed" ? Number(raw) : raw;
+  }
+  const retreat = {};  // a retreat's fields (data-retreat): the request's "retreat" table
+  for (const input of $$("[data-retreat]", form)) {
+    const raw = input.value.trim();
+    if (raw !== "") retreat[input.dataset.retreat] = input.type === "number" ? Number(raw) : raw;
+  }
+  if (Object.keys(retreat).length) {
+    const { method, runs, seed, ...rest } = req;  // (the engine's options last, as the CLI line has them)
+    return { ...rest, retreat, ...(method === undefined ? {} : { method }), ...(runs === undefined ? {} : { runs }),
+      ...(seed === undefined ? {} : { seed }) };
   }
   return req;
 }
@@ -952,6 +1113,16 @@ function writeSimple(tab, req) {
     else if (input.tagName === "SELECT") input.selectedIndex = 0;
     else input.value = "";
   }
+  for (const input of $$("[data-retreat]", form)) fieldWrite(input, input.tagName === "SELECT" ? "select" : "text", (req.retreat || {})[input.dataset.retreat]);
+  formWritten(tab);
+}
+
+function formWritten(tab) {
+  // a simple tab's fields were written (a link, Clear): its counters, fronts and CLI line follow
+  refreshFronts($(`#panel-${tab} form`));
+  if (tab !== "plan") unfoldGiven($(`#panel-${tab} form`));  // (the plan unfolds its own options)
+  buildArmyPickers();
+  showCommand(tab);
 }
 
 function stageLine(result) {
@@ -975,6 +1146,9 @@ function renderAmphibious(data, req, ms) {
     f("defender_destroyed", "defenders destroyed", true), f("attacker_ipc_lost_sea", "attacker IPC lost at sea"),
     f("attacker_ipc_lost_land", "attacker IPC lost on land"), f("defender_ipc_lost_sea", "defender IPC lost at sea"),
     f("defender_ipc_lost_land", "defender IPC lost on land"), f("cargo_lost", "cargo sunk with its transports (IPC)")));
+  if (data.sea) box.append(el("p", { id: "out-amphibious-sea-explained", class: "status", text:  // (issue 35: 4.06 beside 3.55)
+    `Attacker IPC lost at sea ${num(data.attacker_ipc_lost_sea)}: the sea battle's ${num(data.sea.attacker_ipc_lost)} in ships `
+    + `and aircraft, plus ${num(data.cargo_lost)} of cargo that sinks with its transports.` }));
   box.append(el("h4", { text: "The sea battle" }));
   if (data.sea) box.append(el("details", {}, el("summary", { text: stageLine(data.sea) }), battleDetails(data.sea, "sea-")));
   else box.append(el("p", { text: "none: no defending ships (or only subs and transports, ignored)" }));
@@ -1004,13 +1178,10 @@ function renderRaid(data, req, ms) {
   box.append(distributionChart(points, { colour: colourOf("--attacker"), title: "damage", xLabel: "damage (IPC)" }),
     percentileLine(points, "damage at"),
     foldedTable("out-raid-damage", [{ text: "damage (IPC)", num: true }, { text: "chance", num: true }, { text: "" }],
-      points.slice().sort((a, b) => b.p - a.p), pt => el("tr", {}, el("td", { class: "num", text: num(pt.x) }),
-        el("td", { class: "num", text: pct(pt.p) }), barCell(pt.p, "attacker"))));
+      points, pt => el("tr", {}, el("td", { class: "num", text: num(pt.x) }),
+        el("td", { class: "num", text: pct(pt.p) }), barCell(pt.p, "attacker")), 16));  // (by damage: every row where few)
   return { title: data.raid, summary, details: box };
 }
-
-const TRENCH_READINGS = { dice_fronts: "dice on fronts", tied_front: "a tied front is", support_fleet: "a support-slot fleet",
-  destroy_margin: "a card is destroyed by a margin of" };
 
 function sidesTable(id, caption, rowLabels, values, errors) {
   // rows (fronts won 0..3, front 1..3) by side: chances with ± where Monte Carlo
@@ -1020,16 +1191,9 @@ function sidesTable(id, caption, rowLabels, values, errors) {
     return el("td", { class: "num", text: v === null || v === undefined ? "—" : withSe(pct(v), se ? errorText(se, true) + "%" : null) });
   };
   return el("table", { id, class: "compact" }, el("caption", { text: caption }),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "" }), el("th", { scope: "col", class: "num", text: "attacker" }),
+    el("thead", {}, el("tr", {}, hiddenTh("which"), el("th", { scope: "col", class: "num", text: "attacker" }),
       el("th", { scope: "col", class: "num", text: "defender" }))),
     el("tbody", {}, ...rowLabels.map((label, i) => el("tr", {}, el("th", { scope: "row", text: label }), cell("attacker", i), cell("defender", i)))));
-}
-
-function readingsTable(readings) {
-  // the readings of the rules an answer used, named as TRENCH_READINGS names them
-  return el("table", { class: "compact" }, el("caption", { text: "readings of the rules" }),
-    el("tbody", {}, ...Object.entries(readings).map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: TRENCH_READINGS[k] || k.replace(/_/g, " ") }),
-      el("td", { text: String(v) })))));
 }
 
 function renderTrench(data, req, ms) {
@@ -1042,11 +1206,12 @@ function renderTrench(data, req, ms) {
   box.append(el("div", { class: "figures" }, f("attacker_win", "attacker wins"), f("defender_win", "defender wins"), f("draw", "draw"),
     figure("trench-crushing-attacker", "attacker wins all 3 fronts", data.crushing_victory.attacker, pct(data.crushing_victory.attacker)),
     figure("trench-crushing-defender", "defender wins all 3 fronts", data.crushing_victory.defender, pct(data.crushing_victory.defender))));
-  box.append(el("p", { class: "status", text: `How it is played: ${data.play}.` }));
-  box.append(readingsTable(data.readings));
+  box.append(trenchPlay(req, data));  // (trench-words.js: in the game's words)
   const won = ["0 fronts", "1 front", "2 fronts", "3 fronts"];
   box.append(el("h4", { text: "Fronts won" }), groupedBars(won, SIDES.map(side => ({ label: side, colour: colourOf(`--${side}`),
     values: data.fronts_won[side] })), { title: "fronts won by each side", xLabel: "fronts won" }),
+  el("div", { class: "legend", id: "out-trench-fronts-legend" }, ...SIDES.map(side => el("span", {},
+    el("span", { class: "key", style: `background:var(--${side})` }), side))),
   sidesTable("out-trench-fronts-won", "chance to win this many fronts", won, data.fronts_won, se.fronts_won));
   const fronts = ["front 1", "front 2", "front 3"];
   box.append(sidesTable("out-trench-cards", "chance a card is destroyed, by front", fronts, data.cards_destroyed, se.cards_destroyed));
@@ -1072,6 +1237,7 @@ async function startJob(tab) {
   const req = spec.read(form);
   saveToUrl(tab, req);
   if (spec.cli) $(".cli", form).textContent = spec.cli(req);
+  else showCommand(tab, req);
   const { ok, data } = await api(`/api/jobs/${spec.endpoint}`, req);
   if (!ok) { out.replaceChildren(errorBox(data.error)); out.dataset.state = "error"; return; }
   state.job = data.id;
@@ -1090,7 +1256,8 @@ async function startJob(tab) {
     bar.value = String(job.done);
     status.textContent = `${job.state}: ${num(job.done)} of ${num(job.total)} ${spec.work}`;
     if (job.state === "done") {
-      const drawn = spec.render(job.result, req, performance.now() - started);
+      state.drawn[tab] = [job.result, req, performance.now() - started];
+      const drawn = spec.render(...state.drawn[tab]);
       $(".summary", panel).replaceChildren(drawn.summary);
       out.replaceChildren(...rulesReadingsLine(job.result), drawn.details); out.dataset.state = "done";
       remember(tab, req, drawn.title);
@@ -1108,7 +1275,7 @@ const GOAL_WORDS = { take: "takes", clear: "clears", hold: "holds", tuv: "TUV sw
 
 function frontierChart(data, isP) {
   // every ranked purchase by cost and goal; the Pareto frontier joined by a line
-  const W = 360, H = 170, L = 40, B = 30, T = 10;
+  const W = 360, H = 190, L = 52, B = 36, T = 12;
   const points = [...data.rows, ...data.frontier];
   const costs = points.map(r => r.cost), values = points.map(r => r.value);
   const [c0, c1] = [Math.min(...costs), Math.max(...costs)];
@@ -1120,9 +1287,19 @@ function frontierChart(data, isP) {
     "aria-label": "the Pareto frontier: " + data.frontier.map(r => `${r.purchase} (${r.cost} IPC) ${fmt(r.value)}`).join("; ") },
   svg("title", { text: "purchases by cost and goal" }),
   svg("line", { x1: L, y1: H - B, x2: W - 2, y2: H - B, class: "axis" }), svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }),
-  svg("text", { x: 2, y: T + 8, class: "tick", text: fmt(v1) }), svg("text", { x: 2, y: H - B, class: "tick", text: fmt(v0) }),
-  svg("text", { x: L, y: H - B + 12, class: "tick", text: `${c0}` }), svg("text", { x: W - 10, y: H - B + 12, class: "tick", "text-anchor": "end", text: `${c1}` }),
   svg("text", { x: (L + W) / 2, y: H - 3, class: "tick", "text-anchor": "middle", text: "cost (IPC)" }));
+  // round ticks on both axes, as many as the labels leave room for
+  const vStep = niceStep(v1 - v0, 5);
+  for (let v = Math.ceil(v0 / vStep) * vStep; v <= v1 + 1e-12; v += vStep) {
+    chart.append(svg("line", { x1: L - 3, y1: y(v), x2: L, y2: y(v), class: "axis" }),
+      svg("text", { x: L - 5, y: y(v) + 4, class: "tick", "text-anchor": "end", text: isP ? pct(v).replace(/\.0+%/, "%") : signed(Math.round(v * 1e6) / 1e6) }));
+  }
+  if (c1 > c0) {
+    const cStep = Math.max(1, niceStep(c1 - c0, Math.floor((W - L - 10) / TICK_WIDTH)));
+    for (let c = Math.ceil(c0 / cStep) * cStep; c <= c1; c += cStep)
+      chart.append(svg("line", { x1: x(c), y1: H - B, x2: x(c), y2: H - B + 3, class: "axis" }),
+        svg("text", { x: x(c), y: H - B + 15, class: "tick", "text-anchor": "middle", text: String(c) }));
+  } else chart.append(svg("text", { x: x(c0), y: H - B + 15, class: "tick", "text-anchor": "middle", text: String(c0) }));
   const front = data.frontier.slice().sort((a, b) => a.cost - b.cost);
   chart.append(svg("polyline", { points: front.map(r => `${x(r.cost)},${y(r.value)}`).join(" "), class: "frontier", stroke: colourOf("--other") }));
   for (const r of data.rows) chart.append(svg("circle", { cx: x(r.cost), cy: y(r.value), r: 3.5, fill: colourOf("--attacker") },
@@ -1143,18 +1320,22 @@ function renderPurchase(data, req, ms) {
   const box = el("div", {}, el("div", { class: "status", text: `${num(data.purchases)} purchases · ${(ms / 1000).toFixed(1)} s` }),
     el("h3", { text: data.describe }));
   const top = Math.max(...data.rows.map(r => r.value), 1e-12);
-  const table = el("table", { id: "out-purchase-rows" }, el("tr", {},
+  const rows = el("tbody");
+  const table = el("table", { id: "out-purchase-rows" }, el("thead", {}, el("tr", {},
     el("th", { class: "num", scope: "col", text: "rank" }), el("th", { scope: "col", text: "purchase" }), el("th", { class: "num", scope: "col", text: "cost" }),
-    el("th", { class: "num", scope: "col", text: GOAL_WORDS[data.goal] || data.goal }), el("th", { scope: "col", text: "" })));
+    el("th", { class: "num", scope: "col", text: GOAL_WORDS[data.goal] || data.goal }), hiddenTh("as a bar"))), rows);
   for (const r of data.rows) {
-    table.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
+    rows.append(el("tr", {}, el("td", { class: "num", text: `${r.rank}${r.frontier ? " *" : ""}` }),
       el("td", { text: r.purchase }), el("td", { class: "num", text: String(r.cost) }),
       el("td", { class: "num", text: fmt(r) }),  // Monte Carlo rows with their error, as the report
       el("td", { class: "barcell" }, el("div", { class: "bar attacker",
         style: `width:${Math.max(0.5, 100 * Math.max(0, r.value) / top)}%` }))));
   }
   box.append(table, el("p", { class: "status", text: "* on the Pareto frontier (no cheaper purchase does as well)" }));
-  if (data.rows.length) box.append(el("h4", { text: "Cost against goal" }), frontierChart(data, isP));
+  if (data.rows.length) box.append(el("h4", { text: "Cost against goal" }), frontierChart(data, isP),
+    el("div", { class: "legend", id: "out-purchase-legend" },
+      el("span", {}, el("span", { class: "key dot", style: "background:var(--attacker)" }), "a purchase"),
+      el("span", {}, el("span", { class: "key ring", style: "border-color:var(--other)" }), "on the Pareto frontier (no cheaper purchase does as well)")));
   box.append(el("details", {}, el("summary", { text: "the report, as oddsim purchase prints it" }),
     el("pre", { class: "report", text: data.report })));
   return { title: data.describe, summary, details: box };
@@ -1187,8 +1368,9 @@ function renderAdvise(data, req, ms) {
   const box = el("div", {}, el("div", { class: "status", text:
     `${num(data.considered)} commitments considered, ${num(data.battles_solved)} distinct battles worked out · ${(ms / 1000).toFixed(1)} s` }),
   el("h3", { text: `Best commitments for ${goal}` }),
-  el("p", { class: "status", text: `How it is played: ${data.play}. The defender ${data.defender.startsWith("hand")
-    ? "answers each commitment with its strongest cards, placed worst for the attacker" : "has committed the cards given"}.` }));
+  el("p", { class: "status", text: `The defender ${data.defender.startsWith("hand")
+    ? "answers each commitment with its strongest cards, placed worst for the attacker" : "has committed the cards given"}.` }),
+  trenchPlay(req, data));
   const lost = r => [...r.cards_destroyed.attacker, ...(r.support_fleets_destroyed || { attacker: [] }).attacker]
     .reduce((sum, p) => sum + (p || 0), 0);
   const fronts = c => el("td", {}, ...[0, 1, 2].map(f => el("div", { text: `${f + 1}: ${commitmentText(c, f)}` })));
@@ -1204,7 +1386,6 @@ function renderAdvise(data, req, ms) {
       el("td", { class: "num", text: signed(o.points_swing) }),
       el("td", { class: "num", text: num(lost(o.result)) }), el("td", { class: "num", text: String(o.equivalents) })))));
   box.append(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the ranked commitments" }, table));
-  box.append(readingsTable(data.readings));
   return { title: best ? commitmentLine(best.attacker) : "trench advice", summary, details: box };
 }
 
@@ -1213,7 +1394,7 @@ function renderAdvise(data, req, ms) {
 const PLAN_EXAMPLE = {  // the issue's example: what the tab shows first, and what Clear brings back
   pool: "12 inf, 4 art, 4 arm, 3 ftr, 1 bmb",
   targets: ["Ukraine=6 inf, 2 arm, 1 aa", "Belarus=3 inf", "Baltic States=2 inf, 1 art"],
-  values: ["Ukraine=3", "Belarus=2"], reach: ["ftr=Ukraine,Belarus", "bmb=Ukraine"], goal: "value", alternatives: 3,
+  values: ["Ukraine=3", "Belarus=2", "Baltic States=2"], reach: ["ftr=Ukraine,Belarus", "bmb=Ukraine"], goal: "value", alternatives: 3,
 };
 const PLAN_GOALS = {  // [goal, what the page calls it, whether it takes a K]; the first is the CLI's default
   attack: [["value", "expected value (TUV swing + value × chance to take)"], ["tuv", "expected TUV swing"],
@@ -1307,7 +1488,7 @@ function readPlan(form) {
   const takesK = PLAN_GOALS[defend ? "defend" : "attack"].find(([value]) => value === goal)[2];
   req.goal = takesK ? `${goal}:${$("#plan-k").value.trim()}` : goal;
   for (const [key, value] of Object.entries(simple))
-    if (!["rules", "defend", "pool", "reach"].includes(key)) req[key] = value;
+    if (!["rules", "defend", "pool", "reach", "retreat"].includes(key)) req[key] = value;
   const retreat = {};
   for (const input of $$("[data-retreat]", form)) {
     const raw = input.value.trim();
@@ -1458,7 +1639,8 @@ function renderPlan(data, req, ms) {
 // ---------- the tabs ----------
 
 const TABS = {
-  battle: { endpoint: "battle", read: () => readBattle(), render: renderBattle, seeded: true },
+  battle: { endpoint: "battle", read: () => readBattle(), render: renderBattle, seeded: true, missing: battleMissing,
+    after: wavesTakenByNow },
   amphibious: { endpoint: "amphibious", read: readSimple, render: renderAmphibious },
   raid: { endpoint: "raid", read: readSimple, render: renderRaid },
   trench: { endpoint: "trench", read: readSimple, render: renderTrench },
@@ -1469,10 +1651,12 @@ const TABS = {
 };
 
 function buildTabs() {
-  const nav = $("nav[role=tablist]");
+  const nav = $("[role=tablist]");
   for (const panel of $$("[role=tabpanel]")) {
     const tab = panel.id.slice(6);
     panel.setAttribute("aria-labelledby", `tab-${tab}`);
+    // the tab's heading (for screen readers: h1, then h2 per tab, then the answer's h3)
+    panel.prepend(el("h2", { class: "visually-hidden", text: panel.dataset.title }));
     nav.append(el("button", { role: "tab", id: `tab-${tab}`, "aria-controls": panel.id,
       "aria-selected": tab === "battle" ? "true" : "false", tabindex: tab === "battle" ? null : "-1", text: panel.dataset.title }));
   }
@@ -1487,7 +1671,33 @@ function selectTab(tab, focus) {
     if (on && focus) button.focus();
   }
   for (const panel of $$("[role=tabpanel]")) panel.hidden = panel.id !== `panel-${tab}`;
+  // the Edition and Unit values ask nothing of a tab that takes no ruleset (the Longest Trench)
+  $("header").classList.toggle("no-rules", Boolean($(`#panel-${tab} form[data-no-rules]`)));
   if (!TABS[tab].job) schedule(tab);
+}
+
+function battleMissing(req) {
+  // what the player still has to enter before there is a battle to answer, in the page's words
+  if (req.attacker !== "") return null;
+  const shown = new Set(unitsFor("attacker").map(u => u.name));
+  const elsewhere = Object.entries(state.counts.attacker).some(([name, n]) => n > 0 && !shown.has(name));
+  if (elsewhere) return isSea()
+    ? "The attacker has no ships or aircraft for a sea battle: add some with the + buttons, or pick Land again."
+    : "The attacker has no land units or aircraft for a land battle: add some with the + buttons, or pick Sea again.";
+  return "Add the attacking units with the + buttons (and the defenders beside them) to see the odds.";
+}
+
+function redraw() {
+  // every tab's last answer drawn again (the decimals changed)
+  for (const [tab, [data, req, ms]] of Object.entries(state.drawn)) {
+    const panel = $(`#panel-${tab}`);
+    const out = $(".results", panel);
+    if (out.dataset.state !== "done") continue;
+    const drawn = TABS[tab].render(data, req, ms);
+    $(".summary", panel).replaceChildren(drawn.summary);
+    out.replaceChildren(...rulesReadingsLine(data), drawn.details);
+    if (TABS[tab].after) TABS[tab].after(data, req, new AbortController().signal);
+  }
 }
 
 function clearBattle() {
@@ -1498,7 +1708,8 @@ function clearBattle() {
 function wire() {
   const tabs = $$("[role=tab]");
   tabs.forEach((button, i) => {
-    button.addEventListener("click", () => selectTab(button.id.slice(4)));
+    // (the open tab clicked again: nothing to do; a Monte Carlo answer is not drawn again anew)
+    button.addEventListener("click", () => { if (button.id.slice(4) !== state.tab) selectTab(button.id.slice(4)); });
     button.addEventListener("keydown", e => {
       const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
       if (step) selectTab(tabs[(i + step + tabs.length) % tabs.length].id.slice(4), true);
@@ -1523,7 +1734,7 @@ function wire() {
     const tab = form.closest("section").id.slice(6);
     if (!TABS[tab].job) form.addEventListener("input", () => schedule(tab));
     const clear = el("button", { type: "button", class: "clear", text: "Clear" });
-    clear.addEventListener("click", () => { form.reset(); if (TABS[tab].reset) TABS[tab].reset(); if (!TABS[tab].job) schedule(tab); });
+    clear.addEventListener("click", () => { form.reset(); formWritten(tab); if (TABS[tab].reset) TABS[tab].reset(); if (!TABS[tab].job) schedule(tab); });
     const actions = $(".actions", form) || form.appendChild(el("div", { class: "actions" }));
     actions.append(clear, el("button", { type: "button", class: "copy-link", text: "Copy link",
       onclick: e => copy(location.href, e.target) }));
@@ -1546,10 +1757,17 @@ function wire() {
     schedule(TABS[state.tab].job ? "battle" : state.tab);
   });
   $("#clear").addEventListener("click", clearBattle);
+  $("#decimals").value = String(state.decimals);
+  $("#decimals").addEventListener("change", () => {
+    state.decimals = Number($("#decimals").value);
+    try { localStorage.setItem("oddsim-decimals", String(state.decimals)); } catch (e) { /* private mode */ }
+    redraw();
+  });
   $("#copy-cli").addEventListener("click", () => copy($("#cli-command").textContent, $("#copy-cli")));
   $("#copy-link").addEventListener("click", () => copy(location.href, $("#copy-link")));
   $("#save").addEventListener("click", saveBattle);
-  $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child input").focus(); });
+  wireForms();  // (forms.js: the simple tabs' steppers, fronts and CLI lines)
+  $("#add-wave").addEventListener("click", () => { addWave(); $("#waves .wave:last-child .counter input").focus(); });
   wirePlan();
   for (const tab of Object.keys(TABS).filter(t => TABS[t].job)) {
     $(`#panel-${tab} .start`).addEventListener("click", () => startJob(tab));

@@ -91,7 +91,7 @@ function showGame(data) {
     open.addEventListener("click", () => openGameBattle(b));
     const notes = [...(b.attacker_tech.length ? [`attacker tech ${b.attacker_tech.join(", ")}`] : []),
       ...(b.defender_tech.length ? [`defender tech ${b.defender_tech.join(", ")}`] : []), ...b.notes];
-    // (data-label: each cell's heading, shown beside it where a phone stacks the cells)
+    // (data-label: each cell's heading, which tables.js shows where the table is laid out as cards)
     return el("tr", { "data-territory": b.territory }, place,
       el("td", { "data-label": "Attacker" }, sideText(b.attacker_players, b.attacker_army),
         ...(notes.length ? [el("br"), el("small", { text: notes.join("; ") })] : [])),

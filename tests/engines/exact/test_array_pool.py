@@ -1,4 +1,4 @@
-"""Joint arrays kept from one exact solve for the next (``oddsim.engines.exact._array_pool``): a solve on kept
+"""Joint arrays kept from one exact solve for the next (``oddsim.engines.exact.array_pool``): a solve on kept
 arrays gives exactly what it gives on fresh ones, in any order and thread, and every array comes
 back as it was made."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from oddsim import Battle, Side
-from oddsim.engines.exact import _array_pool, solve
+from oddsim.engines.exact import array_pool, solve
 
 BEST = {"best": "tuv"}
 SEA = dict(rules="1942-2e", attacker="3 sub, 2 dd, 1 cru, 2 ftr, 1 bmb",
@@ -41,10 +41,10 @@ def test_solves_on_kept_arrays_give_what_fresh_arrays_give(monkeypatch):
     """Every battle keeps its arrays here (no size limit); solved after larger and smaller ones,
     at sea and on land, with and without a retreat, in the main thread and another, each gives
     the answer it gives on fresh arrays, and the arrays kept are as made (zeros)."""
-    monkeypatch.setattr(_array_pool, "MIN_POOLED_ENTRIES", 2**62)  # nothing kept: fresh arrays
+    monkeypatch.setattr(array_pool, "MIN_POOLED_ENTRIES", 2**62)  # nothing kept: fresh arrays
     fresh = [answer(b) for b in BATTLES]
-    monkeypatch.setattr(_array_pool, "MIN_POOLED_ENTRIES", 0)
-    monkeypatch.setattr(_array_pool, "pool", _array_pool.ArrayPool())
+    monkeypatch.setattr(array_pool, "MIN_POOLED_ENTRIES", 0)
+    monkeypatch.setattr(array_pool, "pool", array_pool.ArrayPool())
     order = list(range(len(BATTLES))) * 2 + list(reversed(range(len(BATTLES))))
     for n, i in enumerate(order):
         if n % 3 == 2:
@@ -56,14 +56,14 @@ def test_solves_on_kept_arrays_give_what_fresh_arrays_give(monkeypatch):
         else:
             assert answer(BATTLES[i]) == fresh[i], BATTLES[i]
     gc.collect()  # the best retreat's arrays go back when its policy is collected
-    kept = _array_pool.pool.arrays()
+    kept = array_pool.pool.arrays()
     assert {"x1", "x2", "w1", "w2", "outcome", "visited", "at"} <= set(kept)
     for name in ("x1", "x2", "w1", "w2", "outcome", "visited", "at"):
         assert not kept[name].any(), name
 
 
 def test_arrays_beyond_the_cap_are_freed_not_kept():
-    kept = _array_pool.ArrayPool(max_bytes=1000)
+    kept = array_pool.ArrayPool(max_bytes=1000)
     kept.give("a", np.zeros(100))  # 800 bytes
     kept.give("b", np.zeros(50))  # 400 more: over the cap
     assert set(kept.arrays()) == {"a"}
@@ -78,7 +78,7 @@ def test_arrays_beyond_the_cap_are_freed_not_kept():
 
 @pytest.mark.parametrize("name", ["x1", "outcome"])
 def test_a_kept_array_is_taken_by_one_solve_at_a_time(name):
-    kept = _array_pool.ArrayPool()
+    kept = array_pool.ArrayPool()
     kept.give(name, np.zeros(8))
     first = kept.take(name, 8, np.zeros)
     second = kept.take(name, 8, np.zeros)

@@ -1,5 +1,5 @@
 """A small plain battle solved in one kernel call (``_plain``) against the same battle through
-``_prepare`` and the DP called on its own: the same kernels in the same order, so every figure
+``prepare`` and the DP called on its own: the same kernels in the same order, so every figure
 of the result (odds, IPCs, rounds, survivor rows, swings) agrees; and which battles take it."""
 
 import importlib
@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 import oddsim
-from oddsim.engines.exact import _array_pool
+from oddsim.engines.exact import array_pool
 from oddsim.engines.lowering import lower
 from oddsim.model.options import battle_from
 from oddsim.model.rules import with_changes
@@ -72,5 +72,5 @@ def test_battles_whose_joint_arrays_are_kept_go_through_prepare():
     battle = oddsim.Battle(rules="1942-2e", attacker="8 sub, 4 dd, 2 cru, 6 ftr, 4 bmb",
                            defender="2 bb, 2 cv, 4 ftr, 6 sub, 3 dd", sea=True)
     low, a, d = exact.size(battle).lowered
-    assert a.n_states * d.n_states >= _array_pool.MIN_POOLED_ENTRIES
+    assert a.n_states * d.n_states >= array_pool.MIN_POOLED_ENTRIES
     assert not exact._is_plain(battle, low, a, d)

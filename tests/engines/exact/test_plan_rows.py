@@ -7,8 +7,7 @@ import pickle
 import numpy as np
 
 from oddsim import Battle
-from oddsim.engines.exact._tables import SideCounts
-from oddsim.engines.exact.best import PlanRows, retreat_plan
+from oddsim.engines.exact.best import PlanRows, SideCounts, retreat_plan
 from oddsim.results.battle_result import RetreatPlanRow
 from oddsim.stages.pipeline import solve
 

@@ -98,7 +98,7 @@ def _ongoing(A, D, rules, defender_holds):
 
 @pytest.mark.parametrize("battle", BATTLES, ids=["land", "sea", "sea, destroyers last"])
 def test_round_moves_match_the_round_played_hit_by_hit(battle):
-    p = solve_module._prepare(battle, every_state=True)  # (hit distributions of every state)
+    p = solve_module.prepare(battle, every_state=True)  # (hit distributions of every state)
     A, D = p.A, p.D
     na, nd = A.flags.shape[0], D.flags.shape[0]
     buf = k._buffers(na, nd)

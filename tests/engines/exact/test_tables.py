@@ -18,7 +18,7 @@ def test_next_hit_follows_the_order_of_loss_for_each_kind_of_hit():
     # fighter (subs cannot hit it) and its fighter, without a destroyer, splits off the subs.
     battle = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd, 1 ftr", defender="1 sub, 1 ftr",
                            sea=True)
-    tables = solve_module._prepare(battle).A
+    tables = solve_module.prepare(battle).A
     air, sub, other = (int(s) for s in tables.stride[:t.KEPT])  # a state: sum of losses x stride per class
 
     def after(state, kind):
@@ -67,7 +67,7 @@ def test_hit_distributions_per_group_of_dice():
     # at 1/3; the fighter: one at 1/2; together the sum of the two. After the first loss (the
     # infantry, cheapest) the artillery rolls alone.
     battle = oddsim.Battle(rules="1942-2e", attacker="1 inf, 1 art, 1 ftr", defender="1 inf")
-    tables = solve_module._prepare(battle).A
+    tables = solve_module.prepare(battle).A
     third, half = F(1, 3), F(1, 2)
     expected = {
         0: {t.G_OTHER: [(1 - third) ** 2, 2 * third * (1 - third), third ** 2], t.G_AIR: [half, half]},
@@ -94,8 +94,8 @@ def test_hit_distributions_only_for_states_the_battle_reaches():
     # retreat table) they are those of 2 subs (2) and a destroyer (2).
     battle = oddsim.Battle(rules="1942-2e", attacker="2 sub, 1 dd, 1 ftr", defender="1 sub, 1 ftr",
                            sea=True)
-    reached = solve_module._prepare(battle).A
-    every = solve_module._prepare(battle, every_state=True).A
+    reached = solve_module.prepare(battle).A
+    every = solve_module.prepare(battle, every_state=True).A
     fighter_lost = int(reached.stride[t.AIR])
     assert (reached.dist[fighter_lost, :, 0] == 1.0).all() and not reached.dist[fighter_lost, :, 1:].any()
     assert not reached.hi[fighter_lost].any()
