@@ -67,8 +67,15 @@ class LoweredBattle:
     support_supporter: np.ndarray
     support_supported: np.ndarray
     support_per: np.ndarray
-    support_value: np.ndarray
+    support_value: np.ndarray  # (0 for a bonus rule)
     support_side: np.ndarray
+    # bonus rules (``support_adds``): what each adds (0 for a value rule), its bonus type (an index
+    # per side: a unit takes one rule of each type), and per role the unit types in the order
+    # they receive support (``support_order[0]`` attacking, ``[1]`` defending); see ``_bonus_order``
+    support_bonus: np.ndarray
+    support_group: np.ndarray
+    support_order: np.ndarray
+    support_adds: bool
     attacker_subs_first: bool  # attacking subs strike first when the defender has no destroyer
     defender_subs_first: bool
     subs_first_round_one: bool  # ... in round 1 only (from round 2 on they fire in general fire)
@@ -176,7 +183,7 @@ def _make_unit_names(rules: Ruleset) -> tuple[str, ...]:
     return tuple(u.name for u in rules.units)
 
 
-def _unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
+def _unit_arrays(rules: Ruleset) -> dict[str, Any]:
     """The edition's unit table (``LoweredBattle.cost`` to ``defenceless``), made once per
     ruleset and read-only (every battle of the edition shares it)."""
     return _per_ruleset(rules, _make_unit_arrays)
@@ -201,15 +208,16 @@ def _make_unit_arrays(rules: Ruleset) -> dict[str, np.ndarray]:
 
 
 def _support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
-                    defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+                    defender_tech: tuple[str, ...]) -> dict[str, Any]:
     """``LoweredBattle``'s support rows (``support_supporter`` to ``support_side``): each side's
     rules for its role, changed by its technology. Fresh arrays from a table made once."""
     made = _per_ruleset(rules, _make_support_arrays, attacker_tech, defender_tech)
-    return {name: array.copy() for name, array in made.items()}
+    return {name: array.copy() if isinstance(array, np.ndarray) else array
+            for name, array in made.items()}
 
 
 def _make_support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
-                         defender_tech: tuple[str, ...]) -> dict[str, np.ndarray]:
+                         defender_tech: tuple[str, ...]) -> dict[str, Any]:
     n = len(rules.units)
     names = [u.name for u in rules.units]
     support_rows = [(side, rule) for side, techs, role in ((0, attacker_tech, SupportSide.ATTACK),
@@ -222,10 +230,50 @@ def _make_support_arrays(rules: Ruleset, attacker_tech: tuple[str, ...],
             supporter[r, names.index(name)] = True
         for name in rule.supported:
             supported[r, names.index(name)] = True
+    if any(rule.bonus is not None for _, rule in support_rows):
+        support_rows = _bonus_order(rules, support_rows, (attacker_tech, defender_tech))
+        for r, (_, rule) in enumerate(support_rows):
+            supporter[r] = [u.name in rule.supporters for u in rules.units]
+            supported[r] = [u.name in rule.supported for u in rules.units]
+    groups: list[dict[str, int]] = [{}, {}]
+    group = [groups[side].setdefault(rule.bonus_type or f"#{r}", len(groups[side]))
+             for r, (side, rule) in enumerate(support_rows)]
+    order = np.array([_support_unit_order(rules, techs, attacking)
+                      for techs, attacking in ((attacker_tech, True), (defender_tech, False))],
+                     dtype=np.int64).reshape(2, n)
     return {"support_supporter": supporter, "support_supported": supported,
             "support_per": np.array([r.per_supporter for _, r in support_rows], dtype=np.int64),
             "support_value": np.array([r.value or 0 for _, r in support_rows], dtype=np.int64),
-            "support_side": np.array([side for side, _ in support_rows], dtype=np.int64)}
+            "support_side": np.array([side for side, _ in support_rows], dtype=np.int64),
+            "support_bonus": np.array([r.bonus or 0 for _, r in support_rows], dtype=np.int64),
+            "support_group": np.array(group, dtype=np.int64),
+            "support_order": order,
+            "support_adds": any(rule.bonus is not None for _, rule in support_rows)}
+
+
+def _bonus_order(rules: Ruleset, rows: list[tuple[int, SupportRule]],
+                 techs: tuple[tuple[str, ...], tuple[str, ...]]) -> list[tuple[int, SupportRule]]:
+    """Bonus rules in the order TripleA offers them to a unit (its ``SupportRuleSort``, allied
+    rules): the larger bonus first, then the rule supporting fewer unit types (so that a rule
+    for mech infantry alone is used before one for infantry and mech infantry), then the
+    stronger supporter (dice x value in the rule's role), then the file's order. Each unit, in
+    ``_support_unit_order``, takes from each bonus type the first of its rules that covers it
+    and has support left (one support per type: ``bonus_type_count`` 1)."""
+    def power(side: int, rule: SupportRule) -> int:
+        table = _per_ruleset(rules, _make_role_table, techs[side], side == 0)
+        return max(int(table.value[table.unit_index[name]] * table.dice[table.unit_index[name]])
+                   for name in rule.supporters)
+
+    return sorted(rows, key=lambda row: (row[0], -(row[1].bonus or 0), len(row[1].supported),
+                                         -power(*row)))
+
+
+def _support_unit_order(rules: Ruleset, techs: tuple[str, ...], attacking: bool) -> list[int]:
+    """The unit types in the order their units receive bonus support in a role: as TripleA's
+    ``PowerStrengthAndRolls`` sorts a side's units, strongest (value before support) first and
+    those of value 0 last, ties in the ruleset's order."""
+    value = _per_ruleset(rules, _make_role_table, techs, attacking).value.tolist()
+    return sorted(range(len(value)), key=lambda u: (value[u] == 0, -value[u]))
 
 
 class _RoleTable(NamedTuple):

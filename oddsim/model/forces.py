@@ -298,9 +298,10 @@ def _normalise(counts: dict[str, int], damaged: dict[str, int], rules: Ruleset,
             raise ForceError(f"{side}: {count_label(name, n, damaged=True)} but "
                              f"{count_label(name, counts.get(name, 0))} in all: "
                              f"damaged units are counted among the side's units")
-    refused = rules.refusal(name for name, n in counts.items() if n > 0)
-    if refused is not None:
-        raise ForceError(f"{side}: {refused}")
+    if rules.not_modelled:  # (a ruleset read from a TripleA game file)
+        refused = rules.refusal(name for name, n in counts.items() if n > 0)
+        if refused is not None:
+            raise ForceError(f"{side}: {refused}")
     total = sum(counts.values())
     if total > MAX_UNITS_PER_SIDE:
         raise ForceError(f"{side}: {total} units is too many: at most {MAX_UNITS_PER_SIDE} "

@@ -116,8 +116,12 @@ def casualty_order(force: Force, rules: Ruleset, attacking: bool,
     present = [name for name in priority
                if force.count(name) and rules.unit(name).combatant]
 
-    damage = [LossStep(name, LossKind.DAMAGE, force.count(name) - force.damaged_count(name))
-              for name in present if rules.unit(name).hits == 2]
+    # a unit of h hit points takes h - 1 free hits; they go round its units (each unit's first,
+    # then each one's second...), so a type's damaged units are min(units, free hits taken), and
+    # a damaged unit entered (``Force.damaged``) has taken one
+    damage = [LossStep(name, LossKind.DAMAGE,
+                       force.count(name) * (rules.unit(name).hits - 1) - force.damaged_count(name))
+              for name in present if rules.unit(name).hits >= 2]
     kills = [LossStep(name, LossKind.KILL, force.count(name))
              for name in present if not rules.unit(name).casualty_last]
     last = [LossStep(name, LossKind.KILL, force.count(name))

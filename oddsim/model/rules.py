@@ -460,8 +460,8 @@ def load_ruleset(name_or_path: str | Path | Ruleset) -> Ruleset:
     if "\0" in text:
         raise RulesetError(f"unknown edition {text!r}: a name or path has no NUL character")
     path = Path(text)
-    if path.suffix.lower() != ".toml" and _is_game_file(path):
-        return _load_game_file(path)
+    if path.suffix.lower() == ".xml" or path.suffix.lower() != ".toml" and _is_game_file(path):
+        return _load_game_file(path)  # (an .xml file that is no game says why, in one line)
     if path.suffix.lower() == ".toml" or path.exists():
         return _load_file(path)
     raise RulesetError(
@@ -803,11 +803,13 @@ def not_computed(ruleset: Ruleset) -> str | None:
     """What of this ruleset the engines do not compute yet (a key and its value), or None:
     such a ruleset is refused when it loads, never answered wrongly."""
     for where, rule in all_support_rules(ruleset):
-        if rule.bonus is not None:
-            return f"'{where}.bonus' (support that adds to a value)"
-    for unit in ruleset.units:
-        if unit.hits > 2:
-            return f"'units.{unit.name}.hits' = {unit.hits} (more than two hit points)"
+        if rule.faction is SupportFaction.ENEMY:
+            return f"'{where}.faction' = enemy (support that changes the enemy's units)"
+        if rule.bonus_type_count != 1:
+            return f"'{where}.bonus_type_count' = {rule.bonus_type_count} (several supports " \
+                   f"of one bonus type on a unit)"
+        if rule.bonus_to is not SupportBonusTo.STRENGTH:
+            return f"'{where}.bonus_to' = {rule.bonus_to} (support that adds dice)"
     return None
 
 

@@ -27,9 +27,15 @@ ABSENT = "absent"
 
 def rulebook_of(rules: Ruleset) -> Ruleset | None:
     """The shipped edition ``rules`` was made from (by its name: ``with_changes`` names a changed
-    edition ``"anniversary (combat.sub_strike_rounds=first)"``), or None for a file of its own."""
+    edition ``"anniversary (combat.sub_strike_rounds=first)"``), the TripleA game file a changed
+    game's ruleset was read from, or None for a file of its own."""
     base = rules.name.split(" (", 1)[0].strip()
-    return load_ruleset(base) if base in builtin_names() else None
+    if base in builtin_names():
+        return load_ruleset(base)
+    file, changed, _ = rules.source.partition(" with ")  # (with_changes names its file so)
+    if changed and Path(file).suffix.lower() == ".xml" and Path(file).is_file():
+        return load_ruleset(file)  # a game file with --rule changes: the file is its rulebook
+    return None
 
 
 NOT_MODELLED = "not_modelled"

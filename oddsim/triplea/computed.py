@@ -40,3 +40,11 @@ def bonus_supports(loads: Loads) -> bool:
     """Whether support rules with an additive ``bonus`` (TripleA's own kind) are computed."""
     return _probe(loads, (), (("support", [{"supporters": ["probe"], "supported": ["probe"],
                                              "bonus": 1}]),))
+
+
+@cache
+def bonus_rule(loads: Loads, faction: str, count: int, bonus_to: str) -> bool:
+    """Whether a bonus rule of this ``faction``, bonus-type count and ``bonus_to`` is computed."""
+    return _probe(loads, (), (("support", [{"supporters": ["probe"], "supported": ["probe"],
+                                             "bonus": 1, "faction": faction, "bonus_type": "t",
+                                             "bonus_type_count": count, "bonus_to": bonus_to}]),))

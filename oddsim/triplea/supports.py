@@ -47,6 +47,7 @@ class Support:
     enemy: bool
     strength: bool
     roll: bool
+    aa: bool  # raises AA fire (dice AAroll / AAstrength)
     players: tuple[str, ...]
     improved_artillery: bool
 
@@ -62,7 +63,7 @@ def read_supports(parts: GameParts) -> list[Support]:
             count = _int(ua.get("unitSupportCount"), 1)
             rules.append(Support(f"artillery {unit}", unit, supportable, ("attack",), 1,
                                  count if count > 0 else 1, OLD_ARTILLERY, 1, False, True, False,
-                                 parts.players, True))
+                                 False, parts.players, True))
     return rules
 
 
@@ -78,7 +79,8 @@ def _support(attachment: Attachment) -> Support:
                    type_name or (attachment.get("bonusType") or attachment.name),
                    count if count > 0 else 100,
                    "enemy" in _words(attachment.get("faction", "")), "strength" in dice,
-                   "roll" in dice, tuple(p for p in (attachment.get("players") or "").split(":") if p),
+                   "roll" in dice, bool(dice & {"aaroll", "aastrength"}),
+                   tuple(p for p in (attachment.get("players") or "").split(":") if p),
                    _true(attachment.get("impArtTech")))
 
 
@@ -114,25 +116,38 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
     everyone = set(parts.player_frontiers) or set(parts.players)  # the players who buy units
     active = []
     for rule in supports:
-        if rule.supporter not in names or not rule.number or not rule.sides:
+        if (rule.supporter not in names or not rule.number or not rule.sides
+                or not any(unit in names for unit in rule.supported)):
             continue
-        if not rule.players:
+        if not rule.players and rule.bonus_type != OLD_ARTILLERY:  # (the legacy rule: everyone's)
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' is given by a "
                                      "technology or trigger: not applied", False, unit=True))
             continue
         holders = parts.holders.get(rule.supporter) or everyone
-        if holders and not holders <= set(rule.players):
+        if rule.bonus_type != OLD_ARTILLERY and holders and not holders <= set(rule.players):
             missed = ", ".join(sorted(holders - set(rule.players)))
             notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' does not help "
                                      f"{missed} (oddsim's sides have no player)", True, unit=True))
             continue
+        if not (rule.strength or rule.roll):
+            if rule.aa:
+                notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' raises AA "
+                                         "fire", True, unit=True))
+            continue  # (a rule that raises nothing: no dice named)
         active.append(rule)
     stacking = _stacking(active)
     improved = {names[rule.supporter]: min(rule.number * 2, 100)
                 for rule in active if rule.improved_artillery}
-    if (any(_why_not_value(rule, records, stacking) for rule in active)
-            and not any(rule.roll for rule in active) and computed.bonus_supports(loads)):
-        return SupportReading(_bonus_rules(active, names), improved, notes)
+    if any(_why_not_value(rule, records, stacking) for rule in active) and computed.bonus_supports(loads):
+        kept = []
+        for rule in active:
+            reason = _why_not_bonus(rule, loads)
+            if reason is None:
+                kept.append(rule)
+            else:
+                notes.append(NotModelled(names[rule.supporter], f"support '{rule.name}' {reason}",
+                                         True, unit=True))
+        return SupportReading(_bonus_rules(kept, names), improved, notes)
     merged: dict[tuple, list[str]] = {}
     for rule in active:
         reason = _why_not_value(rule, records, stacking)
@@ -154,14 +169,34 @@ def map_supports(supports: list[Support], parts: GameParts, records: Mapping[str
     return SupportReading(rules, improved, notes)
 
 
+def _bonus_to(rule: Support) -> str:
+    return "strength_and_rolls" if rule.strength and rule.roll else "rolls" if rule.roll else "strength"
+
+
+def _why_not_bonus(rule: Support, loads: Loads) -> str | None:
+    """Why a rule cannot be written in TripleA's additive form today (what the engines refuse
+    at load), or None when it can."""
+    if rule.enemy and not computed.bonus_rule(loads, "enemy", 1, "strength"):
+        return "lowers or raises the enemy's units"
+    if _bonus_to(rule) != "strength" and not computed.bonus_rule(loads, "allied", 1, _bonus_to(rule)):
+        return "adds dice (a roll bonus)"
+    if rule.bonus_count > 1 and not computed.bonus_rule(loads, "allied", rule.bonus_count, "strength"):
+        return f"lets a unit take {rule.bonus_count} bonuses of type {rule.bonus_type}"
+    return None
+
+
 def _bonus_rules(rules: list[Support], names: Mapping[str, str]) -> list[dict[str, object]]:
     """Every rule in TripleA's own additive form (``bonus``, ``faction``, ``bonus_type``), one per
-    side it helps: what the engines compute once they compute bonus rules."""
+    side it helps; a bonus type's count is its rules' largest (TripleA keeps one per type)."""
+    counts: dict[str, int] = {}
+    for rule in rules:
+        counts[rule.bonus_type] = max(counts.get(rule.bonus_type, 1), min(rule.bonus_count, 100))
     return [{"supporters": [names[rule.supporter]],
              "supported": [names[unit] for unit in rule.supported if unit in names],
-             "per_supporter": min(rule.number, 100), "bonus": rule.bonus, "side": side,
-             "faction": "enemy" if rule.enemy else "allied", "bonus_type": rule.bonus_type,
-             "bonus_type_count": min(rule.bonus_count, 100)}
+             "per_supporter": min(rule.number, 100), "bonus": max(-120, min(rule.bonus, 120)),
+             "side": side, "faction": "enemy" if rule.enemy else "allied",
+             "bonus_type": rule.bonus_type, "bonus_type_count": counts[rule.bonus_type],
+             "bonus_to": _bonus_to(rule)}
             for rule in rules for side in rule.sides]
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from oddsim.model.not_modelled import NotModelled
 from oddsim.triplea import computed
 from oddsim.triplea.costs import unit_costs
+from oddsim.triplea.document import GameFileError
 from oddsim.triplea.names import name_table
 from oddsim.triplea.options import GameParts, read_parts
 from oddsim.triplea.properties import combat_keys, dice_sides
@@ -42,6 +43,9 @@ def game_table(root: ElementTree.Element, origin: str, loads: Callable[[dict], b
     """The ruleset table a ``<game>`` element says; ``loads`` tells whether a ruleset table loads
     (``oddsim.model.rules.loads``: which features the engines compute)."""
     parts = read_parts(root)
+    if not parts.units:
+        raise GameFileError(f"{origin} is a TripleA game with no unit types (its <unitList> is "
+                            "empty or missing); give a map's game file")
     die = root.find("diceSides")
     sides = dice_sides(die.get("value") if die is not None else None)
     naming = name_table(parts.units)

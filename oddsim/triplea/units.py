@@ -245,7 +245,7 @@ def _aa(unit: str, ua: Attachment, air: set[str], dice_sides: int, record: dict[
     if not aa.targets_all_air:
         notes.append(("an AA gun that targets only some units (targetsAA)", True))
     if aa.max_rounds != 1:
-        notes.append((f"an AA gun that fires in {'every' if aa.max_rounds < 0 else aa.max_rounds} "
-                      f"round{'s' if aa.max_rounds != 1 else ''} (maxRoundsAA)", True))
+        rounds = "every round" if aa.max_rounds < 0 else f"{aa.max_rounds} rounds"
+        notes.append((f"an AA gun that fires in {rounds} (maxRoundsAA)", True))
     if aa.die_sides > 0 and aa.die_sides != dice_sides:
         notes.append((f"an AA gun rolling a {aa.die_sides}-sided die (attackAAmaxDieSides)", True))

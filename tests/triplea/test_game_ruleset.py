@@ -109,6 +109,10 @@ def test_a_rule_change_applies_to_a_game_file():
     changed = with_changes(str(RULEBOOK_1942), {"combat.aa_hit": 2})
     assert changed.combat.aa_hit == 2
     assert changed.unit("aa_gun").aa
+    from oddsim.results.readings import rule_readings
+
+    # the answer's readings name the change against the game file it was made to
+    assert rule_readings(changed) == {"combat.aa_hit": {"value": "2", "rulebook": "1"}}
 
 
 SUICIDE = """<?xml version="1.0"?>
@@ -235,3 +239,89 @@ def test_a_support_for_some_players_applies_where_only_they_have_the_supporter(t
         "National artillery: oddsim does not compute blue_gun (support 'supportAttachmentBlue' does "
         "not help Blues (oddsim's sides have no player)): leave it out of the battle")
     assert ruleset.refusal(["red_gun", "infantry"]) is None
+
+
+def test_a_game_without_units_is_one_error(tmp_path):
+    path = tmp_path / "empty.xml"
+    path.write_text('<game><info name="empty"/></game>')
+    with pytest.raises(RulesetError, match="no unit types"):
+        load_ruleset(str(path))
+
+
+TWELVE_SIDED = """<game>
+  <info name="Twelve"/>
+  <diceSides value="12"/>
+  <unitList><unit name="knight"/><unit name="pikeman"/><unit name="keep"/></unitList>
+  <attachmentList>
+    <attachment name="unitAttachment" attachTo="knight" javaClass="UnitAttachment">
+      <option name="attack" value="6"/><option name="defense" value="6"/>
+      <option name="attackRolls" value="2"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="pikeman" javaClass="UnitAttachment">
+      <option name="attack" value="3"/><option name="defense" value="6"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="keep" javaClass="UnitAttachment">
+      <option name="defense" value="4"/><option name="hitPoints" value="3"/>
+    </attachment>
+  </attachmentList>
+</game>
+"""
+
+
+def test_a_twelve_sided_game_with_two_dice_units(tmp_path):
+    path = tmp_path / "twelve.xml"
+    path.write_text(TWELVE_SIDED)
+    ruleset = load_ruleset(str(path))
+    assert ruleset.combat.dice_sides == 12
+    knight = ruleset.unit("knight")
+    assert (knight.attack, knight.attack_rolls, knight.defense_rolls) == (6, 2, 1)
+    # a knight rolls two d12 hitting on 6 or less (a hit 3/4 of rounds); a pikeman defends on 6
+    # (1/2). Each round: knight alone hits 3/8, pikeman alone 1/8, both 3/8, neither 1/8, so
+    # the knight wins 3/7, both die 3/7, the pikeman wins 1/7.
+    result = oddsim.solve(oddsim.Battle(rules=ruleset, attacker="1 knight", defender="1 pikeman"))
+    assert (result.attacker_win, result.draw, result.defender_win) == pytest.approx((3 / 7, 3 / 7, 1 / 7),
+                                                                                    abs=1e-12)
+    # a keep of three hit points: three where the engines compute them, else refused by name
+    keep, refused = ruleset.unit("keep"), ruleset.refusal(["keep"])
+    assert (keep.hits, refused) == (3, None) or (keep.hits == 2 and "3 hit points" in str(refused))
+
+
+ANCIENT = """<game>
+  <info name="Ancient"/>
+  <unitList><unit name="spearman"/><unit name="archer"/><unit name="catapult"/><unit name="guard"/></unitList>
+  <attachmentList>
+    <attachment name="unitAttachment" attachTo="spearman" javaClass="UnitAttachment">
+      <option name="attack" value="1"/><option name="defense" value="2"/>
+      <option name="artillerySupportable" value="true"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="archer" javaClass="UnitAttachment">
+      <option name="attack" value="2"/><option name="defense" value="1"/>
+      <option name="artillerySupportable" value="true"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="catapult" javaClass="UnitAttachment">
+      <option name="defense" value="1"/><option name="artillery" value="true"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="guard" javaClass="UnitAttachment">
+      <option name="defense" value="6"/>
+    </attachment>
+  </attachmentList>
+</game>
+"""
+
+
+def test_artillery_supporting_units_of_different_attack_is_an_additive_bonus(tmp_path):
+    path = tmp_path / "ancient.xml"
+    path.write_text(ANCIENT)
+    ruleset = load_ruleset(str(path))
+    [rule] = ruleset.support  # +1 to one spearman or archer per catapult: no single value says it
+    assert (rule.supporters, set(rule.supported), rule.bonus, rule.side.value) == (
+        ("catapult",), {"spearman", "archer"}, 1, "attack")
+    # the guard always hits and takes the catapult first. Round 1 the archer hits on 3 (1/2): the
+    # attacker wins; else the archer, alone, hits on 2 (1/3) as the guard kills it: both die
+    # 1/2 x 1/3, the guard wins 1/2 x 2/3
+    battle = oddsim.Battle(rules=ruleset, attacker=oddsim.Side("1 catapult, 1 archer",
+                                                               order_of_loss="catapult, archer"),
+                           defender="1 guard")
+    result = oddsim.solve(battle)
+    assert (result.attacker_win, result.draw, result.defender_win) == pytest.approx((1 / 2, 1 / 6, 1 / 3),
+                                                                                    abs=1e-12)

@@ -60,3 +60,11 @@ def test_a_refused_unit_is_one_line(tmp_path):
                     + '</attachmentList></game>')
     refused(["battle", "--rules", str(path), "-a", "1 zero", "-d", "1 infantry"],
             "attacker: K: oddsim does not compute zero (a kamikaze unit): leave it out of the battle")
+
+
+def test_an_xml_file_that_is_not_a_game_is_one_line(tmp_path):
+    other = tmp_path / "other.xml"
+    other.write_text("<map/>")
+    refused(["rules", "show", str(other)],
+            f"{other} is XML but not a TripleA game (its root is <map>, not <game>); give a map's "
+            "games/*.xml or an exported game.xml")

@@ -88,7 +88,8 @@ def unit_types(low: LoweredBattle) -> t.UnitTypes:
 def support_rules(low: LoweredBattle) -> t.Support:
     """The battle's support rules as the side tables read them."""
     return t.Support(low.support_supporter, low.support_supported, low.support_per, low.support_value,
-                     low.support_side)
+                     low.support_side, low.support_bonus, low.support_group, low.support_order,
+                     low.support_adds)
 
 
 def side_tables(low: LoweredBattle, layout: t.SideLayout, is_attacker: bool,

@@ -142,19 +142,21 @@ def sweep(battle: Battle, side: str, counts: np.ndarray,
 
 
 def _kind_counts(battle: Battle, side: str, counts: np.ndarray, damaged: np.ndarray, steps) -> np.ndarray:
-    """Each army's loss slots per kind (a step of the largest army's order of loss): a two-hit
-    unit's free hit for each whole one, a kill for each unit, those landed from the sea first."""
+    """Each army's loss slots per kind (a step of the largest army's order of loss): a unit's
+    free hits (hits - 1 for each, less those its damaged units took), a kill for each unit,
+    those landed from the sea first."""
     landed = np.zeros(counts.shape[1], dtype=np.int64)
     if side == "attacker" and battle.attacker.landed is not None:
         index = {u.name: i for i, u in enumerate(battle.rules.units)}
         for name, n in battle.attacker.landed.counts:
             landed[index[name]] = n
     taken_landed = np.minimum(counts, landed)
+    free_hits = [u.hits - 1 for u in battle.rules.units]  # (each unit's, as casualty_order counts them)
     starts = np.empty((len(counts), len(steps.step_unit)), dtype=np.int64)
     for c, (u, kill, is_landed) in enumerate(zip(steps.step_unit.tolist(), steps.step_kill.tolist(),
                                                  steps.step_landed.tolist(), strict=True)):
         if not kill:
-            starts[:, c] = counts[:, u] - damaged[:, u]
+            starts[:, c] = counts[:, u] * free_hits[u] - damaged[:, u]
         elif is_landed:
             starts[:, c] = taken_landed[:, u]
         else:

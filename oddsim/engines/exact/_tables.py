@@ -57,13 +57,19 @@ class UnitTypes(NamedTuple):
 
 class Support(NamedTuple):
     """Support rules, one row each: supporter/supported masks [rule, type], units supported per
-    supporter, the value they are raised to, and the side the rule acts for (0 attack, 1 defense)."""
+    supporter, the value they are raised to, and the side the rule acts for (0 attack, 1 defense);
+    with ``adds``, rules that add ``bonus`` instead, each of a bonus type (``group``), given to
+    the units in ``order[side]`` (``lowering.LoweredBattle``'s ``support_`` fields)."""
 
     supporter: np.ndarray
     supported: np.ndarray
     per: np.ndarray
     value: np.ndarray
     side: np.ndarray
+    bonus: np.ndarray
+    group: np.ndarray
+    order: np.ndarray  # int64[2, types]
+    adds: bool
 
 
 class SideDice(NamedTuple):
@@ -511,12 +517,17 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
     raised = np.zeros((n_types, dice.sides + 1), dtype=np.int64)  # of those, how many to each value
     size_of = np.ones(N_GROUPS, dtype=np.int64)
     strength = np.zeros(N_GROUPS, dtype=np.int64)
+    left = np.zeros(support.per.shape[0], dtype=np.int64)  # (bonus rules: support left per rule)
+    taken = np.zeros(support.per.shape[0], dtype=np.bool_)  # (... bonus types a unit has taken)
     for s in range(n_states):
         for g in range(N_GROUPS):
             dist[s, g, 0] = 1.0
         if not reached[s]:
             continue
-        _apply_support(fighting[s], dice, support, boosted, raised)
+        if support.adds:
+            _add_bonuses(fighting[s], dice, types, support, boosted, raised, left, taken)
+        else:
+            _apply_support(fighting[s], dice, support, boosted, raised)
         for g in range(N_GROUPS):
             size_of[g] = 1
             strength[g] = 0
@@ -579,6 +590,41 @@ def _apply_support(fighting, dice, support, boosted, raised):
                 boosted[u] += take
                 raised[u, support.value[r]] += take
                 capacity -= take
+
+
+@inline_jit
+def _add_bonuses(fighting, dice, types, support, boosted, raised, left, taken):
+    """Bonus support (``support.adds``), unit by unit as TripleA gives it: the units that fire,
+    in ``support.order`` (strongest type first), each take from every bonus type the first of
+    its rules (in their order) that covers them and has support left, adding its bonus; the
+    sum, kept within 0..sides, is the value they roll at (``raised``; ``boosted``: all)."""
+    n_types = fighting.shape[0]
+    n_rules = support.per.shape[0]
+    boosted[:] = 0
+    raised[:, :] = 0
+    side = dice.support_side
+    for r in range(n_rules):
+        left[r] = 0
+        if support.side[r] == side:
+            for u in range(n_types):
+                if support.supporter[r, u]:
+                    left[r] += fighting[u] * support.per[r]
+    for j in range(n_types):
+        u = support.order[side, j]
+        if fighting[u] == 0 or types.defenceless[u]:
+            continue
+        boosted[u] = fighting[u]
+        for _ in range(fighting[u]):
+            for r in range(n_rules):
+                taken[r] = False
+            value = dice.value[u]
+            for r in range(n_rules):
+                g = support.group[r]
+                if support.side[r] == side and support.supported[r, u] and left[r] > 0 and not taken[g]:
+                    value += support.bonus[r]
+                    left[r] -= 1
+                    taken[g] = True
+            raised[u, min(max(value, 0), dice.sides)] += 1
 
 
 @inline_jit

@@ -103,14 +103,16 @@ SUBMERGE_ALWAYS = np.int64(1)  # lowering.SUBMERGE_ALWAYS (0: never, 2: alone)
 # attacker's Chains, then their Plain records (``_layout``).
 
 
-def state_offsets(n_steps: int, n_lines: int, n_types: int) -> tuple[int, int, int, int, int]:
-    """(width, rolls, alive, raised, departed): a side's part of the state and where its parts
-    start."""
+def state_offsets(n_steps: int, n_lines: int, n_types: int,
+                  n_rules: int) -> tuple[int, int, int, int, int, int]:
+    """(width, rolls, alive, raised, departed, left): a side's part of the state and where its
+    parts start (left: the support each bonus rule has left, scratch)."""
     dice = int(TALLY_WIDTH) + n_steps
     alive = dice + n_lines
     raised = alive + n_types
     gone = raised + n_types
-    return gone + n_steps, dice, alive, raised, gone
+    left = gone + n_steps
+    return left + n_rules, dice, alive, raised, gone, left
 
 
 @hot_jit
@@ -177,6 +179,9 @@ def _count_lines(state, s, model):
                                                                                   STEP.kill))
     for line in range(_scalar(model, s, SCALARS.lines)):
         put(state, dice + line, ZERO)
+    if _scalar(model, s, SCALARS.adds):
+        _count_bonus_lines(state, s, model, alive, dice)
+        return
     for t in range(n_types):
         line = _type(model, s, t, UNIT_TYPE.line)
         if line >= 0:
@@ -196,6 +201,42 @@ def _count_lines(state, s, model):
                 add(state, dice + _support(model, s, r, t, SUPPORT.line), rolls)
                 add(state, raised + t, take)
                 capacity -= take
+
+
+@hot_jit
+def _count_bonus_lines(state, s, model, alive, dice):
+    """``_count_lines`` for rules that add bonuses: the unit types in their support order, each
+    unit taking one rule of each bonus type (the first in the rules' order that covers it and
+    has support left: its supporters x ``per``, less what earlier units took); its value, the
+    sum kept within 0..sides, picks its line from the ``value_lines`` table."""
+    n_types = _scalar(model, s, SCALARS.types)
+    n_rules = _scalar(model, s, SCALARS.rules)
+    sides = _rule(model, RULES.dice_sides)
+    table = get(model, HEADER.value_lines) + s * get(model, HEADER.value_line_side)
+    left = _base(model, s) + get(model, HEADER.left_at)
+    for r in range(n_rules):
+        capacity = 0
+        for t in range(n_types):
+            capacity += _support(model, s, r, t, SUPPORT.supporter) * get(state, alive + t)
+        put(state, left + r, capacity * _scalar(model, s, SCALARS_WIDTH + r))
+    for j in range(n_types):
+        t = _type(model, s, j, UNIT_TYPE.order)
+        base = get(model, _lines_at(model, s) + _type(model, s, t, UNIT_TYPE.line) * LINE_WIDTH
+                   + LINE.value) if _type(model, s, t, UNIT_TYPE.line) >= 0 else 0
+        rolls = _type(model, s, t, UNIT_TYPE.rolls)
+        for _ in range(get(state, alive + t)):
+            value = base
+            groups = 0  # bit g: a rule of bonus type g was taken
+            for r in range(n_rules):
+                bit = np.int64(1) << _support(model, s, r, t, SUPPORT.group)
+                if (get(state, left + r) > 0 and _support(model, s, r, t, SUPPORT.supported)
+                        and not groups & bit):
+                    value += _support(model, s, r, t, SUPPORT.bonus)
+                    add(state, left + r, -1)
+                    groups |= bit
+            line = get(model, table + t * (sides + 1) + min(max(value, 0), sides))
+            if line >= 0:
+                add(state, dice + line, rolls)
 
 
 @hot_jit

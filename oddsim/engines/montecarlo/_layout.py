@@ -52,6 +52,9 @@ class Header(NamedTuple):
     retreat: int  # where the retreat table starts (-1: none), see RetreatTable
     plain: int  # where the plain battle's section starts (-1: none), see Chain and Plain
     gone_at: int  # offset of the units departed per loss step in a side's part of the state
+    left_at: int  # offset of the support left per bonus rule in a side's part of the state (scratch)
+    value_lines: int  # where the bonus-support line tables start (types x (dice sides + 1) a side)
+    value_line_side: int
 
 
 class Step(NamedTuple):
@@ -85,6 +88,7 @@ class UnitType(NamedTuple):
 
     line: int  # the line its units roll on without support (-1: they never fire)
     rolls: int  # rolls each unit makes
+    order: int  # bonus support: the type (among those present) whose units take support this-th
 
 
 class Support(NamedTuple):
@@ -92,7 +96,9 @@ class Support(NamedTuple):
 
     supporter: int  # 1: the type supports
     supported: int  # 1: the type is supported
-    line: int  # the line a supported unit is raised to
+    line: int  # the line a supported unit is raised to (a value rule)
+    bonus: int  # what a bonus rule adds to a supported unit's value
+    group: int  # a bonus rule's bonus type: a unit takes one rule of each
 
 
 class Scalars(NamedTuple):
@@ -113,6 +119,7 @@ class Scalars(NamedTuple):
     departed_key: int  # added to the survivor key when the side has units departed
     kept: int  # destroyer last: the step of the destroyer kept while enemy subs live (-1: none)
     kept_before: int  # while they live it is taken just before this step (units chosen last)
+    adds: int  # 1: its support rules add bonuses (the lines a value reaches: the value_lines table)
 
 
 class Rules(NamedTuple):

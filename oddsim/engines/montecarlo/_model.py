@@ -101,9 +101,9 @@ class KernelModel:
         attacker, defender = (side.with_keys(row == 0 and retreats, departs[row], verb)
                               for row, side in enumerate(drafts))
         sides = (attacker, defender)
-        steps, lines, types, support, scalars = (
+        steps, lines, types, support, scalars, value_lines = (
             _stack([getattr(side, name) for side in sides])
-            for name in ("steps", "lines", "types", "support", "scalars"))
+            for name in ("steps", "lines", "types", "support", "scalars", "value_lines"))
         for row, side in enumerate(sides):
             scalars[row, SCALARS.keys] = side.n_keys()
             scalars[row, SCALARS.departed_key] = side.departed_key
@@ -113,7 +113,7 @@ class KernelModel:
         rules[RULES.start_boundary] = rules[RULES.submerge] and low.submerge_at_start
         rules[RULES.partial_retreat] = partial
         tables = (steps, lines, types, support, scalars, rules, _retreat_section(battle, steps.shape[1]),
-                  _bombard_table(low))
+                  _bombard_table(low), value_lines)
         # a plain battle draws its hits from its own section (casualty counts cannot say who
         # retreated, so not with a partial retreat): its lines need no binomial tables, unless
         # that section is too big and it takes the general path after all
@@ -131,14 +131,16 @@ def _pack(low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
     """The model: the header, then the stacked ``tables`` (steps, lines, types, support,
     scalars, rules, retreat table, bombardment), then the binomial alias tables: of every line's
     hit chance with ``line_tables``, else only the AA dice's (all a plain battle rolls)."""
-    steps, lines, types, support, scalars, rules, retreat, bombard = (t.copy() for t in tables)
+    steps, lines, types, support, scalars, rules, retreat, bombard, value_lines = (
+        t.copy() for t in tables)
     chances, row_start, cells = _dice_tables(low, sides, aa_dice, line_tables)
     header = np.zeros(HEADER_WIDTH, dtype=np.int64)
     rows = np.zeros_like(row_start)
     parts: list[np.ndarray] = [header]
     for field, table in ((HEADER.steps, steps), (HEADER.lines, lines), (HEADER.types, types),
                          (HEADER.support, support), (HEADER.scalars, scalars), (HEADER.rules, rules),
-                         (HEADER.retreat, retreat), (None, bombard), (None, rows), (None, cells)):
+                         (HEADER.retreat, retreat), (HEADER.value_lines, value_lines),
+                         (None, bombard), (None, rows), (None, cells)):
         if field is not None:
             header[field] = sum(part.size for part in parts)
         if table is bombard:
@@ -162,8 +164,10 @@ def _pack(low: LoweredBattle, sides: tuple[SideLayout, SideLayout],
     header[HEADER.support_side] = support[0].size
     header[HEADER.support_rule] = support[0, 0].size
     header[HEADER.scalar_side] = scalars[0].size
+    header[HEADER.value_line_side] = value_lines[0].size
     (header[HEADER.width], header[HEADER.dice_at], header[HEADER.alive_at], header[HEADER.raised_at],
-     header[HEADER.gone_at]) = k.state_offsets(steps.shape[1], lines.shape[1], types.shape[1])
+     header[HEADER.gone_at], header[HEADER.left_at]) = k.state_offsets(
+        steps.shape[1], lines.shape[1], types.shape[1], support.shape[1])
     return np.concatenate([part.ravel() for part in parts])
 
 
@@ -337,6 +341,21 @@ def _dice_tables(low: LoweredBattle, sides: tuple[SideLayout, SideLayout], aa_di
     return chances, row_start, cells
 
 
+def _bonus_values(low: LoweredBattle, rules: list[int], supported: list[np.ndarray],
+                  value: np.ndarray, fires: np.ndarray) -> dict[int, set[int]]:
+    """Bonus support: every value each firing unit type (index among those present) may roll at,
+    its own plus at most one bonus of each bonus type that covers it, kept within 0..sides."""
+    reach: dict[int, set[int]] = {}
+    for t in map(int, np.flatnonzero(fires)):
+        sums = {int(value[t])}
+        for group in sorted({int(low.support_group[r]) for r in rules}):
+            bonuses = {int(low.support_bonus[r]) for i, r in enumerate(rules)
+                       if low.support_group[r] == group and supported[i][t]}
+            sums |= {v + b for v in sums for b in bonuses}
+        reach[t] = {min(max(v, 0), low.dice_sides) for v in sums}
+    return reach
+
+
 def _stack(parts: list[np.ndarray]) -> np.ndarray:
     """Stack the two sides' tables, padding every axis with zeros to the larger (at least 1)."""
     shape = [max(1, *(p.shape[axis] for p in parts)) for axis in range(parts[0].ndim)]
@@ -363,6 +382,7 @@ class SideLayout:
     lines: np.ndarray  # (lines, LINE_WIDTH): its Line records (rows set when the model is packed)
     types: np.ndarray  # (types present, UNIT_TYPE_WIDTH)
     support: np.ndarray  # (active support rules, types present, SUPPORT_WIDTH)
+    value_lines: np.ndarray  # bonus support: (types present, dice sides + 1), the line of each value
     scalars: np.ndarray  # SCALARS_WIDTH + one per active support rule (keys set when packed)
     line_chance: tuple[float, ...]  # each line's chance that one roll hits
     category: np.ndarray  # each loss step's survivor-key category
@@ -395,9 +415,11 @@ class SideLayout:
         rules: list[int] = []
         supporter: list[np.ndarray] = []
         supported: list[np.ndarray] = []
+        adds = low.support_adds
         for r in map(int, np.flatnonzero(low.support_side == row)):
             helps = low.support_supporter[r][types]
-            helped = low.support_supported[r][types] & fires & (value < low.support_value[r])
+            helped = low.support_supported[r][types] & fires & (
+                True if adds else value < low.support_value[r])
             if helps.any() and helped.any():  # a rule with nobody to act on is left out
                 rules.append(r)
                 supporter.append(helps)
@@ -410,8 +432,14 @@ class SideLayout:
             return group[t], int(v), int(dice[t]), bool(best_of[t])
 
         keys = {key(t, value[t]) for t in range(n_types) if fires[t] and (value[t] > 0 or role[t])}
-        keys |= {key(t, low.support_value[r]) for i, r in enumerate(rules)
-                 for t in range(n_types) if supported[i][t]}
+        if adds and len(rules) > 62:  # (the kernel marks a unit's bonus types in one int64)
+            raise BattleError("the Monte Carlo engine takes at most 62 bonus support rules a side")
+        reach = _bonus_values(low, rules, supported, value, fires) if adds else {}
+        if adds:
+            keys |= {key(t, v) for t, values in reach.items() for v in values if v > 0}
+        else:
+            keys |= {key(t, low.support_value[r]) for i, r in enumerate(rules)
+                     for t in range(n_types) if supported[i][t]}
         ordered = sorted(keys)  # by group: submarine lines, then aircraft, then the rest
         line = {key: i for i, key in enumerate(ordered)}
         type_line = np.array([line.get(key(t, value[t]), -1) if fires[t] else -1
@@ -420,8 +448,17 @@ class SideLayout:
         for i, r in enumerate(rules):
             support[i, :, SUPPORT.supporter] = supporter[i]
             support[i, :, SUPPORT.supported] = supported[i]
-            support[i, :, SUPPORT.line] = [line[key(t, low.support_value[r])] if supported[i][t]
-                                           else 0 for t in range(n_types)]
+            support[i, :, SUPPORT.line] = [line[key(t, low.support_value[r])]
+                                           if supported[i][t] and not adds else 0
+                                           for t in range(n_types)]
+            support[i, :, SUPPORT.bonus] = low.support_bonus[r]
+            support[i, :, SUPPORT.group] = low.support_group[r]
+        value_lines = np.full((n_types, low.dice_sides + 1) if adds else (0, 0), -1, dtype=np.int64)
+        for t, values in reach.items():
+            for v in values:
+                value_lines[t, v] = line[key(t, v)] if v > 0 else -1
+        position_of = {int(u): i for i, u in enumerate(types)}
+        order = [position_of[int(u)] for u in low.support_order[row] if int(u) in position_of]
         position = {int(t): i for i, t in enumerate(types)}
         step_type = np.array([position[int(u)] for u in side.step_unit], dtype=np.int64)
         kill = side.step_kill.astype(np.int64)
@@ -464,6 +501,7 @@ class SideLayout:
         scalars[SCALARS.submerge] = side.submerge
         scalars[SCALARS.kept] = side.reserved_step
         scalars[SCALARS.kept_before] = side.reserve_before
+        scalars[SCALARS.adds] = adds
         for i, r in enumerate(rules):
             scalars[SCALARS_WIDTH + i] = low.support_per[r]
         # the steps whose survivors departed when the side has units departed: its subs, or
@@ -471,7 +509,9 @@ class SideLayout:
         departing = ((flags[side.step_unit] & k.SUB) != 0 if side.submerge != SUBMERGE_NEVER
                      else side.step_landed == 0)
         arrays = dict(steps=steps, lines=lines, support=support, scalars=scalars,
-                      types=np.stack([type_line, rolls], axis=1).reshape(n_types, UNIT_TYPE_WIDTH),
+                      value_lines=value_lines,
+                      types=np.stack([type_line, rolls, np.array(order, dtype=np.int64)],
+                                     axis=1).reshape(n_types, UNIT_TYPE_WIDTH),
                       category=category, category_len=category_len, key_stride=key_stride,
                       departing=departing)
         for array in arrays.values():

@@ -33,7 +33,7 @@ def test_land_battle_with_support_and_aa():
     # survivor keys: 4 land slots and 1 air slot -> 5 x 2 keys, the last one all lost
     assert (attacker["scalars"]["keys"], attacker["scalars"]["dead_key"]) == (10, 9)
     assert (defender["scalars"]["keys"], defender["scalars"]["dead_key"]) == (4, 3)
-    assert defender["types"][1] == {"unit": "aa_gun", "line": -1, "rolls": 1}  # it never fires
+    assert defender["types"][1] == {"unit": "aa_gun", "line": -1, "rolls": 1, "order": 1}  # never fires
     assert (rules["aa_dice"], rules["land_battle"], rules["plain"], rules["low_luck"]) == (1, 1, 1, 0)
     assert (rules["retreat_after"], rules["retreat_units"]) == (0, -1)
     # a plain battle: the defender's chain (3 casualty slots), then the attacker's without and
