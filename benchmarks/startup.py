@@ -6,6 +6,8 @@ first commands of a new installation in all, and a fresh ``oddsim serve``'s firs
     python benchmarks/startup.py               # the figures against the goals
     python benchmarks/startup.py --breakdown   # also: which kernels the first runs compile, how long
     python benchmarks/startup.py --first-week-only --quick   # the eight first commands and serve only
+    python benchmarks/startup.py --back-to-back --against DIR --rounds 2   # typed back to back,
+        # on an empty cache, without waiting for the warm-up; this checkout and DIR alternating
 
 Cold runs use a fresh ``NUMBA_CACHE_DIR`` (a temporary folder), so they compile everything a
 new user's first call compiles; the warm battle reuses what the cold one cached.
@@ -57,6 +59,7 @@ FIRST_WEEK = (
 )
 """A new user's eight everyday first commands (issue 23), run one after another on one empty cache."""
 FIRST_WEEK_GOAL = 15.0
+FIRST_WEEK_EACH = 2.0
 
 
 class Timing(NamedTuple):
@@ -67,14 +70,15 @@ class Timing(NamedTuple):
     machine is below this)."""
 
 
-def run_oddsim(args: list[str], cache: str, check: bool = True, env: dict[str, str] | None = None
-               ) -> tuple[Timing, str]:
-    """Time ``oddsim ARGS`` in a fresh interpreter (this checkout's oddsim); and its stderr. No
-    background warm-up unless ``env`` asks for one (it would run into the next timing)."""
+def run_oddsim(args: list[str], cache: str, check: bool = True, env: dict[str, str] | None = None,
+               root: Path = ROOT) -> tuple[Timing, str]:
+    """Time ``oddsim ARGS`` in a fresh interpreter (the oddsim of checkout ``root``, this one
+    unless told); and its stderr. No background warm-up unless ``env`` asks for one (it would run
+    into the next timing)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "ODDSIM_BACKGROUND_WARM": "0", **(env or {})}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "oddsim.cli", *args], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-m", "oddsim.cli", *args], cwd=root, env=env,
                           capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -170,27 +174,58 @@ def interpreted_slowdown() -> None:
               f"{by_python / estimate:6.1f}  {'interpreted' if quick else 'compiles'}")
 
 
-def first_week(wait_for_warm_up: bool) -> Timing:
-    """The eight everyday first commands one after another on one empty cache: each one's time and
-    whether it said it compiles; the total against the goal. ``wait_for_warm_up``: as in a user's
-    first week, the background warm-up the first command starts (``oddsim._runtime.warm``)
-    finishes before the next command (its own time is shown apart); else the commands follow at once."""
+def first_week(wait_for_warm_up: bool, root: Path = ROOT, warm_up: bool = True) -> list[Timing]:
+    """The eight everyday first commands one after another on one empty cache (checkout ``root``):
+    each one's time and whether it said it compiles; the total against the goal; returns each
+    one's timing. ``wait_for_warm_up``: as in a user's first week, the background warm-up the
+    first command starts (``oddsim._runtime.warm``) finishes before the next command (its own time
+    is shown apart); else the commands follow at once, typed back to back while it runs (not
+    ``warm_up``: none runs, each command compiles what it needs itself, whatever the load)."""
     how = "the warm-up finished before the second" if wait_for_warm_up else "back to back"
-    print(f"\nthe first week: eight everyday first commands, one empty cache, {how}")
-    wall = cpu = 0.0
+    how += "" if warm_up else ", no background warm-up"
+    where = "" if root == ROOT else f" ({root})"
+    print(f"\nthe first week: eight everyday first commands, one empty cache, {how}{where}")
+    timings = []
     with tempfile.TemporaryDirectory() as cache:
-        for number, (name, args) in enumerate(FIRST_WEEK):
-            timing, err = run_oddsim(args, cache, env={"ODDSIM_BACKGROUND_WARM": "1"})
-            wall, cpu = wall + timing.wall, cpu + timing.cpu
-            print(f"  {name:<40} {timing.wall:7.2f} s  ({timing.cpu:6.2f} s CPU)  "
-                  f"{'(said it compiles)' if compiled_itself(err) else ''}")
-            if number == 0 and wait_for_warm_up:
-                waited = wait_for_warm_up_of(Path(cache))
-                print(f"    (background warm-up: {waited:.1f} s after the answer, "
-                      f"{_warm_cpu(Path(cache))} CPU at low priority)")
-    total = Timing(wall, cpu)
-    report("the eight, in all", total, FIRST_WEEK_GOAL)
-    return total
+        try:
+            for number, (name, args) in enumerate(FIRST_WEEK):
+                timing, err = run_oddsim(args, cache, env={"ODDSIM_BACKGROUND_WARM": str(int(warm_up))},
+                                         root=root)
+                timings.append(timing)
+                print(f"  {name:<40} {timing.wall:7.2f} s  ({timing.cpu:6.2f} s CPU)  goal < "
+                      f"{FIRST_WEEK_EACH} s  {'met' if timing.wall < FIRST_WEEK_EACH else 'MISSED':<7}"
+                      f"{'(said it compiles)' if compiled_itself(err) else ''}")
+                if number == 0 and wait_for_warm_up:
+                    waited = wait_for_warm_up_of(Path(cache))
+                    print(f"    (background warm-up: {waited:.1f} s after the answer, "
+                          f"{_warm_cpu(Path(cache))} CPU at low priority)")
+        finally:
+            _stop_warm_up(Path(cache))
+    report("the eight, in all", Timing(sum(t.wall for t in timings), sum(t.cpu for t in timings)),
+           FIRST_WEEK_GOAL)
+    return timings
+
+
+def back_to_back(rounds: int, against: Path | None, warm_up: bool = True) -> None:
+    """``first_week`` back to back, ``rounds`` times; with ``against`` (another checkout, run with
+    this interpreter) alternating with it, this one first; then each command's range per checkout.
+    On a busy machine the warm-up gets far while each command waits: ``warm_up=False`` shows what
+    each compiles itself."""
+    roots = [ROOT] if against is None else [ROOT, against.resolve()]
+    seen: dict[Path, list[list[Timing]]] = {root: [] for root in roots}
+    for _ in range(rounds):
+        for root in roots:
+            seen[root].append(first_week(wait_for_warm_up=False, root=root, warm_up=warm_up))
+    print(f"\nback to back, {rounds} rounds, wall seconds min-max (CPU seconds min-max)")
+    print(f"  {'':<28}" + "".join(f"{str(root)[-24:]:>34}" for root in roots))
+    for i, (name, _) in enumerate([*FIRST_WEEK, ("the eight, in all", None)]):
+        cells = []
+        for root in roots:
+            runs = [r[i] if i < len(FIRST_WEEK) else Timing(sum(t.wall for t in r), sum(t.cpu for t in r))
+                    for r in seen[root]]
+            cells.append(f"{min(t.wall for t in runs):6.2f}-{max(t.wall for t in runs):<6.2f}"
+                         f"({min(t.cpu for t in runs):6.2f}-{max(t.cpu for t in runs):<6.2f})")
+        print(f"  {name:<28}" + "".join(f"{cell:>34}" for cell in cells))
 
 
 SERVE_GOAL = 10.0
@@ -368,6 +403,13 @@ def compile_log(args: list[str]) -> None:
     print(json.dumps(rows))
 
 
+def byte_compile(root: Path) -> None:
+    """Write the bytecode of checkout ``root``'s package, as installing it does: without it (a
+    checkout under ``PYTHONDONTWRITEBYTECODE``) every run compiles each module's source again."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "oddsim")], check=True,
+                   stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--compile-log"]:
         compile_log(sys.argv[2:])
@@ -380,9 +422,22 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="the first week only as a user has it "
                         "(not also back to back)")
     parser.add_argument("--first-week-only", action="store_true", help="only the eight first commands")
+    parser.add_argument("--back-to-back", action="store_true", help="only the eight first commands "
+                        "typed back to back on an empty cache, the warm-up they start still running")
+    parser.add_argument("--against", type=Path, help="with --back-to-back: another checkout too, "
+                        "alternating with this one (e.g. a 'git worktree add' of an older commit)")
+    parser.add_argument("--rounds", type=int, default=1, help="with --back-to-back: rounds of each")
+    parser.add_argument("--no-warm-up", action="store_true", help="with --back-to-back: no background "
+                        "warm-up (each command compiles what it needs itself)")
     parser.add_argument("--interpreted", action="store_true",
                         help="only the interpreted kernels' slowdown against the estimate")
     options = parser.parse_args()
+    for root in (ROOT, options.against):
+        if root is not None:
+            byte_compile(root)
+    if options.back_to_back:
+        back_to_back(options.rounds, options.against, warm_up=not options.no_warm_up)
+        return
     if options.interpreted:
         interpreted_slowdown()
         return

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from oddsim._runtime.first_run import announce_for_python
 from oddsim._runtime.lazy import lazy_names
 
 if TYPE_CHECKING:
@@ -73,4 +74,5 @@ _SUBMODULES = {
 each the module it names; each is imported on first use, so ``import oddsim`` does not import
 matplotlib or Dask."""
 
-__getattr__, __dir__ = lazy_names(__name__, _HOMES, _SUBMODULES)
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, _SUBMODULES, announce_for_python)
+"""(A program's first use of a name: its first compile, on a new installation, is announced.)"""

@@ -7,6 +7,7 @@ new directory; other edits (the command line, plots) keep the kernels. No Numba 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -54,8 +55,13 @@ def kernel_cache_dir(numba_cache_dir: str | None = None, root: Path = PACKAGE_RO
 
 def current_kernel_dir() -> Path:
     """The directory this process's kernels load from and compile into (under ``NUMBA_CACHE_DIR``
-    when it is set), worked out without importing Numba."""
-    return kernel_cache_dir(os.environ.get("NUMBA_CACHE_DIR") or None)
+    when it is set), worked out without importing Numba, once (its key reads every module)."""
+    return _kernel_dir_under(os.environ.get("NUMBA_CACHE_DIR") or None)
+
+
+@functools.cache
+def _kernel_dir_under(numba_cache_dir: str | None) -> Path:
+    return kernel_cache_dir(numba_cache_dir)
 
 
 def user_cache_dir() -> Path:

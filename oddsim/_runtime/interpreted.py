@@ -3,8 +3,9 @@
 of ``BUDGET_SECONDS``; larger ones compile. Interpreted, a call runs a copy of its Python function
 (``carried``) whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of
 each oddsim function or module: built once, through Numba's public ``is_jitted`` and ``py_func``.
-The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it;
-``ODDSIM_QUICK_START=0`` turns it off (the test suite and the warm-up process set it)."""
+The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it; tables whose
+interpreted values are the compiled ones (``tables``) interpret on a cold cache for any caller.
+``ODDSIM_QUICK_START=0`` turns both off (the test suite and the warm-up process set it)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,12 @@ def active() -> bool:
 def cold() -> bool:
     """Whether quick starts are on (``enable``, no ``SWITCH=0``) and the warm-up has not finished
     for this process's cache directory."""
+    return _enabled and _cache_cold()
+
+
+def _cache_cold() -> bool:
     global _verdict
-    if not _enabled or os.environ.get(SWITCH) == "0":
+    if os.environ.get(SWITCH) == "0":
         return False
     now = time.monotonic()
     if _verdict is not None and (not _verdict[1] or now - _verdict[0] < RECHECK_SECONDS):
@@ -81,6 +86,32 @@ def worth_it(compiled_seconds: float) -> bool:
 
 
 _AS_THEY_ARE = contextlib.nullcontext()  # (made once: a small solve's microseconds)
+TABLES_BUDGET_SECONDS = 1.0
+"""Seconds a process may spend building tables interpreted (``tables``) before it uses their kernels."""
+_tables_spent = 0.0
+
+
+def tables(on: bool = True) -> contextlib.AbstractContextManager[None]:
+    """Calls through ``carried`` in the block run interpreted when ``on``, the cache is cold (as
+    ``cold`` says, for any caller: the Python API too) and this process has spent under
+    ``TABLES_BUDGET_SECONDS`` so: for tables a battle's kernels read, the same values interpreted in
+    milliseconds where compiling the kernels that build them takes seconds: the exact engine's
+    lowering (1 ms), the Monte Carlo engine's plain battles (5 ms for 10 units)."""
+    if not on or active() or _tables_spent >= TABLES_BUDGET_SECONDS or not _cache_cold():
+        return _AS_THEY_ARE
+    return _timed()
+
+
+@contextlib.contextmanager
+def _timed() -> Iterator[None]:
+    global _tables_spent
+    started = time.perf_counter()
+    try:
+        with interpreting():
+            yield
+    finally:
+        with _granting:
+            _tables_spent += time.perf_counter() - started
 
 
 def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:

@@ -10,18 +10,21 @@ from typing import Any
 
 
 def lazy_names(package: str, modules: Mapping[str, Iterable[str]],
-               submodules: Iterable[str] | Mapping[str, str] = ()
+               submodules: Iterable[str] | Mapping[str, str] = (),
+               on_use: Callable[[], object] | None = None,
                ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``__getattr__`` and ``__dir__`` for ``package``: ``modules`` maps each module to the public
     names it defines, ``submodules`` are reachable as ``package.name`` without importing them (a
     mapping: ``package.name`` is the module it names, ``{"rules": "oddsim.model.rules"}``); a name
-    is imported the first time it is used, then kept."""
+    is imported the first time it is used, then kept (``on_use`` called first)."""
     namespace = sys.modules[package].__dict__
     homes = {name: module for module, names in modules.items() for name in names}
     children = dict(submodules) if isinstance(submodules, Mapping) else {
         name: f"{package}.{name}" for name in submodules}
 
     def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook's own name
+        if on_use is not None and (name in children or name in homes):
+            on_use()
         if name in children:
             value = importlib.import_module(children[name])
         elif name in homes:

@@ -24,12 +24,12 @@ from oddsim._runtime.exits import EXIT_INTERRUPTED
 
 COMMANDS: tuple[tuple[str, ...], ...] = (
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--method", "mc", "--runs", "2000", "--seed", "1"),
+    ("trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917"),
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--retreat-after-round", "1"),
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--retreat-below-win", "0.3"),
     ("battle", "-a", "2 inf, 1 ftr", "-d", "2 inf", "--retreat-aircraft-risk", "0.5"),
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--retreat-best", "tuv"),
     ("amphibious", "--fleet", "1 bb, 1 trn", "--cargo", "1 inf, 1 arm", "-d", "2 inf"),
-    ("trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917"),
     ("battle", "--rules", "revised", "-a", "2 inf, 1 ftr", "-d", "2 inf, 1 aa"),
     ("battle", "--sea", "-a", "1 sub, 1 ftr", "-d", "1 dd"),
     ("battle", "--sea", "-a", "1 sub, 1 ftr", "-d", "1 dd", "--method", "mc", "--runs", "2000"),
@@ -41,7 +41,8 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("plan", "--pool", "2 inf, 1 arm", "--target", "A=1 inf", "--target", "B=1 inf", "--target", "C=1 inf",
      "--goal", "take-at-least:2"),
 )
-"""Small commands that between them use every kernel of the everyday ones, likeliest first."""
+"""Small commands that between them use every kernel of the everyday ones: first those a quick
+start cannot interpret (``interpreted``), Monte Carlo's battles and the trench, then likeliest first."""
 NOTICE = ("oddsim: compiling the other engines in the background (first run only), so that "
           "later commands start at once")
 """The one line a first command adds after its answer when it starts the warm-up."""

@@ -57,7 +57,9 @@ what a unit is (the flags off by default) before what it is not."""
 
 def unit_roles(unit: UnitType) -> list[str]:
     """The roles ``rules show`` names for a unit: its flags that are not their default."""
-    return [role for flag, default, role in UNIT_ROLES if getattr(unit, flag) != default]
+    rolls = [f"{n} {side} dice" for side, n in (("attack", unit.attack_rolls),
+                                                ("defense", unit.defense_rolls)) if n != 1]
+    return [role for flag, default, role in UNIT_ROLES if getattr(unit, flag) != default] + rolls
 
 
 def describe_support(rule: SupportRule) -> str:

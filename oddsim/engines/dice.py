@@ -52,6 +52,17 @@ def hit_chance(value: int, dice: int, best_of: bool, sides: int) -> float:
 
 
 @jit
+def low_luck_strength(value: int, dice: int, best_of: bool, sides: int) -> int:
+    """What one unit's ``dice`` dice at ``value`` add to its group's Low Luck strength: value x
+    dice, or for the best of several TripleA's form (its ``PowerCalculator``: "choose best roll
+    doesn't really make sense in Low Luck"): value + (dice - 1) x max(1, sides // 6), at most
+    the sides."""
+    if best_of and dice > 1:
+        return min(value + (dice - 1) * max(1, sides // 6), sides)
+    return value * dice
+
+
+@jit
 def low_luck_pmf(total: int, sides: int, out: np.ndarray) -> int:
     """Low Luck hits of a group with ``total`` strength and ``sides``-sided dice: ``total //
     sides`` sure hits, plus one more with chance ``(total % sides) / sides``. Writes

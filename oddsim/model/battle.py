@@ -241,14 +241,6 @@ class Battle:
                 if tech.attack_dice_rule is DiceRule.BEST and tech.attack_dice:
                     raise BattleError(f"{name} ('best of two dice') has no Low Luck form in "
                                       f"{parsed.name}: use --dice standard")
-            for role, side in ((ATTACKER, self.attacker), (DEFENDER, self.defender)):
-                for unit_name, _ in side.army.counts:
-                    unit = parsed.unit(unit_name)
-                    rolls = unit.attack_rolls if role == ATTACKER else unit.defense_rolls
-                    if unit.choose_best_roll and rolls > 1:
-                        raise BattleError(f"{unit_name} (the best of {rolls} dice, "
-                                          f"choose_best_roll) has no Low Luck form in oddsim: "
-                                          f"use --dice standard")
 
     def bombard_values(self) -> dict[str, int]:
         """Ships that may bombard in this battle and their values (with the attacker's tech)."""

@@ -88,8 +88,12 @@ def default_priority(rules: Ruleset, attacking: bool) -> list[str]:
     keeps it until after armor: that lowers the attacker's chance to win in every battle
     measured (e.g. 6 inf, 2 art, 3 arm, 2 ftr, 1 bmb against 7 inf, 1 art, 1 arm, 1 ftr, 1 bmb,
     1 aa: 86.25% -> 83.56%), at some TUV where the defender holds anyway."""
+    sides = rules.combat.dice_sides
+
     def key(unit):
-        value = unit.attack if attacking else unit.defense
+        # a point: a sixth of a die's chance to hit, per die it rolls (several dice, other dice)
+        rolls = unit.attack_rolls if attacking else unit.defense_rolls
+        value = (unit.attack if attacking else unit.defense) * rolls * 6 / sides
         group = 0 if value == 0 else 1 if value * WEAK_IPC_PER_PIP < unit.cost else 2
         return (group, unit.cost + IPC_PER_PIP * value, value, unit.name)
     return [u.name for u in sorted(rules.units, key=key)]

@@ -154,7 +154,8 @@ def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, b
         for rd_seen in range(n_rolls if both_first else 1):
             for j in range(count[ra]):
                 a = of_roll[ra, j]
-                cur[:] = 0
+                for c in range(n_c):
+                    cur[c] = 0
                 for rd in range(n_rolls):
                     if both_first and rd != rd_seen:
                         continue
@@ -171,7 +172,8 @@ def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, b
                         for c in range(n_c):
                             cur[c] += w_rd * weight[b] * comps[code, c]
                 if j == 0 or _less(best, cur):
-                    best[:] = cur
+                    for c in range(n_c):  # (a slice copy would compile Numba's shape-error text: 2 s)
+                        best[c] = cur[c]
                     if both_first:
                         out[ra, rd_seen] = a
                     else:

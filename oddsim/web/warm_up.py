@@ -7,23 +7,16 @@ import threading
 import time
 from collections.abc import Callable
 
+_SMALL = {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "exact"}
+_SEA = {"attacker": "1 sub, 1 ftr", "defender": "1 dd", "sea": True, "method": "exact"}
+_TRENCH = {"attacker": "3,-,-", "defender": "2,-,-", "year": 1915}
+_MC = {"method": "mc", "runs": 1000, "seed": 1}
 WARM_UPS: tuple[tuple[str, dict], ...] = (
-    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "exact"}),
-    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "exact",
-                "retreat": {"after_round": 1}}),
-    ("battle", {"attacker": "1 sub, 1 ftr", "defender": "1 dd", "sea": True, "method": "exact"}),
-    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf, 1 aa", "method": "exact",
-                "dice": "lowluck"}),
-    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "exact",
-                "retreat": {"best": "tuv"}}),
-    ("battle", {"attacker": "1 inf, 1 art", "defender": "1 inf", "method": "mc", "runs": 1000,
-                "seed": 1}),
-    ("battle", {"attacker": "1 sub, 1 ftr", "defender": "1 dd", "sea": True, "method": "mc",
-                "runs": 1000, "seed": 1}),
-    ("raid", {"bombers": 1, "territory_value": 3}),
-    ("trench", {"attacker": "3,-,-", "defender": "2,-,-", "year": 1915}),
-    ("trench", {"attacker": "3,-,-", "defender": "2,-,-", "year": 1915, "method": "mc",
-                "runs": 1000, "seed": 1}),
+    ("battle", _SMALL), ("battle", {**_SMALL, "retreat": {"after_round": 1}}), ("battle", _SEA),
+    ("battle", {**_SMALL, "defender": "1 inf, 1 aa", "dice": "lowluck"}),
+    ("battle", {**_SMALL, "retreat": {"best": "tuv"}}), ("battle", {**_SMALL, **_MC}),
+    ("battle", {**_SEA, **_MC}), ("raid", {"bombers": 1, "territory_value": 3}),
+    ("trench", _TRENCH), ("trench", {**_TRENCH, **_MC}),
 )
 """Small requests that between them run every kernel the API uses."""
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from oddsim import Battle, simulate, solve
-from oddsim.errors import BattleError
 from tests.triplea_engine import RUNS, check, house
 
 
@@ -54,7 +53,13 @@ def test_best_of_three_twelve_sided_dice():
     check(Battle(rules=rules, attacker="1 h", defender="1 d"), 19 / 46, 8 / 46, 19 / 46)
 
 
-def test_best_roll_has_no_low_luck_form():
-    rules = house(units={"h": {"attack": 3, "attack_rolls": 2, "choose_best_roll": True}})
-    with pytest.raises(BattleError, match=r"h \(the best of 2 dice, choose_best_roll\) has no Low Luck"):
-        Battle(rules=rules, attacker="1 h", defender="1 d", dice="lowluck")
+@pytest.mark.parametrize("sides, attack, rolls, rounds", [(6, 3, 2, 6 / 4), (12, 6, 3, 12 / 10)])
+def test_best_roll_in_low_luck_is_triplea_s_strength(sides, attack, rolls, rounds):
+    """Low Luck counts the best of n dice at v as TripleA does: v + (n - 1) x max(1, sides // 6),
+    at most the sides. d6, two dice at 3: 4, a hit with 4/6 a round against a d that never hits,
+    6/4 rounds; d12, three at 6: 6 + 2 x 2 = 10, 10/12, 12/10 rounds."""
+    rules = house(sides, {"h": {"attack": attack, "attack_rolls": rolls, "choose_best_roll": True},
+                          "d": {"defense": 0}})
+    battle = Battle(rules=rules, attacker="1 h", defender="1 d", dice="lowluck")
+    check(battle, 1.0, 0.0, 0.0)
+    _rounds(battle, rounds)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from oddsim import Battle, solve
+from oddsim import Battle, simulate, solve
 from tests.engines.test_triplea_rolls import _rounds
 from tests.triplea_engine import check, house
 
@@ -87,3 +87,15 @@ def test_low_luck_adds_the_bonus_to_the_strength():
 def test_what_is_not_computed_is_refused(more, message):
     with pytest.raises(Exception, match=f"{message}.*do not compute it yet"):
         house(units=UNITS, support=[_rule(["art"], ["inf"], 1, **more)])
+
+
+def test_a_negative_bonus_may_take_a_unit_to_nothing():
+    """A drag gives one inf -1 (at 0: it cannot hit). 2 inf and a drag against a d that never
+    hits: the other inf hits with 1/6 a round, 6 rounds; 1 inf and a drag: nobody can hit, a
+    stalemate."""
+    rules = house(units={**UNITS, "drag": {"attack": 0, "cost": 1}},
+                  support=[_rule(["drag"], ["inf"], -1)])
+    _rounds(Battle(rules=rules, attacker="2 inf, 1 drag", defender="1 d"), 6.0)
+    battle = Battle(rules=rules, attacker="1 inf, 1 drag", defender="1 d")
+    exact, mc = solve(battle), simulate(battle, runs=1000, seed=1)
+    assert exact.stalemate == pytest.approx(1.0, abs=1e-12) and mc.stalemate == 1.0

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import hot_jit, inline_jit, jit
-from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf
+from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf, low_luck_strength
 
 AIR, SUB, OTHER, KEPT = 0, 1, 2, 3
 N_CLASSES = 4
@@ -540,9 +540,10 @@ def hit_distributions(fighting, dice, types, support, low_luck, max_dice, reache
                 v = dice.value[u] if portion == 0 else portion
                 if n == 0 or v == 0:
                     continue
-                strength[g] += n * dice.dice[u] * v
+                power = n * low_luck_strength(v, dice.dice[u], dice.best_of[u], dice.sides)
+                strength[g] += power
                 if g != G_SUB:
-                    strength[G_AIR_OTHER] += n * dice.dice[u] * v
+                    strength[G_AIR_OTHER] += power
                 rolls = n if dice.best_of[u] else n * dice.dice[u]
                 p = hit_chance(v, dice.dice[u], dice.best_of[u], dice.sides)
                 size_of[g] = add_dice_with(dist[s, g], size_of[g], rolls, p, scratch, pmf)

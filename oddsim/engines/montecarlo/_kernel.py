@@ -340,9 +340,9 @@ def _take_any_hits(state, s, hits, model):
 
 @hot_jit
 def _strength(state, s, first, last, model):
-    """Sum of the values of side ``s``'s dice in lines ``first`` to ``last - 1``."""
+    """Sum of the Low Luck strengths of side ``s``'s rolls in lines ``first`` to ``last - 1``."""
     dice = _base(model, s) + get(model, HEADER.dice_at)
-    values = _lines_at(model, s) + LINE.value
+    values = _lines_at(model, s) + LINE.strength
     total = 0
     for line in range(first, last):
         total += get(state, dice + line) * get(model, values + line * LINE_WIDTH)

@@ -80,7 +80,9 @@ class Line(NamedTuple):
     (lines are stored by group: submarine, aircraft, other)."""
 
     rows: int  # where the alias tables of its hit chance start in the model (see _rng.roll)
-    value: int  # the value its dice hit on (a roll's strength in Low Luck)
+    value: int  # the value its dice hit on
+    strength: int  # a roll's strength in Low Luck: its value, or for the best of n dice (one roll
+    # a unit) TripleA's value + (n - 1) x max(1, sides // 6), at most the sides
 
 
 class UnitType(NamedTuple):

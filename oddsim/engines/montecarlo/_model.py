@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from oddsim._runtime import interpreted as _interpreted
+from oddsim.engines.dice import low_luck_strength
 from oddsim.engines.lowering import SUBMERGE_NEVER, LoweredBattle, SideArrays, lower
 from oddsim.engines.montecarlo import _kernel as k
 from oddsim.engines.montecarlo import _rng
@@ -52,6 +54,10 @@ LANDED_CATEGORY = 4
 because after a retreat they go on losing units while the others do not. In a sea battle (no
 units landed) it holds the destroyer a side keeps last, which leaves its category's order."""
 N_KEY_CATEGORIES = 5
+INTERPRETED_UNITS = 150
+"""On a cold cache a plain battle of at most this many units builds its tables with the kernels
+interpreted (``_with_plain_section``: 5 ms for 10 units, at most some 0.2 s, where compiling the
+kernels takes 3-5 s), within ``interpreted.TABLES_BUDGET_SECONDS`` per process."""
 
 
 @dataclass(frozen=True)
@@ -119,8 +125,10 @@ class KernelModel:
         # that section is too big and it takes the general path after all
         plain = bool(rules[RULES.plain]) and not partial
         model = _pack(low, sides, tables, aa_dice, line_tables=not plain)
-        if plain:
-            model = _with_plain_section(model, sides, low.low_luck, aa_dice)
+        if plain:  # (small, cold cache: its tables interpreted, the same bits; only the battles compile)
+            units = int(low.attacker.count.sum() + low.defender.count.sum())
+            with _interpreted.tables(units <= INTERPRETED_UNITS):
+                model = _interpreted.carried(_with_plain_section)(model, sides, low.low_luck, aa_dice)
             if model[HEADER.plain] < 0:
                 model = _pack(low, sides, tables, aa_dice, line_tables=True)
         return cls(model, sides, key_coarse, retreats)
@@ -479,6 +487,9 @@ class SideLayout:
         steps[:, STEP.landed] = side.step_landed
         lines = np.zeros((len(ordered), LINE_WIDTH), dtype=np.int64)
         lines[:, LINE.value] = [v for _, v, _, _ in ordered]
+        # (a roll's: a unit rolls n dice at v, or one for the best of n)
+        lines[:, LINE.strength] = [low_luck_strength(v, n, True, low.dice_sides) if best else v
+                                   for _, v, n, best in ordered]
         category = np.where(side.step_landed != 0, LANDED_CATEGORY, steps[:, STEP.category])
         if side.reserved_step >= 0:  # the kept destroyer leaves its category's order: its own count
             category[side.reserved_step] = LANDED_CATEGORY  # (a sea battle: no units landed)
@@ -520,7 +531,8 @@ class SideLayout:
                                               for _, v, n, best in ordered),
                    units=units, has_non_combatants=units < int(side.count.sum()),
                    fighting_rolls=int((side.count[types] * rolls)[fires].sum()),
-                   always_hits=bool(np.all(value[fires] > 0)), **arrays)
+                   always_hits=bool(np.all(value[fires] > 0))
+                   and not any(0 in values for values in reach.values()), **arrays)
 
     def with_keys(self, retreats: bool, departs: bool, verb: str) -> SideLayout:
         """The layout with its survivor-key space laid out: the keys of a battle fought to the

@@ -72,6 +72,7 @@ BATTLES = [
     B(D12, "3 inf, 2 art, 2 mech, 1 tank, 1 heavy", "4 inf, 1 art, 1 fort, 1 aa"),
     B(D12, "3 inf, 2 art, 2 mech, 1 tank, 1 heavy", "6 inf, 2 art, 1 fort", dice="lowluck"),
     B(D12, "2 ace, 2 tank, 1 mech, 1 inf", "3 inf, 2 fort, 1 art"),
+    B(D12, "2 ace, 1 tank, 1 inf", "3 inf, 1 fort", dice="lowluck"),
     B(D12, "1 bb, 2 dd", "1 damaged bb, 1 monitor, 1 dd", sea=True),
     B(D12, "1 monitor, 1 dd", "1 bb", sea=True, dice="lowluck"),
     B(GLOBAL, "2 inf, 1 art, 1 mech, 1 tac, 1 arm, 1 ftr", "3 inf, 1 art, 1 aa"),
