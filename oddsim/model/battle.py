@@ -23,7 +23,8 @@ from oddsim.model.side import (
     tech_names,
 )
 
-__all__ = ["BEST_OBJECTIVES", "DICE_MODES", "MAX_RETREAT_ROUND", "MAX_TERRITORY_VALUE", "RETREAT_OPTIONS",
+__all__ = ["BEST_OBJECTIVES", "CASUALTY_GOALS", "DICE_MODES", "MAX_RETREAT_ROUND",
+           "MAX_TERRITORY_VALUE", "RETREAT_OPTIONS",
            "SUBMERGE_POLICIES", "ArmySpec", "Battle", "Dice", "RetreatPolicy", "Side", "Submerge", "TechSpec",
            "UnitListSpec", "bombard_values", "tech_names"]
 
@@ -44,6 +45,10 @@ DICE_MODES = tuple(mode.value for mode in Dice)
 BEST_OBJECTIVES = ("tuv", "value")
 """What the best retreat maximises: the expected TUV swing (defender IPC lost minus attacker IPC
 lost), or that plus ``territory_value`` times the chance the attacker takes the territory."""
+CASUALTY_GOALS = ("take", "win", "tuv", "value")
+"""What a side that chooses each loss (order of loss ``best``) plays for: the attacker maximises
+and the defender minimises the chance the territory is taken, the chance the attacker wins, the
+expected TUV swing, or that plus ``casualty_value`` IPCs when the territory is taken."""
 RETREAT_OPTIONS = ("after_round", "units_left", "below_win", "aircraft_risk", "strafe", "best",
                    "territory_value")
 
@@ -168,6 +173,29 @@ def _retreat_policy(retreat: RetreatPolicy | Mapping[str, object] | None) -> Ret
     return retreat if retreat is not None and retreat.active else None
 
 
+def _casualty_goal(battle: Battle, goal: str | None, value: object) -> str:
+    """The goal of a battle whose sides choose each loss: as given, or the default (take on
+    land, win at sea), checked against the battle."""
+    if not battle.best_losses:
+        raise BattleError("the casualty goal is what a side that chooses each loss plays for: add "
+                          "--ool-attacker best or --ool-defender best, or drop --casualty-goal")
+    if goal is None:
+        goal = "win" if battle.sea else ("value" if value is not None else "take")
+    if goal not in CASUALTY_GOALS:
+        raise BattleError(f"unknown casualty goal {goal!r}: use {', '.join(CASUALTY_GOALS)}")
+    if battle.sea and goal in ("take", "value"):
+        raise BattleError(f"a sea zone is not taken: use --casualty-goal win or tuv at sea, not {goal}")
+    if goal == "value" and value is None:
+        raise BattleError("the casualty goal value needs the territory's value: add --casualty-value V")
+    if goal != "value" and value is not None:
+        raise BattleError("--casualty-value applies to --casualty-goal value: drop it or use value")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                              or not 0 <= value <= MAX_TERRITORY_VALUE):
+        raise BattleError(f"casualty value must be a number of IPCs from 0 to {MAX_TERRITORY_VALUE}, "
+                          f"not {value!r}")
+    return goal
+
+
 @dataclass(frozen=True, init=False)
 class Battle:
     """One battle, normalised: an edition, the attacker's and the defender's ``Side``, and the
@@ -209,11 +237,14 @@ class Battle:
     aa_fired: bool
     in_progress: bool
     crash_fighters: bool
+    casualty_goal: str | None = None
+    casualty_value: float | None = None
 
     def __init__(self, rules: Ruleset | str, attacker: Side | ArmySpec, defender: Side | ArmySpec = None,
                  sea: bool = False, dice: Dice | str = Dice.STANDARD,
                  retreat: RetreatPolicy | Mapping[str, object] | None = None, aa_fired: bool = False,
-                 in_progress: bool = False, crash_fighters: bool = False) -> None:
+                 in_progress: bool = False, crash_fighters: bool = False, casualty_goal: str | None = None,
+                 casualty_value: float | None = None) -> None:
         set_ = object.__setattr__  # frozen: fields are set once, here
         parsed = load_ruleset(rules)
         set_(self, "rules", parsed)
@@ -241,6 +272,16 @@ class Battle:
                 if tech.attack_dice_rule is DiceRule.BEST and tech.attack_dice:
                     raise BattleError(f"{name} ('best of two dice') has no Low Luck form in "
                                       f"{parsed.name}: use --dice standard")
+        set_(self, "casualty_goal", None)
+        set_(self, "casualty_value", None)
+        if casualty_goal is not None or casualty_value is not None or self.best_losses:
+            set_(self, "casualty_goal", _casualty_goal(self, casualty_goal, casualty_value))
+            set_(self, "casualty_value", None if casualty_value is None else float(casualty_value))
+
+    @property
+    def best_losses(self) -> bool:
+        """Whether a side chooses each loss (order of loss ``best``)."""
+        return self.attacker.best_losses or self.defender.best_losses
 
     def bombard_values(self) -> dict[str, int]:
         """Ships that may bombard in this battle and their values (with the attacker's tech)."""
@@ -259,7 +300,8 @@ class Battle:
             for role, side in ((ATTACKER, self.attacker), (DEFENDER, self.defender))}
         return Battle(rules=self.rules, attacker=sides[ATTACKER], defender=sides[DEFENDER],
                       sea=self.sea, dice=self.dice, retreat=self.retreat, aa_fired=self.aa_fired,
-                      in_progress=self.in_progress, crash_fighters=self.crash_fighters)
+                      in_progress=self.in_progress, crash_fighters=self.crash_fighters,
+                      casualty_goal=self.casualty_goal, casualty_value=self.casualty_value)
 
     @property
     def is_land(self) -> bool:
@@ -284,6 +326,11 @@ class Battle:
                 extras.append(f"{role} keeps its last destroyer while enemy subs live")
         if self.retreat is not None:
             extras.append(self.retreat.describe())
+        chooser = [role for role, side in ((ATTACKER, self.attacker), (DEFENDER, self.defender))
+                   if side.best_losses]
+        if chooser:
+            extras.append(f"{' and '.join(chooser)} {'choose' if len(chooser) > 1 else 'chooses'} each "
+                          f"loss for goal {self.casualty_goal}")
         if self.attacker.landed is not None:
             extras.append(f"landed from the sea: {self.attacker.landed.describe()}")
         if self.attacker.bombard is not None:

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from oddsim.errors import BattleError
-from oddsim.model.battle import BEST_OBJECTIVES, DICE_MODES, Battle, Dice, RetreatPolicy
+from oddsim.model.battle import BEST_OBJECTIVES, CASUALTY_GOALS, DICE_MODES, Battle, Dice, RetreatPolicy
 from oddsim.model.forces import MAX_UNITS_PER_SIDE
 from oddsim.model.rules import Ruleset
 from oddsim.model.side import ATTACKER, DEFENDER, SUBMERGE_POLICIES, ArmySpec, Side, Submerge
@@ -80,8 +80,15 @@ _SUBMERGE: dict[str, Any] = dict(kind=Kind.CHOICE, choices=SUBMERGE_POLICIES, de
 OPTIONS: tuple[Option, ...] = (
     Option("sea", "sea", _B, "A sea battle (default: land).", kind=Kind.FLAG, default=False),
     Option("ool_attacker", "order_of_loss", _A,
-            f"Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr {DEFAULT_ORDER_HELP}."),
+            f"Attacker's order of loss, first lost first, e.g. inf,art,arm,ftr {DEFAULT_ORDER_HELP}; "
+            "'best': choose each loss, solved exactly for --casualty-goal."),
     Option("ool_defender", "order_of_loss", _D, "Defender's order of loss (as --ool-attacker)."),
+    Option("casualty_goal", "casualty_goal", _B,
+            "What a side with order of loss 'best' plays for: taking the territory (take), winning (win), "
+            "the TUV swing (tuv), or that plus --casualty-value when taken (value) (default: take on land, "
+            "win at sea).", kind=Kind.CHOICE, choices=CASUALTY_GOALS),
+    Option("casualty_value", "casualty_value", _B,
+            "IPCs the territory is worth, for --casualty-goal value.", kind=Kind.FLOAT, minimum=0),
     Option("keep_land", "keep_land", _A,
             f"Keep the attacker's last N land units (0..{MAX_UNITS_PER_SIDE}) until everything else is lost.",
             kind=Kind.INT, default=0, minimum=0, show_default=True),

@@ -89,17 +89,22 @@ class Side:
     keep_land: int
     landed: Force | None
     bombard: Force | None
+    best_losses: bool = False
+    """The side chooses each loss to reach its goal (``order_of_loss="best"``: see
+    ``oddsim.engines.exact.casualties``); its ``steps`` are then the default order's, the order
+    the answer compares best play with."""
     steps: tuple[LossStep, ...] = field(init=False, compare=False, repr=False)
     """The side's loss steps (``order_of_loss.casualty_order``), set by the Battle that holds it."""
 
     def __init__(self, army: ArmySpec, order_of_loss: UnitListSpec = None, tech: TechSpec = (),
                  submerge: Submerge | str = Submerge.NEVER, destroyer_last: bool = False,
-                 keep_land: int = 0, landed: ArmySpec = None, bombard: ArmySpec = None) -> None:
+                 keep_land: int = 0, landed: ArmySpec = None, bombard: ArmySpec = None,
+                 best_losses: bool = False) -> None:
         set_ = object.__setattr__  # frozen: fields are set once, here (a Battle checks them)
         for name, value in (("army", army), ("order_of_loss", order_of_loss), ("tech", tech),
                             ("submerge", submerge), ("destroyer_last", destroyer_last),
                             ("keep_land", keep_land), ("landed", landed), ("bombard", bombard),
-                            ("steps", ())):
+                            ("best_losses", best_losses), ("steps", ())):
             set_(self, name, value)
 
     def checked(self, rules: Ruleset, role: str, sea: bool) -> Side:
@@ -116,15 +121,28 @@ class Side:
             raise BattleError(f"{role} destroyer last applies to sea battles: add --sea or drop "
                               f"--{role}-destroyer-last")
         keep_land = _keep_land(self.keep_land, role, sea)
-        order = parse_unit_list(self.order_of_loss, rules, role)
+        best = self.best_losses or is_best_order(self.order_of_loss)
+        if best and keep_land:
+            raise BattleError(f"keep_land is an order of loss, and the {role} chooses each loss "
+                              f"(order of loss best): drop keep_land")
+        order = None if best else parse_unit_list(self.order_of_loss, rules, role)
         tech = tech_names(self.tech, rules)
         submerge = _submerge_policy(self.submerge, army, rules, role, sea)
         landed = _landed(self.landed, army, rules, role, sea)
         bombard = _bombard(self.bombard, landed, rules, tech, role, sea)
-        side = Side(army, order, tech, submerge, self.destroyer_last, keep_land, landed, bombard)
+        side = Side(army, order, tech, submerge, self.destroyer_last, keep_land, landed, bombard, best)
         object.__setattr__(side, "steps", casualty_order(army, rules, role == ATTACKER, order,
                                                          keep_land, landed))
         return side
+
+
+BEST_ORDER = "best"
+"""The order of loss that chooses each loss (``--ool-attacker best``)."""
+
+
+def is_best_order(spec: object) -> bool:
+    """Whether an order of loss as given is ``"best"`` (each loss chosen, not a fixed order)."""
+    return isinstance(spec, str) and spec.strip().lower() == BEST_ORDER
 
 
 def as_side(spec: Side | ArmySpec) -> Side:

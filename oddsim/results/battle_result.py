@@ -20,6 +20,7 @@ from oddsim.errors import BattleError, TooLargeError
 from oddsim.limits import MethodChoice
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import describe_counts
+from oddsim.results.casualty_policy import CasualtyPolicy
 from oddsim.results.estimates import binomial_interval
 from oddsim.results.swing import SwingDistribution, percentile_dict
 from oddsim.results.text import battle_text
@@ -349,6 +350,7 @@ class BattleResult:
     retreat_plan: Sequence[RetreatPlanRow] | None = None  # where the best retreat retreats (rows
     # built when first read)
     swing_distribution: SwingDistribution | None = None  # chance of each TUV swing value
+    casualty_policy: CasualtyPolicy | None = None  # best casualties' figures and advice
 
 
     @property
@@ -453,6 +455,8 @@ class BattleResult:
             "objective": number(self.objective),
             "retreat_plan": None if self.retreat_plan is None else _plan_dicts(self.retreat_plan),
         }
+        if self.casualty_policy is not None:  # (only where a side chooses each loss)
+            data["casualty_policy"] = self.casualty_policy.to_dict()
         for side in ("attacker", "defender"):
             data[f"{side}_ipc_lost_distribution"] = [
                 {"ipc": float(k), "probability": float(p),

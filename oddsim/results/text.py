@@ -103,6 +103,9 @@ def battle_text(result, survivors: int | str | None = None) -> str:
             lines += [""] + ipc_loss_table(result, side)
         lines += swing_table(result)
     lines += retreat_plan_text(result)
+    policy = getattr(result, "casualty_policy", None)
+    if policy is not None:  # a side chose each loss: the goal beside the fixed order, the advice
+        lines += policy.lines()
     return "\n".join(lines)
 
 

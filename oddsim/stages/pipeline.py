@@ -111,6 +111,10 @@ def solve(battle: Battle, size: ExactSize | None = None) -> BattleResult:
     from oddsim.engines import exact
     from oddsim.engines.exact.best import mix_plans
 
+    if battle.best_losses:  # a side chooses each loss: the game's own solver, AA fire in it
+        from oddsim.engines.exact import casualties
+
+        return _after_battle(battle, casualties.solve(battle))
     if size is None or size.battle is not battle:
         size = exact_size(battle)
     if size.parts is None:
@@ -146,6 +150,10 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None,
         raise BattleError(f"simulate needs a Battle, not {type(battle).__name__}")
     runs = check_runs(runs, BattleError)
     seed = seed_or_random(seed, BattleError)
+    if battle.best_losses:  # each loss chosen by the exact policy, the dice rolled
+        from oddsim.engines.montecarlo.best_casualties import simulate as simulate_best
+
+        return _after_battle(battle, simulate_best(battle, runs, seed))
     parts = splits(battle)
     if parts is None:
         result = _after_battle(battle, _simulate_plain(battle, runs, seed, progress, on_chunk))

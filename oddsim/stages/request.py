@@ -143,6 +143,8 @@ def _engine_and_size(battle: Battle, method: str) -> tuple[MethodChoice, ExactSi
     choose (the solve then takes it: the battle is split and lowered once)."""
     if method != MethodChoice.AUTO:
         return MethodChoice(method), None
+    if battle.best_losses:  # (Monte Carlo plays the exact policy: it solves the game first anyway)
+        return MethodChoice.EXACT, None
     size = exact_size(battle)
     return (MethodChoice.EXACT, size) if exact_is_cheap(size) else (MethodChoice.MC, None)
 

@@ -27,7 +27,7 @@ def stage_runner(method: str, runs: int | None, seed: int | None, progress: bool
 
     def run(spec: Battle, share: float) -> BattleResult:
         index = next(counter)
-        if method == "exact":
+        if method == "exact" or method == "auto" and spec.best_losses:  # (see request._engine_and_size)
             return solve(spec)
         size = exact_size(spec) if method == "auto" else None
         if size is not None and exact_is_cheap(size):

@@ -18,7 +18,7 @@ from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, Side
 from oddsim.model.forces import Force, join_forces, parse_force
 from oddsim.model.options import set_side_options, side_options
 from oddsim.model.rules import Domain, RepairTiming
-from oddsim.model.side import ATTACKER, DEFENDER
+from oddsim.model.side import ATTACKER, DEFENDER, is_best_order
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import chance_error, error_bound, spread_error
@@ -318,8 +318,10 @@ def replace_attacker(battle: Battle, wave: Wave) -> Battle:
     attacker = Side(army, wave.ool_attacker, battle.attacker.tech,
                     own.get("submerge", battle.attacker.submerge),
                     own.get("destroyer_last", battle.attacker.destroyer_last), wave.keep_land)
-    return replace(battle, attacker=attacker, defender=replace(battle.defender, **sides["defender"]),
-                   aa_fired=False, in_progress=False, **options)
+    defender = replace(battle.defender, **sides["defender"])
+    if not (defender.best_losses or is_best_order(wave.ool_attacker)):  # (no side plays for the goal)
+        options.update(casualty_goal=None, casualty_value=None)
+    return replace(battle, attacker=attacker, defender=defender, aa_fired=False, in_progress=False, **options)
 
 
 def _reinforcements(battle: Battle, wave: Wave) -> Force | None:

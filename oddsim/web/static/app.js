@@ -322,11 +322,12 @@ function oolPresets(side) {
     ["cheapest", "cheapest first", sorted(u => u.cost)],
     ["weakest", `weakest first (lowest ${side === "attacker" ? "attack" : "defence"})`, sorted(strength)],
     ["air-last", "default, aircraft last", [...byDefault.filter(n => !air.has(n)), ...byDefault.filter(n => air.has(n))]],
+    ["best", "best: choose each loss (solved exactly)", "best"],
     ["own", "your own order (type it below)", null],
   ];
 }
 
-const orderText = names => names.map(n => unitName(n)).join(", ");
+const orderText = names => typeof names === "string" ? names : names.map(n => unitName(n)).join(", ");
 
 function showOolPresets() {
   for (const side of SIDES) {
@@ -947,6 +948,7 @@ function battleDetails(data, prefix = "", armies = null) {
       data.retreat_plan, r => el("tr", {}, el("td", { text: r.attacker }), el("td", { text: r.defender }),
         el("td", { class: "num", text: pct(r.probability) }), el("td", { class: "num", text: num(r.mean_round) }))));
   }
+  if (data.casualty_policy && typeof casualtyAdvice === "function") box.append(casualtyAdvice(data.casualty_policy));
   for (const side of SIDES) {
     const colour = colourOf(`--${side}`);
     const losses = lossPoints(data, side);
