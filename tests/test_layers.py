@@ -21,12 +21,13 @@ LAYERS = [
     ("oddsim._runtime", "oddsim.errors", "oddsim._version"),  # plumbing: no battle in sight
     ("oddsim.limits",),
     ("oddsim.model", "oddsim.triplea"),  # rules, forces, names, order of loss, the Battle value;
-    # a TripleA game file read as a ruleset (load_ruleset reaches it)
+    # a TripleA game file read as a ruleset (load_ruleset reaches it) and as a board
     ("oddsim.results",),  # BattleResult, its text, estimates
     ("oddsim.engines",),  # one plain battle in, one BattleResult out
     ("oddsim.stages",),  # answers made of several battles
     ("oddsim.api",),
-    ("oddsim.raid", "oddsim.trench", "oddsim.purchase", "oddsim.plan", "oddsim.sweeps"),  # features
+    ("oddsim.raid", "oddsim.trench", "oddsim.purchase", "oddsim.plan", "oddsim.sweeps",
+     "oddsim.game"),  # features
     ("oddsim.plot",),  # charts: they read the features' results, fight no battle
     ("oddsim.cli", "oddsim.web"),  # front ends
     ("oddsim", "oddsim._entry"),  # the lazy public face and the command's entry point

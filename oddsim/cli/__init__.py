@@ -1,6 +1,6 @@
 """The ``oddsim`` command line: the click group, its one-line errors and exit statuses, and the
 commands, one module each (``battle``, ``raid``, ``rules``, ``amphibious``, ``purchase``, ``trench``,
-``chart``, ``cache``, ``serve``). A command parses arguments, makes one API call and prints
+``chart``, ``cache``, ``serve``, ``game``). A command parses arguments, makes one API call and prints
 through ``oddsim.cli.common``; it never imports this group."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import NoReturn
 import click
 
 from oddsim._runtime.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, INTERRUPTED
-from oddsim.cli import amphibious, battle, cache, chart, plan, purchase, raid, rules, serve, trench
+from oddsim.cli import amphibious, battle, cache, chart, game, plan, purchase, raid, rules, serve, trench
 from oddsim.cli.common import finish, print_result
 from oddsim.errors import OddsimError, one_line
 
@@ -107,7 +107,7 @@ def cli() -> None:
 
 
 for _command in (battle.battle, raid.raid, rules.rules, amphibious.amphibious, serve.serve,
-                 cache.cache, chart.chart, purchase.purchase, plan.plan, trench.trench):
+                 cache.cache, chart.chart, purchase.purchase, plan.plan, trench.trench, game.game):
     cli.add_command(_command)
 
 

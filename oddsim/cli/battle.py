@@ -15,6 +15,7 @@ from oddsim.cli.common import (
     unit_values_option,
     with_rule_changes,
 )
+from oddsim.cli.game import ATTACKER_PLAYER_HELP, GAME_HELP, board_options_alone, game_battle
 from oddsim.errors import OddsimError
 from oddsim.limits import METHODS
 from oddsim.model.options import OPTIONS
@@ -43,13 +44,20 @@ class _Survivors(click.ParamType):
 
 
 @click.command(epilog=UNITS_HELP)
-@click.option("--rules", "rules", default="1942-2e", show_default=True,
-              help="Edition name (see 'oddsim rules list'), "
-                   "a ruleset .toml file or a TripleA game file (.xml).")
-@click.option("-a", "--attacker", required=True,
-              help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units).')
-@click.option("-d", "--defender", required=True,
-              help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory.')
+@click.option("--rules", "rules", default=None,
+              help="Edition name (see 'oddsim rules list'), a ruleset .toml file or a TripleA game "
+                   "file (.xml) [default: 1942-2e].")
+@click.option("-a", "--attacker", default=None,
+              help='Attacking army, e.g. "3 inf, 1 art, 2 arm" (at most 1000 units); with --game, '
+                   'instead of the board\'s.')
+@click.option("-d", "--defender", default=None,
+              help='Defending army, e.g. "4 inf, 1 arm"; "none" for an undefended territory; with '
+                   '--game, instead of the board\'s.')
+@click.option("--game", "game_file", type=click.Path(dir_okay=False), default=None, help=GAME_HELP
+              + " With --territory: the battle there, armies, technologies and rules from the board.")
+@click.option("--territory", default=None, metavar="NAME", help="With --game: the territory or sea zone.")
+@click.option("--attacker-player", default=None, metavar="PLAYER",
+              help="With --game: " + ATTACKER_PLAYER_HELP)
 @declared(*_FIRST)
 @click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="Exact solver, Monte Carlo, or auto (exact when cheap).")
@@ -71,8 +79,8 @@ class _Survivors(click.ParamType):
 @rule_option
 @unit_values_option
 @output_options
-def battle(rules, attacker, defender, method, runs, seed, waves, wave_plan, counter, survivors,
-           rule_changes, unit_values, quiet, as_json, plot, options) -> int:
+def battle(rules, attacker, defender, game_file, territory, attacker_player, method, runs, seed, waves,
+           wave_plan, counter, survivors, rule_changes, unit_values, quiet, as_json, plot, options) -> int:
     """Odds of one battle (and of later waves with --wave).
 
     Example: oddsim battle -a "3 inf, 1 art, 2 arm" -d "4 inf, 1 arm"
@@ -84,7 +92,16 @@ def battle(rules, attacker, defender, method, runs, seed, waves, wave_plan, coun
     from oddsim.model.options import battle_from
     from oddsim.results.readings import text_with_readings, with_readings
 
-    spec = battle_from(with_rule_changes(rules, rule_changes, unit_values), attacker, defender, options)
+    if game_file is None:
+        board_options_alone({"--territory": territory, "--attacker-player": attacker_player})
+        if attacker is None or defender is None:
+            missing = "'-a' / '--attacker'" if attacker is None else "'-d' / '--defender'"
+            raise OddsimError(f"Missing option {missing}: give both armies, or --game FILE --territory NAME")
+        edition = with_rule_changes(rules or "1942-2e", rule_changes, unit_values)
+        spec = battle_from(edition, attacker, defender, options)
+    else:
+        spec = game_battle(game_file, territory, attacker_player, rules, rule_changes, unit_values,
+                           attacker, defender, options)
     # the engines: after the input is checked
     from oddsim.model.side import Side
     from oddsim.results.battle_result import BattleResult

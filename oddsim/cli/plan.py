@@ -16,17 +16,25 @@ from oddsim.cli.common import (
     unit_values_option,
     with_rule_changes,
 )
+from oddsim.cli.game import GAME_HELP, board_options_alone, game_plan
+from oddsim.errors import OddsimError
 from oddsim.model.options import OPTION
 
 
 @click.command(epilog=UNITS_HELP)
-@click.option("--rules", "rules", default="1942-2e", show_default=True,
-              help="Edition name (see 'oddsim rules list'), "
-                   "a ruleset .toml file or a TripleA game file (.xml).")
-@click.option("--pool", required=True, help='The units to split, e.g. "12 inf, 4 art, 4 arm, 3 ftr".')
+@click.option("--rules", "rules", default=None,
+              help="Edition name (see 'oddsim rules list'), a ruleset .toml file or a TripleA game "
+                   "file (.xml) [default: 1942-2e].")
+@click.option("--pool", default=None, help='The units to split, e.g. "12 inf, 4 art, 4 arm, 3 ftr".')
 @click.option("--target", "targets", multiple=True, metavar="NAME=DEFENDERS",
               help='A territory to attack and its defenders, e.g. "Ukraine=6 inf, 2 arm, 1 aa" '
-                   '(repeatable).')
+                   '(repeatable); with --game, a territory\'s name: its defenders from the board.')
+@click.option("--game", "game_file", type=click.Path(dir_okay=False), default=None,
+              help=GAME_HELP + " With --from: the pool and the targets' defenders from the board.")
+@click.option("--from", "sources", default=None, metavar="T1,T2",
+              help="With --game: the territories whose units make the pool.")
+@click.option("--attacker-player", default=None, metavar="PLAYER",
+              help="With --game: whose units make the pool (default: the one player with units there).")
 @click.option("--defend", is_flag=True, help="Plan a defence: place the pool on the --threat territories.")
 @click.option("--threat", "threats", multiple=True, metavar="NAME=ATTACKERS",
               help='With --defend: a territory and the army that attacks it, e.g. "Karelia=6 inf, 3 arm" '
@@ -60,9 +68,9 @@ from oddsim.model.options import OPTION
 @rule_option
 @unit_values_option
 @output_options
-def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, counters, keep_home,
-         alternatives, runs, seed, workers, scheduler, rule_changes, unit_values, quiet, as_json, plot,
-         options) -> int:
+def plan(rules, pool, targets, game_file, sources, attacker_player, defend, threats, stands, values, reach,
+         goal, counters, keep_home, alternatives, runs, seed, workers, scheduler, rule_changes, unit_values,
+         quiet, as_json, plot, options) -> int:
     """The best split of a pool over several attacks (or, with --defend, over threatened
     territories), exact, with the runners-up and each unit type's value at the margin (a target too
     large to solve exactly for every sub-army is simulated: --runs, --seed).
@@ -77,7 +85,14 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
     from oddsim.results.readings import text_with_readings, with_readings
 
     plan_entries(defend, targets, threats)  # (before the edition: the line names the flags)
-    edition = with_rule_changes(rules, rule_changes, unit_values)
+    if game_file is not None:
+        edition, pool, targets, options = game_plan(game_file, sources, attacker_player, defend, pool,
+                                                    targets, rules, rule_changes, unit_values, options)
+    else:
+        board_options_alone({"--from": sources, "--attacker-player": attacker_player})
+        if pool is None:
+            raise OddsimError("Missing option '--pool': give the units to split, or --game FILE --from T1,T2")
+        edition = with_rule_changes(rules or "1942-2e", rule_changes, unit_values)
     if workers is not None or scheduler is not None:
         from oddsim._runtime.dask_cluster import check_options
         from oddsim.plan.goals import PlanError
@@ -90,7 +105,8 @@ def plan(rules, pool, targets, defend, threats, stands, values, reach, goal, cou
                                 reach=list(reach), keep_home=keep_home, stands=list(stands),
                                 alternatives=alternatives, retreat=retreat, **common)
     else:
-        result = planner.attack(edition, pool, list(targets), goal=goal or "value", values=list(values),
+        aims = targets if isinstance(targets, dict) else list(targets)  # (--game: defenders by name)
+        result = planner.attack(edition, pool, aims, goal=goal or "value", values=list(values),
                                 reach=list(reach), keep_home=keep_home, counter_attack=list(counters),
                                 alternatives=alternatives, retreat=retreat, **common)
     text = json.dumps(with_readings(result.to_dict(), edition), indent=2) if as_json \

@@ -30,6 +30,7 @@ from oddsim.model.rules import builtin_names, load_ruleset
 from oddsim.web.battle_requests import quick_battle_answer
 from oddsim.web.capabilities import CAPABILITIES, JOB_ONLY, SPECS
 from oddsim.web.connections import REQUEST_SECONDS, RequestLimit
+from oddsim.web.game_requests import GAME_BODY_BYTES, GAME_FIELD, game_request, listing
 from oddsim.web.guard import Allowed, LocalOnly
 from oddsim.web.jobs import JobBoard
 from oddsim.web.limits import (
@@ -100,18 +101,19 @@ def _json(text: str, status: int = 200) -> Response:
     return Response(text, status_code=status, media_type="application/json")
 
 
-async def _body(request: Request) -> dict:
-    """The request's JSON object, refused when too long, not JSON, or not an object."""
+async def _body(request: Request, most: int = MAX_BODY_BYTES, unsized: frozenset[str] = frozenset()) -> dict:
+    """The request's JSON object, refused when longer than ``most`` bytes, not JSON, or not an
+    object; its text fields but ``unsized`` (checked where they are read) checked for size."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
-        raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
+    if declared is not None and (not declared.isdigit() or int(declared) > most):
+        raise WebError(f"the request body is over {most // 1024} KiB", status=413)
     chunks, size = [], 0
     try:
         with anyio.fail_after(REQUEST_SECONDS):  # (a body that never comes holds a request slot)
             async for chunk in request.stream():
                 size += len(chunk)
-                if size > MAX_BODY_BYTES:
-                    raise WebError(f"the request body is over {MAX_BODY_BYTES // 1024} KiB", status=413)
+                if size > most:
+                    raise WebError(f"the request body is over {most // 1024} KiB", status=413)
                 chunks.append(chunk)
     except TimeoutError:
         raise WebError(f"the request body did not arrive within {REQUEST_SECONDS:g} s of its headers: "
@@ -127,7 +129,7 @@ async def _body(request: Request) -> dict:
         raise WebError(f"the request body is not JSON oddsim takes: {exc}") from None
     if not isinstance(body, dict):
         raise WebError(f"the request body must be a JSON object of fields, not {type(body).__name__}")
-    check_field_sizes(body)
+    check_field_sizes({key: value for key, value in body.items() if key not in unsized})
     return body
 
 
@@ -206,6 +208,22 @@ async def rules_show(request: Request) -> Response:
     return JSONResponse(ruleset_json(load_ruleset(name)))
 
 
+async def game_get(request: Request) -> Response:
+    """``GET /api/game``: the game ``oddsim serve --game FILE`` serves, listed."""
+    token = request.app.state.game
+    if token is None:
+        raise WebError("no game is served: pick a game file on the page, or start oddsim serve --game FILE",
+                       status=404)
+    return await _compute(request, lambda progress: _checked(lambda _, p: listing(token, None, p), {},
+                                                             progress))
+
+
+async def game_post(request: Request) -> Response:
+    """``POST /api/game``: a game file sent by the page (or a game read before), listed."""
+    body = await _body(request, GAME_BODY_BYTES, frozenset({GAME_FIELD}))
+    return await _compute(request, lambda progress: _checked(game_request, body, progress))
+
+
 async def rules_post(request: Request) -> Response:
     body = await _body(request)
     return await _compute(request, lambda progress: _checked(rules_request, body, progress))
@@ -256,6 +274,10 @@ async def api_index(request: Request) -> Response:
         "GET /api/rules": "the built-in editions",
         "GET /api/rules/{name}": "an edition's units, technologies and rules",
         "POST /api/rules": "a user's ruleset, sent as {\"ruleset_toml\": text}, checked and described",
+        "GET /api/game": "the battles of the game oddsim serve --game FILE serves",
+        "POST /api/game": "a TripleA game file's battles, sent as {\"game_base64\": its bytes, \"name\": "
+                          "its name, \"attacker\": the player attacking at sea}; the answer's game "
+                          "token is a ruleset: {\"game\": token} where a request takes rules",
         "POST /api/jobs/{kind}": f"start a job ({', '.join(CAPABILITIES)}): purchase sweeps, "
                                  f"Longest Trench advice (advise: oddsim trench advise's "
                                  f"options), plans (plan: oddsim plan's options), long Monte "
@@ -304,9 +326,11 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
     return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 
-def create_app(jobs: JobBoard | None = None, host: str = "127.0.0.1", port: int | None = None) -> Starlette:
+def create_app(jobs: JobBoard | None = None, host: str = "127.0.0.1", port: int | None = None,
+               game: str | None = None) -> Starlette:
     """The app for a server bound to ``host`` (and ``port``: None, any), which answers only
-    requests that name it (``oddsim.web.guard``); the caller warms the engines
+    requests that name it (``oddsim.web.guard``); ``game``: the token of the game it serves
+    (``oddsim.web.game_requests.keep_game``); the caller warms the engines
     (``oddsim.web.warm_up.warm_up``) before serving."""
     routes = [
         Route("/", index),
@@ -314,6 +338,8 @@ def create_app(jobs: JobBoard | None = None, host: str = "127.0.0.1", port: int 
         Route("/api/rules", rules_list),
         Route("/api/rules", rules_post, methods=["POST"]),
         Route("/api/rules/{name}", rules_show),
+        Route("/api/game", game_get),
+        Route("/api/game", game_post, methods=["POST"]),
         *(Route(f"/api/{name}", _capability(name), methods=["POST"]) for name in CAPABILITIES
           if name not in JOB_ONLY),
         Route("/api/purchase", _purchase_job, methods=["POST"]),
@@ -335,6 +361,7 @@ def create_app(jobs: JobBoard | None = None, host: str = "127.0.0.1", port: int 
                     exception_handlers={OddsimError: _oddsim_error, HTTPException: _http_error,
                                         Exception: _internal_error})
     app.state.jobs = board
+    app.state.game = game
     app.state.stopping = threading.Event()
     return app
 

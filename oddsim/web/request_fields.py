@@ -13,7 +13,7 @@ from oddsim.web.limits import WebError
 
 Body = Mapping[str, Any]
 """A request's JSON object."""
-RULES_FIELDS = ("rules", "ruleset_toml", "rule", "unit_values")
+RULES_FIELDS = ("rules", "ruleset_toml", "rule", "unit_values", "game")
 """A request's fields that choose its ruleset (``ruleset_of``)."""
 
 

@@ -32,7 +32,10 @@ def ruleset_of(body: Body) -> Ruleset:
 def _ruleset_of(body: Body) -> Ruleset:
     """The request's ruleset: ``ruleset_toml`` (a user's file, as text) or a built-in ``rules``,
     with ``rule`` (``["combat.repair=end_of_turn"]``, as ``--rule``) and ``unit_values``
-    (``"ftr=14,bmb=15"``, as ``--unit-values``) applied, as the CLI applies them."""
+    (``"ftr=14,bmb=15"``, as ``--unit-values``) applied, as the CLI applies them; or the rules
+    of a game read before (``game``: its token, ``oddsim.web.game_requests``)."""
+    if body.get("game") is not None:
+        return _game_ruleset(body)
     text = body.get("ruleset_toml")
     if text is not None:
         if body.get("rules") is not None:
@@ -54,6 +57,16 @@ def _ruleset_of(body: Body) -> Ruleset:
         return _changed_builtin(name, tuple(changes.items()))
     except TypeError:  # (a change to a list or a table: not kept)
         return with_changes(name, changes)
+
+
+def _game_ruleset(body: Body) -> Ruleset:
+    """The rules of the game a request names, alone: a game's map has its own rules."""
+    from oddsim.web.game_requests import game_rules
+
+    others = [name for name in RULES_FIELDS if name != "game" and body.get(name) is not None]
+    if others:
+        raise WebError(f"a game's battles are fought under its map's own rules: drop {others[0]} (or game)")
+    return game_rules(body["game"])
 
 
 def _check_aliases(rules: Ruleset) -> None:
@@ -123,7 +136,7 @@ def rules_request(body: Body, progress: Progress | None = None) -> str:
     """``POST /api/rules``: a user's ruleset (TOML text), or an edition with rule changes and
     unit values (``ruleset_of``), checked and described like an edition."""
     unknown = sorted(set(body) - set(RULES_FIELDS))
-    if unknown or ("ruleset_toml" not in body and "rules" not in body):
+    if unknown or not {"ruleset_toml", "rules", "game"} & set(body):
         raise WebError("send {\"ruleset_toml\": \"<the text of a ruleset file>\"} or "
                        "{\"rules\": \"<an edition>\", "
                        "\"unit_values\": \"ftr=14\", \"rule\": [\"KEY=VALUE\"]}")

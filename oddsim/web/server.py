@@ -28,12 +28,15 @@ def is_loopback(host: str) -> bool:
 
 
 def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
-          say: Callable[[str], None] = print) -> None:
-    """Serve until Ctrl-C, warming the engines meanwhile."""
+          say: Callable[[str], None] = print, game: str | None = None) -> None:
+    """Serve until Ctrl-C, warming the engines meanwhile; ``game``: a TripleA game file whose
+    battles the page lists (read first: a file that cannot be read stops here, in one line)."""
 
     from oddsim.web.app import create_app
+    from oddsim.web.game_requests import keep_game, load_served_game
     from oddsim.web.warm_up import warm_in_background
 
+    token = keep_game(*load_served_game(game), pinned=True) if game is not None else None
     if not is_loopback(host):
         say(f"oddsim serve: warning: listening on {host}, not loopback: anyone who can reach "
             f"this machine can use the server (it has no login)")
@@ -43,7 +46,7 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False,
     warm_in_background(say)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    server_for(create_app(host=host, port=listening.getsockname()[1])).run(sockets=[listening])
+    server_for(create_app(host=host, port=listening.getsockname()[1], game=token)).run(sockets=[listening])
 
 
 def page_url(host: str, port: int) -> str:

@@ -282,7 +282,8 @@ async function loadEditions() {
 
 async function loadRules(name) {
   if (state.edition === name && state.rules) return;
-  const { ok, data } = await api(`/api/rules/${encodeURIComponent(name)}`);
+  const { ok, data } = name.startsWith("game:") ? await api("/api/rules", { game: name.slice(5) })  // game.js
+    : await api(`/api/rules/${encodeURIComponent(name)}`);
   if (!ok) throw new Error(data.error);
   state.rules = data;
   state.edition = name;
@@ -293,7 +294,8 @@ async function loadRules(name) {
 
 function rulesOf() {
   // the edition and the player's unit values (--unit-values), as every request that takes a
-  // ruleset sends them
+  // ruleset sends them; a game's battle (game.js) its map's own rules
+  if (state.edition && state.edition.startsWith("game:")) return { game: state.edition.slice(5) };
   const values = $("#unit-values").value.trim();
   return values ? { rules: state.edition, unit_values: values } : { rules: state.edition };
 }

@@ -1,0 +1,84 @@
+"""The Game tab in a real browser: a game file picked or dropped lists the board's battles, and
+each opens in the Battle tab with its armies and the map's rules (the small war, tests/triplea/games,
+under the map's own rules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SMALL_WAR = Path(__file__).parents[1] / "triplea" / "games" / "small_war.xml"
+
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    opened.goto(live_server + "/")
+    opened.wait_for_selector("body[data-ready=true]", timeout=120_000)
+    opened.click("#tab-game")
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def row(page, territory: str):
+    return page.locator(f'#game-battles tr[data-territory="{territory}"]')
+
+
+def test_a_picked_file_lists_its_battles_and_one_opens_in_the_battle_tab(page):
+    assert "Pick or drop a game file" in page.inner_text("#game-summary")
+    page.set_input_files("#game-file", str(SMALL_WAR))
+    page.wait_for_selector("#game-battles", timeout=120_000)
+    assert page.inner_text("#game-summary") == "Small War, round 3: 4 battles answered, 2 not"
+    karelia = row(page, "Karelia")
+    assert "Germans: 3 infantry, 1 armour" in karelia.inner_text()
+    assert row(page, "Sweden").locator(".attacker-win").inner_text() == "50.00%"  # 1/2, by hand
+    assert "--attacker PLAYER" in page.inner_text("#game-battles")  # the sea zones, until one is named
+    page.select_option("#game-attacker", "Germans")
+    page.wait_for_selector('#game-battles tr[data-territory="Sea Zone 6"]', timeout=120_000)
+    assert row(page, "Sea Zone 6").locator(".attacker-win").inner_text() == "80.00%"  # 4/5, by hand
+    karelia.locator(".open-battle").click()
+    page.wait_for_function(
+        "() => { const box = document.querySelector('#battle-results'); const h = box.querySelector('h3');"
+        " return h && h.textContent === 'Small War land battle: 3 infantry, 1 armour attack 2 infantry'"
+        " && box.dataset.state === 'done'; }", timeout=120_000)
+    assert page.get_attribute("#tab-battle", "aria-selected") == "true"
+    assert page.eval_on_selector("#edition", "e => e.value").startswith("game:")
+
+
+def test_a_dropped_file_is_listed_and_a_bad_one_is_one_line(page):
+    drop = page.evaluate_handle(
+        "text => { const dt = new DataTransfer(); dt.items.add(new File([text], 'small_war.xml',"
+        " { type: 'text/xml' })); return dt; }", SMALL_WAR.read_text(encoding="utf-8"))
+    page.dispatch_event("#game-drop", "drop", {"dataTransfer": drop})
+    page.wait_for_selector("#game-battles", timeout=120_000)
+    assert row(page, "Karelia").count() == 1
+    bad = page.evaluate_handle(
+        "() => { const dt = new DataTransfer(); dt.items.add(new File(['<nope/>'], 'x.xml')); return dt; }")
+    page.dispatch_event("#game-drop", "drop", {"dataTransfer": bad})
+    page.wait_for_selector("#game-summary .error", timeout=120_000)
+    assert "not a TripleA game" in page.inner_text("#game-summary .error")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1366, 900)], ids=["phone", "desktop"])
+def test_the_game_tab_reads_at_each_size(browser, live_server, size):
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    opened = context.new_page()
+    opened.goto(live_server + "/")
+    opened.wait_for_selector("body[data-ready=true]", timeout=120_000)
+    opened.click("#tab-game")
+    opened.set_input_files("#game-file", str(SMALL_WAR))
+    opened.wait_for_selector("#game-battles", timeout=120_000)
+    assert opened.evaluate("document.documentElement.scrollWidth") <= size[0], "sideways scrolling"
+    results = Axe().run(opened)
+    serious = [f"{v['id']}: {v['help']}" for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+    context.close()
+    assert not serious, serious
