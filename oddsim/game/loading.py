@@ -12,7 +12,7 @@ from oddsim.model.side import ArmySpec
 from oddsim.triplea.armies import Armies, battle_of
 from oddsim.triplea.battlefields import Battlefield, battlefield
 from oddsim.triplea.board import Board, board_from_root
-from oddsim.triplea.document import read_game_root
+from oddsim.triplea.document import game_file_label, read_game_root
 from oddsim.triplea.ruleset import game_rules
 
 
@@ -33,7 +33,7 @@ def load_game(source: str | Path | bytes, name: str | None = None, rules: Rulese
     ``name`` says how errors name it), fought under its map's own rules (``oddsim.triplea.ruleset``)
     or ``rules`` (an edition standing in for them). Raises ``GameFileError`` (``BoardError``,
     ``RulesetError``) in one line."""
-    label = name or ("the game file" if isinstance(source, bytes) else str(source))
+    label = game_file_label(source, name)
     root = read_game_root(source, label)
     board = board_from_root(root)
     if rules is not None:

@@ -40,23 +40,24 @@ def looks_like_game_file(path: str | Path) -> bool:
     return "<game>" in text or "<game " in text or "<game\n" in text
 
 
+def game_file_label(source: str | Path | bytes, name: str | None = None) -> str:
+    """How answers and errors name a game file: ``name`` where given, else its path, or "the game
+    file" for bytes sent to the server."""
+    return name or ("the game file" if isinstance(source, bytes) else str(source))
+
+
 def read_game_root(source: str | Path | bytes, name: str | None = None) -> ElementTree.Element:
     """The root ``<game>`` element of a TripleA game file, given its path or its bytes (a file
     sent to the server); ``name`` is how errors name it. Raises ``GameFileError`` with one line
     naming the problem and the fix."""
+    label = game_file_label(source, name)
     if isinstance(source, bytes):
         data = source
-        label = name or "the game file"
     else:
-        label = name or str(source)
         try:
             size = Path(source).stat().st_size
-        except OSError as error:
-            raise GameFileError(f"cannot read game file {label}: {error.strerror or error}; "
-                                "check the path") from None
-        if size > MAX_GAME_FILE_BYTES:
-            raise GameFileError(_too_large(label, size))
-        try:
+            if size > MAX_GAME_FILE_BYTES:  # refused before reading a byte
+                raise GameFileError(_too_large(label, size))
             data = Path(source).read_bytes()
         except OSError as error:
             raise GameFileError(f"cannot read game file {label}: {error.strerror or error}; "

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from oddsim.model.not_modelled import NotModelled
 from oddsim.model.rules import Ruleset, game_ruleset, loads
-from oddsim.triplea.document import read_game_root
+from oddsim.triplea.document import game_file_label, read_game_root
 from oddsim.triplea.table import MAX_GAME_UNIT_TYPES, game_table
 
 
@@ -46,7 +46,7 @@ def ruleset_from_game_root(root: ElementTree.Element, origin: str) -> Ruleset:
 def load_game_rules(source: str | Path | bytes, name: str | None = None) -> GameRules:
     """``game_rules`` of a game file given by path or bytes (``GameFileError`` for a file that is
     not one, ``RulesetError`` for one beyond oddsim's bounds)."""
-    label = name or (str(source) if not isinstance(source, bytes) else "the game file")
+    label = game_file_label(source, name)
     return game_rules(read_game_root(source, label), label)
 
 
