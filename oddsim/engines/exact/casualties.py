@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim._runtime.jit import jit
+from oddsim.engines.dice import binomial_pmf
 from oddsim.engines.exact import _casualties as kc
 from oddsim.engines.exact._inputs import group_distribution
 from oddsim.engines.lowering import LoweredBattle, SideArrays, lower, unit_names
@@ -411,16 +412,11 @@ def _aa_per_aircraft(g: Game, air: np.ndarray, a0: int) -> tuple[tuple[int, floa
     outcomes = [(0, 1.0, a0)]
     for k in np.flatnonzero(air).tolist():
         n = int(g.A.counts[a0, k])
-        pmf = [_binomial(n, j, p) for j in range(n + 1)]
+        pmf = np.empty(n + 1)
+        binomial_pmf(n, p, pmf)
         outcomes = [(h + j, q * pmf[j], s - j * int(g.A.stride[k]))
                     for h, q, s in outcomes for j in range(n + 1)]
     return tuple(o for o in outcomes if o[1] > 0.0)
-
-
-def _binomial(n: int, k: int, p: float) -> float:
-    from math import comb
-
-    return comb(n, k) * p**k * (1 - p) ** (n - k)
 
 
 def solve(battle: Battle) -> BattleResult:
