@@ -3,7 +3,7 @@
 of ``BUDGET_SECONDS``; larger ones compile. Interpreted, a call runs a copy of its Python function
 (``carried``) whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of
 each oddsim function or module: built once, through Numba's public ``is_jitted`` and ``py_func``.
-The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it; tables whose
+The figures agree with compiled ones to 1e-12. Only the front ends use it; tables whose
 interpreted values are the compiled ones (``tables``) interpret on a cold cache for any caller.
 ``ODDSIM_QUICK_START=0`` turns both off (the test suite and the warm-up process set it)."""
 
@@ -19,12 +19,10 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from oddsim._runtime import warm
+from oddsim._runtime import first_run, warm
 
 T = TypeVar("T")
 
-SWITCH = warm.QUICK_START
-"""Environment variable: ``0`` never runs kernels interpreted."""
 SLOWDOWN = 150.0
 """Interpreted seconds per compiled second as ``cost.seconds`` estimates them: 12-146 measured over
 battles of 9 to 100 units on a quiet two-core machine (``benchmarks/startup.py --interpreted``)."""
@@ -36,14 +34,7 @@ RECHECK_SECONDS = 1.0
 _local = threading.local()
 _verdict: tuple[float, bool] | None = None  # (when, cold) last worked out
 _spent = 0.0
-_enabled = False
 _granting = threading.Lock()
-
-
-def enable() -> None:
-    """Let this process answer small battles interpreted while the cache is cold (a front end)."""
-    global _enabled
-    _enabled = True
 
 
 def active() -> bool:
@@ -52,19 +43,19 @@ def active() -> bool:
 
 
 def cold() -> bool:
-    """Whether quick starts are on (``enable``, no ``SWITCH=0``) and the warm-up has not finished
-    for this process's cache directory."""
-    return _enabled and _cache_cold()
+    """Whether quick starts are on (a front end: ``first_run.front_end``; no ``ODDSIM_QUICK_START=0``)
+    and the warm-up has not finished for this process's cache directory."""
+    return first_run.is_front_end() and _cache_cold()
 
 
 def _cache_cold() -> bool:
     global _verdict
-    if os.environ.get(SWITCH) == "0":
+    if os.environ.get(warm.QUICK_START) == "0":
         return False
     now = time.monotonic()
     if _verdict is not None and (not _verdict[1] or now - _verdict[0] < RECHECK_SECONDS):
         return _verdict[1]  # (once warm, warm for good)
-    from oddsim._runtime.cache_key import current_kernel_dir
+    from oddsim._runtime.kernel_cache import current_kernel_dir
 
     _verdict = (now, not warm.done(current_kernel_dir()))
     return _verdict[1]
@@ -76,10 +67,10 @@ def worth_it(compiled_seconds: float) -> bool:
     global _spent
     if active():
         return True
-    if not _enabled:  # (the Python API: never, and no lock taken)
+    if not first_run.is_front_end():  # (the Python API: never, and no lock taken)
         return False
     with _granting:
-        if _spent + compiled_seconds * SLOWDOWN > BUDGET_SECONDS or not cold():
+        if _spent + compiled_seconds * SLOWDOWN > BUDGET_SECONDS or not _cache_cold():
             return False
         _spent += compiled_seconds * SLOWDOWN
         return True
@@ -99,19 +90,7 @@ def tables(on: bool = True) -> contextlib.AbstractContextManager[None]:
     lowering (1 ms), the Monte Carlo engine's plain battles (5 ms for 10 units)."""
     if not on or active() or _tables_spent >= TABLES_BUDGET_SECONDS or not _cache_cold():
         return _AS_THEY_ARE
-    return _timed()
-
-
-@contextlib.contextmanager
-def _timed() -> Iterator[None]:
-    global _tables_spent
-    started = time.perf_counter()
-    try:
-        with interpreting():
-            yield
-    finally:
-        with _granting:
-            _tables_spent += time.perf_counter() - started
+    return _interpreting(timed=True)
 
 
 def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:
@@ -120,12 +99,16 @@ def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:
 
 
 @contextlib.contextmanager
-def _interpreting() -> Iterator[None]:
-    _local.on = True
+def _interpreting(timed: bool = False) -> Iterator[None]:
+    global _tables_spent
+    _local.on, started = True, time.perf_counter()
     try:
         yield
     finally:
         _local.on = False
+        if timed:  # (``tables``: its time counted)
+            with _granting:
+                _tables_spent += time.perf_counter() - started
 
 
 def carried(function: Callable[..., T]) -> Callable[..., T]:

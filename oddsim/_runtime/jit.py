@@ -1,6 +1,6 @@
 """The one place that sets how every Numba kernel is compiled (numba-stats' ``_jit`` habit):
 ``numba.njit`` with the disk cache, NumPy's error model and no GIL (``hot_jit`` adds the one
-private option), cached in a directory per oddsim version and kernel sources (``cache_key``). A
+private option), cached in a directory per oddsim version and kernel sources (``kernel_cache``). A
 cache that cannot be written is never a crash: a read-only one is copied to the temporary folder
 and used from there; with no writable place, kernels compile in memory; either is said once."""
 
@@ -17,8 +17,7 @@ from typing import Any
 
 import numba
 
-from oddsim._runtime import kernel_cache
-from oddsim._runtime.cache_key import current_kernel_dir
+from oddsim._runtime import first_run, kernel_cache
 
 _UID = getattr(os, "getuid", int)()  # (0 on Windows, as its files' st_uid)
 
@@ -59,9 +58,11 @@ def _cache_dir(wanted: Path) -> Path | None:
     return None
 
 
-CACHE_DIR = current_kernel_dir()
+CACHE_DIR = kernel_cache.current_kernel_dir()
 """Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
 _USED_DIR = _cache_dir(CACHE_DIR)
+if _USED_DIR is not None:  # (compiled in memory, every run compiles: said once above instead)
+    first_run.listen()
 
 
 def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:

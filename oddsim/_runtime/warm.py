@@ -50,10 +50,6 @@ SWITCH = "ODDSIM_BACKGROUND_WARM"
 """Environment variable: ``0`` starts no background warm-up (the test suite sets it)."""
 QUICK_START = "ODDSIM_QUICK_START"
 """Environment variable: ``0`` turns off quick starts (``interpreted``), as in the warm-up process."""
-NICENESS = 10
-"""The warm-up's CPU priority: below the user's own commands."""
-WARM_UP = "oddsim.cli.warm"
-"""The module the background process runs (``run`` with the ``oddsim`` command's group)."""
 
 
 def start(cache_dir: Path, announce: bool = True) -> subprocess.Popen | None:
@@ -63,8 +59,8 @@ def start(cache_dir: Path, announce: bool = True) -> subprocess.Popen | None:
         return None
     package_parent = str(Path(__file__).resolve().parents[2])  # it compiles these very files
     path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH", "")) if p)
-    try:
-        process = subprocess.Popen([sys.executable, "-m", WARM_UP], stdin=subprocess.DEVNULL,
+    try:  # (``oddsim.cli.warm`` runs ``run`` with the ``oddsim`` group)
+        process = subprocess.Popen([sys.executable, "-m", "oddsim.cli.warm"], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True, cwd=package_parent,
                                    env={**os.environ, "PYTHONPATH": path, QUICK_START: "0"})
@@ -76,12 +72,11 @@ def start(cache_dir: Path, announce: bool = True) -> subprocess.Popen | None:
 
 
 def running(cache_dir: Path) -> bool:
-    """Whether a warm-up of ``cache_dir`` runs now (holds the lock)."""
+    """Whether a warm-up of ``cache_dir`` runs now (holds the lock, or none can be had)."""
     lock = _lock(cache_dir)
-    if lock is None:
-        return _path(cache_dir, "warming").exists()  # held by a warm-up (or no locks: start none)
-    lock.release()
-    return False
+    if lock is not None:
+        lock.release()
+    return lock is None
 
 
 def done(cache_dir: Path) -> bool:
@@ -111,11 +106,11 @@ def cpu_seconds(cache_dir: Path) -> float | None:
 def run(command: Callable[[list[str]], object]) -> None:
     """The background process: take the lock (or leave: another warm-up runs), run each of
     ``COMMANDS`` with ``command`` (the ``oddsim`` group), output dropped, then mark the cache warm."""
-    from oddsim._runtime.cache_key import current_kernel_dir
+    from oddsim._runtime.kernel_cache import current_kernel_dir
 
     cache_dir = current_kernel_dir()
     with contextlib.suppress(OSError, AttributeError):  # (no os.nice on Windows)
-        os.nice(NICENESS)
+        os.nice(10)  # (below the user's own commands)
     lock = _lock(cache_dir)
     if lock is None:
         return

@@ -33,7 +33,7 @@ PLAIN_BATTLES = [
 def _cold(monkeypatch, cold: bool, chosen: list[bool] | None = None) -> None:
     """A cold cache, none of the tables' budget spent (``cold``), or quick starts off."""
     monkeypatch.setattr(interpreted, "_cache_cold", lambda: cold)
-    monkeypatch.setenv(interpreted.SWITCH, "1" if cold else "0")
+    monkeypatch.setenv(warm.QUICK_START, "1" if cold else "0")
     monkeypatch.setattr(interpreted, "_tables_spent", 0.0)
     if chosen is not None:
         context = interpreted.interpreting
@@ -113,7 +113,7 @@ def _python(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=600,
                           env={**os.environ, "NUMBA_CACHE_DIR": str(cache), warm.SWITCH: "0",
-                               interpreted.SWITCH: "1", **env})
+                               warm.QUICK_START: "1", **env})
 
 
 @pytest.mark.slow
@@ -132,6 +132,6 @@ def test_the_python_api_says_it_compiles_before_its_first_answer_and_then_no_mor
 @pytest.mark.slow
 def test_a_machines_run_of_the_python_api_says_nothing(tmp_path):
     """The test suite and the warm-up process (``ODDSIM_QUICK_START=0``) print no notice."""
-    done = _python(_TEN_LINES, tmp_path, **{interpreted.SWITCH: "0"})
+    done = _python(_TEN_LINES, tmp_path, **{warm.QUICK_START: "0"})
     assert done.returncode == 0, done.stdout
     assert [line.split()[0] for line in done.stdout.splitlines()] == ["answer"]

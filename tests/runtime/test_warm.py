@@ -90,7 +90,7 @@ def test_the_switch_turns_it_off(tmp_path, monkeypatch, switch):
 def test_the_warm_up_finds_the_directory_the_kernels_use():
     """Worked out without importing the jit helper (code that names it is keyed as kernel code)."""
     from oddsim._runtime import jit as _jit
-    from oddsim._runtime.cache_key import current_kernel_dir
+    from oddsim._runtime.kernel_cache import current_kernel_dir
 
     assert current_kernel_dir() == _jit.CACHE_DIR
 

@@ -387,7 +387,7 @@ def solve(battle: Battle, sized: Sized | None = None) -> BattleResult:
     if sized is None or sized.battle is not battle:
         sized = size(battle)
     global _solved_once
-    first_run = not _solved_once and _first_run.announcing()
+    first_run = not _solved_once and _first_run.is_front_end()
     with _interpreted.interpreting(_interpreted.worth_it(sized.seconds)):  # (a cold cache: see there)
         result = call_interruptibly(_interpreted.carried(_solve), battle, sized.lowered,
                                     background=sized.work >= BACKGROUND_WORK or first_run)
