@@ -17,7 +17,7 @@ from typing import Any
 
 import numba
 
-from oddsim._runtime import first_run, kernel_cache
+from oddsim._runtime import kernel_cache, warm
 
 _UID = getattr(os, "getuid", int)()  # (0 on Windows, as its files' st_uid)
 
@@ -31,12 +31,6 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def _private(folder: Path) -> bool:
-    """Whether ``folder`` is a directory only this user can write (no one else's cached code)."""
-    mode = folder.lstat()
-    return stat.S_ISDIR(mode.st_mode) and not mode.st_mode & 0o022 and mode.st_uid == _UID
-
-
 def _cache_dir(wanted: Path) -> Path | None:
     """Where the kernels cache: ``wanted``, or a private writable copy of it in the temporary
     folder (a read-only cache), or None: nowhere (compiled in memory). Says so when not ``wanted``."""
@@ -45,7 +39,8 @@ def _cache_dir(wanted: Path) -> Path | None:
         return wanted
     copy = Path(tempfile.gettempdir()) / f"{wanted.name}-{_UID}"
     try:
-        if _writable(copy) and _private(copy):
+        mode = copy.lstat() if _writable(copy) else None  # (only this user's: no one else's code)
+        if mode and stat.S_ISDIR(mode.st_mode) and not mode.st_mode & 0o022 and mode.st_uid == _UID:
             if wanted.is_dir():
                 shutil.copytree(wanted, copy, dirs_exist_ok=True)
             print(f"oddsim: the kernel cache {wanted} cannot be written: using a copy, {copy}",
@@ -62,7 +57,7 @@ CACHE_DIR = kernel_cache.current_kernel_dir()
 """Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
 _USED_DIR = _cache_dir(CACHE_DIR)
 if _USED_DIR is not None:  # (compiled in memory, every run compiles: said once above instead)
-    first_run.listen()
+    warm.listen()
 
 
 def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:

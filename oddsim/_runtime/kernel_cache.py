@@ -1,10 +1,9 @@
-"""The compiled-kernel cache: one directory per oddsim version and hash of kernel sources, worked
-out without importing Numba. Numba checks only the file of the function it compiled, so a kernel
-whose helper in another file changed would load stale code: the key hashes every module that
-imports ``oddsim._runtime.jit`` and every oddsim module those import, and other edits (the command
+"""The compiled-kernel cache: a directory per oddsim version and hash of kernel sources (no Numba
+import). Numba checks only the file of the function it compiled, so the key hashes every module
+that imports ``oddsim._runtime.jit`` and every oddsim module those import; other edits (the command
 line, plots) keep the kernels. The directory in use is marked (its modification time, at most once
 a day); a new one removes its siblings unused for ``STALE_DAYS``. Only directories named like ours
-holding nothing but Numba's files (told by their names) are ever removed; an error leaves one as it is."""
+holding nothing but Numba's files are ever removed; an error leaves one as it is."""
 
 from __future__ import annotations
 
@@ -29,7 +28,7 @@ KEY_LENGTH = 16
 STALE_DAYS = 30
 """A sibling directory unused this long is removed when a new one is created."""
 DAY = 86_400.0
-_NAME = re.compile(rf"{PACKAGE}-(?P<version>[0-9A-Za-z.+!_-]+)-(?P<key>[0-9a-f]{{{KEY_LENGTH}}})")
+_NAME = re.compile(rf"{PACKAGE}-[0-9A-Za-z.+!_-]+-[0-9a-f]{{{KEY_LENGTH}}}")  # version, key
 # what Numba writes: index (.nbi) and data (.nbc) files, and its temporary files while saving
 _NUMBA_FILE = re.compile(r".+\.nb[ic](\.tmp\.[0-9a-f]+)?")
 
@@ -99,7 +98,6 @@ class CacheDir:
     """One kernel cache directory."""
 
     path: Path
-    version: str
     size: int  # bytes
     last_used: float  # seconds since the epoch
 
@@ -109,13 +107,12 @@ def kernel_dirs(base: Path) -> list[CacheDir]:
     found = []
     with contextlib.suppress(OSError):
         for entry in os.scandir(base):
-            match = _NAME.fullmatch(entry.name)
             with contextlib.suppress(OSError):
-                ours = match and entry.is_dir(follow_symlinks=False)
+                ours = _NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)
                 size = _numba_files_size(Path(entry.path)) if ours else None
-                if match and size is not None:
+                if size is not None:
                     last_used = entry.stat(follow_symlinks=False).st_mtime
-                    found.append(CacheDir(Path(entry.path), match["version"], size, last_used))
+                    found.append(CacheDir(Path(entry.path), size, last_used))
     return sorted(found, key=lambda d: (d.last_used, d.path.name))
 
 
@@ -137,12 +134,10 @@ def prepare(current: Path, now: float | None = None) -> list[Path]:
 
 def remove(paths) -> list[Path]:
     """Remove each directory of ``paths`` as far as possible; returns the paths now gone."""
-    gone = []
+    paths = list(paths)
     for path in paths:
         shutil.rmtree(path, ignore_errors=True)  # does not follow links inside
-        if not os.path.lexists(path):
-            gone.append(path)
-    return gone
+    return [path for path in paths if not os.path.lexists(path)]
 
 
 def _numba_files_size(folder: Path) -> int | None:
@@ -159,8 +154,7 @@ def _numba_files_size(folder: Path) -> int | None:
 
 
 DAMAGED = "the compiled-kernel cache is damaged (a truncated or empty file): run 'oddsim cache clear'"
-"""What the command line and the server say of an error that ``damaged`` recognises (each adds
-what to do next)."""
+"""What the command line and the server say of an error ``damaged`` recognises, each adding what next."""
 
 
 def damaged(exc: BaseException | None) -> bool:

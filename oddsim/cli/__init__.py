@@ -113,9 +113,9 @@ for _command in (battle.battle, raid.raid, rules.rules, amphibious.amphibious, s
 
 def main() -> None:
     """The ``oddsim`` command: says when an engine must be compiled, runs, exits at once."""
-    from oddsim._runtime import first_run
+    from oddsim._runtime import warm
 
-    first_run.front_end()  # (says when it compiles; small battles answer at once on a cold cache)
+    warm.front_end()  # (says when it compiles; small battles answer at once on a cold cache)
     try:
         cli()
     except SystemExit as stop:

@@ -15,7 +15,7 @@ import numba
 import pytest
 
 import oddsim
-from oddsim._runtime import first_run, interpreted, warm
+from oddsim._runtime import interpreted, warm
 from oddsim._runtime.kernel_cache import kernel_cache_dir
 from oddsim.engines.exact import _plain, cost
 from oddsim.model.options import battle_of
@@ -96,7 +96,7 @@ def cold_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv(warm.QUICK_START, "1")
     monkeypatch.setattr(interpreted, "_verdict", None)
-    monkeypatch.setattr(first_run, "_enabled", True)  # (as the front ends have it)
+    monkeypatch.setattr(warm, "_front_end", True)  # (as the front ends have it)
     directory = kernel_cache_dir(str(tmp_path))
     directory.mkdir(parents=True, exist_ok=True)
     return directory
@@ -109,8 +109,8 @@ def test_a_cold_cache_interprets_small_battles_only(cold_cache, monkeypatch):
     monkeypatch.setenv(warm.QUICK_START, "0")
     assert not interpreted.cold() and not interpreted.worth_it(0.0)
     monkeypatch.setenv(warm.QUICK_START, "1")
-    monkeypatch.setattr(first_run, "_enabled", False)  # the Python API: always compiled
-    assert not interpreted.cold()
+    monkeypatch.setattr(warm, "_front_end", False)  # the Python API: always compiled
+    assert interpreted.cold() and not interpreted.worth_it(0.0)
 
 
 def test_once_the_warm_up_is_done_the_cache_is_warm(cold_cache, monkeypatch):

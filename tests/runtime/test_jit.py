@@ -13,9 +13,9 @@ import numba
 import numpy as np
 
 import oddsim
-from oddsim._runtime import first_run as _first_run
 from oddsim._runtime import jit as _jit
 from oddsim._runtime import kernel_cache as _kernel_cache
+from oddsim._runtime import warm as _warm
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,7 +57,7 @@ def _run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
 
 
 _PROBE = ("import time\n"
-          "from oddsim._runtime.first_run import front_end\n"
+          "from oddsim._runtime.warm import front_end\n"
           "front_end()\n"
           "from oddsim.engines.dice import hit_chance\n"
           "hit_chance(3, 1, False, 6)\n"
@@ -68,7 +68,7 @@ _PROBE = ("import time\n"
 def test_first_run_announces_the_compile_and_a_warm_run_is_silent(tmp_path):
     first = _run(_PROBE, {"NUMBA_CACHE_DIR": str(tmp_path)})
     assert first.returncode == 0, first.stderr
-    assert first.stderr == _first_run.NOTICE + "\n"
+    assert first.stderr == _warm.COMPILING + "\n"
     keyed = tmp_path / _jit.CACHE_DIR.name
     assert [p.name for p in tmp_path.iterdir()] == [keyed.name]
     assert any(p.suffix == ".nbi" for p in keyed.rglob("*"))
@@ -77,7 +77,7 @@ def test_first_run_announces_the_compile_and_a_warm_run_is_silent(tmp_path):
 
 _OTHERS_WRITE = ("import sys, time\n"
                  "from oddsim._runtime.kernel_cache import current_kernel_dir\n"
-                 "from oddsim._runtime.first_run import front_end\n"
+                 "from oddsim._runtime.warm import front_end\n"
                  "front_end()\n"
                  "folder = current_kernel_dir()\n"
                  "folder.mkdir(parents=True, exist_ok=True)\n"
