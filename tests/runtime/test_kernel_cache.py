@@ -46,7 +46,6 @@ def test_only_directories_named_and_filled_like_ours_are_listed(tmp_path):
     found = _kernel_cache.kernel_dirs(tmp_path)
     assert names(found) == ["oddsim-0.1.0-0123456789abcdef", "oddsim-0.2.0+local-fedcba9876543210"]
     assert [d.size for d in sorted(found, key=lambda d: d.path.name)] == [10, 15]
-    assert {d.version for d in found} == {"0.1.0", "0.2.0+local"}
 
 
 def test_a_new_directory_removes_the_siblings_unused_for_30_days(tmp_path):
