@@ -85,12 +85,14 @@ def announce_for_python() -> None:
 
 
 def listen() -> None:
-    """Have Numba call ``_compiling`` whenever this process starts compiling a kernel."""
+    """Have Numba call ``_compiling`` whenever this process starts compiling one of oddsim's kernels
+    (not a program's own Numba functions)."""
     from numba.core import event
 
     class Compiles(event.Listener):  # type: ignore[misc]
-        def on_start(self, _: Any) -> None:
-            _compiling()
+        def on_start(self, started: Any) -> None:
+            if getattr(started.data["dispatcher"].py_func, "__module__", "").startswith("oddsim."):
+                _compiling()
 
         def on_end(self, _: Any) -> None:
             pass

@@ -96,6 +96,20 @@ def test_files_another_process_writes_are_no_compile_of_this_run(tmp_path):
     assert done.stderr == ""
 
 
+_OWN = ("import numba\n"
+        "from oddsim._runtime.warm import front_end\n"
+        "front_end()\n"
+        "import oddsim._runtime.jit\n"
+        "numba.njit(lambda x: x + 1)(1)\n")
+"""A program's own Numba function compiled where oddsim's jit helper is loaded."""
+
+
+def test_a_programs_own_numba_functions_are_no_compile_of_oddsims(tmp_path):
+    done = _run(_OWN, {"NUMBA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+
+
 def test_a_cache_that_cannot_be_written_compiles_elsewhere_and_says_so_once(tmp_path):
     """Before: ``RuntimeError: cannot cache function`` on every computing command."""
     blocker = tmp_path / "a-file"
