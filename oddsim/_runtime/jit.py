@@ -53,21 +53,20 @@ def _cache_dir(wanted: Path) -> Path | None:
     return None
 
 
-CACHE_DIR = kernel_cache.current_kernel_dir()
-"""Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
-_USED_DIR = _cache_dir(CACHE_DIR)
-if _USED_DIR is not None:  # (compiled in memory, every run compiles: said once above instead)
+CACHE_DIR = _cache_dir(kernel_cache.current_kernel_dir())
+"""Where this version's kernels are cached (``kernel_cache``; None: compiled in memory)."""
+if CACHE_DIR is not None:  # (compiled in memory, every run compiles: said once above instead)
     warm.listen()
 
 
 def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """A decorator compiling with ``options`` besides the project's own (``numba.njit``'s)."""
-    options = {"cache": _USED_DIR is not None, "error_model": "numpy", "nogil": True, **options}
+    options = {"cache": CACHE_DIR is not None, "error_model": "numpy", "nogil": True, **options}
 
     def decorate(func: Callable[..., Any]) -> Any:
         # Numba reads ``numba.config.CACHE_DIR`` (``NUMBA_CACHE_DIR``) when it decorates: ours for ours
         outer = getattr(numba.config, "CACHE_DIR", "")
-        setattr(numba.config, "CACHE_DIR", str(_USED_DIR or ""))  # noqa: B010 - set at run time
+        setattr(numba.config, "CACHE_DIR", str(CACHE_DIR or ""))  # noqa: B010 - set at run time
         try:
             return numba.njit(**options)(func)
         finally:

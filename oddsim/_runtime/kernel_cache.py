@@ -58,8 +58,7 @@ def source_key(root: Path = PACKAGE_ROOT) -> str:
 
 def kernel_cache_dir(numba_cache_dir: str | None = None, root: Path = PACKAGE_ROOT) -> Path:
     """The directory for this version's compiled kernels: under ``numba_cache_dir`` (the user's
-    ``NUMBA_CACHE_DIR``) when given, else in the user's cache directory (platformdirs': XDG,
-    ~/Library/Caches, %LOCALAPPDATA%)."""
+    ``NUMBA_CACHE_DIR``) when given, else in the user's cache directory (platformdirs')."""
     name = f"{PACKAGE}-{package_version()}-{source_key(root)}"
     base = numba_cache_dir or Path(platformdirs.user_cache_dir(PACKAGE, appauthor=False)) / "kernels"
     return Path(base) / name

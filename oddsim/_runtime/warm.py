@@ -85,8 +85,7 @@ def announce_for_python() -> None:
 
 
 def listen() -> None:
-    """Have Numba call ``_compiling`` whenever this process starts compiling one of oddsim's kernels
-    (not a program's own Numba functions)."""
+    """Have Numba call ``_compiling`` as this process starts compiling one of oddsim's kernels."""
     from numba.core import event
 
     class Compiles(event.Listener):  # type: ignore[misc]
