@@ -174,9 +174,14 @@ def shown(rows) -> list:
 
 def units_left_text(result, side: str) -> str:
     """``"0.50 armor"``, ``"2.31 ± 0.01 infantry, 0.12 ± 0.003 AA guns"``, or "none"."""
-    errors = result.units_left_std_error(side)
-    parts = [f"{_units(n, errors.get(name))} {unit_label(name, 2)}"
-             for name, n in getattr(result, f"{side}_units_left").items()]
+    return expected_units_text(getattr(result, f"{side}_units_left"), result.units_left_std_error(side))
+
+
+def expected_units_text(units: Mapping[str, float], errors: Mapping[str, float] | None = None) -> str:
+    """Expected units by type as ``units_left_text`` writes them (``errors``: their standard
+    errors, where known)."""
+    errors = errors or {}
+    parts = [f"{_units(n, errors.get(name))} {unit_label(name, 2)}" for name, n in units.items()]
     return ", ".join(parts) if parts else "none"
 
 
