@@ -1029,7 +1029,8 @@ function renderWaves(data, req, ms) {
           ? item("territory taken by now", pct(data.takes_territory), `out-wave-${i + 1}-takes`, data.takes_territory)
           : item("territory taken by now", "…", `out-wave-${i + 1}-takes`),
         item("IPC lost (attacker : defender)", `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}`, null),
-        item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null))));
+        item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null),
+        ...waveUnits(w, i + 1, i === data.waves.length - 1, item))));
   });
   const se = data.std_error || {};
   cards.append(el("section", { class: "wave-card whole", "aria-label": "the whole attack" },
@@ -1043,7 +1044,8 @@ function renderWaves(data, req, ms) {
       item("IPC lost (attacker : defender)", `${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}`, null),
       item("TUV swing", withSe(signed(data.tuv_swing), seOf(data, "tuv_swing")), null))));
   box.append(cards, el("p", { class: "status", text:
-    "wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
+    "wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands). "
+    + "Units left are averages; a wave that finds the defender gone keeps its whole army." }));
   return { title, summary, details: box };
 }
 
