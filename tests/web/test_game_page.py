@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.test_page_views import SCREENSHOTS, SIZES
+
 SMALL_WAR = Path(__file__).parents[1] / "triplea" / "games" / "small_war.xml"
 
 
@@ -42,6 +44,11 @@ def test_a_picked_file_lists_its_battles_and_one_opens_in_the_battle_tab(page):
     page.select_option("#game-attacker", "Germans")
     page.wait_for_selector('#game-battles tr[data-territory="Sea Zone 6"]', timeout=120_000)
     assert row(page, "Sea Zone 6").locator(".attacker-win").inner_text() == "80.00%"  # 4/5, by hand
+    # the TUV swing with its sign, as the Battle tab shows it (before: "10" and "0.75", unsigned);
+    # Sweden: the defender loses its infantry (3) 3/4 of the time, the attacker its armour (6) 1/2
+    swings = {t: row(page, t).locator("td[data-label='TUV swing']").inner_text()
+              for t in ("Sweden", "Sea Zone 6")}
+    assert swings == {"Sweden": "-0.75", "Sea Zone 6": "+10"}
     karelia.locator(".open-battle").click()
     page.wait_for_function(
         "() => { const box = document.querySelector('#battle-results'); const h = box.querySelector('h3');"
@@ -65,10 +72,14 @@ def test_a_dropped_file_is_listed_and_a_bad_one_is_one_line(page):
     assert "not a TripleA game" in page.inner_text("#game-summary .error")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1366, 900)], ids=["phone", "desktop"])
-def test_the_game_tab_reads_at_each_size(browser, live_server, size):
+@pytest.mark.parametrize("name", list(SIZES))
+def test_the_game_tab_reads_at_each_size(browser, live_server, name):
+    """The small war with the Germans attacking at sea, at a phone's and a desktop's size: no
+    sideways scrolling, nothing serious for axe, and a screenshot among every tab's
+    (``game-phone.png``, ``game-desktop.png``: test_page_views' folder, CI's artifacts)."""
     from axe_playwright_python.sync_playwright import Axe
 
+    size = SIZES[name]
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     opened = context.new_page()
     opened.goto(live_server + "/")
@@ -76,9 +87,15 @@ def test_the_game_tab_reads_at_each_size(browser, live_server, size):
     opened.click("#tab-game")
     opened.set_input_files("#game-file", str(SMALL_WAR))
     opened.wait_for_selector("#game-battles", timeout=120_000)
+    opened.select_option("#game-attacker", "Germans")
+    opened.wait_for_selector('#game-battles tr[data-territory="Sea Zone 6"]', timeout=120_000)
     assert opened.evaluate("document.documentElement.scrollWidth") <= size[0], "sideways scrolling"
     results = Axe().run(opened)
     serious = [f"{v['id']}: {v['help']}" for v in results.response["violations"]
                if v["impact"] in ("serious", "critical")]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / f"game-{name}.png"
+    opened.screenshot(path=str(shot), full_page=True)
     context.close()
     assert not serious, serious
+    assert shot.stat().st_size > 10_000

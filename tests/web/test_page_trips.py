@@ -152,11 +152,9 @@ def test_each_wave_card_says_what_is_left(view):
     """Each wave's card says what is left of its attacker (and where it fights), what the
     defender keeps, and the defender the next wave finds, the likeliest first: run_waves'
     figures, never worked out again on the page; the cards fit their box at both sizes."""
-    import os
-    from pathlib import Path
-
     from oddsim.api import run_waves
     from oddsim.stages.waves import Wave
+    from tests.web.test_page_views import SCREENSHOTS
 
     page = view
     go(page, "battle", WAVES)
@@ -184,9 +182,9 @@ def test_each_wave_card_says_what_is_left(view):
     wide = page.evaluate("() => [...document.querySelectorAll('#out-waves .wave-card')]"
                          ".filter(c => c.scrollWidth > c.clientWidth + 1).length")
     assert wide == 0 and page.evaluate("document.documentElement.scrollWidth") <= page.size[0]
-    shots = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / "screenshots"))
-    shots.mkdir(parents=True, exist_ok=True)
-    page.locator("#out-waves").screenshot(path=str(shots / f"wave-cards-{page.size[0]}x{page.size[1]}.png"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / f"wave-cards-{page.size[0]}x{page.size[1]}.png"
+    page.locator("#out-waves").screenshot(path=str(shot))
 
 
 def test_an_empty_attacker_says_what_to_do_where_the_answer_stands(view):

@@ -100,7 +100,7 @@ function showGame(data) {
       el("td", { "data-label": "Takes it",
         text: b.takes_territory === null ? "—" : pct(b.takes_territory) + se("takes_territory") }),
       el("td", { "data-label": "TUV swing",
-        text: `${num(b.tuv_swing)}${b.runs ? ` (Monte Carlo, ${b.runs.toLocaleString("en")} runs)` : ""}` }),
+        text: `${signed(b.tuv_swing)}${b.runs ? ` (Monte Carlo, ${b.runs.toLocaleString("en")} runs)` : ""}` }),
       el("td", {}, open));
   });
   const head = el("tr", {}, ...["Territory", "Attacker", "Defender", "Attacker wins", "Takes it", "TUV swing", ""]
