@@ -4,6 +4,7 @@ under the map's own rules)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,44 @@ def test_the_game_tab_reads_at_each_size(browser, live_server, name):
     context.close()
     assert not serious, serious
     assert shot.stat().st_size > 10_000
+
+
+def test_a_game_battles_cli_line_names_its_file_and_its_link_opens_it_again(page, browser, live_server):
+    """Before: a battle opened from a game copied as ``--rules undefined ... --game "<token>"``,
+    and its link opened under the edition the page had. Now the line names the game file (run
+    where it is: the same odds), a note says so, and the link opens the same battle under the
+    map's rules while the server keeps the game; a link to a game it does not keep says so."""
+    import urllib.parse
+
+    from tests.web.test_page_trips import run_line
+
+    page.set_input_files("#game-file", str(SMALL_WAR))
+    page.wait_for_selector("#game-battles", timeout=120_000)
+    row(page, "Karelia").locator(".open-battle").click()
+    page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'"
+                           " && document.querySelector('#battle-results h3')?.textContent"
+                           ".startsWith('Small War')",
+                           timeout=120_000)
+    line = page.inner_text("#cli-command")
+    assert line.startswith('oddsim battle --rules "small_war.xml" -a "3 infantry, 1 armour" -d "2 infantry"')
+    assert "game" not in line.replace("small_war", "")
+    assert "run the line where that file is" in page.inner_text("#cli-note")
+    shown = float(page.get_attribute("#out-attacker_win", "data-value"))
+    assert run_line(line, SMALL_WAR.parent)["attacker_win"] == pytest.approx(shown, abs=1e-12)
+    link = page.evaluate("location.hash")
+    assert link.startswith("#battle=")
+    other = browser.new_page(viewport={"width": 1200, "height": 1000})
+    errors: list[str] = []
+    other.on("pageerror", lambda exc: errors.append(str(exc)))
+    other.goto(live_server + "/" + link)
+    other.wait_for_selector("#battle-results[data-state=done]", timeout=120_000)
+    assert float(other.get_attribute("#out-attacker_win", "data-value")) == shown
+    assert other.eval_on_selector("#edition", "e => e.value").startswith("game:")
+    assert "GAME_FILE.xml" in other.inner_text("#cli-command")  # (this page was not given the file)
+    assert "Put the path of the game file" in other.inner_text("#cli-note")
+    gone = {"game": "0" * 64, "attacker": "3 infantry", "defender": "2 infantry"}
+    other.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(gone)))
+    other.wait_for_selector("#battle-summary .error", timeout=60_000)
+    assert "pick the game file again" in other.inner_text("#battle-summary .error")
+    other.close()
+    assert not errors, errors

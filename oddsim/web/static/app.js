@@ -555,9 +555,17 @@ function resolveUnit(token) {
 
 async function writeBattle(req) {
   // Every field of the form from a request: a link, a saved battle, or Clear's empty one.
-  await loadRules(req.rules || state.edition || "1942-2e");
-  $(`input[name=kind][value=${req.sea ? "sea" : "land"}]`).checked = true;
   state.linkError = null;
+  if (req.game !== undefined) {  // a game's battle: its map's rules, while the server keeps the game
+    try {
+      await loadRules(`game:${req.game}`);
+      $("#edition").value = gameEdition(req.game, state.rules.title || state.rules.name);  // (game.js)
+    } catch (e) {
+      await loadRules(state.edition && !state.edition.startsWith("game:") ? state.edition : "1942-2e");
+      state.linkError = `the link's battle comes from a game file: ${e.message}`;
+    }
+  } else await loadRules(req.rules || state.edition || "1942-2e");
+  $(`input[name=kind][value=${req.sea ? "sea" : "land"}]`).checked = true;
   for (const side of SIDES) {
     const { counts, bad } = parseArmy(req[side], side);
     state.counts[side] = counts;
@@ -600,12 +608,13 @@ function optionArgs(key, value, flags = {}) {
 
 function cliCommand(req) {
   const args = ["oddsim battle"];
-  if (req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
+  if (req.game !== undefined) args.push(`--rules ${quote(gameRulesFile(req.game))}`);  // game.js
+  else if (req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
   args.push(`-a ${quote(req.attacker)}`, `-d ${quote(req.defender)}`);
   if (req.sea) args.push("--sea");
   let plan = "";
   for (const [key, value] of Object.entries(req)) {
-    if (["rules", "attacker", "defender", "sea"].includes(key)) continue;
+    if (["rules", "game", "attacker", "defender", "sea"].includes(key)) continue;
     if (key === "waves") {
       if (value.every(w => typeof w === "string")) for (const w of value) args.push(`--wave ${quote(w)}`);
       else {  // options per wave: a plan file, each wave with the first battle's order and kept units
@@ -618,6 +627,12 @@ function cliCommand(req) {
     } else args.push(...optionArgs(key, value));
   }
   return plan + args.join(" ");
+}
+
+function showBattleCommand(req) {
+  // the battle's CLI line, and what to know of it where its rules came from a game file (game.js)
+  $("#cli-command").textContent = cliCommand(req);
+  $("#cli-note").textContent = gameCliNote(req);
 }
 
 function pageSeed() {
@@ -790,7 +805,7 @@ async function compute(tab) {
   const req = spec.read($("form", panel));
   const sent = { ...req };
   if (spec.seeded && req.method !== "exact" && req.seed === undefined) sent.seed = pageSeed();
-  if (tab === "battle") $("#cli-command").textContent = cliCommand(req);
+  if (tab === "battle") showBattleCommand(req);
   else showCommand(tab, req);
   saveToUrl(tab, req);
   const missing = spec.missing ? spec.missing(req) : null;
@@ -811,7 +826,7 @@ async function compute(tab) {
       : [(data.battle && typeof data.battle === "object" ? data.battle : data).method];
     const mc = methods.includes("mc");
     const asked = mc ? sent : req;  // the page's seed where Monte Carlo answered: the line reproduces it
-    if (tab === "battle") $("#cli-command").textContent = cliCommand(asked);
+    if (tab === "battle") showBattleCommand(asked);
     saveToUrl(tab, asked);
     state.drawn[tab] = [data, asked, ms];
     const drawn = spec.render(data, asked, ms);
