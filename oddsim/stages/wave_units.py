@@ -13,12 +13,18 @@ that is where the unconditional figure counts it, as its IPC lost counts 0 there
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from oddsim.model.forces import Force
 from oddsim.model.rules import Ruleset
 from oddsim.results.mixing import chance_error, spread_error
+
+
+ROUNDING = 64 * sys.float_info.epsilon
+"""A spread this small against the second moment is the rounding of the sums it comes from (2
+armor on every path, their chances summing to 1 - 1e-16, would print "± 0.0000000005")."""
 
 
 @dataclass
@@ -54,8 +60,13 @@ class UnitMoments:
         conditioned figure: over the ``over x runs`` paths that reach it)."""
         if over <= 0:
             return dict.fromkeys(_ordered(self.mean, rules), 0.0)
-        return {name: spread_error(self.mean[name] / over, self.square[name] / over, over * runs)
-                for name in _ordered(self.mean, rules)}
+        errors = {}
+        for name in _ordered(self.mean, rules):
+            mean, square = self.mean[name] / over, self.square[name] / over
+            if square - mean * mean <= ROUNDING * square:  # a count the same on every path: no spread
+                mean, square = 0.0, 0.0
+            errors[name] = spread_error(mean, square, over * runs)
+        return errors
 
 
 @dataclass
