@@ -21,7 +21,6 @@ from oddsim.model.forces import Force
 from oddsim.model.rules import Ruleset
 from oddsim.results.mixing import chance_error, spread_error
 
-
 ROUNDING = 64 * sys.float_info.epsilon
 """A spread this small against the second moment is the rounding of the sums it comes from (2
 armor on every path, their chances summing to 1 - 1e-16, would print "± 0.0000000005")."""

@@ -272,12 +272,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
             wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
             tally.battle(weight, result.attacker_survivors)
-            repairs = battle.rules.combat.repair is RepairTiming.AFTER_BATTLE
-            for row in result.defender_survivors:
-                force = row.force(battle.rules)  # submerged subs stay
-                units = force.repaired() if repairs else force
-                if not units.is_empty():
-                    after[units] = after.get(units, 0.0) + weight * row.probability
+            for units, p in still_standing(battle, result).items():
+                after[units] = after.get(units, 0.0) + weight * p
             took = 0.0 if battle.sea else result.takes_territory or 0.0
             taken += weight * took
             open_won += weight * (result.attacker_win - took)
@@ -311,6 +307,36 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     # which can exceed a rare one's share): the smallest pace is the runs every path had.
     runs = min(paced) if interrupted else max(paced)
     return wave_errors(total, squares, max(1, round(runs)), tallies)
+
+
+def still_standing(battle: Battle, result: BattleResult) -> dict[Force, float]:
+    """The defender compositions still standing after one battle, with their chances in it (the
+    next wave fights them): a composition with a unit that fights as it is left (submerged subs
+    stay; damaged units repaired where the edition repairs after each battle). Units that are no
+    casualty (``combatant = false``: AA guns taken with the territory) alone stand only for the
+    chance the attacker did not win or draw: where it did, the battle was won (the territory
+    taken, or the next wave walks in), as the battle's own outcome counts it. They are never
+    lost, so they are one composition, and that chance is all the battle's chance of not being
+    won or drawn less that of the compositions that fight."""
+    rules = battle.rules
+    repairs = rules.combat.repair is RepairTiming.AFTER_BATTLE
+    fighting: dict[Force, float] = {}
+    bystanders: dict[Force, float] = {}
+    for row in result.defender_survivors:
+        force = row.force(rules)
+        units = force.repaired() if repairs else force
+        if units.is_empty():
+            continue
+        fights = any(rules.unit(name).combatant for name, n in units.counts if n > 0)
+        into = fighting if fights else bystanders
+        into[units] = into.get(units, 0.0) + row.probability
+    if bystanders:
+        held = 1.0 - result.attacker_win - result.draw - sum(fighting.values())
+        seen = sum(bystanders.values())
+        for units, p in bystanders.items():
+            if held > 0.0:
+                fighting[units] = held * p / seen
+    return fighting
 
 
 def wave_errors(total: WaveResult, squares: list[dict], runs: int,
