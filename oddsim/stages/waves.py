@@ -159,6 +159,9 @@ class WaveResult:
                 name = f"{side}_ipc_lost"
                 lines.append(f"  {side} IPC lost {number(wave[name], se.get(name))} unconditional, "
                              f"{number(given[name], given_se.get(name))} given it reaches the battle")
+            if wave.get("takes_territory") is not None:
+                lines.append(f"  territory taken by the end of this wave "
+                             f"{percent(wave['takes_territory'], se.get('takes_territory'))}")
             lines += _units_left_lines(wave)
         se = self.std_error
 
@@ -287,6 +290,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         left, given_left = tally.figures(reached)
         wave.update(left)
         wave["given_it_fights"].update(given_left)
+        wave["takes_territory"] = None if first.sea else taken  # by the end of this wave
         attacker_lost += wave["attacker_ipc_lost"]
         defender_lost += wave["defender_ipc_lost"]
         reports.append(wave)
@@ -360,6 +364,8 @@ def wave_errors(total: WaveResult, squares: list[dict], runs: int,
             "fights": chance_error(reached, runs), "attacker_win": chance_error(wave["attacker_win"], runs),
             **{name: spread_error(wave[name], square[name], runs) for name in names},
             **left[0],
+            **({} if wave.get("takes_territory") is None
+               else {"takes_territory": chance_error(wave["takes_territory"], runs)}),
             "given_it_fights": {
                 "attacker_win": chance_error(given["attacker_win"], reached * runs),
                 **{name: spread_error(given[name], square[name] / reached if reached else 0.0,

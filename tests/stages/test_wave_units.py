@@ -61,6 +61,27 @@ def test_two_waves_leave_hand_derived_units():
                                           "none": float(gone)}, abs=TOL)
     # most likely first: 1 inf 705/1904, none 699/1904, 2 inf 500/1904
     assert [row["label"] for row in second["defender_survivors"]] == ["1 infantry", "none", "2 infantry"]
+    # taken by the end of each wave: the infantry wins 1/34; then the armor walks into the
+    # emptied territory (1/68) or wins, 25/34 x 1/7 + 15/68 x 1/2: 247/952 in all (as often as
+    # the armor is left: it is left only where it took the territory or walked in)
+    assert first["takes_territory"] == pytest.approx(1 / 34, abs=TOL)
+    assert second["takes_territory"] == pytest.approx(247 / 952, abs=TOL)
+
+
+@pytest.mark.parametrize("sea", [False, True])
+def test_each_wave_takes_what_the_attack_cut_after_it_takes(sea):
+    """A wave's ``takes_territory`` is the whole attack's, cut after that wave (None at sea)."""
+    if sea:
+        first, later = oddsim.Battle("1942-2e", "1 dd, 1 ftr", "1 dd, 1 sub", sea=True), ["1 ftr", "1 dd"]
+    else:
+        first, later = oddsim.Battle("1942-2e", "1 ftr, 1 inf", "2 inf"), ["1 ftr", "1 inf"]
+    waves = run_waves(first, later, method="exact").waves
+    for k, wave in enumerate(waves):
+        cut = oddsim.solve(first) if k == 0 else run_waves(first, later[:k], method="exact")
+        if sea:
+            assert wave["takes_territory"] is None and cut.takes_territory is None
+        else:
+            assert wave["takes_territory"] == pytest.approx(cut.takes_territory, abs=TOL)
 
 
 @pytest.mark.parametrize("first", [

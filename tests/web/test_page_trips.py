@@ -159,9 +159,9 @@ def test_each_wave_card_says_what_is_left(view):
     page = view
     go(page, "battle", WAVES)
     first = oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf", order_of_loss="inf"), defender="3 inf")
-    total = run_waves(first, [Wave(attacker="2 arm", ool_attacker="inf"),
-                              Wave(attacker="1 inf, 1 ftr", ool_attacker="inf",
-                                   defender_reinforcements="1 inf")])
+    later = [Wave(attacker="2 arm", ool_attacker="inf"),
+             Wave(attacker="1 inf, 1 ftr", ool_attacker="inf", defender_reinforcements="1 inf")]
+    total = run_waves(first, later)
     cards = page.locator("#out-waves .wave-card")
     for n, wave in enumerate(total.waves, start=1):
         for side in ("attacker", "defender"):
@@ -185,6 +185,16 @@ def test_each_wave_card_says_what_is_left(view):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / f"wave-cards-{page.size[0]}x{page.size[1]}.png"
     page.locator("#out-waves").screenshot(path=str(shot))
+    # Monte Carlo: the same figures from the same runs, each with its standard error
+    go(page, "battle", {**WAVES, "method": "mc", "runs": 5000, "seed": 3})
+    mc = run_waves(first, later, method="mc", runs=5000, seed=3)
+    second = mc.waves[1]
+    assert json.loads(page.get_attribute("#out-wave-2-attacker-left", "data-units")) == \
+        second["attacker_units_left"]
+    error = second["std_error"]["attacker_units_left"]["armor"]
+    assert error > 0 and " ± " in page.inner_text("#out-wave-2-attacker-left")
+    assert " ± " in page.inner_text("#out-wave-2-meets")
+    page.locator("#out-waves").screenshot(path=str(shot).replace("wave-cards-", "wave-cards-mc-"))
 
 
 def test_an_empty_attacker_says_what_to_do_where_the_answer_stands(view):

@@ -1040,9 +1040,11 @@ function renderWaves(data, req, ms) {
         item("reaches the battle", withSe(pct(w.fights), sePct(se, "fights")), `out-wave-${i + 1}-fights`, w.fights),
         item("wins", withSe(pct(w.attacker_win), sePct(se, "attacker_win")), `out-wave-${i + 1}-attacker_win`, w.attacker_win),
         item("wins, if it fights", pct(given.attacker_win), null),
-        data.takes_territory == null ? null : i === data.waves.length - 1
-          ? item("territory taken by now", pct(data.takes_territory), `out-wave-${i + 1}-takes`, data.takes_territory)
-          : item("territory taken by now", "…", `out-wave-${i + 1}-takes`),
+        data.takes_territory == null ? null : w.takes_territory !== undefined  // (the wave engine's)
+          ? item("territory taken by now", withSe(pct(w.takes_territory), sePct(se, "takes_territory")), `out-wave-${i + 1}-takes`, w.takes_territory)
+          : i === data.waves.length - 1
+            ? item("territory taken by now", pct(data.takes_territory), `out-wave-${i + 1}-takes`, data.takes_territory)
+            : item("territory taken by now", "…", `out-wave-${i + 1}-takes`),
         item("IPC lost (attacker : defender)", `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}`, null),
         item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null),
         ...waveUnits(w, i + 1, i === data.waves.length - 1, item))));
@@ -1073,7 +1075,8 @@ async function wavesTakenByNow(data, sent, signal) {
   // Each wave's card: the chance the territory is taken by the end of that wave, asked of the
   // server as the same attack cut after that wave (exact answers only: Monte Carlo ones would
   // be other runs). The last wave's is the whole attack's, already shown.
-  if (!Array.isArray(data.waves) || data.takes_territory == null || data.waves.some(w => w.method !== "exact")) return;
+  if (!Array.isArray(data.waves) || data.takes_territory == null || data.waves.some(w => w.method !== "exact")
+    || data.waves[0].takes_territory !== undefined) return;  // (each wave's own: its card has it)
   for (let k = 1; k < data.waves.length; k++) {
     const { waves, ...first } = sent;
     const cut = k === 1 ? first : { ...first, waves: waves.slice(0, k - 1) };
