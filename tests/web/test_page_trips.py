@@ -194,6 +194,8 @@ def test_each_wave_card_says_what_is_left(view):
     error = second["std_error"]["attacker_units_left"]["armor"]
     assert error > 0 and " ± " in page.inner_text("#out-wave-2-attacker-left")
     assert " ± " in page.inner_text("#out-wave-2-meets")
+    for n, wave in enumerate(mc.waves, start=1):  # (before: "…" under Monte Carlo but for the last)
+        assert float(page.get_attribute(f"#out-wave-{n}-takes", "data-value")) == wave["takes_territory"]
     page.locator("#out-waves").screenshot(path=str(shot).replace("wave-cards-", "wave-cards-mc-"))
 
 
