@@ -334,12 +334,11 @@ def still_standing(battle: Battle, result: BattleResult) -> dict[Force, float]:
         fights = any(rules.unit(name).combatant for name, n in units.counts if n > 0)
         into = fighting if fights else bystanders
         into[units] = into.get(units, 0.0) + row.probability
-    if bystanders:
-        held = 1.0 - result.attacker_win - result.draw - sum(fighting.values())
+    held = 1.0 - result.attacker_win - result.draw - sum(fighting.values())
+    if bystanders and held > 0.0:
         seen = sum(bystanders.values())
         for units, p in bystanders.items():
-            if held > 0.0:
-                fighting[units] = held * p / seen
+            fighting[units] = held * p / seen
     return fighting
 
 
