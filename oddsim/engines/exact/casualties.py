@@ -2,18 +2,19 @@
 what was rolled, to reach the battle's goal; solved exactly as a zero-sum game (``_casualties``).
 
 ``game(battle)`` lowers a battle into the kernels' compositions, ``solve_game`` runs the backward
-induction, and ``solve`` answers: the outcome under best play (a ``BattleResult`` fought forward
-under both policies), the goal by the sides' fixed orders beside it, and the advice for the first
-round. Covered: land battles (support, AA fire before round 1 where the attacker chooses its
-aircraft or each die is rolled at one, technologies, Low Luck, a battle in progress) and sea
-battles without submarines (two-hit units, whose damage is one of the choices; transports taken
-last where the edition says so); refused with one line: submarines, retreats, bombardment,
-crashed fighters (the fixed order of loss answers those).
+induction, ``forward`` and ``result_of`` give the outcome under best play (a ``BattleResult`` fought
+forward under both policies) and ``fixed_value`` the goal by the sides' fixed orders beside it;
+``best_casualties.solve`` puts them together with the advice (``casualty_advice``). Covered: land
+battles (support, AA fire before round 1 where the attacker chooses its aircraft or each die is
+rolled at one, technologies, Low Luck, a battle in progress) and sea battles without submarines
+(two-hit units, whose damage is one of the choices; transports taken last where the edition says
+so); refused with one line: submarines, retreats, bombardment, crashed fighters (the fixed order
+of loss answers those).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
@@ -414,21 +415,6 @@ def _aa_per_aircraft(g: Game, air: np.ndarray, a0: int) -> tuple[tuple[int, floa
         outcomes = [(h + j, q * pmf[j], s - j * int(g.A.stride[k]))
                     for h, q, s in outcomes for j in range(n + 1)]
     return tuple(o for o in outcomes if o[1] > 0.0)
-
-
-def solve(battle: Battle) -> BattleResult:
-    """The exact answer of ``battle`` under best casualties, with its ``casualty_policy``: the goal
-    under best play, by the fixed orders, and the advice for round 1."""
-    from oddsim.engines.exact.casualty_advice import policy  # (it reads this module's game)
-
-    g = game(battle)
-    solved = solve_game(g)
-    end, gone, gone_w, rounds = forward(solved)
-    result = replace(result_of(g, end, rounds, gone), casualty_policy=policy(solved, fixed_value(battle)))
-    if not g.goal.retreat:
-        return result
-    return replace(result, objective=solved.value, retreat_plan=retreat_plan(g, gone, gone_w),
-                   retreat_round=float(gone_w.sum() / gone.sum()) if gone.any() else None)
 
 
 def retreat_plan(g: Game, gone: np.ndarray, gone_w: np.ndarray) -> tuple[RetreatPlanRow, ...]:
