@@ -11,7 +11,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from oddsim.model.names import unit_label
+
+RUN = 3
+"""Rows in a run this long or longer, each losing one more unit of the same type than the row
+before ("1-10 infantry"), are one row of the tables."""
+
 GOAL_WORDS = {"take": "takes the territory", "win": "wins", "tuv": "TUV swing", "value": "value"}
+
+
+class Loss(NamedTuple):
+    """What a side loses: per unit (name), how many it loses (``damaged``: two-hit units damaged,
+    not lost), in the edition's order, those lost first."""
+
+    parts: tuple[tuple[str, int, bool], ...]
+
+    def text(self, span: tuple[int, int] | None = None) -> str:
+        """"2 infantry, 1 battleship damaged"; "none". ``span`` (part, low): that part's number as
+        a range from low ("10 infantry, 1-3 artillery")."""
+        def label(i: int, name: str, n: int) -> str:
+            count = f"{span[1]}-{n}" if span is not None and span[0] == i else str(n)
+            return f"{count} {unit_label(name, n)}"
+        shown = [(i, name, n, hurt) for i, (name, n, hurt) in enumerate(self.parts) if n > 0]
+        lost = [label(i, name, n) for i, name, n, hurt in shown if not hurt]
+        damaged = [label(i, name, n) + " damaged" for i, name, n, hurt in shown if hurt]
+        return ", ".join(lost + damaged) or "none"
+
+    def one_more(self, other: Loss) -> int | None:
+        """The part ``other`` loses exactly one more unit of, all else equal; None if none."""
+        diff = [i for i, (a, b) in enumerate(zip(self.parts, other.parts, strict=True)) if a != b]
+        if len(diff) == 1 and other.parts[diff[0]][1] == self.parts[diff[0]][1] + 1:
+            return diff[0]
+        return None
 
 
 class Chance(NamedTuple):
@@ -43,17 +74,24 @@ class WhenScored:
 
 @dataclass(frozen=True)
 class Advice:
-    """One row of advice: with ``hits`` hits (their chance ``probability``), lose ``lose``; for the
-    attacker, ``when``: the hits it scored after which another loss is better."""
+    """One row of advice: with ``hits`` hits (to ``through``, a run of rows each losing one more
+    unit of one type: ``lose`` gives that number as a range; their chance ``probability``), lose
+    ``lose``; for the attacker, ``when``: the hits it scored after which another loss is better."""
 
     hits: int
     probability: float
     lose: str
     when: tuple[WhenScored, ...] = ()
+    through: int | None = None
+
+    @property
+    def label(self) -> str:
+        """"1", "1-10"."""
+        return str(self.hits) if self.through is None else f"{self.hits}-{self.through}"
 
     def to_dict(self, when: bool = False) -> dict[str, object]:
-        data: dict[str, object] = {"hits": self.hits, "probability": float(self.probability),
-                                   "lose": self.lose}
+        data: dict[str, object] = {"hits": self.hits, "through": self.through or self.hits,
+                                   "probability": float(self.probability), "lose": self.lose}
         if when:
             data["when_scored"] = [w.to_dict() for w in self.when]
         return data
@@ -66,11 +104,11 @@ class Scored:
 
     hits: int
     probability: float
-    lost: str
+    lost: Loss
     left: str
 
     def to_dict(self) -> dict[str, object]:
-        return {"hits": self.hits, "probability": float(self.probability), "defender_lost": self.lost,
+        return {"hits": self.hits, "probability": float(self.probability), "defender_lost": self.lost.text(),
                 "defender_left": self.left}
 
 
@@ -87,11 +125,11 @@ class RoundAdvice:
     aa_lost: str
     scored: tuple[Scored, ...]
     taken: tuple[Chance, ...]
-    attacker: tuple[tuple[str, ...], ...]
+    attacker: tuple[tuple[Loss, ...], ...]
 
     def defender_rows(self) -> tuple[Advice, ...]:
-        """The defender's loss for each number of hits it takes."""
-        return tuple(Advice(s.hits, s.probability, s.lost) for s in self.scored if s.hits > 0)
+        """The defender's loss for each number of hits it takes (runs collapsed)."""
+        return collapse([(s.hits, s.probability, s.lost, ()) for s in self.scored if s.hits > 0])
 
     def attacker_rows(self) -> tuple[Advice, ...]:
         """The grid collapsed for the table: per number of hits taken, the loss after most rolls
@@ -99,16 +137,16 @@ class RoundAdvice:
         call for them."""
         rows = []
         for j, taken in enumerate(self.taken if self.attacker else ()):
-            groups: dict[str, list[Scored]] = {}
+            groups: dict[Loss, list[Scored]] = {}
             for i, scored in enumerate(self.scored):
                 groups.setdefault(self.attacker[i][j], []).append(scored)
             mass = {lose: sum(s.probability for s in group) for lose, group in groups.items()}
             usual = max(groups, key=mass.__getitem__)  # (ties: the fewest hits scored)
             when = tuple(WhenScored(tuple(s.hits for s in group), tuple(dict.fromkeys(s.left for s in group)),
-                                    taken.probability * mass[lose], lose)
+                                    taken.probability * mass[lose], lose.text())
                          for lose, group in groups.items() if lose != usual)
-            rows.append(Advice(taken.hits, taken.probability, usual, when))
-        return tuple(rows)
+            rows.append((taken.hits, taken.probability, usual, when))
+        return collapse(rows)
 
     def start_words(self) -> str:
         """"no AA hit", "1 AA hit (1 fighter lost)"."""
@@ -120,7 +158,7 @@ class RoundAdvice:
         return {"aa_hits": self.aa_hits, "probability": float(self.probability), "aa_lost": self.aa_lost,
                 "scored": [s.to_dict() for s in self.scored],
                 "taken": [{"hits": t.hits, "probability": float(t.probability)} for t in self.taken],
-                "attacker": [list(row) for row in self.attacker]}
+                "attacker": [[lose.text() for lose in row] for row in self.attacker]}
 
 
 @dataclass(frozen=True)
@@ -181,8 +219,9 @@ class CasualtyPolicy:
                             (f"{when} the attacker takes hits and loses", self.attacker)):
             if rows:
                 out.append(f"  {title}:")
+                width = max(2, *(len(row.label) for row in rows))
                 for row in rows:
-                    hits = f"{row.hits:>2} hit{'s' if row.hits != 1 else ' '}"
+                    hits = f"{row.label:>{width}} hit{'s' if row.label != '1' else ' '}"
                     out.append(f"    {hits} ({100 * row.probability:5.1f}%): {row.lose}")
                     for other in row.when:
                         out.append(f"        {other.words()} ({100 * other.probability:.1f}%): {other.lose}")
@@ -197,6 +236,31 @@ class CasualtyPolicy:
                 "aa": [r.to_dict() for r in self.aa], "defender": [r.to_dict() for r in self.defender],
                 "attacker": [r.to_dict(when=True) for r in self.attacker],
                 "grid": [s.to_dict() for s in self.starts]}
+
+
+def collapse(rows: list[tuple[int, float, Loss, tuple[WhenScored, ...]]]) -> tuple[Advice, ...]:
+    """Rows (hits, chance, loss, exceptions) as the table's: a run of ``RUN`` rows or more, of
+    consecutive hits without exceptions, each losing one more unit of the same type than the row
+    before (its first row losing one or more of it), is one row ("1-10 hits: 1-10 infantry")."""
+    out: list[Advice] = []
+    i = 0
+    while i < len(rows):
+        hits, p, loss, when = rows[i]
+        j, part = i, None
+        while not when and j + 1 < len(rows) and not rows[j + 1][3] and rows[j + 1][0] == rows[j][0] + 1:
+            step = rows[j][2].one_more(rows[j + 1][2])
+            if step is None or part is not None and step != part or loss.parts[step][1] == 0:
+                break
+            part, j = step, j + 1
+        if part is not None and j - i + 1 >= RUN:
+            last = rows[j][2]
+            out.append(Advice(hits, sum(r[1] for r in rows[i:j + 1]), last.text((part, loss.parts[part][1])),
+                              through=rows[j][0]))
+            i = j + 1
+        else:
+            out.append(Advice(hits, p, loss.text(), when))
+            i += 1
+    return tuple(out)
 
 
 def _numbers(values: tuple[int, ...]) -> str:

@@ -17,8 +17,7 @@ import numpy as np
 from oddsim.engines.exact import _casualties as kc
 from oddsim.engines.exact.casualties import WHOLE, Solved, _Types, _units_text, aa_rolled_per_aircraft
 from oddsim.engines.lowering import unit_names
-from oddsim.model.names import count_label, describe_counts
-from oddsim.results.casualty_policy import Advice, CasualtyPolicy, Chance, RoundAdvice, Scored
+from oddsim.results.casualty_policy import CasualtyPolicy, Chance, Loss, RoundAdvice, Scored, collapse
 
 ADVICE_MIN_CHANCE = 1e-4
 """Hit counts (scored or taken) and AA outcomes rarer than this in the round are left out of the
@@ -71,8 +70,8 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     names = unit_names(g.battle.rules)
     a_start, d0 = g.A.start, g.D.start
     chosen_aa = g.A.best and not aa_rolled_per_aircraft(g.battle)
-    aa = tuple(Advice(h, p, _lost(names, g.a_types, g.A.counts[a_start], g.A.counts[s]))
-               for h, p, s in solved.aa if h > 0 and p >= ADVICE_MIN_CHANCE) if chosen_aa else ()
+    aa = collapse([(h, p, _lost(names, g.a_types, g.A.counts[a_start], g.A.counts[s]), ())
+                   for h, p, s in solved.aa if h > 0 and p >= ADVICE_MIN_CHANCE]) if chosen_aa else ()
     starts: list[RoundAdvice] = []
     for h, p, a0 in sorted(solved.aa, key=lambda o: -o[1]):  # (the likeliest first)
         if p < ADVICE_MIN_CHANCE and starts:
@@ -85,16 +84,17 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
         taken = tuple(Chance(t, float(q)) for t, q in zip(c.taken.tolist(), c.taken_p.tolist(), strict=True))
         lose = tuple(tuple(_lost(names, g.a_types, g.A.counts[a0], g.A.counts[ap]) for ap in row)
                      for row in c.kept_a.tolist()) if g.A.best else ()
-        starts.append(RoundAdvice(h, float(p), _lost(names, g.a_types, g.A.counts[a_start], g.A.counts[a0]),
-                                  scored, taken, lose))
+        aa_lost = _lost(names, g.a_types, g.A.counts[a_start], g.A.counts[a0]).text()
+        starts.append(RoundAdvice(h, float(p), aa_lost, scored, taken, lose))
     return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
                           aa, tuple(starts), g.battle.in_progress)
 
 
-def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.ndarray) -> str:
+def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.ndarray) -> Loss:
     """What a side loses going from composition ``before`` to ``after``: units removed, and
     two-hit units damaged ("1 battleship damaged")."""
-    removed, hurt = {}, {}
+    removed: dict[int, int] = {}
+    hurt: dict[int, int] = {}
     for k, (u, role) in enumerate(zip(types.unit.tolist(), types.role.tolist(), strict=True)):
         if role == 0:
             removed[u] = int(before[k] - after[k])
@@ -103,8 +103,5 @@ def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.n
             dead = int(before[k] + before[p] - after[k] - after[p])
             removed[u] = dead
             hurt[u] = int(before[k] - after[k]) - dead
-    text = describe_counts([(names[u], n) for u, n in removed.items()])
-    damaged = [f"{count_label(names[u], n)} damaged" for u, n in hurt.items() if n > 0]
-    if not damaged:
-        return text
-    return ", ".join(damaged) if text == "none" else f"{text}, {', '.join(damaged)}"
+    return Loss(tuple((names[u], n, False) for u, n in removed.items())
+                + tuple((names[u], n, True) for u, n in hurt.items()))

@@ -25,12 +25,13 @@ function casualtyAdvice(policy) {
       el("thead", {}, el("tr", {}, ...head.map(text => el("th", { text })))), el("tbody", {}, ...rows)));
   };
   const row = (...cells) => el("tr", {}, ...cells.map(([text, num]) => el("td", { class: num ? "num" : null, text })));
-  const plain = rows => (rows || []).map(r => row([String(r.hits), true], [pct(r.probability), true], [r.lose]));
+  const hits = r => r.through > r.hits ? `${r.hits}-${r.through}` : String(r.hits);  // (a run: "1-10")
+  const plain = rows => (rows || []).map(r => row([hits(r), true], [pct(r.probability), true], [r.lose]));
   table("out-casualty-aa", "AA fire before round 1: the attacker loses", ["hits", "chance", "lose"], plain(policy.aa));
   table("out-casualty-defender", `${round}: the defender, hit, loses`, ["hits", "chance", "lose"], plain(policy.defender));
   // the attacker: a row per hits taken, then one per hits scored that calls for another loss
   const attacker = (policy.attacker || []).flatMap(r => [
-    row([String(r.hits), true], [r.when_scored.length ? "any other" : "any"], [pct(r.probability), true], [r.lose]),
+    row([hits(r), true], [r.when_scored.length ? "any other" : "any"], [pct(r.probability), true], [r.lose]),
     ...r.when_scored.map(w => Object.assign(row(["", true],
       [`${w.scored_words} (defender left ${w.defender_left.join(" / ")})`], [pct(w.probability), true], [w.lose]),
       { className: "when-scored" }))]);

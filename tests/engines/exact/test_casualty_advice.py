@@ -12,7 +12,7 @@ from oddsim.engines.exact.casualty_advice import round_choices
 from oddsim.engines.lowering import unit_names
 from oddsim.model.battle import Battle
 from oddsim.model.side import Side
-from oddsim.results.casualty_policy import Chance, RoundAdvice, Scored
+from oddsim.results.casualty_policy import Chance, Loss, RoundAdvice, Scored, collapse
 from tests.engines.exact.test_best_casualties import (
     _hits,
     _issue_fire_attacker,
@@ -133,18 +133,42 @@ def test_the_grid_after_each_aa_outcome():
     assert [len(s["attacker"]) for s in grid] == [len(s.scored) for s in policy.starts]
 
 
+def _loss(inf=0, art=0, bb_lost=0, bb_damaged=0):
+    return Loss((("infantry", inf, False), ("artillery", art, False), ("battleship", bb_lost, False),
+                 ("battleship", bb_damaged, True)))
+
+
 def test_the_table_collapses_the_grid():
     """Per hits taken the loss after most rolls, then the hits scored that call for another."""
-    scored = (Scored(0, 0.2, "none", "3 infantry"), Scored(1, 0.55, "1 infantry", "2 infantry"),
-              Scored(2, 0.15, "2 infantry", "1 infantry"), Scored(3, 0.1, "3 infantry", "none"))
+    a, b = _loss(art=1), _loss(inf=1, art=1)
+    scored = (Scored(0, 0.2, _loss(), "3 infantry"), Scored(1, 0.55, _loss(inf=1), "2 infantry"),
+              Scored(2, 0.15, _loss(inf=2), "1 infantry"), Scored(3, 0.1, _loss(inf=3), "none"))
     start = RoundAdvice(0, 1.0, "none", scored, (Chance(1, 0.4), Chance(2, 0.1)),
-                        (("1 infantry", "A"), ("1 infantry", "B"), ("1 infantry", "A"), ("1 infantry", "A")))
+                        ((_loss(inf=1), a), (_loss(inf=1), b), (_loss(inf=1), a), (_loss(inf=1), a)))
     one, two = start.attacker_rows()
     assert (one.hits, one.lose, one.when) == (1, "1 infantry", ())
-    assert (two.hits, two.lose) == (2, "B")  # after 1 hit scored: 0.55, against 0.2 + 0.15 + 0.1
+    assert (two.hits, two.lose) == (2, "1 infantry, 1 artillery")  # after 1 scored: 0.55, against 0.45
     (other,) = two.when
-    assert other.scored == (0, 2, 3) and other.lose == "A"
+    assert other.scored == (0, 2, 3) and other.lose == "1 artillery"
     assert other.left == ("3 infantry", "1 infantry", "none")
     assert other.probability == pytest.approx(0.1 * 0.45)
     assert other.words() == "after scoring 0, 2 or 3 (defender left 3 infantry / 1 infantry / none)"
     assert RoundAdvice(0, 1.0, "none", scored, (Chance(1, 0.4),), ()).attacker_rows() == ()
+    assert [(r.label, r.lose) for r in start.defender_rows()] == [("1-3", "1-3 infantry")]  # (a run)
+
+
+def test_runs_of_one_more_unit_are_one_row():
+    """1-4 hits: 1-4 infantry; then artillery one at a time from 4 infantry; a battleship damaged
+    then sunk is no run; two rows are no run."""
+    rows = [(h, 0.1, _loss(inf=h), ()) for h in range(1, 5)]
+    rows += [(5, 0.01, _loss(inf=4, art=1), ()), (6, 0.01, _loss(inf=4, art=2), ()),
+             (7, 0.01, _loss(inf=4, art=3), ())]
+    rows += [(8, 0.001, _loss(inf=4, art=3, bb_damaged=1), ()),
+             (9, 0.001, _loss(inf=4, art=3, bb_lost=1), ())]
+    table = collapse(rows)
+    assert [(r.label, r.lose) for r in table] == [
+        ("1-4", "1-4 infantry"), ("5-7", "4 infantry, 1-3 artillery"),
+        ("8", "4 infantry, 3 artillery, 1 battleship damaged"),
+        ("9", "4 infantry, 3 artillery, 1 battleship")]
+    assert table[0].probability == pytest.approx(0.4) and table[0].to_dict()["through"] == 4
+    assert [r.label for r in collapse(rows[:2])] == ["1", "2"]
