@@ -154,11 +154,27 @@ class RoundAdvice:
             return "no AA hit"
         return f"{self.aa_hits} AA hit{'s' if self.aa_hits != 1 else ''} ({self.aa_lost} lost)"
 
+    def columns(self) -> tuple[tuple[int, ...], ...]:
+        """The grid's hits scored (indexes into ``scored``) grouped where the attacker's losses are
+        the same for every number of hits taken, in order of their first."""
+        groups: dict[tuple[Loss, ...], list[int]] = {}
+        for i, column in enumerate(self.attacker):
+            groups.setdefault(column, []).append(i)
+        return tuple(tuple(group) for group in groups.values())
+
     def to_dict(self) -> dict[str, object]:
+        """The whole grid, and ``columns``: the hits scored after which the attacker loses the
+        same (its first's column of ``attacker`` holds their losses)."""
+        columns = [{"scored": [self.scored[i].hits for i in group],
+                    "scored_words": _numbers(tuple(self.scored[i].hits for i in group)),
+                    "probability": float(sum(self.scored[i].probability for i in group)),
+                    "defender_left": list(dict.fromkeys(self.scored[i].left for i in group)),
+                    "first": group[0]}
+                   for group in self.columns()]
         return {"aa_hits": self.aa_hits, "probability": float(self.probability), "aa_lost": self.aa_lost,
                 "scored": [s.to_dict() for s in self.scored],
                 "taken": [{"hits": t.hits, "probability": float(t.probability)} for t in self.taken],
-                "attacker": [[lose.text() for lose in row] for row in self.attacker]}
+                "attacker": [[lose.text() for lose in row] for row in self.attacker], "columns": columns}
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ def test_json_carries_the_whole_grid():
     assert [s["hits"] for s in start["scored"]] == [0, 1, 2] and [t["hits"] for t in start["taken"]] == [1, 2]
     assert start["scored"][2]["defender_left"] == "none"
     assert start["attacker"][2][1] == "1 infantry, 1 fighter"  # scored 2, taken 2
+    assert [(c["scored"], c["first"]) for c in start["columns"]] == [([0, 1], 0), ([2], 2)]  # the same loss
     row = next(r for r in policy["attacker"] if r["hits"] == 2)
     assert row["when_scored"][0]["scored"] == [2] and row["when_scored"][0]["scored_words"] == "2"
     assert policy["in_progress"] is False

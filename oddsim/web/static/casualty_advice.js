@@ -3,7 +3,8 @@
 // round, or the round a battle in progress is at). The attacker's loss depends on the hits it
 // scored too (they decide what the defender has left): its table gives, per hits taken, the loss
 // after most rolls and the hits scored that call for another; the whole grid (every hits scored
-// by every hits taken, after each AA outcome) unfolds below it. app.js calls
+// by every hits taken, after each AA outcome; hits scored after which it loses the same share a
+// column) unfolds below it. app.js calls
 // casualtyAdvice(data.casualty_policy) where an answer carries one; it reads app.js's el().
 
 function casualtyAdvice(policy) {
@@ -43,15 +44,18 @@ function casualtyAdvice(policy) {
 
 function everyCase(grid, afterAA, pct) {
   // the whole grid: per state after the AA fire, the attacker's loss for each hits taken (rows)
-  // and hits scored (columns, with what the defender has left then)
+  // and hits scored (columns; those after which it loses the same, one column: the server's
+  // "columns"), with what the defender has left then
   const details = el("details", { id: "out-casualty-grid" },
     el("summary", { text: "Every case: the attacker's loss by hits scored and hits taken" }));
   grid.forEach((start, s) => {
+    const left = c => c.defender_left.length <= 3 ? `: defender left ${c.defender_left.join(" / ")}` : "";
     const head = el("tr", {}, el("th", { text: "hits taken ↓, scored →" }),
-      ...start.scored.map(c => el("th", { text: `${c.hits} (${pct(c.probability)}): defender left ${c.defender_left}` })));
+      ...start.columns.map(c => el("th", { title: `defender left ${c.defender_left.join(" / ")}`,
+        text: `${c.scored_words} (${pct(c.probability)})${left(c)}` })));
     const rows = start.taken.map((t, j) => el("tr", {},
       el("th", { text: `${t.hits} (${pct(t.probability)})` }),
-      ...start.attacker.map(column => el("td", { text: column[j] }))));
+      ...start.columns.map(c => el("td", { text: start.attacker[c.first][j] }))));
     if (grid.length > 1) details.append(el("h5", { text: `${afterAA(start)}: ${pct(start.probability)}` }));
     details.append(el("div", { class: "scroll" },
       el("table", { id: `out-casualty-grid-${s}` }, el("thead", {}, head), el("tbody", {}, ...rows))));
