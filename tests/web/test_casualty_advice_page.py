@@ -47,7 +47,8 @@ def test_the_advice_table_and_the_grid(page):
         ["", "2 (defender left none)", "4.6%", "1 infantry, 1 fighter"]
     page.click("#out-casualty-grid > summary")
     heads = page.locator("#out-casualty-grid-0 thead th").all_inner_texts()  # scored 0 or 1: the same
-    assert [h.split(" (")[0] for h in heads[1:]] == ["0 or 1", "2"] and heads[2].endswith("defender left none")
+    assert [h.split(" (")[0] for h in heads[1:]] == ["0 or 1", "2"]
+    assert heads[2].endswith("defender left none")
     cells = page.locator("#out-casualty-grid-0 tbody tr").nth(1).locator("td").all_inner_texts()  # taken 2
     assert cells == ["2 infantry", "1 infantry, 1 fighter"]
     page.check("#in_progress")

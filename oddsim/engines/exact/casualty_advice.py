@@ -92,7 +92,9 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
 
 def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.ndarray) -> Loss:
     """What a side loses going from composition ``before`` to ``after``: units removed, and
-    two-hit units damaged ("1 battleship damaged")."""
+    two-hit units damaged ("1 battleship damaged"). Of two-hit units, the damaged ones are the
+    ones lost first: from a whole and a damaged battleship to one damaged battleship is "1
+    battleship, 1 battleship damaged" (the damaged one sunk, the other hit), two hits either way."""
     removed: dict[int, int] = {}
     hurt: dict[int, int] = {}
     for k, (u, role) in enumerate(zip(types.unit.tolist(), types.role.tolist(), strict=True)):
@@ -102,6 +104,6 @@ def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.n
             p = int(types.pair[k])
             dead = int(before[k] + before[p] - after[k] - after[p])
             removed[u] = dead
-            hurt[u] = int(before[k] - after[k]) - dead
+            hurt[u] = int(before[k] - after[k]) - max(0, dead - int(before[p]))  # (whole ones hit once)
     return Loss(tuple((names[u], n, False) for u, n in removed.items())
                 + tuple((names[u], n, True) for u, n in hurt.items()))

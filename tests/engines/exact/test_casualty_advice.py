@@ -172,3 +172,14 @@ def test_runs_of_one_more_unit_are_one_row():
         ("9", "4 infantry, 3 artillery, 1 battleship")]
     assert table[0].probability == pytest.approx(0.4) and table[0].to_dict()["through"] == 4
     assert [r.label for r in collapse(rows[:2])] == ["1", "2"]
+
+
+def test_a_battleship_sunk_and_one_damaged():
+    """At sea, a whole and a damaged battleship (1942-2e) against 2 battleships: two hits leave
+    one damaged battleship whatever is chosen (the damaged one sunk and the other hit, or the whole
+    one sunk): '1 battleship, 1 battleship damaged'; the defender's two dice hit twice with
+    (4/6)^2 = 4/9."""
+    battle = Battle(RULES, Side("1 damaged bb, 1 bb", order_of_loss="best"), "2 bb", sea=True)
+    two = next(r for r in oddsim.solve(battle).casualty_policy.attacker if r.hits == 2)
+    assert two.lose == "1 battleship, 1 battleship damaged" and two.when == ()
+    assert two.probability == pytest.approx(4 / 9, abs=1e-15)
