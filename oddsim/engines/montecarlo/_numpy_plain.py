@@ -1,4 +1,4 @@
-"""A plain battle's runs fought with NumPy, all at once: a first run's answer without compiling.
+"""A plain battle's runs fought with NumPy, many at once: a first run's answer without compiling.
 
 On a cold kernel cache, compiling the plain battle's loop (``_kernel._run_plain_block`` and the
 two dozen helpers it calls) costs 1-3 s; ``run_plain_block`` fights the same battles with array
