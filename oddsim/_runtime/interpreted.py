@@ -78,12 +78,11 @@ _tables_spent = 0.0
 
 
 def tables(on: bool = True) -> contextlib.AbstractContextManager[None]:
-    """Calls through ``carried`` in the block run interpreted when ``on``, the cache is ``cold``
-    (for any caller: the Python API too) and this process has spent under
-    ``TABLES_BUDGET_SECONDS`` so: for tables a battle's kernels read, the same values interpreted in
-    milliseconds where compiling the kernels that build them takes seconds: the exact engine's
-    lowering (1 ms), the Monte Carlo engine's plain battles (5 ms for 10 units); a caller may also
-    ask ``active()`` in the block and compute without kernels (NumPy: plain battles, trench policies)."""
+    """Calls through ``carried`` in the block run interpreted when ``on``, the cache is ``cold`` (for
+    any caller: the Python API too) and this process has spent under ``TABLES_BUDGET_SECONDS`` so:
+    tables a battle's kernels read, the same values in milliseconds where compiling the kernels that
+    build them takes seconds (the exact engine's lowering: 1 ms, Monte Carlo's plain battles: 5 ms for
+    10 units); a caller may also ask ``active()`` and use NumPy instead (plain battles, the trench)."""
     if not on or active() or _tables_spent >= TABLES_BUDGET_SECONDS or not cold():
         return _AS_THEY_ARE
     return _interpreting(timed=True)
