@@ -105,7 +105,7 @@ def battle(rules, attacker, defender, game_file, territory, attacker_player, met
     # the engines: after the input is checked
     from oddsim.model.side import Side
     from oddsim.results.battle_result import BattleResult
-    from oddsim.stages.counter import CounterAttackResult
+    from oddsim.stages.counter import CounterAttackResult, counter_order
     from oddsim.stages.request import BattleRequest, RequestKind, run_request
     from oddsim.stages.wave_plan import load_wave_plan
     from oddsim.stages.waves import Wave, WaveResult
@@ -115,7 +115,7 @@ def battle(rules, attacker, defender, game_file, territory, attacker_player, met
     if wave_plan is not None:
         later += load_wave_plan(wave_plan)
     request = BattleRequest(spec, waves=later or None, counter_attack=counter,
-                            ool_counter=spec.defender.order_of_loss,
+                            ool_counter=counter_order(spec),
                             method=method, runs=runs, seed=seed)
     if request.kind is RequestKind.COUNTER_ATTACK and (plot or survivors is not None):
         raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")
