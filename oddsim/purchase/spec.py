@@ -20,7 +20,7 @@ from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.model.names import count_label, unit_label
 from oddsim.model.options import side_options, with_side_options
 from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_ruleset
-from oddsim.model.side import ATTACKER, BEST_ORDER, DEFENDER, is_best_order
+from oddsim.model.side import ATTACKER, DEFENDER, given_order, is_best_order
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, iter_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
 from oddsim.stages.best_size import MAX_GAMES_SECONDS, GameSize, armies_size, check_games
@@ -117,7 +117,8 @@ class SweepSpec:
         chooses = is_best_order(ool_attacker) or is_best_order(ool_defender)
         spec = replace(spec, casualty_goal=_casualty_goal(goal, sea, casualty_goal, chooses))
         probe = spec._probe(ool_attacker, ool_defender)
-        spec = replace(spec, ool_attacker=_order(probe.attacker), ool_defender=_order(probe.defender))
+        spec = replace(spec, ool_attacker=given_order(probe.attacker),
+                       ool_defender=given_order(probe.defender))
         if chooses:
             spec.check_best_size()
         return spec
@@ -287,11 +288,6 @@ def _casualty_goal(goal: Goal, sea: bool, asked: str | None, chooses: bool) -> s
         raise PurchaseError("--casualty-goal value counts the territory's value, which a sweep takes "
                             "with --goal value --territory-value V: use those, or another casualty goal")
     return asked
-
-
-def _order(side: Side) -> tuple[str, ...] | str | None:
-    """A checked side's order of loss as the sweep keeps it: ``"best"`` where it chooses each loss."""
-    return BEST_ORDER if side.best_losses else side.order_of_loss
 
 
 def _goal_options(goal: Goal, rules: Ruleset, territory_value: float | None,

@@ -17,7 +17,7 @@ from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import ArmySpec, Battle, Side
 from oddsim.model.forces import Force, join_forces, parse_force
 from oddsim.model.rules import Domain
-from oddsim.model.side import BEST_ORDER, is_best_order
+from oddsim.model.side import BEST_ORDER, given_order, is_best_order
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.mixing import part_variance, spread_variance
 
@@ -136,7 +136,7 @@ def counter_battle(battle: Battle, counter: ArmySpec, units: Force,
 def counter_order(battle: Battle) -> str | tuple[str, ...] | None:
     """The counter-attacker's order of loss: the battle's defender's (the same player), ``"best"``
     where that defender chooses each loss."""
-    return BEST_ORDER if battle.defender.best_losses else battle.defender.order_of_loss
+    return given_order(battle.defender)
 
 
 def _hold_errors(first: BattleResult, holds: float, held_squares: float,
