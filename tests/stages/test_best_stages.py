@@ -133,8 +133,9 @@ def test_an_assault_with_best_casualties_at_sea_and_on_land_is_the_brute_force()
     assert answer.sea.attacker_win == pytest.approx(sea, abs=1e-12)
     assert answer.sea.casualty_policy.goal == "win"
     assert answer.takes_territory == pytest.approx(sea * land, abs=1e-12)
-    fixed = run_amphibious(Amphibious(rules=RULES, fleet="1 dd, 1 cruiser, 1 trn", cargo="1 inf, 1 arm",
-                                             air="1 ftr", defender="2 inf", sea_defender="2 dd"), method="exact")
+    plain = Amphibious(rules=RULES, fleet="1 dd, 1 cruiser, 1 trn", cargo="1 inf, 1 arm", air="1 ftr",
+                       defender="2 inf", sea_defender="2 dd")
+    fixed = run_amphibious(plain, method="exact")
     assert fixed.takes_territory == pytest.approx(sea * _takes((1, 1, 1), (2, 0), False), abs=1e-12)
     assert answer.takes_territory > fixed.takes_territory + 0.05
     assert "with the attacker choosing each loss" in answer.to_table()
@@ -152,7 +153,8 @@ def test_the_sea_battle_takes_a_fixed_order_too():
 
 
 @pytest.mark.parametrize("options, named", [
-    (dict(ool_attacker="best"), "the landing: best casualties do not cover bombardment yet: add --no-bombard"),
+    (dict(ool_attacker="best"),
+     "the landing: best casualties do not cover bombardment yet: add --no-bombard"),
     (dict(ool_sea_attacker="best"), "--ool-sea-attacker: there is no sea battle"),
     (dict(casualty_goal="tuv"), "the casualty goal is what a side that chooses each loss plays for"),
 ])
@@ -163,7 +165,7 @@ def test_what_an_assault_refuses_in_one_line(options, named):
 
 
 def test_a_landing_without_bombardment_chooses_each_loss():
-    assault = Amphibious(rules=RULES, fleet="1 bb, 1 trn", cargo="1 inf, 1 arm", air="1 ftr", defender="2 inf",
-                         bombard=False, ool_attacker="best", casualty_goal="take")
+    assault = Amphibious(rules=RULES, fleet="1 bb, 1 trn", cargo="1 inf, 1 arm", air="1 ftr",
+                         defender="2 inf", bombard=False, ool_attacker="best", casualty_goal="take")
     answer = run_amphibious(assault, method="exact")
     assert answer.takes_territory == pytest.approx(_takes((1, 1, 1), (2, 0)), abs=1e-12)
