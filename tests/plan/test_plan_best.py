@@ -97,4 +97,5 @@ def test_the_cli_plans_with_best_casualties():
     out = CliRunner().invoke(cli, ["plan", "--pool", "1 inf, 3 ftr", "--target", "A=3 inf", "--goal",
                                    "take-all", "--ool-attacker", "best", "--casualty-goal", "take"])
     assert out.exit_code == 0, out.output
-    assert f"{100 * _take(1, 3, 3):.2f}%" in out.stdout.splitlines()[0]
+    first = out.stdout.splitlines()[0]
+    assert f"{100 * _take(1, 3, 3):.2f}%" in first and "the attacker chooses each loss for goal take" in first
