@@ -169,3 +169,29 @@ def test_a_landing_without_bombardment_chooses_each_loss():
                          defender="2 inf", bombard=False, ool_attacker="best", casualty_goal="take")
     answer = run_amphibious(assault, method="exact")
     assert answer.takes_territory == pytest.approx(_takes((1, 1, 1), (2, 0)), abs=1e-12)
+
+
+# --- the games' sizes ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("attacker, defender, sea, who", [
+    ("10 inf, 3 art, 3 arm, 2 ftr, 2 bmb", "12 inf, 2 art, 2 arm, 2 ftr", False, "attacker"),
+    ("3 inf, 1 arm, 1 ftr", "2 inf, 1 aa", False, "both"),
+    ("2 bb, 1 dd", "1 bb, 1 cruiser", True, "attacker"),
+])
+def test_a_games_size_from_its_armies_is_the_solvers(attacker, defender, sea, who):
+    """``best_size.game_size`` counts the best-loss table's entries as the solver builds it: for
+    the issue's benchmark 1,584 x 351 compositions x 21 hit counts; a non-casualty AA gun takes
+    no hits; a two-hit unit's whole and damaged ones apart."""
+    from oddsim.engines.exact import casualties
+    from oddsim.stages.best_size import game_size
+    from oddsim.stages.pipeline import estimate_seconds
+
+    a = Side(attacker, "best") if who in ("attacker", "both") else attacker
+    d = Side(defender, "best") if who == "both" else defender
+    battle = Battle(RULES, a, d, sea=sea)
+    size = game_size(battle)
+    assert size.entries == casualties.game(battle).entries
+    if attacker.startswith("10 inf"):
+        assert size.entries == 1584 * 351 * 21
+    assert estimate_seconds(battle) == size.seconds
