@@ -23,9 +23,10 @@ from oddsim.model.battle import Battle
 from oddsim.model.forces import Force
 from oddsim.model.rules import Ruleset
 
-BATTLE_SECONDS = 0.0015
-"""What one best-casualties answer costs besides its game (lowering, its tables, the forward
-pass, the fixed orders' game beside it): measured at 1.2-1.7 ms on battles of a few units."""
+BATTLE_SECONDS = 0.003
+"""What one best-casualties battle costs besides its game (lowering, its tables, the forward
+pass, the fixed orders' game beside it; in a sweep its row): 1.2-1.7 ms a solve alone on battles
+of a few units, 3-4 ms a row of a purchase sweep on a loaded machine (benchmarks/best_sweeps.py)."""
 ENTRY_SECONDS = 5e-8
 """Seconds per entry of the best-loss table (composition pairs x the attacker's hits) ..."""
 STEP_SECONDS = 2e-9
