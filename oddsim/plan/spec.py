@@ -235,8 +235,9 @@ def parse_plan(rules: Ruleset, pool: str | Mapping[str, int] | Force, targets: E
     ``targets``: ``["Ukraine=6 inf, 2 arm", ...]`` or ``{"Ukraine": "6 inf, 2 arm"}``: the
     defenders of each target (attack) or the threat each territory faces (``defend``).
     ``battle_options``: what ``Battle`` takes besides the armies and the retreat (``sea``,
-    ``ool_attacker``, ``ool_defender``, ``keep_land``, ``dice``, ``attacker_tech``,
-    ``defender_tech``); ``retreat`` as ``Battle``'s, where ``best="value"`` counts each target's
+    ``ool_attacker``, ``ool_defender``, ``casualty_goal``, ``keep_land``, ``dice``,
+    ``attacker_tech``, ``defender_tech``; an order of loss ``"best"``: the plan is sized first,
+    ``check_best_size``); ``retreat`` as ``Battle``'s, where ``best="value"`` counts each target's
     value. ``runs`` and ``seed``: the Monte Carlo battles of a target too large to solve exactly
     for every sub-army (``oddsim.plan.odds``; default ``DEFAULT_PLAN_RUNS`` runs each). ``rules``
     is a loaded ``Ruleset`` (``oddsim.plan.attack`` and ``defend`` take an edition's name too)."""
