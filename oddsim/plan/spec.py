@@ -18,10 +18,16 @@ from oddsim.model.battle import MAX_TERRITORY_VALUE, Battle, RetreatPolicy
 from oddsim.model.forces import Force, parse_defender, parse_force
 from oddsim.model.names import count_label, unit_label
 from oddsim.model.options import battle_from
-from oddsim.model.rules import Domain, Ruleset, require_ruleset
+from oddsim.model.rules import Ruleset, require_ruleset
 from oddsim.model.side import is_best_order
 from oddsim.plan.goals import Combine, Goal, GoalKind, PlanError, parse_goal
-from oddsim.stages.best_size import MAX_GAMES_SECONDS, GameSize, armies_size, check_games
+from oddsim.stages.best_size import (
+    MAX_GAMES_SECONDS,
+    GameSize,
+    armies_size,
+    check_games,
+    with_counter_attacks,
+)
 from oddsim.stages.sub_armies import joined, sub_armies
 
 MAX_SUB_ARMIES = 20_000
@@ -342,11 +348,7 @@ def best_games(spec: PlanSpec) -> Iterator[tuple[str, GameSize]]:
             pool = dict(force.counts), dict(force.damaged)
             sides = (fixed, pool) if spec.defend else (pool, fixed)
             size = armies_size(rules, *sides[0], *sides[1], defender_best=battle.defender.best_losses)
-            if counter is not None:
-                land = {n: c for n, c in pool[0].items() if rules.unit(n).domain is Domain.LAND}
-                after = armies_size(rules, counter, {}, land, {}, defender_best=battle.attacker.best_losses)
-                times = math.prod(n + 1 for n in land.values())
-                size = GameSize(size.entries + times * after.entries, size.steps + times * after.steps)
+            size = with_counter_attacks(size, rules, pool[0], counter, battle.attacker.best_losses)
             yield f"target {target.name}, sub-army {army.describe()}", size
 
 

@@ -7,7 +7,6 @@ Every bad input is found here, before anything is solved, and raised as one clea
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -23,7 +22,7 @@ from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_rule
 from oddsim.model.side import ATTACKER, DEFENDER, given_order, is_best_order
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, iter_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
-from oddsim.stages.best_size import MAX_GAMES_SECONDS, GameSize, armies_size, check_games
+from oddsim.stages.best_size import MAX_GAMES_SECONDS, armies_size, check_games, with_counter_attacks
 
 DEFAULT_PURCHASE_RUNS = 100_000
 """Monte Carlo runs per battle in a sweep: fewer than for one battle, as a sweep solves many."""
@@ -202,13 +201,8 @@ class SweepSpec:
                 bought = buyer, damaged
                 sides = (against, bought) if self.goal.buyer_defends else (bought, against)
                 size = armies_size(rules, *sides[0], *sides[1], defender_best=d_best)
-                if counter is not None:
-                    land = {name: n for name, n in sides[0][0].items()
-                            if n and rules.unit(name).domain is Domain.LAND}
-                    after = armies_size(rules, counter, {}, land, {}, defender_best=a_best)
-                    times = math.prod(n + 1 for n in land.values())
-                    size = GameSize(size.entries + times * after.entries, size.steps + times * after.steps)
-                yield f"purchase {self.describe_purchase(counts)}", size
+                yield (f"purchase {self.describe_purchase(counts)}",
+                       with_counter_attacks(size, rules, sides[0][0], counter, a_best))
 
         return check_games(sizes(), "the sweep", fix, limit)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from oddsim.errors import TooLargeError
 from oddsim.model.battle import Battle
 from oddsim.model.forces import Force
-from oddsim.model.rules import Ruleset
+from oddsim.model.rules import Domain, Ruleset
 
 BATTLE_SECONDS = 0.003
 """What one best-casualties battle costs besides its game (lowering, its tables, the forward
@@ -101,6 +101,19 @@ def armies_size(rules: Ruleset, attacker: Mapping[str, int], attacker_damaged: M
     entries = a.compositions * d.compositions * (a.capacity + 1)
     options = d.options if defender_best else d.compositions * (d.capacity + 1)
     return GameSize(entries, a.compositions * options * (a.capacity + 1))
+
+
+def with_counter_attacks(size: GameSize, rules: Ruleset, attacker: Mapping[str, int],
+                         counter: Mapping[str, int] | None, stayers_best: bool) -> GameSize:
+    """``size`` plus the counter-attacks after the battle (``counter``: the counter-attacking
+    army's counts, None: none): one game of it against all the attacker's land units for each
+    composition of them that may stay (a bound: each is fought against fewer)."""
+    if counter is None:
+        return size
+    land = {name: n for name, n in attacker.items() if n and rules.unit(name).domain is Domain.LAND}
+    after = armies_size(rules, counter, {}, land, {}, defender_best=stayers_best)
+    times = math.prod(n + 1 for n in land.values())
+    return GameSize(size.entries + times * after.entries, size.steps + times * after.steps)
 
 
 def check_game(size: GameSize, what: str, fix: str) -> None:
