@@ -99,3 +99,17 @@ def test_the_cli_plans_with_best_casualties():
     assert out.exit_code == 0, out.output
     first = out.stdout.splitlines()[0]
     assert f"{100 * _take(1, 3, 3):.2f}%" in first and "the attacker chooses each loss for goal take" in first
+
+
+def test_hold_after_counts_the_counter_attack_with_best_casualties():
+    """Goal hold-after: each target's chance to take and hold is its battle then the
+    counter-attack on what stays, the stayers choosing each loss too (``run_counter_attack``
+    of that sub-army alone)."""
+    from oddsim.api import run_counter_attack
+
+    plan = oddsim.plan.attack("1942-2e", "2 inf, 1 arm, 1 ftr", ["A=1 inf"], goal="hold-after",
+                              counter_attack=["A=2 inf"], ool_attacker="best")
+    sent = plan.split["A"].sent
+    alone = run_counter_attack(Battle(RULES, Side(sent, "best"), "1 inf"), "2 inf", method="exact")
+    assert plan.objective == pytest.approx(alone.holds, abs=1e-12)
+    assert plan.split["A"].odds.holds == pytest.approx(alone.holds, abs=1e-12)
