@@ -22,12 +22,13 @@ import numpy as np
 from oddsim._runtime.jit import jit
 from oddsim.engines.dice import binomial_pmf
 from oddsim.engines.exact import _casualties as kc
+from oddsim.engines.exact import sub_game
 from oddsim.engines.exact._inputs import group_distribution
 from oddsim.engines.lowering import LoweredBattle, SideArrays, lower, unit_names
 from oddsim.errors import BattleError, TooLargeError
-from oddsim.model.battle import Battle, Dice
+from oddsim.model.battle import Battle, Dice, Submerge
 from oddsim.model.names import count_label, describe_counts
-from oddsim.model.rules import AACasualties
+from oddsim.model.rules import AACasualties, SubStrikeRounds
 from oddsim.results.battle_result import BattleResult, Method, RetreatPlanRow, RowArrays, SurvivorTable
 from oddsim.results.casualty_policy import Advice, CasualtyPolicy
 from oddsim.results.swing import SwingDistribution
@@ -50,8 +51,7 @@ def check_covered(battle: Battle) -> None:
     rules = battle.rules
     if battle.sea and any(rules.unit(name).submarine for side in (battle.attacker, battle.defender)
                           for name, _ in side.army.counts):
-        raise BattleError(f"best casualties do not cover submarines yet (their typed hits and first strike): "
-                          f"{fixed}")
+        _check_subs_covered(battle, fixed)
     if any(rules.unit(name).hits > 2 for side in (battle.attacker, battle.defender)
            for name, _ in side.army.counts):
         raise BattleError(f"best casualties do not cover units of more than two hits yet: {fixed}")
@@ -76,6 +76,20 @@ def check_covered(battle: Battle) -> None:
             and len(_aircraft(battle)) > 1):
         raise BattleError("best casualties do not cover Low Luck AA fire rolled at several aircraft types: "
                           f"use --dice standard, or {fixed}")
+
+
+def _check_subs_covered(battle: Battle, fixed: str) -> None:
+    """Refuse what best casualties at sea with submarines leave out: submerging, destroyer last,
+    a first strike in round 1 only, retreats."""
+    if any(side.submerge is not Submerge.NEVER for side in (battle.attacker, battle.defender)):
+        raise BattleError(f"best casualties do not cover submerging subs yet: drop --submerge, or {fixed}")
+    if any(side.destroyer_last for side in (battle.attacker, battle.defender)):
+        raise BattleError("best casualties choose where destroyers go themselves: drop --destroyer-last, "
+                          f"or {fixed}")
+    if battle.rules.combat.sub_strike_rounds is SubStrikeRounds.FIRST:
+        raise BattleError(f"best casualties do not cover a first strike in round 1 only yet: {fixed}")
+    if battle.retreat is not None:
+        raise BattleError(f"best casualties with submarines do not cover retreats yet: drop the retreat, or {fixed}")
 
 
 def _aircraft(battle: Battle) -> list[str]:
@@ -116,6 +130,7 @@ class Game:
     D: kc.CasualtySide  # noqa: N815
     goal: kc.Goal
     subsets: kc.SubSets
+    typed: sub_game.TypedGame | None = None  # at sea with a submarine: typed hits, first strike
 
     @property
     def entries(self) -> int:
@@ -147,7 +162,17 @@ def game(battle: Battle, best_attacker: bool | None = None, best_defender: bool 
                             f"limit is {MAX_WORK:,}; give the sides a fixed order of loss instead of best")
     goal = kc.Goal(GOAL_CODE[battle.casualty_goal or "take"], float(battle.casualty_value or 0.0),
                    float(A.ipc[A.start]), float(D.ipc[D.start]), battle.retreat is not None)
-    return Game(battle, low, a_types, d_types, A, D, goal, subsets)
+    made = Game(battle, low, a_types, d_types, A, D, goal, subsets)
+    if not (battle.sea and sub_game.has_subs(low)):
+        return made
+    typed = sub_game.typed_game(made)
+    entries = pairs * sub_game.n_triples(typed.AT)
+    if entries > sub_game.MAX_TYPED_ENTRIES:
+        raise TooLargeError(f"battle too large for best casualties with submarines: {pairs:,} composition "
+                            f"pairs x {sub_game.n_triples(typed.AT)} hit triples, the limit is "
+                            f"{sub_game.MAX_TYPED_ENTRIES:,} entries; give the sides a fixed order of loss "
+                            "instead of best")
+    return replace(made, typed=typed)
 
 
 def _units_of(low: LoweredBattle, side: SideArrays) -> np.ndarray:
@@ -341,11 +366,18 @@ class Solved:
     start_mass: np.ndarray
     value: float
     aa: tuple[tuple[int, float, int], ...]  # AA hits, their chance, the attacker state kept
+    typed: sub_game.TypedSolved | None = None  # the typed game's tables (``Game.typed``)
 
 
 def solve_game(g: Game) -> Solved:
     """Backward induction over every composition pair, then the AA fire before round 1."""
     n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
+    if g.typed is not None:
+        t = sub_game.solve(g, g.typed)
+        d0, a0 = g.D.start, g.A.start
+        return Solved(g, t.V, np.zeros((0, 0, 0)), t.V, np.zeros((n_d, n_a), dtype=np.int8),
+                      np.array([d0 * n_a + a0], dtype=np.int64), np.ones(1), float(t.V[d0, a0]),
+                      ((0, 1.0, a0),), t)
     V = np.zeros((n_d, n_a))  # noqa: N806
     M = np.zeros((n_a, n_d, g.D.hit.shape[1]))  # noqa: N806
     F = np.zeros((n_d, n_a)) if g.goal.retreat else V  # noqa: N806
@@ -460,6 +492,11 @@ def forward(solved: Solved) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The battle fought forward under the policies: mass at each end, mass that retreats there
     (joint d * n_a + a) and the same weighted by rounds, expected rounds."""
     g = solved.game
+    if solved.typed is not None:
+        assert g.typed is not None
+        end, rounds = sub_game.forward(g, g.typed, solved.typed, solved.start_idx, solved.start_mass)
+        none = np.zeros_like(end)
+        return end, none, none, rounds
     return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
                              solved.leave.ravel())
 
@@ -560,6 +597,9 @@ def _rows(n_types: int, types: _Types, counts: np.ndarray, mass: np.ndarray,
 def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     """The policy's figures and round 1's advice (after no AA hit, the likeliest start)."""
     g = solved.game
+    if g.typed is not None:  # (round 1's advice under typed hits: not yet)
+        return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
+                              (), (), ())
     names = unit_names(g.battle.rules)
     d0 = g.D.start
     a0 = max(solved.aa, key=lambda o: o[1])[2]
