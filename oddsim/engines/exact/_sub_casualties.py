@@ -9,8 +9,9 @@ phase still fire), the attacker chooses knowing everything.
 
 Hits are typed: a sub's hit never goes to an aircraft; an aircraft's hit goes to a sub only
 with a destroyer on its side (where the edition says so). A side that takes hits of kinds
-(subs' S, restricted aircraft's X, general G) chooses any set of losses the hits can pay for,
-taking as many as they can (``typed_options``); a type taken last (transports) takes a hit only
+(subs' S, restricted aircraft's X, general G) chooses its losses group after group, as the
+fixed-order engine takes them, each group as many hits as it can (``typed_options``): so a fixed
+order's losses are always among its options; a type taken last (transports) takes a hit only
 where no other unit that hit could take is left. With the continuation C of a phase (after
 phase 1: the value W of phase 2; after phase 2: V, the next round),
 
@@ -67,90 +68,80 @@ class SubRules(NamedTuple):
 
 
 @jit
-def _feasible(loss, s_hits, x_hits, g_hits, x_free, last_s, last_x, last_g):
-    """Whether hits (S, X, G) can pay for losses ``loss`` (hits taken by class: SUB, AIR, SURFACE,
-    LAST): S never on aircraft, X never on subs (unless ``x_free``), a LAST unit only by the kinds
-    allowed to (``last_*``). Hall's condition over every set of classes."""
-    for mask in range(1, 16):
-        need = 0
-        s_ok = x_ok = g_ok = False
-        for c in range(4):
-            if mask & (1 << c):
-                need += loss[c]
-                if c == SUB:
-                    s_ok = True
-                    x_ok = x_ok or x_free
-                    g_ok = True
-                elif c == AIR:
-                    x_ok = True
-                    g_ok = True
-                elif c == SURFACE:
-                    s_ok = x_ok = g_ok = True
-                else:
-                    s_ok = s_ok or last_s
-                    x_ok = x_ok or last_x
-                    g_ok = g_ok or last_g
-        have = (s_hits if s_ok else 0) + (x_hits if x_ok else 0) + (g_hits if g_ok else 0)
-        if need > have:
-            return False
-    return True
+def _paid(loss, cap, s_hits, x_hits, g_hits):
+    """Whether hits (S, X, G), taken group after group as the fixed-order engine takes them (the
+    subs' hits, then the aircraft's that cannot hit subs, then the rest), each group as many as it
+    can, can leave losses ``loss`` (hits taken per class SUB, AIR, SURFACE, LAST) from a side of
+    ``cap`` (hits it can take per class): S never on aircraft, X never on subs, a LAST unit only
+    where that group may hit nothing else left."""
+    for s_sub in range(min(loss[SUB], s_hits) + 1):
+        for s_surf in range(min(loss[SURFACE], s_hits - s_sub) + 1):
+            s_last = min(s_hits, cap[SUB] + cap[SURFACE] + cap[LAST]) - s_sub - s_surf
+            if s_last < 0 or s_last > loss[LAST]:
+                continue
+            if s_last > 0 and cap[SUB] + cap[SURFACE] - s_sub - s_surf > 0:
+                continue
+            room = cap[AIR] + cap[SURFACE] - s_surf + cap[LAST] - s_last
+            x_total = min(x_hits, room)
+            for x_air in range(min(loss[AIR], x_total) + 1):
+                for x_surf in range(min(loss[SURFACE] - s_surf, x_total - x_air) + 1):
+                    x_last = x_total - x_air - x_surf
+                    if x_last < 0 or x_last > loss[LAST] - s_last:
+                        continue
+                    if x_last > 0 and cap[AIR] - x_air + cap[SURFACE] - s_surf - x_surf > 0:
+                        continue
+                    left = cap[SUB] + cap[AIR] + cap[SURFACE] + cap[LAST] - (s_sub + s_surf + s_last) - x_total
+                    g_total = min(g_hits, left)
+                    rest = (loss[SUB] - s_sub) + (loss[AIR] - x_air) + (loss[SURFACE] - s_surf - x_surf)
+                    g_last = loss[LAST] - s_last - x_last
+                    if rest + g_last != g_total:
+                        continue
+                    if g_last > 0 and left - g_total - (cap[LAST] - loss[LAST]) > 0:
+                        continue
+                    return True
+    return False
 
 
 @jit
-def typed_options(counts, capacity, role, pair, cls, sub_start, sub_items, dims, x_free):
+def typed_options(counts, capacity, role, pair, cls, sub_start, sub_items, dims):
     """Per composition s and hit triple t = (S, X, G) (index (S * (dims[1] + 1) + X) * (dims[2] + 1)
-    + G), the compositions the side may keep: those the hits can pay for (``_feasible``) that take
-    the most hits. ``sub_start``/``sub_items``: each composition's sub-compositions. ``x_free``: X
-    hits may hit subs (the firing side has a destroyer: then triples have X = 0 anyway)."""
+    + G), the compositions the side may keep (``_paid``). ``sub_start``/``sub_items``: each
+    composition's sub-compositions."""
     n_states, n_types = counts.shape
     n_t = (dims[0] + 1) * (dims[1] + 1) * (dims[2] + 1)
     start = np.zeros(n_states * n_t + 1, dtype=np.int64)
     chunks = []
     loss = np.zeros(4, dtype=np.int64)
+    cap = np.zeros(4, dtype=np.int64)
     total = 0
     for s in range(n_states):
         m = sub_start[s + 1] - sub_start[s]
         took = np.zeros((n_t, m), dtype=np.bool_)
+        cap[:] = 0
+        for k in range(n_types):
+            cap[cls[k]] += counts[s, k] * (2 if role[k] == 1 else 1)
+        for j in range(m):
+            keep = sub_items[sub_start[s] + j]
+            loss[:] = 0
+            for k in range(n_types):
+                if role[k] == 1:  # a whole two-hit unit: its damaged ones (``pair``) counted with it
+                    p = pair[k]
+                    loss[cls[k]] += 2 * (counts[s, k] - counts[keep, k]) + counts[s, p] - counts[keep, p]
+                elif role[k] == 0:
+                    loss[cls[k]] += counts[s, k] - counts[keep, k]
+            for t in range(n_t):
+                sh = t // ((dims[1] + 1) * (dims[2] + 1))
+                xh = (t // (dims[2] + 1)) % (dims[1] + 1)
+                gh = t % (dims[2] + 1)
+                if _paid(loss, cap, sh, xh, gh):
+                    took[t, j] = True
         for t in range(n_t):
-            sh = t // ((dims[1] + 1) * (dims[2] + 1))
-            xh = (t // (dims[2] + 1)) % (dims[1] + 1)
-            gh = t % (dims[2] + 1)
-            most = -1
+            n = 0
             for j in range(m):
-                keep = sub_items[sub_start[s] + j]
-                loss[:] = 0
-                nonlast_nonair = 0
-                nonlast_nonsub = 0
-                nonlast = 0
-                for k in range(n_types):
-                    c = cls[k]
-                    if role[k] == 2:  # damaged: hits = lost damaged + 2 x whole lost ... per pair below
-                        continue
-                    if role[k] == 1:
-                        p = pair[k]
-                        hits = 2 * (counts[s, k] - counts[keep, k]) + counts[s, p] - counts[keep, p]
-                        left = counts[keep, k] + counts[keep, p]
-                    else:
-                        hits = counts[s, k] - counts[keep, k]
-                        left = counts[keep, k]
-                    loss[c] += hits
-                    if c != LAST and left > 0:
-                        nonlast += 1
-                        if c != AIR:
-                            nonlast_nonair += 1
-                        if c != SUB:
-                            nonlast_nonsub += 1
-                last_x = nonlast_nonsub == 0 if not x_free else nonlast == 0
-                if _feasible(loss, sh, xh, gh, x_free, nonlast_nonair == 0, last_x, nonlast == 0):
-                    taken = loss[0] + loss[1] + loss[2] + loss[3]
-                    if taken > most:
-                        most = taken
-                        took[t, :j] = False
-                    if taken == most:
-                        took[t, j] = True
-            start[s * n_t + t + 1] = took[t].sum()
+                n += took[t, j]
+            start[s * n_t + t + 1] = n
+            total += n
         chunks.append((s, took))
-        total += took.sum()
     for i in range(n_states * n_t):
         start[i + 1] += start[i]
     items = np.zeros(total, dtype=np.int64)

@@ -114,7 +114,7 @@ def typed_game(g: Game) -> TypedGame:
         no_last = np.zeros(len(cls), dtype=np.bool_)
         sub_start, sub_items, _ = _subset_lists(side.counts, side.capacity, types.role, types.pair, no_last)
         opt_start, opt_items = ks.typed_options(side.counts, side.capacity, types.role, types.pair, cls,
-                                                sub_start, sub_items, dims, False)
+                                                sub_start, sub_items, dims)
         fixed = _fixed_walk(side, types, sa, cls, dims)
         u = types.unit
         destroyer = (side.counts * low.is_destroyer[u]).sum(axis=1) > 0
