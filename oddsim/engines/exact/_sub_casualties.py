@@ -90,7 +90,7 @@ def _paid(loss, cap, s_hits, x_hits, g_hits):
                         continue
                     if x_last > 0 and cap[AIR] - x_air + cap[SURFACE] - s_surf - x_surf > 0:
                         continue
-                    left = cap[SUB] + cap[AIR] + cap[SURFACE] + cap[LAST] - (s_sub + s_surf + s_last) - x_total
+                    left = cap[SUB] + cap[AIR] + cap[SURFACE] + cap[LAST] - s_sub - s_surf - s_last - x_total
                     g_total = min(g_hits, left)
                     rest = (loss[SUB] - s_sub) + (loss[AIR] - x_air) + (loss[SURFACE] - s_surf - x_surf)
                     g_last = loss[LAST] - s_last - x_last

@@ -89,7 +89,8 @@ def _check_subs_covered(battle: Battle, fixed: str) -> None:
     if battle.rules.combat.sub_strike_rounds is SubStrikeRounds.FIRST:
         raise BattleError(f"best casualties do not cover a first strike in round 1 only yet: {fixed}")
     if battle.retreat is not None:
-        raise BattleError(f"best casualties with submarines do not cover retreats yet: drop the retreat, or {fixed}")
+        raise BattleError("best casualties with submarines do not cover retreats yet: drop the retreat, "
+                          f"or {fixed}")
 
 
 def _aircraft(battle: Battle) -> list[str]:

@@ -82,8 +82,8 @@ def _fixed_walk(side: kc.CasualtySide, types: _Types, sa: SideArrays, cls: np.nd
     return out.ravel()
 
 
-def _typed_side(g_low: LoweredBattle, side: kc.CasualtySide, types: _Types, sa: SideArrays,
-                fire: kc.FireRules, enemy_cap: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _typed_side(g_low: LoweredBattle, side: kc.CasualtySide, types: _Types, fire: kc.FireRules,
+                enemy_cap: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     u = types.unit
     cls = _classes(g_low, types, side.last)
     counts = side.counts
@@ -100,9 +100,9 @@ def typed_game(g: Game) -> TypedGame:
 
     low = g.low
     made = []
-    for side, types, sa, attacking in ((g.A, g.a_types, low.attacker, True), (g.D, g.d_types, low.defender, False)):
-        enemy = g.D if attacking else g.A
-        cls, tables = _typed_side(low, side, types, sa, fire_rules(low, sa, types.unit), int(enemy.capacity.max()))
+    for side, types, sa, enemy in ((g.A, g.a_types, low.attacker, g.D), (g.D, g.d_types, low.defender, g.A)):
+        fire = fire_rules(low, sa, types.unit)
+        cls, tables = _typed_side(low, side, types, fire, int(enemy.capacity.max()))
         made.append((side, types, sa, cls, tables))
     out = []
     for i, (side, types, sa, cls, _) in enumerate(made):

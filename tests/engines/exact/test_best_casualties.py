@@ -348,7 +348,7 @@ def _typed_hit_once(state, kind, types):
     cannot hit subs; G: any) leaves; a transport is hit only where nothing else that hit may
     take is left."""
     def may(k):
-        return state[k] and not (kind == "S" and types[k] == "ftr") and not (kind == "X" and types[k] == "sub")
+        return state[k] and (kind, types[k]) not in (("S", "ftr"), ("X", "sub"))
     targets = [k for k in range(len(state)) if may(k)]
     if any(types[k] != "transport" for k in targets):
         targets = [k for k in targets if types[k] != "transport"]
@@ -392,7 +392,8 @@ def sub_brute_force(att, dfn, rules, att_order=None, def_order=None):
             if kind in kinds:
                 groups[kinds[kind]].append((state[k], spec["values"][role][name] / 6))
         s, x, g = (_hits(groups[i]) for i in "SXG")
-        return {(i, j, k): p * q * r for i, p in enumerate(s) for j, q in enumerate(x) for k, r in enumerate(g)}
+        return {(i, j, k): p * q * r for i, p in enumerate(s) for j, q in enumerate(x)
+                for k, r in enumerate(g)}
 
     def has(state, types, name):
         return any(n and t == name for n, t in zip(state, types, strict=True))
@@ -412,9 +413,9 @@ def sub_brute_force(att, dfn, rules, att_order=None, def_order=None):
         return (general(a, a_types, a_first, has(a, a_types, "dd"), has(d, d_types, "sub"), "attack"),
                 general(d, d_types, d_first, has(d, d_types, "dd"), has(a, a_types, "sub"), "defense"))
 
-    def fights(state, types):
-        return any(n and t != "transport" and spec["values"]["defense"].get(t, 1) >= 0 for n, t in
-                   zip(state, types, strict=True) if not (t == "transport" and spec["values"]["defense"][t] == 0))
+    def fights(state, types):  # a 1942-2e transport never fires: alone, it is destroyed
+        return any(n and not (t == "transport" and spec["values"]["defense"][t] == 0)
+                   for n, t in zip(state, types, strict=True))
 
     def terminal(a, d):
         a_on, d_on = fights(a, a_types), fights(d, d_types)
@@ -442,7 +443,8 @@ SUB_BATTLES = [
     ("revised", {"sub": 2, "dd": 1}, {"sub": 1, "dd": 1, "ftr": 1}),
 ]
 ORDER = ["sub", "dd", "ftr", "cruiser", "transport"]  # each side's order where it does not choose
-FULL = {"sub": "submarine", "dd": "destroyer", "ftr": "fighter", "cruiser": "cruiser", "transport": "transport"}
+FULL = {"sub": "submarine", "dd": "destroyer", "ftr": "fighter", "cruiser": "cruiser",
+        "transport": "transport"}
 
 
 def _side(counts, best):
@@ -464,7 +466,7 @@ def test_sub_battles_brute_force_agrees(rules, att, dfn, who):
     assert by_orders == pytest.approx(engine, abs=1e-12)
     default = oddsim.solve(Battle(rules, _side(att, False) if not a_best else _army(att),
                                   _side(dfn, False) if not d_best else _army(dfn), sea=True)).attacker_win
-    assert result.casualty_policy.fixed == pytest.approx(default, abs=1e-12)  # (a choosing side's: its default)
+    assert result.casualty_policy.fixed == pytest.approx(default, abs=1e-12)  # (a chooser: its default)
 
 
 @pytest.mark.parametrize(("rules", "att", "dfn"), SUB_BATTLES[1:])
@@ -472,7 +474,9 @@ def test_best_beats_every_fixed_order_with_subs(rules, att, dfn):
     """The fixed-order engine, every order of each side's types against the other's default: none
     wins more for the attacker than its best, none less for the defender than its best."""
     a, d = _army(att), _army(dfn)
-    names = (lambda army: [name for name, _ in army.counts])
+
+    def names(army):
+        return [name for name, _ in army.counts]
     battle = Battle(rules, a, d, sea=True)
     best_a = oddsim.solve(_best(a, d, "attacker", rules=rules, sea=True)).casualty_policy.value
     best_d = oddsim.solve(_best(a, d, "defender", rules=rules, sea=True)).casualty_policy.value
