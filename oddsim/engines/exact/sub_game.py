@@ -38,10 +38,29 @@ def _classes(low: LoweredBattle, types: _Types, last: np.ndarray) -> np.ndarray:
                                                     np.where(last, ks.LAST, ks.SURFACE))).astype(np.int64)
 
 
-def _table(counts: np.ndarray, fire: kc.FireRules, mask: np.ndarray, low_luck: bool, cap: int) -> np.ndarray:
-    """Hits of the types in ``mask`` only, per composition, with a last row of no hit."""
-    only = fire._replace(defenceless=fire.defenceless | ~mask)
-    table = kc.hit_table(counts, only, low_luck, cap)
+class GroupFire(NamedTuple):
+    """A side's fire split by who rolls, each a ``FireRules`` where only those types fire: its subs
+    (hits that never go to aircraft), its aircraft, the rest, and aircraft with the rest."""
+
+    s: kc.FireRules
+    x: kc.FireRules
+    g: kc.FireRules
+    xg: kc.FireRules
+
+
+def group_fire(low: LoweredBattle, sa: SideArrays, types: _Types) -> GroupFire:
+    """``GroupFire`` of one side (its composition ``types``)."""
+    from oddsim.engines.exact.casualties import fire_rules
+
+    fire = fire_rules(low, sa, types.unit)
+    sub, air = low.is_sub[types.unit], low.is_air[types.unit]
+    return GroupFire(*(fire._replace(defenceless=fire.defenceless | ~mask)
+                       for mask in (sub, air, ~sub & ~air, ~sub)))
+
+
+def _table(counts: np.ndarray, fire: kc.FireRules, low_luck: bool, cap: int) -> np.ndarray:
+    """Hits of one ``GroupFire`` group per composition, with a last row of no hit."""
+    table = kc.hit_table(counts, fire, low_luck, cap)
     none = np.zeros((1, cap + 1))
     none[0, 0] = 1.0
     return np.ascontiguousarray(np.vstack((table, none)))
@@ -82,28 +101,18 @@ def _fixed_walk(side: kc.CasualtySide, types: _Types, sa: SideArrays, cls: np.nd
     return out.ravel()
 
 
-def _typed_side(g_low: LoweredBattle, side: kc.CasualtySide, types: _Types, fire: kc.FireRules,
-                enemy_cap: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    u = types.unit
-    cls = _classes(g_low, types, side.last)
-    counts = side.counts
-    tables = {"ps": _table(counts, fire, g_low.is_sub[u], g_low.low_luck, enemy_cap),
-              "px": _table(counts, fire, g_low.is_air[u], g_low.low_luck, enemy_cap),
-              "pg": _table(counts, fire, ~g_low.is_sub[u] & ~g_low.is_air[u], g_low.low_luck, enemy_cap),
-              "pxg": _table(counts, fire, ~g_low.is_sub[u], g_low.low_luck, enemy_cap)}
-    return cls, tables
-
-
 def typed_game(g: Game) -> TypedGame:
     """The typed tables of ``g`` (a sea battle with a submarine)."""
-    from oddsim.engines.exact.casualties import _subset_lists, fire_rules
+    from oddsim.engines.exact.casualties import _subset_lists
 
     low = g.low
     made = []
     for side, types, sa, enemy in ((g.A, g.a_types, low.attacker, g.D), (g.D, g.d_types, low.defender, g.A)):
-        fire = fire_rules(low, sa, types.unit)
-        cls, tables = _typed_side(low, side, types, fire, int(enemy.capacity.max()))
-        made.append((side, types, sa, cls, tables))
+        fire = group_fire(low, sa, types)
+        cap = int(enemy.capacity.max())
+        tables = {name: _table(side.counts, f, low.low_luck, cap)
+                  for name, f in zip(("ps", "px", "pg", "pxg"), fire, strict=True)}
+        made.append((side, types, sa, _classes(low, types, side.last), tables))
     out = []
     for i, (side, types, sa, cls, _) in enumerate(made):
         enemy_tables = made[1 - i][4]
