@@ -91,7 +91,7 @@ def simulate_kernel(A, D, M, subsets, leave, a_fire, d_fire, low_luck, aa, runs,
     rounds_sq = 0.0
     rng = np.zeros(2, dtype=np.int64)
     for i in range(runs):
-        seed_battle(rng, 0, seed, i)
+        seed_battle(rng, 0, stream, i)
         a, d = A.start, D.start
         if aa.mode == AA_CHOSEN:
             a = aa.kept[min(_dice(rng, aa.dice, aa.hit, a_fire.sides, low_luck, rolls, chance),
@@ -175,7 +175,7 @@ def typed_kernel(A, D, AT, DT, rules, V, W, M1, M2, a_fire, d_fire, low_luck, ru
     rounds_sq = 0.0
     rng = np.zeros(2, dtype=np.int64)
     for i in range(runs):
-        seed_battle(rng, 0, seed, i)
+        seed_battle(rng, 0, stream, i)
         a, d = A.start, D.start
         n = 0
         while kc._outcome(A, D, a, d) == kc.ONGOING:
