@@ -68,8 +68,8 @@ def check_covered(battle: Battle) -> None:
                               f"territory value), or {fixed}")
         if battle.attacker.landed is not None:
             raise BattleError(f"best casualties with a retreat do not cover landed units yet: {fixed}")
-    if battle.attacker.bombard is not None:
-        raise BattleError(f"best casualties do not cover bombardment yet: drop --bombard, or {fixed}")
+    if battle.attacker.bombard is not None and retreat is not None:
+        raise BattleError(f"best casualties with a bombardment do not cover retreats yet: {fixed}")
     if battle.aa_fired:
         raise BattleError(f"best casualties fight the AA fire themselves: {fixed}")
     if (battle.dice is Dice.LOW_LUCK and aa_rolled_per_aircraft(battle)
@@ -368,6 +368,7 @@ class Solved:
     value: float
     aa: tuple[tuple[int, float, int], ...]  # AA hits, their chance, the attacker state kept
     typed: sub_game.TypedSolved | None = None  # the typed game's tables (``Game.typed``)
+    bombard: np.ndarray | None = None  # the shore bombardment's hits before round 1 (a distribution)
 
 
 def solve_game(g: Game) -> Solved:
@@ -385,11 +386,28 @@ def solve_game(g: Game) -> Solved:
     leave = np.zeros((n_d, n_a), dtype=np.int8)
     kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M, F, leave)
     d0, a0 = g.D.start, g.A.start
-    aa = _aa_starts(g, F, a0, d0)
+    bombard = group_distribution(g.low.bombard_dice, g.low.low_luck)
+    start = F if bombard is None else _after_bombardment(g, M, F, bombard)
+    aa = _aa_starts(g, start, a0, d0)
     idx = np.array([d0 * n_a + a for _, _, a in aa], dtype=np.int64)
     mass = np.array([p for _, p, _ in aa])
-    value = float(sum(p * F[d0, a] for _, p, a in aa))
-    return Solved(g, V, M, F, leave, idx, mass, value, aa)
+    value = float(sum(p * start[d0, a] for _, p, a in aa))
+    return Solved(g, V, M, F, leave, idx, mass, value, aa, bombard=bombard)
+
+
+def _after_bombardment(g: Game, M: np.ndarray, F: np.ndarray, bombard: np.ndarray) -> np.ndarray:  # noqa: N803
+    """``F`` with the values before the shore bombardment (``_casualties.bombard_kernel``) at the
+    defender's start, for the attacker states round 1 may start in after AA fire (its start, less
+    aircraft)."""
+    out = F.copy()
+    d0, a0 = g.D.start, g.A.start
+    air = g.low.is_air[g.a_types.unit]
+    most = int((g.A.counts[a0] * air).sum())
+    none = np.zeros(0)
+    for s in {s for h in range(most + 1) for s in _aircraft_losses(g.A, a0, air, h)}:
+        out[d0, s] = kc.bombard_kernel(g.A, g.D, M, F, g.subsets, s, d0, bombard, g.low.bombard_fire_back,
+                                       0.0, none, none)
+    return out
 
 
 def _aa_starts(g: Game, V: np.ndarray, a0: int, d0: int) -> tuple[tuple[int, float, int], ...]:  # noqa: N803
@@ -498,8 +516,19 @@ def forward(solved: Solved) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         end, rounds = sub_game.forward(g, g.typed, solved.typed, solved.start_idx, solved.start_mass)
         none = np.zeros_like(end)
         return end, none, none, rounds
-    return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
-                             solved.leave.ravel())
+    if solved.bombard is None:
+        return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
+                                 solved.leave.ravel())
+    n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
+    first, after = np.zeros(n_a * n_d), np.zeros(n_a * n_d)
+    for _, p, a in solved.aa:
+        kc.bombard_kernel(g.A, g.D, solved.M, solved.F, g.subsets, a, g.D.start, solved.bombard,
+                          g.low.bombard_fire_back, p, first, after)
+    start = first + after
+    idx = np.flatnonzero(start)
+    end, gone, gone_w, rounds = kc.forward_kernel(g.A, g.D, solved.M, g.subsets, idx, start[idx],
+                                                  solved.leave.ravel())
+    return end, gone, gone_w, rounds + float(after.sum())  # (round 1, fought with the bombardment)
 
 
 def fixed_value(battle: Battle) -> float:

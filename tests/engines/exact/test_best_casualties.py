@@ -58,13 +58,20 @@ def _losses(state, h, hit_once=_one_hit_each):
 
 
 def phased_game(att, dfn, n_phases, fire, terminal, att_options, def_options, stalemate=0.0):
-    """V(a, d) of rounds of ``n_phases`` phases, by recursion over compositions. Phase k from (a, d):
-    ``fire(k, a, d)`` gives the attacker's and the defender's hit distributions (dicts: hits ->
-    chance; None: no such phase there); the attacker's hits land, the defender picks what it keeps
-    among ``def_options(d, hits)`` knowing them, the defender's hits land (its casualties fire),
-    the attacker picks among ``att_options(a, hits)``. A phase's value where nothing changed is the
-    next phase's at the same pair; the round where nothing changes at all is solved in closed form.
-    ``terminal(a, d)``: the goal's value where the battle is over, else None."""
+    """V(att, dfn) of ``phased_values``."""
+    values = phased_values(n_phases, fire, terminal, att_options, def_options, stalemate)
+    return values(tuple(att), tuple(dfn))
+
+
+def phased_values(n_phases, fire, terminal, att_options, def_options, stalemate=0.0):
+    """The function V(a, d) of rounds of ``n_phases`` phases, by recursion over compositions.
+    Phase k from (a, d): ``fire(k, a, d)`` gives the attacker's and the defender's hit
+    distributions (dicts: hits -> chance; None: no such phase there); the attacker's hits land,
+    the defender picks what it keeps among ``def_options(d, hits)`` knowing them, the defender's
+    hits land (its casualties fire), the attacker picks among ``att_options(a, hits)``. A phase's
+    value where nothing changed is the next phase's at the same pair; the round where nothing
+    changes at all is solved in closed form. ``terminal(a, d)``: the goal's value where the
+    battle is over, else None."""
     @cache
     def value(a, d):
         end = terminal(a, d)
@@ -108,7 +115,7 @@ def phased_game(att, dfn, n_phases, fire, terminal, att_options, def_options, st
             r, q = r + p * x, q + p * y
         return r, q
 
-    return value(tuple(att), tuple(dfn))
+    return value
 
 
 def _by_order(state, h, order):
@@ -122,7 +129,18 @@ def _by_order(state, h, order):
 
 def brute_force(att, dfn, att_fire, def_fire, att_land, goal_take=True, att_order=None, def_order=None,
                 hit_once=_one_hit_each):
-    """V(a, d) of the round in the rulebook's order (``phased_game``, one phase): the attacker
+    """V(att, dfn) of ``land_values``."""
+    return land_values(att_fire, def_fire, att_land, goal_take, att_order, def_order, hit_once)(tuple(att),
+                                                                                              tuple(dfn))
+
+
+def _order_options(order, hit_once=_one_hit_each):
+    return lambda s, h: {_by_order(s, h, order)} if order else _losses(s, h, hit_once)
+
+
+def land_values(att_fire, def_fire, att_land, goal_take=True, att_order=None, def_order=None,
+                hit_once=_one_hit_each):
+    """V(a, d) of the round in the rulebook's order (``phased_values``, one phase): the attacker
     rolls, the defender picks its casualties (every set; or by ``def_order``, type indexes), the
     defender rolls with every unit, the attacker picks (every set, or ``att_order``). ``att_fire(a)``:
     the attacker's dice groups of composition a."""
@@ -135,10 +153,8 @@ def brute_force(att, dfn, att_fire, def_fire, att_land, goal_take=True, att_orde
     def fire(_, a, d):
         return dict(enumerate(_hits(att_fire(a)))), dict(enumerate(_hits(def_fire(d))))
 
-    def options(order):
-        return lambda s, h: {_by_order(s, h, order)} if order else _losses(s, h, hit_once)
-
-    return phased_game(att, dfn, 1, fire, terminal, options(att_order), options(def_order))
+    return phased_values(1, fire, terminal, _order_options(att_order, hit_once),
+                         _order_options(def_order, hit_once))
 
 
 def _issue_fire_attacker(a):  # infantry, armor, fighter attacking (no artillery)
@@ -328,6 +344,52 @@ def test_fixed_orders_at_sea_agree_with_the_fixed_order_engine(attacker, defende
     best = oddsim.solve(_best(attacker, defender, "attacker", sea=True, **options))
     assert best.casualty_policy.value >= fixed.attacker_win - 1e-12
     assert best.attacker_win == pytest.approx(best.casualty_policy.value, abs=1e-10)
+
+
+# --- shore bombardment: the defender loses its bombardment casualties knowing the hits -------------------
+
+def bombard_brute_force(att, dfn, bombard, fire_back, att_order=None, def_order=None):
+    """1 inf, 1 arm, 1 ftr (all but the fighter landed) against infantry and armor, after a
+    bombardment of ``bombard`` (hit chances of each ship): the defender keeps the best of its
+    options for each number of bombardment hits; with ``fire_back`` its casualties fire in round 1
+    (the defender rolls from its army before the bombardment), else round 1 starts after them."""
+    value = land_values(_issue_fire_attacker, _issue_fire_defender, (0, 1), att_order=att_order,
+                        def_order=def_order)
+    att_options, def_options = _order_options(att_order), _order_options(def_order)
+    pd = dict(enumerate(_hits(_issue_fire_defender(dfn))))
+
+    def round_one(d1):
+        if not fire_back:
+            return value(att, d1)
+        total = 0.0
+        for ha, p in enumerate(_hits(_issue_fire_attacker(att))):
+            total += p * min(sum(q * max(value(ap, d2) for ap in att_options(att, hd))
+                                 for hd, q in pd.items()) for d2 in def_options(d1, ha))
+        return total
+
+    return sum(p * min(round_one(d1) for d1 in def_options(dfn, b))
+               for b, p in enumerate(_hits([(1, c) for c in bombard])))
+
+
+@pytest.mark.parametrize(("rules", "fire_back"), [("1942-2e", True), ("revised", False)])
+@pytest.mark.parametrize("who", ["attacker", "defender", "both"])
+def test_bombardment_brute_force_agrees(rules, fire_back, who):
+    """A battleship bombards (at 4); 1942-2e: its casualties fire back in round 1; Revised: not.
+    Orders where a side does not choose: infantry, armor, fighter."""
+    a_best, d_best = who in ("attacker", "both"), who in ("defender", "both")
+    independent = bombard_brute_force((1, 1, 1), (2, 1), [4 / 6], fire_back, None if a_best else (0, 1, 2),
+                                      None if d_best else (0, 1))
+    attacker = Side("1 inf, 1 arm, 1 ftr", landed="1 inf, 1 arm", bombard="1 bb",
+                    order_of_loss="best" if a_best else "inf, arm, ftr")
+    defender = Side("2 inf, 1 arm", order_of_loss="best" if d_best else "inf, arm")
+    result = oddsim.solve(Battle(rules, attacker, defender))
+    assert result.casualty_policy.value == pytest.approx(independent, abs=1e-12)
+    assert result.takes_territory == pytest.approx(independent, abs=1e-12)
+    engine = oddsim.solve(Battle(rules, Side("1 inf, 1 arm, 1 ftr", landed="1 inf, 1 arm", bombard="1 bb"),
+                                 "2 inf, 1 arm"))
+    assert result.casualty_policy.fixed == pytest.approx(engine.takes_territory, abs=1e-12)
+    assert bombard_brute_force((1, 1, 1), (2, 1), [4 / 6], fire_back, (0, 1, 2), (0, 1)) == \
+        pytest.approx(engine.takes_territory, abs=1e-12)
 
 
 # --- at sea with submarines: typed hits and the surprise strike ----------------------------------------
