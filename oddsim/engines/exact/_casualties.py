@@ -419,20 +419,11 @@ def _keeps(D, subsets, d, r, value):  # noqa: N803
 
 
 @jit
-def bombard_kernel(A, D, M, F, subsets, a, d0, bombard, fire_back, mass, first, after):  # noqa: N803
-    """The goal's value from attacker composition a against the defender's d0 before a shore
-    bombardment of ``bombard`` hits (a distribution): the defender loses its bombardment
-    casualties knowing those hits; with ``fire_back`` they still fire in round 1, which is fought
-    here (the defender firing from d0, its losses of round 1 chosen knowing the attacker's round-1
-    hits), else round 1 starts after them (``F``). With ``mass`` > 0, that mass is spread over the
-    pairs round 1 starts in (``first``, joint d * n_a + a: no fire back) or those it ends in
-    (``after``)."""
-    n_a = F.shape[1]
-    if _outcome(A, D, a, d0) != ONGOING:
-        if mass != 0.0:
-            first[d0 * n_a + a] += mass
-        return F[d0, a]
-    # per d2: the defender's fire from d0, then the attacker's choice; per d1: round 1 from there
+def bombard_tables(A, D, M, F, subsets, a, d0, fire_back):  # noqa: N803
+    """The values ``bombard_kernel`` chooses by, from attacker composition a: per d2 <= d0, round 1's
+    end where the defender keeps d2 (its fire from d0, then the attacker's best loss); per d1, the
+    value where the defender keeps d1 after the bombardment (with ``fire_back``: round 1 from
+    there; else ``F``)."""
     at_end = np.zeros(d0 + 1)
     for d2 in range(d0 + 1):
         at_end[d2] = _after_defender_fire(A, D, M, a, d0, d2)
@@ -448,6 +439,24 @@ def bombard_kernel(A, D, M, F, subsets, a, d0, bombard, fire_back, mass, first, 
             if p != 0.0:
                 total += p * at_end[d1 if r == 0 else _keeps(D, subsets, d1, r, at_end)]
         start[d1] = total
+    return at_end, start
+
+
+@jit
+def bombard_kernel(A, D, M, F, subsets, a, d0, bombard, fire_back, mass, first, after):  # noqa: N803
+    """The goal's value from attacker composition a against the defender's d0 before a shore
+    bombardment of ``bombard`` hits (a distribution): the defender loses its bombardment
+    casualties knowing those hits; with ``fire_back`` they still fire in round 1, which is fought
+    here (the defender firing from d0, its losses of round 1 chosen knowing the attacker's round-1
+    hits), else round 1 starts after them (``F``). With ``mass`` > 0, that mass is spread over the
+    pairs round 1 starts in (``first``, joint d * n_a + a: no fire back) or those it ends in
+    (``after``)."""
+    n_a = F.shape[1]
+    if _outcome(A, D, a, d0) != ONGOING:
+        if mass != 0.0:
+            first[d0 * n_a + a] += mass
+        return F[d0, a]
+    at_end, start = bombard_tables(A, D, M, F, subsets, a, d0, fire_back)
     value = 0.0
     for b in range(bombard.shape[0]):
         p = bombard[b]

@@ -387,7 +387,7 @@ def solve_game(g: Game) -> Solved:
     kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M, F, leave)
     d0, a0 = g.D.start, g.A.start
     bombard = group_distribution(g.low.bombard_dice, g.low.low_luck)
-    start = F if bombard is None else _after_bombardment(g, M, F, bombard)
+    start = F if bombard is None else after_bombardment(g, M, F, bombard)
     aa = _aa_starts(g, start, a0, d0)
     idx = np.array([d0 * n_a + a for _, _, a in aa], dtype=np.int64)
     mass = np.array([p for _, p, _ in aa])
@@ -395,7 +395,7 @@ def solve_game(g: Game) -> Solved:
     return Solved(g, V, M, F, leave, idx, mass, value, aa, bombard=bombard)
 
 
-def _after_bombardment(g: Game, M: np.ndarray, F: np.ndarray, bombard: np.ndarray) -> np.ndarray:  # noqa: N803
+def after_bombardment(g: Game, M: np.ndarray, F: np.ndarray, bombard: np.ndarray) -> np.ndarray:  # noqa: N803
     """``F`` with the values before the shore bombardment (``_casualties.bombard_kernel``) at the
     defender's start, for the attacker states round 1 may start in after AA fire (its start, less
     aircraft)."""

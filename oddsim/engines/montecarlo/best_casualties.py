@@ -75,8 +75,40 @@ def _dice(rng, n, hit, sides, low_luck, rolls, chance):
     return _hits(rng, rolls, chance, 1, n * hit, sides, low_luck)
 
 
+class Bombard(NamedTuple):
+    """The shore bombardment before round 1, as the kernel rolls it."""
+
+    dice: np.ndarray  # int64[sides + 1]: the ships' dice that hit on v or less, by v
+    fire_back: bool  # its casualties fire in round 1
+
+
 @jit
-def simulate_kernel(A, D, M, subsets, leave, a_fire, d_fire, low_luck, aa, runs, stream):  # noqa: N803
+def _bombarded(rng, A, D, M, F, subsets, a, d, bombard, fires, low_luck, raised, rolls, chance):  # noqa: N803
+    """The bombardment rolled, the defender's casualties chosen by the policy; where they fire
+    back, round 1 fought too (the defender firing from d). Returns (a, d, rounds fought)."""
+    a_fire, d_fire = fires
+    sides = a_fire.sides
+    groups = 0
+    strength = 0
+    for v in range(1, sides + 1):
+        if bombard.dice[v] > 0:
+            rolls[groups] = bombard.dice[v]
+            chance[groups] = v / sides
+            strength += v * bombard.dice[v]
+            groups += 1
+    b = _hits(rng, rolls, chance, groups, strength, sides, low_luck)
+    at_end, start = kc.bombard_tables(A, D, M, F, subsets, a, d, bombard.fire_back)
+    d1 = d if b == 0 else kc._keeps(D, subsets, d, b, start)
+    if not bombard.fire_back:
+        return a, d1, 0
+    r = min(_roll(rng, a_fire, A.counts[a], low_luck, raised, rolls, chance), D.capacity[d1])
+    d2 = d1 if r == 0 else kc._keeps(D, subsets, d1, r, at_end)
+    hd = _roll(rng, d_fire, D.counts[d], low_luck, raised, rolls, chance)
+    return (a if hd == 0 else kc.attacker_choice(A, M, a, hd, d2)), d2, 1
+
+
+@jit
+def simulate_kernel(A, D, M, F, subsets, leave, a_fire, d_fire, low_luck, aa, bombard, runs, stream):  # noqa: N803
     """``runs`` battles under the policy: per joint end state (d * n_a + a) how many ended there and
     how many retreated there (``leave``: where the attacker retreats at the end of a round), and the
     sum of rounds fought and of its squares."""
@@ -101,6 +133,9 @@ def simulate_kernel(A, D, M, subsets, leave, a_fire, d_fire, low_luck, aa, runs,
                 if aa.air[k]:
                     a -= _dice(rng, A.counts[a, k], aa.hit, a_fire.sides, False, rolls, chance) * A.stride[k]
         n = 0
+        if bombard.dice.sum() > 0 and kc._outcome(A, D, a, d) == kc.ONGOING:
+            a, d, n = _bombarded(rng, A, D, M, F, subsets, a, d, bombard, (a_fire, d_fire), low_luck, raised,
+                                 rolls, chance)
         left = False
         while kc._outcome(A, D, a, d) == kc.ONGOING and 1.0 - A.hit[a, 0] * D.hit[d, 0] >= kc.NO_HIT_EPS:
             if n > 0 and leave[d * n_a + a]:
@@ -213,7 +248,9 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None) -> Ba
     elif ec.aa_rolled_per_aircraft(battle):
         aa = AAFire(AA_PER_AIRCRAFT, low.aa_dice, low.aa_hit, np.zeros(1, dtype=np.int64), air)
     else:
-        kept = ec.aircraft_kept(g, solved.V, g.A.start, g.D.start, low.aa_dice, air)
+        values = (solved.V if solved.bombard is None
+                  else ec.after_bombardment(g, solved.M, solved.F, solved.bombard))
+        kept = ec.aircraft_kept(g, values, g.A.start, g.D.start, low.aa_dice, air)
         aa = AAFire(AA_CHOSEN, low.aa_dice, low.aa_hit, np.array(kept, dtype=np.int64), air)
     low_luck = battle.dice is Dice.LOW_LUCK
     if g.typed is not None and solved.typed is not None:
@@ -224,10 +261,11 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None) -> Ba
             sub_game.group_fire(low, low.defender, g.d_types), low_luck, runs, stream)
         gone = np.zeros_like(ends)
     else:
+        bombard = Bombard(low.bombard_dice, bool(low.bombard_fire_back))
         ends, gone, rounds, rounds_sq = simulate_kernel(
-            g.A, g.D, solved.M, g.subsets, solved.leave.ravel(),
+            g.A, g.D, solved.M, solved.F, g.subsets, solved.leave.ravel(),
             ec.fire_rules(low, low.attacker, g.a_types.unit),
-            ec.fire_rules(low, low.defender, g.d_types.unit), low_luck, aa, runs, stream)
+            ec.fire_rules(low, low.defender, g.d_types.unit), low_luck, aa, bombard, runs, stream)
     exact_form = ec.result_of(g, ends / runs, rounds / runs, gone / runs)
     std_error = {name: math.sqrt(max(p * (1 - p), 0.0) / runs) for name, p in (
         ("attacker_win", exact_form.attacker_win), ("defender_win", exact_form.defender_win),

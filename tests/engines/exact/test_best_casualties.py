@@ -586,6 +586,23 @@ def test_monte_carlo_under_the_policy_agrees(attacker, defender, who, rules):
     assert again.attacker_win == oddsim.simulate(battle, runs=2_000, seed=7).attacker_win
 
 
+@pytest.mark.parametrize(("rules", "defender", "who"), [
+    ("1942-2e", "2 inf, 1 arm", "both"),  # bombardment casualties fire back
+    ("revised", "2 inf, 1 arm", "attacker"),  # they do not
+    ("1942-2e", "2 inf, 1 arm, 1 aa", "both"),  # AA fire first, the attacker choosing its aircraft
+])
+def test_monte_carlo_under_the_policy_with_bombardment(rules, defender, who):
+    a_best, d_best = who in ("attacker", "both"), who in ("defender", "both")
+    attacker = Side("1 inf, 1 arm, 2 ftr", landed="1 inf, 1 arm", bombard="1 bb",
+                    order_of_loss="best" if a_best else None)
+    battle = Battle(rules, attacker, Side(defender, order_of_loss="best" if d_best else None))
+    exact = oddsim.solve(battle)
+    mc = oddsim.simulate(battle, runs=40_000, seed=11)
+    for name in ("attacker_win", "takes_territory", "attacker_ipc_lost", "defender_ipc_lost",
+                 "expected_rounds"):
+        assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * mc.std_error[name] + 1e-12, name
+
+
 # --- refusals -----------------------------------------------------------------------------------------------
 
 def test_submerging_subs_are_refused_in_one_line():
