@@ -5,10 +5,11 @@ what was rolled, to reach the battle's goal; solved exactly as a zero-sum game (
 induction, and ``solve`` answers: the outcome under best play (a ``BattleResult`` fought forward
 under both policies), the goal by the sides' fixed orders beside it, and the advice for the first
 round. Covered: land battles (support, AA fire before round 1 where the attacker chooses its
-aircraft or each die is rolled at one, technologies, Low Luck, a battle in progress) and sea
-battles without submarines (two-hit units, whose damage is one of the choices; transports taken
-last where the edition says so); refused with one line: submarines, retreats, bombardment,
-crashed fighters (the fixed order of loss answers those).
+aircraft or each die is rolled at one, shore bombardment, technologies, Low Luck, a battle in
+progress) and sea battles (two-hit units, whose damage is one of the choices; transports taken
+last where the edition says so; submarines' typed hits and surprise strike in ``sub_game``);
+refused with one line: submerging subs, retreats other than the best retreat (none with subs or
+bombardment), crashed fighters (the fixed order of loss answers those).
 """
 
 from __future__ import annotations
