@@ -15,8 +15,9 @@ from oddsim.engines.lowering import LoweredBattle, SideArrays
 if TYPE_CHECKING:
     from oddsim.engines.exact.casualties import Game, _Types
 
-MAX_TYPED_ENTRIES = 20_000_000
-"""Most entries of the attacker's best-loss tables (pairs x the defender's hit triples) taken on."""
+MAX_TYPED_ENTRIES = 10_000_000
+"""Most entries of each of the attacker's two best-loss tables (pairs x the defender's hit
+triples, 8 bytes each) taken on."""
 
 
 class TypedGame(NamedTuple):

@@ -531,6 +531,23 @@ def test_sub_battles_brute_force_agrees(rules, att, dfn, who):
     assert result.casualty_policy.fixed == pytest.approx(default, abs=1e-12)  # (a chooser: its default)
 
 
+@pytest.mark.parametrize(("rules", "attacker", "defender", "options"), [
+    ("global-1940-2e", "2 sub, 1 ftr, 1 tac", "1 sub, 1 dd, 1 carrier, 1 ftr", {}),
+    ("europe-1999", "2 sub, 1 dd", "1 sub, 1 ftr, 1 transport", {}),
+    ("1942-2e", "3 sub, 1 ftr", "1 sub, 1 dd, 1 ftr", {"dice": "lowluck"}),
+    ("anniversary", "2 sub, 1 ftr", "1 sub, 1 dd, 2 transport", {}),
+    ("1942-2e", "2 sub, 1 ftr", "1 damaged bb, 1 sub", {}),
+    ("revised", "2 sub, 1 ftr", "1 sub, 1 dd, 1 transport", {"in_progress": True}),
+])
+def test_fixed_orders_with_subs_agree_with_the_fixed_order_engine(rules, attacker, defender, options):
+    battle = _best(attacker, defender, "both", rules=rules, sea=True, **options)
+    fixed = oddsim.solve(Battle(rules, attacker, defender, sea=True, **options))
+    assert casualties.fixed_value(battle) == pytest.approx(fixed.attacker_win, abs=1e-10)
+    best = oddsim.solve(battle)
+    assert best.attacker_win == pytest.approx(best.casualty_policy.value, abs=1e-10)
+    assert best.attacker_win + best.defender_win + best.draw + best.stalemate == pytest.approx(1.0, abs=1e-10)
+
+
 @pytest.mark.parametrize(("rules", "att", "dfn"), SUB_BATTLES[1:])
 def test_best_beats_every_fixed_order_with_subs(rules, att, dfn):
     """The fixed-order engine, every order of each side's types against the other's default: none
@@ -611,6 +628,24 @@ def test_submerging_subs_are_refused_in_one_line():
     assert "\n" not in str(caught.value) and "order of loss" in str(caught.value)
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    ({"retreat": {"best": "tuv"}}, "do not cover retreats"),
+    ({"attacker": Side("2 sub, 1 dd", order_of_loss="best", destroyer_last=True)}, "drop --destroyer-last"),
+])
+def test_what_subs_leave_out_is_refused_in_one_line(options, message):
+    attacker = options.pop("attacker", Side("2 sub, 1 dd", order_of_loss="best"))
+    with pytest.raises(BattleError, match=message) as caught:
+        oddsim.solve(Battle(RULES, attacker, "1 sub, 1 dd", sea=True, casualty_goal="tuv", **options))
+    assert "\n" not in str(caught.value)
+
+
+def test_the_size_guard_with_subs_refuses_in_one_line(monkeypatch):
+    monkeypatch.setattr(casualties.sub_game, "MAX_TYPED_ENTRIES", 100)
+    with pytest.raises(TooLargeError, match="too large for best casualties with submarines") as caught:
+        oddsim.solve(_best("3 sub, 1 ftr", "2 sub, 1 dd", sea=True))
+    assert "\n" not in str(caught.value)
+
+
 def test_the_size_guard_refuses_in_one_line(monkeypatch):
     monkeypatch.setattr(casualties, "MAX_ENTRIES", 1000)
     with pytest.raises(TooLargeError, match="too large for best casualties") as caught:
@@ -643,6 +678,8 @@ def _fixed_answer(battle):
     ("revised", "2 inf, 1 arm, 2 ftr", "3 inf, 1 art, 1 aa", False),
     ("1942-2e", "1 bb, 1 cruiser, 1 ftr", "1 bb, 1 dd, 1 carrier, 1 ftr, 1 transport", True),
     ("1942-2e", "1 bmb", "1 bb", True),  # golden: 1/16, 13/16, 2/16 both destroyed
+    ("1942-2e", "2 sub, 1 dd, 1 ftr", "1 sub, 1 cruiser, 1 ftr, 1 transport", True),
+    ("europe-1999", "2 sub, 1 ftr", "1 sub, 1 dd", True),
 ])
 def test_the_whole_answer_by_fixed_orders_is_the_fixed_order_engines(rules, attacker, defender, sea):
     battle = _best(attacker, defender, "attacker", rules=rules, sea=sea)
