@@ -112,9 +112,9 @@ def solve(battle: Battle, size: ExactSize | None = None) -> BattleResult:
     from oddsim.engines.exact.best import mix_plans
 
     if battle.best_losses:  # a side chooses each loss: the game's own solver, AA fire in it
-        from oddsim.engines.exact import casualties
+        from oddsim.engines.exact import best_casualties
 
-        return _after_battle(battle, casualties.solve(battle))
+        return _after_battle(battle, best_casualties.solve(battle))
     if size is None or size.battle is not battle:
         size = exact_size(battle)
     if size.parts is None:
