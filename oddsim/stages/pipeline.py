@@ -95,7 +95,12 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
 
 
 def estimate_seconds(battle: Battle) -> float:
-    """The seconds an exact solve of ``battle`` takes on this kind of machine (``exact_size``)."""
+    """The seconds an exact solve of ``battle`` takes on this kind of machine (``exact_size``; a
+    battle whose side chooses each loss: its game's, ``best_size.game_size``)."""
+    if battle.best_losses:
+        from oddsim.stages.best_size import game_size
+
+        return game_size(battle).seconds
     return exact_size(battle).seconds
 
 
