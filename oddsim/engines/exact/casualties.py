@@ -6,15 +6,16 @@ induction, ``forward`` and ``result_of`` give the outcome under best play (a ``B
 forward under both policies) and ``fixed_value`` the goal by the sides' fixed orders beside it;
 ``best_casualties.solve`` puts them together with the advice (``casualty_advice``). Covered: land
 battles (support, AA fire before round 1 where the attacker chooses its aircraft or each die is
-rolled at one, technologies, Low Luck, a battle in progress) and sea battles without submarines
+rolled at one, shore bombardment, technologies, Low Luck, a battle in progress) and sea battles
 (two-hit units, whose damage is one of the choices; transports taken last where the edition says
-so); refused with one line: submarines, retreats, bombardment, crashed fighters (the fixed order
-of loss answers those).
+so; submarines' typed hits and surprise strike in ``sub_game``); refused with one line:
+submerging subs, retreats other than the best retreat (none with subs or bombardment), crashed
+fighters (the fixed order of loss answers those).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import NamedTuple
 
@@ -23,12 +24,13 @@ import numpy as np
 from oddsim._runtime.jit import jit
 from oddsim.engines.dice import binomial_pmf
 from oddsim.engines.exact import _casualties as kc
+from oddsim.engines.exact import sub_game
 from oddsim.engines.exact._inputs import group_distribution
 from oddsim.engines.lowering import LoweredBattle, SideArrays, lower, unit_names
 from oddsim.errors import BattleError, TooLargeError
-from oddsim.model.battle import Battle, Dice
+from oddsim.model.battle import Battle, Dice, Submerge
 from oddsim.model.names import describe_counts
-from oddsim.model.rules import AACasualties
+from oddsim.model.rules import AACasualties, SubStrikeRounds
 from oddsim.results.battle_result import BattleResult, Method, RetreatPlanRow, RowArrays, SurvivorTable
 from oddsim.results.swing import SwingDistribution
 
@@ -48,8 +50,7 @@ def check_covered(battle: Battle) -> None:
     rules = battle.rules
     if battle.sea and any(rules.unit(name).submarine for side in (battle.attacker, battle.defender)
                           for name, _ in side.army.counts):
-        raise BattleError(f"best casualties do not cover submarines yet (their typed hits and first strike): "
-                          f"{fixed}")
+        _check_subs_covered(battle, fixed)
     if any(rules.unit(name).hits > 2 for side in (battle.attacker, battle.defender)
            for name, _ in side.army.counts):
         raise BattleError(f"best casualties do not cover units of more than two hits yet: {fixed}")
@@ -66,14 +67,29 @@ def check_covered(battle: Battle) -> None:
                               f"territory value), or {fixed}")
         if battle.attacker.landed is not None:
             raise BattleError(f"best casualties with a retreat do not cover landed units yet: {fixed}")
-    if battle.attacker.bombard is not None:
-        raise BattleError(f"best casualties do not cover bombardment yet: drop --bombard, or {fixed}")
+    if battle.attacker.bombard is not None and retreat is not None:
+        raise BattleError(f"best casualties with a bombardment do not cover retreats yet: {fixed}")
     if battle.aa_fired:
         raise BattleError(f"best casualties fight the AA fire themselves: {fixed}")
     if (battle.dice is Dice.LOW_LUCK and aa_rolled_per_aircraft(battle)
             and len(_aircraft(battle)) > 1):
         raise BattleError("best casualties do not cover Low Luck AA fire rolled at several aircraft types: "
                           f"use --dice standard, or {fixed}")
+
+
+def _check_subs_covered(battle: Battle, fixed: str) -> None:
+    """Refuse what best casualties at sea with submarines leave out: submerging, destroyer last,
+    a first strike in round 1 only, retreats."""
+    if any(side.submerge is not Submerge.NEVER for side in (battle.attacker, battle.defender)):
+        raise BattleError(f"best casualties do not cover submerging subs yet: drop --submerge, or {fixed}")
+    if any(side.destroyer_last for side in (battle.attacker, battle.defender)):
+        raise BattleError("best casualties choose where destroyers go themselves: drop --destroyer-last, "
+                          f"or {fixed}")
+    if battle.rules.combat.sub_strike_rounds is SubStrikeRounds.FIRST:
+        raise BattleError(f"best casualties do not cover a first strike in round 1 only yet: {fixed}")
+    if battle.retreat is not None:
+        raise BattleError("best casualties with submarines do not cover retreats yet: drop the retreat, "
+                          f"or {fixed}")
 
 
 def _aircraft(battle: Battle) -> list[str]:
@@ -114,6 +130,7 @@ class Game:
     D: kc.CasualtySide  # noqa: N815
     goal: kc.Goal
     subsets: kc.SubSets
+    typed: sub_game.TypedGame | None = None  # at sea with a submarine: typed hits, first strike
 
     @property
     def entries(self) -> int:
@@ -145,7 +162,17 @@ def game(battle: Battle, best_attacker: bool | None = None, best_defender: bool 
                             f"limit is {MAX_WORK:,}; give the sides a fixed order of loss instead of best")
     goal = kc.Goal(GOAL_CODE[battle.casualty_goal or "take"], float(battle.casualty_value or 0.0),
                    float(A.ipc[A.start]), float(D.ipc[D.start]), battle.retreat is not None)
-    return Game(battle, low, a_types, d_types, A, D, goal, subsets)
+    made = Game(battle, low, a_types, d_types, A, D, goal, subsets)
+    if not (battle.sea and sub_game.has_subs(low)):
+        return made
+    typed = sub_game.typed_game(made)
+    entries = pairs * sub_game.n_triples(typed.AT)
+    if entries > sub_game.MAX_TYPED_ENTRIES:
+        raise TooLargeError(f"battle too large for best casualties with submarines: {pairs:,} composition "
+                            f"pairs x {sub_game.n_triples(typed.AT)} hit triples, the limit is "
+                            f"{sub_game.MAX_TYPED_ENTRIES:,} entries; give the sides a fixed order of loss "
+                            "instead of best")
+    return replace(made, typed=typed)
 
 
 def _units_of(low: LoweredBattle, side: SideArrays) -> np.ndarray:
@@ -339,22 +366,47 @@ class Solved:
     start_mass: np.ndarray
     value: float
     aa: tuple[tuple[int, float, int], ...]  # AA hits, their chance, the attacker state kept
+    typed: sub_game.TypedSolved | None = None  # the typed game's tables (``Game.typed``)
+    bombard: np.ndarray | None = None  # the shore bombardment's hits before round 1 (a distribution)
 
 
 def solve_game(g: Game) -> Solved:
     """Backward induction over every composition pair, then the AA fire before round 1."""
     n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
+    if g.typed is not None:
+        t = sub_game.solve(g, g.typed)
+        d0, a0 = g.D.start, g.A.start
+        return Solved(g, t.V, np.zeros((0, 0, 0)), t.V, np.zeros((n_d, n_a), dtype=np.int8),
+                      np.array([d0 * n_a + a0], dtype=np.int64), np.ones(1), float(t.V[d0, a0]),
+                      ((0, 1.0, a0),), t)
     V = np.zeros((n_d, n_a))  # noqa: N806
     M = np.zeros((n_a, n_d, g.D.hit.shape[1]))  # noqa: N806
     F = np.zeros((n_d, n_a)) if g.goal.retreat else V  # noqa: N806
     leave = np.zeros((n_d, n_a), dtype=np.int8)
     kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M, F, leave)
     d0, a0 = g.D.start, g.A.start
-    aa = _aa_starts(g, F, a0, d0)
+    bombard = group_distribution(g.low.bombard_dice, g.low.low_luck)
+    start = F if bombard is None else after_bombardment(g, M, F, bombard)
+    aa = _aa_starts(g, start, a0, d0)
     idx = np.array([d0 * n_a + a for _, _, a in aa], dtype=np.int64)
     mass = np.array([p for _, p, _ in aa])
-    value = float(sum(p * F[d0, a] for _, p, a in aa))
-    return Solved(g, V, M, F, leave, idx, mass, value, aa)
+    value = float(sum(p * start[d0, a] for _, p, a in aa))
+    return Solved(g, V, M, F, leave, idx, mass, value, aa, bombard=bombard)
+
+
+def after_bombardment(g: Game, M: np.ndarray, F: np.ndarray, bombard: np.ndarray) -> np.ndarray:  # noqa: N803
+    """``F`` with the values before the shore bombardment (``_casualties.bombard_kernel``) at the
+    defender's start, for the attacker states round 1 may start in after AA fire (its start, less
+    aircraft)."""
+    out = F.copy()
+    d0, a0 = g.D.start, g.A.start
+    air = g.low.is_air[g.a_types.unit]
+    most = int((g.A.counts[a0] * air).sum())
+    none = np.zeros(0)
+    for s in {s for h in range(most + 1) for s in _aircraft_losses(g.A, a0, air, h)}:
+        out[d0, s] = kc.bombard_kernel(g.A, g.D, M, F, g.subsets, s, d0, bombard, g.low.bombard_fire_back,
+                                       0.0, none, none)
+    return out
 
 
 def _aa_starts(g: Game, V: np.ndarray, a0: int, d0: int) -> tuple[tuple[int, float, int], ...]:  # noqa: N803
@@ -445,8 +497,24 @@ def forward(solved: Solved) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The battle fought forward under the policies: mass at each end, mass that retreats there
     (joint d * n_a + a) and the same weighted by rounds, expected rounds."""
     g = solved.game
-    return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
-                             solved.leave.ravel())
+    if solved.typed is not None:
+        assert g.typed is not None
+        end, rounds = sub_game.forward(g, g.typed, solved.typed, solved.start_idx, solved.start_mass)
+        none = np.zeros_like(end)
+        return end, none, none, rounds
+    if solved.bombard is None:
+        return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
+                                 solved.leave.ravel())
+    n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
+    first, after = np.zeros(n_a * n_d), np.zeros(n_a * n_d)
+    for _, p, a in solved.aa:
+        kc.bombard_kernel(g.A, g.D, solved.M, solved.F, g.subsets, a, g.D.start, solved.bombard,
+                          g.low.bombard_fire_back, p, first, after)
+    start = first + after
+    idx = np.flatnonzero(start)
+    end, gone, gone_w, rounds = kc.forward_kernel(g.A, g.D, solved.M, g.subsets, idx, start[idx],
+                                                  solved.leave.ravel())
+    return end, gone, gone_w, rounds + float(after.sum())  # (round 1, fought with the bombardment)
 
 
 def fixed_value(battle: Battle) -> float:

@@ -67,6 +67,9 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     """The policy's figures and the advice for the battle's first round: the aircraft the attacker
     loses to AA fire where it chooses them, then the round from each state the AA fire leaves."""
     g = solved.game
+    if g.typed is not None:  # (at sea with subs: hits are typed, the advice does not read them yet)
+        return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
+                              (), (), g.battle.in_progress)
     names = unit_names(g.battle.rules)
     a_start, d0 = g.A.start, g.D.start
     chosen_aa = g.A.best and not aa_rolled_per_aircraft(g.battle)
