@@ -355,10 +355,11 @@ def attacker_keeps(A, AT, M, C, a, t, dp):  # noqa: N803
 
 
 @jit
-def _phase_moves(A, D, AT, DT, rules, M, C, a, d, phase2, mass, into, bufs):  # noqa: N803
-    """Spread ``mass`` at (a, d) over the pairs one phase leads to (``into``, joint d * n_a + a),
-    the part where nothing changes left out (the caller's closed form)."""
+def _phase_moves(A, D, AT, DT, rules, M, C, j, phase2, mass, into, bufs):  # noqa: N803
+    """Spread ``mass`` at the pair ``j`` (joint d * n_a + a) over the pairs one phase leads to
+    (``into``, joint too), the part where nothing changes left out (the caller's closed form)."""
     n_a = into.shape[0] // C.shape[0]
+    d, a = j // n_a, j % n_a
     a_first, d_first = _strikes(A, D, AT, DT, rules, a, d)
     ta_t, ta_p, td_t, td_p = bufs
     a_apart = rules.air_needs_destroyer and not AT.destroyer[a] and DT.sub[d]
@@ -408,8 +409,8 @@ def forward_kernel(A, D, AT, DT, rules, V, W, M1, M2, start_idx, start_mass):  #
         total_y = y[j] + q1 * total_x
         rounds += total_x
         if strike:
-            _phase_moves(A, D, AT, DT, rules, M1, W, a, d, False, total_x, y, bufs)
-        _phase_moves(A, D, AT, DT, rules, M2, V, a, d, True, total_y, x, bufs)
+            _phase_moves(A, D, AT, DT, rules, M1, W, j, False, total_x, y, bufs)
+        _phase_moves(A, D, AT, DT, rules, M2, V, j, True, total_y, x, bufs)
         x[j] = 0.0
         y[j] = 0.0
     return end, rounds

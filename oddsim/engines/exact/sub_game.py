@@ -1,19 +1,24 @@
-"""Best casualties at sea with submarines: a ``casualties.Game`` given the typed hits and first
+"""Best casualties at sea with submarines: a game of ``casualties`` given the typed hits and first
 strike of ``_sub_casualties`` (who may hit what, whose subs strike first, each side's options per
 hit triple), solved and fought forward there."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from oddsim.engines.exact import _casualties as kc
 from oddsim.engines.exact import _sub_casualties as ks
+from oddsim.engines.exact.compositions import (
+    CompositionTypes,
+    fire_rules,
+    fixed_losses,
+    later_keeps,
+    loss_steps,
+    subset_lists,
+)
 from oddsim.engines.lowering import LoweredBattle, SideArrays
-
-if TYPE_CHECKING:
-    from oddsim.engines.exact.casualties import Game, _Types
 
 MAX_TYPED_ENTRIES = 10_000_000
 """Most entries of each of the attacker's two best-loss tables (pairs x the defender's hit
@@ -33,7 +38,7 @@ def has_subs(low: LoweredBattle) -> bool:
     return bool(((low.attacker.count + low.defender.count) * low.is_sub).any())
 
 
-def _classes(low: LoweredBattle, types: _Types, last: np.ndarray) -> np.ndarray:
+def _classes(low: LoweredBattle, types: CompositionTypes, last: np.ndarray) -> np.ndarray:
     u = types.unit
     return np.where(low.is_sub[u], ks.SUB, np.where(low.is_air[u], ks.AIR,
                                                     np.where(last, ks.LAST, ks.SURFACE))).astype(np.int64)
@@ -49,10 +54,8 @@ class GroupFire(NamedTuple):
     xg: kc.FireRules
 
 
-def group_fire(low: LoweredBattle, sa: SideArrays, types: _Types) -> GroupFire:
+def group_fire(low: LoweredBattle, sa: SideArrays, types: CompositionTypes) -> GroupFire:
     """``GroupFire`` of one side (its composition ``types``)."""
-    from oddsim.engines.exact.casualties import fire_rules
-
     fire = fire_rules(low, sa, types.unit)
     sub, air = low.is_sub[types.unit], low.is_air[types.unit]
     return GroupFire(*(fire._replace(defenceless=fire.defenceless | ~mask)
@@ -71,15 +74,12 @@ def _most(table: np.ndarray) -> int:
     return int(np.flatnonzero((table > 0.0).any(axis=0)).max())
 
 
-def _fixed_walk(side: kc.CasualtySide, types: _Types, sa: SideArrays, cls: np.ndarray,
+def _fixed_walk(side: kc.CasualtySide, types: CompositionTypes, sa: SideArrays, cls: np.ndarray,
                 dims: np.ndarray) -> np.ndarray:
     """Per composition and triple, what the order of loss keeps: S hits first (never on aircraft),
     then X (never on subs), then G, one at a time along the order, as the fixed-order engine."""
-    from oddsim.engines.exact.casualties import _steps, fixed_losses
-
-    step_k, step_kind = _steps(sa, types)
-    later = np.array([int(sa.step_count[i + 1:][(step_k[i + 1:] == k) & (step_kind[i + 1:] == 0)].sum())
-                      if step_kind[i] == 0 else 0 for i, k in enumerate(step_k.tolist())], dtype=np.int64)
+    step_k, step_kind = loss_steps(sa, types)
+    later = later_keeps(sa, step_k, step_kind)
     counts, stride, move, pair = side.counts, side.stride, side.move, types.pair
     nxt = [fixed_losses(counts, stride, move, pair, step_k, step_kind, later, mask, 1)[:, 1]
            for mask in (cls != ks.AIR, cls != ks.SUB, np.ones(len(cls), dtype=np.bool_))]
@@ -102,13 +102,11 @@ def _fixed_walk(side: kc.CasualtySide, types: _Types, sa: SideArrays, cls: np.nd
     return out.ravel()
 
 
-def typed_game(g: Game) -> TypedGame:
-    """The typed tables of ``g`` (a sea battle with a submarine)."""
-    from oddsim.engines.exact.casualties import _subset_lists
-
-    low = g.low
+def typed_game(low: LoweredBattle, A: kc.CasualtySide, a_types: CompositionTypes,  # noqa: N803
+               D: kc.CasualtySide, d_types: CompositionTypes) -> TypedGame:  # noqa: N803
+    """The typed tables of a sea battle with a submarine, its sides ``A`` and ``D`` as compositions."""
     made = []
-    for side, types, sa, enemy in ((g.A, g.a_types, low.attacker, g.D), (g.D, g.d_types, low.defender, g.A)):
+    for side, types, sa, enemy in ((A, a_types, low.attacker, D), (D, d_types, low.defender, A)):
         fire = group_fire(low, sa, types)
         cap = int(enemy.capacity.max())
         tables = {name: _table(side.counts, f, low.low_luck, cap)
@@ -122,7 +120,7 @@ def typed_game(g: Game) -> TypedGame:
                          min(_most(enemy_tables["px"]), cap) if low.air_needs_destroyer else 0,
                          min(_most(enemy_tables["pxg"]), cap)], dtype=np.int64)
         no_last = np.zeros(len(cls), dtype=np.bool_)
-        sub_start, sub_items, _ = _subset_lists(side.counts, side.capacity, types.role, types.pair, no_last)
+        sub_start, sub_items, _ = subset_lists(side.counts, side.capacity, types.role, types.pair, no_last)
         opt_start, opt_items = ks.typed_options(side.counts, side.capacity, types.role, types.pair, cls,
                                                 sub_start, sub_items, dims)
         fixed = _fixed_walk(side, types, sa, cls, dims)
@@ -148,18 +146,18 @@ class TypedSolved(NamedTuple):
     M2: np.ndarray  # noqa: N815
 
 
-def solve(g: Game, t: TypedGame) -> TypedSolved:
+def solve(A: kc.CasualtySide, D: kc.CasualtySide, goal: kc.Goal, t: TypedGame) -> TypedSolved:  # noqa: N803
     """Backward induction over every composition pair of the typed game."""
-    n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
+    n_a, n_d = A.counts.shape[0], D.counts.shape[0]
     V = np.zeros((n_d, n_a))  # noqa: N806
     W = np.zeros((n_d, n_a))  # noqa: N806
     M1 = np.zeros((n_a, n_d, n_triples(t.AT)))  # noqa: N806 - (phase 1: S triples only, read by index)
     M2 = np.zeros((n_a, n_d, n_triples(t.AT)))  # noqa: N806
-    ks.solve_kernel(g.A, g.D, t.AT, t.DT, t.rules, g.goal, V, W, M1, M2)
+    ks.solve_kernel(A, D, t.AT, t.DT, t.rules, goal, V, W, M1, M2)
     return TypedSolved(V, W, M1, M2)
 
 
-def forward(g: Game, t: TypedGame, s: TypedSolved, start_idx: np.ndarray,
-            start_mass: np.ndarray) -> tuple[np.ndarray, float]:
+def forward(A: kc.CasualtySide, D: kc.CasualtySide, t: TypedGame, s: TypedSolved,  # noqa: N803
+            start_idx: np.ndarray, start_mass: np.ndarray) -> tuple[np.ndarray, float]:
     """The end masses (joint d * n_a + a) and expected rounds under both policies."""
-    return ks.forward_kernel(g.A, g.D, t.AT, t.DT, t.rules, s.V, s.W, s.M1, s.M2, start_idx, start_mass)
+    return ks.forward_kernel(A, D, t.AT, t.DT, t.rules, s.V, s.W, s.M1, s.M2, start_idx, start_mass)
