@@ -374,41 +374,43 @@ def _strikes_first(ia, idd, A, D, rules):
 
 
 @inline_jit
-def _side_moves(target, firing, mode, hit, fire, prob, touched, out_idx, out_p):
-    """``_target_distribution`` of the side ``hit`` (``SideTables``) in state ``target`` under the
-    fire of ``fire`` in state ``firing``."""
-    return _target_distribution(target, fire.dist[firing], fire.lo[firing], fire.hi[firing], mode,
-                                hit.next_hit, hit.class_info, hit.stride, prob, touched, out_idx, out_p)
-
-
-@inline_jit
 def _phase(ia, idd, A, D, rules, buf, general, a_first, d_first):
     """One phase of a round from (ia, idd): the first strike (``general`` False: the subs that
     strike first fire, ``a_first``/``d_first``) or general fire (everything that has not fired
     yet; aircraft fire apart from the rest only while they cannot hit subs that are there).
     The next states go to the compact lists ``A_FIRST``/``D_FIRST`` or ``A_GENERAL``/``D_GENERAL``.
-    Returns (n_attacker, n_defender, the chance that the phase changes nothing). (Both sides
-    written out, no loop choosing a side's tables: an array chosen in a branch keeps its
-    reference counts, see ``_held``.)"""
+    Returns (n_attacker, n_defender, the chance that the phase changes nothing). (Each side's
+    tables are picked by index from a tuple, not in a branch: an array chosen in a branch keeps
+    its reference counts, see ``_held``.)"""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    tables = (A, D)
+    probs = (a_prob, d_prob)
+    touches = (a_touched, d_touched)
     restricted = general and rules.air_needs_destroyer
-    a_destroyer = A.flags[ia, F_DESTROYER] == 1
-    d_destroyer = D.flags[idd, F_DESTROYER] == 1
-    a_sub = A.flags[ia, F_SUB] == 1
-    d_sub = D.flags[idd, F_SUB] == 1
-    # the attacker's next states, under the defender's fire, then the defender's; aircraft fire
-    # apart when they cannot hit the enemy's subs (no destroyer of their own)
-    a_mode = (SUBS_FIRE * (d_first != general) + AIR_APART * (restricted and not d_destroyer and a_sub)
-              + OTHERS_FIRE * general + ENEMY_SUBS * d_sub)
-    d_mode = (SUBS_FIRE * (a_first != general) + AIR_APART * (restricted and not a_destroyer and d_sub)
-              + OTHERS_FIRE * general + ENEMY_SUBS * a_sub)
-    a_list = A_GENERAL if general else A_FIRST
-    d_list = D_GENERAL if general else D_FIRST
-    n_a, p_a = _side_moves(ia, idd, a_mode, A, D, a_prob, a_touched, compact_idx[a_list], compact_p[a_list])
-    n_d, p_d = _side_moves(idd, ia, d_mode, D, A, d_prob, d_touched, compact_idx[d_list], compact_p[d_list])
+    stay = 1.0
+    n_a = n_d = 0
+    for side in range(2):  # the attacker's next states (under the defender's fire), the defender's
+        hit = tables[side]  # the side that takes the hits, in state `target`
+        fire = tables[1 - side]  # the side that fires, in state `firing`
+        target = ia if side == 0 else idd
+        firing = idd if side == 0 else ia
+        subs_first = d_first if side == 0 else a_first  # the firing side's subs strike first
+        # aircraft fire apart when they cannot hit the enemy's subs (no destroyer of their own)
+        air_apart = restricted and fire.flags[firing, F_DESTROYER] == 0 and hit.flags[target, F_SUB] == 1
+        mode = (SUBS_FIRE * (subs_first != general) + AIR_APART * air_apart + OTHERS_FIRE * general
+                + ENEMY_SUBS * (fire.flags[firing, F_SUB] == 1))
+        lists = (A_GENERAL if general else A_FIRST) + side  # (D_FIRST, D_GENERAL: one row further)
+        n, p = _target_distribution(target, fire.dist[firing], fire.lo[firing], fire.hi[firing], mode,
+                                    hit.next_hit, hit.class_info, hit.stride, probs[side], touches[side],
+                                    compact_idx[lists], compact_p[lists])
+        stay *= p
+        if side == 0:
+            n_a = n
+        else:
+            n_d = n
     _held(a_prob, d_prob, a_touched, d_touched)
     _held(compact_idx, compact_p, compact_idx, compact_p)
-    return n_a, n_d, 1.0 * p_a * p_d
+    return n_a, n_d, stay
 
 
 OWN_STRIKES = -1  # ``_moves``: the round's first strikes are those of the state itself
@@ -423,18 +425,22 @@ def _moves(ia, idd, A, D, rules, buf, strikes):
     general fire only (no phase 1), after a first strike in which the attacker's subs struck
     (``strikes`` & 1) and the defender's (& 2): the one call that ``_aircraft_loss_chance``
     needs, so that the moves are compiled once (``_phase`` and what it calls are inlined
-    here)."""
+    here, at one call site each)."""
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
     if strikes != OWN_STRIKES:
         a_first, d_first = (strikes & 1) == 1, (strikes & 2) == 2
     # phase 1 found either way (nobody fires where no sub strikes first, and it reads as none): a
-    # phase inlined in a branch would hold references that Numba counts per state (``_held``)
+    # phase skipped in a branch would hold references that Numba counts per state (``_held``)
     first = strikes == OWN_STRIKES and (a_first or d_first)
-    n1_a, n1_d, stay1 = _phase(ia, idd, A, D, rules, buf, False, a_first and first, d_first and first)
-    if not first:
-        n1_a = n1_d = 0
-        stay1 = 1.0
-    n2_a, n2_d, stay2 = _phase(ia, idd, A, D, rules, buf, True, a_first, d_first)
+    n1_a = n1_d = n2_a = n2_d = 0
+    stay1 = stay2 = 1.0
+    for general in (False, True):
+        n_a, n_d, stay = _phase(ia, idd, A, D, rules, buf, general, a_first and (first or general),
+                                d_first and (first or general))
+        if general:
+            n2_a, n2_d, stay2 = n_a, n_d, stay
+        elif first:
+            n1_a, n1_d, stay1 = n_a, n_d, stay
     _held_tables(A, D, buf)
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
 
@@ -1285,8 +1291,9 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
                 fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
         fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
         a_mode = SUBS_FIRE + OTHERS_FIRE + ENEMY_SUBS * (D.flags[idd, F_SUB] == 1)
-        na_t, _ = _side_moves(ia, idd, a_mode, A, D, a_prob, a_touched, compact_idx[A_GENERAL],
-                              compact_p[A_GENERAL])
+        na_t, _ = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], a_mode, A.next_hit,
+                                       A.class_info, A.stride, a_prob, a_touched, compact_idx[A_GENERAL],
+                                       compact_p[A_GENERAL])
         d_mode = OTHERS_FIRE + ENEMY_SUBS * (A.flags[ia, F_SUB] == 1)
         nd_t, _ = _target_distribution(idd, fire, fire_lo, fire_hi, d_mode, D.next_hit, D.class_info,
                                        D.stride, d_prob, d_touched, compact_idx[D_GENERAL],
