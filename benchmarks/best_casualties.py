@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 import time
 
-from oddsim.engines.exact import casualties
+from oddsim.engines.exact import best_casualties, casualties
 from oddsim.model.battle import Battle
 from oddsim.model.side import Side
 
@@ -52,8 +52,8 @@ def timed(fn, repeat: int = 3):
 
 def issue_benchmark() -> None:
     battle = Battle(RULES, Side(ISSUE[0], order_of_loss="best"), Side(ISSUE[1], order_of_loss="best"))
-    casualties.solve(Battle(RULES, Side("2 inf, 1 ftr", order_of_loss="best"),
-                            Side("2 inf, 1 arm", order_of_loss="best")))  # compile
+    best_casualties.solve(Battle(RULES, Side("2 inf, 1 ftr", order_of_loss="best"),
+                                 Side("2 inf, 1 arm", order_of_loss="best")))  # compile
     t_game, g = timed(lambda: casualties.game(battle))
     t_solve, solved = timed(lambda: casualties.solve_game(g))
     t_forward, _ = timed(lambda: casualties.forward(solved))

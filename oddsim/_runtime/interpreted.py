@@ -87,7 +87,8 @@ def worth_it(compiled_seconds: float) -> bool:
 
 _AS_THEY_ARE = contextlib.nullcontext()  # (made once: a small solve's microseconds)
 TABLES_BUDGET_SECONDS = 1.0
-"""Seconds a process may spend building tables interpreted (``tables``) before it uses their kernels."""
+"""Processor seconds a process may spend in ``tables`` blocks before it uses their kernels (not the
+clock's: on a busy machine that would stop a first run's quick start halfway)."""
 _tables_spent = 0.0
 
 
@@ -96,7 +97,8 @@ def tables(on: bool = True) -> contextlib.AbstractContextManager[None]:
     ``cold`` says, for any caller: the Python API too) and this process has spent under
     ``TABLES_BUDGET_SECONDS`` so: for tables a battle's kernels read, the same values interpreted in
     milliseconds where compiling the kernels that build them takes seconds: the exact engine's
-    lowering (1 ms), the Monte Carlo engine's plain battles (5 ms for 10 units)."""
+    lowering (1 ms), the Monte Carlo engine's plain battles (5 ms for 10 units); a caller may also
+    ask ``active()`` in the block and compute without kernels (NumPy: plain battles, trench policies)."""
     if not on or active() or _tables_spent >= TABLES_BUDGET_SECONDS or not _cache_cold():
         return _AS_THEY_ARE
     return _timed()
@@ -105,13 +107,13 @@ def tables(on: bool = True) -> contextlib.AbstractContextManager[None]:
 @contextlib.contextmanager
 def _timed() -> Iterator[None]:
     global _tables_spent
-    started = time.perf_counter()
+    started = time.thread_time()
     try:
         with interpreting():
             yield
     finally:
         with _granting:
-            _tables_spent += time.perf_counter() - started
+            _tables_spent += time.thread_time() - started
 
 
 def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:

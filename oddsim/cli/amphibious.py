@@ -35,6 +35,14 @@ from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
 @declared(OPTION["ool_attacker"].but(help=f"Attacker's order of loss in the land battle, e.g. "
                                           f"inf,art,arm,ftr {DEFAULT_ORDER_HELP}."),
           OPTION["ool_defender"].but(help="Defender's order of loss in the land battle."), "keep_land")
+@click.option("--ool-sea-attacker", default=None,
+              help="Attacker's order of loss in the sea battle, e.g. dd,bb (default: cheapest first, "
+                   "transports last where the edition says so); 'best': it chooses each loss.")
+@click.option("--ool-sea-defender", default=None, help="Defender's order of loss in the sea battle.")
+@declared(OPTION["casualty_goal"].but(help="What a side with order of loss 'best' plays for: in the "
+                                           "landing take (default), win, tuv or value; the sea battle "
+                                           "plays for tuv where this is tuv, else win."),
+          "casualty_value")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="Exact solver, Monte Carlo, or auto (exact when cheap), per battle.")
 @click.option("--runs", type=int, default=None, metavar="2..10^10",
@@ -45,7 +53,8 @@ from oddsim.model.options import DEFAULT_ORDER_HELP, OPTION
 @rule_option
 @output_options
 def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_air, no_bombard,
-               sea_battle, method, runs, seed, rule_changes, quiet, as_json, plot, options) -> int:
+               sea_battle, ool_sea_attacker, ool_sea_defender, method, runs, seed, rule_changes, quiet,
+               as_json, plot, options) -> int:
     """Odds of an amphibious assault: sea battle, bombardment, land battle (the retreat options
     and orders of loss apply to the land battle, where the landed units stay)."""
     import json
@@ -60,7 +69,8 @@ def amphibious(rules, fleet, cargo, defender, sea_defender, overland, air, sea_a
     retreat = retreat_fields(options)
     assault = Amphibious(rules=rules, fleet=fleet, cargo=cargo, defender=defender,
                          sea_defender=sea_defender, overland=overland, air=air, sea_air=sea_air,
-                         bombard=not no_bombard, sea_battle=sea_battle,
+                         bombard=not no_bombard, sea_battle=sea_battle, ool_sea_attacker=ool_sea_attacker,
+                         ool_sea_defender=ool_sea_defender,
                          retreat=None if retreat is None else RetreatPolicy(**retreat),  # type: ignore[arg-type]
                          **without_retreat(options))
     result = run_amphibious(assault, method=method, runs=runs, seed=seed,

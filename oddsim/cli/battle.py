@@ -103,19 +103,19 @@ def battle(rules, attacker, defender, game_file, territory, attacker_player, met
         spec = game_battle(game_file, territory, attacker_player, rules, rule_changes, unit_values,
                            attacker, defender, options)
     # the engines: after the input is checked
-    from oddsim.model.side import Side
+    from oddsim.model.side import Side, given_order
     from oddsim.results.battle_result import BattleResult
-    from oddsim.stages.counter import CounterAttackResult
+    from oddsim.stages.counter import CounterAttackResult, counter_order
     from oddsim.stages.request import BattleRequest, RequestKind, run_request
     from oddsim.stages.wave_plan import load_wave_plan
     from oddsim.stages.waves import Wave, WaveResult
 
-    later = [Wave(attacker=Side(w, spec.attacker.order_of_loss, keep_land=spec.attacker.keep_land))
+    later = [Wave(attacker=Side(w, given_order(spec.attacker), keep_land=spec.attacker.keep_land))
              for w in waves]
     if wave_plan is not None:
         later += load_wave_plan(wave_plan)
     request = BattleRequest(spec, waves=later or None, counter_attack=counter,
-                            ool_counter=spec.defender.order_of_loss,
+                            ool_counter=counter_order(spec),
                             method=method, runs=runs, seed=seed)
     if request.kind is RequestKind.COUNTER_ATTACK and (plot or survivors is not None):
         raise OddsimError("--plot and --survivors show one battle: drop them with --counter-attack")

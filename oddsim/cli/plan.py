@@ -59,7 +59,11 @@ from oddsim.model.options import OPTION
               help="Monte Carlo runs per sub-army of a target too large to solve exactly (default 20,000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="0..2^64-1",
               help="Seed of those Monte Carlo battles; each target's derives from it.")
-@declared("ool_attacker", "ool_defender", "keep_land", "attacker_tech", "defender_tech", "dice")
+@declared("ool_attacker", "ool_defender",
+          OPTION["casualty_goal"].but(help="What a side with order of loss 'best' plays for in each "
+                                           "target's battle (default: the plan's goal: value with the "
+                                           "target's value, tuv, or take for goals that count targets)."),
+          "keep_land", "attacker_tech", "defender_tech", "dice")
 @click.option("--workers", type=int, default=None, metavar="1..",
               help="Solve the targets' battles on a local Dask cluster of N workers.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",

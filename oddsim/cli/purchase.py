@@ -58,8 +58,12 @@ if TYPE_CHECKING:
               help='The army that counter-attacks, for --goal hold-after, e.g. "4 inf, 2 arm".')
 @declared(OPTION["sea"].but(help="A sea battle (goals take, value and hold-after are refused: "
                                 "use clear or tuv)."),
-          OPTION["ool_attacker"].but(help="Order of loss of the battle's attacker."),
-          OPTION["ool_defender"].but(help="Order of loss of the battle's defender."),
+          OPTION["ool_attacker"].but(help="Order of loss of the battle's attacker; 'best': it chooses "
+                                          "each loss, every battle solved as a game for --casualty-goal."),
+          OPTION["ool_defender"].but(help="Order of loss of the battle's defender (as --ool-attacker)."),
+          OPTION["casualty_goal"].but(help="What a side with order of loss 'best' plays for in each battle "
+                                           "(default: the sweep's goal: take for take, hold and hold-after "
+                                           "on land, win for clear, tuv, value)."),
           OPTION["keep_land"].but(minimum=None, metavar="0..1000", help="Keep the attacker's last N land "
                                   "units until everything else is lost."))
 @click.option("--method", type=click.Choice(METHODS), default="auto",

@@ -13,7 +13,7 @@ from oddsim.game.loading import Game
 from oddsim.limits import MethodChoice
 from oddsim.model.forces import Force
 from oddsim.results.battle_result import BattleResult
-from oddsim.results.estimates import number, percent
+from oddsim.results.estimates import percent, swing
 from oddsim.stages.request import BattleRequest, check_engine_options, run_request
 from oddsim.triplea.armies import Armies, battle_of
 from oddsim.triplea.battlefields import Battlefield, Standoff, battlefields
@@ -165,5 +165,5 @@ def _lines(answer: BoardAnswer) -> list[str]:
         f", takes it {percent(result.takes_territory, error('takes_territory'))}"
     lines.append(f"  attacker wins {percent(result.attacker_win, error('attacker_win'))}{takes}, "
                  f"defender wins {percent(result.defender_win, error('defender_win'))}; TUV swing "
-                 f"{number(result.tuv_swing, error('tuv_swing'), 1)} ({how})")
+                 f"{swing(result.tuv_swing, error('tuv_swing'))} ({how})")
     return lines

@@ -145,6 +145,13 @@ def is_best_order(spec: object) -> bool:
     return isinstance(spec, str) and spec.strip().lower() == BEST_ORDER
 
 
+def given_order(side: Side) -> tuple[str, ...] | str | None:
+    """A checked side's order of loss as one would give it again (another battle of the same
+    player's units: a later wave, a counter-attack, a sweep's battles): ``"best"`` where it
+    chooses each loss, else its order (None: the default)."""
+    return BEST_ORDER if side.best_losses else side.order_of_loss
+
+
 def as_side(spec: Side | ArmySpec) -> Side:
     """``spec`` as a Side: itself, or an army (text, mapping, Force) with no options."""
     return spec if isinstance(spec, Side) else Side(spec)

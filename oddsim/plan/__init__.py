@@ -52,7 +52,9 @@ def attack(rules: Ruleset | str, pool: Army, targets: Entries, goal: Goal | str 
     (default anywhere); ``keep_home``: units that stay; ``counter_attack``: per target, the army
     that counter-attacks what takes it (``hold-after``); ``battle_options``: ``Battle``'s (order
     of loss, ``keep_land``, ``dice``, techs, ``sea``) and ``retreat`` for every target, where
-    ``best="value"`` counts each target's own value; ``workers``/``scheduler``: the battles solved
+    ``best="value"`` counts each target's own value; an order of loss ``"best"`` solves every
+    battle with that side choosing each loss, for ``casualty_goal`` (default: the plan's goal,
+    ``value`` counting each target's own value); ``workers``/``scheduler``: the battles solved
     on a Dask cluster (the same answer); ``runs``/``seed``: the Monte Carlo battles of a target
     too large to solve exactly for every sub-army."""
     spec = parse_plan(load_ruleset(rules), pool, targets, goal, values, reach, keep_home, counter_attack,

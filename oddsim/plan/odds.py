@@ -23,7 +23,7 @@ from oddsim.limits import sub_seed
 from oddsim.model.forces import Force
 from oddsim.plan.spec import MAX_MONTE_CARLO_RUNS, PlanSpec, Target, sub_army_count
 from oddsim.results.battle_result import BattleResult
-from oddsim.stages.counter import fight_counter_attack
+from oddsim.stages.counter import counter_order, fight_counter_attack
 from oddsim.stages.pipeline import exact_size, simulate, solve
 from oddsim.stages.runner import exact_is_cheap
 from oddsim.stages.sub_armies import SubArmyOdds, joined, solve_sub_armies, sub_armies
@@ -81,9 +81,11 @@ def target_odds(spec: PlanSpec, target: Target) -> dict[Force, TargetOdds]:
 def too_large_to_solve(target: Target) -> bool:
     """Whether ``target``'s battle with every unit that may go there is too large for the exact
     engine (as ``method="auto"`` judges a battle): then each sub-army is simulated
-    (``target_odds``), and a server, which plans exactly, refuses it."""
+    (``target_odds``), and a server, which plans exactly, refuses it. A battle whose side chooses
+    each loss is always solved (Monte Carlo would solve its game first anyway): the plan was
+    sized for it when parsed (``spec.check_best_size``)."""
     battle = target.battle
-    return battle is not None and not exact_is_cheap(exact_size(battle))
+    return battle is not None and not battle.best_losses and not exact_is_cheap(exact_size(battle))
 
 
 def _monte_carlo(spec: PlanSpec, target: Target) -> tuple[int, int]:
@@ -110,10 +112,10 @@ def _one(battle, target: Target, needs_holds: bool, runs: int | None = None,
     if needs_holds and target.counter is not None:
         if runs is None:
             both = fight_counter_attack(battle, target.counter, lambda b, share: solve(b),
-                                        ool_counter=battle.defender.order_of_loss, solved=solved)
+                                        ool_counter=counter_order(battle), solved=solved)
             return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds))
         both = run_counter_attack(battle, target.counter, method="mc", runs=runs, seed=seed,
-                                  ool_counter=battle.defender.order_of_loss)
+                                  ool_counter=counter_order(battle))
         return TargetOdds(SubArmyOdds.of(both.battle), float(both.holds), runs=runs,
                           std_error={**_errors(both.battle.std_error), **both.std_error})
     result = solve(battle) if runs is None else simulate(battle, runs=runs, seed=seed)

@@ -198,7 +198,19 @@ def optimised(spec: PlanSpec, tables: Sequence[dict[Force, TargetOdds]], stop: S
                       battles=sum(sum(1 for o in table.values() if o.fought) for table in tables),
                       objective_std_error=split_error(best), simulated=simulated,
                       runs=spec.runs if simulated else None,
-                      sea=any(t.battle is not None and t.battle.sea for t in spec.targets))
+                      sea=any(t.battle is not None and t.battle.sea for t in spec.targets),
+                      choosers=_choosers(spec))
+
+
+def _choosers(spec: PlanSpec) -> str:
+    """Who chooses each loss in the plan's battles, and for what ("": both follow their orders)."""
+    battle = next((t.battle for t in spec.targets if t.battle is not None and t.battle.best_losses), None)
+    if battle is None:
+        return ""
+    roles = [role for role, side in (("attacker", battle.attacker), ("defender", battle.defender))
+             if side.best_losses]
+    verb = "choose" if len(roles) > 1 else "chooses"
+    return f"the {' and the '.join(roles)} {verb} each loss for goal {battle.casualty_goal}"
 
 
 def _left(shape: tuple[int, ...], split: Split) -> Point:

@@ -83,6 +83,7 @@ class PlanResult:
     simulated: tuple[str, ...] = ()
     runs: int | None = None
     sea: bool = False  # sea battles: no territory to take, so no chance to take one printed
+    choosers: str = ""  # who chooses each loss in the battles, and for what ("": fixed orders)
 
     @property
     def method(self) -> str:
@@ -96,7 +97,8 @@ class PlanResult:
                 "split": {name: t.to_dict() for name, t in self.split.items()},
                 "home": {"counts": _counts(self.home), "units": self.home.describe()},
                 "alternatives": [a.to_dict() for a in self.alternatives],
-                "marginal": dict(self.marginal), "battles": self.battles, "method": self.method}
+                "marginal": dict(self.marginal), "battles": self.battles, "method": self.method,
+                **({"choosers": self.choosers} if self.choosers else {})}
 
     def to_table(self) -> str:
         goal = self.goal
@@ -104,6 +106,8 @@ class PlanResult:
         how = (f"exact, {self.battles} battles solved" if not self.simulated else
                f"{self.battles} battles; Monte Carlo for {', '.join(self.simulated)}, too large to solve "
                f"exactly: {self.runs:,} runs per battle, the split best for those estimates")
+        if self.choosers:
+            how += f"; {self.choosers}"
         lines = [f"best {side} split for {goal.label}: {goal.format(self.objective)}"
                  f"{goal.format_error(self.objective_std_error)} ({how})"]
         for name, t in self.split.items():

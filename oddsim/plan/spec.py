@@ -9,7 +9,7 @@ name is refused with the names that are known.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from oddsim.errors import OddsimError
@@ -19,8 +19,16 @@ from oddsim.model.forces import Force, parse_defender, parse_force
 from oddsim.model.names import count_label, unit_label
 from oddsim.model.options import battle_from
 from oddsim.model.rules import Ruleset, require_ruleset
-from oddsim.plan.goals import Combine, Goal, PlanError, parse_goal
-from oddsim.stages.sub_armies import joined
+from oddsim.model.side import is_best_order
+from oddsim.plan.goals import Combine, Goal, GoalKind, PlanError, parse_goal
+from oddsim.stages.best_size import (
+    MAX_GAMES_SECONDS,
+    GameSize,
+    armies_size,
+    check_games,
+    with_counter_attacks,
+)
+from oddsim.stages.sub_armies import joined, sub_armies
 
 MAX_SUB_ARMIES = 20_000
 """Most sub-armies a pool may have (the product of each unit type's count plus one): the
@@ -233,8 +241,9 @@ def parse_plan(rules: Ruleset, pool: str | Mapping[str, int] | Force, targets: E
     ``targets``: ``["Ukraine=6 inf, 2 arm", ...]`` or ``{"Ukraine": "6 inf, 2 arm"}``: the
     defenders of each target (attack) or the threat each territory faces (``defend``).
     ``battle_options``: what ``Battle`` takes besides the armies and the retreat (``sea``,
-    ``ool_attacker``, ``ool_defender``, ``keep_land``, ``dice``, ``attacker_tech``,
-    ``defender_tech``); ``retreat`` as ``Battle``'s, where ``best="value"`` counts each target's
+    ``ool_attacker``, ``ool_defender``, ``casualty_goal``, ``keep_land``, ``dice``,
+    ``attacker_tech``, ``defender_tech``; an order of loss ``"best"``: the plan is sized first,
+    ``check_best_size``); ``retreat`` as ``Battle``'s, where ``best="value"`` counts each target's
     value. ``runs`` and ``seed``: the Monte Carlo battles of a target too large to solve exactly
     for every sub-army (``oddsim.plan.odds``; default ``DEFAULT_PLAN_RUNS`` runs each). ``rules``
     is a loaded ``Ruleset`` (``oddsim.plan.attack`` and ``defend`` take an edition's name too)."""
@@ -291,15 +300,68 @@ def parse_plan(rules: Ruleset, pool: str | Mapping[str, int] | Force, targets: E
             counter = parse_force(counters[name], rules, "counter-attack")  # type: ignore[arg-type]
         built.append(Target(name=name, army=army, value=value, reachable=reachable,
                             battle=_battle(rules, defend, army, there, reachable, value, retreat,
-                                           battle_options or {}, name),
+                                           battle_options or {}, name, parsed_goal),
                             stands=there, counter=counter))
-    return PlanSpec(rules=rules, defend=defend, pool=free, home=home, targets=tuple(built),
+    spec = PlanSpec(rules=rules, defend=defend, pool=free, home=home, targets=tuple(built),
                     goal=parsed_goal, alternatives=alternatives, runs=runs, seed=seed)
+    if any(t.battle is not None and t.battle.best_losses for t in spec.targets):
+        check_best_size(spec)
+    return spec
+
+
+def _casualty_options(goal: Goal, options: Mapping[str, object], value: float) -> Mapping[str, object]:
+    """The battle options of one target, with the casualty goal where a side chooses each loss:
+    as given (``casualty_goal``), else the plan's goal seen from one battle (``value``: the TUV
+    swing plus the target's value when taken, ``tuv`` at sea; ``tuv``; ``take`` for the goals
+    that count targets taken or held, whose battles the pool's side plays for the territory); a
+    goal of ``value`` counts the target's own value, as the best retreat does."""
+    chooses = is_best_order(options.get("ool_attacker")) or is_best_order(options.get("ool_defender"))
+    if not chooses:
+        return options
+    asked = options.get("casualty_goal")
+    if asked is None:
+        if goal.kind not in (GoalKind.VALUE, GoalKind.TUV):
+            asked = "take"
+        else:
+            asked = "tuv" if options.get("sea") or goal.kind is GoalKind.TUV else "value"
+    extra = {"casualty_goal": asked, "casualty_value": value if asked == "value" else None}
+    return {**options, **extra}
+
+
+def best_games(spec: PlanSpec) -> Iterator[tuple[str, GameSize]]:
+    """Each battle a plan solves with best casualties, named, and its game's size: every
+    sub-army of each target whose side chooses each loss (with ``hold-after``, the
+    counter-attacks after it as one game on all its land units per composition of them: a
+    bound)."""
+    rules = spec.rules
+    for target in spec.targets:
+        battle = target.battle
+        if battle is None or not battle.best_losses:
+            continue
+        fixed = dict(target.army.counts), dict(target.army.damaged)
+        counter = (dict(target.counter.counts) if target.counter is not None and spec.goal.needs_holds
+                   else None)
+        for army in sub_armies(target.reachable):
+            force = joined(target.stands if spec.defend else None, army)
+            if force.is_empty() and not spec.defend:
+                continue
+            pool = dict(force.counts), dict(force.damaged)
+            sides = (fixed, pool) if spec.defend else (pool, fixed)
+            size = armies_size(rules, *sides[0], *sides[1], defender_best=battle.defender.best_losses)
+            size = with_counter_attacks(size, rules, pool[0], counter, battle.attacker.best_losses)
+            yield f"target {target.name}, sub-army {army.describe()}", size
+
+
+def check_best_size(spec: PlanSpec, limit: float = MAX_GAMES_SECONDS) -> float:
+    """Refuse in one line (TooLargeError), before any battle, a plan whose best-casualties
+    battles (``best_games``) hold one too large for the solver or together pass ``limit``
+    seconds; returns the seconds predicted."""
+    return check_games(best_games(spec), "the plan", "keep some units home or limit --reach", limit)
 
 
 def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: Force, value: float,
             retreat: RetreatPolicy | Mapping[str, object] | None, options: Mapping[str, object],
-            name: str) -> Battle | None:
+            name: str, goal: Goal) -> Battle | None:
     """The target's battle with the whole reachable pool (checks the options and the units
     against it once); None for an attack no unit may go on."""
     unknown = set(options) - set(BATTLE_OPTIONS)
@@ -308,6 +370,7 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
                         f"{', '.join(sorted(BATTLE_OPTIONS))}")
     if not defend and reachable.is_empty():
         return None
+    options = _casualty_options(goal, options, value)
     try:
         if defend:
             return battle_from(rules, army, joined(there, reachable),
@@ -319,7 +382,7 @@ def _battle(rules: Ruleset, defend: bool, army: Force, there: Force, reachable: 
         raise error.located(f"{'threat' if defend else 'target'} {name}") from None
 
 
-BATTLE_OPTIONS = ("sea", "ool_attacker", "ool_defender", "keep_land", "dice", "attacker_tech",
-                  "defender_tech")
+BATTLE_OPTIONS = ("sea", "ool_attacker", "ool_defender", "casualty_goal", "keep_land", "dice",
+                  "attacker_tech", "defender_tech")
 """The battle options (``oddsim.model.options``, by their flat names) a plan applies to every target
 (the retreat comes on its own): ``oddsim plan``'s and the web's plan request's."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from oddsim.api import run_battle, run_counter_attack
 from oddsim.model.battle import Battle
+from oddsim.model.side import BEST_ORDER
 from oddsim.purchase.rows import FIGURES, Outcome, PurchaseRow
 from oddsim.purchase.spec import SweepSpec
 
@@ -75,6 +76,8 @@ def battle_seed(battle: Battle, sweep_seed: int) -> int:
     """The Monte Carlo seed of one battle: a hash of the sweep's seed and the normalised battle."""
     text = repr((sweep_seed, battle.rules.name, battle.sea, battle.attacker.army, battle.defender.army,
                  battle.attacker.order_of_loss, battle.defender.order_of_loss, battle.attacker.keep_land))
+    if battle.best_losses:  # (who chooses each loss, and for what; fixed-order seeds as they were)
+        text += repr((battle.attacker.best_losses, battle.defender.best_losses, battle.casualty_goal))
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
@@ -93,7 +96,9 @@ def solve_battle(battle: Battle, spec: SweepSpec, cache: BattleCache) -> tuple[O
     seed = None if exact else battle_seed(battle, spec.seed)
     holds = holds_error = None
     if spec.counter_attack is not None:
-        both = run_counter_attack(battle, spec.counter_attack, method=spec.method, runs=runs, seed=seed)
+        counter_best = BEST_ORDER if battle.defender.best_losses else None  # (the defender's player)
+        both = run_counter_attack(battle, spec.counter_attack, method=spec.method, runs=runs, seed=seed,
+                                  ool_counter=counter_best)
         result, holds, holds_error = both.battle, both.holds, both.std_error.get("holds")
     else:
         result = run_battle(battle, method=spec.method, runs=runs, seed=seed)

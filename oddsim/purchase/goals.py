@@ -95,6 +95,15 @@ class Goal(enum.Enum):
                 Goal.HOLD: "chance to hold", Goal.TUV: "expected TUV swing",
                 Goal.VALUE: "best-retreat value", Goal.HOLD_AFTER: "chance to take and hold"}[self]
 
+    def casualty_goal(self, sea: bool) -> str:
+        """What a side that chooses each loss plays for in this goal's battles, unless told
+        (``--casualty-goal``): the same thing, seen from the battle (the battle's goal ``take``
+        for ``take``, ``hold`` and ``hold-after`` on land, ``win`` for ``clear`` and for ``hold``
+        at sea, ``tuv``, ``value`` with the sweep's territory value)."""
+        if self is Goal.CLEAR or self is Goal.HOLD and sea:
+            return "win"
+        return {Goal.TUV: "tuv", Goal.VALUE: "value"}.get(self, "take")
+
     def value_of(self, outcome: _Outcome, sea: bool) -> float:
         """The score of one battle's outcome for this goal (higher is better)."""
         if self is Goal.TAKE:

@@ -13,7 +13,8 @@ from oddsim.results.readings import text_with_readings, with_readings
 def answer(table: PurchaseTable, spec: SweepSpec, top: int) -> dict:
     """The sweep as one JSON-ready object: what was swept (``describe``, ``goal``, ``units``),
     how many ``purchases``, the text ``report``, the ranked ``rows`` (the ``top`` best; 0: all),
-    the ``frontier`` rows, and the ``readings`` of the rules (``oddsim.results.readings``)."""
+    the ``frontier`` rows, the ``readings`` of the rules (``oddsim.results.readings``), and with
+    best casualties the battles' ``casualty_goal``."""
     records = [{**record, "value_error_text": spec.goal.error_text(row.value, row.value_std_error,
                                                                     row.runs)}
                for record, row in zip(table.records(), table.rows, strict=True)]  # as the report shows it
@@ -21,7 +22,9 @@ def answer(table: PurchaseTable, spec: SweepSpec, top: int) -> dict:
                           "units": list(spec.units), "purchases": len(records),
                           "report": report(table, spec, top),
                           "rows": records if top == 0 else records[:top],
-                          "frontier": [r for r in records if r["frontier"]]}, spec.rules)
+                          "frontier": [r for r in records if r["frontier"]],
+                          **({"casualty_goal": spec.casualty_goal} if spec.best_casualties else {})},
+                         spec.rules)
 
 
 def report(table: PurchaseTable, spec: SweepSpec, top: int) -> str:

@@ -54,7 +54,7 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
           out: str | Path | None = None, resume: bool = False, workers: int | None = None,
           scheduler: str | None = None, progress: bool = False, cache: BattleCache | None = None,
           territory_value: float | None = None, counter_attack: ArmySpec = None,
-          prices: Ruleset | str | None = None) -> PurchaseTable:
+          prices: Ruleset | str | None = None, casualty_goal: str | None = None) -> PurchaseTable:
     """Every purchase of ``units`` within ``budget`` (each at most its ``max_counts``), added to
     ``existing``, fought against ``against``, and ranked by ``goal``.
 
@@ -65,15 +65,18 @@ def sweep(rules: Ruleset | str, budget: int, units: UnitsSpec, against: ArmySpec
     ``out`` (``.csv``, or ``.json`` for JSON Lines) rows are written as they finish; ``resume``
     keeps the rows already there and solves only the rest. ``workers`` runs on a new local
     Dask cluster, ``scheduler`` on an existing one. ``prices``: the edition whose costs the
-    purchases pay where ``rules`` values units otherwise (``unit_value_changes``). Returns the
-    rows ranked, best first.
+    purchases pay where ``rules`` values units otherwise (``unit_value_changes``). An order of
+    loss ``"best"`` solves each battle with that side choosing each loss, for ``casualty_goal``
+    (default: the sweep's goal; ``oddsim.engines.exact.casualties``). Returns the rows ranked,
+    best first.
     """
     spec = SweepSpec.build(load_ruleset(rules), budget, units, against, goal=goal,
                            existing=existing, max_counts=max_counts, sea=sea,
                            ool_attacker=ool_attacker, ool_defender=ool_defender,
                            keep_land=keep_land, method=method, runs=runs, seed=seed,
                            territory_value=territory_value, counter_attack=counter_attack,
-                           prices=None if prices is None else load_ruleset(prices))
+                           prices=None if prices is None else load_ruleset(prices),
+                           casualty_goal=casualty_goal)
     return run_sweep(spec, out=out, resume=resume, workers=workers, scheduler=scheduler,
                      progress=progress, cache=cache)
 

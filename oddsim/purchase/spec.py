@@ -19,9 +19,10 @@ from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.model.names import count_label, unit_label
 from oddsim.model.options import side_options, with_side_options
 from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_ruleset
-from oddsim.model.side import ATTACKER, DEFENDER
-from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, most_units
+from oddsim.model.side import ATTACKER, DEFENDER, given_order, is_best_order
+from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, iter_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
+from oddsim.stages.best_size import MAX_GAMES_SECONDS, armies_size, check_games, with_counter_attacks
 
 DEFAULT_PURCHASE_RUNS = 100_000
 """Monte Carlo runs per battle in a sweep: fewer than for one battle, as a sweep solves many."""
@@ -48,14 +49,15 @@ class SweepSpec:
     existing: Force
     against: Force
     sea: bool = False
-    ool_attacker: tuple[str, ...] | None = None
-    ool_defender: tuple[str, ...] | None = None
+    ool_attacker: tuple[str, ...] | str | None = None  # (``"best"``: it chooses each loss)
+    ool_defender: tuple[str, ...] | str | None = None
     keep_land: int = 0
     method: str = "auto"
     runs: int = DEFAULT_PURCHASE_RUNS
     seed: int = 0
     territory_value: float | None = None  # goal value: IPCs the territory is worth
     counter_attack: Force | None = None  # goal hold-after: the army that counter-attacks
+    casualty_goal: str | None = None  # what a side choosing each loss plays for (None: none chooses)
 
     @classmethod
     def build(cls, rules: Ruleset, budget: int, units: UnitsSpec, against: ArmySpec,
@@ -64,14 +66,19 @@ class SweepSpec:
               keep_land: int = 0, method: str = "auto", runs: int | None = None,
               seed: int = 0, territory_value: float | None = None,
               counter_attack: ArmySpec = None, prices: Ruleset | None = None,
-              attacker: Side | None = None, defender: Side | None = None) -> SweepSpec:
+              attacker: Side | None = None, defender: Side | None = None,
+              casualty_goal: str | None = None) -> SweepSpec:
         """Validate the inputs of a sweep; raises an ``OddsimError`` naming the first bad one.
         ``prices``: the edition whose costs the purchases pay, where ``rules`` values units
         otherwise (``--unit-values``: its costs are what the battles' IPC figures count). Both
         are loaded ``Ruleset``s (``oddsim.purchase.sweep`` takes an edition's name too).
         ``attacker``/``defender``: each battle side's options as a ``Side`` with no army (the
         armies are ``existing`` plus a purchase, and ``against``): its order of loss, and the
-        attacker's ``keep_land``, instead of the flat keywords (each given once)."""
+        attacker's ``keep_land``, instead of the flat keywords (each given once).
+        ``casualty_goal``: what a side with order of loss ``"best"`` plays for in every battle
+        (default: the sweep's goal as ``Goal.casualty_goal`` sees it); a sweep of best casualties
+        is sized first, and refused in one line where one battle, or all together, would be too
+        large (``oddsim.stages.best_size``)."""
         flat = _side_keywords({"ool_attacker": ool_attacker, "ool_defender": ool_defender,
                                "keep_land": keep_land}, attacker, defender)
         ool_attacker, ool_defender, keep_land = flat["ool_attacker"], flat["ool_defender"], flat["keep_land"]
@@ -106,9 +113,14 @@ class SweepSpec:
                    method=method, runs=runs, seed=seed, territory_value=value,
                    counter_attack=counter)
         spec._check_size()
+        chooses = is_best_order(ool_attacker) or is_best_order(ool_defender)
+        spec = replace(spec, casualty_goal=_casualty_goal(goal, sea, casualty_goal, chooses))
         probe = spec._probe(ool_attacker, ool_defender)
-        return replace(spec, ool_attacker=probe.attacker.order_of_loss,
-                       ool_defender=probe.defender.order_of_loss)
+        spec = replace(spec, ool_attacker=given_order(probe.attacker),
+                       ool_defender=given_order(probe.defender))
+        if chooses:
+            spec.check_best_size()
+        return spec
 
     def _check_size(self) -> None:
         count = count_purchases(self.costs, self.caps, self.budget, stop_after=MAX_PURCHASES)
@@ -132,7 +144,8 @@ class SweepSpec:
         counts = first if self.existing.is_empty() else (0,) * len(self.units)
         attacker, defender = self._sides(counts)
         return Battle(rules=self.rules, attacker=Side(attacker, ool_attacker, keep_land=self.keep_land),
-                      defender=Side(defender, ool_defender), sea=self.sea, retreat=self._retreat)
+                      defender=Side(defender, ool_defender), sea=self.sea, retreat=self._retreat,
+                      **self._casualty_options)
 
     def _sides(self, counts: Sequence[int]) -> tuple[Force, Force]:
         buyer = self.army(counts)
@@ -150,7 +163,48 @@ class SweepSpec:
         """The battle fought after buying ``counts``."""
         attacker, defender = self._sides(counts)
         return Battle(rules=self.rules, attacker=Side(attacker, self.ool_attacker, keep_land=self.keep_land),
-                      defender=Side(defender, self.ool_defender), sea=self.sea, retreat=self._retreat)
+                      defender=Side(defender, self.ool_defender), sea=self.sea, retreat=self._retreat,
+                      **self._casualty_options)
+
+    @property
+    def _casualty_options(self) -> dict[str, Any]:
+        """The battles' casualty goal where a side chooses each loss (goal value: the sweep's
+        territory value)."""
+        if self.casualty_goal is None:
+            return {}
+        value = self.territory_value if self.casualty_goal == "value" else None
+        return {"casualty_goal": self.casualty_goal, "casualty_value": value}
+
+    @property
+    def best_casualties(self) -> bool:
+        """Whether a side of every battle chooses each loss (order of loss ``"best"``)."""
+        return self.casualty_goal is not None
+
+    def check_best_size(self, limit: float = MAX_GAMES_SECONDS) -> float:
+        """With best casualties, every purchase's game sized before any is solved (with
+        ``hold-after``, the counter-attacks after it too, as one game on all its land units per
+        composition of them: a bound); refused in one line (TooLargeError) where one is too large
+        for the solver or all together pass ``limit`` seconds. Returns the seconds predicted."""
+        rules, fix = self.rules, "lower the budget, cap units with --max or buy fewer unit types"
+        a_best, d_best = is_best_order(self.ool_attacker), is_best_order(self.ool_defender)
+        counter = dict(self.counter_attack.counts) if self.counter_attack is not None else None
+        damaged = dict(self.existing.damaged)
+        against = dict(self.against.counts), dict(self.against.damaged)
+
+        def sizes():
+            for counts in iter_purchases(self.costs, self.caps, self.budget):
+                if not self.buys_an_army(counts):
+                    continue
+                buyer = dict(self.existing.counts)
+                for name, n in zip(self.units, counts, strict=True):
+                    buyer[name] = buyer.get(name, 0) + n
+                bought = buyer, damaged
+                sides = (against, bought) if self.goal.buyer_defends else (bought, against)
+                size = armies_size(rules, *sides[0], *sides[1], defender_best=d_best)
+                yield (f"purchase {self.describe_purchase(counts)}",
+                       with_counter_attacks(size, rules, sides[0][0], counter, a_best))
+
+        return check_games(sizes(), "the sweep", fix, limit)
 
     @property
     def _retreat(self) -> RetreatPolicy | None:
@@ -185,7 +239,16 @@ class SweepSpec:
                 + f"; goal: {self.goal.value} ({self.goal.label})"
                 + (f", territory worth {self.territory_value:g}" if self.goal is Goal.VALUE else "")
                 + (f" against a counter-attack by {self.counter_attack.describe()}"
-                   if self.counter_attack is not None else ""))
+                   if self.counter_attack is not None else "") + self._choosers())
+
+    def _choosers(self) -> str:
+        """Who chooses each loss, and for what (empty: both follow their orders)."""
+        roles = [role for role, order in ((ATTACKER, self.ool_attacker), (DEFENDER, self.ool_defender))
+                 if is_best_order(order)]
+        if not roles:
+            return ""
+        verb = "choose" if len(roles) > 1 else "chooses"
+        return f"; the {' and the '.join(roles)} {verb} each loss for goal {self.casualty_goal}"
 
     @cached_property
     def fingerprint(self) -> str:
@@ -199,7 +262,26 @@ class SweepSpec:
             self.seed)
         if self.goal in (Goal.VALUE, Goal.HOLD_AFTER):  # older sweeps keep their fingerprints
             parts += (self.territory_value, self.counter_attack)
+        if self.casualty_goal is not None:
+            parts += (self.casualty_goal,)
         return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
+
+
+def _casualty_goal(goal: Goal, sea: bool, asked: str | None, chooses: bool) -> str | None:
+    """The casualty goal of a sweep's battles: as ``asked``, else the sweep's own goal's
+    (``Goal.casualty_goal``); None where no side chooses each loss."""
+    if asked is None:
+        return goal.casualty_goal(sea) if chooses else None
+    if not chooses:
+        raise PurchaseError("the casualty goal is what a side that chooses each loss plays for: add "
+                            "--ool-attacker best or --ool-defender best, or drop --casualty-goal")
+    if goal is Goal.VALUE and asked != "value":
+        raise PurchaseError("goal value retreats at best for the value, and a side choosing each loss "
+                            "plays for the same: drop --casualty-goal, or use --casualty-goal value")
+    if asked == "value" and goal is not Goal.VALUE:
+        raise PurchaseError("--casualty-goal value counts the territory's value, which a sweep takes "
+                            "with --goal value --territory-value V: use those, or another casualty goal")
+    return asked
 
 
 def _goal_options(goal: Goal, rules: Ruleset, territory_value: float | None,

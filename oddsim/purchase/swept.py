@@ -54,7 +54,8 @@ def swept_rows(spec: SweepSpec, todo: Sequence[tuple[int, tuple[int, ...]]],
     built: that would cost more than the sweep), so a battle met again is not solved again.
     Buying nothing with no army is no battle (``evaluate.no_attack``): the sweep leaves it out."""
     todo = [(index, counts) for index, counts in todo if spec.buys_an_army(counts)]
-    if not todo or spec.method == "mc" or spec.counter_attack is not None or spec.goal is Goal.VALUE:
+    if (not todo or spec.method == "mc" or spec.counter_attack is not None or spec.goal is Goal.VALUE
+            or spec.best_casualties):  # (a side choosing each loss: a game per battle, no lattice)
         return {}
     names = tuple(u.name for u in spec.rules.units)
     column = {name: i for i, name in enumerate(names)}

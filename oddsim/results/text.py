@@ -9,7 +9,7 @@ import numpy as np
 
 from oddsim.errors import BattleError
 from oddsim.model.names import unit_label
-from oddsim.results.estimates import needs_interval, number, percent, snapped
+from oddsim.results.estimates import needs_interval, number, percent, snapped, swing
 from oddsim.results.swing import signed
 
 SIDES = ("attacker", "defender")
@@ -74,13 +74,12 @@ def battle_text(result, survivors: int | str | None = None) -> str:
     if result.takes_territory is not None:
         lines.append(f"  takes territory {pct('takes_territory')}")
     se = result.std_error
-    swing = ("+" if result.tuv_swing >= 0 else "") + number(result.tuv_swing, se.get("tuv_swing"))
-    if se.get("tuv_swing"):  # the sum of the two errors, a bound (see montecarlo.simulate)
-        swing = swing.replace(" ± ", ", ± at most ")
+    # (a Monte Carlo error: the sum of the two sides', a bound: see montecarlo.simulate)
+    swung = swing(result.tuv_swing, se.get("tuv_swing"))
     lost = {side: number(getattr(result, f"{side}_ipc_lost"), se.get(f"{side}_ipc_lost"))
             for side in SIDES}
     lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
-                 f"(TUV swing {swing})")
+                 f"(TUV swing {swung})")
     lines += swing_marks_text(result)
     lines.append("average units left:")
     for side in SIDES:
@@ -174,9 +173,14 @@ def shown(rows) -> list:
 
 def units_left_text(result, side: str) -> str:
     """``"0.50 armor"``, ``"2.31 ± 0.01 infantry, 0.12 ± 0.003 AA guns"``, or "none"."""
-    errors = result.units_left_std_error(side)
-    parts = [f"{_units(n, errors.get(name))} {unit_label(name, 2)}"
-             for name, n in getattr(result, f"{side}_units_left").items()]
+    return expected_units_text(getattr(result, f"{side}_units_left"), result.units_left_std_error(side))
+
+
+def expected_units_text(units: Mapping[str, float], errors: Mapping[str, float] | None = None) -> str:
+    """Expected units by type as ``units_left_text`` writes them (``errors``: their standard
+    errors, where known)."""
+    errors = errors or {}
+    parts = [f"{_units(n, errors.get(name))} {unit_label(name, 2)}" for name, n in units.items()]
     return ", ".join(parts) if parts else "none"
 
 

@@ -42,7 +42,7 @@ from oddsim.model.forces import Force, join_forces, parse_defender, parse_force
 from oddsim.model.names import unit_label
 from oddsim.model.options import set_side_options, side_options
 from oddsim.model.rules import Domain, Ruleset, load_ruleset
-from oddsim.model.side import ATTACKER, DEFENDER
+from oddsim.model.side import ATTACKER, DEFENDER, is_best_order
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import error_bound, part_variance, spread_variance
@@ -68,7 +68,13 @@ class Amphibious:
     ``keep_land`` apply to the land battle). Each side's may come as a ``Side``: ``defender`` a
     Side of the territory's army with its order of loss and technologies, ``attacker`` a Side
     with no army (its units are the fleet, cargo, overland and air) with its order of loss,
-    technologies and ``keep_land``; they fill the flat fields, each option given once."""
+    technologies and ``keep_land``; they fill the flat fields, each option given once.
+    ``ool_sea_attacker``/``ool_sea_defender``: the orders of loss in the sea battle (default:
+    each side's default order). Any order of loss may be ``"best"``: that side chooses each loss
+    in its battle (``oddsim.engines.exact.casualties``), the landing's for ``casualty_goal``
+    (``casualty_value``: as ``Battle``'s; default take), the sea battle's for the goal a sea
+    battle has (``tuv`` where ``casualty_goal`` is tuv, else ``win``): each battle is played for
+    its own goal, the sea battle not for the landing that follows."""
 
     rules: Ruleset  # fields hold their parsed forms; the constructor takes any accepted one
     fleet: Force
@@ -87,6 +93,10 @@ class Amphibious:
     ool_attacker: UnitListSpec = None
     ool_defender: UnitListSpec = None
     keep_land: int = 0
+    ool_sea_attacker: UnitListSpec = None
+    ool_sea_defender: UnitListSpec = None
+    casualty_goal: str | None = None
+    casualty_value: float | None = None
     attacker: InitVar[Side | None] = None
     loads: tuple[Force, ...] = field(init=False, compare=False, repr=False)
 
@@ -98,6 +108,8 @@ class Amphibious:
                      attacker_tech: TechSpec = (), defender_tech: TechSpec = (),
                      dice: Dice | str = Dice.STANDARD, ool_attacker: UnitListSpec = None,
                      ool_defender: UnitListSpec = None, keep_land: int = 0,
+                     ool_sea_attacker: UnitListSpec = None, ool_sea_defender: UnitListSpec = None,
+                     casualty_goal: str | None = None, casualty_value: float | None = None,
                      attacker: Side | None = None) -> None: ...
 
     def __post_init__(self, attacker: Side | None = None) -> None:
@@ -137,6 +149,7 @@ class Amphibious:
             raise BattleError("sea air: the sea defenders are ignored, so there is no sea battle "
                               "for these aircraft: send them with --air, or give --sea-battle fight")
         set_(self, "loads", _load(self.cargo, self.fleet, rules))
+        self._check_best()
         # build the stages once now, so bad options fail here and not halfway through a run
         if self.has_sea_battle:
             self.sea_stage()
@@ -168,11 +181,53 @@ class Amphibious:
     def has_sea_battle(self) -> bool:
         return self.sea_battle == "fight"
 
+    def _check_best(self) -> None:
+        """Refuse, in one line, best casualties the assault cannot have: a sea battle's order of
+        loss without a sea battle; a casualty goal where no side chooses; a battle the solver
+        does not cover (``casualties.check_covered``: a landing the fleet bombards, until best
+        casualties cover bombardment)."""
+        for name in ("ool_sea_attacker", "ool_sea_defender"):
+            if getattr(self, name) is not None and not self.has_sea_battle:
+                raise BattleError(f"--{name.replace('_', '-')}: there is no sea battle (no sea defender, or "
+                                  f"it is ignored): drop it")
+        land = is_best_order(self.ool_attacker) or is_best_order(self.ool_defender)
+        sea = self.has_sea_battle and (is_best_order(self.ool_sea_attacker)
+                                       or is_best_order(self.ool_sea_defender))
+        if (self.casualty_goal is not None or self.casualty_value is not None) and not (land or sea):
+            raise BattleError("the casualty goal is what a side that chooses each loss plays for: add "
+                              "--ool-attacker best (or --ool-defender, --ool-sea-attacker, "
+                              "--ool-sea-defender best), or drop --casualty-goal")
+        if not (land or sea):
+            return
+        from oddsim.engines.exact.casualties import check_covered  # (what it does not cover yet)
+
+        for chooses, stage, name in ((sea, self.sea_stage, "the sea battle"),
+                                     (land, lambda: self.land_battle(len(self.loads)), "the landing")):
+            battle = stage() if chooses else None
+            if battle is None:
+                continue
+            try:
+                check_covered(battle)
+            except BattleError as error:
+                raise BattleError(f"{name}: {str(error).replace('drop --bombard', 'add --no-bombard')}") \
+                    from None
+
+    def _casualty_options(self, sea: bool) -> dict[str, object]:
+        """The casualty goal of the sea battle or the landing, where a side of it chooses."""
+        orders = ((self.ool_sea_attacker, self.ool_sea_defender) if sea
+                  else (self.ool_attacker, self.ool_defender))
+        if not any(is_best_order(order) for order in orders):
+            return {}
+        if sea:
+            return {"casualty_goal": "tuv" if self.casualty_goal == "tuv" else "win"}
+        return {"casualty_goal": self.casualty_goal, "casualty_value": self.casualty_value}
+
     def sea_stage(self) -> Battle:
         """The sea battle: the whole fleet (cargo does not fight) and the aircraft sent to sea."""
         fleet = join_forces(self.rules, self.fleet, self.sea_air, side="sea attacker")
-        return Battle(self.rules, Side(fleet, tech=self.attacker_tech),
-                      Side(self.sea_defender, tech=self.defender_tech), sea=True, dice=self.dice)
+        return Battle(self.rules, Side(fleet, self.ool_sea_attacker, tech=self.attacker_tech),
+                      Side(self.sea_defender, self.ool_sea_defender, tech=self.defender_tech), sea=True,
+                      dice=self.dice, **self._casualty_options(sea=True))  # type: ignore[arg-type]
 
     def land_battle(self, transports: int) -> Battle | None:
         """The land battle once ``transports`` transports unload (None: nobody attacks). With no
@@ -191,7 +246,8 @@ class Amphibious:
                       Side(attacker, self.ool_attacker, self.attacker_tech, keep_land=self.keep_land,
                            landed=landed, bombard=bombard),
                       Side(self.defender, self.ool_defender, self.defender_tech),
-                      retreat=self.retreat, dice=self.dice)
+                      retreat=self.retreat, dice=self.dice,
+                      **self._casualty_options(sea=False))  # type: ignore[arg-type]
 
     def _bombarding_ships(self, landed: int) -> Force | None:
         """The fleet's ships that bombard: those that can, best value first, one per landed unit
@@ -310,6 +366,9 @@ class AmphibiousResult:
                          f"{number(s.attacker_ipc_lost, s.std_error.get('attacker_ipc_lost'))}, defender "
                          f"{number(s.defender_ipc_lost, s.std_error.get('defender_ipc_lost'))}, "
                          f"cargo lost {self.cargo_lost:.2f}")
+            if s.casualty_policy is not None:
+                lines.append(f"  sea battle, best casualties (goal {s.casualty_policy.goal}): "
+                             f"{s.casualty_policy.summary()}")
         for x in self.landings:
             if x.probability <= 0:  # a landing that cannot happen is not printed
                 continue

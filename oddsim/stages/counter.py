@@ -17,6 +17,7 @@ from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import ArmySpec, Battle, Side
 from oddsim.model.forces import Force, join_forces, parse_force
 from oddsim.model.rules import Domain
+from oddsim.model.side import BEST_ORDER, given_order, is_best_order
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.mixing import part_variance, spread_variance
 
@@ -120,9 +121,22 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
 def counter_battle(battle: Battle, counter: ArmySpec, units: Force,
                    ool_counter: str | tuple[str, ...] | None = None) -> Battle:
     """The counter-attack of ``counter`` on ``units``, which took the territory in ``battle``:
-    the sides' technologies swapped, the battle's dice."""
+    the sides' technologies swapped, the battle's dice. Best casualties: the units that stayed
+    choose each loss where the attacker chose in ``battle`` (the same player), the
+    counter-attacker where ``ool_counter`` is ``"best"``, both for ``battle``'s casualty goal
+    (its default, take, where only the counter-attacker chooses)."""
+    stays = BEST_ORDER if battle.attacker.best_losses else None
+    chooses = stays is not None or is_best_order(ool_counter)
+    goal = battle.casualty_goal if chooses else None
     return Battle(rules=battle.rules, attacker=Side(counter, ool_counter, battle.defender.tech),
-                  defender=Side(units, tech=battle.attacker.tech), dice=battle.dice)
+                  defender=Side(units, stays, tech=battle.attacker.tech), dice=battle.dice,
+                  casualty_goal=goal, casualty_value=battle.casualty_value if goal == "value" else None)
+
+
+def counter_order(battle: Battle) -> str | tuple[str, ...] | None:
+    """The counter-attacker's order of loss: the battle's defender's (the same player), ``"best"``
+    where that defender chooses each loss."""
+    return given_order(battle.defender)
 
 
 def _hold_errors(first: BattleResult, holds: float, held_squares: float,

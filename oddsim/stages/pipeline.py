@@ -95,7 +95,12 @@ def estimate_work(battle: Battle) -> tuple[int, float]:
 
 
 def estimate_seconds(battle: Battle) -> float:
-    """The seconds an exact solve of ``battle`` takes on this kind of machine (``exact_size``)."""
+    """The seconds an exact solve of ``battle`` takes on this kind of machine (``exact_size``; a
+    battle whose side chooses each loss: its game's, ``best_size.game_size``)."""
+    if battle.best_losses:
+        from oddsim.stages.best_size import game_size
+
+        return game_size(battle).seconds
     return exact_size(battle).seconds
 
 
@@ -112,9 +117,9 @@ def solve(battle: Battle, size: ExactSize | None = None) -> BattleResult:
     from oddsim.engines.exact.best import mix_plans
 
     if battle.best_losses:  # a side chooses each loss: the game's own solver, AA fire in it
-        from oddsim.engines.exact import casualties
+        from oddsim.engines.exact import best_casualties
 
-        return _after_battle(battle, casualties.solve(battle))
+        return _after_battle(battle, best_casualties.solve(battle))
     if size is None or size.battle is not battle:
         size = exact_size(battle)
     if size.parts is None:

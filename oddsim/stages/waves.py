@@ -22,8 +22,12 @@ from oddsim.model.side import ATTACKER, DEFENDER, is_best_order
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import chance_error, error_bound, spread_error
+from oddsim.results.text import expected_units_text
+from oddsim.stages.wave_units import WaveUnits, row_errors
 
 MAX_WAVES = 10
+SHOWN_ROWS = 3
+"""How many of the defender's compositions after a wave its text names (the likeliest)."""
 TOTAL_OUTCOMES = ("attacker_win", "draw", "defender_win", "retreat", "stalemate", "defender_destroyed",
                   "defender_holds")
 """The chances a waves total gives (``WaveResult``), each as the JSON names it."""
@@ -155,6 +159,10 @@ class WaveResult:
                 name = f"{side}_ipc_lost"
                 lines.append(f"  {side} IPC lost {number(wave[name], se.get(name))} unconditional, "
                              f"{number(given[name], given_se.get(name))} given it reaches the battle")
+            if wave.get("takes_territory") is not None:
+                lines.append(f"  territory taken by the end of this wave "
+                             f"{percent(wave['takes_territory'], se.get('takes_territory'))}")
+            lines += _units_left_lines(wave)
         se = self.std_error
 
         def chance(name: str) -> str:
@@ -175,6 +183,32 @@ class WaveResult:
         lines.append(f"expected IPC lost: attacker {lost['attacker']}, defender {lost['defender']} "
                      f"(TUV swing {swing(self.tuv_swing, se.get('tuv_swing'))})")
         return "\n".join(lines)
+
+
+def _units_left_lines(wave: dict) -> list[str]:
+    """A wave's units left, as its text says them: both sides' expected units by type
+    (unconditional, and given it reaches the battle) and the defender's likeliest compositions
+    after it (all of them: ``--json``)."""
+    if "attacker_units_left" not in wave:  # (a wave's dict from before they were reported)
+        return []
+    se = wave.get("std_error", {})
+    given_se = se.get("given_it_fights", {})
+    walks = " (its whole army where it does not fight)" if wave["fights"] < 1.0 else ""
+
+    def left(figures: dict, errors: dict, side: str) -> str:
+        return expected_units_text(figures[f"{side}_units_left"], errors.get(f"{side}_units_left"))
+
+    lines = [f"  units left, unconditional: attacker {left(wave, se, ATTACKER)}{walks}, "
+             f"defender {left(wave, se, DEFENDER)}",
+             f"  units left, given it reaches the battle: attacker "
+             f"{left(wave['given_it_fights'], given_se, ATTACKER)}, "
+             f"defender {left(wave['given_it_fights'], given_se, DEFENDER)}"]
+    rows = wave["defender_survivors"]
+    likeliest = ", ".join(f"{row['label']} {percent(row['probability'], row.get('std_error'))}"
+                          for row in rows[:SHOWN_ROWS])
+    more = f" and {len(rows) - SHOWN_ROWS} less likely" if len(rows) > SHOWN_ROWS else ""
+    lines.append(f"  the defender after this wave: {likeliest}{more}")
+    return lines
 
 
 def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
@@ -199,6 +233,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     interrupted = False
     reports = []
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
+    tallies = []  # per wave: its units left (``WaveUnits``)
     paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
     emptied = [True] + [later.reinforce_emptied for later in waves]
     for battle, extra, joins_emptied in zip(battles, reinforcements, emptied, strict=True):
@@ -223,6 +258,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                                 "method": ""}
         after: dict[Force, float] = {}
         square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
+        tally = WaveUnits(battle.rules)
+        tally.walk_in(battle.attacker.army, taken + open_won + open_drawn)  # (the defender is gone)
         for defender, weight in standing.items():
             result: BattleResult = run(replace(battle, defender=replace(battle.defender, army=defender)),
                                        weight)
@@ -237,12 +274,9 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             wave["attacker_win"] += weight * result.attacker_win
             wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
             wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
-            repairs = battle.rules.combat.repair is RepairTiming.AFTER_BATTLE
-            for row in result.defender_survivors:
-                force = row.force(battle.rules)  # submerged subs stay
-                units = force.repaired() if repairs else force
-                if not units.is_empty():
-                    after[units] = after.get(units, 0.0) + weight * row.probability
+            tally.battle(weight, result.attacker_survivors)
+            for units, p in still_standing(battle, result).items():
+                after[units] = after.get(units, 0.0) + weight * p
             took = 0.0 if battle.sea else result.takes_territory or 0.0
             taken += weight * took
             open_won += weight * (result.attacker_win - took)
@@ -252,10 +286,16 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         reached = wave["fights"]
         wave["given_it_fights"] = {name: wave[name] / reached if reached > 0 else 0.0 for name in
                                    ("attacker_win", "attacker_ipc_lost", "defender_ipc_lost")}
+        tally.end(after, taken + open_won + open_drawn)
+        left, given_left = tally.figures(reached)
+        wave.update(left)
+        wave["given_it_fights"].update(given_left)
+        wave["takes_territory"] = None if first.sea else taken  # by the end of this wave
         attacker_lost += wave["attacker_ipc_lost"]
         defender_lost += wave["defender_ipc_lost"]
         reports.append(wave)
         squares.append(square)
+        tallies.append(tally)
         standing = after
     holds = float(sum(standing.values()))
     total = WaveResult(waves=tuple(reports), attacker_win=taken + open_won,
@@ -270,27 +310,66 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     # in all. After Ctrl-C the battles stopped at different points (later ones after one chunk,
     # which can exceed a rare one's share): the smallest pace is the runs every path had.
     runs = min(paced) if interrupted else max(paced)
-    return wave_errors(total, squares, max(1, round(runs)))
+    return wave_errors(total, squares, max(1, round(runs)), tallies)
 
 
-def wave_errors(total: WaveResult, squares: list[dict], runs: int) -> WaveResult:
+def still_standing(battle: Battle, result: BattleResult) -> dict[Force, float]:
+    """The defender compositions still standing after one battle, with their chances in it (the
+    next wave fights them): a composition with a unit that fights as it is left (submerged subs
+    stay; damaged units repaired where the edition repairs after each battle). Units that are no
+    casualty (``combatant = false``: AA guns taken with the territory) alone stand only for the
+    chance the attacker did not win or draw: where it did, the battle was won (the territory
+    taken, or the next wave walks in), as the battle's own outcome counts it. They are never
+    lost, so they are one composition, and that chance is all the battle's chance of not being
+    won or drawn less that of the compositions that fight."""
+    rules = battle.rules
+    repairs = rules.combat.repair is RepairTiming.AFTER_BATTLE
+    fighting: dict[Force, float] = {}
+    bystanders: dict[Force, float] = {}
+    for row in result.defender_survivors:
+        force = row.force(rules)
+        units = force.repaired() if repairs else force
+        if units.is_empty():
+            continue
+        fights = any(rules.unit(name).combatant for name, n in units.counts if n > 0)
+        into = fighting if fights else bystanders
+        into[units] = into.get(units, 0.0) + row.probability
+    held = 1.0 - result.attacker_win - result.draw - sum(fighting.values())
+    if bystanders and held > 0.0:
+        seen = sum(bystanders.values())
+        for units, p in bystanders.items():
+            fighting[units] = held * p / seen
+    return fighting
+
+
+def wave_errors(total: WaveResult, squares: list[dict], runs: int,
+                tallies: list[WaveUnits] | None = None) -> WaveResult:
     """``total`` with standard errors as if each of ``runs`` runs followed one path through the
     waves: a chance p has sqrt(p (1 - p) / runs); a wave's IPC figure has its spread over the
     paths (``squares``: its second moment) over ``runs``, given that the wave fights over the
     runs that reach it. The engine gives each battle its share of the runs, which spreads less
-    than paths drawn at random, so these errors are if anything too large."""
+    than paths drawn at random, so these errors are if anything too large. ``tallies``: the waves'
+    units left, whose errors join theirs."""
     waves = []
-    for wave, square in zip(total.waves, squares, strict=True):
+    for n, (wave, square) in enumerate(zip(total.waves, squares, strict=True)):
         reached = wave["fights"]
         given = wave["given_it_fights"]
         names = ("attacker_ipc_lost", "defender_ipc_lost")
+        left: tuple[dict, dict] = ({}, {})
+        if tallies is not None:
+            left = tallies[n].errors(reached, runs)
+            wave = {**wave, "defender_survivors": row_errors(wave["defender_survivors"], runs)}
         wave = {**wave, "std_error": {
             "fights": chance_error(reached, runs), "attacker_win": chance_error(wave["attacker_win"], runs),
             **{name: spread_error(wave[name], square[name], runs) for name in names},
+            **left[0],
+            **({} if wave.get("takes_territory") is None
+               else {"takes_territory": chance_error(wave["takes_territory"], runs)}),
             "given_it_fights": {
                 "attacker_win": chance_error(given["attacker_win"], reached * runs),
                 **{name: spread_error(given[name], square[name] / reached if reached else 0.0,
-                                      reached * runs) for name in names}}}}
+                                      reached * runs) for name in names},
+                **left[1]}}}
         waves.append(wave)
     errors = {**{name: chance_error(getattr(total, name), runs) for name in TOTAL_OUTCOMES},
               **{name: error_bound(*(w["std_error"][name] for w in waves))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from oddsim.trench.artillery import ORDERED_ROLLS
-from oddsim.trench.outcomes import FrontClass, code_tables
+from oddsim.trench.outcomes import FrontClass, code_tables, front_classes
 from oddsim.trench.prepared import PreparedBattle
 from oddsim.trench.result import TrenchCounts
 
@@ -41,10 +41,7 @@ def exact_counts(prepared: PreparedBattle) -> TrenchCounts:
     margin = prepared.play.destroy_margin
     a_has = np.array(battle.has_card("attacker"))
     d_has = np.array(battle.has_card("defender"))
-    front = np.select([(lead >= margin) & d_has, lead > 0, lead == 0, (lead <= -margin) & a_has],
-                      [FrontClass.DEFENDER_CARD_DESTROYED, FrontClass.ATTACKER_WON,
-                       prepared.play.tie_class, FrontClass.ATTACKER_CARD_DESTROYED],
-                      FrontClass.DEFENDER_WON)
+    front = front_classes(lead, a_has, d_has, margin, prepared.play.tie_class)
     code = front @ np.array([1, 5, 25])
     tables = code_tables(battle.points)
     attacker_fronts = tables.attacker_fronts[code]

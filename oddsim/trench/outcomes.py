@@ -152,3 +152,11 @@ def front_class(lead, attacker_card, defender_card, margin, tie) -> int:
     if lead <= -margin and attacker_card:
         return 0
     return 1
+
+
+def front_classes(lead: np.ndarray, attacker_card, defender_card, margin: int, tie: int) -> np.ndarray:
+    """``front_class`` of every lead in an array (the card flags broadcast against it)."""
+    return np.select([(lead >= margin) & defender_card, lead > 0, lead == 0,
+                      (lead <= -margin) & attacker_card],
+                     [FrontClass.DEFENDER_CARD_DESTROYED, FrontClass.ATTACKER_WON, tie,
+                      FrontClass.ATTACKER_CARD_DESTROYED], FrontClass.DEFENDER_WON)

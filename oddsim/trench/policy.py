@@ -44,7 +44,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oddsim._runtime import interpreted
 from oddsim._runtime.jit import hot_jit, jit
+from oddsim.trench import numpy_policy
 from oddsim.trench.artillery import DICE_PER_SIDE, Placements, Rolls
 from oddsim.trench.model import UNKNOWN, Information, Policy, RollOrder, TrenchBattle, TrenchError
 from oddsim.trench.outcomes import FrontClass, code_tables, front_class
@@ -255,6 +257,7 @@ class _Builder:
         self._by_lead: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         given = [v for v in battle.defender_support if v != UNKNOWN]
         self.most_support = max([*given, *(v for v, _ in battle.hidden_support_values)])
+        self.by_numpy = interpreted.active()  # (a cold cache: the same tables, nothing compiled)
 
     def optimal_defender(self, own: tuple[int, ...], belief: PerFront) -> np.ndarray:
         """The defender's best answers with its supports ``own`` against the attacker's supports
@@ -265,8 +268,8 @@ class _Builder:
             a_total = self.a_card + self.attacker.vectors
             d_total = self.d_card + np.array(own, dtype=np.int64) + self.defender.vectors
             low, expected = self._expected(belief)
-            _best_answers(a_total, d_total, low, expected, self.defender.of_roll,
-                          self.defender.count, out)
+            (numpy_policy.best_answers if self.by_numpy else _best_answers)(
+                a_total, d_total, low, expected, self.defender.of_roll, self.defender.count, out)
             self._answers[key] = out
         return self._answers[key]
 
@@ -285,9 +288,10 @@ class _Builder:
             low = a_total.min(axis=0) - d_total.max(axis=0) - self.most_support
             size = a_total.max(axis=0) - d_total.min(axis=0) - low + 1
             expected = np.zeros((*size, self.comps.shape[1]), dtype=np.int64)
-            _expected_by_lead(low, values, weights, np.array([len(o) for o in belief]),
-                              self.comps, self.a_has, self.d_has, self.destroy, self.tie,
-                              expected, np.zeros((3, int(size.max()), 5), dtype=np.int64))
+            (numpy_policy.expected_by_lead if self.by_numpy else _expected_by_lead)(
+                low, values, weights, np.array([len(o) for o in belief]), self.comps, self.a_has,
+                self.d_has, self.destroy, self.tie, expected,
+                np.zeros((3, int(size.max()), 5), dtype=np.int64))
             self._by_lead[belief] = (low, expected)
         return self._by_lead[belief]
 
@@ -298,12 +302,12 @@ class _Builder:
         n = len(self.rolls)
         out = np.empty((n, n), dtype=np.int64)
         values, weights = _arrays(belief)
-        _best_placements(self.a_card + np.array(own, dtype=np.int64) + self.attacker.vectors,
-                         self.d_card + values, self.defender.vectors,
-                         np.ascontiguousarray(np.stack(answers)), weights, self.rolls.weight,
-                         self.order is RollOrder.BOTH_FIRST, self.comps, self.attacker.of_roll,
-                         self.attacker.count, self.a_has, self.d_has, self.destroy, self.tie, out,
-                         np.zeros((2, self.comps.shape[1]), dtype=np.int64))
+        (numpy_policy.best_placements if self.by_numpy else _best_placements)(
+            self.a_card + np.array(own, dtype=np.int64) + self.attacker.vectors,
+            self.d_card + values, self.defender.vectors, np.ascontiguousarray(np.stack(answers)),
+            weights, self.rolls.weight, self.order is RollOrder.BOTH_FIRST, self.comps,
+            self.attacker.of_roll, self.attacker.count, self.a_has, self.d_has, self.destroy,
+            self.tie, out, np.zeros((2, self.comps.shape[1]), dtype=np.int64))
         return out
 
     def _greedy_table(self, margins: np.ndarray, side: int, placements: Placements) -> np.ndarray:

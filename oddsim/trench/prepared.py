@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oddsim._runtime import interpreted
 from oddsim.trench.artillery import Placements, Rolls, placements, rolls
 from oddsim.trench.model import DiceFronts, SupportFleet, TrenchBattle
 from oddsim.trench.play import PlayRules
@@ -43,7 +44,8 @@ def prepare(battle: TrenchBattle, play: PlayRules) -> PreparedBattle:
     fronts = (open_fronts(battle, "attacker", play), open_fronts(battle, "defender", play))
     attacker = placements(max_face, fronts[0])
     defender = placements(max_face, fronts[1])
-    tables = policy_tables(battle, attacker, defender, dice, play, fronts,
-                           (cards_lost(battle, "attacker", play),
-                            cards_lost(battle, "defender", play)))
+    with interpreted.tables():  # (a cold cache: the optimal policies in NumPy, see numpy_policy)
+        tables = policy_tables(battle, attacker, defender, dice, play, fronts,
+                               (cards_lost(battle, "attacker", play),
+                                cards_lost(battle, "defender", play)))
     return PreparedBattle(battle, play, dice, attacker, defender, tables)

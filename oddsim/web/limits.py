@@ -66,6 +66,10 @@ for every sub-army it may be sent, and the optimiser's best values per lattice p
 and runner-up): one request of 5,000 targets grew the server 18 MB a target."""
 MAX_PURCHASES = 20_000
 """Purchases in one sweep job."""
+MAX_BEST_SWEEP_SECONDS = 30.0
+"""Seconds of best-casualties solves a purchase sweep job may ask for (a side with order of loss
+``best``: every purchase's battle a game), as ``oddsim.stages.best_size`` predicts them; the
+same as a plan's ``MAX_PLAN_SECONDS``."""
 JOB_WORKERS = 2
 """Jobs (purchase sweeps, long Monte Carlo) running at once; the rest wait in line."""
 MAX_JOBS_WAITING = 8

@@ -9,7 +9,7 @@ from oddsim.errors import TooLargeError
 from oddsim.plan import solve_plan
 from oddsim.plan.goals import Combine
 from oddsim.plan.odds import too_large_to_solve
-from oddsim.plan.spec import BATTLE_OPTIONS, parse_plan, plan_entries, sub_army_count
+from oddsim.plan.spec import BATTLE_OPTIONS, check_best_size, parse_plan, plan_entries, sub_army_count
 from oddsim.results.readings import with_readings
 from oddsim.stages.pipeline import estimate_seconds
 from oddsim.web.limits import (
@@ -101,12 +101,16 @@ def _check_plan_cost(spec) -> None:
             raise TooLargeError(f"target {target.name}: its battle with every unit that may go there "
                                 f"({target.battle.describe()}) is too large to solve exactly on the server: "
                                 f"keep some units home or limit reach, or run oddsim plan (it simulates it)")
-        if target.battle is not None:
+        if target.battle is not None and target.battle.best_losses:  # (its games: check_best_size below)
+            seconds += PLAN_SUB_ARMY_SECONDS * sub_army_count(target.reachable)
+        elif target.battle is not None:
             one_by_one = target.battle.retreat is not None or goal.needs_holds
             one = estimate_seconds(target.battle)
             armies = sub_army_count(target.reachable)
             seconds += (one + PLAN_SOLVE_SECONDS) * armies if one_by_one else one
             seconds += PLAN_SUB_ARMY_SECONDS * armies
+    if any(t.battle is not None and t.battle.best_losses for t in spec.targets):
+        seconds += check_best_size(spec, MAX_PLAN_SECONDS)
     if seconds > MAX_PLAN_SECONDS:
         raise TooLargeError(f"the plan's battles are too large to solve on the server (about "
                             f"{seconds:.3g} s, the limit is {MAX_PLAN_SECONDS:g} s): keep some units home, "

@@ -9,14 +9,14 @@ from oddsim.purchase.enumeration import count_purchases
 from oddsim.purchase.report import answer
 from oddsim.purchase.runner import SweepInterrupted, purchases_of, run_sweep
 from oddsim.purchase.spec import SweepSpec
-from oddsim.web.limits import MAX_PURCHASES, WebError, server_runs
+from oddsim.web.limits import MAX_BEST_SWEEP_SECONDS, MAX_PURCHASES, WebError, server_runs
 from oddsim.web.request_fields import RULES_FIELDS, Body, refuse_unknown
 from oddsim.web.rules_requests import ruleset_of
 from oddsim.web.work import Progress, engine_guard
 
 PURCHASE_FIELDS = ("budget", "units", "against", "goal", "existing", "max_counts", "sea",
                    "ool_attacker", "ool_defender", "keep_land", "method", "runs", "seed",
-                   "territory_value", "counter_attack")
+                   "territory_value", "counter_attack", "casualty_goal")
 
 
 def purchase_spec(body: Body):
@@ -37,6 +37,8 @@ def purchase_spec(body: Body):
     if count > MAX_PURCHASES:
         raise WebError(f"more than {MAX_PURCHASES:,} purchases: the server sweeps at most that "
                        f"many; lower the budget, cap units, or use oddsim purchase")
+    if spec.best_casualties:  # (the CLI's own cap is larger)
+        spec.check_best_size(MAX_BEST_SWEEP_SECONDS)
     top = body.get("top", 10)
     if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top <= MAX_PURCHASES:
         raise WebError(f"top must be a whole number from 0 to {MAX_PURCHASES:,}, not {top!r}")

@@ -129,6 +129,16 @@ def test_the_table_lists_each_battle_and_why_some_are_not_answered():
     assert "Sea Zone 5 (sea)\n  not answered: units of players at war stand here" in text
 
 
+def test_the_table_signs_the_tuv_swing_as_the_battle_command_does():
+    # Sweden: the defender loses its infantry (3 IPC) 3/4 of the time, the attacker its armour
+    # (6) 1/2: 2.25 - 3 = -0.75. Karelia gains: + as `oddsim battle` writes it (before: "1.8")
+    text = game_battles(_game()).to_table()
+    assert "defender wins 25.00%; TUV swing -0.75 (exact)" in text
+    karelia = game_battles(_game()).answers[0]
+    assert karelia.result is not None and karelia.result.tuv_swing > 0
+    assert f"TUV swing +{karelia.result.tuv_swing:.2f} (exact)" in text
+
+
 def test_a_plan_takes_its_pool_and_defenders_from_the_board():
     armies = board_plan_armies(_game(), ["Ukraine", "Sweden"], ["Poland", "Norway"], "russians")
     assert armies.player == "Russians" and armies.pool.describe() == "3 armour"

@@ -1,8 +1,9 @@
 """What a player tripped over on the page (issue 35), each in a real browser at a laptop's
 (1366x768) and a phone's (390x844) size: the answer kept in sight while an input changes, no
-table cut sideways without a cue, later waves answered per wave, an empty attacker answered with
-what to do, the other tabs' counters and CLI lines, and the smaller details (decimals, damaged
-battleships, casualties, the trench's words, chart text, axe's minor findings)."""
+table cut sideways without a cue, later waves answered per wave (what each leaves), an empty
+attacker answered with what to do, the other tabs' counters and CLI lines, and the smaller
+details (decimals, damaged battleships, casualties, the trench's words, chart text, axe's minor
+findings)."""
 
 from __future__ import annotations
 
@@ -145,6 +146,57 @@ def test_later_waves_answer_per_wave_and_for_the_whole_attack(view):
     page.wait_for_function("() => document.querySelector('#cli-command').textContent.includes('\"3 armor\"')")
     page.click("#clear")
     page.wait_for_function("() => !document.querySelector('#waves .wave')")
+
+
+def test_each_wave_card_says_what_is_left(view):
+    """Each wave's card says what is left of its attacker (and where it fights), what the
+    defender keeps, and the defender the next wave finds, the likeliest first: run_waves'
+    figures, never worked out again on the page; the cards fit their box at both sizes."""
+    from oddsim.api import run_waves
+    from oddsim.stages.waves import Wave
+    from tests.web.test_page_views import SCREENSHOTS
+
+    page = view
+    go(page, "battle", WAVES)
+    first = oddsim.Battle("1942-2e", attacker=oddsim.Side("2 inf", order_of_loss="inf"), defender="3 inf")
+    later = [Wave(attacker="2 arm", ool_attacker="inf"),
+             Wave(attacker="1 inf, 1 ftr", ool_attacker="inf", defender_reinforcements="1 inf")]
+    total = run_waves(first, later)
+    cards = page.locator("#out-waves .wave-card")
+    for n, wave in enumerate(total.waves, start=1):
+        for side in ("attacker", "defender"):
+            shown = json.loads(page.get_attribute(f"#out-wave-{n}-{side}-left", "data-units"))
+            assert shown == pytest.approx(wave[f"{side}_units_left"], abs=1e-12)
+        rows = json.loads(page.get_attribute(f"#out-wave-{n}-meets", "data-rows"))
+        assert [label for label, _ in rows] == [r["label"] for r in wave["defender_survivors"]]
+        text = cards.nth(n - 1).inner_text()
+        assert "its units left" in text and "the defender keeps" in text
+        assert ("the defender at the end" if n == 3 else f"the defender left for wave {n + 1}") in text
+        likeliest = wave["defender_survivors"][0]
+        label = "nothing" if likeliest["label"] == "none" else likeliest["label"]
+        assert f"{label} {100 * likeliest['probability']:.2f}%" in text
+    # the armor of wave 2, where it fights and on average (whole where wave 1 took the territory)
+    armor = total.waves[1]["given_it_fights"]["attacker_units_left"]["armor"]
+    assert f"{armor:.2f} armor" in page.inner_text("#out-wave-2-attacker-left-if")
+    assert page.locator("#out-wave-1-attacker-left-if").count() == 0  # (wave 1 always fights)
+    wide = page.evaluate("() => [...document.querySelectorAll('#out-waves .wave-card')]"
+                         ".filter(c => c.scrollWidth > c.clientWidth + 1).length")
+    assert wide == 0 and page.evaluate("document.documentElement.scrollWidth") <= page.size[0]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / f"wave-cards-{page.size[0]}x{page.size[1]}.png"
+    page.locator("#out-waves").screenshot(path=str(shot))
+    # Monte Carlo: the same figures from the same runs, each with its standard error
+    go(page, "battle", {**WAVES, "method": "mc", "runs": 5000, "seed": 3})
+    mc = run_waves(first, later, method="mc", runs=5000, seed=3)
+    second = mc.waves[1]
+    assert json.loads(page.get_attribute("#out-wave-2-attacker-left", "data-units")) == \
+        second["attacker_units_left"]
+    error = second["std_error"]["attacker_units_left"]["armor"]
+    assert error > 0 and " ± " in page.inner_text("#out-wave-2-attacker-left")
+    assert " ± " in page.inner_text("#out-wave-2-meets")
+    for n, wave in enumerate(mc.waves, start=1):  # (before: "…" under Monte Carlo but for the last)
+        assert float(page.get_attribute(f"#out-wave-{n}-takes", "data-value")) == wave["takes_territory"]
+    page.locator("#out-waves").screenshot(path=str(shot).replace("wave-cards-", "wave-cards-mc-"))
 
 
 def test_an_empty_attacker_says_what_to_do_where_the_answer_stands(view):

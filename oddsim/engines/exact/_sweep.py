@@ -58,8 +58,8 @@ def force_of(names: tuple[str, ...], counts: np.ndarray, damaged: np.ndarray | N
 
 def fits(battle: Battle, side: str) -> bool:
     """Whether the sweep takes ``battle`` with ``side``'s armies swept (else: one solve each)."""
-    if battle.retreat is not None or battle.crash_fighters:
-        return False
+    if battle.retreat is not None or battle.crash_fighters or battle.best_losses:
+        return False  # (a side choosing each loss is a game per battle: ``casualties``)
     if battle.attacker.submerge is not Submerge.NEVER or battle.defender.submerge is not Submerge.NEVER:
         return False
     if side == "attacker":

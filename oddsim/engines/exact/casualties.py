@@ -2,18 +2,19 @@
 what was rolled, to reach the battle's goal; solved exactly as a zero-sum game (``_casualties``).
 
 ``game(battle)`` lowers a battle into the kernels' compositions, ``solve_game`` runs the backward
-induction, and ``solve`` answers: the outcome under best play (a ``BattleResult`` fought forward
-under both policies), the goal by the sides' fixed orders beside it, and the advice for the first
-round. Covered: land battles (support, AA fire before round 1 where the attacker chooses its
-aircraft or each die is rolled at one, technologies, Low Luck, a battle in progress) and sea
-battles without submarines (two-hit units, whose damage is one of the choices; transports taken
-last where the edition says so); refused with one line: submarines, retreats, bombardment,
-crashed fighters (the fixed order of loss answers those).
+induction, ``forward`` and ``result_of`` give the outcome under best play (a ``BattleResult`` fought
+forward under both policies) and ``fixed_value`` the goal by the sides' fixed orders beside it;
+``best_casualties.solve`` puts them together with the advice (``casualty_advice``). Covered: land
+battles (support, AA fire before round 1 where the attacker chooses its aircraft or each die is
+rolled at one, technologies, Low Luck, a battle in progress) and sea battles without submarines
+(two-hit units, whose damage is one of the choices; transports taken last where the edition says
+so); refused with one line: submarines, retreats, bombardment, crashed fighters (the fixed order
+of loss answers those).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
@@ -26,10 +27,9 @@ from oddsim.engines.exact._inputs import group_distribution
 from oddsim.engines.lowering import LoweredBattle, SideArrays, lower, unit_names
 from oddsim.errors import BattleError, TooLargeError
 from oddsim.model.battle import Battle, Dice
-from oddsim.model.names import count_label, describe_counts
+from oddsim.model.names import describe_counts
 from oddsim.model.rules import AACasualties
 from oddsim.results.battle_result import BattleResult, Method, RetreatPlanRow, RowArrays, SurvivorTable
-from oddsim.results.casualty_policy import Advice, CasualtyPolicy
 from oddsim.results.swing import SwingDistribution
 
 MAX_ENTRIES = 40_000_000
@@ -39,8 +39,6 @@ MAX_WORK = 4_000_000_000
 """Most inner steps (the defender's options x its hits, over every pair) it takes on: some
 10 s."""
 GOAL_CODE = {"take": kc.GOAL_TAKE, "win": kc.GOAL_WIN, "tuv": kc.GOAL_TUV, "value": kc.GOAL_VALUE}
-ADVICE_MIN_CHANCE = 1e-4
-"""Hit counts rarer than this in round 1 are left out of the advice table."""
 
 
 def check_covered(battle: Battle) -> None:
@@ -419,19 +417,6 @@ def _aa_per_aircraft(g: Game, air: np.ndarray, a0: int) -> tuple[tuple[int, floa
     return tuple(o for o in outcomes if o[1] > 0.0)
 
 
-def solve(battle: Battle) -> BattleResult:
-    """The exact answer of ``battle`` under best casualties, with its ``casualty_policy``: the goal
-    under best play, by the fixed orders, and the advice for round 1."""
-    g = game(battle)
-    solved = solve_game(g)
-    end, gone, gone_w, rounds = forward(solved)
-    result = replace(result_of(g, end, rounds, gone), casualty_policy=policy(solved, fixed_value(battle)))
-    if not g.goal.retreat:
-        return result
-    return replace(result, objective=solved.value, retreat_plan=retreat_plan(g, gone, gone_w),
-                   retreat_round=float(gone_w.sum() / gone.sum()) if gone.any() else None)
-
-
 def retreat_plan(g: Game, gone: np.ndarray, gone_w: np.ndarray) -> tuple[RetreatPlanRow, ...]:
     """Where the attacker retreats: each state with retreat mass (the units in the battle on each
     side), its chance and mean round, most likely first."""
@@ -555,56 +540,3 @@ def _rows(n_types: int, types: _Types, counts: np.ndarray, mass: np.ndarray,
         if role == DAMAGED:
             damaged[:, u] += counts[:, k]
     return units, damaged, np.zeros_like(units), retreated, mass, units @ cost
-
-
-def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
-    """The policy's figures and round 1's advice (after no AA hit, the likeliest start)."""
-    g = solved.game
-    names = unit_names(g.battle.rules)
-    d0 = g.D.start
-    a0 = max(solved.aa, key=lambda o: o[1])[2]
-    aa = tuple(Advice(h, p, _lost(names, g.a_types, g.A.counts[g.A.start], g.A.counts[s]))
-               for h, p, s in solved.aa if h > 0) if g.A.best else ()
-    defender: list[Advice] = []
-    attacker: list[Advice] = []
-    choice = {}
-    units = int(g.D.capacity[d0])
-    for r in range(1, units + 1):
-        p = float(kc._capped(g.A.hit, a0, r, units))
-        if p < ADVICE_MIN_CHANCE:
-            continue
-        dp = int(kc.defender_choice(g.A, g.D, solved.M, g.subsets, a0, d0, r))
-        choice[r] = (p, dp)
-        if g.D.best:
-            defender.append(Advice(r, p, _lost(names, g.d_types, g.D.counts[d0], g.D.counts[dp])))
-    if g.A.best:
-        modal = max(choice, key=lambda r: choice[r][0]) if choice else 0
-        dp = choice[modal][1] if choice else d0
-        for h in range(1, int(g.A.capacity[a0]) + 1):
-            p = float(g.D.hit[d0, h]) if h < g.D.hit.shape[1] else 0.0
-            if p < ADVICE_MIN_CHANCE:
-                continue
-            ap = int(kc.attacker_choice(g.A, solved.M, a0, h, dp))
-            attacker.append(Advice(h, p, _lost(names, g.a_types, g.A.counts[a0], g.A.counts[ap]),
-                                   _lost(names, g.d_types, g.D.counts[d0], g.D.counts[dp])))
-    return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
-                          tuple(aa), tuple(defender), tuple(attacker))
-
-
-def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.ndarray) -> str:
-    """What a side loses going from composition ``before`` to ``after``: units removed, and
-    two-hit units damaged ("1 battleship damaged")."""
-    removed, hurt = {}, {}
-    for k, (u, role) in enumerate(zip(types.unit.tolist(), types.role.tolist(), strict=True)):
-        if role == 0:
-            removed[u] = int(before[k] - after[k])
-        elif role == WHOLE:
-            p = int(types.pair[k])
-            dead = int(before[k] + before[p] - after[k] - after[p])
-            removed[u] = dead
-            hurt[u] = int(before[k] - after[k]) - dead
-    text = describe_counts([(names[u], n) for u, n in removed.items()])
-    damaged = [f"{count_label(names[u], n)} damaged" for u, n in hurt.items() if n > 0]
-    if not damaged:
-        return text
-    return ", ".join(damaged) if text == "none" else f"{text}, {', '.join(damaged)}"

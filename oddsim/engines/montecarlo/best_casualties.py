@@ -18,6 +18,7 @@ import numpy as np
 from oddsim._runtime.jit import jit
 from oddsim.engines.exact import _casualties as kc
 from oddsim.engines.exact import casualties as ec
+from oddsim.engines.exact.casualty_advice import policy
 from oddsim.errors import BattleError
 from oddsim.limits import check_runs, seed_or_random
 from oddsim.model.battle import Battle, Dice
@@ -145,7 +146,7 @@ def simulate(battle: Battle, runs: int = 100_000, seed: int | None = None) -> Ba
     if not battle.retreat:
         del std_error["retreat"]
     result = replace(exact_form, method=Method.MC, runs=runs, std_error=std_error,
-                     casualty_policy=ec.policy(solved, ec.fixed_value(battle)))
+                     casualty_policy=policy(solved, ec.fixed_value(battle)))
     if not battle.retreat:
         return result
     _, gone, gone_w, _ = ec.forward(solved)  # (the plan's chances are exact, as the best retreat's)

@@ -22,16 +22,19 @@ from typing import Any
 import numba
 import numpy as np
 
+from oddsim._runtime import interpreted as _interpreted
 from oddsim._runtime.interrupt import stop_on_interrupt
 from oddsim._runtime.progress import ProgressBar
 from oddsim.engines.lowering import LoweredBattle, lower
 from oddsim.engines.montecarlo import _kernel as k
+from oddsim.engines.montecarlo import _numpy_plain
 from oddsim.engines.montecarlo._layout import (
     ATTACKER_WINS,
     DEFENDER_WINS,
     DRAW,
     HEADER,
     RETREAT,
+    RULES,
     SCALARS,
     STALEMATE,
     STATS,
@@ -140,8 +143,17 @@ def _fight_chunk(seed: np.uint64, first: int, n_battles: int, stats: np.ndarray,
     row per block of battles, each block on a thread of its own (the kernels release the GIL).
     Only the kernel this battle needs is called, so a first run compiles only that one, the plain
     battle's or the general one (a parallel kernel choosing at run time compiled both, and Numba's
-    parallel machinery: seconds more)."""
-    kernel = k._run_plain_block if model[HEADER.plain] >= 0 else k._run_block
+    parallel machinery: seconds more); on a cold cache a plain battle compiles none: its runs are
+    fought with NumPy (``_numpy_plain``: the same tallies, in one block) while that fits the quick
+    start's budget (``interpreted.tables``)."""
+    plain = model[HEADER.plain] >= 0
+    if plain and not model[model[HEADER.rules] + RULES.key_coarse]:
+        with _interpreted.tables():  # a cold cache: the same battles in NumPy, compiling nothing
+            if _interpreted.active():
+                _numpy_plain.run_plain_block(seed, first, first + n_battles, stats[0], hist_a[0],
+                                             hist_d[0], hist_s[0], model)
+                return
+    kernel = k._run_plain_block if plain else k._run_block
     n_blocks = len(stats)
     bounds = [first + (b * n_battles) // n_blocks for b in range(n_blocks + 1)]
     blocks: list[tuple[Any, ...]] = [

@@ -555,9 +555,17 @@ function resolveUnit(token) {
 
 async function writeBattle(req) {
   // Every field of the form from a request: a link, a saved battle, or Clear's empty one.
-  await loadRules(req.rules || state.edition || "1942-2e");
-  $(`input[name=kind][value=${req.sea ? "sea" : "land"}]`).checked = true;
   state.linkError = null;
+  if (req.game !== undefined) {  // a game's battle: its map's rules, while the server keeps the game
+    try {
+      await loadRules(`game:${req.game}`);
+      $("#edition").value = gameEdition(req.game, state.rules.title || state.rules.name);  // (game.js)
+    } catch (e) {
+      await loadRules(state.edition && !state.edition.startsWith("game:") ? state.edition : "1942-2e");
+      state.linkError = `the link's battle comes from a game file: ${e.message}`;
+    }
+  } else await loadRules(req.rules || state.edition || "1942-2e");
+  $(`input[name=kind][value=${req.sea ? "sea" : "land"}]`).checked = true;
   for (const side of SIDES) {
     const { counts, bad } = parseArmy(req[side], side);
     state.counts[side] = counts;
@@ -600,12 +608,13 @@ function optionArgs(key, value, flags = {}) {
 
 function cliCommand(req) {
   const args = ["oddsim battle"];
-  if (req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
+  if (req.game !== undefined) args.push(`--rules ${quote(gameRulesFile(req.game))}`);  // game.js
+  else if (req.rules !== "1942-2e") args.push(`--rules ${req.rules}`);
   args.push(`-a ${quote(req.attacker)}`, `-d ${quote(req.defender)}`);
   if (req.sea) args.push("--sea");
   let plan = "";
   for (const [key, value] of Object.entries(req)) {
-    if (["rules", "attacker", "defender", "sea"].includes(key)) continue;
+    if (["rules", "game", "attacker", "defender", "sea"].includes(key)) continue;
     if (key === "waves") {
       if (value.every(w => typeof w === "string")) for (const w of value) args.push(`--wave ${quote(w)}`);
       else {  // options per wave: a plan file, each wave with the first battle's order and kept units
@@ -618,6 +627,12 @@ function cliCommand(req) {
     } else args.push(...optionArgs(key, value));
   }
   return plan + args.join(" ");
+}
+
+function showBattleCommand(req) {
+  // the battle's CLI line, and what to know of it where its rules came from a game file (game.js)
+  $("#cli-command").textContent = cliCommand(req);
+  $("#cli-note").textContent = gameCliNote(req);
 }
 
 function pageSeed() {
@@ -790,7 +805,7 @@ async function compute(tab) {
   const req = spec.read($("form", panel));
   const sent = { ...req };
   if (spec.seeded && req.method !== "exact" && req.seed === undefined) sent.seed = pageSeed();
-  if (tab === "battle") $("#cli-command").textContent = cliCommand(req);
+  if (tab === "battle") showBattleCommand(req);
   else showCommand(tab, req);
   saveToUrl(tab, req);
   const missing = spec.missing ? spec.missing(req) : null;
@@ -811,7 +826,7 @@ async function compute(tab) {
       : [(data.battle && typeof data.battle === "object" ? data.battle : data).method];
     const mc = methods.includes("mc");
     const asked = mc ? sent : req;  // the page's seed where Monte Carlo answered: the line reproduces it
-    if (tab === "battle") $("#cli-command").textContent = cliCommand(asked);
+    if (tab === "battle") showBattleCommand(asked);
     saveToUrl(tab, asked);
     state.drawn[tab] = [data, asked, ms];
     const drawn = spec.render(data, asked, ms);
@@ -1025,11 +1040,14 @@ function renderWaves(data, req, ms) {
         item("reaches the battle", withSe(pct(w.fights), sePct(se, "fights")), `out-wave-${i + 1}-fights`, w.fights),
         item("wins", withSe(pct(w.attacker_win), sePct(se, "attacker_win")), `out-wave-${i + 1}-attacker_win`, w.attacker_win),
         item("wins, if it fights", pct(given.attacker_win), null),
-        data.takes_territory == null ? null : i === data.waves.length - 1
-          ? item("territory taken by now", pct(data.takes_territory), `out-wave-${i + 1}-takes`, data.takes_territory)
-          : item("territory taken by now", "…", `out-wave-${i + 1}-takes`),
+        data.takes_territory == null ? null : w.takes_territory !== undefined  // (the wave engine's)
+          ? item("territory taken by now", withSe(pct(w.takes_territory), sePct(se, "takes_territory")), `out-wave-${i + 1}-takes`, w.takes_territory)
+          : i === data.waves.length - 1
+            ? item("territory taken by now", pct(data.takes_territory), `out-wave-${i + 1}-takes`, data.takes_territory)
+            : item("territory taken by now", "…", `out-wave-${i + 1}-takes`),
         item("IPC lost (attacker : defender)", `${num(w.attacker_ipc_lost)} : ${num(w.defender_ipc_lost)}`, null),
-        item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null))));
+        item("IPC lost, if it fights", `${num(given.attacker_ipc_lost)} : ${num(given.defender_ipc_lost)}`, null),
+        ...waveUnits(w, i + 1, i === data.waves.length - 1, item))));
   });
   const se = data.std_error || {};
   cards.append(el("section", { class: "wave-card whole", "aria-label": "the whole attack" },
@@ -1043,7 +1061,8 @@ function renderWaves(data, req, ms) {
       item("IPC lost (attacker : defender)", `${num(data.attacker_ipc_lost)} : ${num(data.defender_ipc_lost)}`, null),
       item("TUV swing", withSe(signed(data.tuv_swing), seOf(data, "tuv_swing")), null))));
   box.append(cards, el("p", { class: "status", text:
-    "wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands)." }));
+    "wins: the chance this wave wins, over every outcome; if it fights: given it reaches the battle (the defender still stands). "
+    + "Units left are averages; a wave that finds the defender gone keeps its whole army." }));
   return { title, summary, details: box };
 }
 
@@ -1056,7 +1075,8 @@ async function wavesTakenByNow(data, sent, signal) {
   // Each wave's card: the chance the territory is taken by the end of that wave, asked of the
   // server as the same attack cut after that wave (exact answers only: Monte Carlo ones would
   // be other runs). The last wave's is the whole attack's, already shown.
-  if (!Array.isArray(data.waves) || data.takes_territory == null || data.waves.some(w => w.method !== "exact")) return;
+  if (!Array.isArray(data.waves) || data.takes_territory == null || data.waves.some(w => w.method !== "exact")
+    || data.waves[0].takes_territory !== undefined) return;  // (each wave's own: its card has it)
   for (let k = 1; k < data.waves.length; k++) {
     const { waves, ...first } = sent;
     const cut = k === 1 ? first : { ...first, waves: waves.slice(0, k - 1) };

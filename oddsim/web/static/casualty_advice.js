@@ -1,5 +1,10 @@
 // Best casualties (issue 33): the goal under best play beside the fixed orders, and the advice a
-// player uses at the table (which units to lose for each number of hits in round 1). app.js calls
+// player uses at the table (which units to lose for each number of hits in the battle's first
+// round, or the round a battle in progress is at). The attacker's loss depends on the hits it
+// scored too (they decide what the defender has left): its table gives, per hits taken, the loss
+// after most rolls and the hits scored that call for another; the whole grid (every hits scored
+// by every hits taken, after each AA outcome; hits scored after which it loses the same share a
+// column) unfolds below it. app.js calls
 // casualtyAdvice(data.casualty_policy) where an answer carries one; it reads app.js's el().
 
 function casualtyAdvice(policy) {
@@ -7,22 +12,53 @@ function casualtyAdvice(policy) {
   const figure = x => (policy.goal === "take" || policy.goal === "win") ? pct(x) : `${x >= 0 ? "+" : ""}${x.toFixed(2)} IPC`;
   const words = { take: "takes the territory", win: "wins", tuv: "TUV swing", value: "value" }[policy.goal];
   const who = [policy.attacker_best && "attacker", policy.defender_best && "defender"].filter(Boolean).join(" and ");
+  const grid = policy.grid || [];
+  const afterAA = start => start.aa_hits === 0 ? "after no AA hit"
+    : `after ${start.aa_hits} AA hit${start.aa_hits === 1 ? "" : "s"} (${start.aa_lost} lost)`;
+  const round = policy.in_progress ? "This round" : grid.length > 1 ? `Round 1, ${afterAA(grid[0])}` : "Round 1";
   const box = el("div", { id: "out-casualty-policy", class: "casualty-advice" },
     el("h4", { text: "Best casualties" }),
     el("p", { id: "out-casualty-summary", "data-value": String(policy.value),
       text: `${words} ${figure(policy.value)} with the ${who} choosing each loss; ${figure(policy.fixed_order_value)} by the order of loss` }));
-  const table = (id, title, rows, attacker) => {
-    if (!rows || !rows.length) return;
-    const head = [el("th", { text: "hits" }), el("th", { text: "chance" }), el("th", { text: "lose" })];
-    if (attacker) head.push(el("th", { text: "when the defender lost" }));
+  const table = (id, title, head, rows) => {
+    if (!rows.length) return;
     box.append(el("h5", { text: title }), el("table", { id },
-      el("thead", {}, el("tr", {}, ...head)),
-      el("tbody", {}, ...rows.map(r => el("tr", {}, el("td", { class: "num", text: String(r.hits) }),
-        el("td", { class: "num", text: pct(r.probability) }), el("td", { text: r.lose }),
-        ...(attacker ? [el("td", { text: r.defender_lost || "" })] : []))))));
+      el("thead", {}, el("tr", {}, ...head.map(text => el("th", { text })))), el("tbody", {}, ...rows)));
   };
-  table("out-casualty-aa", "AA fire before round 1: the attacker loses", policy.aa, false);
-  table("out-casualty-defender", "Round 1: the defender, hit, loses", policy.defender, false);
-  table("out-casualty-attacker", "Round 1: the attacker, hit, loses", policy.attacker, true);
+  const row = (...cells) => el("tr", {}, ...cells.map(([text, num]) => el("td", { class: num ? "num" : null, text })));
+  const hits = r => r.through > r.hits ? `${r.hits}-${r.through}` : String(r.hits);  // (a run: "1-10")
+  const plain = rows => (rows || []).map(r => row([hits(r), true], [pct(r.probability), true], [r.lose]));
+  table("out-casualty-aa", "AA fire before round 1: the attacker loses", ["hits", "chance", "lose"], plain(policy.aa));
+  table("out-casualty-defender", `${round}: the defender, hit, loses`, ["hits", "chance", "lose"], plain(policy.defender));
+  // the attacker: a row per hits taken, then one per hits scored that calls for another loss
+  const attacker = (policy.attacker || []).flatMap(r => [
+    row([hits(r), true], [r.when_scored.length ? "any other" : "any"], [pct(r.probability), true], [r.lose]),
+    ...r.when_scored.map(w => Object.assign(row(["", true],
+      [`${w.scored_words} (defender left ${w.defender_left.join(" / ")})`], [pct(w.probability), true], [w.lose]),
+      { className: "when-scored" }))]);
+  table("out-casualty-attacker", `${round}: the attacker, hit, loses`,
+    ["hits taken", "after scoring", "chance", "lose"], attacker);
+  if (policy.attacker_best && grid.length) box.append(everyCase(grid, afterAA, pct));
   return box;
+}
+
+function everyCase(grid, afterAA, pct) {
+  // the whole grid: per state after the AA fire, the attacker's loss for each hits taken (rows)
+  // and hits scored (columns; those after which it loses the same, one column: the server's
+  // "columns"), with what the defender has left then
+  const details = el("details", { id: "out-casualty-grid" },
+    el("summary", { text: "Every case: the attacker's loss by hits scored and hits taken" }));
+  grid.forEach((start, s) => {
+    const left = c => c.defender_left.length <= 3 ? `: defender left ${c.defender_left.join(" / ")}` : "";
+    const head = el("tr", {}, el("th", { text: "hits taken ↓, scored →" }),
+      ...start.columns.map(c => el("th", { title: `defender left ${c.defender_left.join(" / ")}`,
+        text: `${c.scored_words} (${pct(c.probability)})${left(c)}` })));
+    const rows = start.taken.map((t, j) => el("tr", {},
+      el("th", { text: `${t.hits} (${pct(t.probability)})` }),
+      ...start.columns.map(c => el("td", { text: start.attacker[c.first][j] }))));
+    if (grid.length > 1) details.append(el("h5", { text: `${afterAA(start)}: ${pct(start.probability)}` }));
+    details.append(el("div", { class: "scroll" },
+      el("table", { id: `out-casualty-grid-${s}` }, el("thead", {}, head), el("tbody", {}, ...rows))));
+  });
+  return details;
 }

@@ -3,11 +3,42 @@
 // battle opening in the Battle tab with its armies filled in and the map's own rules (the
 // edition "game:TOKEN", which app.js's loadRules and rulesOf send as {game: TOKEN}).
 //
-// It uses app.js's helpers ($, el, api, state, TABS, selectTab, loadRules, writeBattle, pct, num).
+// It uses app.js's helpers ($, el, api, state, TABS, selectTab, loadRules, writeBattle, pct,
+// signed); app.js's CLI line and links read gameRulesFile, gameCliNote and gameEdition.
 "use strict";
 
 const GAME_FILE_BYTES = 8 * 1024 * 1024;  // the server's cap on a game file (oddsim.triplea.document)
-const game = { token: null, listing: null, request: null };
+const game = { token: null, listing: null, request: null, files: {} };  // files: token -> the file's name
+
+// A battle of a game names its rules by the game's token, which only this server knows: the CLI
+// line names the game file instead (as the page was given it: a picked file by its name, the
+// file `oddsim serve --game` serves by the path it was given), and a note says where it runs.
+const GAME_FILE_PLACEHOLDER = "GAME_FILE.xml";
+
+function gameRulesFile(token) {
+  // the game file of a game's battle for --rules, quoted by the caller; a placeholder where the
+  // page was never given it (a link opened in another page)
+  return game.files[token] || GAME_FILE_PLACEHOLDER;
+}
+
+function gameCliNote(req) {
+  // what a player must know of a game battle's CLI line and link ("" for an edition's battle)
+  if (req.game === undefined) return "";
+  const file = game.files[req.game];
+  const where = file ? `--rules names the game file as this page was given it (${file}): run the line `
+    + "where that file is, or put its path there."
+    : `Put the path of the game file this battle came from in place of ${GAME_FILE_PLACEHOLDER} `
+    + "(this page was not given its name).";
+  return `${where} The link opens this battle only while this server keeps the game (until it stops).`;
+}
+
+function gameEdition(token, title) {
+  // the edition select's entry for a game's rules (added once)
+  const edition = `game:${token}`;
+  const select = $("#edition");
+  if (![...select.options].some(o => o.value === edition)) select.append(el("option", { value: edition, text: `Game: ${title}` }));
+  return edition;
+}
 
 TABS.game = { job: true };  // (picking the tab computes nothing: a file does)
 
@@ -67,6 +98,7 @@ function sideText(players, army) {
 function showGame(data) {
   game.token = data.game;
   game.listing = data;
+  game.files[data.game] = data.name;
   const select = $("#game-attacker");
   const chosen = data.attacker || "";
   select.replaceChildren(el("option", { value: "", text: "not named: sea zones are listed without odds" }),
@@ -100,7 +132,7 @@ function showGame(data) {
       el("td", { "data-label": "Takes it",
         text: b.takes_territory === null ? "—" : pct(b.takes_territory) + se("takes_territory") }),
       el("td", { "data-label": "TUV swing",
-        text: `${num(b.tuv_swing)}${b.runs ? ` (Monte Carlo, ${b.runs.toLocaleString("en")} runs)` : ""}` }),
+        text: `${signed(b.tuv_swing)}${b.runs ? ` (Monte Carlo, ${b.runs.toLocaleString("en")} runs)` : ""}` }),
       el("td", {}, open));
   });
   const head = el("tr", {}, ...["Territory", "Attacker", "Defender", "Attacker wins", "Takes it", "TUV swing", ""]
@@ -112,10 +144,7 @@ function showGame(data) {
 
 async function openGameBattle(battle) {
   // the battle in the Battle tab: the map's rules as its edition, the board's armies and techs
-  const edition = `game:${game.token}`;
-  const select = $("#edition");
-  if (![...select.options].some(o => o.value === edition))
-    select.append(el("option", { value: edition, text: `Game: ${game.listing.title || game.listing.name}` }));
+  const edition = gameEdition(game.token, game.listing.title || game.listing.name);
   await loadRules(edition);
   const req = { rules: edition, attacker: battle.attacker_army, defender: battle.defender_army };
   if (battle.sea) req.sea = true;
