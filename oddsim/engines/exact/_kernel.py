@@ -429,17 +429,16 @@ def _moves(ia, idd, A, D, rules, buf, strikes):
     a_first, d_first = _strikes_first(ia, idd, A, D, rules)
     if strikes != OWN_STRIKES:
         a_first, d_first = (strikes & 1) == 1, (strikes & 2) == 2
-    # phase 1 found either way (nobody fires where no sub strikes first, and it reads as none): a
-    # phase skipped in a branch would hold references that Numba counts per state (``_held``)
     first = strikes == OWN_STRIKES and (a_first or d_first)
     n1_a = n1_d = n2_a = n2_d = 0
     stay1 = stay2 = 1.0
     for general in (False, True):
-        n_a, n_d, stay = _phase(ia, idd, A, D, rules, buf, general, a_first and (first or general),
-                                d_first and (first or general))
+        if not general and not first:
+            continue  # no sub strikes first
+        n_a, n_d, stay = _phase(ia, idd, A, D, rules, buf, general, a_first, d_first)
         if general:
             n2_a, n2_d, stay2 = n_a, n_d, stay
-        elif first:
+        else:
             n1_a, n1_d, stay1 = n_a, n_d, stay
     _held_tables(A, D, buf)
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
