@@ -98,15 +98,6 @@ class Start(NamedTuple):
     val: np.ndarray
 
 
-class Fire(NamedTuple):
-    """One side's fire in one state: its hit distribution per group (``_tables.G_*``) and the
-    range of hit counts with weight (``SideTables`` rows)."""
-
-    dist: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-
-
 class Buffers(NamedTuple):
     """Scratch arrays of the round moves (``_buffers``)."""
 
@@ -186,7 +177,8 @@ def _target_distribution(target, fire_dist, fire_lo, fire_hi, mode, next_hit, cl
     (the target side's ``next_hit``, ``class_info`` and ``stride``). ``mode``: the bits of who
     fires (``SUBS_FIRE``, ``OTHERS_FIRE``; ``AIR_APART``: aircraft fire apart; ``ENEMY_SUBS``: the
     firing side has subs in the battle, so a destroyer kept last waits). ``fire_*``: the firing
-    side's ``Fire`` in its state. Writes it as a compact list (``out_idx``/``out_p``, distinct
+    side's hit distribution per group (``_tables.G_*``) in its state and the range of hit counts
+    with weight (``SideTables`` rows). Writes it as a compact list (``out_idx``/``out_p``, distinct
     states) and returns (its length, the chance the target stays as it is). Once the target
     cannot take more hits of a kind, the rest of that hit distribution's tail lands on the state
     reached. ``prob``/``touched`` are scratch (left cleared) for fire of several kinds, whose
