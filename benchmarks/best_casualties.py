@@ -1,6 +1,6 @@
 """Best casualties' cost and what the default order costs a player.
 
-Run: python benchmarks/best_casualties.py [--costs]
+Run: python benchmarks/best_casualties.py [--costs] [--sea]
 The issue's battle (1942-2e, goal take, both sides choosing each loss): 10 inf, 3 art, 3 arm,
 2 ftr, 2 bmb against 12 inf, 2 art, 2 arm, 2 ftr: its composition pairs and the seconds of each
 part, warm (the kernels compiled by a first run), the fastest of a few runs, as CPU seconds of
@@ -8,7 +8,8 @@ this process (time.process_time: on a shared machine wall time swings with the o
 Parts: the game (compositions, hit tables, sub-compositions), the backward induction, the
 forward pass under both policies (the outcome), the comparison with both sides' fixed orders.
 ``--costs`` also solves a list of small battles and prints the ones where best play changes the
-goal the most against the default order ("what the default order costs you").
+goal the most against the default order ("what the default order costs you"); ``--sea`` does the
+same for sea battles with submarines (goal win), where hits are typed and subs strike first.
 """
 
 from __future__ import annotations
@@ -40,6 +41,27 @@ CANDIDATES = [
     ("4 inf, 1 art, 2 arm, 1 ftr", "4 inf, 1 arm, 1 ftr"),
 ]
 
+SEA_CANDIDATES = [
+    ("2 sub, 1 ftr", "1 sub, 1 dd"),
+    ("3 sub, 1 ftr", "1 sub, 1 dd, 1 ftr"),
+    ("2 sub, 2 ftr", "1 sub, 1 cruiser, 1 ftr"),
+    ("2 sub, 1 dd, 1 ftr", "1 sub, 1 cruiser, 1 ftr, 1 transport"),
+    ("1 bb, 1 sub", "2 sub, 1 ftr"),
+    ("2 sub, 1 dd", "2 sub, 1 ftr"),
+    ("3 sub", "1 dd, 2 transport"),
+    ("2 sub, 1 ftr, 1 bmb", "1 sub, 1 dd, 1 carrier, 1 ftr"),
+    ("1 sub, 1 dd, 2 ftr", "2 sub, 1 dd"),
+    ("1 dd, 2 ftr", "3 sub"),
+    ("2 ftr, 1 bmb", "2 sub, 1 dd"),
+    ("4 sub", "1 dd, 1 cruiser, 1 carrier, 1 ftr"),
+    ("2 sub, 1 dd, 1 cruiser", "2 sub, 1 dd, 1 ftr"),
+    ("1 bb, 2 sub, 1 ftr", "1 bb, 1 sub, 1 ftr"),
+    ("3 sub, 1 dd", "1 carrier, 2 ftr, 1 dd"),
+    ("1 dd, 1 sub, 1 bmb", "1 sub, 1 transport, 1 ftr"),
+    ("2 sub, 1 cruiser, 1 ftr", "2 sub, 1 dd, 1 transport"),
+    ("1 sub, 2 ftr", "2 sub, 1 dd, 1 transport"),
+]
+
 
 def timed(fn, repeat: int = 3):
     best, out = float("inf"), None
@@ -69,24 +91,28 @@ def issue_benchmark() -> None:
           f"fixed orders {t_fixed:.3f}; goal alone {t_game + t_solve:.3f}, whole answer {total:.3f}")
 
 
-def costs() -> None:
+def costs(candidates: list[tuple[str, str]] = CANDIDATES, sea: bool = False) -> None:
     rows = []
-    for attacker, defender in CANDIDATES:
+    for attacker, defender in candidates:
         for who in ("attacker", "defender"):
             a = Side(attacker, order_of_loss="best") if who == "attacker" else attacker
             d = Side(defender, order_of_loss="best") if who == "defender" else defender
-            battle = Battle(RULES, a, d)
+            battle = Battle(RULES, a, d, sea=sea)
             best = casualties.solve_game(casualties.game(battle)).value
             fixed = casualties.fixed_value(battle)
             rows.append((abs(best - fixed), attacker, defender, who, fixed, best))
     rows.sort(reverse=True)
-    print("what the default order costs you (1942-2e, goal take):")
+    goal = "win, at sea" if sea else "take"
+    print(f"what the default order costs you (1942-2e, goal {goal}):")
     for gain, attacker, defender, who, fixed, best in rows[:6]:
         print(f"  {attacker} vs {defender}: {who} best {100 * best:.1f}% vs default order {100 * fixed:.1f}% "
               f"({100 * gain:+.1f} points)")
 
 
 if __name__ == "__main__":
+    if "--sea" in sys.argv:
+        costs(SEA_CANDIDATES, sea=True)
+        sys.exit()
     issue_benchmark()
     if "--costs" in sys.argv:
         costs()

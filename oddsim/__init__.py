@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oddsim._runtime.first_run import announce_for_python
 from oddsim._runtime.lazy import lazy_names
+from oddsim._runtime.warm import announce_for_python
 
 if TYPE_CHECKING:
     from oddsim.errors import (

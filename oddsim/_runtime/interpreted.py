@@ -1,11 +1,10 @@
-"""Quick starts: while the kernel cache is cold, a small exact battle runs its kernels as Python
-(milliseconds, where a first compile takes 10-20 s) if its interpreted solve fits in what is left
-of ``BUDGET_SECONDS``; larger ones compile. Interpreted, a call runs a copy of its Python function
-(``carried``) whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of
-each oddsim function or module: built once, through Numba's public ``is_jitted`` and ``py_func``.
-The figures agree with compiled ones to 1e-12. Only the front ends ``enable`` it; tables whose
-interpreted values are the compiled ones (``tables``) interpret on a cold cache for any caller.
-``ODDSIM_QUICK_START=0`` turns both off (the test suite and the warm-up process set it)."""
+"""Quick starts: while the kernel cache is cold, a front end's small exact battle runs its kernels
+as Python (milliseconds, where a first compile takes 10-20 s) if its interpreted solve fits in what
+is left of ``BUDGET_SECONDS``. Interpreted, a call runs a copy of its Python function (``carried``)
+whose globals hold each kernel's ``py_func`` (itself so copied) and a copy or view of each oddsim
+function or module, built once (Numba's public ``is_jitted`` and ``py_func``): figures agree with
+the compiled ones to 1e-12. Tables whose interpreted values are the compiled ones (``tables``)
+interpret for any caller. ``ODDSIM_QUICK_START=0`` turns both off (the tests, the warm-up)."""
 
 from __future__ import annotations
 
@@ -20,11 +19,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from oddsim._runtime import warm
+from oddsim._runtime.kernel_cache import current_kernel_dir
 
 T = TypeVar("T")
 
-SWITCH = warm.QUICK_START
-"""Environment variable: ``0`` never runs kernels interpreted."""
 SLOWDOWN = 150.0
 """Interpreted seconds per compiled second as ``cost.seconds`` estimates them: 12-146 measured over
 battles of 9 to 100 units on a quiet two-core machine (``benchmarks/startup.py --interpreted``)."""
@@ -36,14 +34,7 @@ RECHECK_SECONDS = 1.0
 _local = threading.local()
 _verdict: tuple[float, bool] | None = None  # (when, cold) last worked out
 _spent = 0.0
-_enabled = False
 _granting = threading.Lock()
-
-
-def enable() -> None:
-    """Let this process answer small battles interpreted while the cache is cold (a front end)."""
-    global _enabled
-    _enabled = True
 
 
 def active() -> bool:
@@ -52,20 +43,14 @@ def active() -> bool:
 
 
 def cold() -> bool:
-    """Whether quick starts are on (``enable``, no ``SWITCH=0``) and the warm-up has not finished
-    for this process's cache directory."""
-    return _enabled and _cache_cold()
-
-
-def _cache_cold() -> bool:
+    """Whether the warm-up has not finished for this process's cache directory (and no
+    ``ODDSIM_QUICK_START=0``): kernels may then be interpreted (front ends: ``worth_it``)."""
     global _verdict
-    if os.environ.get(SWITCH) == "0":
+    if os.environ.get(warm.QUICK_START) == "0":
         return False
     now = time.monotonic()
     if _verdict is not None and (not _verdict[1] or now - _verdict[0] < RECHECK_SECONDS):
         return _verdict[1]  # (once warm, warm for good)
-    from oddsim._runtime.cache_key import current_kernel_dir
-
     _verdict = (now, not warm.done(current_kernel_dir()))
     return _verdict[1]
 
@@ -76,7 +61,7 @@ def worth_it(compiled_seconds: float) -> bool:
     global _spent
     if active():
         return True
-    if not _enabled:  # (the Python API: never, and no lock taken)
+    if not warm.is_front_end():  # (the Python API: never, and no lock taken)
         return False
     with _granting:
         if _spent + compiled_seconds * SLOWDOWN > BUDGET_SECONDS or not cold():
@@ -93,27 +78,14 @@ _tables_spent = 0.0
 
 
 def tables(on: bool = True) -> contextlib.AbstractContextManager[None]:
-    """Calls through ``carried`` in the block run interpreted when ``on``, the cache is cold (as
-    ``cold`` says, for any caller: the Python API too) and this process has spent under
-    ``TABLES_BUDGET_SECONDS`` so: for tables a battle's kernels read, the same values interpreted in
-    milliseconds where compiling the kernels that build them takes seconds: the exact engine's
-    lowering (1 ms), the Monte Carlo engine's plain battles (5 ms for 10 units); a caller may also
-    ask ``active()`` in the block and compute without kernels (NumPy: plain battles, trench policies)."""
-    if not on or active() or _tables_spent >= TABLES_BUDGET_SECONDS or not _cache_cold():
+    """Calls through ``carried`` in the block run interpreted when ``on``, the cache is ``cold`` (for
+    any caller: the Python API too) and this process has spent under ``TABLES_BUDGET_SECONDS`` so:
+    tables a battle's kernels read, the same values in milliseconds where compiling the kernels that
+    build them takes seconds (the exact engine's lowering: 1 ms, Monte Carlo's plain battles: 5 ms for
+    10 units); a caller may also ask ``active()`` and use NumPy instead (plain battles, the trench)."""
+    if not on or active() or _tables_spent >= TABLES_BUDGET_SECONDS or not cold():
         return _AS_THEY_ARE
-    return _timed()
-
-
-@contextlib.contextmanager
-def _timed() -> Iterator[None]:
-    global _tables_spent
-    started = time.thread_time()
-    try:
-        with interpreting():
-            yield
-    finally:
-        with _granting:
-            _tables_spent += time.thread_time() - started
+    return _interpreting(timed=True)
 
 
 def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:
@@ -122,12 +94,16 @@ def interpreting(on: bool = True) -> contextlib.AbstractContextManager[None]:
 
 
 @contextlib.contextmanager
-def _interpreting() -> Iterator[None]:
-    _local.on = True
+def _interpreting(timed: bool = False) -> Iterator[None]:
+    global _tables_spent
+    _local.on, started = True, time.thread_time()
     try:
         yield
     finally:
         _local.on = False
+        if timed:  # (``tables``: its processor time counted)
+            with _granting:
+                _tables_spent += time.thread_time() - started
 
 
 def carried(function: Callable[..., T]) -> Callable[..., T]:
@@ -145,7 +121,6 @@ def carried(function: Callable[..., T]) -> Callable[..., T]:
     return run
 
 
-_KEPT = ("oddsim._runtime.",)  # modules whose functions run as they are (their state is never copied)
 _copying = threading.RLock()
 _copies: dict[int, tuple[Any, Any]] = {}  # id(original) -> (original, its stand-in)
 _namespaces: dict[str, dict[str, Any]] = {}  # module name -> its copies' globals
@@ -171,8 +146,8 @@ def _stand_in(value: Any) -> Any:
     return made
 
 
-def _ours(module: str | None) -> bool:
-    return module is not None and module.startswith("oddsim.") and not module.startswith(_KEPT)
+def _ours(module: str | None) -> bool:  # (not the plumbing's: it runs as it is, its state never copied)
+    return module is not None and module.startswith("oddsim.") and not module.startswith("oddsim._runtime.")
 
 
 def _namespace(module: str) -> dict[str, Any]:

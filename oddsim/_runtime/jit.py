@@ -1,6 +1,6 @@
 """The one place that sets how every Numba kernel is compiled (numba-stats' ``_jit`` habit):
 ``numba.njit`` with the disk cache, NumPy's error model and no GIL (``hot_jit`` adds the one
-private option), cached in a directory per oddsim version and kernel sources (``cache_key``). A
+private option), cached in a directory per oddsim version and kernel sources (``kernel_cache``). A
 cache that cannot be written is never a crash: a read-only one is copied to the temporary folder
 and used from there; with no writable place, kernels compile in memory; either is said once."""
 
@@ -17,8 +17,7 @@ from typing import Any
 
 import numba
 
-from oddsim._runtime import kernel_cache
-from oddsim._runtime.cache_key import current_kernel_dir
+from oddsim._runtime import kernel_cache, warm
 
 _UID = getattr(os, "getuid", int)()  # (0 on Windows, as its files' st_uid)
 
@@ -32,12 +31,6 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def _private(folder: Path) -> bool:
-    """Whether ``folder`` is a directory only this user can write (no one else's cached code)."""
-    mode = folder.lstat()
-    return stat.S_ISDIR(mode.st_mode) and not mode.st_mode & 0o022 and mode.st_uid == _UID
-
-
 def _cache_dir(wanted: Path) -> Path | None:
     """Where the kernels cache: ``wanted``, or a private writable copy of it in the temporary
     folder (a read-only cache), or None: nowhere (compiled in memory). Says so when not ``wanted``."""
@@ -46,7 +39,8 @@ def _cache_dir(wanted: Path) -> Path | None:
         return wanted
     copy = Path(tempfile.gettempdir()) / f"{wanted.name}-{_UID}"
     try:
-        if _writable(copy) and _private(copy):
+        mode = copy.lstat() if _writable(copy) else None  # (only this user's: no one else's code)
+        if mode and stat.S_ISDIR(mode.st_mode) and not mode.st_mode & 0o022 and mode.st_uid == _UID:
             if wanted.is_dir():
                 shutil.copytree(wanted, copy, dirs_exist_ok=True)
             print(f"oddsim: the kernel cache {wanted} cannot be written: using a copy, {copy}",
@@ -59,19 +53,20 @@ def _cache_dir(wanted: Path) -> Path | None:
     return None
 
 
-CACHE_DIR = current_kernel_dir()
-"""Where this version's kernels are cached (under ``NUMBA_CACHE_DIR`` when it is set)."""
-_USED_DIR = _cache_dir(CACHE_DIR)
+CACHE_DIR = _cache_dir(kernel_cache.current_kernel_dir())
+"""Where this version's kernels are cached (``kernel_cache``; None: compiled in memory)."""
+if CACHE_DIR is not None:  # (compiled in memory, every run compiles: said once above instead)
+    warm.listen()
 
 
 def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """A decorator compiling with ``options`` besides the project's own (``numba.njit``'s)."""
-    options = {"cache": _USED_DIR is not None, "error_model": "numpy", "nogil": True, **options}
+    options = {"cache": CACHE_DIR is not None, "error_model": "numpy", "nogil": True, **options}
 
     def decorate(func: Callable[..., Any]) -> Any:
         # Numba reads ``numba.config.CACHE_DIR`` (``NUMBA_CACHE_DIR``) when it decorates: ours for ours
         outer = getattr(numba.config, "CACHE_DIR", "")
-        setattr(numba.config, "CACHE_DIR", str(_USED_DIR or ""))  # noqa: B010 - set at run time
+        setattr(numba.config, "CACHE_DIR", str(CACHE_DIR or ""))  # noqa: B010 - set at run time
         try:
             return numba.njit(**options)(func)
         finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._runtime.jit import hot_jit
+from oddsim._runtime.jit import jit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 """The stream's increment: 2**64 divided by the golden ratio, odd."""
@@ -13,7 +13,7 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@hot_jit
+@jit
 def mix64(z):
     """The splitmix64 finaliser: a bijection of 64-bit words that scrambles every bit."""
     z = (z ^ (z >> np.uint64(30))) * MIX1
@@ -21,7 +21,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@hot_jit
+@jit
 def splitmix64(counter):
     """Output number ``counter`` of the splitmix64 stream that starts at 0."""
     return mix64(counter * GOLDEN)

@@ -1,26 +1,28 @@
-"""Compile, once and in the background, every engine a new installation's everyday commands need.
-
-After the first command that used kernels has answered (compiled or interpreted: ``interpreted``),
-``start`` launches one background process (``python -m oddsim.cli.warm``, at a low CPU priority,
-detached) that runs ``COMMANDS`` into the kernel cache; later commands then load what they need.
-``oddsim serve`` starts it at once. One warm-up at a time per cache directory (a ``filelock``
-lock, on every platform); once done it leaves a mark, so it never runs again for that directory
-(``oddsim cache clear`` makes a new one, which warms again); ``ODDSIM_BACKGROUND_WARM=0`` turns it
-off. The lock and the mark sit beside the cache directory, never in it.
-"""
+"""A new installation's first runs. A process says when it compiles, so that it does not look hung:
+Numba's documented event API (``numba:compile``, sent on a cache miss in this very process;
+``listen``, which ``jit`` calls) prints ``COMPILING`` (a front end) or ``COMPILING_FOR_PYTHON`` at
+its first compile; files another process writes into the cache are never this run's. Then every
+engine the everyday commands need compiles once, in the background: ``start`` launches one detached
+process (``python -m oddsim.cli.warm``, at a low CPU priority) that runs ``COMMANDS`` into the kernel
+cache, after a command's answer, at a program's first compile, or at once for ``oddsim serve``. One
+warm-up at a time per cache directory (a ``filelock`` lock, on every platform); once done, a mark
+beside the directory says so and it never runs again for it (``oddsim cache clear`` makes a new
+one, which warms again); ``ODDSIM_BACKGROUND_WARM=0`` turns it off."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddsim._runtime.exits import EXIT_INTERRUPTED
+
+if TYPE_CHECKING:
+    import subprocess
 
 COMMANDS: tuple[tuple[str, ...], ...] = (
     ("battle", "-a", "2 inf, 1 arm", "-d", "2 inf", "--method", "mc", "--runs", "2000", "--seed", "1"),
@@ -43,45 +45,101 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
 )
 """Small commands that between them use every kernel of the everyday ones: first those a quick
 start cannot interpret (``interpreted``), Monte Carlo's battles and the trench, then likeliest first."""
-NOTICE = ("oddsim: compiling the other engines in the background (first run only), so that "
-          "later commands start at once")
+COMPILING = "oddsim: compiling the engines, first run only..."
+COMPILING_FOR_PYTHON = ("oddsim: compiling the engines, once per installation: about 20 s for a first "
+                        "battle, the other engines in the background (a minute or two); later runs load them")
+"""What a program using the Python API (a notebook) is told when its first call compiles."""
+WARMING = ("oddsim: compiling the other engines in the background (first run only), so that "
+           "later commands start at once")
 """The one line a first command adds after its answer when it starts the warm-up."""
 SWITCH = "ODDSIM_BACKGROUND_WARM"
 """Environment variable: ``0`` starts no background warm-up (the test suite sets it)."""
 QUICK_START = "ODDSIM_QUICK_START"
 """Environment variable: ``0`` turns off quick starts (``interpreted``), as in the warm-up process."""
-NICENESS = 10
-"""The warm-up's CPU priority: below the user's own commands."""
-WARM_UP = "oddsim.cli.warm"
-"""The module the background process runs (``run`` with the ``oddsim`` command's group)."""
+
+_words: str | None = None  # what this process's first compile says (None: nothing)
+_said = _front_end = False
+
+
+def front_end() -> None:
+    """Mark this process a front end (the command line, the server it runs): it says ``COMPILING``
+    at its first compile, and answers small battles interpreted on a cold cache (``interpreted``)."""
+    global _front_end, _words
+    _front_end, _words = True, COMPILING
+
+
+def is_front_end() -> bool:
+    """Whether this process is a front end (``front_end``)."""
+    return _front_end
+
+
+def announce_for_python() -> None:
+    """The Python API's first use (``import oddsim``'s names): ``COMPILING_FOR_PYTHON`` when this
+    process first compiles, then the background warm-up; not in a front end, in a worker process,
+    nor with ``ODDSIM_QUICK_START=0`` (the test suite, the warm-up itself)."""
+    global _words
+    import multiprocessing
+
+    if _words is None and os.environ.get(QUICK_START) != "0" and not multiprocessing.parent_process():
+        _words = COMPILING_FOR_PYTHON
+
+
+def listen() -> None:
+    """Have Numba call ``_compiling`` as this process starts compiling one of oddsim's kernels."""
+    from numba.core import event
+
+    class Compiles(event.Listener):  # type: ignore[misc]
+        def on_start(self, started: Any) -> None:
+            if getattr(started.data["dispatcher"].py_func, "__module__", "").startswith("oddsim."):
+                _compiling()
+
+        def on_end(self, _: Any) -> None:
+            pass
+
+    event.register("numba:compile", Compiles())
+
+
+def _compiling() -> None:
+    """Say the words asked for, on the first compile only (Numba compiles under its own lock)."""
+    global _said
+    if _said or _words is None:
+        return
+    _said = True
+    with contextlib.suppress(OSError, ValueError):  # (a closed stream: a compile never fails for it)
+        print(_words, file=sys.stderr, flush=True)
+    if not _front_end:  # (the Python API: the other engines compile in the background meanwhile)
+        from oddsim._runtime.kernel_cache import current_kernel_dir
+
+        start(current_kernel_dir(), announce=False)
 
 
 def start(cache_dir: Path, announce: bool = True) -> subprocess.Popen | None:
     """Start the warm-up of ``cache_dir`` unless it ran to its end or runs now; says so on stderr
     when ``announce``. Never raises for a file-system error or a missing interpreter."""
+    import subprocess  # (here: ``import oddsim`` need not load it)
+
     if os.environ.get(SWITCH) == "0" or done(cache_dir) or running(cache_dir):
         return None
     package_parent = str(Path(__file__).resolve().parents[2])  # it compiles these very files
     path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH", "")) if p)
-    try:
-        process = subprocess.Popen([sys.executable, "-m", WARM_UP], stdin=subprocess.DEVNULL,
+    try:  # (``oddsim.cli.warm`` runs ``run`` with the ``oddsim`` group)
+        process = subprocess.Popen([sys.executable, "-m", "oddsim.cli.warm"], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True, cwd=package_parent,
                                    env={**os.environ, "PYTHONPATH": path, QUICK_START: "0"})
     except OSError:
         return None
     if announce:
-        print(NOTICE, file=sys.stderr, flush=True)
+        print(WARMING, file=sys.stderr, flush=True)
     return process
 
 
 def running(cache_dir: Path) -> bool:
-    """Whether a warm-up of ``cache_dir`` runs now (holds the lock)."""
+    """Whether a warm-up of ``cache_dir`` runs now (holds the lock, or none can be had)."""
     lock = _lock(cache_dir)
-    if lock is None:
-        return _path(cache_dir, "warming").exists()  # held by a warm-up (or no locks: start none)
-    lock.release()
-    return False
+    if lock is not None:
+        lock.release()
+    return lock is None
 
 
 def done(cache_dir: Path) -> bool:
@@ -111,11 +169,11 @@ def cpu_seconds(cache_dir: Path) -> float | None:
 def run(command: Callable[[list[str]], object]) -> None:
     """The background process: take the lock (or leave: another warm-up runs), run each of
     ``COMMANDS`` with ``command`` (the ``oddsim`` group), output dropped, then mark the cache warm."""
-    from oddsim._runtime.cache_key import current_kernel_dir
+    from oddsim._runtime.kernel_cache import current_kernel_dir
 
     cache_dir = current_kernel_dir()
     with contextlib.suppress(OSError, AttributeError):  # (no os.nice on Windows)
-        os.nice(NICENESS)
+        os.nice(10)  # (below the user's own commands)
     lock = _lock(cache_dir)
     if lock is None:
         return

@@ -113,11 +113,9 @@ for _command in (battle.battle, raid.raid, rules.rules, amphibious.amphibious, s
 
 def main() -> None:
     """The ``oddsim`` command: says when an engine must be compiled, runs, exits at once."""
-    from oddsim._runtime import interpreted
-    from oddsim._runtime.first_run import announce_compiles
+    from oddsim._runtime import warm
 
-    announce_compiles()
-    interpreted.enable()  # (small battles answer at once on a new installation's cold cache)
+    warm.front_end()  # (says when it compiles; small battles answer at once on a cold cache)
     try:
         cli()
     except SystemExit as stop:
@@ -130,11 +128,9 @@ def _warm_the_others() -> None:
     """After a first run's answer (it compiled an engine, or answered with the kernels interpreted
     on a cold cache): compile the engines in the background, so that the next commands do not
     compile each its own (``oddsim._runtime.warm``)."""
-    from oddsim._runtime import first_run
-
-    if first_run.used_kernels():
+    if "numba" in sys.modules:  # (it ran kernels, compiled or interpreted)
         from oddsim._runtime import warm
-        from oddsim._runtime.cache_key import current_kernel_dir
+        from oddsim._runtime.kernel_cache import current_kernel_dir
 
         warm.start(current_kernel_dir())
 

@@ -8,8 +8,8 @@ import time
 import click
 
 from oddsim._runtime import kernel_cache as _kernel_cache
-from oddsim._runtime.cache_key import current_kernel_dir as current_dir
 from oddsim._runtime.kernel_cache import DAY, CacheDir
+from oddsim._runtime.kernel_cache import current_kernel_dir as current_dir
 
 MAX_DAYS = 1_000_000
 """--unused-for beyond this (some 2,700 years) is read as this: no directory is that old, and a

@@ -184,8 +184,7 @@ class Amphibious:
     def _check_best(self) -> None:
         """Refuse, in one line, best casualties the assault cannot have: a sea battle's order of
         loss without a sea battle; a casualty goal where no side chooses; a battle the solver
-        does not cover (``casualties.check_covered``: a landing the fleet bombards, until best
-        casualties cover bombardment)."""
+        does not cover (``casualties.check_covered``)."""
         for name in ("ool_sea_attacker", "ool_sea_defender"):
             if getattr(self, name) is not None and not self.has_sea_battle:
                 raise BattleError(f"--{name.replace('_', '-')}: there is no sea battle (no sea defender, or "

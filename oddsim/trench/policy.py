@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oddsim._runtime import interpreted
-from oddsim._runtime.jit import hot_jit, jit
+from oddsim._runtime.jit import jit
 from oddsim.trench import numpy_policy
 from oddsim.trench.artillery import DICE_PER_SIDE, Placements, Rolls
 from oddsim.trench.model import UNKNOWN, Information, Policy, RollOrder, TrenchBattle, TrenchError
@@ -75,9 +75,9 @@ class PolicyTables:
     weight: np.ndarray  # (combos,)
 
 
-# The policy kernels allocate nothing (their callers pass every array), so they compile without
-# Numba's runtime (``hot_jit``): a first run compiles them a tenth faster, with the same answers.
-@hot_jit
+# The policy kernels allocate nothing (their callers pass every array) and are called from Python,
+# once per table: Numba's reference counts cost them nothing measurable (``benchmarks/trench.py``).
+@jit
 def _less(x, y) -> bool:
     """``x`` lexicographically before ``y``."""
     for c in range(x.shape[0]):
@@ -86,7 +86,7 @@ def _less(x, y) -> bool:
     return False
 
 
-@hot_jit
+@jit
 def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, margin, tie, out, per_front):
     """``out[x0, x1, x2]``: the weighted sum of the components over the attacker's supports when
     its lead before them is ``low[f] + x_f`` on front f. Its supports are independent per front:
@@ -118,7 +118,7 @@ def _expected_by_lead(low, values, weights, n_options, comps, a_card, d_card, ma
                                 out[x0, x1, x2, c] += w * comps[code, c]
 
 
-@hot_jit
+@jit
 def _best_answers(a_total, d_total, low, expected, of_roll, count, out):
     """``out[a, r]``: the defender's placement of roll ``r`` with the smallest expected
     components (``expected``, by the leads before the attacker's supports, see
@@ -144,7 +144,7 @@ def _best_answers(a_total, d_total, low, expected, of_roll, count, out):
                     out[a, r] = d
 
 
-@hot_jit
+@jit
 def _best_placements(a_total, d_base, d_vectors, answers, weight, roll_weight, both_first, comps,
                      of_roll, count, a_card, d_card, margin, tie, out, scratch):
     """``out[ra, rd]``: the attacker's placement of roll ``ra`` with the largest expected

@@ -21,24 +21,21 @@ WARM_UPS: tuple[tuple[str, dict], ...] = (
 """Small requests that between them run every kernel the API uses."""
 
 
-def warm_in_background(say: Callable[[str], None] = print) -> threading.Thread:
-    """Start warming the engines on a thread of its own (see the module); returns the thread."""
+def warm_in_background(say: Callable[[str], None] = print) -> None:
+    """Start warming the engines on a thread of its own (see the module)."""
 
     def run() -> None:
         from oddsim._runtime import warm
-        from oddsim._runtime.cache_key import current_kernel_dir
+        from oddsim._runtime.kernel_cache import current_kernel_dir
 
         compiling = warm.start(current_kernel_dir(), announce=False)
         if compiling is not None:
             say("oddsim serve: compiling the engines in the background (first run only); requests "
                 "are answered meanwhile, the first of each kind in a few seconds")
             compiling.wait()
-        seconds = warm_up(say)
-        say(f"oddsim serve: every engine ready ({seconds:.1f} s to load)")
+        say(f"oddsim serve: every engine ready ({warm_up(say):.1f} s to load)")
 
-    thread = threading.Thread(target=run, name="oddsim-warm-up", daemon=True)
-    thread.start()
-    return thread
+    threading.Thread(target=run, name="oddsim-warm-up", daemon=True).start()
 
 
 def warm_up(say: Callable[[str], None] = print) -> float:

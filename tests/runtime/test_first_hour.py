@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import oddsim
-from oddsim._runtime import first_run, interpreted, warm
+from oddsim._runtime import interpreted, warm
 from oddsim.engines.lowering import lower
 from oddsim.engines.montecarlo import _model
 from oddsim.model.options import battle_of
@@ -32,8 +32,8 @@ PLAIN_BATTLES = [
 
 def _cold(monkeypatch, cold: bool, chosen: list[bool] | None = None) -> None:
     """A cold cache, none of the tables' budget spent (``cold``), or quick starts off."""
-    monkeypatch.setattr(interpreted, "_cache_cold", lambda: cold)
-    monkeypatch.setenv(interpreted.SWITCH, "1" if cold else "0")
+    monkeypatch.setattr(interpreted, "cold", lambda: cold)
+    monkeypatch.setenv(warm.QUICK_START, "1" if cold else "0")
     monkeypatch.setattr(interpreted, "_tables_spent", 0.0)
     if chosen is not None:
         context = interpreted.interpreting
@@ -84,7 +84,7 @@ def test_a_warm_cache_uses_the_kernels_that_build_tables(monkeypatch):
     battle = oddsim.Battle(rules="1942-2e", attacker="3 inf", defender="2 inf")
     chosen: list[bool] = []
     _cold(monkeypatch, True, chosen)
-    monkeypatch.setattr(interpreted, "_cache_cold", lambda: False)
+    monkeypatch.setattr(interpreted, "cold", lambda: False)
     _model.KernelModel.build(battle, lower(battle))
     assert chosen == []
 
@@ -124,7 +124,7 @@ def _python(code: str, cache: Path, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=600,
                           env={**os.environ, "NUMBA_CACHE_DIR": str(cache), warm.SWITCH: "0",
-                               interpreted.SWITCH: "1", **env})
+                               warm.QUICK_START: "1", **env})
 
 
 @pytest.mark.slow
@@ -133,7 +133,7 @@ def test_the_python_api_says_it_compiles_before_its_first_answer_and_then_no_mor
     first = _python(_TEN_LINES, tmp_path)
     assert first.returncode == 0, first.stdout
     lines = first.stdout.splitlines()
-    assert lines[0] == first_run.PYTHON_NOTICE
+    assert lines[0] == warm.COMPILING_FOR_PYTHON
     assert "about 20 s" in lines[0] and "once per installation" in lines[0]
     assert [line.split()[0] for line in lines[1:]] == ["answer"]
     again = _python(_TEN_LINES, tmp_path)  # (the kernels load from the cache: nothing to say)
@@ -143,6 +143,6 @@ def test_the_python_api_says_it_compiles_before_its_first_answer_and_then_no_mor
 @pytest.mark.slow
 def test_a_machines_run_of_the_python_api_says_nothing(tmp_path):
     """The test suite and the warm-up process (``ODDSIM_QUICK_START=0``) print no notice."""
-    done = _python(_TEN_LINES, tmp_path, **{interpreted.SWITCH: "0"})
+    done = _python(_TEN_LINES, tmp_path, **{warm.QUICK_START: "0"})
     assert done.returncode == 0, done.stdout
     assert [line.split()[0] for line in done.stdout.splitlines()] == ["answer"]

@@ -16,7 +16,7 @@ import pytest
 
 import oddsim
 from oddsim._runtime import interpreted, warm
-from oddsim._runtime.cache_key import kernel_cache_dir
+from oddsim._runtime.kernel_cache import kernel_cache_dir
 from oddsim.engines.exact import _plain, cost
 from oddsim.model.options import battle_of
 
@@ -94,9 +94,9 @@ def test_the_thread_that_runs_a_call_interprets_as_its_caller_chose():
 def cold_cache(tmp_path, monkeypatch):
     """A fresh kernel cache directory with quick starts on; the verdict worked out afresh."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setenv(interpreted.SWITCH, "1")
+    monkeypatch.setenv(warm.QUICK_START, "1")
     monkeypatch.setattr(interpreted, "_verdict", None)
-    monkeypatch.setattr(interpreted, "_enabled", True)  # (as the front ends have it)
+    monkeypatch.setattr(warm, "_front_end", True)  # (as the front ends have it)
     directory = kernel_cache_dir(str(tmp_path))
     directory.mkdir(parents=True, exist_ok=True)
     return directory
@@ -106,11 +106,11 @@ def test_a_cold_cache_interprets_small_battles_only(cold_cache, monkeypatch):
     assert interpreted.cold()
     assert interpreted.worth_it(interpreted.BUDGET_SECONDS / interpreted.SLOWDOWN)
     assert not interpreted.worth_it(2 * interpreted.BUDGET_SECONDS / interpreted.SLOWDOWN)
-    monkeypatch.setenv(interpreted.SWITCH, "0")
+    monkeypatch.setenv(warm.QUICK_START, "0")
     assert not interpreted.cold() and not interpreted.worth_it(0.0)
-    monkeypatch.setenv(interpreted.SWITCH, "1")
-    monkeypatch.setattr(interpreted, "_enabled", False)  # the Python API: always compiled
-    assert not interpreted.cold()
+    monkeypatch.setenv(warm.QUICK_START, "1")
+    monkeypatch.setattr(warm, "_front_end", False)  # the Python API: always compiled
+    assert interpreted.cold() and not interpreted.worth_it(0.0)
 
 
 def test_once_the_warm_up_is_done_the_cache_is_warm(cold_cache, monkeypatch):
@@ -140,7 +140,7 @@ def test_a_first_command_answers_without_compiling(tmp_path):
     """Before: the first battle on an empty cache said "compiling the exact engine" and took 12 s
     (21 s of processor time) on two cores; now nothing compiles and the answer is the same."""
     args = ["battle", "--rules", "revised", "-a", "3 inf, 2 ftr, 1 bmb", "-d", "4 inf, 1 aa", "--json"]
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), interpreted.SWITCH: "1", warm.SWITCH: "0"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), warm.QUICK_START: "1", warm.SWITCH: "0"}
     first = subprocess.run([sys.executable, "-m", "oddsim.cli", *args], cwd=ROOT, env=env,
                            capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr

@@ -208,7 +208,7 @@ def test_ctrl_c_during_a_first_runs_compile_stops_at_once(monkeypatch):
 
     monkeypatch.setattr(solve_module, "_solve", compiling)
     monkeypatch.setattr(solve_module, "_solved_once", False)
-    monkeypatch.setattr(oddsim._runtime.first_run, "_enabled", True)
+    monkeypatch.setattr(oddsim._runtime.warm, "_front_end", True)
     small = oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf")
     assert oddsim.stages.pipeline.estimate_work(small)[1] < solve_module.BACKGROUND_WORK
     ctrl_c_soon()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from oddsim._runtime import first_run, warm
+from oddsim._runtime import warm
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTICE = "first run only"
@@ -35,7 +35,7 @@ def test_after_the_first_command_a_new_option_compiles_nothing(tmp_path):
     first = _oddsim(["battle", "-a", "2 inf", "-d", "1 inf", "--quiet"], tmp_path)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.splitlines()
-    assert lines[-1] == warm.NOTICE and set(lines[:-1]) <= {first_run.NOTICE}
+    assert lines[-1] == warm.WARMING and set(lines[:-1]) <= {warm.COMPILING}
     kernels = _kernel_dir(tmp_path)
     deadline = time.monotonic() + WARM_UP_LIMIT_S
     while not warm.done(kernels):
@@ -50,7 +50,7 @@ def test_after_the_first_command_a_new_option_compiles_nothing(tmp_path):
                  ["trench", "--attacker", "5,4,3", "--defender", "4,4,4", "--year", "1917"]):
         later = _oddsim(args, tmp_path)
         assert later.returncode == 0, later.stderr
-        assert NOTICE not in later.stderr and warm.NOTICE not in later.stderr, (args, later.stderr)
+        assert NOTICE not in later.stderr and warm.WARMING not in later.stderr, (args, later.stderr)
 
 
 def test_a_warm_up_starts_once_per_cache_directory(tmp_path, monkeypatch):
@@ -90,7 +90,7 @@ def test_the_switch_turns_it_off(tmp_path, monkeypatch, switch):
 def test_the_warm_up_finds_the_directory_the_kernels_use():
     """Worked out without importing the jit helper (code that names it is keyed as kernel code)."""
     from oddsim._runtime import jit as _jit
-    from oddsim._runtime.cache_key import current_kernel_dir
+    from oddsim._runtime.kernel_cache import current_kernel_dir
 
     assert current_kernel_dir() == _jit.CACHE_DIR
 

@@ -153,15 +153,21 @@ def test_the_sea_battle_takes_a_fixed_order_too():
 
 
 @pytest.mark.parametrize("options, named", [
-    (dict(ool_attacker="best"),
-     "the landing: best casualties do not cover bombardment yet: add --no-bombard"),
     (dict(ool_sea_attacker="best"), "--ool-sea-attacker: there is no sea battle"),
     (dict(casualty_goal="tuv"), "the casualty goal is what a side that chooses each loss plays for"),
 ])
 def test_what_an_assault_refuses_in_one_line(options, named):
-    """A landing the fleet bombards is refused until best casualties cover bombardment."""
     with pytest.raises(BattleError, match=named.replace("(", r"\(")):
         Amphibious(rules=RULES, fleet="1 bb, 1 trn", cargo="1 inf, 1 arm", defender="2 inf", **options)
+
+
+def test_a_landing_the_fleet_bombards_chooses_each_loss():
+    """The defender loses its bombardment casualties knowing those hits (engines/exact tests check
+    the bombardment against a brute force); choosing each loss never takes less."""
+    options = dict(rules=RULES, fleet="1 bb, 1 trn", cargo="1 inf, 1 arm", defender="2 inf")
+    best = run_amphibious(Amphibious(**options, ool_attacker="best", casualty_goal="take"), method="exact")
+    fixed = run_amphibious(Amphibious(**options), method="exact")
+    assert best.takes_territory >= fixed.takes_territory - 1e-12
 
 
 def test_a_landing_without_bombardment_chooses_each_loss():

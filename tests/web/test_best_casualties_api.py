@@ -11,10 +11,17 @@ def test_the_api_answers_best_casualties_with_the_advice(client):
     assert abs(data["takes_territory"] - policy["value"]) < 1e-12
 
 
-def test_submarines_are_refused_in_one_line(client):
-    body = {"attacker": "2 sub", "defender": "1 dd", "sea": True, "ool_attacker": "best"}
+def test_submerging_subs_are_refused_in_one_line(client):
+    body = {"attacker": "2 sub", "defender": "1 dd", "sea": True, "ool_attacker": "best",
+            "attacker_submerge": "always"}
     answer = client.post("/api/battle", json=body)
-    assert answer.status_code == 400 and "do not cover submarines" in answer.json()["error"]
+    assert answer.status_code == 400 and "do not cover submerging subs" in answer.json()["error"]
+
+
+def test_submarines_are_answered(client):
+    body = {"attacker": "2 sub, 1 ftr", "defender": "1 sub, 1 dd", "sea": True, "ool_defender": "best"}
+    data = client.post("/api/battle", json=body).json()
+    assert data["casualty_policy"]["value"] < data["casualty_policy"]["fixed_order_value"]
 
 
 def test_the_page_loads_the_advice_script(client):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from oddsim._runtime import interpreted, warm
+from oddsim._runtime import warm
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 600  # bounds on waiting, never figures the test checks
@@ -37,7 +37,7 @@ def test_a_fresh_server_answers_before_its_engines_are_all_warm(tmp_path, quick_
     """With quick starts (the default) the first answer runs the engine as Python; without, the
     server compiles what the request needs, the warm-up compiling the rest meanwhile."""
     port = _free_port()
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), warm.SWITCH: "1", interpreted.SWITCH: quick_start}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), warm.SWITCH: "1", warm.QUICK_START: quick_start}
     server = subprocess.Popen([sys.executable, "-m", "oddsim.cli", "serve", "--port", str(port)],
                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)

@@ -401,3 +401,83 @@ def forward_kernel(A, D, M, subsets, start_idx, start_mass, leave):  # noqa: N80
                 x[dp * n_a + ap] += w * pr * q
                 xw[dp * n_a + ap] += ww * pr * q
     return x, gone, gone_w, rounds
+
+
+@jit
+def _keeps(D, subsets, d, r, value):  # noqa: N803
+    """The composition the defender keeps from d after r hits (r >= 1) where keeping d' is worth
+    ``value[d']`` to the attacker: its order of loss's, unless another is lower by ``TIE``."""
+    r = min(r, D.capacity[d])
+    keep = D.fixed_to[d, r]
+    if not D.best or r == 0:
+        return keep
+    v = value[keep]
+    for j in range(subsets.start[d], subsets.start[d + 1]):
+        if subsets.removed[j] == r and value[subsets.items[j]] < v - TIE * (abs(v) + 1.0):
+            keep, v = subsets.items[j], value[subsets.items[j]]
+    return keep
+
+
+@jit
+def bombard_tables(A, D, M, F, subsets, a, d0, fire_back):  # noqa: N803
+    """The values ``bombard_kernel`` chooses by, from attacker composition a: per d2 <= d0, round 1's
+    end where the defender keeps d2 (its fire from d0, then the attacker's best loss); per d1, the
+    value where the defender keeps d1 after the bombardment (with ``fire_back``: round 1 from
+    there; else ``F``)."""
+    at_end = np.zeros(d0 + 1)
+    for d2 in range(d0 + 1):
+        at_end[d2] = _after_defender_fire(A, D, M, a, d0, d2)
+    start = np.zeros(d0 + 1)
+    for d1 in range(d0 + 1):
+        if not fire_back:
+            start[d1] = F[d1, a]
+            continue
+        total = 0.0
+        units = D.capacity[d1]
+        for r in range(units + 1):
+            p = _capped(A.hit, a, r, units)
+            if p != 0.0:
+                total += p * at_end[d1 if r == 0 else _keeps(D, subsets, d1, r, at_end)]
+        start[d1] = total
+    return at_end, start
+
+
+@jit
+def bombard_kernel(A, D, M, F, subsets, a, d0, bombard, fire_back, mass, first, after):  # noqa: N803
+    """The goal's value from attacker composition a against the defender's d0 before a shore
+    bombardment of ``bombard`` hits (a distribution): the defender loses its bombardment
+    casualties knowing those hits; with ``fire_back`` they still fire in round 1, which is fought
+    here (the defender firing from d0, its losses of round 1 chosen knowing the attacker's round-1
+    hits), else round 1 starts after them (``F``). With ``mass`` > 0, that mass is spread over the
+    pairs round 1 starts in (``first``, joint d * n_a + a: no fire back) or those it ends in
+    (``after``)."""
+    n_a = F.shape[1]
+    if _outcome(A, D, a, d0) != ONGOING:
+        if mass != 0.0:
+            first[d0 * n_a + a] += mass
+        return F[d0, a]
+    at_end, start = bombard_tables(A, D, M, F, subsets, a, d0, fire_back)
+    value = 0.0
+    for b in range(bombard.shape[0]):
+        p = bombard[b]
+        if p == 0.0:
+            continue
+        d1 = d0 if b == 0 else _keeps(D, subsets, d0, b, start)
+        value += p * start[d1]
+        if mass == 0.0:
+            continue
+        if not fire_back:
+            first[d1 * n_a + a] += mass * p
+            continue
+        units = D.capacity[d1]
+        for r in range(units + 1):
+            pr = _capped(A.hit, a, r, units)
+            if pr == 0.0:
+                continue
+            d2 = d1 if r == 0 else _keeps(D, subsets, d1, r, at_end)
+            for hd in range(D.hit_top[d0] + 1):
+                q = D.hit[d0, hd]
+                if q != 0.0:
+                    ap = a if hd == 0 else attacker_choice(A, M, a, hd, d2)
+                    after[d2 * n_a + ap] += mass * p * pr * q
+    return value

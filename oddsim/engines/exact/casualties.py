@@ -6,29 +6,41 @@ induction, ``forward`` and ``result_of`` give the outcome under best play (a ``B
 forward under both policies) and ``fixed_value`` the goal by the sides' fixed orders beside it;
 ``best_casualties.solve`` puts them together with the advice (``casualty_advice``). Covered: land
 battles (support, AA fire before round 1 where the attacker chooses its aircraft or each die is
-rolled at one, technologies, Low Luck, a battle in progress) and sea battles without submarines
+rolled at one, shore bombardment, technologies, Low Luck, a battle in progress) and sea battles
 (two-hit units, whose damage is one of the choices; transports taken last where the edition says
-so); refused with one line: submarines, retreats, bombardment, crashed fighters (the fixed order
-of loss answers those).
+so; submarines' typed hits and surprise strike in ``sub_game``); refused with one line:
+submerging subs, retreats other than the best retreat (none with subs or bombardment), crashed
+fighters (the fixed order of loss answers those).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._runtime.jit import jit
 from oddsim.engines.dice import binomial_pmf
 from oddsim.engines.exact import _casualties as kc
+from oddsim.engines.exact import sub_game
 from oddsim.engines.exact._inputs import group_distribution
+from oddsim.engines.exact.compositions import (
+    DAMAGED,
+    KILL_TWO_HIT,
+    WHOLE,
+    CompositionTypes,
+    fire_rules,
+    fixed_losses,
+    later_keeps,
+    loss_steps,
+    subset_lists,
+)
 from oddsim.engines.lowering import LoweredBattle, SideArrays, lower, unit_names
 from oddsim.errors import BattleError, TooLargeError
-from oddsim.model.battle import Battle, Dice
+from oddsim.model.battle import Battle, Dice, Submerge
 from oddsim.model.names import describe_counts
-from oddsim.model.rules import AACasualties
+from oddsim.model.rules import AACasualties, SubStrikeRounds
 from oddsim.results.battle_result import BattleResult, Method, RetreatPlanRow, RowArrays, SurvivorTable
 from oddsim.results.swing import SwingDistribution
 
@@ -48,8 +60,7 @@ def check_covered(battle: Battle) -> None:
     rules = battle.rules
     if battle.sea and any(rules.unit(name).submarine for side in (battle.attacker, battle.defender)
                           for name, _ in side.army.counts):
-        raise BattleError(f"best casualties do not cover submarines yet (their typed hits and first strike): "
-                          f"{fixed}")
+        _check_subs_covered(battle, fixed)
     if any(rules.unit(name).hits > 2 for side in (battle.attacker, battle.defender)
            for name, _ in side.army.counts):
         raise BattleError(f"best casualties do not cover units of more than two hits yet: {fixed}")
@@ -66,14 +77,29 @@ def check_covered(battle: Battle) -> None:
                               f"territory value), or {fixed}")
         if battle.attacker.landed is not None:
             raise BattleError(f"best casualties with a retreat do not cover landed units yet: {fixed}")
-    if battle.attacker.bombard is not None:
-        raise BattleError(f"best casualties do not cover bombardment yet: drop --bombard, or {fixed}")
+    if battle.attacker.bombard is not None and retreat is not None:
+        raise BattleError(f"best casualties with a bombardment do not cover retreats yet: {fixed}")
     if battle.aa_fired:
         raise BattleError(f"best casualties fight the AA fire themselves: {fixed}")
     if (battle.dice is Dice.LOW_LUCK and aa_rolled_per_aircraft(battle)
             and len(_aircraft(battle)) > 1):
         raise BattleError("best casualties do not cover Low Luck AA fire rolled at several aircraft types: "
                           f"use --dice standard, or {fixed}")
+
+
+def _check_subs_covered(battle: Battle, fixed: str) -> None:
+    """Refuse what best casualties at sea with submarines leave out: submerging, destroyer last,
+    a first strike in round 1 only, retreats."""
+    if any(side.submerge is not Submerge.NEVER for side in (battle.attacker, battle.defender)):
+        raise BattleError(f"best casualties do not cover submerging subs yet: drop --submerge, or {fixed}")
+    if any(side.destroyer_last for side in (battle.attacker, battle.defender)):
+        raise BattleError("best casualties choose where destroyers go themselves: drop --destroyer-last, "
+                          f"or {fixed}")
+    if battle.rules.combat.sub_strike_rounds is SubStrikeRounds.FIRST:
+        raise BattleError(f"best casualties do not cover a first strike in round 1 only yet: {fixed}")
+    if battle.retreat is not None:
+        raise BattleError("best casualties with submarines do not cover retreats yet: drop the retreat, "
+                          f"or {fixed}")
 
 
 def _aircraft(battle: Battle) -> list[str]:
@@ -85,35 +111,19 @@ def aa_rolled_per_aircraft(battle: Battle) -> bool:
     return battle.rules.combat.aa_casualties is AACasualties.PER_AIRCRAFT
 
 
-WHOLE, DAMAGED = 1, 2
-"""A composition type's role for a two-hit unit (0: a unit one hit removes)."""
-
-
-@dataclass(frozen=True)
-class _Types:
-    """A side's composition types: the edition's unit of each, its role (0, ``WHOLE``,
-    ``DAMAGED``), the other type of a two-hit unit (-1: none), most units and units at the start.
-    Damaged types come first (smaller strides: a hit on a whole unit lowers the index)."""
-
-    unit: np.ndarray
-    role: np.ndarray
-    pair: np.ndarray
-    n: np.ndarray
-    start: np.ndarray
-
-
 @dataclass(frozen=True)
 class Game:
     """A battle lowered into compositions: both sides, the goal, the defender's sub-compositions."""
 
     battle: Battle
     low: LoweredBattle
-    a_types: _Types  # the attacker's composition types
-    d_types: _Types
+    a_types: CompositionTypes  # the attacker's composition types
+    d_types: CompositionTypes
     A: kc.CasualtySide  # noqa: N815 - the kernels' names
     D: kc.CasualtySide  # noqa: N815
     goal: kc.Goal
     subsets: kc.SubSets
+    typed: sub_game.TypedGame | None = None  # at sea with a submarine: typed hits, first strike
 
     @property
     def entries(self) -> int:
@@ -145,7 +155,17 @@ def game(battle: Battle, best_attacker: bool | None = None, best_defender: bool 
                             f"limit is {MAX_WORK:,}; give the sides a fixed order of loss instead of best")
     goal = kc.Goal(GOAL_CODE[battle.casualty_goal or "take"], float(battle.casualty_value or 0.0),
                    float(A.ipc[A.start]), float(D.ipc[D.start]), battle.retreat is not None)
-    return Game(battle, low, a_types, d_types, A, D, goal, subsets)
+    made = Game(battle, low, a_types, d_types, A, D, goal, subsets)
+    if not (battle.sea and sub_game.has_subs(low)):
+        return made
+    typed = sub_game.typed_game(low, A, a_types, D, d_types)
+    entries = pairs * sub_game.n_triples(typed.AT)
+    if entries > sub_game.MAX_TYPED_ENTRIES:
+        raise TooLargeError(f"battle too large for best casualties with submarines: {pairs:,} composition "
+                            f"pairs x {sub_game.n_triples(typed.AT)} hit triples, the limit is "
+                            f"{sub_game.MAX_TYPED_ENTRIES:,} entries; give the sides a fixed order of loss "
+                            "instead of best")
+    return replace(made, typed=typed)
 
 
 def _units_of(low: LoweredBattle, side: SideArrays) -> np.ndarray:
@@ -153,7 +173,7 @@ def _units_of(low: LoweredBattle, side: SideArrays) -> np.ndarray:
     return np.unique(side.step_unit).astype(np.int64)
 
 
-def _composition_types(battle: Battle, low: LoweredBattle, side: SideArrays) -> _Types:
+def _composition_types(battle: Battle, low: LoweredBattle, side: SideArrays) -> CompositionTypes:
     two_hit = [u for u in _units_of(low, side).tolist() if battle.rules.units[u].hits > 1]
     rows: list[tuple[int, int, int, int]] = [(u, DAMAGED, int(side.count[u]), int(side.damaged[u]))
                                              for u in two_hit]
@@ -166,12 +186,12 @@ def _composition_types(battle: Battle, low: LoweredBattle, side: SideArrays) -> 
     for k, (u, r, _, _) in enumerate(rows):
         if r:
             pair[k] = next(j for j, (v, q, _, _) in enumerate(rows) if v == u and q != r)
-    return _Types(unit, role, pair, np.array([r[2] for r in rows], dtype=np.int64),
+    return CompositionTypes(unit, role, pair, np.array([r[2] for r in rows], dtype=np.int64),
                   np.array([r[3] for r in rows], dtype=np.int64))
 
 
 def _side(battle: Battle, low: LoweredBattle, side: SideArrays, attacking: bool,
-          best: bool) -> tuple[kc.CasualtySide, _Types]:
+          best: bool) -> tuple[kc.CasualtySide, CompositionTypes]:
     """One side's compositions, its hit table against the other side's most hits it can take, its
     fixed order's losses."""
     types = _composition_types(battle, low, side)
@@ -187,9 +207,8 @@ def _side(battle: Battle, low: LoweredBattle, side: SideArrays, attacking: bool,
     last = np.array([battle.rules.units[x].casualty_last for x in u.tolist()], dtype=np.bool_)
     hit = kc.hit_table(counts, fire_rules(low, side, u), low.low_luck, enemy_capacity)
     capacity = counts @ np.where(types.role == WHOLE, 2, 1)
-    step_k, step_kind = _steps(side, types)
-    later = np.array([int(side.step_count[i + 1:][(step_k[i + 1:] == k) & (step_kind[i + 1:] == 0)].sum())
-                      if step_kind[i] == 0 else 0 for i, k in enumerate(step_k.tolist())], dtype=np.int64)
+    step_k, step_kind = loss_steps(side, types)
+    later = later_keeps(side, step_k, step_kind)
     every = np.ones(len(u), dtype=np.bool_)
     fixed_to = fixed_losses(counts, stride, move, types.pair, step_k, step_kind, later, every,
                             int(capacity.max()))
@@ -212,116 +231,8 @@ def _holds(side: SideArrays) -> bool:
     return bool((side.count[idle] > 0).any())
 
 
-KILL_ONE_HIT, DAMAGE, KILL_TWO_HIT = 0, 1, 2
-"""What a loss step does (``fixed_losses``): removes one-hit units, damages whole two-hit units,
-removes two-hit units (damaged ones first)."""
-
-
-def _steps(side: SideArrays, types: _Types) -> tuple[np.ndarray, np.ndarray]:
-    """The side's loss steps as composition types (a two-hit unit's: its whole type) and kinds."""
-    ks, kinds = [], []
-    for unit, kill in zip(side.step_unit.tolist(), side.step_kill.tolist(), strict=True):
-        k = int(np.flatnonzero((types.unit == unit) & (types.role != DAMAGED))[0])
-        ks.append(k)
-        kinds.append(KILL_ONE_HIT if types.role[k] == 0 else KILL_TWO_HIT if kill else DAMAGE)
-    return np.array(ks, dtype=np.int64), np.array(kinds, dtype=np.int64)
-
-
-def fire_rules(low: LoweredBattle, side: SideArrays, types: np.ndarray) -> kc.FireRules:
-    """How the side's types fire, with the support rules that act for it."""
-    support = low.support_side == side.support_side
-    return kc.FireRules(side.value[types], side.dice[types], side.best_of[types], low.defenceless[types],
-                        np.ascontiguousarray(low.support_supporter[support][:, types]),
-                        np.ascontiguousarray(low.support_supported[support][:, types]),
-                        low.support_per[support], low.support_value[support], low.dice_sides)
-
-
-@jit
-def fixed_losses(counts, stride, move, pair, step_k, step_kind, later, hittable, most):
-    """Per composition and number of hits h (0..``most``), the composition left when the side
-    takes h hits by its loss steps (type ``step_k``, kind ``step_kind``: ``KILL_ONE_HIT``,
-    ``DAMAGE``, ``KILL_TWO_HIT``; ``later``: one-hit units of the same type that later steps
-    keep), on units of ``hittable`` types only."""
-    n_states = counts.shape[0]
-    out = np.zeros((n_states, most + 1), dtype=np.int64)
-    left = np.zeros(counts.shape[1], dtype=np.int64)
-    for s in range(n_states):
-        state = s
-        left[:] = counts[s]
-        out[s, 0] = s
-        h = 1
-        for i in range(step_k.shape[0]):
-            k = step_k[i]
-            if not hittable[k]:
-                continue
-            kind = step_kind[i]
-            while h <= most:
-                if kind == 0 and left[k] > later[i]:
-                    left[k] -= 1
-                    state -= stride[k]
-                elif kind == 2 and left[pair[k]] > 0:  # a damaged one dies
-                    left[pair[k]] -= 1
-                    state -= stride[pair[k]]
-                elif kind != 0 and left[k] > 0:  # a whole one is damaged
-                    left[k] -= 1
-                    left[pair[k]] += 1
-                    state -= move[k]
-                else:
-                    break
-                out[s, h] = state
-                h += 1
-        while h <= most:
-            out[s, h] = state
-            h += 1
-    return out
-
-
-@jit
-def _reachable(cd, cs, role, pair, last):
-    """Whether hits take composition ``cd`` to ``cs``: no type grows, but damaged units from whole
-    ones, and a type taken last is hit only once nothing else is left."""
-    last_hit = False
-    for k in range(cd.shape[0]):
-        if role[k] == 0:
-            if cs[k] > cd[k]:
-                return False
-            if last[k] and cs[k] < cd[k]:
-                last_hit = True
-        elif role[k] == 1:
-            if cs[k] > cd[k] or cs[k] + cs[pair[k]] > cd[k] + cd[pair[k]]:
-                return False
-    if last_hit:
-        for k in range(cd.shape[0]):
-            if not last[k] and cs[k] > 0:
-                return False
-    return True
-
-
-@jit
-def _subset_lists(counts, capacity, role, pair, last):
-    """``SubSets`` of every composition (``counts[s, k]``): those hits can take it to."""
-    n_states = counts.shape[0]
-    start = np.zeros(n_states + 1, dtype=np.int64)
-    for d in range(n_states):
-        m = 0
-        for s in range(d + 1):
-            if _reachable(counts[d], counts[s], role, pair, last):
-                m += 1
-        start[d + 1] = start[d] + m
-    items = np.zeros(start[n_states], dtype=np.int64)
-    removed = np.zeros(start[n_states], dtype=np.int64)
-    for d in range(n_states):
-        j = start[d]
-        for s in range(d + 1):
-            if _reachable(counts[d], counts[s], role, pair, last):
-                items[j] = s
-                removed[j] = capacity[d] - capacity[s]
-                j += 1
-    return start, items, removed
-
-
-def _subsets(side: kc.CasualtySide, t: _Types) -> kc.SubSets:
-    return kc.SubSets(*_subset_lists(side.counts, side.capacity, t.role, t.pair, side.last))
+def _subsets(side: kc.CasualtySide, t: CompositionTypes) -> kc.SubSets:
+    return kc.SubSets(*subset_lists(side.counts, side.capacity, t.role, t.pair, side.last))
 
 
 @dataclass(frozen=True)
@@ -339,22 +250,47 @@ class Solved:
     start_mass: np.ndarray
     value: float
     aa: tuple[tuple[int, float, int], ...]  # AA hits, their chance, the attacker state kept
+    typed: sub_game.TypedSolved | None = None  # the typed game's tables (``Game.typed``)
+    bombard: np.ndarray | None = None  # the shore bombardment's hits before round 1 (a distribution)
 
 
 def solve_game(g: Game) -> Solved:
     """Backward induction over every composition pair, then the AA fire before round 1."""
     n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
+    if g.typed is not None:
+        t = sub_game.solve(g.A, g.D, g.goal, g.typed)
+        d0, a0 = g.D.start, g.A.start
+        return Solved(g, t.V, np.zeros((0, 0, 0)), t.V, np.zeros((n_d, n_a), dtype=np.int8),
+                      np.array([d0 * n_a + a0], dtype=np.int64), np.ones(1), float(t.V[d0, a0]),
+                      ((0, 1.0, a0),), t)
     V = np.zeros((n_d, n_a))  # noqa: N806
     M = np.zeros((n_a, n_d, g.D.hit.shape[1]))  # noqa: N806
     F = np.zeros((n_d, n_a)) if g.goal.retreat else V  # noqa: N806
     leave = np.zeros((n_d, n_a), dtype=np.int8)
     kc.solve_kernel(g.A, g.D, g.goal, g.subsets, V, M, F, leave)
     d0, a0 = g.D.start, g.A.start
-    aa = _aa_starts(g, F, a0, d0)
+    bombard = group_distribution(g.low.bombard_dice, g.low.low_luck)
+    start = F if bombard is None else after_bombardment(g, M, F, bombard)
+    aa = _aa_starts(g, start, a0, d0)
     idx = np.array([d0 * n_a + a for _, _, a in aa], dtype=np.int64)
     mass = np.array([p for _, p, _ in aa])
-    value = float(sum(p * F[d0, a] for _, p, a in aa))
-    return Solved(g, V, M, F, leave, idx, mass, value, aa)
+    value = float(sum(p * start[d0, a] for _, p, a in aa))
+    return Solved(g, V, M, F, leave, idx, mass, value, aa, bombard=bombard)
+
+
+def after_bombardment(g: Game, M: np.ndarray, F: np.ndarray, bombard: np.ndarray) -> np.ndarray:  # noqa: N803
+    """``F`` with the values before the shore bombardment (``_casualties.bombard_kernel``) at the
+    defender's start, for the attacker states round 1 may start in after AA fire (its start, less
+    aircraft)."""
+    out = F.copy()
+    d0, a0 = g.D.start, g.A.start
+    air = g.low.is_air[g.a_types.unit]
+    most = int((g.A.counts[a0] * air).sum())
+    none = np.zeros(0)
+    for s in {s for h in range(most + 1) for s in _aircraft_losses(g.A, a0, air, h)}:
+        out[d0, s] = kc.bombard_kernel(g.A, g.D, M, F, g.subsets, s, d0, bombard, g.low.bombard_fire_back,
+                                       0.0, none, none)
+    return out
 
 
 def _aa_starts(g: Game, V: np.ndarray, a0: int, d0: int) -> tuple[tuple[int, float, int], ...]:  # noqa: N803
@@ -431,7 +367,7 @@ def retreat_plan(g: Game, gone: np.ndarray, gone_w: np.ndarray) -> tuple[Retreat
     return tuple(sorted(rows, key=lambda r: (-r.probability, r.attacker, r.defender)))
 
 
-def _units_text(names: tuple[str, ...], types: _Types, counts: np.ndarray) -> str:
+def _units_text(names: tuple[str, ...], types: CompositionTypes, counts: np.ndarray) -> str:
     units: dict[str, int] = {}
     hurt: dict[str, int] = {}
     for k, (u, role) in enumerate(zip(types.unit.tolist(), types.role.tolist(), strict=True)):
@@ -445,8 +381,24 @@ def forward(solved: Solved) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The battle fought forward under the policies: mass at each end, mass that retreats there
     (joint d * n_a + a) and the same weighted by rounds, expected rounds."""
     g = solved.game
-    return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
-                             solved.leave.ravel())
+    if solved.typed is not None:
+        assert g.typed is not None
+        end, rounds = sub_game.forward(g.A, g.D, g.typed, solved.typed, solved.start_idx, solved.start_mass)
+        none = np.zeros_like(end)
+        return end, none, none, rounds
+    if solved.bombard is None:
+        return kc.forward_kernel(g.A, g.D, solved.M, g.subsets, solved.start_idx, solved.start_mass,
+                                 solved.leave.ravel())
+    n_a, n_d = g.A.counts.shape[0], g.D.counts.shape[0]
+    first, after = np.zeros(n_a * n_d), np.zeros(n_a * n_d)
+    for _, p, a in solved.aa:
+        kc.bombard_kernel(g.A, g.D, solved.M, solved.F, g.subsets, a, g.D.start, solved.bombard,
+                          g.low.bombard_fire_back, p, first, after)
+    start = first + after
+    idx = np.flatnonzero(start)
+    end, gone, gone_w, rounds = kc.forward_kernel(g.A, g.D, solved.M, g.subsets, idx, start[idx],
+                                                  solved.leave.ravel())
+    return end, gone, gone_w, rounds + float(after.sum())  # (round 1, fought with the bombardment)
 
 
 def fixed_value(battle: Battle) -> float:
@@ -530,7 +482,7 @@ def _code(g: Game, a: int, d: int) -> int:
     return kc.STALEMATE if code == kc.ONGOING else int(code)
 
 
-def _rows(n_types: int, types: _Types, counts: np.ndarray, mass: np.ndarray,
+def _rows(n_types: int, types: CompositionTypes, counts: np.ndarray, mass: np.ndarray,
           cost: np.ndarray, retreated: np.ndarray) -> RowArrays:
     """A side's end states as ``RowArrays`` (units and damaged units by the edition's types)."""
     units = np.zeros((len(mass), n_types), dtype=np.int64)

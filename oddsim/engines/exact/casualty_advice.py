@@ -15,7 +15,8 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim.engines.exact import _casualties as kc
-from oddsim.engines.exact.casualties import WHOLE, Solved, _Types, _units_text, aa_rolled_per_aircraft
+from oddsim.engines.exact.casualties import Solved, _units_text, aa_rolled_per_aircraft
+from oddsim.engines.exact.compositions import WHOLE, CompositionTypes
 from oddsim.engines.lowering import unit_names
 from oddsim.results.casualty_policy import CasualtyPolicy, Chance, Loss, RoundAdvice, Scored, collapse
 
@@ -67,6 +68,9 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     """The policy's figures and the advice for the battle's first round: the aircraft the attacker
     loses to AA fire where it chooses them, then the round from each state the AA fire leaves."""
     g = solved.game
+    if g.typed is not None:  # (at sea with subs: hits are typed, the advice does not read them yet)
+        return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
+                              (), (), g.battle.in_progress)
     names = unit_names(g.battle.rules)
     a_start, d0 = g.A.start, g.D.start
     chosen_aa = g.A.best and not aa_rolled_per_aircraft(g.battle)
@@ -90,7 +94,7 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
                           aa, tuple(starts), g.battle.in_progress)
 
 
-def _lost(names: tuple[str, ...], types: _Types, before: np.ndarray, after: np.ndarray) -> Loss:
+def _lost(names: tuple[str, ...], types: CompositionTypes, before: np.ndarray, after: np.ndarray) -> Loss:
     """What a side loses going from composition ``before`` to ``after``: units removed, and
     two-hit units damaged ("1 battleship damaged"). Of two-hit units, the damaged ones are the
     ones lost first: from a whole and a damaged battleship to one damaged battleship is "1

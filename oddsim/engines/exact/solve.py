@@ -11,8 +11,8 @@ from functools import partial
 
 import numpy as np
 
-from oddsim._runtime import first_run as _first_run
 from oddsim._runtime import interpreted as _interpreted
+from oddsim._runtime import warm as _warm
 from oddsim._runtime.interrupt import call_interruptibly
 from oddsim.engines.carriers import crash_cost_per_state
 from oddsim.engines.exact import _kernel as k
@@ -387,7 +387,7 @@ def solve(battle: Battle, sized: Sized | None = None) -> BattleResult:
     if sized is None or sized.battle is not battle:
         sized = size(battle)
     global _solved_once
-    first_run = not _solved_once and _first_run.announcing()
+    first_run = not _solved_once and _warm.is_front_end()
     with _interpreted.interpreting(_interpreted.worth_it(sized.seconds)):  # (a cold cache: see there)
         result = call_interruptibly(_interpreted.carried(_solve), battle, sized.lowered,
                                     background=sized.work >= BACKGROUND_WORK or first_run)

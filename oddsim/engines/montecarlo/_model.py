@@ -44,8 +44,8 @@ from oddsim.results.battle_result import Survivors, merge_rows, survivor_row
 
 MAX_EXACT_KEYS = 2**20
 """Survivor histograms keep every end state while a side has at most this many; beyond it each
-side keeps ``KEPT_SLOTS`` end states one by one and counts the rest as "other" (see ``_keep`` in
-``_kernel`` and ``simulate``)."""
+side keeps ``KEPT_SLOTS`` end states one by one and counts the rest as "other" (see
+``_count_end_state`` in ``_kernel`` and ``simulate``)."""
 KEPT_SLOTS = 524_287
 """End states kept one by one per side in a battle with too many of them (a prime: slot = 1 +
 key mod KEPT_SLOTS); 4 MiB per histogram row."""

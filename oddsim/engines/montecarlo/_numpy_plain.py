@@ -91,9 +91,9 @@ def _tallies(seed: np.uint64, first: int, last: int, rows: tuple[np.ndarray, ...
 
 def _fight(seed: np.uint64, index: np.ndarray, model: np.ndarray
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``_kernel._fight_plain`` for each battle of ``index``: (outcome code, rounds, where the
-    attacker's and the defender's final records start). The battles still going on are fought
-    one round at a time, together."""
+    """``_kernel._fight_plain``'s fight (its tally apart) for each battle of ``index``: (outcome
+    code, rounds, where the attacker's and the defender's final records start). The battles
+    still going on are fought one round at a time, together."""
     rules = int(model[HEADER.rules])
     rule = [int(v) for v in model[rules: rules + len(RULES)]]
     low_luck, sides = rule[RULES.low_luck], rule[RULES.dice_sides]

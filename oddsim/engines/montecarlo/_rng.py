@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from oddsim._runtime.jit import hot_jit, jit
+from oddsim._runtime.jit import jit
 from oddsim._runtime.splitmix import GOLDEN, mix64
 
 DIE_FACES = 6
@@ -25,25 +25,25 @@ _FRACTION_MASK = (1 << _FRACTION_BITS) - 1
 CELL_FIELDS = 3  # an alias cell: threshold (out of 2**51), its own hit count, its alias
 
 
-@hot_jit
+@jit
 def get(array, i):
     """``array[i]`` for an index known not to be negative (spares Numba's wraparound code)."""
     return array[np.uint64(i)]
 
 
-@hot_jit
+@jit
 def put(array, i, value):
     """``array[i] = value`` for an index known not to be negative."""
     array[np.uint64(i)] = value
 
 
-@hot_jit
+@jit
 def add(array, i, amount):
     """``array[i] += amount`` for an index known not to be negative."""
     array[np.uint64(i)] += amount
 
 
-@hot_jit
+@jit
 def battle_words(seed, index):
     """The two words of the generator of battle ``index`` of ``seed``."""
     base = mix64(seed + GOLDEN)
@@ -55,7 +55,7 @@ def battle_words(seed, index):
     return s0, s1
 
 
-@hot_jit
+@jit
 def seed_battle(state, rng_at, seed, index):
     """Set the generator in ``state[rng_at:rng_at + 2]`` to the stream of battle ``index`` of
     ``seed``."""
@@ -64,7 +64,7 @@ def seed_battle(state, rng_at, seed, index):
     state[rng_at + 1] = np.int64(s1)
 
 
-@hot_jit
+@jit
 def step_words(s0, s1):
     """One step of xoroshiro128+ on its two words held in registers: (output, s0, s1)."""
     result = s0 + s1
@@ -73,7 +73,7 @@ def step_words(s0, s1):
             (s1 << np.uint64(37)) | (s1 >> np.uint64(27)))
 
 
-@hot_jit
+@jit
 def next_word(state, rng_at):
     """Next 64-bit output of the xoroshiro128+ generator in ``state[rng_at:rng_at + 2]``."""
     s0 = np.uint64(get(state, rng_at))
@@ -180,7 +180,7 @@ def _alias_row(pmf, cells, threshold, alias, scaled, small, large):
     # cells left in either list keep threshold 1: rounding, not probability, put them there
 
 
-@hot_jit
+@jit
 def hits_of(word, table, row, dice):
     """Hits scored by ``dice`` rolls for the random 64-bit ``word``. ``table[row + n]`` is where
     the cells of the alias table for n rolls (of the chance they hit with) start in ``table``:
@@ -225,7 +225,7 @@ def sum_tables(chances, dice):
     return row_start, row_cells, cells
 
 
-@hot_jit
+@jit
 def alias_hits(word, table, at, n_cells):
     """The hit count drawn for the random 64-bit ``word`` from the alias table of ``n_cells``
     cells that starts at ``table[at]`` (see ``sum_tables``)."""
@@ -234,7 +234,7 @@ def alias_hits(word, table, at, n_cells):
     return get(table, cell + 1 + np.int64((draw & _FRACTION_MASK) >= get(table, cell)))
 
 
-@hot_jit
+@jit
 def low_luck_hits(word, strength, sides):
     """Low Luck hits of a group of ``strength`` (its dice's values summed) for the random 64-bit
     ``word`` with ``sides``-sided dice: ``strength // sides`` sure hits, plus one more with chance
@@ -244,7 +244,7 @@ def low_luck_hits(word, strength, sides):
     return strength // sides + np.int64(fraction * sides < extra << _FRACTION_BITS)
 
 
-@hot_jit
+@jit
 def roll(state, rng_at, table, row, dice):
     """``hits_of`` with the next word of the generator in ``state[rng_at:rng_at + 2]``."""
     return hits_of(next_word(state, rng_at), table, row, dice)

@@ -57,53 +57,104 @@ def _losses(state, h, hit_once=_one_hit_each):
     return states
 
 
+def phased_game(att, dfn, n_phases, fire, terminal, att_options, def_options, stalemate=0.0):
+    """V(att, dfn) of ``phased_values``."""
+    values = phased_values(n_phases, fire, terminal, att_options, def_options, stalemate)
+    return values(tuple(att), tuple(dfn))
+
+
+def phased_values(n_phases, fire, terminal, att_options, def_options, stalemate=0.0):
+    """The function V(a, d) of rounds of ``n_phases`` phases, by recursion over compositions.
+    Phase k from (a, d): ``fire(k, a, d)`` gives the attacker's and the defender's hit
+    distributions (dicts: hits -> chance; None: no such phase there); the attacker's hits land,
+    the defender picks what it keeps among ``def_options(d, hits)`` knowing them, the defender's
+    hits land (its casualties fire), the attacker picks among ``att_options(a, hits)``. A phase's
+    value where nothing changed is the next phase's at the same pair; the round where nothing
+    changes at all is solved in closed form. ``terminal(a, d)``: the goal's value where the
+    battle is over, else None."""
+    @cache
+    def value(a, d):
+        end = terminal(a, d)
+        if end is not None:
+            return end
+        r, q = linear(0, a, d)
+        return stalemate if 1.0 - q < 1e-15 else r / (1.0 - q)
+
+    @cache
+    def at(k, a, d):  # the value at the start of phase k in (a, d)
+        end = terminal(a, d)
+        if end is not None or k == n_phases:
+            return value(a, d) if end is None else end
+        r, q = linear(k, a, d)
+        return r + q * value(a, d)
+
+    @cache
+    def linear(k, a, d):  # phase k's value from (a, d) as r + q V(a, d)
+        if k == n_phases:
+            return 0.0, 1.0
+        phase = fire(k, a, d)
+        if phase is None:
+            return linear(k + 1, a, d)
+        pa, pd = phase
+
+        def after(ap, dp):
+            return linear(k + 1, a, d) if (ap, dp) == (a, d) else (at(k + 1, ap, dp), 0.0)
+
+        def defence(dp):
+            r = q = 0.0
+            for hd, p in pd.items():
+                options = att_options(a, hd)
+                x, y = after(a, dp) if options == {a} else (max(after(ap, dp)[0] for ap in options), 0.0)
+                r, q = r + p * x, q + p * y
+            return r, q
+
+        r = q = 0.0
+        for ha, p in pa.items():
+            options = def_options(d, ha)
+            x, y = defence(d) if options == {d} else (min(defence(dp)[0] for dp in options), 0.0)
+            r, q = r + p * x, q + p * y
+        return r, q
+
+    return value
+
+
+def _by_order(state, h, order):
+    left = list(state)
+    for k in order:
+        take = min(h, left[k])
+        left[k] -= take
+        h -= take
+    return tuple(left)
+
+
 def brute_force(att, dfn, att_fire, def_fire, att_land, goal_take=True, att_order=None, def_order=None,
                 hit_once=_one_hit_each):
-    """V(a, d) of the round in the rulebook's order, by recursion over compositions: the attacker
+    """V(att, dfn) of ``land_values``."""
+    return land_values(att_fire, def_fire, att_land, goal_take, att_order, def_order, hit_once)(tuple(att),
+                                                                                              tuple(dfn))
+
+
+def _order_options(order, hit_once=_one_hit_each):
+    return lambda s, h: {_by_order(s, h, order)} if order else _losses(s, h, hit_once)
+
+
+def land_values(att_fire, def_fire, att_land, goal_take=True, att_order=None, def_order=None,
+                hit_once=_one_hit_each):
+    """V(a, d) of the round in the rulebook's order (``phased_values``, one phase): the attacker
     rolls, the defender picks its casualties (every set; or by ``def_order``, type indexes), the
     defender rolls with every unit, the attacker picks (every set, or ``att_order``). ``att_fire(a)``:
     the attacker's dice groups of composition a."""
-    def by_order(state, h, order):
-        left = list(state)
-        for k in order:
-            take = min(h, left[k])
-            left[k] -= take
-            h -= take
-        return tuple(left)
-
-    @cache
-    def value(a, d):
+    def terminal(a, d):
         if sum(d) == 0:
             takes = sum(a) > 0 and any(a[k] for k in att_land)
             return 1.0 if takes else (0.0 if goal_take else float(sum(a) > 0))
-        if sum(a) == 0:
-            return 0.0
-        pa, pd = _hits(att_fire(a)), _hits(def_fire(d))
+        return 0.0 if sum(a) == 0 else None
 
-        def after_defence(dp):
-            total, loop = 0.0, 0.0
-            for hd, q in enumerate(pd):
-                if hd == 0:
-                    if dp == d:
-                        loop += q  # nothing happened: V(a, d) itself
-                    else:
-                        total += q * value(a, dp)
-                    continue
-                options = [by_order(a, hd, att_order)] if att_order else _losses(a, hd, hit_once)
-                total += q * max(value(ap, dp) for ap in options)
-            return total, loop
+    def fire(_, a, d):
+        return dict(enumerate(_hits(att_fire(a)))), dict(enumerate(_hits(def_fire(d))))
 
-        total, loop = 0.0, 0.0
-        for ha, p in enumerate(pa):
-            if ha == 0:
-                t, lo = after_defence(d)
-                total, loop = total + p * t, loop + p * lo
-                continue
-            options = [by_order(d, ha, def_order)] if def_order else _losses(d, ha, hit_once)
-            total += p * min(after_defence(dp)[0] for dp in options)
-        return total / (1.0 - loop)
-
-    return value(tuple(att), tuple(dfn))
+    return phased_values(1, fire, terminal, _order_options(att_order, hit_once),
+                         _order_options(def_order, hit_once))
 
 
 def _issue_fire_attacker(a):  # infantry, armor, fighter attacking (no artillery)
@@ -295,6 +346,238 @@ def test_fixed_orders_at_sea_agree_with_the_fixed_order_engine(attacker, defende
     assert best.attacker_win == pytest.approx(best.casualty_policy.value, abs=1e-10)
 
 
+# --- shore bombardment: the defender loses its bombardment casualties knowing the hits -------------------
+
+def bombard_brute_force(att, dfn, bombard, fire_back, att_order=None, def_order=None):
+    """1 inf, 1 arm, 1 ftr (all but the fighter landed) against infantry and armor, after a
+    bombardment of ``bombard`` (hit chances of each ship): the defender keeps the best of its
+    options for each number of bombardment hits; with ``fire_back`` its casualties fire in round 1
+    (the defender rolls from its army before the bombardment), else round 1 starts after them."""
+    value = land_values(_issue_fire_attacker, _issue_fire_defender, (0, 1), att_order=att_order,
+                        def_order=def_order)
+    att_options, def_options = _order_options(att_order), _order_options(def_order)
+    pd = dict(enumerate(_hits(_issue_fire_defender(dfn))))
+
+    def round_one(d1):
+        if not fire_back:
+            return value(att, d1)
+        total = 0.0
+        for ha, p in enumerate(_hits(_issue_fire_attacker(att))):
+            total += p * min(sum(q * max(value(ap, d2) for ap in att_options(att, hd))
+                                 for hd, q in pd.items()) for d2 in def_options(d1, ha))
+        return total
+
+    return sum(p * min(round_one(d1) for d1 in def_options(dfn, b))
+               for b, p in enumerate(_hits([(1, c) for c in bombard])))
+
+
+@pytest.mark.parametrize(("rules", "fire_back"), [("1942-2e", True), ("revised", False)])
+@pytest.mark.parametrize("who", ["attacker", "defender", "both"])
+def test_bombardment_brute_force_agrees(rules, fire_back, who):
+    """A battleship bombards (at 4); 1942-2e: its casualties fire back in round 1; Revised: not.
+    Orders where a side does not choose: infantry, armor, fighter."""
+    a_best, d_best = who in ("attacker", "both"), who in ("defender", "both")
+    independent = bombard_brute_force((1, 1, 1), (2, 1), [4 / 6], fire_back, None if a_best else (0, 1, 2),
+                                      None if d_best else (0, 1))
+    attacker = Side("1 inf, 1 arm, 1 ftr", landed="1 inf, 1 arm", bombard="1 bb",
+                    order_of_loss="best" if a_best else "inf, arm, ftr")
+    defender = Side("2 inf, 1 arm", order_of_loss="best" if d_best else "inf, arm")
+    result = oddsim.solve(Battle(rules, attacker, defender))
+    assert result.casualty_policy.value == pytest.approx(independent, abs=1e-12)
+    assert result.takes_territory == pytest.approx(independent, abs=1e-12)
+    engine = oddsim.solve(Battle(rules, Side("1 inf, 1 arm, 1 ftr", landed="1 inf, 1 arm", bombard="1 bb"),
+                                 "2 inf, 1 arm"))
+    assert result.casualty_policy.fixed == pytest.approx(engine.takes_territory, abs=1e-12)
+    assert bombard_brute_force((1, 1, 1), (2, 1), [4 / 6], fire_back, (0, 1, 2), (0, 1)) == \
+        pytest.approx(engine.takes_territory, abs=1e-12)
+
+
+# --- at sea with submarines: typed hits and the surprise strike ----------------------------------------
+
+SUB_RULES = {"1942-2e": {"values": {"attack": {"sub": 2, "dd": 2, "ftr": 3, "cruiser": 3},
+                                    "defense": {"sub": 1, "dd": 2, "ftr": 4, "cruiser": 3, "transport": 0}},
+                         "air_needs_destroyer": True},
+             "revised": {"values": {"attack": {"sub": 2, "dd": 3, "ftr": 3},
+                                    "defense": {"sub": 2, "dd": 3, "ftr": 4, "transport": 1}},
+                         "air_needs_destroyer": False}}
+"""The rulebooks' values (docs: RULES.md) the sub tests read, by edition; both editions give each
+side's subs a surprise strike while the enemy has no destroyer (Revised: casualties removed before
+they fire back only then, which is the same game)."""
+
+
+def _typed_hit_once(state, kind, types):
+    """The compositions one hit of ``kind`` (S: a sub's, never an aircraft; X: an aircraft's that
+    cannot hit subs; G: any) leaves; a transport is hit only where nothing else that hit may
+    take is left."""
+    def may(k):
+        return state[k] and (kind, types[k]) not in (("S", "ftr"), ("X", "sub"))
+    targets = [k for k in range(len(state)) if may(k)]
+    if any(types[k] != "transport" for k in targets):
+        targets = [k for k in targets if types[k] != "transport"]
+    return {state[:k] + (state[k] - 1,) + state[k + 1:] for k in targets}
+
+
+def _typed_options(state, hits, types):
+    """Every composition the hits (S, X, G) can leave: the subs' hits first, then the aircraft's,
+    then the rest, as the firing groups come; each hit on any unit that may take it (none: lost)."""
+    states = {state}
+    for i, kind in enumerate("SXG"):
+        for _ in range(hits[i]):
+            states = set().union(*(_typed_hit_once(s, kind, types) or {s} for s in states))
+    return states
+
+
+def _typed_by_order(state, hits, types, order):
+    """The order of loss's casualties: S hits first (skipping aircraft), then X (skipping subs),
+    then G, each on the first unit in ``order`` that may take it."""
+    left = list(state)
+    for i, kind in enumerate("SXG"):
+        for _ in range(hits[i]):
+            k = next((k for k in order if left[k] and not (kind == "S" and types[k] == "ftr")
+                      and not (kind == "X" and types[k] == "sub")), None)
+            if k is not None:
+                left[k] -= 1
+    return tuple(left)
+
+
+def sub_brute_force(att, dfn, rules, att_order=None, def_order=None):
+    """Goal win at sea with subs (``att``/``dfn``: {type: count}): rounds of two phases, the surprise
+    strike of each side's subs while the enemy has no destroyer, then every unit that has not fired;
+    independent of the solver's tables."""
+    spec = SUB_RULES[rules]
+    a_types, d_types = list(att), list(dfn)
+
+    def fire_of(state, types, role, kinds):
+        groups = {"S": [], "X": [], "G": []}
+        for k, name in enumerate(types):
+            kind = "S" if name == "sub" else ("X" if name == "ftr" else "G")
+            if kind in kinds:
+                groups[kinds[kind]].append((state[k], spec["values"][role][name] / 6))
+        s, x, g = (_hits(groups[i]) for i in "SXG")
+        return {(i, j, k): p * q * r for i, p in enumerate(s) for j, q in enumerate(x)
+                for k, r in enumerate(g)}
+
+    def has(state, types, name):
+        return any(n and t == name for n, t in zip(state, types, strict=True))
+
+    def fire(k, a, d):
+        a_first = has(a, a_types, "sub") and not has(d, d_types, "dd")
+        d_first = has(d, d_types, "sub") and not has(a, a_types, "dd")
+        if k == 0:
+            if not (a_first or d_first):
+                return None
+            return (fire_of(a, a_types, "attack", {"S": "S"} if a_first else {}),
+                    fire_of(d, d_types, "defense", {"S": "S"} if d_first else {}))
+
+        def general(state, types, first, own_dd, enemy_sub, role):
+            air = "X" if spec["air_needs_destroyer"] and not own_dd and enemy_sub else "G"
+            return fire_of(state, types, role, {**({} if first else {"S": "S"}), "X": air, "G": "G"})
+        return (general(a, a_types, a_first, has(a, a_types, "dd"), has(d, d_types, "sub"), "attack"),
+                general(d, d_types, d_first, has(d, d_types, "dd"), has(a, a_types, "sub"), "defense"))
+
+    def fights(state, types):  # a 1942-2e transport never fires: alone, it is destroyed
+        return any(n and not (t == "transport" and spec["values"]["defense"][t] == 0)
+                   for n, t in zip(state, types, strict=True))
+
+    def terminal(a, d):
+        a_on, d_on = fights(a, a_types), fights(d, d_types)
+        if a_on and d_on:
+            return None
+        return 1.0 if a_on or (not d_on and sum(a) > 0 and sum(d) == 0) else 0.0
+
+    def options(types, order):
+        if order:
+            return lambda s, h: {_typed_by_order(s, h, types, [types.index(n) for n in order])}
+        return lambda s, h: _typed_options(s, h, types)
+
+    return phased_game(tuple(att.values()), tuple(dfn.values()), 2, fire, terminal,
+                       options(a_types, att_order), options(d_types, def_order))
+
+
+def _army(counts):
+    return ", ".join(f"{n} {name}" for name, n in counts.items())
+
+
+SUB_BATTLES = [
+    ("1942-2e", {"sub": 1, "dd": 1, "ftr": 1}, {"sub": 1, "ftr": 1, "transport": 1}),
+    ("1942-2e", {"sub": 2, "ftr": 1}, {"sub": 1, "dd": 1}),
+    ("1942-2e", {"sub": 2, "ftr": 2}, {"sub": 1, "cruiser": 1, "ftr": 1}),
+    ("revised", {"sub": 2, "dd": 1}, {"sub": 1, "dd": 1, "ftr": 1}),
+]
+ORDER = ["sub", "dd", "ftr", "cruiser", "transport"]  # each side's order where it does not choose
+FULL = {"sub": "submarine", "dd": "destroyer", "ftr": "fighter", "cruiser": "cruiser",
+        "transport": "transport"}
+
+
+def _side(counts, best):
+    order = ",".join(FULL[n] for n in ORDER if n in counts)
+    return Side(_army(counts), order_of_loss="best" if best else order)
+
+
+@pytest.mark.parametrize(("rules", "att", "dfn"), SUB_BATTLES)
+@pytest.mark.parametrize("who", ["attacker", "defender", "both"])
+def test_sub_battles_brute_force_agrees(rules, att, dfn, who):
+    a_best, d_best = who in ("attacker", "both"), who in ("defender", "both")
+    a_order, d_order = ([n for n in ORDER if n in army] for army in (att, dfn))
+    independent = sub_brute_force(att, dfn, rules, None if a_best else a_order, None if d_best else d_order)
+    result = oddsim.solve(Battle(rules, _side(att, a_best), _side(dfn, d_best), sea=True))
+    assert result.casualty_policy.value == pytest.approx(independent, abs=1e-12)
+    assert result.attacker_win == pytest.approx(independent, abs=1e-12)
+    by_orders = sub_brute_force(att, dfn, rules, a_order, d_order)
+    engine = oddsim.solve(Battle(rules, _side(att, False), _side(dfn, False), sea=True)).attacker_win
+    assert by_orders == pytest.approx(engine, abs=1e-12)
+    default = oddsim.solve(Battle(rules, _side(att, False) if not a_best else _army(att),
+                                  _side(dfn, False) if not d_best else _army(dfn), sea=True)).attacker_win
+    assert result.casualty_policy.fixed == pytest.approx(default, abs=1e-12)  # (a chooser: its default)
+
+
+@pytest.mark.parametrize(("rules", "attacker", "defender", "options"), [
+    ("global-1940-2e", "2 sub, 1 ftr, 1 tac", "1 sub, 1 dd, 1 carrier, 1 ftr", {}),
+    ("europe-1999", "2 sub, 1 dd", "1 sub, 1 ftr, 1 transport", {}),
+    ("1942-2e", "3 sub, 1 ftr", "1 sub, 1 dd, 1 ftr", {"dice": "lowluck"}),
+    ("anniversary", "2 sub, 1 ftr", "1 sub, 1 dd, 2 transport", {}),
+    ("1942-2e", "2 sub, 1 ftr", "1 damaged bb, 1 sub", {}),
+    ("revised", "2 sub, 1 ftr", "1 sub, 1 dd, 1 transport", {"in_progress": True}),
+])
+def test_fixed_orders_with_subs_agree_with_the_fixed_order_engine(rules, attacker, defender, options):
+    battle = _best(attacker, defender, "both", rules=rules, sea=True, **options)
+    fixed = oddsim.solve(Battle(rules, attacker, defender, sea=True, **options))
+    assert casualties.fixed_value(battle) == pytest.approx(fixed.attacker_win, abs=1e-10)
+    best = oddsim.solve(battle)
+    assert best.attacker_win == pytest.approx(best.casualty_policy.value, abs=1e-10)
+    assert best.attacker_win + best.defender_win + best.draw + best.stalemate == pytest.approx(1.0, abs=1e-10)
+
+
+@pytest.mark.parametrize(("rules", "att", "dfn"), SUB_BATTLES[1:])
+def test_best_beats_every_fixed_order_with_subs(rules, att, dfn):
+    """The fixed-order engine, every order of each side's types against the other's default: none
+    wins more for the attacker than its best, none less for the defender than its best."""
+    a, d = _army(att), _army(dfn)
+
+    def names(army):
+        return [name for name, _ in army.counts]
+    battle = Battle(rules, a, d, sea=True)
+    best_a = oddsim.solve(_best(a, d, "attacker", rules=rules, sea=True)).casualty_policy.value
+    best_d = oddsim.solve(_best(a, d, "defender", rules=rules, sea=True)).casualty_policy.value
+    for order in itertools.permutations(names(battle.attacker.army)):
+        fixed = oddsim.solve(Battle(rules, Side(a, order_of_loss=",".join(order)), d, sea=True)).attacker_win
+        assert fixed <= best_a + 1e-12
+    for order in itertools.permutations(names(battle.defender.army)):
+        fixed = oddsim.solve(Battle(rules, a, Side(d, order_of_loss=",".join(order)), sea=True)).attacker_win
+        assert fixed >= best_d - 1e-12
+
+
+def test_a_sub_duel_by_hand():
+    """1942-2e, 1 sub, 1 ftr against 1 sub, goal win. Neither side has a destroyer: both subs
+    strike first, each only at the other sub (a sub never hits an aircraft); the fighter cannot
+    hit a sub without a destroyer, so phase 2 changes nothing. A round: the attacker's sub hits
+    (1/3) wins (the fighter is left if the sub dies too); the defender's alone (2/3 x 1/6) leaves a
+    fighter and a sub that cannot hit each other: a stalemate. V = (1/3) / (1 - 2/3 x 5/6) = 3/4."""
+    result = oddsim.solve(_best("1 sub, 1 ftr", "1 sub", "both", sea=True))
+    assert result.attacker_win == pytest.approx(0.75, abs=1e-13)
+    assert result.stalemate == pytest.approx(0.25, abs=1e-13)
+
+
 # --- Monte Carlo plays the policy -----------------------------------------------------------------------
 
 @pytest.mark.parametrize(("attacker", "defender", "who", "rules"), [
@@ -302,9 +585,12 @@ def test_fixed_orders_at_sea_agree_with_the_fixed_order_engine(attacker, defende
     ("3 inf, 1 art, 1 ftr, 1 bmb", "3 inf, 1 ftr, 1 aa", "both", "1942-2e"),
     ("2 inf, 2 ftr, 1 bmb", "2 inf, 1 aa", "both", "revised"),
     ("1 bb, 1 dd, 1 ftr", "1 bb, 1 cruiser, 1 carrier, 1 ftr", "both", "1942-2e"),
+    ("2 sub, 1 dd, 1 ftr", "1 sub, 1 cruiser, 1 ftr, 1 transport", "both", "1942-2e"),
+    ("3 sub, 1 ftr", "1 sub, 1 dd, 1 ftr", "attacker", "1942-2e"),
+    ("2 sub, 1 dd", "1 sub, 1 dd, 1 ftr", "defender", "revised"),
 ])
 def test_monte_carlo_under_the_policy_agrees(attacker, defender, who, rules):
-    sea = "bb" in attacker
+    sea = "bb" in attacker or "sub" in attacker
     battle = _best(attacker, defender, who, rules=rules, sea=sea)
     exact = oddsim.solve(battle)
     mc = oddsim.simulate(battle, runs=40_000, seed=7)
@@ -313,14 +599,51 @@ def test_monte_carlo_under_the_policy_agrees(attacker, defender, who, rules):
         error = mc.std_error[name]
         assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * error + 1e-12, name
     assert mc.casualty_policy.value == pytest.approx(exact.casualty_policy.value)
+    again = oddsim.simulate(battle, runs=2_000, seed=7)  # each battle its own stream of the seed
+    assert again.attacker_win == oddsim.simulate(battle, runs=2_000, seed=7).attacker_win
+
+
+@pytest.mark.parametrize(("rules", "defender", "who"), [
+    ("1942-2e", "2 inf, 1 arm", "both"),  # bombardment casualties fire back
+    ("revised", "2 inf, 1 arm", "attacker"),  # they do not
+    ("1942-2e", "2 inf, 1 arm, 1 aa", "both"),  # AA fire first, the attacker choosing its aircraft
+])
+def test_monte_carlo_under_the_policy_with_bombardment(rules, defender, who):
+    a_best, d_best = who in ("attacker", "both"), who in ("defender", "both")
+    attacker = Side("1 inf, 1 arm, 2 ftr", landed="1 inf, 1 arm", bombard="1 bb",
+                    order_of_loss="best" if a_best else None)
+    battle = Battle(rules, attacker, Side(defender, order_of_loss="best" if d_best else None))
+    exact = oddsim.solve(battle)
+    mc = oddsim.simulate(battle, runs=40_000, seed=11)
+    for name in ("attacker_win", "takes_territory", "attacker_ipc_lost", "defender_ipc_lost",
+                 "expected_rounds"):
+        assert abs(getattr(mc, name) - getattr(exact, name)) <= 4.5 * mc.std_error[name] + 1e-12, name
 
 
 # --- refusals -----------------------------------------------------------------------------------------------
 
-def test_submarines_are_refused_in_one_line():
-    with pytest.raises(BattleError, match="do not cover submarines") as caught:
-        oddsim.solve(Battle(RULES, Side("2 sub", order_of_loss="best"), "1 dd", sea=True))
+def test_submerging_subs_are_refused_in_one_line():
+    with pytest.raises(BattleError, match="do not cover submerging") as caught:
+        oddsim.solve(Battle(RULES, Side("2 sub", order_of_loss="best", submerge="always"), "1 dd", sea=True))
     assert "\n" not in str(caught.value) and "order of loss" in str(caught.value)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"retreat": {"best": "tuv"}}, "do not cover retreats"),
+    ({"attacker": Side("2 sub, 1 dd", order_of_loss="best", destroyer_last=True)}, "drop --destroyer-last"),
+])
+def test_what_subs_leave_out_is_refused_in_one_line(options, message):
+    attacker = options.pop("attacker", Side("2 sub, 1 dd", order_of_loss="best"))
+    with pytest.raises(BattleError, match=message) as caught:
+        oddsim.solve(Battle(RULES, attacker, "1 sub, 1 dd", sea=True, casualty_goal="tuv", **options))
+    assert "\n" not in str(caught.value)
+
+
+def test_the_size_guard_with_subs_refuses_in_one_line(monkeypatch):
+    monkeypatch.setattr(casualties.sub_game, "MAX_TYPED_ENTRIES", 100)
+    with pytest.raises(TooLargeError, match="too large for best casualties with submarines") as caught:
+        oddsim.solve(_best("3 sub, 1 ftr", "2 sub, 1 dd", sea=True))
+    assert "\n" not in str(caught.value)
 
 
 def test_the_size_guard_refuses_in_one_line(monkeypatch):
@@ -355,6 +678,8 @@ def _fixed_answer(battle):
     ("revised", "2 inf, 1 arm, 2 ftr", "3 inf, 1 art, 1 aa", False),
     ("1942-2e", "1 bb, 1 cruiser, 1 ftr", "1 bb, 1 dd, 1 carrier, 1 ftr, 1 transport", True),
     ("1942-2e", "1 bmb", "1 bb", True),  # golden: 1/16, 13/16, 2/16 both destroyed
+    ("1942-2e", "2 sub, 1 dd, 1 ftr", "1 sub, 1 cruiser, 1 ftr, 1 transport", True),
+    ("europe-1999", "2 sub, 1 ftr", "1 sub, 1 dd", True),
 ])
 def test_the_whole_answer_by_fixed_orders_is_the_fixed_order_engines(rules, attacker, defender, sea):
     battle = _best(attacker, defender, "attacker", rules=rules, sea=sea)

@@ -62,7 +62,7 @@ def test_a_cold_cache_answers_as_a_warm_one(battle, monkeypatch):
     """Through ``simulate``, chunks and threads and all: the NumPy path where the cache is cold
     (tables interpreted too), the kernel where it is warm."""
     warm = simulate(battle, runs=50_000, seed=9)
-    monkeypatch.setattr(interpreted, "_cache_cold", lambda: True)
+    monkeypatch.setattr(interpreted, "cold", lambda: True)
     monkeypatch.setattr(interpreted, "_tables_spent", 0.0)
     called = []
     monkeypatch.setattr(_numpy_plain, "run_plain_block",
