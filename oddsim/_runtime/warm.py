@@ -44,7 +44,8 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
      "--goal", "take-at-least:2"),
 )
 """Small commands that between them use every kernel of the everyday ones: first Monte Carlo's and
-the trench's (a cold cache answers their first runs with NumPy only within one budget), then likeliest first."""
+the trench's (a cold cache answers their first runs with NumPy only within one budget), then
+likeliest first."""
 COMPILING = "oddsim: compiling the engines, first run only..."
 COMPILING_FOR_PYTHON = ("oddsim: compiling the engines, once per installation: about 20 s for a first "
                         "battle, the other engines in the background (a minute or two); later runs load them")
