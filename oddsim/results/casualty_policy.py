@@ -183,7 +183,8 @@ class CasualtyPolicy:
     by its order of loss (``fixed``), which sides choose, the aircraft the attacker loses to AA fire
     before round 1 (``aa``), and the first round's advice from each state the AA fire leaves
     (``starts``, the likeliest first; one without AA fire). ``in_progress``: the battle resumes
-    in progress, so its first round is the round being fought now."""
+    in progress, so its first round is the round being fought now. ``no_advice``: where the advice
+    is not given, why ("at sea with submarines"); empty where it is."""
 
     goal: str
     value: float
@@ -193,6 +194,7 @@ class CasualtyPolicy:
     aa: tuple[Advice, ...]
     starts: tuple[RoundAdvice, ...]
     in_progress: bool = False
+    no_advice: str = ""
 
     @property
     def chooser(self) -> str:
@@ -229,6 +231,8 @@ class CasualtyPolicy:
     def lines(self) -> list[str]:
         """The summary and the advice tables as text lines."""
         out = ["Best casualties (goal " + self.goal + "): " + self.summary()]
+        if self.no_advice:
+            out.append(f"  (no loss-by-loss table {self.no_advice} yet: the figures above are best play)")
         when = self.round_words()
         for title, rows in (("AA hits before round 1, the attacker loses", self.aa),
                             (f"{when} the defender takes hits and loses", self.defender),
@@ -249,6 +253,7 @@ class CasualtyPolicy:
         return {"goal": self.goal, "value": float(self.value), "fixed_order_value": float(self.fixed),
                 "attacker_best": self.attacker_best, "defender_best": self.defender_best,
                 "in_progress": self.in_progress,
+                "advice": f"none {self.no_advice}" if self.no_advice else "given",
                 "aa": [r.to_dict() for r in self.aa], "defender": [r.to_dict() for r in self.defender],
                 "attacker": [r.to_dict(when=True) for r in self.attacker],
                 "grid": [s.to_dict() for s in self.starts]}

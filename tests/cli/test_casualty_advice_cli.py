@@ -49,3 +49,21 @@ def test_in_progress_gives_the_advice_for_the_state_given():
     assert "     1 hit  ( 33.3%): 1 fighter" in lines
     out = _run(*IN_PROGRESS, "--json")
     assert json.loads(out.output)["casualty_policy"]["in_progress"] is True
+
+
+SUBS = ("battle", "--sea", "-a", "1 sub, 1 dd", "-d", "1 sub", "--ool-attacker", "best")
+
+
+def test_at_sea_with_submarines_the_missing_table_is_said():
+    """The typed game (sub_game) solves best play but gives no loss-by-loss table yet: one line says
+    so under the summary, and --json's casualty_policy names it, its tables empty."""
+    out = _run(*SUBS)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Best casualties"))
+    said = "  (no loss-by-loss table at sea with submarines yet: the figures above are best play)"
+    assert lines[at + 1] == said
+    policy = json.loads(_run(*SUBS, "--json").output)["casualty_policy"]
+    assert policy["advice"] == "none at sea with submarines"
+    assert policy["attacker"] == [] and policy["grid"] == []
+    assert json.loads(_run(*VALUE_8, "--json").output)["casualty_policy"]["advice"] == "given"

@@ -24,6 +24,9 @@ ADVICE_MIN_CHANCE = 1e-4
 """Hit counts (scored or taken) and AA outcomes rarer than this in the round are left out of the
 advice."""
 
+NO_SUB_ADVICE = "at sea with submarines"
+"""Why a typed game (``sub_game``) gives no advice: ``CasualtyPolicy.no_advice``."""
+
 
 class RoundChoices(NamedTuple):
     """Both sides' choices in one round from compositions (a, d): per number of hits the attacker
@@ -70,7 +73,7 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     g = solved.game
     if g.typed is not None:  # (at sea with subs: hits are typed, the advice does not read them yet)
         return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
-                              (), (), g.battle.in_progress)
+                              (), (), g.battle.in_progress, no_advice=NO_SUB_ADVICE)
     names = unit_names(g.battle.rules)
     a_start, d0 = g.A.start, g.D.start
     chosen_aa = g.A.best and not aa_rolled_per_aircraft(g.battle)
