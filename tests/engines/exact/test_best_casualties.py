@@ -444,6 +444,13 @@ def sub_brute_force(att, dfn, rules, att_order=None, def_order=None):
     """Goal win at sea with subs (``att``/``dfn``: {type: count}): rounds of two phases, the surprise
     strike of each side's subs while the enemy has no destroyer, then every unit that has not fired;
     independent of the solver's tables."""
+    return phased_game(tuple(att.values()), tuple(dfn.values()), 2,
+                       *sub_game_parts(att, dfn, rules, att_order, def_order))
+
+
+def sub_game_parts(att, dfn, rules, att_order=None, def_order=None):
+    """``sub_brute_force``'s game as ``phased_values`` reads it: (fire, terminal, the attacker's
+    options, the defender's), states as tuples of counts in the order of ``att``/``dfn``."""
     spec = SUB_RULES[rules]
     a_types, d_types = list(att), list(dfn)
 
@@ -490,8 +497,7 @@ def sub_brute_force(att, dfn, rules, att_order=None, def_order=None):
             return lambda s, h: {_typed_by_order(s, h, types, [types.index(n) for n in order])}
         return lambda s, h: _typed_options(s, h, types)
 
-    return phased_game(tuple(att.values()), tuple(dfn.values()), 2, fire, terminal,
-                       options(a_types, att_order), options(d_types, def_order))
+    return fire, terminal, options(a_types, att_order), options(d_types, def_order)
 
 
 def _army(counts):
