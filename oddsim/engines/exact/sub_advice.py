@@ -24,22 +24,27 @@ PHASES = ("surprise strike", "general fire")
 
 class TypedChoice(NamedTuple):
     """A choosing ``side`` ("attacker"/"defender") taking ``hits`` (words by group, chance
-    ``probability``) in ``phase`` from its start composition keeps composition ``kept``."""
+    ``probability``; ``n_hits`` in all) in ``phase`` from its start composition keeps composition
+    ``kept``."""
 
     side: str
     phase: str
     hits: str
+    n_hits: int
     probability: float
     kept: int
 
 
+def triple_hits(dims: np.ndarray, t: int) -> tuple[int, int, int]:
+    """Triple index t (folded at ``dims``) as its hits (S, X, G)."""
+    return (int(t // ((dims[1] + 1) * (dims[2] + 1))), int((t // (dims[2] + 1)) % (dims[1] + 1)),
+            int(t % (dims[2] + 1)))
+
+
 def hit_words(dims: np.ndarray, t: int) -> str:
-    """Triple t (folded at ``dims``) in words: "1 from subs", "2 from aircraft, 1 from the rest"."""
-    sh = t // ((dims[1] + 1) * (dims[2] + 1))
-    xh = (t // (dims[2] + 1)) % (dims[1] + 1)
-    gh = t % (dims[2] + 1)
-    parts = [f"{n} from {who}" for n, who in ((sh, "subs"), (xh, "aircraft"), (gh, "the rest")) if n]
-    return ", ".join(parts) or "none"
+    """Triple t in words: "1 from subs", "2 from aircraft, 1 from the rest"."""
+    hits = zip(triple_hits(dims, t), ("subs", "aircraft", "the rest"), strict=True)
+    return ", ".join(f"{n} from {who}" for n, who in hits if n) or "none"
 
 
 def typed_choices(solved: Solved, min_chance: float) -> tuple[TypedChoice, ...]:
@@ -52,6 +57,7 @@ def typed_choices(solved: Solved, min_chance: float) -> tuple[TypedChoice, ...]:
     a_first, d_first = ks._strikes(A, D, AT, DT, rules, a, d)
     rows: list[TypedChoice] = []
     for k, (phase2, M, C) in enumerate(((False, s.M1, s.W), (True, s.M2, s.V))):  # noqa: N806
+        start = len(rows)
         if not phase2 and not (a_first or d_first):
             continue
         ta_t, ta_p = np.zeros(ks._n_triples(DT), dtype=np.int64), np.zeros(ks._n_triples(DT))
@@ -64,7 +70,7 @@ def typed_choices(solved: Solved, min_chance: float) -> tuple[TypedChoice, ...]:
                   int(ks._defender_keeps(A, D, AT, DT, M, a, d, int(t), td_t, td_p, n_td)[0])
                   for t in ta_t[:n_ta].tolist()]
         if D.best:
-            rows += [TypedChoice("defender", PHASES[k], hit_words(DT.dims, t), p, dp)
+            rows += [_choice("defender", PHASES[k], DT.dims, t, p, dp)
                      for t, p, dp in zip(ta_t[:n_ta].tolist(), ta_p[:n_ta].tolist(), kept_d, strict=True)
                      if p >= min_chance and not ks._unpaid(DT, d, t)]
         if A.best:
@@ -76,5 +82,10 @@ def typed_choices(solved: Solved, min_chance: float) -> tuple[TypedChoice, ...]:
                     ap = int(ks.attacker_keeps(A, AT, M, C, a, t, dp))
                     mass[ap] = mass.get(ap, 0.0) + q
                 usual = max(mass, key=mass.__getitem__)
-                rows.append(TypedChoice("attacker", PHASES[k], hit_words(AT.dims, t), p, usual))
+                rows.append(_choice("attacker", PHASES[k], AT.dims, t, p, usual))
+        rows[start:] = sorted(rows[start:], key=lambda c: (c.side != "defender", c.n_hits))  # (fewest first)
     return tuple(rows)
+
+
+def _choice(side: str, phase: str, dims: np.ndarray, t: int, p: float, kept: int) -> TypedChoice:
+    return TypedChoice(side, phase, hit_words(dims, t), sum(triple_hits(dims, t)), p, kept)

@@ -71,7 +71,7 @@ def phased_values(n_phases, fire, terminal, att_options, def_options, stalemate=
     hits land (its casualties fire), the attacker picks among ``att_options(a, hits)``. A phase's
     value where nothing changed is the next phase's at the same pair; the round where nothing
     changes at all is solved in closed form. ``terminal(a, d)``: the goal's value where the
-    battle is over, else None."""
+    battle is over, else None. ``V.at(k, a, d)``: the value at the start of phase k."""
     @cache
     def value(a, d):
         end = terminal(a, d)
@@ -115,6 +115,7 @@ def phased_values(n_phases, fire, terminal, att_options, def_options, stalemate=
             r, q = r + p * x, q + p * y
         return r, q
 
+    value.at = at  # (the value at the start of a phase: what a phase's choices lead to)
     return value
 
 
