@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._runtime.jit import hot_inline_jit, hot_jit, jit
+from oddsim._runtime.jit import inline_jit, jit
 from oddsim.engines.exact._kernel import (
     ATTACKER_WINS,
     DEFENDER_WINS,
@@ -22,6 +22,7 @@ from oddsim.engines.exact._kernel import (
     ONGOING,
     RETREAT_LEFT,
     _buffers,
+    _held,
     _joint_outcome,
     _record_lists,
     _record_moves,
@@ -207,24 +208,25 @@ def _rows(live, na, nd):
     return row_lo, row_hi, row_at, size
 
 
-@hot_jit
+@jit
 def _value(values, rows, nd, j):
     """The value of joint state j (0 outside its attacker state's run)."""
     row_lo, row_hi, row_at = rows
     ia = j // nd
     idd = j % nd
-    if idd < row_lo[ia] or idd > row_hi[ia]:
-        return 0.0
-    return values[_position(row_lo, row_at, ia, idd)]
+    inside = row_lo[ia] <= idd <= row_hi[ia]
+    value = values[_position(row_lo, row_at, ia, idd)] if inside else 0.0
+    _held(values, row_lo, row_hi, row_at)  # (every array's last use after the branch: see ``_held``)
+    return value
 
 
-@hot_inline_jit
+@inline_jit
 def _position(row_lo, row_at, ia, idd):
     """Where the value of joint state (ia, idd) lies in the values kept by ``_rows``."""
     return row_at[ia] + idd - row_lo[ia]
 
 
-@hot_jit
+@jit
 def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d, acc):
     """Sum of P(a) * P(d) * value(a, d) over two compact distributions, the attacker's the
     ``n_a`` entries of (``a_idx``, ``a_p``) from ``a_at`` on, the defender's likewise: where they

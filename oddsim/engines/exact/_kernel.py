@@ -12,9 +12,15 @@ state); casualties only grow, so states are visited in index order. Each round h
 
 Per joint state, ``_moves`` lists each side's next states and their chances for each phase
 (compact lists, see ``_buffers``), and ``_spread`` adds their outer product to the mass of the
-states they lead to. The helpers of ``_moves`` are inlined into it (``hot_inline_jit``, one call
-site each): a call passing the side tables copies dozens of array fields, which cost more than
-the helpers' own work.
+states they lead to.
+
+Numba counts references to arrays with atomic operations, which doubled the DP's time, and its
+pruning pass removes an increment/decrement pair only where nothing between them may drop
+another reference. So the kernels run once per state (``_moves``, ``_spread``, the small
+phases of ``_dp``) are written to leave no pair unpruned, checked in their LLVM IR by
+``tests/engines/exact/test_reference_counts.py``: no call that LLVM does not inline while they
+hold arrays (``_moves``' helpers are inlined), no array made or handed to an inlined helper
+inside a branch, and every array used last after every branch (``_held``).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._runtime.jit import hot_inline_jit, hot_jit, jit
+from oddsim._runtime.jit import inline_jit, jit
 from oddsim.engines.exact._tables import (
     AIR,
     F_DEPARTED,
@@ -90,15 +96,6 @@ class Start(NamedTuple):
 
     idx: np.ndarray
     val: np.ndarray
-
-
-class Fire(NamedTuple):
-    """One side's fire in one state: its hit distribution per group (``_tables.G_*``) and the
-    range of hit counts with weight (``SideTables`` rows)."""
-
-    dist: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
 
 
 class Buffers(NamedTuple):
@@ -168,161 +165,166 @@ class RoundsResult(NamedTuple):
 ONGOING, ATTACKER_WINS, DEFENDER_WINS, DRAW, STALEMATE, RETREAT, RETREAT_LEFT = 0, 1, 2, 3, 4, 5, 6
 
 
-@hot_inline_jit
-def _target_distribution(target, fire, subs_fire, air_apart, others_fire, enemy_subs, side, prob, touched,
-                         out_idx, out_p):
+# ``_target_distribution``'s mode: which of the firing side's units fire, as bits
+SUBS_FIRE, AIR_APART, OTHERS_FIRE, ENEMY_SUBS = 1, 2, 4, 8
+
+
+@inline_jit
+def _target_distribution(target, fire_dist, fire_lo, fire_hi, mode, next_hit, class_info, stride, prob,
+                         touched, out_idx, out_p):
     """Distribution of the target's next state under one side's fire: submarine hits first,
     then hits of aircraft that fire apart, then general hits, each taken in the order of loss
-    (``side.next_hit``; ``enemy_subs``: the firing side has subs in the battle, so a destroyer
-    kept last waits). Writes it as a compact list (``out_idx``/``out_p``, distinct states) and
-    returns (its length, the chance the target stays as it is). Once the target cannot take
-    more hits of a kind, the rest of that hit distribution's tail lands on the state reached.
-    ``prob``/``touched`` are scratch (left cleared) for fire of several kinds, whose paths can
-    meet in the same state. ``fire``: the firing side's ``Fire`` in its state."""
-    fire_dist, fire_lo, fire_hi = fire
-    next_hit = side.next_hit
-    column = N_HIT_KINDS if enemy_subs else 0
-    if side.class_info[SUB] == 0:
-        air_apart = False  # no submarine apart from the rest: air hits are general here
+    (the target side's ``next_hit``, ``class_info`` and ``stride``). ``mode``: the bits of who
+    fires (``SUBS_FIRE``, ``OTHERS_FIRE``; ``AIR_APART``: aircraft fire apart; ``ENEMY_SUBS``: the
+    firing side has subs in the battle, so a destroyer kept last waits). ``fire_*``: the firing
+    side's hit distribution per group (``_tables.G_*``) in its state and the range of hit counts
+    with weight (``SideTables`` rows). Writes it as a compact list (``out_idx``/``out_p``, distinct
+    states) and returns (its length, the chance the target stays as it is). Once the target
+    cannot take more hits of a kind, the rest of that hit distribution's tail lands on the state
+    reached. ``prob``/``touched`` are scratch (left cleared) for fire of several kinds, whose
+    paths can meet in the same state.
+
+    Its three ways are written out here, not in helpers: a helper given arrays inside a branch
+    holds references that Numba counts per call (see ``_held``)."""
+    subs_fire = (mode & SUBS_FIRE) != 0
+    others_fire = (mode & OTHERS_FIRE) != 0
+    column = N_HIT_KINDS if mode & ENEMY_SUBS else 0
+    # no submarine apart from the rest: air hits are general here
+    air_apart = (mode & AIR_APART) != 0 and class_info[SUB] != 0
     s_hi = fire_hi[G_SUB] if subs_fire else 0
     air_fires = others_fire and air_apart
     a_hi = fire_hi[G_AIR] if air_fires else 0
     g_group = G_OTHER if air_apart else G_AIR_OTHER
+    one_class = (class_info[AIR] == 0 and class_info[SUB] == 0 and class_info[KEPT] == 0
+                 and target < class_info[2 * N_CLASSES])
+    n = 0
+    stay = 0.0
     if not others_fire and not subs_fire:  # nobody fires at the target
         out_idx[0] = target
         out_p[0] = 1.0
-        return 1, 1.0
-    if others_fire and (s_hi > 0 or a_hi > 0):  # hits of several kinds
-        n = _mixed_fire(target, fire, subs_fire, air_fires, g_group, s_hi, a_hi, next_hit, column, prob,
-                        touched)
+        n = 1
+        stay = 1.0
+    elif others_fire and (s_hi > 0 or a_hi > 0):
+        # hits of several kinds, summed in the dense ``prob`` (the states first reached listed in
+        # ``touched``), then copied out (and cleared) as a compact list
+        h_sub = H_SUB + column
+        h_air = H_AIR + column
+        h_any = H_ANY + column
+        g_lo = fire_lo[g_group]
+        g_hi = fire_hi[g_group]
+        s_state = target
+        for sh in range(s_hi + 1):
+            if sh > 0:
+                s_state = next_hit[s_state, h_sub]
+            s_last = sh == s_hi or next_hit[s_state, h_sub] == s_state
+            ps = 1.0
+            if subs_fire:  # (the tail summed only at the last state: this loop is hot)
+                if s_last:
+                    ps = 0.0
+                    for i in range(sh, s_hi + 1):
+                        ps += fire_dist[G_SUB, i]
+                else:
+                    ps = fire_dist[G_SUB, sh]
+            if ps != 0.0:
+                a_state = s_state
+                for ah in range(a_hi + 1):
+                    if ah > 0:
+                        a_state = next_hit[a_state, h_air]
+                    a_last = ah == a_hi or next_hit[a_state, h_air] == a_state
+                    pa = ps
+                    if air_fires:
+                        if a_last:
+                            q = 0.0
+                            for i in range(ah, a_hi + 1):
+                                q += fire_dist[G_AIR, i]
+                        else:
+                            q = fire_dist[G_AIR, ah]
+                        pa = ps * q
+                    if pa != 0.0:
+                        g_state = a_state
+                        for gh in range(g_hi + 1):
+                            if gh > 0:
+                                g_state = next_hit[g_state, h_any]
+                            g_last = gh == g_hi or next_hit[g_state, h_any] == g_state
+                            if gh < g_lo and not g_last:
+                                continue
+                            if g_last:
+                                q = 0.0
+                                for i in range(max(gh, g_lo), g_hi + 1):
+                                    q += fire_dist[g_group, i]
+                            else:
+                                q = fire_dist[g_group, gh]
+                            p = pa * q
+                            if p != 0.0:
+                                if prob[g_state] == 0.0:
+                                    touched[n] = g_state
+                                    n += 1
+                                prob[g_state] += p
+                            if g_last:
+                                break
+                    if a_last:
+                        break
+            if s_last:
+                break
         stay = prob[target]
-        return _compact(prob, touched, n, out_idx, out_p), stay
-    # hits of one kind: submarine hits (a first strike) or general hits
-    group, kind = (g_group, H_ANY) if others_fire else (G_SUB, H_SUB)
-    info = side.class_info
-    if (kind == H_ANY and info[AIR] == 0 and info[SUB] == 0 and info[KEPT] == 0
-            and target < info[2 * N_CLASSES]):
-        # one class: the h-th hit moves h steps along it, no table to walk
-        n = _steps(target, fire_dist[group], fire_lo[group], fire_hi[group], side.stride[OTHER],
-                   info[OTHER] - target // side.stride[OTHER], out_idx, out_p)
-    else:
-        n = _chain(target, fire_dist[group], fire_lo[group], fire_hi[group], next_hit, kind + column, out_idx,
-                   out_p)
-    return n, out_p[0] if n > 0 and out_idx[0] == target else 0.0
-
-
-@hot_inline_jit
-def _chain(state, dist, lo, hi, next_hit, column, out_idx, out_p):
-    """The next states under ``lo``..``hi`` hits of one kind (``dist``), one hit after another
-    along the order of loss (``next_hit`` column): distinct states, in increasing order. Hits
-    beyond what the side can take land on the last state reached. Returns the list's length."""
-    h = 0
-    while h < lo and next_hit[state, column] != state:  # the first lo hits are certain
-        state = next_hit[state, column]
-        h += 1
-    n = 0
-    h = lo
-    while h <= hi:
-        nxt = next_hit[state, column]
-        if nxt == state or h == hi:  # the last state: the rest of the tail lands here
-            p = 0.0
-            for i in range(h, hi + 1):
-                p += dist[i]
+        for t in range(n):
+            out_idx[t] = touched[t]
+            out_p[t] = prob[touched[t]]
+            prob[touched[t]] = 0.0
+    else:  # hits of one kind: submarine hits (a first strike) or general hits
+        group, kind = (g_group, H_ANY) if others_fire else (G_SUB, H_SUB)
+        lo = fire_lo[group]
+        hi = fire_hi[group]
+        if kind == H_ANY and one_class:
+            # one class, ``left`` hits from its end: the h-th hit moves ``step`` further
+            step = stride[OTHER]
+            left = class_info[OTHER] - target // step
+            for h in range(lo, min(hi, left) + 1):
+                if fire_dist[group, h] != 0.0:
+                    out_idx[n] = target + h * step
+                    out_p[n] = fire_dist[group, h]
+                    n += 1
+            if hi > left:  # the side cannot take all the hits: the rest of the tail lands on its end
+                p = 0.0
+                for i in range(max(lo, left), hi + 1):
+                    p += fire_dist[group, i]
+                if lo <= left and n > 0 and out_idx[n - 1] == target + left * step:
+                    out_p[n - 1] = p
+                elif p != 0.0:
+                    out_idx[n] = target + left * step
+                    out_p[n] = p
+                    n += 1
         else:
-            p = dist[h]
-        if p != 0.0:
-            out_idx[n] = state
-            out_p[n] = p
-            n += 1
-        if nxt == state:
-            break
-        state = nxt
-        h += 1
-    return n
-
-
-@hot_inline_jit
-def _steps(state, dist, lo, hi, step, left, out_idx, out_p):
-    """``_chain`` for a side of one class, ``left`` hits from its end: the h-th hit moves
-    ``step`` further."""
-    n = 0
-    for h in range(lo, min(hi, left) + 1):
-        if dist[h] != 0.0:
-            out_idx[n] = state + h * step
-            out_p[n] = dist[h]
-            n += 1
-    if hi > left:  # the side cannot take all the hits: the rest of the tail lands on its end
-        p = _tail(dist, max(lo, left), hi, True)
-        if lo <= left and n > 0 and out_idx[n - 1] == state + left * step:
-            out_p[n - 1] = p
-        elif p != 0.0:
-            out_idx[n] = state + left * step
-            out_p[n] = p
-            n += 1
-    return n
-
-
-@hot_jit
-def _mixed_fire(target, fire, subs_fire, air_fires, g_group, s_hi, a_hi, next_hit, column, prob, touched):
-    """``_target_distribution`` for fire of several kinds, summed in the dense ``prob`` (the
-    states first reached listed in ``touched``); returns how many states were touched."""
-    fire_dist, fire_lo, fire_hi = fire
-    h_sub = H_SUB + column
-    h_air = H_AIR + column
-    h_any = H_ANY + column
-    g_lo = fire_lo[g_group]
-    g_hi = fire_hi[g_group]
-    n_touched = 0
-    s_state = target
-    for sh in range(s_hi + 1):
-        if sh > 0:
-            s_state = next_hit[s_state, h_sub]
-        s_last = sh == s_hi or next_hit[s_state, h_sub] == s_state
-        ps = 1.0
-        if subs_fire:  # (a call only for the tail: this loop is hot)
-            ps = _tail(fire_dist[G_SUB], sh, s_hi, True) if s_last else fire_dist[G_SUB, sh]
-        if ps != 0.0:
-            a_state = s_state
-            for ah in range(a_hi + 1):
-                if ah > 0:
-                    a_state = next_hit[a_state, h_air]
-                a_last = ah == a_hi or next_hit[a_state, h_air] == a_state
-                pa = ps
-                if air_fires:
-                    pa = ps * (_tail(fire_dist[G_AIR], ah, a_hi, True) if a_last else fire_dist[G_AIR, ah])
-                if pa != 0.0:
-                    g_state = a_state
-                    for gh in range(g_hi + 1):
-                        if gh > 0:
-                            g_state = next_hit[g_state, h_any]
-                        g_last = gh == g_hi or next_hit[g_state, h_any] == g_state
-                        if gh < g_lo and not g_last:
-                            continue
-                        p = pa * (_tail(fire_dist[g_group], max(gh, g_lo), g_hi, True) if g_last
-                                  else fire_dist[g_group, gh])
-                        if p != 0.0:
-                            if prob[g_state] == 0.0:
-                                touched[n_touched] = g_state
-                                n_touched += 1
-                            prob[g_state] += p
-                        if g_last:
-                            break
-                if a_last:
+            # one hit after another along the order of loss (``next_hit`` column): distinct
+            # states, in increasing order; hits beyond what the side can take land on the last
+            column += kind
+            state = target
+            h = 0
+            while h < lo and next_hit[state, column] != state:  # the first lo hits are certain
+                state = next_hit[state, column]
+                h += 1
+            h = lo
+            while h <= hi:
+                nxt = next_hit[state, column]
+                if nxt == state or h == hi:  # the last state: the rest of the tail lands here
+                    p = 0.0
+                    for i in range(h, hi + 1):
+                        p += fire_dist[group, i]
+                else:
+                    p = fire_dist[group, h]
+                if p != 0.0:
+                    out_idx[n] = state
+                    out_p[n] = p
+                    n += 1
+                if nxt == state:
                     break
-        if s_last:
-            break
-    return n_touched
-
-
-@hot_jit
-def _tail(dist, h, hi, whole):
-    """dist[h], or when ``whole`` the sum of dist[h..hi]."""
-    if not whole:
-        return dist[h]
-    total = 0.0
-    for i in range(h, hi + 1):
-        total += dist[i]
-    return total
+                state = nxt
+                h += 1
+        stay = out_p[0] if n > 0 and out_idx[0] == target else 0.0
+    _held(fire_dist, fire_lo, fire_hi, next_hit)
+    _held(class_info, stride, prob, touched)
+    _held(out_idx, out_p, out_idx, out_p)
+    return n, stay
 
 
 # rows of the compact lists in ``_buffers``: each phase's next states of each side, then scratch
@@ -350,51 +352,63 @@ def _flat(compact):
     return compact.reshape(compact.shape[0] * compact.shape[1])
 
 
-@hot_inline_jit
+@inline_jit
 def _strikes_first(ia, idd, A, D, rules):
-    """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd)."""
-    a_first = rules.attacker_subs_first and D.flags[idd, F_DESTROYER] == 0 and A.dist[ia, G_SUB, 0] < 1.0
-    d_first = rules.defender_subs_first and A.flags[ia, F_DESTROYER] == 0 and D.dist[idd, G_SUB, 0] < 1.0
+    """(attacker's subs strike first, defender's subs strike first) in joint state (ia, idd).
+    (The tables read first, in one straight run: see ``_held``.)"""
+    a_subs_roll = A.dist[ia, G_SUB, 0] < 1.0
+    d_subs_roll = D.dist[idd, G_SUB, 0] < 1.0
+    a_destroyer = A.flags[ia, F_DESTROYER] != 0
+    d_destroyer = D.flags[idd, F_DESTROYER] != 0
+    a_first = rules.attacker_subs_first and not d_destroyer and a_subs_roll
+    d_first = rules.defender_subs_first and not a_destroyer and d_subs_roll
     return a_first, d_first
 
 
-@hot_inline_jit
+@inline_jit
 def _phase(ia, idd, A, D, rules, buf, general, a_first, d_first):
     """One phase of a round from (ia, idd): the first strike (``general`` False: the subs that
     strike first fire, ``a_first``/``d_first``) or general fire (everything that has not fired
     yet; aircraft fire apart from the rest only while they cannot hit subs that are there).
     The next states go to the compact lists ``A_FIRST``/``D_FIRST`` or ``A_GENERAL``/``D_GENERAL``.
-    Returns (n_attacker, n_defender, the chance that the phase changes nothing)."""
+    Returns (n_attacker, n_defender, the chance that the phase changes nothing). (Each side's
+    tables are picked by index from a tuple, not in a branch: an array chosen in a branch keeps
+    its reference counts, see ``_held``.)"""
     a_prob, d_prob, a_touched, d_touched, compact_idx, compact_p = buf
+    tables = (A, D)
+    probs = (a_prob, d_prob)
+    touches = (a_touched, d_touched)
     restricted = general and rules.air_needs_destroyer
     stay = 1.0
     n_a = n_d = 0
     for side in range(2):  # the attacker's next states (under the defender's fire), the defender's
-        hit = A if side == 0 else D  # the side that takes the hits, in state `target`
-        fire = D if side == 0 else A  # the side that fires, in state `firing`
+        hit = tables[side]  # the side that takes the hits, in state `target`
+        fire = tables[1 - side]  # the side that fires, in state `firing`
         target = ia if side == 0 else idd
         firing = idd if side == 0 else ia
         subs_first = d_first if side == 0 else a_first  # the firing side's subs strike first
         # aircraft fire apart when they cannot hit the enemy's subs (no destroyer of their own)
         air_apart = restricted and fire.flags[firing, F_DESTROYER] == 0 and hit.flags[target, F_SUB] == 1
-        lists = (A_GENERAL if general else A_FIRST) if side == 0 else (D_GENERAL if general else D_FIRST)
-        prob = a_prob if side == 0 else d_prob
-        touched = a_touched if side == 0 else d_touched
-        n, p = _target_distribution(target, Fire(fire.dist[firing], fire.lo[firing], fire.hi[firing]),
-                                    subs_first != general, air_apart, general, fire.flags[firing, F_SUB] == 1,
-                                    hit, prob, touched, compact_idx[lists], compact_p[lists])
+        mode = (SUBS_FIRE * (subs_first != general) + AIR_APART * air_apart + OTHERS_FIRE * general
+                + ENEMY_SUBS * (fire.flags[firing, F_SUB] == 1))
+        lists = (A_GENERAL if general else A_FIRST) + side  # (D_FIRST, D_GENERAL: one row further)
+        n, p = _target_distribution(target, fire.dist[firing], fire.lo[firing], fire.hi[firing], mode,
+                                    hit.next_hit, hit.class_info, hit.stride, probs[side], touches[side],
+                                    compact_idx[lists], compact_p[lists])
         stay *= p
         if side == 0:
             n_a = n
         else:
             n_d = n
+    _held(a_prob, d_prob, a_touched, d_touched)
+    _held(compact_idx, compact_p, compact_idx, compact_p)
     return n_a, n_d, stay
 
 
 OWN_STRIKES = -1  # ``_moves``: the round's first strikes are those of the state itself
 
 
-@hot_jit
+@jit
 def _moves(ia, idd, A, D, rules, buf, strikes):
     """Both phases of one round from joint state (ia, idd), as compact lists of each side's next
     states: phase 1 (first strike) in ``A_FIRST``/``D_FIRST`` (none when no sub strikes first),
@@ -404,24 +418,31 @@ def _moves(ia, idd, A, D, rules, buf, strikes):
     (``strikes`` & 1) and the defender's (& 2): the one call that ``_aircraft_loss_chance``
     needs, so that the moves are compiled once (``_phase`` and what it calls are inlined
     here, at one call site each)."""
-    if strikes == OWN_STRIKES:
-        a_first, d_first = _strikes_first(ia, idd, A, D, rules)
-    else:
+    a_first, d_first = _strikes_first(ia, idd, A, D, rules)
+    if strikes != OWN_STRIKES:
         a_first, d_first = (strikes & 1) == 1, (strikes & 2) == 2
+    first = strikes == OWN_STRIKES and (a_first or d_first)
     n1_a = n1_d = n2_a = n2_d = 0
     stay1 = stay2 = 1.0
     for general in (False, True):
-        if not general and not (strikes == OWN_STRIKES and (a_first or d_first)):
+        if not general and not first:
             continue  # no sub strikes first
         n_a, n_d, stay = _phase(ia, idd, A, D, rules, buf, general, a_first, d_first)
         if general:
             n2_a, n2_d, stay2 = n_a, n_d, stay
         else:
             n1_a, n1_d, stay1 = n_a, n_d, stay
+    _held_tables(A, D, buf)
     return n1_a, n1_d, stay1, n2_a, n2_d, stay2
 
 
-@hot_jit
+@jit
+def _held_tables(A, D, buf):  # noqa: N803
+    """``_held`` for the two sides' tables and the buffers."""
+    return A.flags.shape[0] + D.flags.shape[0] + buf.a_prob.shape[0] >= 0
+
+
+@jit
 def _round_moves(ia, idd, A, D, rules, buf):
     """``_moves``, with the defender's phase-2 states also in the dense buffer (``d_prob``, listed
     in ``d_touched``; the caller clears it), as ``win_chance_kernel`` reads them."""
@@ -461,7 +482,7 @@ def record_room(n_attacker: int, n_defender: int) -> int:
     return 4 + 2 * (n_attacker + n_defender)
 
 
-@hot_jit
+@jit
 def _record_moves(j, ia, idd, A, D, rules, buf, store):
     """Compute the round moves of joint state j = (ia, idd) (``_moves``) and copy them into a new
     record of ``store``, while it records and has room, else into its last ``record_room``
@@ -487,7 +508,7 @@ def _record_moves(j, ia, idd, A, D, rules, buf, store):
     return o
 
 
-@hot_inline_jit
+@inline_jit
 def _record_lists(idx, p, o):
     """The four lists of the record at offset o of a ``MoveStore`` (``idx``, ``p``): their offsets
     and lengths, phase 1 attacker and defender, phase 2 attacker and defender, each phase's
@@ -499,7 +520,7 @@ def _record_lists(idx, p, o):
     return o1_a, n1_a, o1_d, n1_d, p[o], o2_a, n2_a, o2_a + n2_a, n2_d, p[o + 1]
 
 
-@hot_jit
+@jit
 def _save(from_idx, from_p, idx, p, o, n):
     """Copy a compact list of n entries into the store at offset o; returns the offset after it."""
     for t in range(n):
@@ -508,7 +529,7 @@ def _save(from_idx, from_p, idx, p, o, n):
     return o + n
 
 
-@hot_jit
+@jit
 def _clear(dense, touched, n):
     for t in range(n):
         dense[touched[t]] = 0.0
@@ -594,7 +615,7 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
     it goes between rounds (``_moved``), the round's moves, the round fought there
     (``_round_fought_here``, the "nothing changed" loop in closed form) or once before the mass
     moves on (``_round_then_moved``), and the round's two phases of fire spread to the states
-    they lead to (``_first_strike``, ``_general_fire``)."""
+    they lead to (``_spread``)."""
     na = A.flags.shape[0]
     nd = D.flags.shape[0]
     defender_holds, prune, track_rounds = settings
@@ -701,10 +722,10 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
             rounds += x_round
             # the round's fire spread into x1 (general fire) and x2 (a first strike). The "no
             # change" share also lands on this state's own slot, which is set to its final mass after.
-            pruned += _general_fire(end_of_round, nd, x_after_first, u_after_first, lists, o2_a, n2_a, o2_d,
+            pruned += _spread(end_of_round, nd, x_after_first, u_after_first, lists, o2_a, n2_a, o2_d,
                                     n2_d, scratch, prune, rows)
             if n1_a:
-                pruned += _first_strike(mid_round, nd, x_round, u_round, lists, o1_a, n1_a, o1_d, n1_d,
+                pruned += _spread(mid_round, nd, x_round, u_round, lists, o1_a, n1_a, o1_d, n1_d,
                                         scratch, prune, rows)
                 x2[j] = 0.0  # (the first strike's "no change" share, counted in x_round)
                 if track_rounds:
@@ -715,46 +736,48 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
     return DPResult(ends[:n_ends], rounds, pruned)
 
 
-@hot_jit
+@jit
 def _arrivals(x1, x2, j, first_strikes):
     """The start of a round: the mass that arrived at joint state j at the end of a round (in
     ``x1``) and after a first strike (taken out of ``x2``). (The phases' helpers take the work
     arrays, not ``Work``: one call each, none counting references.)"""
     m_end = x1[j]
-    m2 = 0.0
-    if first_strikes:
-        m2 = x2[j]
-        x2[j] = 0.0  # (x2 and w2 are left all zeros: only x1, w1, outcome hold the ends)
+    # (x2 holds one zero without first strikes: read and cleared either way, no branch, so that
+    # the arrays' reference counts pair up and Numba's pruning removes them)
+    k = j if first_strikes else 0
+    m2 = x2[k]
+    x2[k] = 0.0  # (x2 and w2 are left all zeros: only x1, w1, outcome hold the ends)
     return m_end, m2
 
 
-@hot_jit
+@jit
 def _arrived(x1, w1, w2, j, first_strikes, track_rounds):
     """Where some mass arrived at joint state j (``_arrivals``): its rounds-weighted twins (at
     the end of a round, after a first strike), taken out of the work arrays with the mass (the
     state's entries then read 0, to be set to its final mass)."""
     x1[j] = 0.0  # from here on the state's final mass
-    u1 = u2 = 0.0
-    if track_rounds:
-        u1 = w1[j]
-        w1[j] = 0.0
-        if first_strikes:
-            u2 = w2[j]
-            w2[j] = 0.0
+    # (untracked, w1 and w2 hold one zero: read and cleared either way, as in ``_arrivals``)
+    k1 = j if track_rounds else 0
+    k2 = j if track_rounds and first_strikes else 0
+    u1 = w1[k1]
+    w1[k1] = 0.0
+    u2 = w2[k2]
+    w2[k2] = 0.0
     return u1, u2
 
 
-@hot_jit
+@jit
 def _battle_over(x1, w1, outcome, j, code, total, total_w, track_rounds):
     """The battle is over at joint state j (outcome ``code``): all its mass ends there (weighted:
     ``total_w``)."""
     x1[j] = total
-    if track_rounds:
-        w1[j] = total_w
+    k = j if track_rounds else 0  # (untracked: w1's one entry written back, no branch)
+    kept = w1[k]
+    w1[k] = total_w if track_rounds else kept
     outcome[j] = code
 
 
-@hot_inline_jit
+@inline_jit
 def _round_fought_here(m1, m2, u1, u2, stay1, stay2, tracked, add):
     """The rounds fought from a joint state whose mass stays between rounds, "nothing changed"
     looping back in closed form, from the mass that arrived at the start of a round (``m1``) and
@@ -771,7 +794,7 @@ def _round_fought_here(m1, m2, u1, u2, stay1, stay2, tracked, add):
     return x_round, u_round, x_after_first, u_after_first
 
 
-@hot_inline_jit
+@inline_jit
 def _round_then_moved(m_start, m_end, m2, u1, u2, stay1, stay2, tracked):
     """A joint state whose mass moves on (or leaves the battle) at the end of a round: the mass
     before round 1 (``m_start``) and after a first strike (``m2``, weighted ``u2``) fight the
@@ -787,30 +810,14 @@ def _round_then_moved(m_start, m_end, m2, u1, u2, stay1, stay2, tracked):
     return x_round, u_round, x_after_first, u_after_first, leaving, leaving_w
 
 
-@hot_jit
+@jit
 def _moved(x1, w1, rows, nd, target, mass, weighted, tracked):
     """Between rounds: ``mass`` moved to joint state ``target`` (subs submerged, or the attacker's
     others retreated), to be fought from there."""
     x1[target] += mass
-    if tracked:
-        w1[target] += weighted
+    k = target if tracked else 0  # (not tracked: 0.0 added to w1's first entry, no branch)
+    w1[k] += weighted if tracked else 0.0
     _widen(rows.lo, rows.hi, target // nd, target % nd, target % nd)
-
-
-@hot_jit
-def _general_fire(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows):
-    """A round's general fire from ``mass`` (weighted: ``weight``) to the states it leads to (the
-    lists at ``a_at``/``d_at`` of ``lists``), at the end of the round (``into``: ``x1``/``w1``);
-    returns the mass pruned (``_spread``)."""
-    return _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows)
-
-
-@hot_jit
-def _first_strike(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows):
-    """A round's first strike from ``mass`` (weighted: ``weight``) to the states it leads to (the
-    lists at ``a_at``/``d_at`` of ``lists``), in mid-round (``into``: ``x2``/``w2``); returns the
-    mass pruned (``_spread``)."""
-    return _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, prune, rows)
 
 
 @jit
@@ -825,16 +832,14 @@ def _append(values, n, value):
     return values, n + 1
 
 
-@hot_jit
+@jit
 def _widen(row_lo, row_hi, row, lo, hi):
     """Make the attacker row's range of defender states with mass cover lo..hi."""
-    if lo < row_lo[row]:
-        row_lo[row] = lo
-    if hi > row_hi[row]:
-        row_hi[row] = hi
+    row_lo[row] = min(row_lo[row], lo)  # (no branch: see ``_arrivals``)
+    row_hi[row] = max(row_hi[row], hi)
 
 
-@hot_inline_jit
+@inline_jit
 def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
     """Whether the attacker's policy retreats at the end of a round in joint state (ia, idd).
     Inlined: a call passing the side tables cost more than the test itself, once per state."""
@@ -845,7 +850,7 @@ def _retreats(ia, idd, A, D, rules, buf, retreat, air_alive, win_chance):
             and _aircraft_loss_chance(ia, idd, A, D, rules, buf, air_alive) > max_air_risk)
 
 
-@hot_inline_jit
+@inline_jit
 def _state_retreats(ia, j, A, retreat, win_chance):
     """``_retreats`` without the aircraft rule, in joint state j (attacker state ia): the units
     left, the chance to win (or the state's score; else no table). A loop that has no aircraft
@@ -942,13 +947,13 @@ def rounds_kernel(A, D, start_mass, end_mass, rules, settings, retreat, air_aliv
                 middle_w = cur_w[j] + mid_w[j] if left else 0.0
                 if n1_a:
                     # phase 1 from the round start; its own share joins the mid-round mass here
-                    pruned += _first_strike(mid_round, nd, cur[j], cur_w[j] if left else 0.0, lists,
+                    pruned += _spread(mid_round, nd, cur[j], cur_w[j] if left else 0.0, lists,
                                             A_FIRST * width, n1_a, D_FIRST * width, n1_d, scratch, prune,
                                             no_rows)
                     middle = mid[j]
                     middle_w = mid_w[j] if left else 0.0
                 # phase 2 from all mid-round mass here
-                pruned += _general_fire(end_of_round, nd, middle, middle_w, lists, A_GENERAL * width, n2_a,
+                pruned += _spread(end_of_round, nd, middle, middle_w, lists, A_GENERAL * width, n2_a,
                                         D_GENERAL * width, n2_d, scratch, prune, no_rows)
         _end_of_round(end_of_round, fought, max_rounds, ended, A, D, rules, defender_holds, buf,
                       retreat, air_alive, between)
@@ -1043,7 +1048,7 @@ def win_chance_kernel(A, D, rules, defender_holds, submerge_to, a_reached, d_rea
     return v1
 
 
-@hot_jit
+@jit
 def _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
     """Sum of P(a) * P(d) * values[a, d] over the two distributions."""
     total = 0.0
@@ -1056,128 +1061,149 @@ def _gather(values, nd, a_idx, a_p, n_a, d_idx, d_dense, n_d):
     return total
 
 
-@hot_jit
-def _compact(dense, touched, n, idx, p):
-    """Copy the touched entries of a dense distribution into (idx, p) and clear them."""
-    for t in range(n):
-        idx[t] = touched[t]
-        p[t] = dense[touched[t]]
-        dense[touched[t]] = 0.0
-    return n
-
-
-@hot_jit
+@jit
 def _spread(into, nd, mass, weight, lists, a_at, n_a, d_at, n_d, scratch, eps, rows):
     """into.x[a, d] += mass * P(a) * P(d) (and into.w the same with ``weight``): the outer
     product of two compact lists, the attacker's the ``n_a`` entries of ``lists`` (flat
     ``Lists``: rows of the flattened ``_buffers`` lists, or a ``MoveStore``) from ``a_at`` on,
-    the defender's the ``n_d`` from ``d_at`` on. Moves that would carry
-    less than ``eps`` on either side are dropped; returns the mass dropped. When the defender's
-    states kept are consecutive (one class taking general hits, as in land battles) each row is
-    one contiguous run, which vectorises. ``rows`` are widened to cover what was written;
-    ``scratch`` (the ``Buffers``' lists, passed alone: a call passing all six buffers cost
-    more) gives the scratch rows ``KEEP`` and ``RUN``."""
+    the defender's the ``n_d`` from ``d_at`` on: a round's general fire (into ``x1``/``w1``, at
+    the end of the round) or its first strike (into ``x2``/``w2``, mid-round). Moves that would
+    carry less than ``eps`` on either side are dropped; returns the mass dropped. When the
+    defender's states kept are consecutive (one class taking general hits, as in land battles)
+    each row is one contiguous run, which vectorises. ``rows`` are widened to cover what was
+    written; ``scratch`` (the ``Buffers``' lists) gives the scratch rows ``KEEP`` and ``RUN``.
+    (The lists are indexed in place, no views: see ``_held``.)"""
     dest, dest_w = into
     idx, p = lists
     compact_idx, compact_p = scratch
     row_lo, row_hi = rows
-    a_idx, a_p = idx[a_at: a_at + n_a], p[a_at: a_at + n_a]
-    d_idx, d_p = idx[d_at: d_at + n_d], p[d_at: d_at + n_d]
-    keep_idx, keep_p, run = compact_idx[KEEP], compact_p[KEEP], compact_p[RUN]
     n_keep = 0
     d_min = nd
     d_max = -1
     d_dropped = 0.0
-    for t in range(n_d):
-        if mass * d_p[t] < eps:
-            d_dropped += d_p[t]
+    for t in range(d_at, d_at + n_d):
+        if mass * p[t] < eps:
+            d_dropped += p[t]
             continue
-        keep_idx[n_keep] = d_idx[t]
-        keep_p[n_keep] = d_p[t]
+        compact_idx[KEEP, n_keep] = idx[t]
+        compact_p[KEEP, n_keep] = p[t]
         n_keep += 1
-        d_min = min(d_min, d_idx[t])
-        d_max = max(d_max, d_idx[t])
+        d_min = min(d_min, idx[t])
+        d_max = max(d_max, idx[t])
     consecutive = n_keep > 0 and d_max - d_min == n_keep - 1  # (the states in a list are distinct)
     if consecutive:
         for t in range(n_keep):
-            run[keep_idx[t] - d_min] = keep_p[t]
+            compact_p[RUN, compact_idx[KEEP, t] - d_min] = compact_p[KEEP, t]
     dropped = 0.0
-    for s in range(n_a):
-        c = mass * a_p[s]
+    for s in range(a_at, a_at + n_a):
+        c = mass * p[s]
         if c < eps:
             dropped += c
             continue
         dropped += c * d_dropped
         if n_keep == 0:
             continue
-        base = a_idx[s] * nd
-        row_lo[a_idx[s]] = min(row_lo[a_idx[s]], d_min)  # (``_widen``, written out: no call per row)
-        row_hi[a_idx[s]] = max(row_hi[a_idx[s]], d_max)
+        a = idx[s]
+        base = a * nd
+        row_lo[a] = min(row_lo[a], d_min)  # (``_widen``, written out: no call per row)
+        row_hi[a] = max(row_hi[a], d_max)
         if consecutive:
-            # slices indexed from 0 let Numba drop its negative-index checks and vectorise the loop
-            row = dest[base + d_min: base + d_min + n_keep]
-            for k in range(n_keep):
-                row[k] += c * run[k]
+            _add_run(dest, base + d_min, c, compact_p, n_keep)
             if weight != 0.0:
-                cw = weight * a_p[s]
-                row_w = dest_w[base + d_min: base + d_min + n_keep]
-                for k in range(n_keep):
-                    row_w[k] += cw * run[k]
+                _add_run(dest_w, base + d_min, weight * p[s], compact_p, n_keep)
         elif weight != 0.0:  # (one pass over the states for both: half the index loads)
-            cw = weight * a_p[s]
+            cw = weight * p[s]
             for t in range(n_keep):
-                q = base + keep_idx[t]
-                dest[q] += c * keep_p[t]
-                dest_w[q] += cw * keep_p[t]
+                q = base + compact_idx[KEEP, t]
+                dest[q] += c * compact_p[KEEP, t]
+                dest_w[q] += cw * compact_p[KEEP, t]
         else:
             for t in range(n_keep):
-                dest[base + keep_idx[t]] += c * keep_p[t]
+                dest[base + compact_idx[KEEP, t]] += c * compact_p[KEEP, t]
+    _held(dest, dest_w, compact_idx, compact_p)
+    _held(idx, p, row_lo, row_hi)
     return dropped
 
 
-@hot_jit
-def _can_hit(fire_dist, fire_flags, target_flags, air_needs_destroyer):
-    """Whether one side can still hurt the other: some group with a chance to hit and a target."""
-    if target_flags[F_SLOTS_LEFT] == 0:
+@inline_jit
+def _add_run(dest, at, c, compact_p, n):
+    """dest[at:at + n] += c * the run (``compact_p``'s row ``RUN``): a slice indexed from 0 lets
+    Numba drop its negative-index checks and vectorise the loop. Inlined (Numba's IR): a call
+    that LLVM does not inline holds ``_spread``'s arrays across it, with reference counts
+    that are not pruned on its error path."""
+    row = dest[at: at + n]
+    for k in range(n):
+        row[k] += c * compact_p[RUN, k]
+
+
+@jit
+def _held(a, b, c, d):
+    """Nothing, given four arrays: called last in a kernel run once per state, it makes each
+    array's last use there, after every branch. Numba counts references to arrays with atomic
+    operations, and its pruning pass removes a pair only where the array's last use does not
+    depend on a branch (the last use sets where the reference is dropped); unpaired, they doubled
+    the DP's time. This call costs nothing after LLVM inlines it."""
+    return a.shape[0] + b.shape[0] + c.shape[0] + d.shape[0] >= 0
+
+
+# a side's facts in one state that decide whether the battle is over (``_facts``), as bits
+_SLOTS, _WEAK, _DEPARTED, _DESTROYER, _NON_AIR, _NON_SUB, _FIRES_SUB, _FIRES_AIR, _FIRES_OTHER = (
+    1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+@jit
+def _facts(flags, dist, s):
+    """A side's facts in state ``s`` that ``_outcome`` judges, as bits: read in one straight run,
+    so that the arrays' reference counts pair up and Numba's pruning removes them."""
+    return ((flags[s, F_SLOTS_LEFT] > 0) * _SLOTS | (flags[s, F_ONLY_DEFENCELESS] == 1) * _WEAK
+            | (flags[s, F_DEPARTED] > 0) * _DEPARTED | (flags[s, F_DESTROYER] == 1) * _DESTROYER
+            | (flags[s, F_NON_AIR] == 1) * _NON_AIR | (flags[s, F_NON_SUB] == 1) * _NON_SUB
+            | (dist[s, G_SUB, 0] < 1.0) * _FIRES_SUB | (dist[s, G_AIR, 0] < 1.0) * _FIRES_AIR
+            | (dist[s, G_OTHER, 0] < 1.0) * _FIRES_OTHER)
+
+
+@jit
+def _can_hit(fire, target, air_needs_destroyer):
+    """Whether one side can still hurt the other (their ``_facts``): some group with a chance to
+    hit and a target."""
+    if not target & _SLOTS:
         return False
-    subs = fire_dist[G_SUB, 0] < 1.0
-    air = fire_dist[G_AIR, 0] < 1.0
-    other = fire_dist[G_OTHER, 0] < 1.0
-    if other:
+    if fire & _FIRES_OTHER:
         return True
-    if subs and target_flags[F_NON_AIR] == 1:
+    if fire & _FIRES_SUB and target & _NON_AIR:
         return True
-    if air:
-        if not air_needs_destroyer or fire_flags[F_DESTROYER] == 1:
+    if fire & _FIRES_AIR:
+        if not air_needs_destroyer or fire & _DESTROYER:
             return True
-        if target_flags[F_NON_SUB] == 1:
+        if target & _NON_SUB:
             return True
     return False
 
 
-@hot_jit
+@jit
 def _joint_outcome(ia, idd, A, D, rules, defender_holds):
     """The outcome code of joint state (ia, idd)."""
-    return _outcome(A.flags[ia], D.flags[idd], A.dist[ia], D.dist[idd], rules.air_needs_destroyer,
+    return _outcome(_facts(A.flags, A.dist, ia), _facts(D.flags, D.dist, idd), rules.air_needs_destroyer,
                     defender_holds)
 
 
-@hot_jit
-def _outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
-    """The outcome code of a joint state (ONGOING while the battle goes on), judged on the
-    units in the battle; units that left it early turn a loss into a retreat."""
-    code = _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds)
-    if (code == DEFENDER_WINS or code == DRAW) and a_flags[F_DEPARTED] > 0:
+@jit
+def _outcome(a, d, air_needs_destroyer, defender_holds):
+    """The outcome code of a joint state (ONGOING while the battle goes on) from the two sides'
+    ``_facts``, judged on the units in the battle; units that left it early turn a loss into a
+    retreat."""
+    code = _battle_outcome(a, d, air_needs_destroyer, defender_holds)
+    if (code == DEFENDER_WINS or code == DRAW) and a & _DEPARTED:
         return RETREAT_LEFT
-    if code == DRAW and d_flags[F_DEPARTED] > 0:
+    if code == DRAW and d & _DEPARTED:
         return DEFENDER_WINS
     return code
 
 
-@hot_jit
-def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defender_holds):
-    a_left = a_flags[F_SLOTS_LEFT] > 0
-    d_left = d_flags[F_SLOTS_LEFT] > 0
+@jit
+def _battle_outcome(a, d, air_needs_destroyer, defender_holds):
+    a_left = a & _SLOTS
+    d_left = d & _SLOTS
     if not a_left and not d_left:
         return DEFENDER_WINS if defender_holds else DRAW
     if not d_left:
@@ -1185,16 +1211,15 @@ def _battle_outcome(a_flags, d_flags, a_dist, d_dist, air_needs_destroyer, defen
     if not a_left:
         return DEFENDER_WINS
     # a side with only defenceless units left loses them to an enemy that can fight
-    a_weak = a_flags[F_ONLY_DEFENCELESS] == 1
-    d_weak = d_flags[F_ONLY_DEFENCELESS] == 1
+    a_weak = a & _WEAK
+    d_weak = d & _WEAK
     if a_weak and d_weak:
         return STALEMATE
     if d_weak:
         return ATTACKER_WINS  # defenceless units left alone are destroyed
     if a_weak:
         return DEFENDER_WINS
-    if not _can_hit(a_dist, a_flags, d_flags, air_needs_destroyer) and not _can_hit(
-            d_dist, d_flags, a_flags, air_needs_destroyer):
+    if not _can_hit(a, d, air_needs_destroyer) and not _can_hit(d, a, air_needs_destroyer):
         return STALEMATE
     return ONGOING
 
@@ -1256,12 +1281,14 @@ def bombard_round_kernel(A, D, start_mass, bombard_dist, rules, defender_holds):
             for b in range(bombard_dist.shape[0]):
                 fire[G_AIR_OTHER, h + b] += A.dist[ia, G_AIR_OTHER, h] * bombard_dist[b]
         fire_hi[G_AIR_OTHER] = A.hi[ia, G_AIR_OTHER] + bombard_dist.shape[0] - 1
-        na_t, _ = _target_distribution(ia, Fire(D.dist[idd], D.lo[idd], D.hi[idd]), True, False, True,
-                                       D.flags[idd, F_SUB] == 1, A, a_prob, a_touched,
-                                       compact_idx[A_GENERAL], compact_p[A_GENERAL])
-        nd_t, _ = _target_distribution(idd, Fire(fire, fire_lo, fire_hi), False, False, True,
-                                       A.flags[ia, F_SUB] == 1, D, d_prob, d_touched,
-                                       compact_idx[D_GENERAL], compact_p[D_GENERAL])
+        a_mode = SUBS_FIRE + OTHERS_FIRE + ENEMY_SUBS * (D.flags[idd, F_SUB] == 1)
+        na_t, _ = _target_distribution(ia, D.dist[idd], D.lo[idd], D.hi[idd], a_mode, A.next_hit,
+                                       A.class_info, A.stride, a_prob, a_touched, compact_idx[A_GENERAL],
+                                       compact_p[A_GENERAL])
+        d_mode = OTHERS_FIRE + ENEMY_SUBS * (A.flags[ia, F_SUB] == 1)
+        nd_t, _ = _target_distribution(idd, fire, fire_lo, fire_hi, d_mode, D.next_hit, D.class_info,
+                                       D.stride, d_prob, d_touched, compact_idx[D_GENERAL],
+                                       compact_p[D_GENERAL])
         for s in range(na_t):
             for t in range(nd_t):
                 after[compact_idx[A_GENERAL, s] * nd + compact_idx[D_GENERAL, t]] += (
@@ -1300,11 +1327,11 @@ def first_round_kernel(A, D, start_mass, rules, defender_holds):
         middle = start_mass[j] + mid[j]
         if n1_a:
             # the first strike from the round's start; its own share ("no change") joins mid[j]
-            _first_strike(mid_round, nd, start_mass[j], 0.0, lists, A_FIRST * width, n1_a, D_FIRST * width,
+            _spread(mid_round, nd, start_mass[j], 0.0, lists, A_FIRST * width, n1_a, D_FIRST * width,
                           n1_d, scratch, 0.0, no_rows)
             middle = mid[j]
         # general fire from all the mass here after the first strike (its own share stays at j)
-        _general_fire(end_of_round, nd, middle, 0.0, lists, A_GENERAL * width, n2_a, D_GENERAL * width, n2_d,
+        _spread(end_of_round, nd, middle, 0.0, lists, A_GENERAL * width, n2_a, D_GENERAL * width, n2_d,
                       scratch, 0.0, no_rows)
     return left, after
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._runtime.jit import hot_jit, jit
+from oddsim._runtime.jit import jit
 from oddsim.engines.exact import _kernel as k
 from oddsim.engines.exact import _tables as t
 
@@ -35,7 +35,7 @@ N_VALUES = 8
 ``V_ROUNDS``: the rounds fought."""
 
 
-@hot_jit
+@jit
 def _after_hit(code, counts, kind, kind_unit, stride, is_air, is_sub):
     """The lattice code after one hit of ``kind`` (``t.H_*`` or ``H_AA``) on the state ``counts``
     (slots left per kind, code ``code``): the first kind with a slot left that can take it."""
@@ -53,7 +53,7 @@ def _after_hit(code, counts, kind, kind_unit, stride, is_air, is_sub):
     return code
 
 
-@hot_jit
+@jit
 def _decode(code, stride, radix, counts):
     for c in range(counts.shape[0]):
         counts[c] = (code // stride[c]) % radix[c]
@@ -171,6 +171,11 @@ def sweep_kernel(A, D, rules, defender_holds, a_left, d_left, a_reached, d_reach
     v2 = np.zeros((na * nd, N_VALUES))  # after the first-strike phase
     buf = k._buffers(na, nd)
     compact_idx, compact_p = buf[4], buf[5]
+    # the lists' rows, made once: views made per state cost Numba's reference counts (``k._held``)
+    a_first_idx, a_first_p = compact_idx[k.A_FIRST], compact_p[k.A_FIRST]
+    d_first_idx, d_first_p = compact_idx[k.D_FIRST], compact_p[k.D_FIRST]
+    a_general_idx, a_general_p = compact_idx[k.A_GENERAL], compact_p[k.A_GENERAL]
+    d_general_idx, d_general_p = compact_idx[k.D_GENERAL], compact_p[k.D_GENERAL]
     after_first = np.zeros(N_VALUES)
     after_second = np.zeros(N_VALUES)
     for ia in range(na - 1, -1, -1):
@@ -182,17 +187,16 @@ def sweep_kernel(A, D, rules, defender_holds, a_left, d_left, a_reached, d_reach
             j = ia * nd + idd
             code = k._joint_outcome(ia, idd, A, D, rules, defender_holds)
             if code != k.ONGOING:
-                _terminal(v1[j], code, A.flags[ia, t.F_LAND], a_left[ia], d_left[idd])
-                v2[j, :] = v1[j]
+                _terminal(v1, j, code, A.flags[ia, t.F_LAND], a_left[ia], d_left[idd])
+                for q in range(N_VALUES):
+                    v2[j, q] = v1[j, q]
                 continue
             n1_a, n1_d, stay1, n2_a, n2_d, stay2 = k._moves(ia, idd, A, D, rules, buf, k.OWN_STRIKES)
             # v1[j] and v2[j] are still 0: the gathers leave out "nothing changed", in the closed form
-            _gather(v1, nd, compact_idx[k.A_GENERAL], compact_p[k.A_GENERAL], n2_a, compact_idx[k.D_GENERAL],
-                    compact_p[k.D_GENERAL], n2_d, after_second)
+            _gather(v1, nd, a_general_idx, a_general_p, n2_a, d_general_idx, d_general_p, n2_d, after_second)
             after_first[:] = 0.0
             if n1_a:
-                _gather(v2, nd, compact_idx[k.A_FIRST], compact_p[k.A_FIRST], n1_a, compact_idx[k.D_FIRST],
-                        compact_p[k.D_FIRST], n1_d, after_first)
+                _gather(v2, nd, a_first_idx, a_first_p, n1_a, d_first_idx, d_first_p, n1_d, after_first)
             after_first[V_ROUNDS] += 1.0  # the round fought from here
             scale = 1.0 / (1.0 - stay1 * stay2)
             for q in range(N_VALUES):
@@ -201,9 +205,11 @@ def sweep_kernel(A, D, rules, defender_holds, a_left, d_left, a_reached, d_reach
     return v1
 
 
-@hot_jit
-def _terminal(out, code, takes, a_left, d_left):
-    """The expectations of a joint state where the battle is over (outcome ``code``)."""
+@jit
+def _terminal(values, j, code, takes, a_left, d_left):
+    """The expectations of joint state j (``values[j]``) where the battle is over (outcome
+    ``code``)."""
+    out = values[j]
     out[:] = 0.0
     if code == k.ATTACKER_WINS:
         out[V_ATTACKER_WIN] = 1.0
@@ -220,7 +226,7 @@ def _terminal(out, code, takes, a_left, d_left):
     out[V_DEFENDER_LEFT] = 0.0 if destroyed_d else d_left
 
 
-@hot_jit
+@jit
 def _gather(values, nd, a_idx, a_p, n_a, d_idx, d_p, n_d, out):
     """out = sum of P(a) * P(d) * values[a, d] over the two compact lists."""
     out[:] = 0.0
@@ -261,7 +267,7 @@ def start_values(v1, nd, a0, d0, a_dist, a_row, a_next, d_dist, d_next):
     return out
 
 
-@hot_jit
+@jit
 def _spread_hits(start, dist, next_state, states, chances):
     """A side's states after ``dist`` hits (chance per count; trailing zeros end it) from
     ``start`` along ``next_state``, into ``states``/``chances``; returns how many."""

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from oddsim._runtime.jit import hot_jit, inline_jit, jit
+from oddsim._runtime.jit import inline_jit, jit
 from oddsim.engines.dice import add_dice_with, hit_chance, low_luck_pmf, low_luck_strength
 
 AIR, SUB, OTHER, KEPT = 0, 1, 2, 3
@@ -193,7 +193,7 @@ class BuiltSide(NamedTuple):
     reached: np.ndarray  # bool per state
 
 
-@hot_jit
+@jit
 def decode(state: int, stride: np.ndarray, class_len: np.ndarray, counts: np.ndarray) -> None:
     """Casualties per class of a state (of either layer)."""
     for c in range(N_CLASSES):
