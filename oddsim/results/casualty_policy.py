@@ -178,12 +178,30 @@ class RoundAdvice:
 
 
 @dataclass(frozen=True)
+class TypedAdvice:
+    """One row of round 1's advice at sea with submarines: in ``phase`` ("surprise strike",
+    "general fire"), ``side`` taking ``hits`` (by group: "1 from subs, 1 from the rest"; chance
+    ``probability``) loses ``lose``."""
+
+    side: str
+    phase: str
+    hits: str
+    probability: float
+    lose: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"side": self.side, "phase": self.phase, "hits": self.hits,
+                "probability": float(self.probability), "lose": self.lose}
+
+
+@dataclass(frozen=True)
 class CasualtyPolicy:
     """Best casualties' figures: the goal's value under best play (``value``) and with every side
     by its order of loss (``fixed``), which sides choose, the aircraft the attacker loses to AA fire
     before round 1 (``aa``), and the first round's advice from each state the AA fire leaves
     (``starts``, the likeliest first; one without AA fire). ``in_progress``: the battle resumes
-    in progress, so its first round is the round being fought now."""
+    in progress, so its first round is the round being fought now. ``typed``: at sea with
+    submarines, the first round's advice by phase and group of hits instead (``starts`` empty)."""
 
     goal: str
     value: float
@@ -193,6 +211,7 @@ class CasualtyPolicy:
     aa: tuple[Advice, ...]
     starts: tuple[RoundAdvice, ...]
     in_progress: bool = False
+    typed: tuple[TypedAdvice, ...] = ()
 
     @property
     def chooser(self) -> str:
@@ -241,6 +260,15 @@ class CasualtyPolicy:
                     out.append(f"    {hits} ({100 * row.probability:5.1f}%): {row.lose}")
                     for other in row.when:
                         out.append(f"        {other.words()} ({100 * other.probability:.1f}%): {other.lose}")
+        for side in ("defender", "attacker"):
+            for phase in dict.fromkeys(r.phase for r in self.typed if r.side == side):
+                typed = [r for r in self.typed if r.side == side and r.phase == phase]
+                when = "This round" if self.in_progress else "Round 1"
+                out.append(f"  {when}, {phase}, the {side} takes hits and loses:")
+                wide = max(len(r.hits) for r in typed)
+                out += [f"    {r.hits:<{wide}} ({100 * r.probability:5.1f}%): {r.lose}" for r in typed]
+        if self.typed and any(r.phase == "surprise strike" for r in self.typed):
+            out.append("  (general fire: after a surprise strike that sank nothing)")
         if len(self.starts) > 1 and (self.attacker or self.defender):
             out.append("  (the advice after each AA outcome: --json's casualty_policy.grid)")
         return out
@@ -249,9 +277,10 @@ class CasualtyPolicy:
         return {"goal": self.goal, "value": float(self.value), "fixed_order_value": float(self.fixed),
                 "attacker_best": self.attacker_best, "defender_best": self.defender_best,
                 "in_progress": self.in_progress,
+                "advice": "typed" if self.typed else "grid",
                 "aa": [r.to_dict() for r in self.aa], "defender": [r.to_dict() for r in self.defender],
                 "attacker": [r.to_dict(when=True) for r in self.attacker],
-                "grid": [s.to_dict() for s in self.starts]}
+                "grid": [s.to_dict() for s in self.starts], "typed": [r.to_dict() for r in self.typed]}
 
 
 def collapse(rows: list[tuple[int, float, Loss, tuple[WhenScored, ...]]]) -> tuple[Advice, ...]:

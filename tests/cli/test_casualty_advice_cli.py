@@ -3,6 +3,7 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from oddsim.cli import cli
@@ -49,3 +50,24 @@ def test_in_progress_gives_the_advice_for_the_state_given():
     assert "     1 hit  ( 33.3%): 1 fighter" in lines
     out = _run(*IN_PROGRESS, "--json")
     assert json.loads(out.output)["casualty_policy"]["in_progress"] is True
+
+
+SUBS = ("battle", "--sea", "-a", "1 sub, 2 ftr", "-d", "2 sub, 1 dd, 1 trn", "--ool-attacker", "best")
+
+
+def test_at_sea_with_submarines_the_table_goes_by_phase_and_group_of_hits():
+    """The defender's subs strike first (no attacking destroyer): their hits never go to aircraft,
+    so 1 or 2 of them cost the attacker's only submarine; 2 subs defending at 1: 1 hit 2 * 1/6 *
+    5/6 = 10/36, 2 hits 1/36. --json lists the rows in casualty_policy.typed."""
+    out = _run(*SUBS)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    at = lines.index("  Round 1, surprise strike, the attacker takes hits and loses:")
+    assert lines[at + 1:at + 3] == ["    1 from subs ( 27.8%): 1 submarine",
+                                    "    2 from subs (  2.8%): 1 submarine"]
+    policy = json.loads(_run(*SUBS, "--json").output)["casualty_policy"]
+    assert policy["advice"] == "typed" and policy["grid"] == []
+    first = policy["typed"][0]
+    assert (first["side"], first["phase"], first["hits"]) == ("attacker", "surprise strike", "1 from subs")
+    assert first["probability"] == pytest.approx(10 / 36) and first["lose"] == "1 submarine"
+    assert json.loads(_run(*VALUE_8, "--json").output)["casualty_policy"]["advice"] == "grid"

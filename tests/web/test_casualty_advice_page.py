@@ -54,3 +54,24 @@ def test_the_advice_table_and_the_grid(page):
     page.check("#in_progress")
     answer_for(page, _battle(in_progress=True))
     assert page.locator("#out-casualty-policy h5").last.inner_text() == "This round: the attacker, hit, loses"
+
+
+def test_at_sea_with_submarines_a_table_per_phase(page):
+    """1 sub, 2 ftr against 2 sub, 1 dd, 1 transport, the attacker best: the defender's subs strike
+    first, and their hits (never on aircraft) cost the only submarine; 1 hit 2 * 1/6 * 5/6."""
+    page.goto(page.base + "/")
+    page.click("#clear")
+    page.check("input[name=kind][value=sea]")
+    set_counter(page, "attacker", "submarine", 1)
+    set_counter(page, "attacker", "fighter", 2)
+    set_counter(page, "defender", "submarine", 2)
+    set_counter(page, "defender", "destroyer", 1)
+    set_counter(page, "defender", "transport", 1)
+    page.select_option("#ool_attacker-preset", "best")
+    attacker = Side("1 sub, 2 ftr", order_of_loss="best")
+    battle = oddsim.Battle("1942-2e", attacker, "2 sub, 1 dd, 1 trn", sea=True)
+    answer_for(page, battle, timeout=240_000)
+    first = page.locator("#out-casualty-attacker-surprise-strike tbody tr").first
+    cells = first.locator("td").all_inner_texts()
+    assert cells == ["1 from subs", "27.8%", "1 submarine"]
+    assert page.locator("#out-casualty-attacker-general-fire tbody tr").count() >= 1

@@ -15,14 +15,24 @@ from typing import NamedTuple
 import numpy as np
 
 from oddsim.engines.exact import _casualties as kc
-from oddsim.engines.exact.casualties import Solved, _units_text, aa_rolled_per_aircraft
+from oddsim.engines.exact.casualties import Game, Solved, _units_text, aa_rolled_per_aircraft
 from oddsim.engines.exact.compositions import WHOLE, CompositionTypes
+from oddsim.engines.exact.sub_advice import TypedChoice, typed_choices
 from oddsim.engines.lowering import unit_names
-from oddsim.results.casualty_policy import CasualtyPolicy, Chance, Loss, RoundAdvice, Scored, collapse
+from oddsim.results.casualty_policy import (
+    CasualtyPolicy,
+    Chance,
+    Loss,
+    RoundAdvice,
+    Scored,
+    TypedAdvice,
+    collapse,
+)
 
 ADVICE_MIN_CHANCE = 1e-4
 """Hit counts (scored or taken) and AA outcomes rarer than this in the round are left out of the
 advice."""
+
 
 
 class RoundChoices(NamedTuple):
@@ -68,10 +78,11 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     """The policy's figures and the advice for the battle's first round: the aircraft the attacker
     loses to AA fire where it chooses them, then the round from each state the AA fire leaves."""
     g = solved.game
-    if g.typed is not None:  # (at sea with subs: hits are typed, the advice does not read them yet)
-        return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
-                              (), (), g.battle.in_progress)
     names = unit_names(g.battle.rules)
+    if g.typed is not None:  # (at sea with subs: hits are typed, round 1's advice by phase and group)
+        typed = tuple(_typed_row(names, g, c) for c in typed_choices(solved, ADVICE_MIN_CHANCE))
+        return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
+                              (), (), g.battle.in_progress, typed=typed)
     a_start, d0 = g.A.start, g.D.start
     chosen_aa = g.A.best and not aa_rolled_per_aircraft(g.battle)
     aa = collapse([(h, p, _lost(names, g.a_types, g.A.counts[a_start], g.A.counts[s]), ())
@@ -92,6 +103,13 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
         starts.append(RoundAdvice(h, float(p), aa_lost, scored, taken, lose))
     return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
                           aa, tuple(starts), g.battle.in_progress)
+
+
+def _typed_row(names: tuple[str, ...], g: Game, c: TypedChoice) -> TypedAdvice:
+    """A typed choice as a row of advice: what the side loses from its start to ``c.kept``."""
+    side, types = (g.A, g.a_types) if c.side == "attacker" else (g.D, g.d_types)
+    lose = _lost(names, types, side.counts[side.start], side.counts[c.kept]).text()
+    return TypedAdvice(c.side, c.phase, c.hits, c.probability, lose)
 
 
 def _lost(names: tuple[str, ...], types: CompositionTypes, before: np.ndarray, after: np.ndarray) -> Loss:

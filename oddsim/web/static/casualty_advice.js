@@ -4,7 +4,8 @@
 // scored too (they decide what the defender has left): its table gives, per hits taken, the loss
 // after most rolls and the hits scored that call for another; the whole grid (every hits scored
 // by every hits taken, after each AA outcome; hits scored after which it loses the same share a
-// column) unfolds below it. app.js calls
+// column) unfolds below it. At sea with submarines ("typed"): per phase, a loss for each group of
+// hits (the subs', the aircraft's, the rest's). app.js calls
 // casualtyAdvice(data.casualty_policy) where an answer carries one; it reads app.js's el().
 
 function casualtyAdvice(policy) {
@@ -38,6 +39,15 @@ function casualtyAdvice(policy) {
       { className: "when-scored" }))]);
   table("out-casualty-attacker", `${round}: the attacker, hit, loses`,
     ["hits taken", "after scoring", "chance", "lose"], attacker);
+  // at sea with submarines: per phase (surprise strike, general fire), a loss per group of hits
+  const typed = policy.typed || [];
+  for (const side of ["defender", "attacker"]) {
+    for (const phase of new Set(typed.filter(r => r.side === side).map(r => r.phase))) {
+      const rows = typed.filter(r => r.side === side && r.phase === phase);
+      table(`out-casualty-${side}-${phase.replace(" ", "-")}`, `${round}, ${phase}: the ${side}, hit, loses`,
+        ["hits", "chance", "lose"], rows.map(r => row([r.hits], [pct(r.probability), true], [r.lose])));
+    }
+  }
   if (policy.attacker_best && grid.length) box.append(everyCase(grid, afterAA, pct));
   return box;
 }

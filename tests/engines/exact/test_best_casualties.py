@@ -71,7 +71,7 @@ def phased_values(n_phases, fire, terminal, att_options, def_options, stalemate=
     hits land (its casualties fire), the attacker picks among ``att_options(a, hits)``. A phase's
     value where nothing changed is the next phase's at the same pair; the round where nothing
     changes at all is solved in closed form. ``terminal(a, d)``: the goal's value where the
-    battle is over, else None."""
+    battle is over, else None. ``V.at(k, a, d)``: the value at the start of phase k."""
     @cache
     def value(a, d):
         end = terminal(a, d)
@@ -115,6 +115,7 @@ def phased_values(n_phases, fire, terminal, att_options, def_options, stalemate=
             r, q = r + p * x, q + p * y
         return r, q
 
+    value.at = at  # (the value at the start of a phase: what a phase's choices lead to)
     return value
 
 
@@ -444,6 +445,13 @@ def sub_brute_force(att, dfn, rules, att_order=None, def_order=None):
     """Goal win at sea with subs (``att``/``dfn``: {type: count}): rounds of two phases, the surprise
     strike of each side's subs while the enemy has no destroyer, then every unit that has not fired;
     independent of the solver's tables."""
+    return phased_game(tuple(att.values()), tuple(dfn.values()), 2,
+                       *sub_game_parts(att, dfn, rules, att_order, def_order))
+
+
+def sub_game_parts(att, dfn, rules, att_order=None, def_order=None):
+    """``sub_brute_force``'s game as ``phased_values`` reads it: (fire, terminal, the attacker's
+    options, the defender's), states as tuples of counts in the order of ``att``/``dfn``."""
     spec = SUB_RULES[rules]
     a_types, d_types = list(att), list(dfn)
 
@@ -490,8 +498,7 @@ def sub_brute_force(att, dfn, rules, att_order=None, def_order=None):
             return lambda s, h: {_typed_by_order(s, h, types, [types.index(n) for n in order])}
         return lambda s, h: _typed_options(s, h, types)
 
-    return phased_game(tuple(att.values()), tuple(dfn.values()), 2, fire, terminal,
-                       options(a_types, att_order), options(d_types, def_order))
+    return fire, terminal, options(a_types, att_order), options(d_types, def_order)
 
 
 def _army(counts):

@@ -14,11 +14,15 @@ from oddsim.model.battle import Battle
 from oddsim.model.side import Side
 from oddsim.results.casualty_policy import Chance, Loss, RoundAdvice, Scored, collapse
 from tests.engines.exact.test_best_casualties import (
+    ORDER,
     _hits,
     _issue_fire_attacker,
     _issue_fire_defender,
     _losses,
+    _side,
     brute_force,
+    phased_values,
+    sub_game_parts,
 )
 
 RULES = "1942-2e"
@@ -183,3 +187,80 @@ def test_a_battleship_sunk_and_one_damaged():
     two = next(r for r in oddsim.solve(battle).casualty_policy.attacker if r.hits == 2)
     assert two.lose == "1 battleship, 1 battleship damaged" and two.when == ()
     assert two.probability == pytest.approx(4 / 9, abs=1e-15)
+
+
+def _parse_hits(words):
+    """"1 from subs, 2 from the rest" -> (1, 0, 2)."""
+    groups = {"subs": 0, "aircraft": 1, "the rest": 2}
+    hits = [0, 0, 0]
+    for part in words.split(", "):
+        n, _, who = part.partition(" from ")
+        hits[groups[who]] = int(n)
+    return tuple(hits)
+
+
+def _after(state, types, lose):
+    """``state`` (counts in the order of ``types``, short names) less the units ``lose`` names."""
+    left = list(state)
+    for part in lose.split(", "):
+        n, _, name = part.partition(" ")
+        name = name[:-1] if int(n) != 1 and name.endswith("s") else name
+        left[types.index(SHORT[name])] -= int(n)
+    return tuple(left)
+
+
+SHORT = {"submarine": "sub", "destroyer": "dd", "fighter": "ftr", "cruiser": "cruiser",
+         "transport": "transport"}
+
+
+@pytest.mark.parametrize(("rules", "att", "dfn", "who"), [
+    ("1942-2e", {"sub": 1, "dd": 1, "ftr": 1}, {"sub": 2, "dd": 1}, "attacker"),
+    ("1942-2e", {"sub": 2, "dd": 1}, {"sub": 1, "dd": 1, "ftr": 1}, "defender"),
+    ("1942-2e", {"sub": 2, "ftr": 1}, {"sub": 1, "dd": 1, "ftr": 1}, "attacker"),
+    ("1942-2e", {"sub": 1, "cruiser": 1, "ftr": 1}, {"sub": 1, "dd": 1}, "attacker"),  # (a surprise strike)
+    ("1942-2e", {"sub": 2, "dd": 1}, {"sub": 1, "cruiser": 1, "ftr": 1}, "defender"),
+])
+def test_round_one_at_sea_with_subs_is_the_brute_force_choice(rules, att, dfn, who):
+    """Each row of round 1's advice (both phases from the start) keeps what the independent solver
+    (test_best_casualties.sub_game_parts) finds best, by the value where the phase leads (general
+    fire's start after the surprise strike, the next round's after general fire): the attacker,
+    the composition best after the most likely of its rolls (the defender's state after its
+    order's losses: the advice's row is the loss after most rolls); the defender, the one of the
+    smallest value once the attacker's hits (by its order) land."""
+    a_best = who == "attacker"
+    a_order, d_order = ([n for n in ORDER if n in army] for army in (att, dfn))
+    fire, terminal, att_options, def_options = sub_game_parts(att, dfn, rules, None if a_best else a_order,
+                                                              d_order if a_best else None)
+    value = phased_values(2, fire, terminal, att_options, def_options)
+    a, d = tuple(att.values()), tuple(dfn.values())
+    policy = oddsim.solve(Battle(rules, _side(att, a_best), _side(dfn, not a_best), sea=True)).casualty_policy
+    assert policy.typed and {r.side for r in policy.typed} == {who}
+    assert policy.to_dict()["advice"] == "typed" and policy.starts == ()
+    for row in policy.typed:
+        k = ("surprise strike", "general fire").index(row.phase)
+        pa, pd = fire(k, a, d)
+        hits = _parse_hits(row.hits)
+
+        def then(ap, dp, k=k):  # the value where phase k leads
+            return value.at(1, ap, dp) if k == 0 else value(ap, dp)
+        if who == "attacker":
+            kept = _after(a, list(att), row.lose)
+            options = att_options(a, hits)
+            assert kept in options
+            left = [(next(iter(def_options(d, ha))), p) for ha, p in pa.items()]  # (the defender's order)
+
+            def mass(ap, only=False, options=options, left=left, then=then):
+                """The chance of the rolls after which ap is a best keep (``only``: the best)."""
+                def best(dp):
+                    top = max(then(o, dp) for o in options)
+                    return [o for o in options if then(o, dp) >= top - 1e-12]
+                return sum(p for dp, p in left if ap in best(dp) and (not only or len(best(dp)) == 1))
+            assert mass(kept) > 0.0  # (ties go to the order of loss: kept is best at least as often)
+            assert all(mass(kept) >= mass(ap, only=True) - 1e-12 for ap in options if ap != kept)
+        else:
+            kept = _after(d, list(dfn), row.lose)
+            assert kept in def_options(d, hits)
+
+            def cost(dp, pd=pd, then=then):
+                return sum(p * then(next(iter(att_options(a, hd))), dp) for hd, p in pd.items())
+            assert cost(kept) == pytest.approx(min(cost(dp) for dp in def_options(d, hits)))
