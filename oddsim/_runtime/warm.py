@@ -43,9 +43,8 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("plan", "--pool", "2 inf, 1 arm", "--target", "A=1 inf", "--target", "B=1 inf", "--target", "C=1 inf",
      "--goal", "take-at-least:2"),
 )
-"""Small commands that between them use every kernel of the everyday ones: first Monte Carlo's and
-the trench's (a cold cache answers their first runs with NumPy only within one budget), then
-likeliest first."""
+"""Small commands that between them use every kernel of the everyday ones: Monte Carlo's and the
+trench's first (a cold cache answers them with NumPy only within a budget), then likeliest first."""
 COMPILING = "oddsim: compiling the engines, first run only..."
 COMPILING_FOR_PYTHON = ("oddsim: compiling the engines, once per installation: about 20 s for a first "
                         "battle, the other engines in the background (a minute or two); later runs load them")
