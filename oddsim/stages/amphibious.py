@@ -208,8 +208,7 @@ class Amphibious:
             try:
                 check_covered(battle)
             except BattleError as error:
-                raise BattleError(f"{name}: {str(error).replace('drop --bombard', 'add --no-bombard')}") \
-                    from None
+                raise BattleError(f"{name}: {error}") from None
 
     def _casualty_options(self, sea: bool) -> dict[str, object]:
         """The casualty goal of the sea battle or the landing, where a side of it chooses."""

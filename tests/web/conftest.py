@@ -66,3 +66,17 @@ def live_server():
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A page of its own at 1200x1000 (``page.base``: the live server), failing its test on a
+    script error; test files that open the page otherwise define their own."""
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.base = live_server
+    yield page
+    context.close()
+    assert not errors, errors

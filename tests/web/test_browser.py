@@ -14,18 +14,6 @@ from oddsim.model.rules import with_changes
 from oddsim.purchase.goals import Goal
 
 
-@pytest.fixture
-def page(browser, live_server):
-    context = browser.new_context(viewport={"width": 1200, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.base = live_server
-    yield page
-    context.close()
-    assert not errors, errors
-
-
 def answer_for(page, battle: oddsim.Battle, timeout: float = 60_000, how: str = "") -> None:
     """Wait until the page shows the result of ``battle`` (its title line), answered ``how``
     ("Monte Carlo, 20,000 runs": not the exact answer shown before the method changed)."""

@@ -3,23 +3,9 @@ that change the attacker's loss, the whole grid, and a battle in progress (test_
 
 from __future__ import annotations
 
-import pytest
-
 import oddsim
 from oddsim.model.side import Side
 from tests.web.test_browser import answer_for, open_group, set_counter
-
-
-@pytest.fixture
-def page(browser, live_server):
-    context = browser.new_context(viewport={"width": 1200, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.base = live_server
-    yield page
-    context.close()
-    assert not errors, errors
 
 
 def _battle(**options):
