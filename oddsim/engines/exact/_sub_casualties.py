@@ -283,14 +283,23 @@ def _defender_keeps(A, D, AT, DT, M, a, d, t, td_t, td_p, n_td):  # noqa: N803
 
 
 @jit
-def _phase(A, D, AT, DT, rules, M, a, d, phase2, bufs):  # noqa: N803
-    """One phase from (a, d): (R, q) with the phase's value R + q C(a, d) (q: nothing changes)."""
+def _both_fire(A, D, AT, DT, rules, a, d, phase2, bufs):  # noqa: N803
+    """Both sides' hit lists of one phase from (a, d) into ``bufs`` (the attacker's targets and
+    chances, then the defender's): each list's length and its chance that no hit can be paid."""
     a_first, d_first = _strikes(A, D, AT, DT, rules, a, d)
     ta_t, ta_p, td_t, td_p = bufs
     a_apart = rules.air_needs_destroyer and not AT.destroyer[a] and DT.sub[d]
     d_apart = rules.air_needs_destroyer and not DT.destroyer[d] and AT.sub[a]
     n_ta, stay_a = _fire_list(AT, a, a_first, phase2, a_apart, DT, d, ta_t, ta_p)
     n_td, stay_d = _fire_list(DT, d, d_first, phase2, d_apart, AT, a, td_t, td_p)
+    return n_ta, stay_a, n_td, stay_d
+
+
+@jit
+def _phase(A, D, AT, DT, rules, M, a, d, phase2, bufs):  # noqa: N803
+    """One phase from (a, d): (R, q) with the phase's value R + q C(a, d) (q: nothing changes)."""
+    ta_t, ta_p, td_t, td_p = bufs
+    n_ta, stay_a, n_td, stay_d = _both_fire(A, D, AT, DT, rules, a, d, phase2, bufs)
     total = 0.0
     for i in range(n_ta):
         t = ta_t[i]
@@ -360,12 +369,8 @@ def _phase_moves(A, D, AT, DT, rules, M, C, j, phase2, mass, into, bufs):  # noq
     (``into``, joint too), the part where nothing changes left out (the caller's closed form)."""
     n_a = into.shape[0] // C.shape[0]
     d, a = j // n_a, j % n_a
-    a_first, d_first = _strikes(A, D, AT, DT, rules, a, d)
     ta_t, ta_p, td_t, td_p = bufs
-    a_apart = rules.air_needs_destroyer and not AT.destroyer[a] and DT.sub[d]
-    d_apart = rules.air_needs_destroyer and not DT.destroyer[d] and AT.sub[a]
-    n_ta, _ = _fire_list(AT, a, a_first, phase2, a_apart, DT, d, ta_t, ta_p)
-    n_td, _ = _fire_list(DT, d, d_first, phase2, d_apart, AT, a, td_t, td_p)
+    n_ta, _, n_td, _ = _both_fire(A, D, AT, DT, rules, a, d, phase2, bufs)
     for i in range(n_ta):
         t = ta_t[i]
         dp = d if _unpaid(DT, d, t) else _defender_keeps(A, D, AT, DT, M, a, d, t, td_t, td_p, n_td)[0]
