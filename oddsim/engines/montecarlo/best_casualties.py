@@ -62,6 +62,14 @@ def _hits(rng, rolls, chance, groups, strength, sides, low_luck):
 
 
 @jit
+def _dice_scratch(n_types, sides):
+    """The work arrays ``_roll`` fills for ``n_types`` composition types on dice of ``sides``:
+    (raised, rolls, chance), made once per simulation."""
+    return (np.zeros((n_types, sides + 1), dtype=np.int64), np.zeros((sides + 1) * n_types, dtype=np.int64),
+            np.zeros((sides + 1) * n_types))
+
+
+@jit
 def _roll(rng, fire, row, low_luck, raised, rolls, chance):
     """Hits one composition scores in a round, each die rolled."""
     groups, strength = kc.fire_groups(row, fire, raised, rolls, chance)
@@ -116,10 +124,7 @@ def simulate_kernel(A, D, M, F, subsets, leave, a_fire, d_fire, low_luck, aa, bo
     n_a = M.shape[0]
     ends = np.zeros(M.shape[1] * n_a, dtype=np.int64)
     gone = np.zeros(M.shape[1] * n_a, dtype=np.int64)
-    n_types = max(A.n.shape[0], D.n.shape[0])
-    raised = np.zeros((n_types, a_fire.sides + 1), dtype=np.int64)
-    rolls = np.zeros((a_fire.sides + 1) * n_types, dtype=np.int64)
-    chance = np.zeros((a_fire.sides + 1) * n_types)
+    raised, rolls, chance = _dice_scratch(max(A.n.shape[0], D.n.shape[0]), a_fire.sides)
     rounds = 0.0
     rounds_sq = 0.0
     rng = np.zeros(2, dtype=np.int64)
@@ -201,10 +206,7 @@ def typed_kernel(A, D, AT, DT, rules, V, W, M1, M2, a_fire, d_fire, low_luck, ru
     """``simulate_kernel`` at sea with subs: rounds of the surprise strike and general fire."""
     n_a = V.shape[1]
     ends = np.zeros(V.shape[0] * n_a, dtype=np.int64)
-    n_types = max(A.n.shape[0], D.n.shape[0])
-    sides = a_fire.s.sides
-    scratch = (np.zeros((n_types, sides + 1), dtype=np.int64),
-               np.zeros((sides + 1) * n_types, dtype=np.int64), np.zeros((sides + 1) * n_types))
+    scratch = _dice_scratch(max(A.n.shape[0], D.n.shape[0]), a_fire.s.sides)
     bufs = (np.zeros(ks._n_triples(DT), dtype=np.int64), np.zeros(ks._n_triples(DT)),
             np.zeros(ks._n_triples(AT), dtype=np.int64), np.zeros(ks._n_triples(AT)))
     rounds = 0.0
