@@ -31,7 +31,7 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def _cache_dir(wanted: Path) -> Path | None:
+def _cache_dir(wanted: Path, posix: bool = os.name == "posix") -> Path | None:
     """Where the kernels cache: ``wanted``, or a private writable copy of it in the temporary
     folder (a read-only cache), or None: nowhere (compiled in memory). Says so when not ``wanted``."""
     kernel_cache.prepare(wanted)  # (marks it used; a new one removes its long-unused siblings)
@@ -40,7 +40,9 @@ def _cache_dir(wanted: Path) -> Path | None:
     copy = Path(tempfile.gettempdir()) / f"{wanted.name}-{_UID}"
     try:
         mode = copy.lstat() if _writable(copy) else None  # (only this user's: no one else's code)
-        if mode and stat.S_ISDIR(mode.st_mode) and not mode.st_mode & 0o022 and mode.st_uid == _UID:
+        # (POSIX only: Windows says st_uid 0, mode 0o777 of any folder; its temp folder is the user's own)
+        if mode and stat.S_ISDIR(mode.st_mode) and (
+                not posix or (not mode.st_mode & 0o022 and mode.st_uid == _UID)):
             if wanted.is_dir():
                 shutil.copytree(wanted, copy, dirs_exist_ok=True)
             print(f"oddsim: the kernel cache {wanted} cannot be written: using a copy, {copy}",
