@@ -67,10 +67,10 @@ class HitGroups(NamedTuple):
     rest: int
     more: tuple[bool, bool, bool] = (False, False, False)
 
-    def words(self, joiner: str = ", ") -> str:
+    def words(self) -> str:
         """"1 from subs, 2 or more from the rest"; "no hit"."""
         counts = (self.subs, self.aircraft, self.rest)
-        return joiner.join(f"{n}{' or more' if more else ''} from {who}"
+        return ", ".join(f"{n}{' or more' if more else ''} from {who}"
                            for n, more, who in zip(counts, self.more, GROUPS, strict=True) if n) or "no hit"
 
     @property
@@ -107,8 +107,8 @@ class WhenScored:
                 "defender_left": list(self.left), "probability": float(self.probability), "lose": self.lose}
 
     def words(self) -> str:
-        """"after scoring 2 or 3 (defender left 1 armor / none)"; at sea with submarines "after
-        scoring 1 from subs + 1 from the rest or 2 from the rest (defender left ...)"."""
+        """"after scoring 2 or 3 (defender left 1 armor / none)" (at sea with submarines, the
+        hits by group in all)."""
         return f"after scoring {_scored_words(self.scored)} (defender left {' / '.join(self.left)})"
 
 
@@ -472,12 +472,16 @@ def _hits_dict(hits: int | HitGroups) -> object:
 
 
 def _scored_words(scored: tuple[int | HitGroups, ...]) -> str:
-    """"2 or 3" (``_numbers``); hits by group "1 from subs + 1 from the rest or 2 from the rest"."""
+    """"2 or 3" (``_numbers``). Hits by group by their totals: "0, 2 or 3", "4-6 or more" (the
+    largest total stands for that many or more); what the defender has left beside them is what the
+    attacker's choice turns on, so the groups themselves are left to --json."""
     numbers = tuple(h for h in scored if isinstance(h, int))
     if len(numbers) == len(scored):
         return _numbers(numbers)
-    words = [h.words(" + ") if isinstance(h, HitGroups) else str(h) for h in scored]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    groups = [h for h in scored if isinstance(h, HitGroups)]
+    totals = sorted({h.total for h in groups})
+    more = any(any(h.more) for h in groups if h.total == totals[-1])
+    return _numbers(tuple(totals)) + (" or more" if more else "")
 
 
 def _numbers(values: tuple[int, ...]) -> str:

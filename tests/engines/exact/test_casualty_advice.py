@@ -22,6 +22,7 @@ from oddsim.results.casualty_policy import (
     RoundAdvice,
     Scored,
     TypedScored,
+    WhenScored,
     collapse,
 )
 from tests.engines.exact.test_best_casualties import (
@@ -340,6 +341,9 @@ def test_hits_past_what_a_side_can_take_read_2_or_more():
     assert [p.struck[0].text() for p in general] == ["none", "1 submarine"]
     assert [p.probability for p in general] == pytest.approx([5 / 6, 1 / 6], abs=1e-15)
     assert HitGroups(1, 0, 2, (False, False, True)).words() == "1 from subs, 2 or more from the rest"
+    capped = HitGroups(2, 0, 0, (True, False, False))
+    when = WhenScored((HitGroups(0, 0, 0), capped), ("2 subs", "none"), 0.1, "x")
+    assert when.words() == "after scoring 0 or 2 or more (defender left 2 subs / none)"
 
 
 def _group_loss(sub=0, dd=0, ftr=0):
@@ -363,12 +367,13 @@ def test_the_table_at_sea_collapses_the_grid():
     one, two, three = general.attacker_rows()
     assert (one.hits, one.lose, one.probability) == ("1 from the rest", "1 fighter", 0.4)
     (w,) = one.when
-    assert (w.words(), w.lose) == ("after scoring 1 from subs + 1 from the rest (defender left none)",
-                                   "1 submarine")
+    assert (w.words(), w.lose) == ("after scoring 2 (defender left none)", "1 submarine")
+    assert w.scored == (HitGroups(1, 0, 1),)  # (the groups: --json)
     assert w.probability == pytest.approx(0.4 * 0.2)
     assert (two.hits, two.lose, two.when) == ("1 from subs", "1 submarine", ())
     assert three.lose == "1 submarine, 1 fighter"  # (0.5 against 0.5: the fewest hits scored)
     assert three.when[0].scored == (sub, HitGroups(1, 0, 1))
+    assert three.when[0].words() == "after scoring 1 or 2 (defender left 1 submarine / none)"
     assert [r.hits for r in general.defender_rows()] == ["1 from subs", "1 from subs, 1 from the rest"]
     assert general.title() == "general fire after a surprise strike that sank nothing"
     strike = PhaseAdvice("surprise strike", 1.0, None, scored, taken[:1], tuple(r[:1] for r in grid))
@@ -380,18 +385,17 @@ def test_the_table_at_sea_collapses_the_grid():
     assert lines[1:] == [
         "  Round 1, surprise strike, the attacker takes hits and loses:",
         "    1 from the rest ( 40.0%): 1 fighter",
-        "        after scoring 1 from subs + 1 from the rest (defender left none) (8.0%): 1 submarine",
+        "        after scoring 2 (defender left none) (8.0%): 1 submarine",
         "  Round 1, general fire after a surprise strike that sank nothing, the attacker takes hits and "
         "loses:",
         "    1 from the rest ( 40.0%): 1 fighter",
-        "        after scoring 1 from subs + 1 from the rest (defender left none) (8.0%): 1 submarine",
+        "        after scoring 2 (defender left none) (8.0%): 1 submarine",
         "    1 from subs     ( 10.0%): 1 submarine",
         "    2 from the rest (  5.0%): 1 submarine, 1 fighter",
-        "        after scoring 1 from subs or 1 from subs + 1 from the rest (defender left 1 submarine / "
-        "none) (2.5%): 1 destroyer, 1 fighter",
+        "        after scoring 1 or 2 (defender left 1 submarine / none) (2.5%): 1 destroyer, 1 fighter",
         "  (general fire after each outcome of the surprise strike: --json's casualty_policy.typed_grid)"]
     data = policy.to_dict()
     assert [g["title"] for g in data["typed_grid"]] == [strike.title(), general.title(), later.title()]
     assert [c["scored_words"] for c in data["typed_grid"][1]["columns"]] == [
-        "no hit", "1 from subs", "1 from subs + 1 from the rest"]
+        "0", "1", "2"]
     assert data["typed"][0]["when_scored"][0]["scored"] == [HitGroups(1, 0, 1).to_dict()]
