@@ -105,8 +105,8 @@ def _triple(dims: np.ndarray, tops: tuple[int, int, int], t: int, p: float) -> G
     """Triple t (folded at ``dims``) with its chance: a group's count at its fold stands for that
     many or more where the firing side can score more."""
     hits = triple_hits(dims, t)
-    more = tuple(h == int(dim) and top > h for h, dim, top in zip(hits, dims.tolist(), tops, strict=True))
-    return GroupChance(HitGroups(*hits, more), p)  # type: ignore[arg-type]
+    s, x, g = (h == int(dim) and top > h for h, dim, top in zip(hits, dims.tolist(), tops, strict=True))
+    return GroupChance(HitGroups(*hits, (s, x, g)), p)
 
 
 def _attacker_keeps(solved: Solved, phase2: bool, a: int, t: int, dp: int) -> int:
