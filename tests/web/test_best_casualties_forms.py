@@ -19,6 +19,8 @@ from tests.web.test_page_views import shown_request
 
 PURCHASE = "#panel-purchase form"
 PLAN = "#panel-plan form"
+ATTACKER_CHOOSES = ("Order of loss: the attacker chooses each loss for goal take; the defender loses by "
+                    "the default order.")
 
 
 @pytest.fixture(scope="module")
@@ -79,14 +81,14 @@ def test_a_purchase_sweep_with_the_attacker_choosing_each_loss_is_the_apis(page,
     assert tab == "purchase", request
     assert request["ool_attacker"] == "best" and "ool_defender" not in request
 
-    expected = sweep("1942-2e", 7, "inf,art", "3 inf", existing="3 ftr", goal="take", ool_attacker="best").best
-    fixed = sweep("1942-2e", 7, "inf,art", "3 inf", existing="3 ftr", goal="take").best
+    same = dict(existing="3 ftr", goal="take")
+    expected = sweep("1942-2e", 7, "inf,art", "3 inf", ool_attacker="best", **same).best
+    fixed = sweep("1942-2e", 7, "inf,art", "3 inf", **same).best
     shown = float(page.get_attribute("#out-purchase-best", "data-value"))
     assert shown == pytest.approx(expected.value, abs=1e-12)
     assert shown > fixed.value + 0.1  # (the choice was made: 97.9% against 58.6% by the order)
     assert page.inner_text("#out-purchase-rows tbody tr:nth-child(1) td:nth-child(2)") == expected.purchase
-    assert page.inner_text("#out-purchase-losses") == (
-        "Order of loss: the attacker chooses each loss for goal take; the defender loses by the default order.")
+    assert page.inner_text("#out-purchase-losses") == ATTACKER_CHOOSES
 
     line = page.inner_text("#purchase-cli")
     assert '--ool-attacker "best"' in line and "--casualty-goal" not in line
@@ -137,8 +139,7 @@ def test_a_plan_with_the_attacker_choosing_each_loss_is_the_apis(page, tmp_path)
     shown = float(page.get_attribute("#out-plan-objective", "data-value"))
     assert shown == pytest.approx(expected.objective, abs=1e-12)
     assert shown > fixed.objective + 0.1  # (34.2% against 10.4% by the default order)
-    assert page.inner_text("#out-plan-losses") == (
-        "Order of loss: the attacker chooses each loss for goal take; the defender loses by the default order.")
+    assert page.inner_text("#out-plan-losses") == ATTACKER_CHOOSES
     printed = cli_json(page, "#plan-cli", "oddsim plan", tmp_path)
     assert printed["objective"] == pytest.approx(expected.objective, abs=1e-12)
     assert printed["choosers"] == "the attacker chooses each loss for goal take"

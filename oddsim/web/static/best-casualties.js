@@ -18,13 +18,13 @@ function buildBestCasualties(declared) {
     for (const side of SIDES) {
       const input = $(`[name=ool_${side}]`, form);
       const choice = el("select", { id: `${tab}-ool_${side}-best`, class: "best-choice", "data-side": side },
-        el("option", { value: "", text: "by its order of loss (below)" }),
+        el("option", { value: "", text: "by its order of loss" }),
         el("option", { value: BEST_ORDER[0], text: BEST_ORDER[1] }));
       choice.addEventListener("change", () => {
         input.value = choice.value === BEST_ORDER[0] ? BEST_ORDER[2] : "";
         input.dispatchEvent(new Event("input", { bubbles: true }));
       });
-      input.closest("label").before(el("label", {}, `${side === "attacker" ? "Attacker" : "Defender"}'s casualties `, choice));
+      input.closest("label").before(el("label", { class: "best-pick" }, `${side === "attacker" ? "Attacker" : "Defender"}'s casualties `, choice));
     }
     const goal = declared && declared.casualty_goal;
     if (goal && !$("[name=casualty_goal]", form)) {
