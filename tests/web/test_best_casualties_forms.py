@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import urllib.parse
 
 import pytest
 
 import oddsim.plan
 from oddsim.errors import TooLargeError
+from oddsim.model.battle import CASUALTY_GOALS
 from oddsim.purchase import sweep
 from oddsim.web.purchase_requests import purchase_spec
 from tests.web.test_page_views import shown_request
@@ -156,3 +158,22 @@ def test_a_sweep_too_large_for_best_casualties_on_the_server_shows_its_refusal(p
     assert "30 s" in str(refused.value)
     assert run(page, "purchase") == "error"
     assert page.inner_text("#panel-purchase .results .error") == str(refused.value)
+
+
+def test_the_casualty_goals_offered_are_the_declared_options(client, page):
+    declared = client.get("/api").json()["battle_options"]["casualty_goal"]
+    assert declared["choices"] == list(CASUALTY_GOALS) and declared["kind"] == "choice"
+    offered = page.eval_on_selector_all(f"{PURCHASE} [name=casualty_goal] option",
+                                        "options => options.map(o => o.value)")
+    assert offered == ["", *CASUALTY_GOALS]  # (first: the sweep's own goal)
+
+
+def test_a_link_with_best_casualties_fills_the_choices(page):
+    req = {"rules": "1942-2e", "budget": 7, "units": "inf,art", "existing": "3 ftr", "against": "3 inf",
+           "goal": "take", "ool_defender": "best", "casualty_goal": "win"}
+    page.goto(page.base + "/#purchase=" + urllib.parse.quote(json.dumps(req)))
+    page.wait_for_selector("body[data-ready]", timeout=120_000)
+    assert page.input_value("#purchase-ool_defender-best") == "best"
+    assert page.input_value("#purchase-ool_attacker-best") == ""
+    assert page.input_value(f"{PURCHASE} [name=casualty_goal]") == "win"
+    assert '--ool-defender "best" --casualty-goal "win"' in page.inner_text("#purchase-cli")
