@@ -69,6 +69,7 @@ def fill_purchase(page, budget: str, units: str, existing: str, against: str) ->
         page.click("#purchase-losses summary")
 
 
+@pytest.mark.slow
 def test_a_purchase_sweep_with_the_attacker_choosing_each_loss_is_the_apis(page, tmp_path):
     # 3 fighters and what the budget buys against 3 infantry: by the default order the
     # infantry bought is lost first and the fighters cannot take the territory; choosing, the
@@ -113,6 +114,7 @@ def test_the_casualty_goal_is_sent_only_while_a_side_chooses(page):
     assert page.input_value("#purchase-ool_defender-best") == "best"
 
 
+@pytest.mark.slow
 def test_a_plan_with_the_attacker_choosing_each_loss_is_the_apis(page, tmp_path):
     # the closing note's plan: 2 inf, 2 ftr against A = 2 inf and B = 1 inf, take both
     page.click("#tab-plan")
@@ -147,6 +149,7 @@ def test_a_plan_with_the_attacker_choosing_each_loss_is_the_apis(page, tmp_path)
     assert printed["choosers"] == "the attacker chooses each loss for goal take"
 
 
+@pytest.mark.slow
 def test_a_sweep_too_large_for_best_casualties_on_the_server_shows_its_refusal(page):
     fill_purchase(page, "80", "inf,art,arm,ftr", "none", "12 inf, 2 art, 2 arm, 2 ftr")
     page.select_option("#purchase-ool_attacker-best", "best")
