@@ -23,6 +23,7 @@ from oddsim.model.options import set_side_options, side_options
 from oddsim.model.rules import Domain, RepairTiming
 from oddsim.model.side import ATTACKER, DEFENDER, is_best_order
 from oddsim.results.battle_result import BattleResult
+from oddsim.results.casualty_policy import CasualtyPolicy
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import chance_error, error_bound, spread_error
 from oddsim.results.text import expected_units_text
@@ -131,6 +132,8 @@ class WaveResult:
     retreat: float = 0.0  # the last wave retreated, the defender stands
     stalemate: float = 0.0  # the last wave's battle stalled, the defender stands
     defender_holds: float = 0.0  # the defender stands after the last wave (any way)
+    casualty_policy: CasualtyPolicy | None = None  # wave 1's best casualties (the plain battle's);
+    # later waves fight many defender compositions, each with advice of its own: none kept
 
     @property
     def defender_destroyed(self) -> float:
@@ -142,7 +145,10 @@ class WaveResult:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
     def to_dict(self) -> dict:
-        return {"interrupted": self.interrupted, "waves": list(self.waves),
+        waves = list(self.waves)
+        if self.casualty_policy is not None:  # (only where a side chooses each loss)
+            waves[0] = {**waves[0], "casualty_policy": self.casualty_policy.to_dict()}
+        return {"interrupted": self.interrupted, "waves": waves,
                 **{name: getattr(self, name) for name in TOTAL_OUTCOMES},
                 "takes_territory": self.takes_territory,
                 "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
@@ -170,6 +176,8 @@ class WaveResult:
                 lines.append(f"  territory taken by the end of this wave "
                              f"{percent(wave['takes_territory'], se.get('takes_territory'))}")
             lines += _units_left_lines(wave)
+            if count == 1 and self.casualty_policy is not None:  # the plain battle's advice
+                lines += ["  " + line for line in self.casualty_policy.lines()]
         se = self.std_error
 
         def chance(name: str) -> str:
@@ -245,6 +253,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
     tallies = []  # per wave: its units left (``WaveUnits``)
     paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
+    policy = None  # wave 1's best casualties
     emptied = [True] + [later.reinforce_emptied for later in waves]
     for battle, extra, joins_emptied in zip(battles, reinforcements, emptied, strict=True):
         if extra is not None:
@@ -283,6 +292,8 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                                        weight)
             if result.runs:
                 paced.append(result.runs / weight)
+            if battle is first:
+                policy = result.casualty_policy
             for side in ("attacker", "defender"):
                 square[f"{side}_ipc_lost"] += weight * sum(
                     p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
@@ -327,7 +338,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                        retreat=ended["retreat"], stalemate=ended["stalemate"],
                        takes_territory=None if first.sea else taken,
                        attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
-                       interrupted=interrupted)
+                       interrupted=interrupted, casualty_policy=policy)
     if not paced:
         return total
     # Each battle gets its share of the runs (rounded up to 1), so the largest pace is the runs
