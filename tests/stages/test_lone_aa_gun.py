@@ -184,6 +184,16 @@ def test_reinforcements_join_the_lone_gun(emptied, draw, taken):
     assert ends(total) == pytest.approx(1.0, abs=TOL)
 
 
+COUNTER_TAKEN = SHOT * F(1, 2) + (1 - SHOT) * F(3, 5)  # 7/12
+COUNTER_HOLDS = COUNTER_TAKEN * (1 - duel(F(1, 6), F(1, 2))[0])  # 1/2
+AMPHIBIOUS_TAKEN = SHOT * INF_INF[0] + (1 - SHOT) * F(7, 13)  # 51/104
+
+
+def gun_assault() -> oddsim.Amphibious:
+    return oddsim.Amphibious("revised", fleet="1 transport", cargo="1 inf", air="1 ftr",
+                             defender="1 inf, 1 aa", bombard=False)
+
+
 def test_the_counter_attack_counts_the_gun_once():
     """1 arm, 1 fighter against 1 inf and the gun. Fighter shot down (1/6): the armor's duel
     with the infantry takes 1/2. Else both attack: a round with no change 1/6; the infantry
@@ -194,7 +204,7 @@ def test_the_counter_attack_counts_the_gun_once():
     6/7 (both dying leaves it nobody's but the attacker's)."""
     battle = oddsim.Battle("revised", "1 arm, 1 ftr", "1 inf, 1 aa")
     result = run_counter_attack(battle, "1 inf", method="exact")
-    taken = SHOT * F(1, 2) + (1 - SHOT) * F(3, 5)
+    taken = COUNTER_TAKEN
     counter = duel(F(1, 6), F(1, 2))
     assert counter[0] == F(1, 7)
     assert result.takes_territory == pytest.approx(float(taken), abs=TOL)
@@ -211,10 +221,8 @@ def test_the_amphibious_landing_counts_the_gun_once():
     fighter alone wins: the gun stands), or only the infantry is lost 5/26 (then the fighter's
     duel, never taken). Taken 1/24 + 35/78 = 51/104, and the defender is wiped out only there:
     where the fighter alone wins the gun still stands."""
-    assault = oddsim.Amphibious("revised", fleet="1 transport", cargo="1 inf", air="1 ftr",
-                                defender="1 inf, 1 aa", bombard=False)
-    result = run_amphibious(assault, method="exact")
-    taken = SHOT * INF_INF[0] + (1 - SHOT) * F(7, 13)
+    result = run_amphibious(gun_assault(), method="exact")
+    taken = AMPHIBIOUS_TAKEN
     assert result.takes_territory == pytest.approx(float(taken), abs=TOL)
     assert result.defender_destroyed == pytest.approx(float(taken), abs=TOL)
     land = result.landings[0].result
@@ -223,3 +231,21 @@ def test_the_amphibious_landing_counts_the_gun_once():
     assert land.attacker_win + land.draw + land.defender_win == pytest.approx(1.0, abs=TOL)
     guns = sum(row.probability for row in land.defender_survivors if row.counts.get("aa_gun"))
     assert guns + result.defender_destroyed == pytest.approx(1.0, abs=TOL)
+
+
+def test_monte_carlo_counter_attack_and_landing_count_the_gun_once():
+    """The same two answers by Monte Carlo (fixed seeds): each figure within 4.5 standard
+    errors of its hand-derived value, and the battles' outcomes summing to 1."""
+    counter = run_counter_attack(oddsim.Battle("revised", "1 arm, 1 ftr", "1 inf, 1 aa"), "1 inf",
+                                 method="mc", runs=60_000, seed=5)
+    for name, want in (("takes_territory", COUNTER_TAKEN), ("holds", COUNTER_HOLDS)):
+        assert abs(getattr(counter, name) - float(want)) <= 4.5 * counter.std_error[name], name
+    first = counter.battle
+    assert first.attacker_win + first.draw + first.defender_win == pytest.approx(1.0, abs=1e-9)
+    assault = run_amphibious(gun_assault(), method="mc", runs=60_000, seed=6)
+    for name in ("takes_territory", "defender_destroyed"):
+        assert abs(getattr(assault, name) - float(AMPHIBIOUS_TAKEN)) <= 4.5 * assault.std_error[name], name
+    land = assault.landings[0].result
+    assert land.attacker_win + land.draw + land.defender_win == pytest.approx(1.0, abs=1e-9)
+    guns = sum(row.probability for row in land.defender_survivors if row.counts.get("aa_gun"))
+    assert guns + assault.defender_destroyed == pytest.approx(1.0, abs=1e-9)
