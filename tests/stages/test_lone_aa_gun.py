@@ -249,3 +249,23 @@ def test_monte_carlo_counter_attack_and_landing_count_the_gun_once():
     assert land.attacker_win + land.draw + land.defender_win == pytest.approx(1.0, abs=1e-9)
     guns = sum(row.probability for row in land.defender_survivors if row.counts.get("aa_gun"))
     assert guns + assault.defender_destroyed == pytest.approx(1.0, abs=1e-9)
+
+
+def test_a_captured_gun_fires_at_the_counter_attack():
+    """The armor takes the gun's territory surely (nothing there fights) and captures the gun,
+    which now fires for it at the counter-attack's aircraft (docs/rules.md §8: the gun is
+    captured with the territory, it changes owner). Counter-attack 1 inf, 1 fighter against 1
+    armor (defends at 3): fighter shot down (1/6): the infantry's duel takes it back 1/7. Else a
+    round with no change 5/24; the armor dies and nothing is lost 7/24 (taken back), the armor
+    dies with the infantry 7/24 (the fighter alone cannot take it), the infantry dies 5/24 (the
+    fighter cannot either): over 19/24, 7/19. Taken back 1/42 + 35/114 = 44/133 (without the
+    gun's fire it was 7/19)."""
+    result = run_counter_attack(oddsim.Battle("revised", "1 arm", "1 aa"), "1 inf, 1 ftr", method="exact")
+    assert result.takes_territory == pytest.approx(1.0, abs=TOL)
+    back = SHOT * duel(F(1, 6), F(1, 2))[0] + (1 - SHOT) * F(7, 19)
+    assert back == F(44, 133)
+    assert result.holds == pytest.approx(float(1 - back), abs=TOL)
+    assert [row["units"] for row in result.compositions] == ["1 armor, 1 AA gun"]
+    # where the edition's gun is a casualty (1942-2e) it is destroyed, not captured: 7/19
+    plain = run_counter_attack(oddsim.Battle("1942-2e", "1 arm", "1 aa"), "1 inf, 1 ftr", method="exact")
+    assert plain.holds == pytest.approx(float(1 - F(7, 19)), abs=TOL)
