@@ -3,6 +3,8 @@ that change the attacker's loss, the whole grid, and a battle in progress (test_
 
 from __future__ import annotations
 
+import pytest
+
 import oddsim
 from oddsim.model.side import Side
 from tests.web.test_browser import answer_for, open_group, set_counter
@@ -13,6 +15,7 @@ def _battle(**options):
     return oddsim.Battle("1942-2e", attacker, "2 inf", casualty_goal="value", casualty_value=8, **options)
 
 
+@pytest.mark.slow
 def test_the_advice_table_and_the_grid(page):
     """2 inf, 2 ftr against 2 inf, goal value, territory 8: with 2 hits taken after scoring 2 (the
     defender has nothing left), an infantry and a fighter (+1 against 0, by hand:
@@ -42,6 +45,7 @@ def test_the_advice_table_and_the_grid(page):
     assert page.locator("#out-casualty-policy h5").last.inner_text() == "This round: the attacker, hit, loses"
 
 
+@pytest.mark.slow
 def test_at_sea_with_submarines_a_table_per_phase(page):
     """1 sub, 2 ftr against 2 sub, 1 dd, 1 transport, the attacker best: the defender's subs strike
     first, and their hits (never on aircraft) cost the only submarine; 1 hit 2 * 1/6 * 5/6.
