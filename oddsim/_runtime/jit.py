@@ -1,8 +1,8 @@
 """The one place that sets how every Numba kernel is compiled (numba-stats' ``_jit`` habit):
-``numba.njit`` with the disk cache, NumPy's error model and no GIL (``hot_jit`` adds the one
-private option), cached in a directory per oddsim version and kernel sources (``kernel_cache``). A
-cache that cannot be written is never a crash: a read-only one is copied to the temporary folder
-and used from there; with no writable place, kernels compile in memory; either is said once."""
+``numba.njit`` with the disk cache, NumPy's error model and no GIL, through public options only,
+cached in a directory per oddsim version and kernel sources (``kernel_cache``). A cache that
+cannot be written is never a crash: a read-only one is copied to the temporary folder and used
+from there; with no writable place, kernels compile in memory; either is said once."""
 
 from __future__ import annotations
 
@@ -83,11 +83,3 @@ inline_jit = _jit(inline="always")
 """Decorator for helpers only other kernels call: Numba inlines them into their callers (its IR)."""
 parallel_jit = _jit(parallel=True)
 """Decorator for kernels that split work over threads with ``numba.prange``."""
-hot_jit = _jit(_nrt=False)
-"""Decorator for hot helpers that never allocate, compiled without Numba's runtime: its one
-private option kept here (``_nrt``; Numba pinned to the versions tested), because passing arrays
-to a helper otherwise costs atomic reference counts that double the exact DP's time (land 66 vs 61
-in ``benchmarks/exact.py --cpu``: 2.4 ms with it, 4.8 ms without; inlining every helper instead,
-through the public ``inline="always"``, won back a tenth of that and compiled slower)."""
-hot_inline_jit = _jit(_nrt=False, inline="always")
-"""Decorator for hot helpers inlined into their callers (Numba IR), without Numba's runtime."""

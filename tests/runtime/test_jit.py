@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import numba
-import numpy as np
 import pytest
 
 import oddsim
@@ -36,17 +35,6 @@ def test_kernels_are_numbas_own_dispatchers_with_the_numpy_error_model():
     assert numba.extending.is_jitted(_halved) and _halved.py_func(8.0) == 4.0
     assert _halved(8.0) == 4.0 and [str(sig) for sig in _halved.signatures] == ["(float64,)"]
     assert math.isinf(_divided(1.0, 0.0))  # NumPy's error model: no ZeroDivisionError
-
-
-@_jit.hot_jit
-def _summed(values, i):
-    return values[i] + values[0]
-
-
-def test_the_one_private_option_is_still_numbas():
-    """``hot_jit``'s ``_nrt=False`` (Numba pinned to the versions tested): a Numba that drops it
-    fails here, not silently in the engines."""
-    assert _summed(np.arange(3.0), 2) == 2.0
 
 
 def test_kernels_cache_under_this_version_and_source_key():
@@ -205,8 +193,8 @@ def test_a_damaged_cache_is_one_line_naming_cache_clear(tmp_path):
 def test_no_module_reaches_into_numba_or_swaps_a_class():
     """Numba through its public API only (issue 31): no ``numba.core`` but its documented event
     API (numba.readthedocs.io, developer/event_api: "for applications to register callbacks"),
-    no class swaps."""
+    no class swaps, no private compile option (``_nrt=False``, the last, went in session 14)."""
     package = Path(oddsim.__file__).parent
     for path in package.rglob("*.py"):
         text = path.read_text(encoding="utf-8").replace("numba.core import event", "")
-        assert "numba.core" not in text and ".__class__ = " not in text, path
+        assert "numba.core" not in text and ".__class__ = " not in text and "_nrt" not in text, path
