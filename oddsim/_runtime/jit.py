@@ -40,9 +40,8 @@ def _cache_dir(wanted: Path, posix: bool = os.name == "posix") -> Path | None:
     copy = Path(tempfile.gettempdir()) / f"{wanted.name}-{_UID}"
     try:
         mode = copy.lstat() if _writable(copy) else None  # (only this user's: no one else's code)
-        # (POSIX only: Windows says st_uid 0, mode 0o777 of any folder; its temp folder is the user's own)
-        if mode and stat.S_ISDIR(mode.st_mode) and (
-                not posix or (not mode.st_mode & 0o022 and mode.st_uid == _UID)):
+        if mode and stat.S_ISDIR(mode.st_mode) and (not posix  # (Windows says uid 0, mode 0o777)
+                                                    or not mode.st_mode & 0o022 and mode.st_uid == _UID):
             if wanted.is_dir():
                 shutil.copytree(wanted, copy, dirs_exist_ok=True)
             print(f"oddsim: the kernel cache {wanted} cannot be written: using a copy, {copy}",
