@@ -292,6 +292,13 @@ def solve_raid(raid: Raid) -> RaidResult:
     hits_on_interceptors = raid.hits(attackers if air_battle else 0, r.escort_hit)
     hits_on_attackers = raid.hits(raid.interceptors if air_battle else 0, r.interceptor_hit)
     per_bomber, per_tactical = raid.bomber_damage(), raid.tactical_damage()
+    bomber_totals = [np.array([1.0])]  # [k]: the damage of k bombers, each made from the one before
+
+    def bombers_damage(k: int) -> np.ndarray:
+        while len(bomber_totals) <= k:
+            bomber_totals.append(_convolve(bomber_totals[-1], per_bomber))
+        return bomber_totals[k]
+
     for h_i, p_i in enumerate(hits_on_interceptors):
         lost_interceptors += p_i * min(h_i, raid.interceptors)
     for h_a, p_a in enumerate(hits_on_attackers):
@@ -307,9 +314,7 @@ def solve_raid(raid: Raid) -> RaidResult:
             bombers = max(0, bombers_left - max(0, aa_hits - tactical_left))
             lost_bombers += p * (raid.bombers - bombers)
             lost_tactical += p * (raid.tactical_bombers - tactical)
-            dist = np.array([1.0])
-            for _ in range(bombers):
-                dist = _convolve(dist, per_bomber)
+            dist = bombers_damage(bombers)  # (the same sums in the same order as one by one)
             for _ in range(tactical):
                 dist = _convolve(dist, per_tactical)
             capped = _cap(dist, raid.cap)
@@ -420,6 +425,13 @@ def _raid_chunk(raid: Raid, rng: np.random.Generator, runs: int) -> dict[str, np
     tactical = tactical - tac_hit
     bombers = bombers - np.minimum(aa - tac_hit, bombers)
     per_bomber, per_tactical = raid.bomber_damage(), raid.tactical_damage()
+    bomber_totals = [np.array([1.0])]  # [k]: the damage of k bombers, each made from the one before
+
+    def bombers_damage(k: int) -> np.ndarray:
+        while len(bomber_totals) <= k:
+            bomber_totals.append(_convolve(bomber_totals[-1], per_bomber))
+        return bomber_totals[k]
+
     total = np.zeros(runs, dtype=np.int64)
     for count, dist in ((bombers, per_bomber), (tactical, per_tactical)):
         for k in range(int(count.max(initial=0))):

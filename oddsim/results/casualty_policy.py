@@ -8,8 +8,9 @@ hits taken, the loss for most rolls, and the hits scored after which another los
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from oddsim.model.names import unit_label
 
@@ -52,24 +53,63 @@ class Chance(NamedTuple):
     probability: float
 
 
+GROUPS = ("subs", "aircraft", "the rest")
+"""At sea with submarines, the groups of hits (``HitGroups``), by who scored them."""
+
+
+class HitGroups(NamedTuple):
+    """Hits at sea with submarines by the group that scored them: subs' (never on aircraft),
+    aircraft's that cannot hit subs (no destroyer on their side), the rest's. ``more``: per group,
+    whether its count stands for that many or more (more than the side can take fold in)."""
+
+    subs: int
+    aircraft: int
+    rest: int
+    more: tuple[bool, bool, bool] = (False, False, False)
+
+    def words(self) -> str:
+        """"1 from subs, 2 or more from the rest"; "no hit"."""
+        counts = (self.subs, self.aircraft, self.rest)
+        return ", ".join(f"{n}{' or more' if more else ''} from {who}"
+                           for n, more, who in zip(counts, self.more, GROUPS, strict=True) if n) or "no hit"
+
+    @property
+    def total(self) -> int:
+        return self.subs + self.aircraft + self.rest
+
+    def to_dict(self) -> dict[str, object]:
+        return {"subs": self.subs, "aircraft": self.aircraft, "rest": self.rest,
+                "or_more": [who for who, more in zip(GROUPS, self.more, strict=True) if more],
+                "words": self.words()}
+
+
+class GroupChance(NamedTuple):
+    """Hits by group (``HitGroups``) and their chance in the phase."""
+
+    hits: HitGroups
+    probability: float
+
+
 @dataclass(frozen=True)
 class WhenScored:
     """An exception to a row of the attacker's advice: having scored one of ``scored`` hits that
-    round (the defender is then left with ``left``, one text per distinct state), lose ``lose``;
-    ``probability``: the chance of these hits scored with the row's hits taken."""
+    round (numbers; at sea with submarines hits by group), the defender then left with ``left``
+    (one text per distinct state), lose ``lose``; ``probability``: the chance of these hits scored
+    with the row's hits taken."""
 
-    scored: tuple[int, ...]
+    scored: tuple[int | HitGroups, ...]
     left: tuple[str, ...]
     probability: float
     lose: str
 
     def to_dict(self) -> dict[str, object]:
-        return {"scored": list(self.scored), "scored_words": _numbers(self.scored),
+        return {"scored": [_hits_dict(h) for h in self.scored], "scored_words": _scored_words(self.scored),
                 "defender_left": list(self.left), "probability": float(self.probability), "lose": self.lose}
 
     def words(self) -> str:
-        """"after scoring 2 or 3 (defender left 1 armor / none)"."""
-        return f"after scoring {_numbers(self.scored)} (defender left {' / '.join(self.left)})"
+        """"after scoring 2 or 3 (defender left 1 armor / none)" (at sea with submarines, the
+        hits by group in all)."""
+        return f"after scoring {_scored_words(self.scored)} (defender left {' / '.join(self.left)})"
 
 
 @dataclass(frozen=True)
@@ -135,17 +175,9 @@ class RoundAdvice:
         """The grid collapsed for the table: per number of hits taken, the loss after most rolls
         (the largest chance of the hits scored), and the other losses with the hits scored that
         call for them."""
-        rows = []
-        for j, taken in enumerate(self.taken if self.attacker else ()):
-            groups: dict[Loss, list[Scored]] = {}
-            for i, scored in enumerate(self.scored):
-                groups.setdefault(self.attacker[i][j], []).append(scored)
-            mass = {lose: sum(s.probability for s in group) for lose, group in groups.items()}
-            usual = max(groups, key=mass.__getitem__)  # (ties: the fewest hits scored)
-            when = tuple(WhenScored(tuple(s.hits for s in group), tuple(dict.fromkeys(s.left for s in group)),
-                                    taken.probability * mass[lose], lose.text())
-                         for lose, group in groups.items() if lose != usual)
-            rows.append((taken.hits, taken.probability, usual, when))
+        rows = [(taken.hits, taken.probability,
+                 *_attacker_column(self.scored, self.attacker, j, taken.probability))
+                for j, taken in enumerate(self.taken if self.attacker else ())]
         return collapse(rows)
 
     def start_words(self) -> str:
@@ -157,41 +189,103 @@ class RoundAdvice:
     def columns(self) -> tuple[tuple[int, ...], ...]:
         """The grid's hits scored (indexes into ``scored``) grouped where the attacker's losses are
         the same for every number of hits taken, in order of their first."""
-        groups: dict[tuple[Loss, ...], list[int]] = {}
-        for i, column in enumerate(self.attacker):
-            groups.setdefault(column, []).append(i)
-        return tuple(tuple(group) for group in groups.values())
+        return _columns(self.attacker)
 
     def to_dict(self) -> dict[str, object]:
         """The whole grid, and ``columns``: the hits scored after which the attacker loses the
         same (its first's column of ``attacker`` holds their losses)."""
-        columns = [{"scored": [self.scored[i].hits for i in group],
-                    "scored_words": _numbers(tuple(self.scored[i].hits for i in group)),
-                    "probability": float(sum(self.scored[i].probability for i in group)),
-                    "defender_left": list(dict.fromkeys(self.scored[i].left for i in group)),
-                    "first": group[0]}
-                   for group in self.columns()]
         return {"aa_hits": self.aa_hits, "probability": float(self.probability), "aa_lost": self.aa_lost,
                 "scored": [s.to_dict() for s in self.scored],
                 "taken": [{"hits": t.hits, "probability": float(t.probability)} for t in self.taken],
-                "attacker": [[lose.text() for lose in row] for row in self.attacker], "columns": columns}
+                "attacker": [[lose.text() for lose in row] for row in self.attacker],
+                "columns": _columns_dict(self.scored, self.attacker)}
 
 
 @dataclass(frozen=True)
 class TypedAdvice:
     """One row of round 1's advice at sea with submarines: in ``phase`` ("surprise strike",
     "general fire"), ``side`` taking ``hits`` (by group: "1 from subs, 1 from the rest"; chance
-    ``probability``) loses ``lose``."""
+    ``probability``) loses ``lose``; for the attacker, ``when``: the hits it scored after which
+    another loss is better."""
 
     side: str
     phase: str
     hits: str
     probability: float
     lose: str
+    when: tuple[WhenScored, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {"side": self.side, "phase": self.phase, "hits": self.hits,
-                "probability": float(self.probability), "lose": self.lose}
+                "probability": float(self.probability), "lose": self.lose,
+                "when_scored": [w.to_dict() for w in self.when]}
+
+
+@dataclass(frozen=True)
+class TypedScored:
+    """At sea with submarines, the attacker scored ``hits`` (by group, chance ``probability``):
+    the defender lost ``lost`` (by its best choice or its order of loss), which left it ``left``."""
+
+    hits: HitGroups
+    probability: float
+    lost: Loss
+    left: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"hits": self.hits.to_dict(), "probability": float(self.probability),
+                "defender_lost": self.lost.text(), "defender_left": self.left}
+
+
+@dataclass(frozen=True)
+class PhaseAdvice:
+    """Round 1's advice at sea with submarines in one ``phase`` ("surprise strike", "general
+    fire") fought from one state, reached with chance ``probability``. ``struck``: general fire
+    after a surprise strike, what the strike sank (the attacker's, the defender's); None where no
+    strike came before. As ``RoundAdvice``, with hits by group: per hits the attacker scores, what
+    the defender loses (``scored``); per hits it takes that cost it a unit (``taken``) and per hits
+    scored, what the attacker loses: ``attacker[i][j]`` (empty where it follows its order of loss)."""
+
+    phase: str
+    probability: float
+    struck: tuple[Loss, Loss] | None
+    scored: tuple[TypedScored, ...]
+    taken: tuple[GroupChance, ...]
+    attacker: tuple[tuple[Loss, ...], ...]
+
+    def title(self) -> str:
+        """"surprise strike", "general fire", "general fire after a surprise strike that sank
+        nothing", "... that sank the attacker's 1 submarine and the defender's 1 destroyer"."""
+        if self.struck is None:
+            return self.phase
+        sank = [f"the {side}'s {lost.text()}" for side, lost in zip(("attacker", "defender"), self.struck,
+                                                                     strict=True) if lost.text() != "none"]
+        return f"{self.phase} after a surprise strike that sank {' and '.join(sank) or 'nothing'}"
+
+    def defender_rows(self) -> tuple[TypedAdvice, ...]:
+        """The defender's loss for each of the attacker's hits that cost it a unit."""
+        return tuple(TypedAdvice("defender", self.phase, s.hits.words(), s.probability, s.lost.text())
+                     for s in self.scored if s.lost.text() != "none")
+
+    def attacker_rows(self) -> tuple[TypedAdvice, ...]:
+        """The grid collapsed for the table, as on land: per hits taken, the loss after most rolls
+        and the other losses with the hits scored that call for them."""
+        rows = []
+        for j, taken in enumerate(self.taken if self.attacker else ()):
+            usual, when = _attacker_column(self.scored, self.attacker, j, taken.probability)
+            rows.append(TypedAdvice("attacker", self.phase, taken.hits.words(), taken.probability,
+                                    usual.text(), when))
+        return tuple(rows)
+
+    def to_dict(self) -> dict[str, object]:
+        """The whole grid, as ``RoundAdvice.to_dict`` with hits by group, and its start."""
+        struck = None if self.struck is None else {"attacker": self.struck[0].text(),
+                                                   "defender": self.struck[1].text()}
+        return {"phase": self.phase, "title": self.title(), "probability": float(self.probability),
+                "struck": struck, "scored": [s.to_dict() for s in self.scored],
+                "taken": [{"hits": t.hits.to_dict(), "probability": float(t.probability)}
+                          for t in self.taken],
+                "attacker": [[lose.text() for lose in row] for row in self.attacker],
+                "columns": _columns_dict(self.scored, self.attacker)}
 
 
 @dataclass(frozen=True)
@@ -200,8 +294,10 @@ class CasualtyPolicy:
     by its order of loss (``fixed``), which sides choose, the aircraft the attacker loses to AA fire
     before round 1 (``aa``), and the first round's advice from each state the AA fire leaves
     (``starts``, the likeliest first; one without AA fire). ``in_progress``: the battle resumes
-    in progress, so its first round is the round being fought now. ``typed``: at sea with
-    submarines, the first round's advice by phase and group of hits instead (``starts`` empty)."""
+    in progress, so its first round is the round being fought now. ``phases``: at sea with
+    submarines, the first round's advice by phase and group of hits instead (``starts`` empty):
+    the surprise strike from the start if there is one, then general fire from each state it
+    leaves (the likeliest first)."""
 
     goal: str
     value: float
@@ -211,13 +307,26 @@ class CasualtyPolicy:
     aa: tuple[Advice, ...]
     starts: tuple[RoundAdvice, ...]
     in_progress: bool = False
-    typed: tuple[TypedAdvice, ...] = ()
+    phases: tuple[PhaseAdvice, ...] = ()
 
     @property
     def chooser(self) -> str:
         sides = [side for side, best in (("attacker", self.attacker_best), ("defender", self.defender_best))
                  if best]
         return " and ".join(sides)
+
+    @property
+    def shown_phases(self) -> tuple[PhaseAdvice, ...]:
+        """The phases the table shows: the surprise strike, if any, and general fire after its
+        likeliest outcome (the others: --json's ``typed_grid``)."""
+        strike = bool(self.phases) and self.phases[0].phase == "surprise strike"
+        return self.phases[:2] if strike else self.phases[:1]
+
+    @property
+    def typed(self) -> tuple[TypedAdvice, ...]:
+        """The rows of the phases shown, each phase the defender's then the attacker's."""
+        return tuple(row for p in self.shown_phases
+                     for row in (p.defender_rows() if self.defender_best else ()) + p.attacker_rows())
 
     @property
     def defender(self) -> tuple[Advice, ...]:
@@ -260,15 +369,20 @@ class CasualtyPolicy:
                     out.append(f"    {hits} ({100 * row.probability:5.1f}%): {row.lose}")
                     for other in row.when:
                         out.append(f"        {other.words()} ({100 * other.probability:.1f}%): {other.lose}")
-        for side in ("defender", "attacker"):
-            for phase in dict.fromkeys(r.phase for r in self.typed if r.side == side):
-                typed = [r for r in self.typed if r.side == side and r.phase == phase]
-                when = "This round" if self.in_progress else "Round 1"
-                out.append(f"  {when}, {phase}, the {side} takes hits and loses:")
+        for phase in self.shown_phases:
+            when = "This round" if self.in_progress else "Round 1"
+            for side in ("defender", "attacker"):
+                typed = [r for r in self.typed if r.side == side and r.phase == phase.phase]
+                if not typed:
+                    continue
+                out.append(f"  {when}, {phase.title()}, the {side} takes hits and loses:")
                 wide = max(len(r.hits) for r in typed)
-                out += [f"    {r.hits:<{wide}} ({100 * r.probability:5.1f}%): {r.lose}" for r in typed]
-        if self.typed and any(r.phase == "surprise strike" for r in self.typed):
-            out.append("  (general fire: after a surprise strike that sank nothing)")
+                for r in typed:
+                    out.append(f"    {r.hits:<{wide}} ({100 * r.probability:5.1f}%): {r.lose}")
+                    out += [f"        {w.words()} ({100 * w.probability:.1f}%): {w.lose}" for w in r.when]
+        if len(self.phases) > len(self.shown_phases):
+            out.append("  (general fire after each outcome of the surprise strike: --json's "
+                       "casualty_policy.typed_grid)")
         if len(self.starts) > 1 and (self.attacker or self.defender):
             out.append("  (the advice after each AA outcome: --json's casualty_policy.grid)")
         return out
@@ -277,10 +391,11 @@ class CasualtyPolicy:
         return {"goal": self.goal, "value": float(self.value), "fixed_order_value": float(self.fixed),
                 "attacker_best": self.attacker_best, "defender_best": self.defender_best,
                 "in_progress": self.in_progress,
-                "advice": "typed" if self.typed else "grid",
+                "advice": "typed" if self.phases else "grid",
                 "aa": [r.to_dict() for r in self.aa], "defender": [r.to_dict() for r in self.defender],
                 "attacker": [r.to_dict(when=True) for r in self.attacker],
-                "grid": [s.to_dict() for s in self.starts], "typed": [r.to_dict() for r in self.typed]}
+                "grid": [s.to_dict() for s in self.starts], "typed": [r.to_dict() for r in self.typed],
+                "typed_grid": [p.to_dict() for p in self.phases]}
 
 
 def collapse(rows: list[tuple[int, float, Loss, tuple[WhenScored, ...]]]) -> tuple[Advice, ...]:
@@ -306,6 +421,67 @@ def collapse(rows: list[tuple[int, float, Loss, tuple[WhenScored, ...]]]) -> tup
             out.append(Advice(hits, p, loss.text(), when))
             i += 1
     return tuple(out)
+
+
+class _ScoredLike(Protocol):
+    @property
+    def hits(self) -> int | HitGroups: ...
+    @property
+    def probability(self) -> float: ...
+    @property
+    def left(self) -> str: ...
+
+
+def _attacker_column(scored: Sequence[_ScoredLike], attacker: tuple[tuple[Loss, ...], ...], j: int,
+                     taken: float) -> tuple[Loss, tuple[WhenScored, ...]]:
+    """Column j of the attacker's grid (hits taken j, chance ``taken``) for the table: the loss
+    after most rolls (the largest chance of the hits scored; ties: the fewest hits scored), and the
+    other losses with the hits scored that call for them."""
+    groups: dict[Loss, list[_ScoredLike]] = {}
+    for i, s in enumerate(scored):
+        groups.setdefault(attacker[i][j], []).append(s)
+    mass = {lose: sum(s.probability for s in group) for lose, group in groups.items()}
+    usual = max(groups, key=mass.__getitem__)
+    return usual, tuple(WhenScored(tuple(s.hits for s in group), tuple(dict.fromkeys(s.left for s in group)),
+                                   taken * mass[lose], lose.text())
+                        for lose, group in groups.items() if lose != usual)
+
+
+def _columns(attacker: tuple[tuple[Loss, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The grid's hits scored (indexes) grouped where the attacker's losses are the same for every
+    number of hits taken, in order of their first."""
+    groups: dict[tuple[Loss, ...], list[int]] = {}
+    for i, column in enumerate(attacker):
+        groups.setdefault(column, []).append(i)
+    return tuple(tuple(group) for group in groups.values())
+
+
+def _columns_dict(scored: Sequence[_ScoredLike],
+                  attacker: tuple[tuple[Loss, ...], ...]) -> list[dict[str, object]]:
+    """``_columns`` for --json: the hits scored, in words, their chance, what the defender has left
+    after them, and ``first``: the index of the column of ``attacker`` that holds their losses."""
+    return [{"scored": [_hits_dict(scored[i].hits) for i in group],
+             "scored_words": _scored_words(tuple(scored[i].hits for i in group)),
+             "probability": float(sum(scored[i].probability for i in group)),
+             "defender_left": list(dict.fromkeys(scored[i].left for i in group)), "first": group[0]}
+            for group in _columns(attacker)]
+
+
+def _hits_dict(hits: int | HitGroups) -> object:
+    return hits.to_dict() if isinstance(hits, HitGroups) else hits
+
+
+def _scored_words(scored: tuple[int | HitGroups, ...]) -> str:
+    """"2 or 3" (``_numbers``). Hits by group by their totals: "0, 2 or 3", "4-6 or more" (the
+    largest total stands for that many or more); what the defender has left beside them is what the
+    attacker's choice turns on, so the groups themselves are left to --json."""
+    numbers = tuple(h for h in scored if isinstance(h, int))
+    if len(numbers) == len(scored):
+        return _numbers(numbers)
+    groups = [h for h in scored if isinstance(h, HitGroups)]
+    totals = sorted({h.total for h in groups})
+    more = any(any(h.more) for h in groups if h.total == totals[-1])
+    return _numbers(tuple(totals)) + (" or more" if more else "")
 
 
 def _numbers(values: tuple[int, ...]) -> str:

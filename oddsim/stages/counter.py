@@ -5,7 +5,9 @@ in the territory with another army. Every composition the attacker may take the 
 (its survivor distribution) is fought again as the defender of the counter-attack, weighted by
 its probability; the chance to hold is the chance the counter-attack does not take it back.
 Only land units stay in a territory taken that turn: aircraft fly on (no edition lets them land
-there), and units that retreated while the landed ones fought on are gone.
+there), and units that retreated while the landed ones fought on are gone. A defender's unit
+that is no casualty (an AA gun in Revised, Anniversary, Europe 1999) is captured with the
+territory: it stays there, the attacker's now, and fires at the counter-attack's aircraft.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from oddsim.model.rules import Domain
 from oddsim.model.side import BEST_ORDER, given_order, is_best_order
 from oddsim.results.battle_result import BattleResult
 from oddsim.results.mixing import part_variance, spread_variance
+from oddsim.stages.holding_units import holding_units
 
 TAKEN_TOLERANCE = 1e-9
 """How far the survivor rows that hold the territory may sum from ``takes_territory``."""
@@ -100,10 +103,11 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
                           "counter-attack as a separate battle")
     holds = counter_lost = stayed_lost = held_squares = counter_variance = 0.0
     rows = []
-    for units, probability in stays.items():  # (a Force: the defender as it is)
+    for stayed, probability in stays.items():
+        units = holding(battle, stayed)  # (a Force: the defender as it is)
         result = solved.get(units) if solved is not None else None
         if result is None:
-            result = run(counter_battle(battle, army, units, ool_counter), probability)
+            result = run(counter_battle(battle, army, stayed, ool_counter), probability)
             if solved is not None:
                 solved[units] = result
         kept = 1.0 - float(result.takes_territory or 0.0)
@@ -120,8 +124,10 @@ def fight_counter_attack(battle: Battle, counter: ArmySpec, run,
 
 def counter_battle(battle: Battle, counter: ArmySpec, units: Force,
                    ool_counter: str | tuple[str, ...] | None = None) -> Battle:
-    """The counter-attack of ``counter`` on ``units``, which took the territory in ``battle``:
-    the sides' technologies swapped, the battle's dice. Best casualties: the units that stayed
+    """The counter-attack of ``counter`` on ``units``, which took the territory in ``battle``, and
+    on the defender's units there that are no casualty (captured with it: an AA gun, which fires
+    at the counter-attack's aircraft now): the sides' technologies swapped, the battle's dice.
+    Best casualties: the units that stayed
     choose each loss where the attacker chose in ``battle`` (the same player), the
     counter-attacker where ``ool_counter`` is ``"best"``, both for ``battle``'s casualty goal
     (its default, take, where only the counter-attacker chooses)."""
@@ -129,8 +135,17 @@ def counter_battle(battle: Battle, counter: ArmySpec, units: Force,
     chooses = stays is not None or is_best_order(ool_counter)
     goal = battle.casualty_goal if chooses else None
     return Battle(rules=battle.rules, attacker=Side(counter, ool_counter, battle.defender.tech),
-                  defender=Side(units, stays, tech=battle.attacker.tech), dice=battle.dice,
+                  defender=Side(holding(battle, units), stays, tech=battle.attacker.tech), dice=battle.dice,
                   casualty_goal=goal, casualty_value=battle.casualty_value if goal == "value" else None)
+
+
+def holding(battle: Battle, stayed: Force) -> Force:
+    """What holds the territory ``battle`` took with ``stayed``: those units, and the defender's
+    that are no casualty there, captured with it (``holding_units``; none where there are none)."""
+    captured = holding_units(battle)
+    if not captured:
+        return stayed
+    return join_forces(battle.rules, stayed, Force(tuple(captured.items())), side="survivors")
 
 
 def counter_order(battle: Battle) -> str | tuple[str, ...] | None:

@@ -3,6 +3,9 @@
 The defender's survivor distribution of wave k is the start of wave k+1: every surviving
 composition (damaged units included) is fought again, weighted by its probability. A wave that
 finds the defender already destroyed walks in: it takes the territory if it has a land unit.
+Where aircraft alone destroyed the defender's fighting units, a unit of its that is no casualty
+(an AA gun) still stands: the next wave fights it (its aircraft face the gun) and captures it
+with a land unit.
 With Monte Carlo each composition gets a share of the runs equal to how often it was seen, so
 the later waves sample exactly the earlier waves' outcomes.
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from oddsim.errors import BattleError, OddsimError
 from oddsim.model.battle import ArmySpec, Battle, RetreatPolicy, Side
@@ -20,6 +23,7 @@ from oddsim.model.options import set_side_options, side_options
 from oddsim.model.rules import Domain, RepairTiming
 from oddsim.model.side import ATTACKER, DEFENDER, is_best_order
 from oddsim.results.battle_result import BattleResult
+from oddsim.results.casualty_policy import CasualtyPolicy
 from oddsim.results.estimates import number, percent, swing, swing_error_bound
 from oddsim.results.mixing import chance_error, error_bound, spread_error
 from oddsim.results.text import expected_units_text
@@ -48,7 +52,8 @@ class Wave:
     choices are per wave too, since it may take its losses differently against each attacker.
     ``defender_reinforcements`` join every defending composition still standing before this
     wave fights it, and (``reinforce_emptied``, the default) a territory emptied but not taken
-    (a draw, a win by aircraft alone): it is still the defender's, so they stand there alone.
+    (a draw, a win by aircraft alone): it is still the defender's, so they stand there alone
+    (beside an AA gun that is no casualty, where one still stands).
     ``reinforce_emptied=False`` is the other reading: they join only defenders still standing.
     A territory taken gets none.
     The defender's damaged two-hit units meet the wave whole again where the edition repairs
@@ -110,7 +115,10 @@ class WaveResult:
     ``retreat`` and ``stalemate`` are how the last wave's battle ended where the defender still
     stands after it. What a total needs besides: ``defender_destroyed`` (``attacker_win`` +
     ``draw``) and ``defender_holds`` (the defender stands at the end: ``defender_win`` +
-    ``retreat`` + ``stalemate``)."""
+    ``retreat`` + ``stalemate``). As in one battle, "destroyed" counts the units that fight: where
+    aircraft alone won, a unit that is no casualty (Revised's AA gun) still stands in the rows
+    of ``defender_survivors``, and each later wave meets it (its aircraft face its fire; its land
+    units capture it)."""
 
     waves: tuple[dict, ...]
     attacker_win: float  # the defender is destroyed by the end, an attacking unit left
@@ -124,6 +132,8 @@ class WaveResult:
     retreat: float = 0.0  # the last wave retreated, the defender stands
     stalemate: float = 0.0  # the last wave's battle stalled, the defender stands
     defender_holds: float = 0.0  # the defender stands after the last wave (any way)
+    casualty_policy: CasualtyPolicy | None = None  # wave 1's best casualties (the plain battle's);
+    # later waves fight many defender compositions, each with advice of its own: none kept
 
     @property
     def defender_destroyed(self) -> float:
@@ -135,7 +145,10 @@ class WaveResult:
         return self.defender_ipc_lost - self.attacker_ipc_lost
 
     def to_dict(self) -> dict:
-        return {"interrupted": self.interrupted, "waves": list(self.waves),
+        waves = list(self.waves)
+        if self.casualty_policy is not None:  # (only where a side chooses each loss)
+            waves[0] = {**waves[0], "casualty_policy": self.casualty_policy.to_dict()}
+        return {"interrupted": self.interrupted, "waves": waves,
                 **{name: getattr(self, name) for name in TOTAL_OUTCOMES},
                 "takes_territory": self.takes_territory,
                 "attacker_ipc_lost": self.attacker_ipc_lost, "defender_ipc_lost": self.defender_ipc_lost,
@@ -163,6 +176,8 @@ class WaveResult:
                 lines.append(f"  territory taken by the end of this wave "
                              f"{percent(wave['takes_territory'], se.get('takes_territory'))}")
             lines += _units_left_lines(wave)
+            if count == 1 and self.casualty_policy is not None:  # the plain battle's advice
+                lines += ["  " + line for line in self.casualty_policy.lines()]
         se = self.std_error
 
         def chance(name: str) -> str:
@@ -225,6 +240,9 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         except OddsimError as error:  # say which wave, and where it was written
             raise error.located(later.source or f"wave {place}") from None
     standing: dict[Force, float] = {first.defender.army: 1.0}  # defender compositions still standing
+    # the defender's fighting units destroyed, the territory not taken, an attacking unit left,
+    # and units of its that are no casualty (a lone AA gun) still there: the next wave meets them
+    guarded: dict[Force, float] = {}
     taken = 0.0
     # defender destroyed, the territory not taken: an attacking unit left (air, or at sea), or none
     open_won = open_drawn = 0.0
@@ -235,6 +253,7 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     squares = []  # per wave: each IPC figure's second moment over the paths through the waves
     tallies = []  # per wave: its units left (``WaveUnits``)
     paced = []  # per Monte Carlo battle: its runs over its share, the runs in all it stands for
+    policy = None  # wave 1's best casualties
     emptied = [True] + [later.reinforce_emptied for later in waves]
     for battle, extra, joins_emptied in zip(battles, reinforcements, emptied, strict=True):
         if extra is not None:
@@ -244,6 +263,11 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             if joins_emptied and emptied_land > 0.0:  # the emptied territory is still the defender's
                 standing[extra] = standing.get(extra, 0.0) + emptied_land
                 open_won = open_drawn = 0.0
+            if joins_emptied:  # and where a lone gun still stands, they join it
+                for units, weight in guarded.items():
+                    joined = join_forces(battle.rules, units, extra, side="defender")
+                    standing[joined] = standing.get(joined, 0.0) + weight
+                guarded = {}
         # the wave walks in wherever the defender is gone: an attacking unit is there again
         open_won += open_drawn
         open_drawn = 0.0
@@ -257,14 +281,19 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
                                 "attacker_win": 0.0, "attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0,
                                 "method": ""}
         after: dict[Force, float] = {}
+        guarded_after: dict[Force, float] = {}
         square = {"attacker_ipc_lost": 0.0, "defender_ipc_lost": 0.0}
         tally = WaveUnits(battle.rules)
         tally.walk_in(battle.attacker.army, taken + open_won + open_drawn)  # (the defender is gone)
-        for defender, weight in standing.items():
+        fronts = [(units, weight, False) for units, weight in standing.items()]
+        fronts += [(units, weight, True) for units, weight in guarded.items()]
+        for defender, weight, won in fronts:
             result: BattleResult = run(replace(battle, defender=replace(battle.defender, army=defender)),
                                        weight)
             if result.runs:
                 paced.append(result.runs / weight)
+            if battle is first:
+                policy = result.casualty_policy
             for side in ("attacker", "defender"):
                 square[f"{side}_ipc_lost"] += weight * sum(
                     p * lost * lost for lost, p in result.ipc_lost_distribution(side).items())
@@ -275,20 +304,26 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
             wave["attacker_ipc_lost"] += weight * result.attacker_ipc_lost
             wave["defender_ipc_lost"] += weight * result.defender_ipc_lost
             tally.battle(weight, result.attacker_survivors)
-            for units, p in still_standing(battle, result).items():
-                after[units] = after.get(units, 0.0) + weight * p
+            left = still_standing(battle, result)
             took = 0.0 if battle.sea else result.takes_territory or 0.0
             taken += weight * took
-            open_won += weight * (result.attacker_win - took)
+            if won:  # an earlier wave won here: the attack has, whatever this wave's aircraft do
+                _add(guarded_after, left.holding, weight)
+                _add(guarded_after, left.guarded, weight)
+                continue
+            _add(after, left.holding, weight)
+            _add(guarded_after, left.guarded, weight)
+            if not left.guarded:  # (where it is, the lone gun stands wherever aircraft alone won)
+                open_won += weight * (result.attacker_win - took)
             open_drawn += weight * result.draw
             for name in ended:
                 ended[name] += weight * getattr(result, name)
         reached = wave["fights"]
         wave["given_it_fights"] = {name: wave[name] / reached if reached > 0 else 0.0 for name in
                                    ("attacker_win", "attacker_ipc_lost", "defender_ipc_lost")}
-        tally.end(after, taken + open_won + open_drawn)
-        left, given_left = tally.figures(reached)
-        wave.update(left)
+        tally.end(_add(dict(after), guarded_after, 1.0), taken + open_won + open_drawn)
+        left_units, given_left = tally.figures(reached)
+        wave.update(left_units)
         wave["given_it_fights"].update(given_left)
         wave["takes_territory"] = None if first.sea else taken  # by the end of this wave
         attacker_lost += wave["attacker_ipc_lost"]
@@ -296,14 +331,14 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
         reports.append(wave)
         squares.append(square)
         tallies.append(tally)
-        standing = after
+        standing, guarded = after, guarded_after
     holds = float(sum(standing.values()))
-    total = WaveResult(waves=tuple(reports), attacker_win=taken + open_won,
+    total = WaveResult(waves=tuple(reports), attacker_win=taken + open_won + sum(guarded.values()),
                        draw=open_drawn, defender_holds=holds, defender_win=ended["defender_win"],
                        retreat=ended["retreat"], stalemate=ended["stalemate"],
                        takes_territory=None if first.sea else taken,
                        attacker_ipc_lost=attacker_lost, defender_ipc_lost=defender_lost,
-                       interrupted=interrupted)
+                       interrupted=interrupted, casualty_policy=policy)
     if not paced:
         return total
     # Each battle gets its share of the runs (rounded up to 1), so the largest pace is the runs
@@ -313,15 +348,31 @@ def fight_waves(first: Battle, waves: list[Wave], run) -> WaveResult:
     return wave_errors(total, squares, max(1, round(runs)), tallies)
 
 
-def still_standing(battle: Battle, result: BattleResult) -> dict[Force, float]:
-    """The defender compositions still standing after one battle, with their chances in it (the
-    next wave fights them): a composition with a unit that fights as it is left (submerged subs
-    stay; damaged units repaired where the edition repairs after each battle). Units that are no
-    casualty (``combatant = false``: AA guns taken with the territory) alone stand only for the
-    chance the attacker did not win or draw: where it did, the battle was won (the territory
-    taken, or the next wave walks in), as the battle's own outcome counts it. They are never
-    lost, so they are one composition, and that chance is all the battle's chance of not being
-    won or drawn less that of the compositions that fight."""
+def _add(into: dict[Force, float], part: Mapping[Force, float], weight: float) -> dict[Force, float]:
+    """``into`` with each composition of ``part`` added, its chance times ``weight``."""
+    for units, p in part.items():
+        into[units] = into.get(units, 0.0) + weight * p
+    return into
+
+
+class Standing(NamedTuple):
+    """The defender compositions standing after one battle, with their chances in it."""
+
+    holding: dict[Force, float]  # the defender keeps the territory: the next wave fights them
+    guarded: dict[Force, float]  # its units that are no casualty alone, where the attacker won
+    # without taking the territory (aircraft alone): still there, the next wave meets them
+
+
+def still_standing(battle: Battle, result: BattleResult) -> Standing:
+    """The defender compositions still standing after one battle: a composition with a unit that
+    fights as it is left (submerged subs stay; damaged units repaired where the edition repairs
+    after each battle), and units that are no casualty (``combatant = false``: an AA gun,
+    captured only with the territory) left alone wherever the territory was not taken. Those
+    hold it where the attacker did not win (both sides destroyed, or the attacker's aircraft
+    shot down), and are ``guarded`` where it won with aircraft alone: the battle's outcome
+    counts that a win, as one battle's does, and the gun is still there for the next wave's
+    aircraft. They are never lost, so they are one composition, and its chance is all the
+    rows' with no unit that fights, less the territory taken."""
     rules = battle.rules
     repairs = rules.combat.repair is RepairTiming.AFTER_BATTLE
     fighting: dict[Force, float] = {}
@@ -334,12 +385,16 @@ def still_standing(battle: Battle, result: BattleResult) -> dict[Force, float]:
         fights = any(rules.unit(name).combatant for name, n in units.counts if n > 0)
         into = fighting if fights else bystanders
         into[units] = into.get(units, 0.0) + row.probability
-    held = 1.0 - result.attacker_win - result.draw - sum(fighting.values())
-    if bystanders and held > 0.0:
-        seen = sum(bystanders.values())
+    guarded: dict[Force, float] = {}
+    seen = sum(bystanders.values())
+    if seen > 0.0:
+        held = min(seen, max(0.0, 1.0 - result.attacker_win - result.draw - sum(fighting.values())))
         for units, p in bystanders.items():
-            fighting[units] = held * p / seen
-    return fighting
+            if held > 0.0:
+                fighting[units] = held * p / seen
+            if seen > held:
+                guarded[units] = (seen - held) * p / seen
+    return Standing(fighting, guarded)
 
 
 def wave_errors(total: WaveResult, squares: list[dict], runs: int,

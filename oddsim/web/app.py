@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from oddsim._runtime import kernel_cache, strict_json
 from oddsim.errors import OddsimError, one_line
 from oddsim.model.battle import Battle, RetreatPolicy
+from oddsim.model.options import OPTIONS
 from oddsim.model.rules import builtin_names, load_ruleset
 from oddsim.web.battle_requests import quick_battle_answer
 from oddsim.web.capabilities import CAPABILITIES, JOB_ONLY, SPECS
@@ -299,13 +300,22 @@ async def api_index(request: Request) -> Response:
                                      "application/json (415); a connection that sends no whole "
                                      f"request within {REQUEST_SECONDS:g} s is closed",
                          "battle_fields": _field_types(Battle),
-                         "retreat_fields": _field_types(RetreatPolicy)})
+                         "retreat_fields": _field_types(RetreatPolicy),
+                         "battle_options": _declared_options()})
 
 
 def _field_types(value_type: type) -> dict[str, str]:
     """A dataclass's fields and their annotations: the page shows an input for each field it
     does not know yet (options added to ``Battle`` after the page was written)."""
     return {f.name: str(f.type) for f in dataclasses.fields(value_type) if f.init}
+
+
+def _declared_options() -> dict[str, dict[str, object]]:
+    """The battle options as ``oddsim.model.options`` declares them (their flag, kind, choices
+    and help): the page builds its choice of each from these (the Purchase and Plan tabs' casualty
+    goal), not from a copy of its own."""
+    return {o.name: {"flag": o.flag, "kind": o.kind.value, "choices": list(o.choices), "help": o.help}
+            for o in OPTIONS if o.on_command_line}
 
 
 async def _oddsim_error(request: Request, exc: Exception) -> Response:

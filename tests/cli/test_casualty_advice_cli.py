@@ -58,7 +58,8 @@ SUBS = ("battle", "--sea", "-a", "1 sub, 2 ftr", "-d", "2 sub, 1 dd, 1 trn", "--
 def test_at_sea_with_submarines_the_table_goes_by_phase_and_group_of_hits():
     """The defender's subs strike first (no attacking destroyer): their hits never go to aircraft,
     so 1 or 2 of them cost the attacker's only submarine; 2 subs defending at 1: 1 hit 2 * 1/6 *
-    5/6 = 10/36, 2 hits 1/36. --json lists the rows in casualty_policy.typed."""
+    5/6 = 10/36, 2 hits 1/36. --json lists the rows in casualty_policy.typed (the whole grids in
+    casualty_policy.typed_grid)."""
     out = _run(*SUBS)
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
@@ -71,3 +72,45 @@ def test_at_sea_with_submarines_the_table_goes_by_phase_and_group_of_hits():
     assert (first["side"], first["phase"], first["hits"]) == ("attacker", "surprise strike", "1 from subs")
     assert first["probability"] == pytest.approx(10 / 36) and first["lose"] == "1 submarine"
     assert json.loads(_run(*VALUE_8, "--json").output)["casualty_policy"]["advice"] == "grid"
+
+
+ISSUE_SEA = ("battle", "--rules", "1942-2e", "--sea", "-a", "2 sub, 1 ftr, 1 bmb",
+             "-d", "1 sub, 1 dd, 1 carrier, 1 ftr", "--ool-attacker", "best", "--ool-defender", "best")
+
+
+def test_at_sea_the_attacker_rows_name_the_rolls_that_call_for_another_loss():
+    """The issue's sea battle, both choosing. The defender's sub strikes first (no attacking
+    destroyer), 1/6, and its hit can only sink a sub. General fire follows from what the strike
+    leaves: nothing sunk (5/6), the text's table; a sub sunk (1/6), in --json's typed_grid. There
+    the attacker's aircraft cannot hit the sub (no destroyer of theirs): exactly 1 of their hits
+    and none of the subs', 1/2 x 1/3 + 1/2 x 2/3 = 1/2 by (2/3)^2 = 2/9. The attacker's rows list
+    the hits scored after which another loss is better (checked against the brute-force solver
+    in tests/engines/exact/test_casualty_advice.py)."""
+    out = _run(*ISSUE_SEA)
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    at = lines.index("  Round 1, surprise strike, the attacker takes hits and loses:")
+    assert lines[at + 1] == "    1 from subs ( 16.7%): 1 submarine"
+    head = "  Round 1, general fire after a surprise strike that sank nothing, the {} takes hits and loses:"
+    defender, attacker = lines.index(head.format("defender")), lines.index(head.format("attacker"))
+    assert lines[defender + 1].startswith("    1 from aircraft ") and "( 22.2%)" in lines[defender + 1]
+    assert any(line.startswith("        after scoring ") for line in lines[attacker + 1:])
+    assert lines[-1] == ("  (general fire after each outcome of the surprise strike: --json's "
+                         "casualty_policy.typed_grid)")
+    policy = json.loads(_run(*ISSUE_SEA, "--json").output)["casualty_policy"]
+    grids = policy["typed_grid"]
+    after = "general fire after a surprise strike that sank "
+    assert [g["title"] for g in grids] == ["surprise strike", after + "nothing",
+                                           after + "the attacker's 1 submarine"]
+    assert [g["probability"] for g in grids] == pytest.approx([1.0, 5 / 6, 1 / 6], abs=1e-15)
+    assert [len(row) for row in grids[2]["attacker"]] == [len(grids[2]["taken"])] * len(grids[2]["scored"])
+    assert any(r["when_scored"] for r in policy["typed"] if r["side"] == "attacker")
+
+
+def test_at_sea_hits_past_what_the_side_can_take_read_2_or_more():
+    """3 subs against 1 sub, 1 dd: 2 or 3 of the subs' hits, 7/27 (12/27 exactly 1)."""
+    out = _run("battle", "--rules", "1942-2e", "--sea", "-a", "3 sub", "-d", "1 sub, 1 dd",
+               "--ool-defender", "best")
+    lines = out.output.splitlines()
+    assert "    1 from subs         ( 44.4%): 1 submarine" in lines
+    assert any(line.startswith("    2 or more from subs ( 25.9%): ") for line in lines)

@@ -11,6 +11,7 @@ PLAN = dict(rules="1942-2e", pool="3 inf, 1 arm, 1 ftr", targets=["A=2 inf", "B=
             values=["A=3", "B=2"], reach=["ftr=A"])
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_same_plan():
     here = plan.attack(**PLAN)
     there = plan.attack(**PLAN, workers=2)

@@ -20,6 +20,7 @@ def listening_hosts():
     return hosts
 
 
+@pytest.mark.slow
 def test_two_worker_loopback_cluster_gives_the_in_process_rows(tmp_path):
     from oddsim.purchase.dask_runner import dask_client
 

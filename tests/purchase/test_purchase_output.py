@@ -110,6 +110,7 @@ def reference(tmp_path):
     return out.read_bytes()
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_gives_the_uninterrupted_file(tmp_path):
     out = tmp_path / "killed.csv"
     killed = stop_mid_way(start([*KILLED, "--chunk-rows", "1"], out), out, signal.SIGKILL)
@@ -124,6 +125,7 @@ def test_resume_after_sigkill_gives_the_uninterrupted_file(tmp_path):
     assert out.read_bytes() == reference(tmp_path)
 
 
+@pytest.mark.slow
 def test_sigterm_writes_the_finished_rows_and_says_how_many(tmp_path):
     reference(tmp_path)  # (its kernels compiled here first: the command compiles, and says, nothing)
     out = tmp_path / "stopped.csv"

@@ -35,6 +35,7 @@ def test_a_file_over_the_cap_is_refused(tmp_path):
         PLAN.read(path)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
     """Run in a child with a timeout: before, reading the FIFO waited forever."""

@@ -110,6 +110,7 @@ battle with submarines: its battles are what compiles on a cold cache; a plain b
 fought with NumPy, see the next test)."""
 
 
+@pytest.mark.slow
 def test_a_plain_monte_carlo_battles_first_run_compiles_nothing(tmp_path):
     """Before: its battle loop compiled, 3 s of CPU (``engines.montecarlo._numpy_plain``)."""
     plain = _TEN_LINES.replace("'1 sub, 1 ftr', defender='1 dd', sea=True",

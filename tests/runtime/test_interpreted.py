@@ -136,6 +136,7 @@ def _recording(context, chosen):
     return record
 
 
+@pytest.mark.slow
 def test_a_first_command_answers_without_compiling(tmp_path):
     """Before: the first battle on an empty cache said "compiling the exact engine" and took 12 s
     (21 s of processor time) on two cores; now nothing compiles and the answer is the same."""

@@ -219,6 +219,7 @@ def test_ctrl_c_during_a_first_runs_compile_stops_at_once(monkeypatch):
     finished.wait(5)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_long_exact_solve_is_one_line_not_a_system_error():
     """Before: a SystemError traceback when Ctrl-C landed as a Numba kernel returned. This
     solve (a retreat that needs the win chance of every state) takes seconds."""

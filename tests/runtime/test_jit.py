@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import pytest
 
 import oddsim
 from oddsim._runtime import jit as _jit
@@ -65,6 +66,7 @@ _PROBE = ("import time\n"
 """Compile a small kernel in a fresh process as the command line runs one, and linger a moment."""
 
 
+@pytest.mark.slow
 def test_first_run_announces_the_compile_and_a_warm_run_is_silent(tmp_path):
     first = _run(_PROBE, {"NUMBA_CACHE_DIR": str(tmp_path)})
     assert first.returncode == 0, first.stderr
@@ -88,6 +90,7 @@ _OTHERS_WRITE = ("import sys, time\n"
 """A run that loads no Numba (a bad input, a listing) while another process writes the cache."""
 
 
+@pytest.mark.slow
 def test_files_another_process_writes_are_no_compile_of_this_run(tmp_path):
     """Before: a bad input's one line came after a false compile notice on a fresh install,
     where the warm-up of an earlier command was writing the cache (CI, tests/cli/test_trench_cli)."""
@@ -104,12 +107,14 @@ _OWN = ("import numba\n"
 """A program's own Numba function compiled where oddsim's jit helper is loaded."""
 
 
+@pytest.mark.slow
 def test_a_programs_own_numba_functions_are_no_compile_of_oddsims(tmp_path):
     done = _run(_OWN, {"NUMBA_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
 
 
+@pytest.mark.slow
 def test_a_cache_that_cannot_be_written_compiles_elsewhere_and_says_so_once(tmp_path):
     """Before: ``RuntimeError: cannot cache function`` on every computing command."""
     blocker = tmp_path / "a-file"
@@ -143,6 +148,7 @@ def test_no_writable_place_compiles_in_memory(tmp_path, monkeypatch, capsys):
     assert "compiling in memory" in line
 
 
+@pytest.mark.slow
 def test_a_damaged_cache_is_one_line_naming_cache_clear(tmp_path):
     """Before: ``UnpicklingError`` tracebacks, and for empty files a false ``oddsim: interrupted``."""
     oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf"))  # (compiled here)

@@ -83,6 +83,7 @@ def test_file_system_errors_are_tolerated(tmp_path, monkeypatch):
         tmp_path / "oddsim-0.0.1-4444444444444444"]  # removed meanwhile by another process: gone
 
 
+@pytest.mark.slow
 def test_the_engines_prepare_their_directory_when_they_load(tmp_path):
     old = kernels(tmp_path, "oddsim-0.0.9-0123456789abcdef", age_days=31)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}

@@ -108,6 +108,29 @@ def test_later_waves_keep_choosing_each_loss():
     assert expected.takes_territory > fixed.takes_territory + 0.05
 
 
+def test_the_first_waves_advice_is_the_plain_battles():
+    """Wave 1 is the plain battle, so its best casualties' figures and advice are the plain
+    battle's: the text prints them under wave 1, --json holds them in its wave's
+    ``casualty_policy`` (later waves fight many defender compositions, each with its own
+    advice: none is printed for them). Before: the waves printed no advice at all."""
+    args = ["battle", "-a", "1 inf, 3 ftr", "-d", "3 inf", "--ool-attacker", "best", "--wave", "2 inf"]
+    plain = oddsim.solve(Battle(RULES, Side("1 inf, 3 ftr", "best"), "3 inf"))
+    assert plain.casualty_policy is not None
+    data = _json(*args)
+    assert data["waves"][0]["casualty_policy"] == json.loads(json.dumps(plain.casualty_policy.to_dict()))
+    assert "casualty_policy" not in data["waves"][1]
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0, text.output
+    lines = text.output.splitlines()
+    advice = ["  " + line for line in plain.casualty_policy.lines()]
+    start = lines.index(advice[0])
+    assert lines[start:start + len(advice)] == advice
+    assert lines.index("wave 1: 1 infantry, 3 fighters (exact): reaches the battle 100%") < start \
+        < next(k for k, line in enumerate(lines) if line.startswith("wave 2:"))
+    plain_text = CliRunner().invoke(cli, args[:-2]).output  # (the plain battle prints the same lines)
+    assert all(line.strip() in plain_text for line in advice)
+
+
 # --- the amphibious assault --------------------------------------------------------------------
 
 

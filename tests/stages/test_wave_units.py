@@ -138,22 +138,6 @@ def test_the_cli_says_and_its_json_holds_what_each_wave_leaves():
     assert answer["waves"][1]["attacker_units_left"]["armor"] == pytest.approx(247 / 952, abs=TOL)
 
 
-def test_a_lone_aa_gun_stands_only_where_the_battle_was_not_won():
-    """Revised's AA gun is no casualty (taken with the territory). 1 fighter against it alone:
-    the gun hits 1/6 (the fighter is lost, the gun holds), else the fighter wins 5/6 without
-    taking the territory, and the gun is still listed among the defender's survivors either way.
-    Then 1 inf: it walks in where the fighter won and takes the lone gun where it held: the
-    attack takes the territory surely. Before: the gun stood after wave 1 where the fighter won
-    too, and the total counted that twice (attacker wins 11/6)."""
-    total = run_waves(oddsim.Battle("revised", "1 ftr", "1 aa"), ["1 inf"], method="exact")
-    assert rows(total.waves[0]) == pytest.approx({"none": 5 / 6, "1 AA gun": 1 / 6}, abs=TOL)
-    assert total.waves[1]["fights"] == pytest.approx(1 / 6, abs=TOL)
-    assert total.waves[1]["attacker_units_left"] == pytest.approx({"infantry": 1.0}, abs=TOL)
-    assert total.attacker_win == pytest.approx(1.0, abs=TOL)
-    assert total.takes_territory == pytest.approx(1.0, abs=TOL)
-    assert total.defender_holds == pytest.approx(0.0, abs=TOL)
-
-
 @pytest.mark.parametrize(("first", "later"), [
     (oddsim.Battle("revised", "2 inf, 1 arm, 1 ftr", "3 inf, 1 aa", retreat={"after_round": 2}), ["1 ftr"]),
     (oddsim.Battle("revised", "1 inf, 1 ftr", "1 inf, 1 aa"), ["1 ftr", "1 inf"]),

@@ -46,6 +46,7 @@ def start(client, body: dict, who: str):
     {"attacker_hand": "5,4,3,1", "defender": "4,4,-", "defender_support": "2,0,0",
      "year": 1916, "sea": True},
 ])
+@pytest.mark.slow
 def test_the_job_answers_what_the_cli_prints(client, body):
     status, printed, _ = cli_line(*as_args(body), "--json")
     assert status == 0

@@ -387,6 +387,7 @@ def test_a_huge_count_is_quoted_as_sent(client, raw, error):
         "1e+308", "9007199254740993")
 
 
+@pytest.mark.slow
 def test_a_raid_job_reports_progress_and_stops_on_cancel(client):
     """Raids are drawn in chunks; between chunks the job reports progress and sees the cancel,
     and answers the raids drawn so far (before, it ran every raid and ignored the cancel)."""

@@ -231,6 +231,7 @@ class Lines(logging.Handler):
         self.records.append(record)
 
 
+@pytest.mark.slow
 def test_clients_gone_mid_upload_log_one_short_line(live_server, monkeypatch):
     """Before: each logged a 3.1 KB traceback ("Exception in ASGI application")."""
     from oddsim.web import app as app_module

@@ -39,6 +39,7 @@ def open_group(page, group: str) -> None:
         page.click(f"#group-{group} > summary")
 
 
+@pytest.mark.slow
 def test_counters_give_the_odds_of_oddsim_solve(page):
     page.goto(page.base + "/")
     page.click("#clear")
@@ -80,6 +81,7 @@ def test_monte_carlo_shows_standard_errors(page):
     assert page.inner_text("#cli-command").endswith("--method \"mc\" --runs 20000 --seed 5")
 
 
+@pytest.mark.slow
 def test_a_battle_in_progress_and_a_strafe(page):
     """Two options from their groups (dice and engine; retreat) reach the server and the CLI line."""
     page.goto(page.base + "/")
@@ -100,6 +102,7 @@ def test_a_battle_in_progress_and_a_strafe(page):
     assert page.inner_text("#cli-command").endswith("--in-progress --retreat-strafe 1")
 
 
+@pytest.mark.slow
 def test_the_url_keeps_the_battle_and_swap_sides(page, browser):
     page.goto(page.base + "/")
     page.click("#clear")
@@ -137,6 +140,7 @@ def test_a_bad_input_shows_its_message(page, client):
     assert "unknown unit 'zeppelin'" in message
 
 
+@pytest.mark.slow
 def test_unit_values_reach_the_figures_the_link_and_the_cli_line(page, browser, client):
     page.goto(page.base + "/")
     page.click("#clear")
@@ -171,6 +175,7 @@ def test_unit_values_reach_the_figures_the_link_and_the_cli_line(page, browser, 
     assert "unknown unit 'zz'" in api.json()["error"]
 
 
+@pytest.mark.slow
 def test_tabs_by_keyboard(page):
     """Arrow keys walk the tabs (each answers as it opens); screenshots: test_page_views."""
     page.goto(page.base + "/")
@@ -245,6 +250,7 @@ def _run_purchase(page, fills: dict[str, str], selects: dict[str, str]) -> None:
     page.wait_for_selector("#panel-purchase .results[data-state=done]", timeout=120_000)
 
 
+@pytest.mark.slow
 def test_purchase_tab_ranks_by_hold_after_a_counter_attack(page):
     _run_purchase(page, {"budget": "6", "units": "arm", "against": "2 inf", "counter_attack": "2 inf"},
                   {"goal": "hold-after", "method": "exact"})
@@ -269,6 +275,7 @@ def test_the_retreat_plan_shows_chances_as_percentages(page):
         assert f"{100 * row.probability:.2f}%" in text
 
 
+@pytest.mark.slow
 def test_purchase_tab_shows_the_error_of_monte_carlo_rows(page):
     from oddsim.purchase import BattleCache, sweep
 
@@ -278,6 +285,7 @@ def test_purchase_tab_shows_the_error_of_monte_carlo_rows(page):
     assert f"{100 * best.value:.2f}% ± {Goal.TAKE.format_error(best.value_std_error)}" in row
 
 
+@pytest.mark.slow
 def test_purchase_tab_shows_the_interval_of_a_chance_no_run_saw(page):
     from oddsim.purchase import BattleCache, sweep
 
@@ -300,6 +308,7 @@ def test_the_page_shows_standard_errors_as_the_command_line_does(page):
         assert page.evaluate(f"errorText({error}, false)") == Goal.TUV.format_error(error)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", ["9007199254740993", "18446744073709551615"])
 def test_a_seed_above_two_to_the_53_reaches_the_server_exactly(page, browser, seed):
     """A JavaScript number would round it (to ...992, and 2**64 - 1 to 2**64, refused)."""
@@ -325,6 +334,7 @@ def test_a_seed_above_two_to_the_53_reaches_the_server_exactly(page, browser, se
 
 @pytest.mark.parametrize("defender, token, then", [("1 inf, 1 dd", "1 inf", "1 dd"),
                                                    ("1 bb, 1 destroyr", "1 destroyr", "1 bb, 1 dd")])
+@pytest.mark.slow
 def test_a_link_army_the_page_cannot_show_is_an_error_not_another_battle(page, defender, token, then):
     import json
     from urllib.parse import quote

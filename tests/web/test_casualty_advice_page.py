@@ -3,6 +3,8 @@ that change the attacker's loss, the whole grid, and a battle in progress (test_
 
 from __future__ import annotations
 
+import pytest
+
 import oddsim
 from oddsim.model.side import Side
 from tests.web.test_browser import answer_for, open_group, set_counter
@@ -13,6 +15,7 @@ def _battle(**options):
     return oddsim.Battle("1942-2e", attacker, "2 inf", casualty_goal="value", casualty_value=8, **options)
 
 
+@pytest.mark.slow
 def test_the_advice_table_and_the_grid(page):
     """2 inf, 2 ftr against 2 inf, goal value, territory 8: with 2 hits taken after scoring 2 (the
     defender has nothing left), an infantry and a fighter (+1 against 0, by hand:
@@ -42,9 +45,13 @@ def test_the_advice_table_and_the_grid(page):
     assert page.locator("#out-casualty-policy h5").last.inner_text() == "This round: the attacker, hit, loses"
 
 
+@pytest.mark.slow
 def test_at_sea_with_submarines_a_table_per_phase(page):
     """1 sub, 2 ftr against 2 sub, 1 dd, 1 transport, the attacker best: the defender's subs strike
-    first, and their hits (never on aircraft) cost the only submarine; 1 hit 2 * 1/6 * 5/6."""
+    first, and their hits (never on aircraft) cost the only submarine; 1 hit 2 * 1/6 * 5/6.
+    General fire's table is after a strike that sank nothing ((5/6)^2 = 25/36); "Every case"
+    unfolds general fire after each outcome of the strike: nothing sunk 25/36, the attacker's only
+    sub 11/36 (one hit or two)."""
     page.goto(page.base + "/")
     page.click("#clear")
     page.check("input[name=kind][value=sea]")
@@ -59,5 +66,13 @@ def test_at_sea_with_submarines_a_table_per_phase(page):
     answer_for(page, battle, timeout=240_000)
     first = page.locator("#out-casualty-attacker-surprise-strike tbody tr").first
     cells = first.locator("td").all_inner_texts()
-    assert cells == ["1 from subs", "27.8%", "1 submarine"]
+    assert cells == ["1 from subs", "any", "27.8%", "1 submarine"]
     assert page.locator("#out-casualty-attacker-general-fire tbody tr").count() >= 1
+    heads = page.locator("#out-casualty-policy > h5").all_inner_texts()
+    after = "Round 1, general fire after a surprise strike that sank "
+    assert after + "nothing: the attacker, hit, loses" in heads
+    page.click("#out-casualty-typed-grid > summary")
+    titles = page.locator("#out-casualty-typed-grid h5").all_inner_texts()
+    assert titles == ["Round 1, surprise strike: 100.0%", after + "nothing: 69.4%",
+                      after + "the attacker's 1 submarine: 30.6%"]
+    assert page.locator("#out-casualty-typed-grid-2 tbody tr").count() >= 1

@@ -28,6 +28,7 @@ print(json.dumps([answer.status_code, answer.json()]))
 """
 
 
+@pytest.mark.slow
 def test_a_damaged_cache_is_a_503_naming_cache_clear(tmp_path):
     oddsim.solve(oddsim.Battle(rules="1942-2e", attacker="2 inf", defender="1 inf"))  # (compiled here)
     cache = tmp_path / "damaged"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from oddsim.web import battle_requests
 from oddsim.web.limits import MAX_EXACT_SECONDS
 
@@ -9,6 +11,7 @@ REVISED_LAND = {"rules": "revised", "attacker": "40 inf, 10 art, 15 arm, 6 ftr, 
                 "defender": "45 inf, 10 arm, 8 ftr, 1 aa"}
 
 
+@pytest.mark.slow
 def test_the_server_solves_exactly_a_battle_of_a_fraction_of_a_second(client):
     """Before: refused (2.9e9 estimated steps, over the cap of 2e9), and auto sent it to Monte Carlo."""
     for method in ("exact", "auto"):

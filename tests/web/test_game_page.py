@@ -73,6 +73,7 @@ def test_a_dropped_file_is_listed_and_a_bad_one_is_one_line(page):
     assert "not a TripleA game" in page.inner_text("#game-summary .error")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SIZES))
 def test_the_game_tab_reads_at_each_size(browser, live_server, name):
     """The small war with the Germans attacking at sea, at a phone's and a desktop's size: no
@@ -102,6 +103,7 @@ def test_the_game_tab_reads_at_each_size(browser, live_server, name):
     assert shot.stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_a_game_battles_cli_line_names_its_file_and_its_link_opens_it_again(page, browser, live_server):
     """Before: a battle opened from a game copied as ``--rules undefined ... --game "<token>"``,
     and its link opened under the edition the page had. Now the line names the game file (run

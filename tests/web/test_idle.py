@@ -12,6 +12,7 @@ pytest.importorskip("uvicorn")
 BENCHMARK = Path(__file__).parents[2] / "benchmarks" / "idle_connections.py"
 
 
+@pytest.mark.slow
 def test_real_requests_are_answered_while_idle_connections_wait_and_those_are_closed(capsys):
     """Before: idle sockets were never closed (uvicorn's keep-alive timer starts only after a
     response) and about 511 of them made every request a plain-text 503. The benchmark checks

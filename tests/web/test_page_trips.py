@@ -53,6 +53,7 @@ def in_sight(page, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.size[1]
 
 
+@pytest.mark.slow
 def test_the_answer_stays_in_sight_while_an_input_changes(view):
     """Typing in "Retreat after round" (far down the form on a laptop) keeps the win chance on
     the screen, as it was on a phone (issue 35: 407 px above the screen at 1366x768)."""
@@ -89,6 +90,7 @@ PLAN = {"rules": "1942-2e", "pool": "12 inf, 4 art, 4 arm, 3 ftr, 1 bmb",
 @pytest.mark.parametrize("tab, req, table", [("battle", WAVES, "#out-waves"),
                                              ("advise", ADVICE, "#out-advise-options"),
                                              ("plan", PLAN, "#out-plan-split")])
+@pytest.mark.slow
 def test_no_table_is_cut_sideways_without_a_cue(view, tab, req, table):
     """Later waves, trench advice (with the defender's answers, its widest) and the plan fit
     their box; anything else that scrolls sideways says so where it is seen."""
@@ -199,6 +201,7 @@ def test_each_wave_card_says_what_is_left(view):
     page.locator("#out-waves").screenshot(path=str(shot).replace("wave-cards-", "wave-cards-mc-"))
 
 
+@pytest.mark.slow
 def test_an_empty_attacker_says_what_to_do_where_the_answer_stands(view):
     """Clear, or Land -> Sea with a land army: a line in the page's words in the summary (in
     sight), no request the server refuses, no console error."""
@@ -238,6 +241,7 @@ def run_line(line: str, tmp_path) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_the_other_tabs_have_counters_and_a_cli_line_that_prints_their_answer(view, tmp_path):
     """Amphibious (with the landing's order of loss and retreat), Raid, Trench, Trench advice and
     Purchase: counters beside the typed fields, and a "Copy as CLI command" line whose --json
@@ -303,6 +307,7 @@ def test_the_other_tabs_have_counters_and_a_cli_line_that_prints_their_answer(vi
     assert best["purchase"] in page.inner_text("#out-purchase-rows tbody tr")
 
 
+@pytest.mark.slow
 def test_decimals_damaged_battleships_and_casualties(view):
     """A choice of decimals, a damaged battleship's counter, the casualties of each survivors row."""
     page = view
@@ -335,6 +340,7 @@ def test_decimals_damaged_battleships_and_casualties(view):
     page.check("input[name=kind][value=land]")
 
 
+@pytest.mark.slow
 def test_the_longest_trench_in_the_games_words(view):
     """No engine words; the Edition header gone on the trench tabs; a legend on Fronts won."""
     page = view
@@ -352,6 +358,7 @@ def test_the_longest_trench_in_the_games_words(view):
     assert page.is_visible("#edition")
 
 
+@pytest.mark.slow
 def test_the_charts_and_their_details(view):
     """The TUV swing on a value axis; the raid's damage by damage, its runs box in the page's
     words; the purchase chart's legend and ticks; the amphibious loss at sea explained; the

@@ -146,6 +146,7 @@ def test_the_raw_key_check_finds_a_raw_key():
     assert raw_text_faults("attacker's army 25 IPC, 3 runs, 51.90%", keys) == []
 
 
+@pytest.mark.slow
 def test_a_pasted_link_loads_its_battle_in_the_open_tab(views):
     page = views["desktop"]
     page.click("#tab-battle")
@@ -249,6 +250,7 @@ def test_history_and_saved_battles(views):
     assert page.evaluate("JSON.parse(localStorage.getItem('oddsim-saves'))") == []
 
 
+@pytest.mark.slow
 def test_later_waves_on_the_page_and_their_cli_line(views, tmp_path):
     """Waves with their own options: the page's answer is run_waves', and the CLI line (a plan
     file and --wave-plan) prints the same."""

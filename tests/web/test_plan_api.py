@@ -87,6 +87,7 @@ DEFENCE = ["Karelia=5 inf, 2 arm, 1 ftr", "Archangel=3 inf, 1 arm"]
      lambda: oddsim.plan.attack(with_changes("1942-2e", {"units.armor.defense": 2, "units.fighter.cost": 14}),
                                 "3 inf, 1 arm, 1 ftr", ["A=2 inf", "B=1 inf"], goal="tuv")),
 ], ids=["issue", "take-all", "defend", "best-retreat", "unit-values"])
+@pytest.mark.slow
 def test_the_job_answers_what_the_python_api_does(client, body, expected):
     job = solved(client, body, "t-plan-same")
     # (the same floats: JSON keeps every digit), with the readings of the plan's rules where

@@ -54,6 +54,7 @@ def cli_answer(page, tmp_path) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_the_issue_example_is_the_python_apis_best_split(page, tmp_path):
     page.click("#panel-plan .clear")
     run(page)
@@ -80,6 +81,7 @@ def test_the_issue_example_is_the_python_apis_best_split(page, tmp_path):
     assert {n: t["units"] for n, t in printed["split"].items()} == split
 
 
+@pytest.mark.slow
 def test_a_defence_typed_into_the_form(page, tmp_path):
     page.click("#panel-plan .clear")
     page.select_option("#plan-mode", "true")
@@ -171,6 +173,7 @@ def test_a_bad_plan_shows_the_clis_line(page):
     page.click("#panel-plan .clear")
 
 
+@pytest.mark.slow
 def test_unit_values_from_the_header_reach_the_plan_and_its_cli_line(page, tmp_path):
     req = {"rules": "1942-2e", "unit_values": "ftr=14", "pool": "3 inf, 1 arm, 1 ftr",
            "targets": ["A=2 inf", "B=1 inf"], "goal": "tuv", "alternatives": 1}

@@ -27,6 +27,7 @@ def _stop(server: subprocess.Popen) -> None:
         server.wait()
 
 
+@pytest.mark.slow
 def test_serve_warms_up_then_answers_on_loopback():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -64,6 +65,7 @@ def test_a_bad_port_is_one_line_and_status_2():
     assert result.stderr.count("\n") == 1 and "70000" in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_serve_stops_within_seconds_of_a_signal_whatever_it_runs(signum):
     """The issue saw a server run on for a minute after Ctrl-C while a Monte Carlo battle split
@@ -119,6 +121,7 @@ def test_the_page_address_is_one_a_browser_opens():
     assert page_url("::", 80) == "http://127.0.0.1:80/"
 
 
+@pytest.mark.slow
 def test_serve_on_ipv6_loopback_names_the_address_in_brackets_and_answers_there():
     try:
         with socket.socket(socket.AF_INET6) as probe:

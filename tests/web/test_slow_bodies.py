@@ -58,6 +58,7 @@ def _rules_status(port: int) -> int:
         connection.close()
 
 
+@pytest.mark.slow
 def test_a_body_that_never_comes_is_answered_408_in_one_json_line(server_port):
     from oddsim.web.connections import REQUEST_SECONDS
 
@@ -79,6 +80,7 @@ def test_a_body_that_never_comes_is_answered_408_in_one_json_line(server_port):
     assert "did not arrive" in error and "\n" not in error
 
 
+@pytest.mark.slow
 def test_withheld_bodies_do_not_lock_a_real_user_out(server_port):
     from oddsim.web.connections import REQUEST_SECONDS
 

@@ -17,15 +17,16 @@ import numpy as np
 from oddsim.engines.exact import _casualties as kc
 from oddsim.engines.exact.casualties import Game, Solved, _units_text, aa_rolled_per_aircraft
 from oddsim.engines.exact.compositions import WHOLE, CompositionTypes
-from oddsim.engines.exact.sub_advice import TypedChoice, typed_choices
+from oddsim.engines.exact.sub_advice import PhaseGrid, phase_grids
 from oddsim.engines.lowering import unit_names
 from oddsim.results.casualty_policy import (
     CasualtyPolicy,
     Chance,
     Loss,
+    PhaseAdvice,
     RoundAdvice,
     Scored,
-    TypedAdvice,
+    TypedScored,
     collapse,
 )
 
@@ -80,9 +81,11 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
     g = solved.game
     names = unit_names(g.battle.rules)
     if g.typed is not None:  # (at sea with subs: hits are typed, round 1's advice by phase and group)
-        typed = tuple(_typed_row(names, g, c) for c in typed_choices(solved, ADVICE_MIN_CHANCE))
+        grids = phase_grids(solved, ADVICE_MIN_CHANCE)
+        struck = grids[0].phase == "surprise strike"
+        phases = tuple(_phase_advice(names, g, grid, struck and k > 0) for k, grid in enumerate(grids))
         return CasualtyPolicy(g.battle.casualty_goal or "take", solved.value, fixed, g.A.best, g.D.best,
-                              (), (), g.battle.in_progress, typed=typed)
+                              (), (), g.battle.in_progress, phases=phases)
     a_start, d0 = g.A.start, g.D.start
     chosen_aa = g.A.best and not aa_rolled_per_aircraft(g.battle)
     aa = collapse([(h, p, _lost(names, g.a_types, g.A.counts[a_start], g.A.counts[s]), ())
@@ -105,11 +108,18 @@ def policy(solved: Solved, fixed: float) -> CasualtyPolicy:
                           aa, tuple(starts), g.battle.in_progress)
 
 
-def _typed_row(names: tuple[str, ...], g: Game, c: TypedChoice) -> TypedAdvice:
-    """A typed choice as a row of advice: what the side loses from its start to ``c.kept``."""
-    side, types = (g.A, g.a_types) if c.side == "attacker" else (g.D, g.d_types)
-    lose = _lost(names, types, side.counts[side.start], side.counts[c.kept]).text()
-    return TypedAdvice(c.side, c.phase, c.hits, c.probability, lose)
+def _phase_advice(names: tuple[str, ...], g: Game, grid: PhaseGrid, after_strike: bool) -> PhaseAdvice:
+    """A phase's grid as advice: losses from the phase's start (a, d), and where it follows a
+    surprise strike, what the strike sank from the battle's start."""
+    A, D = g.A, g.D  # noqa: N806
+    scored = tuple(TypedScored(c.hits, c.probability, _lost(names, g.d_types, D.counts[grid.d], D.counts[dp]),
+                               _units_text(names, g.d_types, D.counts[dp]))
+                   for c, dp in zip(grid.scored, grid.kept_d, strict=True))
+    lose = tuple(tuple(_lost(names, g.a_types, A.counts[grid.a], A.counts[ap]) for ap in row)
+                 for row in grid.kept_a) if A.best else ()
+    struck = ((_lost(names, g.a_types, A.counts[A.start], A.counts[grid.a]),
+               _lost(names, g.d_types, D.counts[D.start], D.counts[grid.d])) if after_strike else None)
+    return PhaseAdvice(grid.phase, grid.probability, struck, scored, grid.taken, lose)
 
 
 def _lost(names: tuple[str, ...], types: CompositionTypes, before: np.ndarray, after: np.ndarray) -> Loss:

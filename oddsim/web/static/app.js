@@ -308,6 +308,8 @@ function unitsFor(side) {
     && (side === "defender" || u.can_attack));
 }
 
+const BEST_ORDER = ["best", "best: choose each loss (solved exactly)", "best"];  // (best-casualties.js too)
+
 function oolPresets(side) {
   // Orders of loss to pick from: the default (issue 22's: what cannot fire, then what fights far
   // below its price, then the cheapest counting its strength) first, then simple ones.
@@ -322,7 +324,7 @@ function oolPresets(side) {
     ["cheapest", "cheapest first", sorted(u => u.cost)],
     ["weakest", `weakest first (lowest ${side === "attacker" ? "attack" : "defence"})`, sorted(strength)],
     ["air-last", "default, aircraft last", [...byDefault.filter(n => !air.has(n)), ...byDefault.filter(n => air.has(n))]],
-    ["best", "best: choose each loss (solved exactly)", "best"],
+    BEST_ORDER,
     ["own", "your own order (type it below)", null],
   ];
 }
@@ -523,6 +525,7 @@ async function buildExtraOptions() {
   };
   add(data.battle_fields, KNOWN_BATTLE_FIELDS, false);
   add(data.retreat_fields, KNOWN_RETREAT_FIELDS, true);
+  buildBestCasualties(data.battle_options);  // (best-casualties.js: the Purchase and Plan tabs)
 }
 
 function parseArmy(army, side) {
@@ -1142,6 +1145,7 @@ function writeSimple(tab, req) {
 function formWritten(tab) {
   // a simple tab's fields were written (a link, Clear): its counters, fronts and CLI line follow
   refreshFronts($(`#panel-${tab} form`));
+  syncBestCasualties($(`#panel-${tab} form`));
   if (tab !== "plan") unfoldGiven($(`#panel-${tab} form`));  // (the plan unfolds its own options)
   buildArmyPickers();
   showCommand(tab);
@@ -1337,10 +1341,11 @@ function renderPurchase(data, req, ms) {
   const fmt = r => (isP ? pct(r.value) : signed(r.value)) + (r.value_error_text ? ` ${r.value_error_text}` : "");
   const best = data.rows[0];
   const summary = el("div", { class: "headline big" }, best
-    ? el("span", { text: `best: ${best.purchase} (${best.cost} IPC), ${GOAL_WORDS[data.goal] || data.goal} ${fmt(best)}` })
+    ? el("span", { id: "out-purchase-best", "data-value": String(best.value),
+      text: `best: ${best.purchase} (${best.cost} IPC), ${GOAL_WORDS[data.goal] || data.goal} ${fmt(best)}` })
     : el("span", { text: "no purchase" }));
   const box = el("div", {}, el("div", { class: "status", text: `${num(data.purchases)} purchases · ${(ms / 1000).toFixed(1)} s` }),
-    el("h3", { text: data.describe }));
+    el("h3", { text: data.describe }), lossesLine("out-purchase-losses", req, sweepChoosers(data, req)));
   const top = Math.max(...data.rows.map(r => r.value), 1e-12);
   const rows = el("tbody");
   const table = el("table", { id: "out-purchase-rows" }, el("thead", {}, el("tr", {},
@@ -1615,7 +1620,8 @@ function renderPlan(data, req, ms) {
   el("div", { class: "headline" }, ...names.map(n => { const t = data.split[n];
     return el("span", { text: `${n}: ${units(t)}${t.fought ? ` (${defend ? "holds" : "takes"} ${pct(chance(t))})` : ""}` }); })));
   const box = el("div", {}, el("div", { class: "status", text: `exact, ${num(data.battles)} battles solved · ${(ms / 1000).toFixed(1)} s` }),
-    el("h3", { text: `The best ${defend ? "defence" : "attack split"} for the ${goalLabel}: ${fmt(data.objective)}` }));
+    el("h3", { text: `The best ${defend ? "defence" : "attack split"} for the ${goalLabel}: ${fmt(data.objective)}` }),
+    lossesLine("out-plan-losses", req, data.choosers));
   const holds = goalName === "hold-after";  // (then each target's chance to take and hold its counter-attack)
   const head = [defend ? "territory" : "target", defend ? "units placed" : "units sent", defend ? "chance to hold" : "chance to take",
     ...(holds ? ["takes and holds"] : []), "your IPC lost", "their IPC lost", "TUV swing for you", "value (IPC)"];

@@ -5,7 +5,9 @@
 // after most rolls and the hits scored that call for another; the whole grid (every hits scored
 // by every hits taken, after each AA outcome; hits scored after which it loses the same share a
 // column) unfolds below it. At sea with submarines ("typed"): per phase, a loss for each group of
-// hits (the subs', the aircraft's, the rest's). app.js calls
+// hits (the subs', the aircraft's, the rest's), the attacker's with the hits scored that call for
+// another; general fire after the surprise strike's likeliest outcome, and "Every case" unfolds
+// each phase's grid after each outcome ("typed_grid"). app.js calls
 // casualtyAdvice(data.casualty_policy) where an answer carries one; it reads app.js's el().
 
 function casualtyAdvice(policy) {
@@ -32,43 +34,64 @@ function casualtyAdvice(policy) {
   table("out-casualty-aa", "AA fire before round 1: the attacker loses", ["hits", "chance", "lose"], plain(policy.aa));
   table("out-casualty-defender", `${round}: the defender, hit, loses`, ["hits", "chance", "lose"], plain(policy.defender));
   // the attacker: a row per hits taken, then one per hits scored that calls for another loss
-  const attacker = (policy.attacker || []).flatMap(r => [
-    row([hits(r), true], [r.when_scored.length ? "any other" : "any"], [pct(r.probability), true], [r.lose]),
+  const attackerRows = (rows, label) => (rows || []).flatMap(r => [
+    row([label(r), true], [r.when_scored.length ? "any other" : "any"], [pct(r.probability), true], [r.lose]),
     ...r.when_scored.map(w => Object.assign(row(["", true],
       [`${w.scored_words} (defender left ${w.defender_left.join(" / ")})`], [pct(w.probability), true], [w.lose]),
       { className: "when-scored" }))]);
-  table("out-casualty-attacker", `${round}: the attacker, hit, loses`,
-    ["hits taken", "after scoring", "chance", "lose"], attacker);
+  const attackerHead = ["hits taken", "after scoring", "chance", "lose"];
+  table("out-casualty-attacker", `${round}: the attacker, hit, loses`, attackerHead, attackerRows(policy.attacker, hits));
   // at sea with submarines: per phase (surprise strike, general fire), a loss per group of hits
   const typed = policy.typed || [];
-  for (const side of ["defender", "attacker"]) {
-    for (const phase of new Set(typed.filter(r => r.side === side).map(r => r.phase))) {
+  const typedGrid = policy.typed_grid || [];
+  const title = phase => (typedGrid.find(g => g.phase === phase) || { title: phase }).title;
+  const when = policy.in_progress ? "This round" : "Round 1";
+  for (const phase of new Set(typed.map(r => r.phase))) {
+    for (const side of ["defender", "attacker"]) {
       const rows = typed.filter(r => r.side === side && r.phase === phase);
-      table(`out-casualty-${side}-${phase.replace(" ", "-")}`, `${round}, ${phase}: the ${side}, hit, loses`,
-        ["hits", "chance", "lose"], rows.map(r => row([r.hits], [pct(r.probability), true], [r.lose])));
+      const id = `out-casualty-${side}-${phase.replace(" ", "-")}`;
+      const head = `${when}, ${title(phase)}: the ${side}, hit, loses`;
+      if (side === "defender") table(id, head, ["hits", "chance", "lose"],
+        rows.map(r => row([r.hits], [pct(r.probability), true], [r.lose])));
+      else table(id, head, attackerHead, attackerRows(rows, r => r.hits));
     }
   }
-  if (policy.attacker_best && grid.length) box.append(everyCase(grid, afterAA, pct));
+  if (policy.attacker_best && grid.length) box.append(everyCase(grid, afterAA, pct, t => String(t.hits)));
+  if (typedGrid.length > 1 || (policy.attacker_best && typedGrid.length)) {
+    box.append(everyCase(typedGrid, g => `${when}, ${g.title}`, pct, t => t.hits.words, policy));
+  }
   return box;
 }
 
-function everyCase(grid, afterAA, pct) {
-  // the whole grid: per state after the AA fire, the attacker's loss for each hits taken (rows)
-  // and hits scored (columns; those after which it loses the same, one column: the server's
-  // "columns"), with what the defender has left then
-  const details = el("details", { id: "out-casualty-grid" },
-    el("summary", { text: "Every case: the attacker's loss by hits scored and hits taken" }));
+function everyCase(grid, title, pct, hitsWords, sea) {
+  // the whole grid: per state the round (or at sea, the phase) starts in, the attacker's loss for
+  // each hits taken (rows) and hits scored (columns; those after which it loses the same, one
+  // column: the server's "columns"), with what the defender has left then; at sea, the
+  // defender's loss for each hits scored too, where it chooses
+  const details = el("details", { id: sea ? "out-casualty-typed-grid" : "out-casualty-grid" },
+    el("summary", { text: sea ? "Every case: each phase after each outcome of the surprise strike"
+      : "Every case: the attacker's loss by hits scored and hits taken" }));
+  const scoredWords = h => typeof h === "number" ? String(h) : h.words;
   grid.forEach((start, s) => {
+    if (grid.length > 1 || sea) details.append(el("h5", { text: `${title(start)}: ${pct(start.probability)}` }));
+    if (sea && sea.defender_best) {
+      const rows = start.scored.filter(c => c.defender_lost !== "none").map(c => el("tr", {},
+        el("td", { text: scoredWords(c.hits) }), el("td", { class: "num", text: pct(c.probability) }),
+        el("td", { text: c.defender_lost })));
+      if (rows.length) details.append(el("div", { class: "scroll" }, el("table", { id: `out-casualty-typed-defender-${s}` },
+        el("thead", {}, el("tr", {}, ...["the defender, hit", "chance", "loses"].map(text => el("th", { text })))),
+        el("tbody", {}, ...rows))));
+    }
+    if (!start.attacker.length || !start.taken.length) return;
     const left = c => c.defender_left.length <= 3 ? `: defender left ${c.defender_left.join(" / ")}` : "";
     const head = el("tr", {}, el("th", { text: "hits taken ↓, scored →" }),
       ...start.columns.map(c => el("th", { title: `defender left ${c.defender_left.join(" / ")}`,
         text: `${c.scored_words} (${pct(c.probability)})${left(c)}` })));
     const rows = start.taken.map((t, j) => el("tr", {},
-      el("th", { text: `${t.hits} (${pct(t.probability)})` }),
+      el("th", { text: `${hitsWords(t)} (${pct(t.probability)})` }),
       ...start.columns.map(c => el("td", { text: start.attacker[c.first][j] }))));
-    if (grid.length > 1) details.append(el("h5", { text: `${afterAA(start)}: ${pct(start.probability)}` }));
     details.append(el("div", { class: "scroll" },
-      el("table", { id: `out-casualty-grid-${s}` }, el("thead", {}, head), el("tbody", {}, ...rows))));
+      el("table", { id: `out-casualty-${sea ? "typed-" : ""}grid-${s}` }, el("thead", {}, head), el("tbody", {}, ...rows))));
   });
   return details;
 }

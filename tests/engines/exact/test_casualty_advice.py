@@ -12,7 +12,19 @@ from oddsim.engines.exact.casualty_advice import round_choices
 from oddsim.engines.lowering import unit_names
 from oddsim.model.battle import Battle
 from oddsim.model.side import Side
-from oddsim.results.casualty_policy import Chance, Loss, RoundAdvice, Scored, collapse
+from oddsim.results.casualty_policy import (
+    CasualtyPolicy,
+    Chance,
+    GroupChance,
+    HitGroups,
+    Loss,
+    PhaseAdvice,
+    RoundAdvice,
+    Scored,
+    TypedScored,
+    WhenScored,
+    collapse,
+)
 from tests.engines.exact.test_best_casualties import (
     ORDER,
     _hits,
@@ -189,78 +201,201 @@ def test_a_battleship_sunk_and_one_damaged():
     assert two.probability == pytest.approx(4 / 9, abs=1e-15)
 
 
-def _parse_hits(words):
-    """"1 from subs, 2 from the rest" -> (1, 0, 2)."""
-    groups = {"subs": 0, "aircraft": 1, "the rest": 2}
-    hits = [0, 0, 0]
-    for part in words.split(", "):
-        n, _, who = part.partition(" from ")
-        hits[groups[who]] = int(n)
-    return tuple(hits)
-
-
-def _after(state, types, lose):
-    """``state`` (counts in the order of ``types``, short names) less the units ``lose`` names."""
-    left = list(state)
-    for part in lose.split(", "):
-        n, _, name = part.partition(" ")
-        name = name[:-1] if int(n) != 1 and name.endswith("s") else name
-        left[types.index(SHORT[name])] -= int(n)
-    return tuple(left)
-
+# --- at sea with submarines: the grid of each phase, against the brute-force solver ---------------------
 
 SHORT = {"submarine": "sub", "destroyer": "dd", "fighter": "ftr", "cruiser": "cruiser",
          "transport": "transport"}
 
 
-@pytest.mark.parametrize(("rules", "att", "dfn", "who"), [
-    ("1942-2e", {"sub": 1, "dd": 1, "ftr": 1}, {"sub": 2, "dd": 1}, "attacker"),
+def _less(state, types, loss):
+    """``state`` (counts in the order of ``types``, short names) less the units ``loss`` names."""
+    left = list(state)
+    for name, n, _ in loss.parts:
+        left[types.index(SHORT[name])] -= n
+    return tuple(left)
+
+
+def _chance(dist, hits):
+    """The brute force's chance of the grid's hits: per group its count, or that many or more."""
+    want = (hits.subs, hits.aircraft, hits.rest)
+    return sum(p for raw, p in dist.items()
+               if all(r >= w if more else r == w for r, w, more in zip(raw, want, hits.more, strict=True)))
+
+
+SEA_GRIDS = [
+    ("1942-2e", {"sub": 1, "dd": 1, "ftr": 1}, {"sub": 2, "dd": 1}, "attacker"),  # (no strike)
     ("1942-2e", {"sub": 2, "dd": 1}, {"sub": 1, "dd": 1, "ftr": 1}, "defender"),
-    ("1942-2e", {"sub": 2, "ftr": 1}, {"sub": 1, "dd": 1, "ftr": 1}, "attacker"),
-    ("1942-2e", {"sub": 1, "cruiser": 1, "ftr": 1}, {"sub": 1, "dd": 1}, "attacker"),  # (a surprise strike)
-    ("1942-2e", {"sub": 2, "dd": 1}, {"sub": 1, "cruiser": 1, "ftr": 1}, "defender"),
-])
-def test_round_one_at_sea_with_subs_is_the_brute_force_choice(rules, att, dfn, who):
-    """Each row of round 1's advice (both phases from the start) keeps what the independent solver
-    (test_best_casualties.sub_game_parts) finds best, by the value where the phase leads (general
-    fire's start after the surprise strike, the next round's after general fire): the attacker,
-    the composition best after the most likely of its rolls (the defender's state after its
-    order's losses: the advice's row is the loss after most rolls); the defender, the one of the
-    smallest value once the attacker's hits (by its order) land."""
-    a_best = who == "attacker"
+    ("1942-2e", {"sub": 2, "ftr": 1}, {"sub": 1, "dd": 1, "ftr": 1}, "attacker"),  # (the defender's strike)
+    ("1942-2e", {"sub": 1, "cruiser": 1, "ftr": 1}, {"sub": 1, "dd": 1}, "attacker"),
+    ("1942-2e", {"sub": 2, "dd": 1}, {"sub": 1, "cruiser": 1, "ftr": 1}, "defender"),  # (the attacker's)
+    ("1942-2e", {"sub": 2, "ftr": 1}, {"sub": 1, "ftr": 1, "transport": 1}, "both"),  # (both strike)
+    ("1942-2e", {"sub": 1, "ftr": 2}, {"sub": 2, "dd": 1, "transport": 1}, "attacker"),
+    ("1942-2e", {"sub": 3}, {"sub": 1, "dd": 1}, "defender"),  # (3 subs' hits on 2 units: "2 or more")
+    ("revised", {"sub": 2, "dd": 1}, {"sub": 1, "dd": 1, "ftr": 1}, "both"),
+]
+
+
+@pytest.mark.parametrize(("rules", "att", "dfn", "who"), SEA_GRIDS)
+def test_every_cell_of_the_grids_at_sea_is_the_brute_forces_best(rules, att, dfn, who):
+    """Each phase of round 1 (the surprise strike from the start, then general fire from every
+    state it leaves, or from the start without one), every cell: the independent solver
+    (test_best_casualties.sub_game_parts) agrees with the advice, by the value where the phase
+    leads (general fire's start after the strike, the next round's after general fire). For each
+    hits scored, the defender keeps a composition of the least value once the attacker replies
+    (or its order's); for each pair (hits scored, hits taken), the attacker keeps one of the most,
+    the only one where it is unique. The chances are the brute force's dice, grouped and folded as
+    the advice words them; general fire's start, the chance the strike leaves that state."""
+    a_best, d_best = who in ("attacker", "both"), who in ("defender", "both")
     a_order, d_order = ([n for n in ORDER if n in army] for army in (att, dfn))
     fire, terminal, att_options, def_options = sub_game_parts(att, dfn, rules, None if a_best else a_order,
-                                                              d_order if a_best else None)
+                                                              None if d_best else d_order)
     value = phased_values(2, fire, terminal, att_options, def_options)
-    a, d = tuple(att.values()), tuple(dfn.values())
-    policy = oddsim.solve(Battle(rules, _side(att, a_best), _side(dfn, not a_best), sea=True)).casualty_policy
-    assert policy.typed and {r.side for r in policy.typed} == {who}
-    assert policy.to_dict()["advice"] == "typed" and policy.starts == ()
-    for row in policy.typed:
-        k = ("surprise strike", "general fire").index(row.phase)
+    a0, d0 = tuple(att.values()), tuple(dfn.values())
+    a_types, d_types = list(att), list(dfn)
+    policy = oddsim.solve(Battle(rules, _side(att, a_best), _side(dfn, d_best), sea=True)).casualty_policy
+    assert policy.to_dict()["advice"] == "typed" and policy.starts == () and policy.phases
+    strike = fire(0, a0, d0) is not None
+    assert [p.phase for p in policy.phases[:1]] == ["surprise strike" if strike else "general fire"]
+    reached = {}  # general fire's starts: their chances by the strike's cells
+    unique = 0
+    for phase in policy.phases:
+        k = ("surprise strike", "general fire").index(phase.phase)
+        a, d = (a0, d0) if phase.struck is None else (_less(a0, a_types, phase.struck[0]),
+                                                      _less(d0, d_types, phase.struck[1]))
+        assert (phase.struck is None) == (k == 0 or not strike)
         pa, pd = fire(k, a, d)
-        hits = _parse_hits(row.hits)
 
         def then(ap, dp, k=k):  # the value where phase k leads
             return value.at(1, ap, dp) if k == 0 else value(ap, dp)
-        if who == "attacker":
-            kept = _after(a, list(att), row.lose)
-            options = att_options(a, hits)
-            assert kept in options
-            left = [(next(iter(def_options(d, ha))), p) for ha, p in pa.items()]  # (the defender's order)
 
-            def mass(ap, only=False, options=options, left=left, then=then):
-                """The chance of the rolls after which ap is a best keep (``only``: the best)."""
-                def best(dp):
-                    top = max(then(o, dp) for o in options)
-                    return [o for o in options if then(o, dp) >= top - 1e-12]
-                return sum(p for dp, p in left if ap in best(dp) and (not only or len(best(dp)) == 1))
-            assert mass(kept) > 0.0  # (ties go to the order of loss: kept is best at least as often)
-            assert all(mass(kept) >= mass(ap, only=True) - 1e-12 for ap in options if ap != kept)
+        def reply(dp, hd, a=a, then=then):  # the attacker's best (or its order's) after hits hd
+            return max(then(ap, dp) for ap in att_options(a, hd))
+
+        assert sum(s.probability for s in phase.scored) == pytest.approx(1.0, abs=1e-3)
+        for s in phase.scored:
+            assert s.probability == pytest.approx(_chance(pa, s.hits), abs=1e-14)
+            dp = _less(d, d_types, s.lost)
+            hits = (s.hits.subs, s.hits.aircraft, s.hits.rest)
+            options = def_options(d, hits)
+            assert dp in options
+            if d_best:
+                cost = {o: sum(q * reply(o, hd) for hd, q in pd.items()) for o in options}
+                assert cost[dp] == pytest.approx(min(cost.values()), abs=1e-12), (phase.phase, hits)
+            else:
+                assert options == {dp}
+        for t in phase.taken:
+            assert t.probability == pytest.approx(_chance(pd, t.hits), abs=1e-14)
+        assert bool(phase.attacker) == a_best
+        for i, row in enumerate(phase.attacker):
+            dp = _less(d, d_types, phase.scored[i].lost)
+            for j, lost in enumerate(row):
+                t = phase.taken[j].hits
+                options = {o: then(o, dp) for o in att_options(a, (t.subs, t.aircraft, t.rest))}
+                kept = _less(a, a_types, lost)
+                best = max(options.values())
+                assert kept in options, (phase.phase, i, j)
+                assert options[kept] == pytest.approx(best, abs=1e-12), (phase.phase, i, j)
+                winners = [o for o, v in options.items() if v > best - 1e-12]
+                if len(winners) == 1:
+                    unique += 1
+                    assert kept == winners[0]
+        if k == 0:  # the strike's cells, every pair of raw hits, lead general fire's starts
+            for ha, p in pa.items():
+                s = next(s for s in phase.scored if _chance({ha: 1.0}, s.hits))
+                dp = _less(d, d_types, s.lost)
+                for hd, q in pd.items():
+                    options = att_options(a, hd)
+                    if options == {a}:
+                        ap = a
+                    elif a_best:
+                        j = next(j for j, t in enumerate(phase.taken) if _chance({hd: 1.0}, t.hits))
+                        ap = _less(a, a_types, phase.attacker[phase.scored.index(s)][j])
+                    else:
+                        (ap,) = options
+                    reached[ap, dp] = reached.get((ap, dp), 0.0) + p * q
         else:
-            kept = _after(d, list(dfn), row.lose)
-            assert kept in def_options(d, hits)
+            assert strike or phase.probability == 1.0
+            if strike:
+                assert phase.probability == pytest.approx(reached[a, d], abs=1e-14)
+    if strike:  # (every state the strike leaves where the battle goes on, likeliest first)
+        ongoing = sorted((p for (ap, dp), p in reached.items() if terminal(ap, dp) is None), reverse=True)
+        assert [p.probability for p in policy.phases[1:]] == pytest.approx(ongoing, abs=1e-14)
+    assert unique >= 1 or not a_best
 
-            def cost(dp, pd=pd, then=then):
-                return sum(p * then(next(iter(att_options(a, hd))), dp) for hd, p in pd.items())
-            assert cost(kept) == pytest.approx(min(cost(dp) for dp in def_options(d, hits)))
+
+def test_hits_past_what_a_side_can_take_read_2_or_more():
+    """3 subs against 1 sub, 1 dd (1942-2e): the defender can take 2 hits, so 2 and 3 of the subs'
+    hits are one row, "2 or more from subs": 3 x (1/3)^2 x 2/3 + (1/3)^3 = 7/27; exactly 1,
+    3 x 1/3 x (2/3)^2 = 12/27. The defender's sub strikes first (no attacking destroyer): one hit
+    from it (1/6) on 3 subs is exactly 1."""
+    policy = oddsim.solve(Battle(RULES, "3 sub", Side("1 sub, 1 dd", order_of_loss="best"),
+                                 sea=True, casualty_goal="win")).casualty_policy
+    rows = [(r.phase, r.hits, r.probability) for r in policy.typed if r.side == "defender"]
+    assert [(phase, hits) for phase, hits, _ in rows] == [("general fire", "1 from subs"),
+                                                          ("general fire", "2 or more from subs")]
+    assert [p for _, _, p in rows] == pytest.approx([12 / 27, 7 / 27], abs=1e-15)
+    (strike, *general) = policy.phases
+    assert strike.phase == "surprise strike" and [s.hits.words() for s in strike.scored] == ["no hit"]
+    assert [(t.hits.words(), t.probability) for t in strike.taken] == [("1 from subs", pytest.approx(1 / 6))]
+    assert strike.attacker == ()  # (the attacker follows its order)
+    assert [p.struck[0].text() for p in general] == ["none", "1 submarine"]
+    assert [p.probability for p in general] == pytest.approx([5 / 6, 1 / 6], abs=1e-15)
+    assert HitGroups(1, 0, 2, (False, False, True)).words() == "1 from subs, 2 or more from the rest"
+    capped = HitGroups(2, 0, 0, (True, False, False))
+    when = WhenScored((HitGroups(0, 0, 0), capped), ("2 subs", "none"), 0.1, "x")
+    assert when.words() == "after scoring 0 or 2 or more (defender left 2 subs / none)"
+
+
+def _group_loss(sub=0, dd=0, ftr=0):
+    return Loss((("submarine", sub, False), ("destroyer", dd, False), ("fighter", ftr, False)))
+
+
+def test_the_table_at_sea_collapses_the_grid():
+    """A grid by hand: per hits taken, the loss after most rolls, then the hits scored that call for
+    another (with the row's chance times theirs); ties to the fewest hits scored; the text's
+    phases: the strike, general fire after its likeliest outcome, and a pointer to the others."""
+    none, rest, sub = HitGroups(0, 0, 0), HitGroups(0, 0, 1), HitGroups(1, 0, 0)
+    scored = (TypedScored(none, 0.5, _group_loss(), "1 submarine, 1 destroyer"),
+              TypedScored(sub, 0.3, _group_loss(dd=1), "1 submarine"),
+              TypedScored(HitGroups(1, 0, 1), 0.2, _group_loss(sub=1, dd=1), "none"))
+    taken = (GroupChance(rest, 0.4), GroupChance(sub, 0.1), GroupChance(HitGroups(0, 0, 2), 0.05))
+    grid = ((_group_loss(ftr=1), _group_loss(sub=1), _group_loss(sub=1, ftr=1)),
+            (_group_loss(ftr=1), _group_loss(sub=1), _group_loss(dd=1, ftr=1)),
+            (_group_loss(sub=1), _group_loss(sub=1), _group_loss(dd=1, ftr=1)))
+    struck = (_group_loss(), _group_loss())
+    general = PhaseAdvice("general fire", 0.7, struck, scored, taken, grid)
+    one, two, three = general.attacker_rows()
+    assert (one.hits, one.lose, one.probability) == ("1 from the rest", "1 fighter", 0.4)
+    (w,) = one.when
+    assert (w.words(), w.lose) == ("after scoring 2 (defender left none)", "1 submarine")
+    assert w.scored == (HitGroups(1, 0, 1),)  # (the groups: --json)
+    assert w.probability == pytest.approx(0.4 * 0.2)
+    assert (two.hits, two.lose, two.when) == ("1 from subs", "1 submarine", ())
+    assert three.lose == "1 submarine, 1 fighter"  # (0.5 against 0.5: the fewest hits scored)
+    assert three.when[0].scored == (sub, HitGroups(1, 0, 1))
+    assert three.when[0].words() == "after scoring 1 or 2 (defender left 1 submarine / none)"
+    assert [r.hits for r in general.defender_rows()] == ["1 from subs", "1 from subs, 1 from the rest"]
+    assert general.title() == "general fire after a surprise strike that sank nothing"
+    strike = PhaseAdvice("surprise strike", 1.0, None, scored, taken[:1], tuple(r[:1] for r in grid))
+    later = PhaseAdvice("general fire", 0.3, (_group_loss(sub=1), _group_loss(dd=1)), scored, (), ())
+    assert later.title() == ("general fire after a surprise strike that sank the attacker's 1 submarine "
+                             "and the defender's 1 destroyer")
+    policy = CasualtyPolicy("win", 0.5, 0.4, True, False, (), (), phases=(strike, general, later))
+    lines = policy.lines()
+    assert lines[1:] == [
+        "  Round 1, surprise strike, the attacker takes hits and loses:",
+        "    1 from the rest ( 40.0%): 1 fighter",
+        "        after scoring 2 (defender left none) (8.0%): 1 submarine",
+        "  Round 1, general fire after a surprise strike that sank nothing, the attacker takes hits and "
+        "loses:",
+        "    1 from the rest ( 40.0%): 1 fighter",
+        "        after scoring 2 (defender left none) (8.0%): 1 submarine",
+        "    1 from subs     ( 10.0%): 1 submarine",
+        "    2 from the rest (  5.0%): 1 submarine, 1 fighter",
+        "        after scoring 1 or 2 (defender left 1 submarine / none) (2.5%): 1 destroyer, 1 fighter",
+        "  (general fire after each outcome of the surprise strike: --json's casualty_policy.typed_grid)"]
+    data = policy.to_dict()
+    assert [g["title"] for g in data["typed_grid"]] == [strike.title(), general.title(), later.title()]
+    assert [c["scored_words"] for c in data["typed_grid"][1]["columns"]] == [
+        "0", "1", "2"]
+    assert data["typed"][0]["when_scored"][0]["scored"] == [HitGroups(1, 0, 1).to_dict()]
