@@ -1,8 +1,8 @@
 """The one place that sets how every Numba kernel is compiled (numba-stats' ``_jit`` habit):
-``numba.njit`` with the disk cache, NumPy's error model and no GIL (``hot_jit`` adds the one
-private option), cached in a directory per oddsim version and kernel sources (``kernel_cache``). A
-cache that cannot be written is never a crash: a read-only one is copied to the temporary folder
-and used from there; with no writable place, kernels compile in memory; either is said once."""
+``numba.njit`` with the disk cache, NumPy's error model and no GIL, through public options only,
+cached in a directory per oddsim version and kernel sources (``kernel_cache``). A cache that
+cannot be written is never a crash: a read-only one is copied to the temporary folder and used
+from there; with no writable place, kernels compile in memory; either is said once."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def _cache_dir(wanted: Path) -> Path | None:
+def _cache_dir(wanted: Path, posix: bool = os.name == "posix") -> Path | None:
     """Where the kernels cache: ``wanted``, or a private writable copy of it in the temporary
     folder (a read-only cache), or None: nowhere (compiled in memory). Says so when not ``wanted``."""
     kernel_cache.prepare(wanted)  # (marks it used; a new one removes its long-unused siblings)
@@ -40,7 +40,9 @@ def _cache_dir(wanted: Path) -> Path | None:
     copy = Path(tempfile.gettempdir()) / f"{wanted.name}-{_UID}"
     try:
         mode = copy.lstat() if _writable(copy) else None  # (only this user's: no one else's code)
-        if mode and stat.S_ISDIR(mode.st_mode) and not mode.st_mode & 0o022 and mode.st_uid == _UID:
+        # (POSIX only: Windows says st_uid 0, mode 0o777 of any folder; its temp folder is the user's own)
+        if mode and stat.S_ISDIR(mode.st_mode) and (
+                not posix or (not mode.st_mode & 0o022 and mode.st_uid == _UID)):
             if wanted.is_dir():
                 shutil.copytree(wanted, copy, dirs_exist_ok=True)
             print(f"oddsim: the kernel cache {wanted} cannot be written: using a copy, {copy}",
@@ -81,11 +83,3 @@ inline_jit = _jit(inline="always")
 """Decorator for helpers only other kernels call: Numba inlines them into their callers (its IR)."""
 parallel_jit = _jit(parallel=True)
 """Decorator for kernels that split work over threads with ``numba.prange``."""
-hot_jit = _jit(_nrt=False)
-"""Decorator for hot helpers that never allocate, compiled without Numba's runtime: its one
-private option kept here (``_nrt``; Numba pinned to the versions tested), because passing arrays
-to a helper otherwise costs atomic reference counts that double the exact DP's time (land 66 vs 61
-in ``benchmarks/exact.py --cpu``: 2.4 ms with it, 4.8 ms without; inlining every helper instead,
-through the public ``inline="always"``, won back a tenth of that and compiled slower)."""
-hot_inline_jit = _jit(_nrt=False, inline="always")
-"""Decorator for hot helpers inlined into their callers (Numba IR), without Numba's runtime."""

@@ -5,12 +5,12 @@ damaged never a crash (issue 36)."""
 import math
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import numba
-import numpy as np
 import pytest
 
 import oddsim
@@ -35,17 +35,6 @@ def test_kernels_are_numbas_own_dispatchers_with_the_numpy_error_model():
     assert numba.extending.is_jitted(_halved) and _halved.py_func(8.0) == 4.0
     assert _halved(8.0) == 4.0 and [str(sig) for sig in _halved.signatures] == ["(float64,)"]
     assert math.isinf(_divided(1.0, 0.0))  # NumPy's error model: no ZeroDivisionError
-
-
-@_jit.hot_jit
-def _summed(values, i):
-    return values[i] + values[0]
-
-
-def test_the_one_private_option_is_still_numbas():
-    """``hot_jit``'s ``_nrt=False`` (Numba pinned to the versions tested): a Numba that drops it
-    fails here, not silently in the engines."""
-    assert _summed(np.arange(3.0), 2) == 2.0
 
 
 def test_kernels_cache_under_this_version_and_source_key():
@@ -127,7 +116,8 @@ def test_a_cache_that_cannot_be_written_compiles_elsewhere_and_says_so_once(tmp_
     assert "cannot be written" in line and str(blocker / "cache") in line
 
 
-def test_a_read_only_compiled_cache_is_used_from_a_copy(tmp_path, monkeypatch, capsys):
+def _read_only_cache(tmp_path, monkeypatch) -> Path:
+    """A compiled kernel cache that cannot be written, and an empty temporary folder for its copy."""
     wanted = tmp_path / "read-only" / "oddsim-0.1.0-0123456789abcdef"
     (wanted / "kernels").mkdir(parents=True)
     (wanted / "kernels" / "k.nbi").write_bytes(b"compiled")
@@ -135,10 +125,45 @@ def test_a_read_only_compiled_cache_is_used_from_a_copy(tmp_path, monkeypatch, c
     (tmp_path / "temp").mkdir()
     monkeypatch.setattr(_jit, "_writable", lambda folder, real=_jit._writable: (
         folder != wanted and real(folder)))
-    used = _jit._cache_dir(wanted)
+    return wanted
+
+
+def test_a_read_only_compiled_cache_is_used_from_a_copy(tmp_path, monkeypatch, capsys):
+    used = _jit._cache_dir(_read_only_cache(tmp_path, monkeypatch))
     assert used is not None and used.parent == tmp_path / "temp"
     assert (used / "kernels" / "k.nbi").read_bytes() == b"compiled"
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX owners and mode bits")
+@pytest.mark.parametrize("whose", ["writable by others", "another user's"])
+def test_on_posix_a_copy_someone_else_could_have_written_is_not_used(tmp_path, monkeypatch, capsys, whose):
+    """Its kernels would be someone else's code run as this user: compiled in memory instead."""
+    wanted = _read_only_cache(tmp_path, monkeypatch)
+    if whose == "another user's":
+        monkeypatch.setattr(_jit, "_UID", os.getuid() + 1)  # (the copy made below is then not ours)
+    planted = tmp_path / "temp" / f"{wanted.name}-{_jit._UID}"
+    planted.mkdir()
+    planted.chmod(0o777 if whose == "writable by others" else 0o700)
+    assert _jit._cache_dir(wanted, posix=True) is None
+    assert "compiling in memory" in capsys.readouterr().err
+    assert not (planted / "kernels").exists()
+
+
+def test_on_windows_the_copy_is_used_whatever_its_mode_bits_say(tmp_path, monkeypatch, capsys):
+    """Windows' lstat gives every folder st_uid 0 and mode 0o777 (ACLs, not bits, keep its
+    temporary folder the user's own): the POSIX test would refuse every copy, compiling in
+    memory on every run; the same stat on POSIX is refused."""
+    wanted = _read_only_cache(tmp_path, monkeypatch)
+    monkeypatch.setattr(_jit, "_UID", 0)  # (os.getuid is missing on Windows: 0)
+    copy = tmp_path / "temp" / f"{wanted.name}-0"
+    as_windows = os.stat_result((stat.S_IFDIR | 0o777, 0, 0, 1, 0, 0, 0, 0, 0, 0))
+    monkeypatch.setattr(Path, "lstat", lambda self, real=Path.lstat: (
+        as_windows if self == copy else real(self)))
+    assert _jit._cache_dir(wanted, posix=True) is None
+    used = _jit._cache_dir(wanted, posix=False)
+    assert used == copy and (used / "kernels" / "k.nbi").read_bytes() == b"compiled"
+    assert "using a copy" in capsys.readouterr().err
 
 
 def test_no_writable_place_compiles_in_memory(tmp_path, monkeypatch, capsys):
@@ -168,8 +193,8 @@ def test_a_damaged_cache_is_one_line_naming_cache_clear(tmp_path):
 def test_no_module_reaches_into_numba_or_swaps_a_class():
     """Numba through its public API only (issue 31): no ``numba.core`` but its documented event
     API (numba.readthedocs.io, developer/event_api: "for applications to register callbacks"),
-    no class swaps."""
+    no class swaps, no private compile option (``_nrt=False``, the last, went in session 14)."""
     package = Path(oddsim.__file__).parent
     for path in package.rglob("*.py"):
         text = path.read_text(encoding="utf-8").replace("numba.core import event", "")
-        assert "numba.core" not in text and ".__class__ = " not in text, path
+        assert "numba.core" not in text and ".__class__ = " not in text and "_nrt" not in text, path

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import threading
 import time
+import urllib.parse
 import warnings
 
 import pytest
@@ -80,3 +82,19 @@ def page(browser, live_server):
     yield page
     context.close()
     assert not errors, errors
+
+
+def paste_link(page, tab: str, req: dict) -> None:
+    """Open ``tab`` with the request ``req`` as a pasted link does, returning once the page has
+    taken the link: from then on nothing it asked before lands, and an answer still in sight is
+    marked stale, so the next answer marked done is the link's (a wait for "done" begun earlier
+    could be met by the answer before it)."""
+    taken = page.evaluate("""hash => {
+        if (!('linksTaken' in window)) {  // (a listener after the page's own: the link taken)
+            window.linksTaken = 0;
+            window.addEventListener('hashchange', () => { window.linksTaken += 1; });
+        }
+        if (location.hash === hash) history.replaceState(null, '', '#');  // (the same link again)
+        location.hash = hash;
+        return window.linksTaken; }""", f"#{tab}=" + urllib.parse.quote(json.dumps(req)))
+    page.wait_for_function("n => window.linksTaken > n", arg=taken, timeout=30_000)

@@ -69,9 +69,8 @@ def test_monte_carlo_shows_standard_errors(page):
     page.fill("#runs", "20000")
     page.fill("#seed", "5")
     battle = oddsim.Battle("1942-2e", attacker="3 inf, 1 art, 2 arm", defender="4 inf, 1 arm")
-    page.wait_for_function("() => document.querySelector('#battle-results .status')"
-                           " && document.querySelector('#battle-results .status').textContent"
-                           ".includes('Monte Carlo, 20,000 runs')", timeout=60_000)
+    # (done: the answer with seed 5, not one with the page's seed that landed before it was typed)
+    answer_for(page, battle, how="Monte Carlo, 20,000 runs")
     expected = oddsim.simulate(battle, runs=20_000, seed=5)
     assert shown(page, "attacker_win") == expected.attacker_win
     se = expected.std_error["attacker_win"]
@@ -79,6 +78,46 @@ def test_monte_carlo_shows_standard_errors(page):
     assert (f"{100 * expected.attacker_win:.2f}% ± {Goal.TAKE.format_error(se)}"
             in page.inner_text("#out-attacker_win"))
     assert page.inner_text("#cli-command").endswith("--method \"mc\" --runs 20000 --seed 5")
+
+
+@pytest.mark.slow
+def test_an_answer_to_a_form_since_changed_is_never_shown(page):
+    """An input changes while a request is out: the request is dropped at once and its answer
+    never shown, not even until the next request starts (before: it landed in that quarter
+    second, marked done, and its battle went into the link, the CLI line and the history); an
+    answer in sight is no longer "done" once the form differs from what it answers."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#battle-results[data-state=done]", timeout=120_000)
+    set_counter(page, "attacker", "infantry", 4)
+    assert page.get_attribute("#battle-results", "data-state") == "stale"
+    answer_for(page, oddsim.Battle("1942-2e", attacker="4 inf, 1 art, 2 arm", defender="4 inf, 1 arm"))
+    page.evaluate("""() => { const box = document.querySelector('#battle-results');
+        window.doneTitles = [];  // each answer marked done, by its title
+        new MutationObserver(() => { if (box.dataset.state === 'done')
+            window.doneTitles.push(box.querySelector('h3').textContent); })
+        .observe(box, { attributes: true, attributeFilter: ['data-state'] }); }""")
+    from playwright.sync_api import Error as PlaywrightError
+
+    held: list = []
+
+    def hold(route):
+        held.append(route)
+
+    page.route("**/api/battle", hold)
+    with page.expect_request("**/api/battle"):
+        set_counter(page, "attacker", "infantry", 2)  # asked, and held out
+    set_counter(page, "attacker", "infantry", 1)  # the form changes while it is out
+    page.unroute("**/api/battle")
+    for route in held:  # the first answer comes back before the next request is sent
+        try:
+            route.continue_()
+        except PlaywrightError:  # (dropped already by the page: nothing to answer)
+            pass
+    later = oddsim.Battle("1942-2e", attacker="1 inf, 1 art, 2 arm", defender="4 inf, 1 arm")
+    answer_for(page, later)
+    assert page.evaluate("window.doneTitles") == [later.describe()]
+    assert shown(page, "attacker_win") == pytest.approx(oddsim.solve(later).attacker_win, abs=1e-12)
+    assert '-a "1 infantry, 1 artillery, 2 armor"' in page.inner_text("#cli-command")
 
 
 @pytest.mark.slow

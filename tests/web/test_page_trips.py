@@ -8,11 +8,11 @@ findings)."""
 from __future__ import annotations
 
 import json
-import urllib.parse
 
 import pytest
 
 import oddsim
+from tests.web.conftest import paste_link
 
 LAPTOP, PHONE = (1366, 768), (390, 844)
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
@@ -37,10 +37,10 @@ def view(request, browser, live_server):
 
 
 def go(page, tab: str, req: dict) -> None:
-    """Open ``tab`` with the request ``req`` (as a pasted link does) and wait for its answer."""
+    """Open ``tab`` with the request ``req`` (as a pasted link does) and wait for its answer (not
+    one to what was asked before, still out when the link came: conftest.paste_link)."""
     page.evaluate("window.scrollTo(0, 0)")
-    page.evaluate("document.querySelectorAll('.results').forEach(r => { r.dataset.state = ''; })")
-    page.evaluate("hash => { location.hash = hash; }", f"#{tab}=" + urllib.parse.quote(json.dumps(req)))
+    paste_link(page, tab, req)
     if tab in ("advise", "purchase", "plan"):
         page.wait_for_function(f"() => document.querySelector('#tab-{tab}')"
                                ".getAttribute('aria-selected') === 'true'")

@@ -22,6 +22,7 @@ import pytest
 
 import oddsim
 from oddsim.web.capabilities import CAPABILITIES
+from tests.web.conftest import paste_link
 
 SCREENSHOTS = Path(os.environ.get("ODDSIM_SCREENSHOTS", Path(__file__).parent / "screenshots"))
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
@@ -151,7 +152,7 @@ def test_a_pasted_link_loads_its_battle_in_the_open_tab(views):
     page = views["desktop"]
     page.click("#tab-battle")
     req = {"rules": "1942-2e", "attacker": "2 inf, 1 arm", "defender": "2 inf", "retreat": {"best": "tuv"}}
-    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(req)))
+    paste_link(page, "battle", req)
     battle = oddsim.Battle("1942-2e", attacker="2 inf, 1 arm", defender="2 inf", retreat={"best": "tuv"})
     page.wait_for_function("t => document.querySelector('#battle-results h3')?.textContent === t"
                            " && document.querySelector('#battle-results').dataset.state === 'done'",
@@ -162,7 +163,7 @@ def test_a_pasted_link_loads_its_battle_in_the_open_tab(views):
     assert shown == pytest.approx(expected.attacker_win, abs=1e-12)
     # another tab's link, pasted while the battle tab is open
     trench = {"attacker": "5,4,3", "defender": "4,4,4", "year": 1916, "points": 1}
-    page.evaluate("hash => { location.hash = hash; }", "#trench=" + urllib.parse.quote(json.dumps(trench)))
+    paste_link(page, "trench", trench)
     page.wait_for_function("() => document.querySelector('#tab-trench')"
                            ".getAttribute('aria-selected') === 'true'"
                            " && document.querySelector('#panel-trench .results').dataset.state === 'done'"
@@ -221,7 +222,7 @@ def test_copy_as_cli_reproduces_a_monte_carlo_answer(views):
     page.click("#tab-battle")
     req = {"rules": "1942-2e", "attacker": "3 inf, 1 art, 2 arm", "defender": "4 inf, 1 arm",
            "method": "mc", "runs": 20000}
-    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(req)))
+    paste_link(page, "battle", req)
     page.wait_for_function("() => document.querySelector('#cli-command').textContent.includes('--seed')"
                            " && document.querySelector('#battle-results').dataset.state === 'done'",
                            timeout=60_000)
@@ -263,7 +264,7 @@ def test_later_waves_on_the_page_and_their_cli_line(views, tmp_path):
     page.click("#tab-battle")
     req = {"rules": "1942-2e", "attacker": "2 inf", "defender": "3 inf", "ool_attacker": "inf",
            "waves": ["2 arm", {"attacker": "1 inf, 1 ftr", "defender_reinforcements": "1 inf"}]}
-    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(req)))
+    paste_link(page, "battle", req)
     page.wait_for_selector("#out-waves", timeout=60_000)
     page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'")
     assert page.input_value("#wave-3-defender_reinforcements") == "1 inf"
@@ -320,7 +321,7 @@ def test_the_tuv_swing_chart_marks_the_servers_percentiles(views):
     page.click("#tab-battle")
     req = {"rules": "1942-2e", "attacker": "3 inf, 1 arm", "defender": "3 inf", "method": "exact",
            "retreat": {"after_round": 2}}
-    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(req)))
+    paste_link(page, "battle", req)
     page.wait_for_function("() => document.querySelector('#battle-results').dataset.state === 'done'"
                            " && [...document.querySelectorAll('#battle-results h3')]"
                            "    .some(h => h.textContent.includes('after round 2'))"
@@ -338,7 +339,7 @@ def test_the_tuv_swing_chart_marks_the_servers_percentiles(views):
     assert not faults, faults
     crash = {"rules": "1942-2e", "attacker": "2 sub, 1 dd, 1 ftr", "defender": "1 cv, 3 ftr, 1 dd",
              "sea": True, "crash_fighters": True, "method": "exact"}
-    page.evaluate("hash => { location.hash = hash; }", "#battle=" + urllib.parse.quote(json.dumps(crash)))
+    paste_link(page, "battle", crash)
     page.wait_for_selector("#out-tuv-swing-none", timeout=60_000)  # (the last answer had a chart)
     assert page.locator("#out-tuv-swing-chart").count() == 0
     assert "not known for this battle" in page.inner_text("#out-tuv-swing-none")

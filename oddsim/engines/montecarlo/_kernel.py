@@ -4,8 +4,8 @@ A battle's state is, per side, the units left in each loss step, the rolls of ea
 (units whose rolls hit with the same chance and may take the same units) and a few tallies.
 Each step of a round rolls every firing line at once (or, with Low Luck, scores each group's
 strength) and gives the hits out in the order of loss by kind: submarine hits first, then
-aircraft hits that may not take submarines, then all other hits. Between rounds (``_boundary``)
-submarines may submerge, then the attacker may retreat. Units that leave the battle early
+aircraft hits that may not take submarines, then all other hits. Between rounds submarines may
+submerge, then the attacker may retreat. Units that leave the battle early
 (submerged subs; the attacker's units that retreat while its landed units fight on) move from a
 step's units left to its units departed: they survive, but nothing in the battle sees them.
 Bombardment before round 1 is one more group of hits on the defender. Nothing here knows how the
@@ -25,19 +25,22 @@ list costs more than the work). Battles are split over threads in blocks and see
 global index; results are integer sums, so they are the same for any number of threads or chunks.
 
 Numba's runtime counts references to every array a function takes (two atomic operations per
-array and call) unless its pruning pass removes them, which it does where each array is used on
-every path to the end, or read only in straight code, and no call it cannot inline is made while
-it is held. The plain battle's path (``_run_plain_block``) is written so and compiles with the
-public options (``jit``), as fast as without the runtime. The general path (``_run_block``: its
-helpers call each other per round) still compiles without it (``hot_jit``, Numba's private
-``_nrt=False``): with ``jit`` it takes 1.6-1.7x as long (naval battles, 200,000 runs).
+array and call) unless its pruning pass removes them, which it does where no call it cannot
+inline is made while the array is held, no array is handed to a helper inside a branch unless
+that helper counts none itself, and each array's last use comes after every branch (``_held``).
+Both paths are written so, with Numba's public options (``jit``): a battle's rounds are written
+out in one kernel (``_fight``, ``_fight_plain``) that calls helpers which call no other but the
+small ones LLVM inlines, so references are counted at most once per battle (``_fight``'s own
+arrays: it calls helpers LLVM keeps), never per round.
+``tests/engines/montecarlo/test_reference_counts.py`` reads the compiled code and fails if any
+come back.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from oddsim._runtime.jit import hot_jit, jit
+from oddsim._runtime.jit import jit
 from oddsim.engines.montecarlo._layout import (
     ATTACKER_WINS,
     CHAIN,
@@ -167,16 +170,31 @@ def _base(model, s):
     return STATE_WIDTH + s * get(model, HEADER.width)
 
 
-@hot_jit
+@jit
+def _held(state, model):
+    """Nothing, given the two arrays: called last in a helper whose last reads of them lie in a
+    branch, it makes their last use come after every branch, where Numba's pruning removes the
+    reference counts the helper would otherwise pay on every call (see the module's doc). Costs
+    nothing once LLVM inlines it."""
+    return state.shape[0] + model.shape[0] >= 0
+
+
+@jit
 def _count_lines(state, s, model):
     """Recount side ``s``'s rolls per line from its units left, with support: each supporter
-    raises ``per`` supported units (in type order) onto the rule's line."""
+    raises ``per`` supported units (in type order) onto the rule's line. With rules that add
+    bonuses instead, the unit types go in their support order, each unit taking one rule of each
+    bonus type (the first in the rules' order that covers it and has support left: its supporters
+    x ``per``, less what earlier units took); its value, the sum kept within 0..sides, picks its
+    line from the ``value_lines`` table. (One helper, calling none: see ``_fight``.)"""
     base = _base(model, s)
     rem = base + TALLY_WIDTH
     dice = base + get(model, HEADER.dice_at)
     alive = base + get(model, HEADER.alive_at)
     raised = base + get(model, HEADER.raised_at)
+    left = base + get(model, HEADER.left_at)
     n_types = _scalar(model, s, SCALARS.types)
+    n_rules = _scalar(model, s, SCALARS.rules)
     for t in range(n_types):
         put(state, alive + t, ZERO)
         put(state, raised + t, ZERO)
@@ -185,67 +203,53 @@ def _count_lines(state, s, model):
                                                                                   STEP.kill))
     for line in range(_scalar(model, s, SCALARS.lines)):
         put(state, dice + line, ZERO)
-    if _scalar(model, s, SCALARS.adds):
-        _count_bonus_lines(state, s, model, alive, dice)
-        return
-    for t in range(n_types):
-        line = _type(model, s, t, UNIT_TYPE.line)
-        if line >= 0:
-            add(state, dice + line, get(state, alive + t) * _type(model, s, t, UNIT_TYPE.rolls))
-    for r in range(_scalar(model, s, SCALARS.rules)):
-        capacity = 0
-        for t in range(n_types):
-            capacity += _support(model, s, r, t, SUPPORT.supporter) * get(state, alive + t)
-        capacity *= _scalar(model, s, SCALARS_WIDTH + r)
-        for t in range(n_types):
-            if capacity == 0:
-                break
-            if _support(model, s, r, t, SUPPORT.supported):
-                take = min(capacity, get(state, alive + t) - get(state, raised + t))
-                rolls = take * _type(model, s, t, UNIT_TYPE.rolls)
-                add(state, dice + _type(model, s, t, UNIT_TYPE.line), -rolls)
-                add(state, dice + _support(model, s, r, t, SUPPORT.line), rolls)
-                add(state, raised + t, take)
-                capacity -= take
-
-
-@hot_jit
-def _count_bonus_lines(state, s, model, alive, dice):
-    """``_count_lines`` for rules that add bonuses: the unit types in their support order, each
-    unit taking one rule of each bonus type (the first in the rules' order that covers it and
-    has support left: its supporters x ``per``, less what earlier units took); its value, the
-    sum kept within 0..sides, picks its line from the ``value_lines`` table."""
-    n_types = _scalar(model, s, SCALARS.types)
-    n_rules = _scalar(model, s, SCALARS.rules)
-    sides = _rule(model, RULES.dice_sides)
-    table = get(model, HEADER.value_lines) + s * get(model, HEADER.value_line_side)
-    left = _base(model, s) + get(model, HEADER.left_at)
     for r in range(n_rules):
         capacity = 0
         for t in range(n_types):
             capacity += _support(model, s, r, t, SUPPORT.supporter) * get(state, alive + t)
         put(state, left + r, capacity * _scalar(model, s, SCALARS_WIDTH + r))
-    for j in range(n_types):
-        t = _type(model, s, j, UNIT_TYPE.order)
-        base = get(model, _lines_at(model, s) + _type(model, s, t, UNIT_TYPE.line) * LINE_WIDTH
-                   + LINE.value) if _type(model, s, t, UNIT_TYPE.line) >= 0 else 0
-        rolls = _type(model, s, t, UNIT_TYPE.rolls)
-        for _ in range(get(state, alive + t)):
-            value = base
-            groups = 0  # bit g: a rule of bonus type g was taken
-            for r in range(n_rules):
-                bit = np.int64(1) << _support(model, s, r, t, SUPPORT.group)
-                if (get(state, left + r) > 0 and _support(model, s, r, t, SUPPORT.supported)
-                        and not groups & bit):
-                    value += _support(model, s, r, t, SUPPORT.bonus)
-                    add(state, left + r, -1)
-                    groups |= bit
-            line = get(model, table + t * (sides + 1) + min(max(value, 0), sides))
+    if _scalar(model, s, SCALARS.adds):
+        sides = _rule(model, RULES.dice_sides)
+        table = get(model, HEADER.value_lines) + s * get(model, HEADER.value_line_side)
+        for j in range(n_types):
+            t = _type(model, s, j, UNIT_TYPE.order)
+            value_at = get(model, _lines_at(model, s) + _type(model, s, t, UNIT_TYPE.line) * LINE_WIDTH
+                           + LINE.value) if _type(model, s, t, UNIT_TYPE.line) >= 0 else 0
+            rolls = _type(model, s, t, UNIT_TYPE.rolls)
+            for _ in range(get(state, alive + t)):
+                value = value_at
+                groups = 0  # bit g: a rule of bonus type g was taken
+                for r in range(n_rules):
+                    bit = np.int64(1) << _support(model, s, r, t, SUPPORT.group)
+                    if (get(state, left + r) > 0 and _support(model, s, r, t, SUPPORT.supported)
+                            and not groups & bit):
+                        value += _support(model, s, r, t, SUPPORT.bonus)
+                        add(state, left + r, -1)
+                        groups |= bit
+                line = get(model, table + t * (sides + 1) + min(max(value, 0), sides))
+                if line >= 0:
+                    add(state, dice + line, rolls)
+    else:
+        for t in range(n_types):
+            line = _type(model, s, t, UNIT_TYPE.line)
             if line >= 0:
-                add(state, dice + line, rolls)
+                add(state, dice + line, get(state, alive + t) * _type(model, s, t, UNIT_TYPE.rolls))
+        for r in range(n_rules):
+            capacity = get(state, left + r)
+            for t in range(n_types):
+                if capacity == 0:
+                    break
+                if _support(model, s, r, t, SUPPORT.supported):
+                    take = min(capacity, get(state, alive + t) - get(state, raised + t))
+                    rolls = take * _type(model, s, t, UNIT_TYPE.rolls)
+                    add(state, dice + _type(model, s, t, UNIT_TYPE.line), -rolls)
+                    add(state, dice + _support(model, s, r, t, SUPPORT.line), rolls)
+                    add(state, raised + t, take)
+                    capacity -= take
+    _held(state, model)
 
 
-@hot_jit
+@jit
 def start_state(state, model):
     """Write a battle's state before any fire into ``state`` (generator words left at 0)."""
     for i in range(state.shape[0]):
@@ -261,7 +265,7 @@ def start_state(state, model):
         _count_lines(state, s, model)
 
 
-@hot_jit
+@jit
 def _remove(state, base, i, take, model, steps):
     """Take ``take`` casualties from loss step ``i`` of the side whose state starts at ``base``
     and whose steps start at ``steps`` in the model; returns whether its support must be
@@ -272,61 +276,27 @@ def _remove(state, base, i, take, model, steps):
     add(state, base + TALLY.fighting, -take * get(model, step + STEP.fighting))
     add(state, base + TALLY.destroyers, -take * get(model, step + STEP.destroyer))
     line = get(model, step + STEP.line)
+    recount = get(model, step + STEP.recount) != 0
     if line >= 0:
         add(state, base + get(model, HEADER.dice_at) + line, -take * get(model, step + STEP.rolls))
-    return take > 0 and get(model, step + STEP.recount) != 0
+    _held(state, model)
+    return take > 0 and recount
 
 
-@hot_jit
-def _take_hits(state, s, kind, hits, model, waits):
-    """Give ``hits`` hits of ``kind`` to side ``s``, each to the first unit in its order of loss
-    that can take it; hits nothing can take are lost. ``waits`` (the enemy has subs in the
-    battle): a destroyer the side keeps last is taken only just before its units chosen last."""
-    base = _base(model, s)
-    rem = base + TALLY_WIDTH
-    n_steps = _scalar(model, s, SCALARS.steps)
-    steps = _steps_at(model, s)
-    head = get(state, base + TALLY.head)
-    recount = False
-    kept = _scalar(model, s, SCALARS.kept) if waits else -1
-    kept_before = _scalar(model, s, SCALARS.kept_before)
-    pending = kept >= 0
-    i = head
-    while hits > 0 and (i < n_steps or pending):
-        if pending and i >= kept_before:
-            at = kept
-            pending = False
-        else:
-            at = i
-            i += 1
-            if at == kept:
-                continue
-        category = get(model, steps + at * STEP_WIDTH + STEP.category)
-        if not ((kind == HIT_SUB and category & AIR) or (kind == HIT_AIR and category & SUB)
-                or (kind == HIT_AA and not category & AIR)):
-            take = min(get(state, rem + at), hits)
-            recount |= _remove(state, base, at, take, model, steps)
-            hits -= take
-    _settle(state, s, head, recount, model)
-
-
-@hot_jit
-def _settle(state, s, head, recount, model):
-    """After side ``s`` lost units: move its head past the used-up steps from ``head`` on and,
-    where support changed, recount its lines."""
-    base = _base(model, s)
-    rem = base + TALLY_WIDTH
-    n_steps = _scalar(model, s, SCALARS.steps)
-    while head < n_steps and get(state, rem + head) == 0:
+@jit
+def _settle(state, base, head, n_steps):
+    """Move the head of the side whose state starts at ``base`` past its used-up steps from
+    ``head`` on."""
+    while head < n_steps and get(state, base + TALLY_WIDTH + head) == 0:
         head += 1
     put(state, base + TALLY.head, head)
-    if recount:
-        _count_lines(state, s, model)
 
 
-@hot_jit
+@jit
 def _take_any_hits(state, s, hits, model):
-    """``_take_hits`` for hits that may take anything: they go down the order from its head."""
+    """``_take_hits`` for hits that may take anything, with no destroyer waiting: they go down
+    the order from the head. (Small: LLVM inlines it, which saves a plain battle a sixth of its
+    time.)"""
     base = _base(model, s)
     hits = min(hits, get(state, base + TALLY.slots))
     rem = base + TALLY_WIDTH
@@ -340,11 +310,55 @@ def _take_any_hits(state, s, hits, model):
         hits -= take
         i += take == left
     put(state, base + TALLY.head, i)
-    if recount:
-        _count_lines(state, s, model)
+    _held(state, model)
+    return recount
 
 
-@hot_jit
+@jit
+def _take_hits(state, s, sub_hits, air_hits, aa_hits, any_hits, model, waits):
+    """Give side ``s`` its casualties of one step, hits of each kind in turn: the submarines'
+    (they may not take aircraft), the aircraft's barred from hitting submarines, AA's (aircraft
+    only), then those that may take anything; each to the first unit in its order of loss that
+    can take it; hits nothing can take are lost. ``waits`` (the enemy has subs in the battle): a
+    destroyer the side keeps last is taken only just before its units chosen last. Returns
+    whether the side's lines must be recounted, which the caller does (``_count_lines``)."""
+    base = _base(model, s)
+    rem = base + TALLY_WIDTH
+    n_steps = _scalar(model, s, SCALARS.steps)
+    steps = _steps_at(model, s)
+    kept = _scalar(model, s, SCALARS.kept) if waits else -1
+    kept_before = _scalar(model, s, SCALARS.kept_before)
+    head = get(state, base + TALLY.head)
+    recount = False
+    last = HIT_ANY if kept >= 0 else HIT_AA  # (else those that may take anything go down the order)
+    for kind in range(HIT_SUB, last + 1):  # (each from the head: steps used up since hold 0)
+        hits = (sub_hits if kind == HIT_SUB else air_hits if kind == HIT_AIR
+                else aa_hits if kind == HIT_AA else any_hits)
+        pending = kept >= 0
+        i = head
+        while hits > 0 and (i < n_steps or pending):
+            if pending and i >= kept_before:
+                at = kept
+                pending = False
+            else:
+                at = i
+                i += 1
+                if at == kept:
+                    continue
+            category = get(model, steps + at * STEP_WIDTH + STEP.category)
+            if not ((kind == HIT_SUB and category & AIR) or (kind == HIT_AIR and category & SUB)
+                    or (kind == HIT_AA and not category & AIR)):
+                take = min(get(state, rem + at), hits)
+                recount |= _remove(state, base, at, take, model, steps)
+                hits -= take
+    _settle(state, base, head, n_steps)
+    if last == HIT_AA:
+        recount |= _take_any_hits(state, s, any_hits, model)
+    _held(state, model)
+    return recount
+
+
+@jit
 def _strength(state, s, first, last, model):
     """Sum of the Low Luck strengths of side ``s``'s rolls in lines ``first`` to ``last - 1``."""
     dice = _base(model, s) + get(model, HEADER.dice_at)
@@ -355,24 +369,7 @@ def _strength(state, s, first, last, model):
     return total
 
 
-@hot_jit
-def _fire(state, s, first, last, model):
-    """Hits of side ``s``'s lines ``first`` to ``last - 1`` as one group that fires together:
-    each line rolled at once, or with Low Luck the group's strength scored."""
-    if _rule(model, RULES.low_luck):
-        strength = _strength(state, s, first, last, model)
-        return low_luck_hits(next_word(state, STATE.rng), strength,
-                             _rule(model, RULES.dice_sides)) if strength > 0 else 0
-    dice = _base(model, s) + get(model, HEADER.dice_at)
-    rows = _lines_at(model, s) + LINE.rows  # offsets read once: stores to state may alias model
-    hits = 0
-    for line in range(first, last):
-        hits += roll(state, STATE.rng, model, get(model, rows + line * LINE_WIDTH),
-                     get(state, dice + line))
-    return hits
-
-
-@hot_jit
+@jit
 def _dice(state, s, group, model):
     """Rolls of side ``s`` in lines of ``group`` that can hit (value at least 1)."""
     dice = _base(model, s) + get(model, HEADER.dice_at)
@@ -389,7 +386,7 @@ def _dice(state, s, group, model):
     return total
 
 
-@hot_jit
+@jit
 def _slots_left(state, s, categories, model):
     """Loss slots side ``s`` has left among units of the ``categories`` (one bit each)."""
     rem = _base(model, s) + TALLY_WIDTH
@@ -401,36 +398,82 @@ def _slots_left(state, s, categories, model):
     return total
 
 
-@hot_jit
-def _can_hit(state, f, t, model):
-    """Whether side ``f`` can still take one of side ``t``'s units."""
-    if _dice(state, f, G_OTHER, model) > 0:
-        return True
-    if _dice(state, f, G_SUB, model) > 0 and _slots_left(state, t, NOT_AIR, model) > 0:
-        return True
-    if _dice(state, f, G_AIR, model) > 0:
-        if (_rule(model, RULES.air_needs_destroyer) == 0
-                or get(state, _base(model, f) + TALLY.destroyers) > 0):
-            return True
-        if _slots_left(state, t, NOT_SUB, model) > 0:
-            return True
-    return False
+@jit
+def _volley(state, s, subs, others, model):
+    """Side ``s``'s hits of one step, as (its submarines', its aircraft's barred from hitting
+    submarines, all others'): its submarines fire when ``subs``, its other units when ``others``.
+    Its lines are stored by group (submarines, aircraft, others); aircraft that may hit anything
+    (the side has a destroyer, or the enemy no submarine) fire with the others, as one group. Each
+    group's lines are rolled in turn, or with Low Luck each group's strength scored (one draw
+    where it has any)."""
+    n_sub = _scalar(model, s, SCALARS.sub_lines)
+    n_sub_air = n_sub + _scalar(model, s, SCALARS.air_lines)
+    n_lines = _scalar(model, s, SCALARS.lines)
+    low_luck = _rule(model, RULES.low_luck) != 0
+    sides = _rule(model, RULES.dice_sides)
+    dice = _base(model, s) + get(model, HEADER.dice_at)
+    rows = _lines_at(model, s) + LINE.rows  # offsets read once: stores to state may alias model
+    barred = 0  # lines of aircraft barred from hitting submarines
+    if (others and n_sub_air > n_sub and get(state, _base(model, s) + TALLY.destroyers) == 0
+            and _slots_left(state, 1 - s, SUBS, model) > 0):
+        barred = n_sub_air - n_sub
+    sub = air = other = 0
+    for group in range(G_SUB, G_OTHER + 1):
+        first = 0 if group == G_SUB else n_sub if group == G_AIR else n_sub + barred
+        last = n_sub if group == G_SUB else n_sub + barred if group == G_AIR else n_lines
+        hits = 0
+        if subs if group == G_SUB else others:
+            if low_luck:
+                strength = _strength(state, s, first, last, model)
+                hits = low_luck_hits(next_word(state, STATE.rng), strength, sides) if strength > 0 else 0
+            else:
+                for line in range(first, last):
+                    hits += roll(state, STATE.rng, model, get(model, rows + line * LINE_WIDTH),
+                                 get(state, dice + line))
+        if group == G_SUB:
+            sub = hits
+        elif group == G_AIR:
+            air = hits
+        else:
+            other = hits
+    _held(state, model)
+    return sub, air, other
 
 
-@hot_jit
+@jit
 def _outcome(state, model):
-    """The battle's outcome code (ONGOING while it goes on)."""
+    """The battle's outcome code (ONGOING while it goes on): decided by the units each side has
+    left (``_end_by_units``), else a stalemate where neither side can take a unit of the other."""
     ab = _base(model, ATTACKER)
     db = _base(model, DEFENDER)
+    no_stalemate = _rule(model, RULES.no_stalemate) != 0
+    needs_destroyer = _rule(model, RULES.air_needs_destroyer) != 0
     code = _end_by_units(get(state, ab + TALLY.slots) > 0, get(state, db + TALLY.slots) > 0,
                          get(state, ab + TALLY.fighting) == 0, get(state, db + TALLY.fighting) == 0,
                          _rule(model, RULES.defender_holds))
-    if code != ONGOING or _rule(model, RULES.no_stalemate):
-        return code
-    if not _can_hit(state, ATTACKER, DEFENDER, model) and not _can_hit(state, DEFENDER, ATTACKER,
-                                                                        model):
-        return STALEMATE
-    return ONGOING
+    stuck = code == ONGOING and not no_stalemate  # so far: no side can take a unit of the other
+    for f in range(2):
+        if stuck:  # can side f take one? its rolls that can hit (value at least 1), by group
+            dice = _base(model, f) + get(model, HEADER.dice_at)
+            values = _lines_at(model, f) + LINE.value
+            n_sub = _scalar(model, f, SCALARS.sub_lines)
+            n_sub_air = n_sub + _scalar(model, f, SCALARS.air_lines)
+            sub = air = other = 0
+            for line in range(_scalar(model, f, SCALARS.lines)):
+                if get(model, values + line * LINE_WIDTH) > 0:
+                    rolls = get(state, dice + line)
+                    if line < n_sub:
+                        sub += rolls
+                    elif line < n_sub_air:
+                        air += rolls
+                    else:
+                        other += rolls
+            air_free = not needs_destroyer or get(state, _base(model, f) + TALLY.destroyers) > 0
+            stuck = not (other > 0 or (air > 0 and air_free)
+                         or (sub > 0 and _slots_left(state, 1 - f, NOT_AIR, model) > 0)
+                         or (air > 0 and _slots_left(state, 1 - f, NOT_SUB, model) > 0))
+    _held(state, model)
+    return STALEMATE if stuck else code
 
 
 @jit
@@ -452,102 +495,33 @@ def _end_by_units(a_left, d_left, a_weak, d_weak, defender_holds):
     return ONGOING
 
 
-@hot_jit
+@jit
 def _both_fight_on(state, model):
-    """A quick sufficient test that the battle goes on: both sides have units that can fight
-    and, where no stalemate is possible, nothing else to check."""
-    ab = _base(model, ATTACKER)
-    db = _base(model, DEFENDER)
-    return (_rule(model, RULES.no_stalemate) != 0 and get(state, ab + TALLY.fighting) > 0
-            and get(state, db + TALLY.fighting) > 0)
+    """A quick sufficient test that the battle goes on, which spares a plain battle most calls
+    of ``_outcome``: both sides have units that can fight and no stalemate is possible."""
+    a_fights = get(state, _base(model, ATTACKER) + TALLY.fighting) > 0
+    d_fights = get(state, _base(model, DEFENDER) + TALLY.fighting) > 0
+    return _rule(model, RULES.no_stalemate) != 0 and a_fights and d_fights
 
 
-@hot_jit
-def _air_restricted(state, f, t, model):
-    """Side ``f`` has aircraft lines that may not hit side ``t``'s submarines (``f`` has no
-    destroyer), and ``t`` has some."""
-    return (_scalar(model, f, SCALARS.air_lines) > 0
-            and get(state, _base(model, f) + TALLY.destroyers) == 0
-            and _slots_left(state, t, SUBS, model) > 0)
-
-
-@hot_jit
+@jit
 def _first_strike(state, s, rounds, model):
     """Side ``s``'s submarines strike first in round ``rounds``: the edition allows it (in this
     round: ``RULES.strike_rounds``) and the enemy has no destroyer."""
     last = _rule(model, RULES.strike_rounds)
-    return (_scalar(model, s, SCALARS.subs_first) != 0
-            and (last < 0 or rounds <= last)
-            and get(state, _base(model, 1 - s) + TALLY.destroyers) == 0
-            and _dice(state, s, G_SUB, model) > 0)
+    allowed = _scalar(model, s, SCALARS.subs_first) != 0 and (last < 0 or rounds <= last)
+    destroyers = get(state, _base(model, 1 - s) + TALLY.destroyers)
+    rolls = _dice(state, s, G_SUB, model)
+    return allowed and destroyers == 0 and rolls > 0
 
 
-@hot_jit
-def _general_fire(state, s, subs, model):
-    """Side ``s``'s (submarine, restricted aircraft, other) hits in general fire; its
-    submarines fire only when ``subs`` (they did not strike first). Aircraft that may hit
-    anything fire with the other units, as one group."""
-    n_sub = _scalar(model, s, SCALARS.sub_lines)
-    n_sub_air = n_sub + _scalar(model, s, SCALARS.air_lines)
-    n_lines = _scalar(model, s, SCALARS.lines)
-    sub_hits = _fire(state, s, FIRST_LINE, n_sub, model) if subs else 0
-    if _air_restricted(state, s, 1 - s, model):
-        return sub_hits, _fire(state, s, n_sub, n_sub_air, model), _fire(state, s, n_sub_air,
-                                                                          n_lines, model)
-    return sub_hits, 0, _fire(state, s, n_sub, n_lines, model)
-
-
-@hot_jit
-def _take_volley(state, s, sub_hits, air_hits, other_hits, model, waits):
-    """Side ``s``'s casualties of one step: submarine hits placed first, then restricted
-    aircraft hits, then all other hits (``waits``: as ``_take_hits``)."""
-    if sub_hits + air_hits > 0:
-        _take_hits(state, s, HIT_SUB, sub_hits, model, waits)
-        _take_hits(state, s, HIT_AIR, air_hits, model, waits)
-    if waits:
-        _take_hits(state, s, HIT_ANY, other_hits, model, waits)
-    else:
-        _take_any_hits(state, s, other_hits, model)
-
-
-@hot_jit
+@jit
 def _waits(state, s, model):
     """Side ``s`` keeps a destroyer last and the enemy has subs in the battle: its casualties
     skip that destroyer until just before its units chosen last."""
-    return _scalar(model, s, SCALARS.kept) >= 0 and _slots_left(state, 1 - s, SUBS, model) > 0
-
-
-@hot_jit
-def _round(state, bombard, rounds, model):
-    """Fight round ``rounds`` with submarines or restricted aircraft, ``bombard`` hits added to
-    the attacker's general hits; returns the outcome code."""
-    a_first = _first_strike(state, ATTACKER, rounds, model)
-    d_first = _first_strike(state, DEFENDER, rounds, model)
-    # who waits is judged before either side's casualties of a step are removed (fire is at once)
-    a_waits = _waits(state, ATTACKER, model)
-    d_waits = _waits(state, DEFENDER, model)
-    if a_first or d_first:
-        on_d = _fire(state, ATTACKER, FIRST_LINE, _scalar(model, ATTACKER, SCALARS.sub_lines),
-                     model) if a_first else 0
-        on_a = _fire(state, DEFENDER, FIRST_LINE, _scalar(model, DEFENDER, SCALARS.sub_lines),
-                     model) if d_first else 0
-        _take_hits(state, DEFENDER, HIT_SUB, on_d, model, d_waits)
-        _take_hits(state, ATTACKER, HIT_SUB, on_a, model, a_waits)
-        if on_d + on_a > 0:
-            code = _outcome(state, model)
-            if code != ONGOING:
-                return code
-            a_waits = _waits(state, ATTACKER, model)
-            d_waits = _waits(state, DEFENDER, model)
-    # general fire: both sides roll from the same state, then both take their casualties
-    sub_d, air_d, any_d = _general_fire(state, ATTACKER, not a_first, model)
-    sub_a, air_a, any_a = _general_fire(state, DEFENDER, not d_first, model)
-    any_d += bombard
-    _take_volley(state, DEFENDER, sub_d, air_d, any_d, model, d_waits)
-    _take_volley(state, ATTACKER, sub_a, air_a, any_a, model, a_waits)
-    if sub_d + air_d + any_d + sub_a + air_a + any_a == 0:
-        return ONGOING
-    return _outcome(state, model)
+    subs = _slots_left(state, 1 - s, SUBS, model) if _scalar(model, s, SCALARS.kept) >= 0 else 0
+    _held(state, model)
+    return subs > 0
 
 
 @jit
@@ -560,54 +534,55 @@ def _has_retreat_rules(model):
     return after > 0 or units >= 0 or strafe >= 0 or table >= 0
 
 
-@hot_jit
+@jit
 def _retreats(state, rounds, model):
     """Whether the attacker's policy retreats at the end of round ``rounds``."""
     after = _rule(model, RULES.retreat_after)
-    if after > 0 and rounds >= after:
-        return True
-    ab = _base(model, ATTACKER)
-    steps = _steps_at(model, ATTACKER)
-    if _rule(model, RULES.retreat_units) >= 0:
+    most = _rule(model, RULES.retreat_units)
+    strafe = _rule(model, RULES.retreat_strafe)
+    table = get(model, HEADER.retreat)
+    retreats = after > 0 and rounds >= after
+    if not retreats and most >= 0:
+        ab = _base(model, ATTACKER)
+        steps = _steps_at(model, ATTACKER)
         units = 0
         for i in range(_scalar(model, ATTACKER, SCALARS.steps)):
             units += get(state, ab + TALLY_WIDTH + i) * get(model, steps + i * STEP_WIDTH + STEP.kill)
-        if units <= _rule(model, RULES.retreat_units):
-            return True
-    if _rule(model, RULES.retreat_strafe) >= 0:
+        retreats = units <= most
+    if not retreats and strafe >= 0:
         db = _base(model, DEFENDER)
         d_steps = _steps_at(model, DEFENDER)
         units = 0
         for i in range(_scalar(model, DEFENDER, SCALARS.steps)):
             units += get(state, db + TALLY_WIDTH + i) * get(model, d_steps + i * STEP_WIDTH + STEP.kill)
-        if units <= _rule(model, RULES.retreat_strafe):
-            return True
-    table = get(model, HEADER.retreat)
-    if table < 0:
-        return False
-    # the exact engine's decision for this state: index by casualties per loss step (departed
-    # units are not casualties), plus the side's layer size when it has units departed
-    width = get(model, HEADER.step_side) // STEP_WIDTH
-    index = 0
-    for s in range(2):
-        base = _base(model, s)
-        rem = base + TALLY_WIDTH
-        gone = base + get(model, HEADER.gone_at)
-        strides = table + RETREAT_TABLE_WIDTH + s * width
-        departed = get(state, base + TALLY.gone) > 0
-        side = get(model, table + RETREAT_TABLE.attacker_layer + s) if departed else 0
-        for i in range(_scalar(model, s, SCALARS.steps)):
-            lost = _step(model, s, i, STEP.size) - get(state, rem + i) - get(state, gone + i)
-            side += lost * get(model, strides + i)
-        # attacker index x defender states + defender index
-        index = index * get(model, table + RETREAT_TABLE.defender_states) + side
-    return get(model, table + RETREAT_TABLE_WIDTH + 2 * width + index) != 0
+        retreats = units <= strafe
+    if not retreats and table >= 0:
+        # the exact engine's decision for this state: index by casualties per loss step (departed
+        # units are not casualties), plus the side's layer size when it has units departed
+        width = get(model, HEADER.step_side) // STEP_WIDTH
+        index = 0
+        for s in range(2):
+            base = _base(model, s)
+            rem = base + TALLY_WIDTH
+            gone = base + get(model, HEADER.gone_at)
+            strides = table + RETREAT_TABLE_WIDTH + s * width
+            departed = get(state, base + TALLY.gone) > 0
+            side = get(model, table + RETREAT_TABLE.attacker_layer + s) if departed else 0
+            for i in range(_scalar(model, s, SCALARS.steps)):
+                lost = _step(model, s, i, STEP.size) - get(state, rem + i) - get(state, gone + i)
+                side += lost * get(model, strides + i)
+            # attacker index x defender states + defender index
+            index = index * get(model, table + RETREAT_TABLE.defender_states) + side
+        retreats = get(model, table + RETREAT_TABLE_WIDTH + 2 * width + index) != 0
+    _held(state, model)
+    return retreats
 
 
-@hot_jit
+@jit
 def _depart(state, s, retreat, model):
     """Side ``s``'s units leave the battle and survive: all its subs still in it (they
-    submerge) or, with ``retreat``, all but the landed ones (they retreat while those fight on)."""
+    submerge) or, with ``retreat``, all but the landed ones (they retreat while those fight on).
+    Returns whether its lines must be recounted (``_count_lines``, the caller's)."""
     base = _base(model, s)
     rem = base + TALLY_WIDTH
     gone = base + get(model, HEADER.gone_at)
@@ -625,31 +600,33 @@ def _depart(state, s, retreat, model):
             add(state, gone + i, left)
             add(state, base + TALLY.gone, left * get(model, step + STEP.kill))
             recount |= _remove(state, base, i, left, model, steps)
-    _settle(state, s, get(state, base + TALLY.head), recount, model)
+    _settle(state, base, get(state, base + TALLY.head), n_steps)
+    _held(state, model)
+    return recount
 
 
-@hot_jit
+@jit
 def _submerges(state, s, model):
     """Whether side ``s``'s subs submerge now: it has some in the battle, the enemy has no
     destroyer in it, and its policy says so (``always``; ``alone``: nothing else of the side
     in the battle can fire)."""
     policy = _scalar(model, s, SCALARS.submerge)
-    if policy == 0 or get(state, _base(model, 1 - s) + TALLY.destroyers) > 0:
-        return False
     rem = _base(model, s) + TALLY_WIDTH
     steps = _steps_at(model, s)
     subs = others = 0
-    for i in range(_scalar(model, s, SCALARS.steps)):
-        step = steps + i * STEP_WIDTH
-        left = get(state, rem + i)
-        if get(model, step + STEP.category) & SUB:
-            subs += left * get(model, step + STEP.kill)
-        else:
-            others += left * get(model, step + STEP.fighting)
+    if policy != 0 and get(state, _base(model, 1 - s) + TALLY.destroyers) == 0:
+        for i in range(_scalar(model, s, SCALARS.steps)):
+            step = steps + i * STEP_WIDTH
+            left = get(state, rem + i)
+            if get(model, step + STEP.category) & SUB:
+                subs += left * get(model, step + STEP.kill)
+            else:
+                others += left * get(model, step + STEP.fighting)
+    _held(state, model)
     return subs > 0 and (policy == SUBMERGE_ALWAYS or others == 0)
 
 
-@hot_jit
+@jit
 def _landed_left(state, model):
     """The attacker's landed units still in the battle."""
     rem = _base(model, ATTACKER) + TALLY_WIDTH
@@ -661,32 +638,6 @@ def _landed_left(state, model):
     return total
 
 
-@hot_jit
-def _boundary(state, rounds, retreat, model):
-    """Between rounds (after round ``rounds``; 0: before the first): first the subs submerge,
-    then the battle-end check, then (while ``retreat``: the attacker may still retreat, never
-    before the first round) its retreat rules. A retreat with landed units in the battle takes
-    the others away and leaves those to fight on, with no further retreat. Returns (outcome
-    code, ``retreat`` after)."""
-    code = ONGOING
-    if _rule(model, RULES.submerge):
-        a = _submerges(state, ATTACKER, model)
-        d = _submerges(state, DEFENDER, model)
-        if a:
-            _depart(state, ATTACKER, False, model)
-        if d:
-            _depart(state, DEFENDER, False, model)
-        if a or d:
-            code = _outcome(state, model)
-    if retreat and code == ONGOING and _retreats(state, rounds, model):
-        if _rule(model, RULES.partial_retreat) and _landed_left(state, model) > 0:
-            _depart(state, ATTACKER, True, model)
-            put(state, STATE.retreat_round, rounds)
-            return _outcome(state, model), False
-        return RETREAT, retreat
-    return code, retreat
-
-
 @jit
 def _bombard_hits(word, model):
     """Hits of the bombardment for the random 64-bit ``word``."""
@@ -695,12 +646,23 @@ def _bombard_hits(word, model):
     return alias_hits(word, model, _rule(model, RULES.bombard_row), _rule(model, RULES.bombard_cells))
 
 
-@hot_jit
-def _fight(state, start, seed, index, model):
-    """Fight battle ``index`` from ``start`` to its end; returns (outcome code, rounds)."""
+@jit
+def _fight(state, start, seed, index, counts, model):
+    """Fight battle ``index`` from ``start`` to its end and add it to the block's tallies
+    (``counts``); returns each side's survivor key and IPCs lost, for ``_count_end_state``.
+
+    Every round is written out here, and each helper it calls calls no other but the small ones
+    LLVM inlines: a helper that makes a call LLVM keeps pays Numba's reference counts each time
+    (see the module's doc), this one once per battle. So the helpers that remove units return
+    whether a side's lines must be recounted, and the recount (``_count_lines``) is made here."""
     for i in range(start.shape[0]):
         put(state, i, get(start, i))
     seed_battle(state, STATE.rng, seed, index)
+    plain = _rule(model, RULES.plain) != 0  # every hit may take anything: no subs, no barred aircraft
+    submerge = _rule(model, RULES.submerge) != 0
+    at_start = _rule(model, RULES.start_boundary) != 0  # subs may submerge before round 1
+    partial = _rule(model, RULES.partial_retreat) != 0
+    retreat = _has_retreat_rules(model)
     aa_dice = _rule(model, RULES.aa_dice)
     if aa_dice > 0:
         if _rule(model, RULES.low_luck):
@@ -708,101 +670,126 @@ def _fight(state, start, seed, index, model):
                                  _rule(model, RULES.dice_sides))
         else:
             hits = roll(state, STATE.rng, model, _rule(model, RULES.aa_rows), aa_dice)
-        _take_hits(state, ATTACKER, HIT_AA, hits, model, False)
+        if _take_hits(state, ATTACKER, ZERO, ZERO, hits, ZERO, model, False):
+            _count_lines(state, ATTACKER, model)
     bombard = 0  # bombardment hits still to be removed (with round 1's)
     if _rule(model, RULES.bombard_strength) > 0:
         bombard = _bombard_hits(next_word(state, STATE.rng), model)
         if not _rule(model, RULES.bombard_fire_back):
-            _take_any_hits(state, DEFENDER, bombard, model)
+            if _take_any_hits(state, DEFENDER, bombard, model):
+                _count_lines(state, DEFENDER, model)
             bombard = 0
     code = _outcome(state, model)
     rounds = 0
-    plain = _rule(model, RULES.plain) != 0
-    retreat = _has_retreat_rules(model)
-    submerge = _rule(model, RULES.submerge) != 0
-    if code == ONGOING and _rule(model, RULES.start_boundary):  # subs only: no retreat before round 1
-        code = _boundary(state, rounds, False, model)[0]
-    a_lines = _scalar(model, ATTACKER, SCALARS.lines)
-    d_lines = _scalar(model, DEFENDER, SCALARS.lines)
+    may_retreat = False  # never before the first round
     while code == ONGOING:
+        # between rounds: first the subs submerge, then the battle-end check, then the attacker's
+        # retreat rules; a retreat with landed units in the battle takes the others away and
+        # leaves those to fight on, with no further retreat
+        if submerge and (rounds > 0 or at_start):
+            a_dives = _submerges(state, ATTACKER, model)
+            d_dives = _submerges(state, DEFENDER, model)
+            if a_dives and _depart(state, ATTACKER, False, model):
+                _count_lines(state, ATTACKER, model)
+            if d_dives and _depart(state, DEFENDER, False, model):
+                _count_lines(state, DEFENDER, model)
+            if a_dives or d_dives:
+                code = _outcome(state, model)
+        if may_retreat and code == ONGOING and _retreats(state, rounds, model):
+            if partial and _landed_left(state, model) > 0:
+                if _depart(state, ATTACKER, True, model):
+                    _count_lines(state, ATTACKER, model)
+                put(state, STATE.retreat_round, rounds)
+                code = _outcome(state, model)
+                retreat = False
+            else:
+                code = RETREAT
+        if code != ONGOING:
+            break
         rounds += 1
-        if plain:  # every hit may take anything: no submarines, no restricted aircraft
-            on_d = _fire(state, ATTACKER, FIRST_LINE, a_lines, model) + bombard
-            on_a = _fire(state, DEFENDER, FIRST_LINE, d_lines, model)
-            if on_d > 0:
-                _take_any_hits(state, DEFENDER, on_d, model)
-            if on_a > 0:
-                _take_any_hits(state, ATTACKER, on_a, model)
+        may_retreat = retreat
+        # subs that strike first fire alone, then general fire; in each step both sides fire from
+        # the same state, then both take their casualties; who waits is judged before either
+        # side's are removed
+        a_first = d_first = a_waits = d_waits = False
+        if not plain:
+            a_first = _first_strike(state, ATTACKER, rounds, model)
+            d_first = _first_strike(state, DEFENDER, rounds, model)
+            a_waits = _waits(state, ATTACKER, model)
+            d_waits = _waits(state, DEFENDER, model)
+        if a_first or d_first:
+            on_d = _volley(state, ATTACKER, a_first, False, model)[0]
+            on_a = _volley(state, DEFENDER, d_first, False, model)[0]
+            if on_d > 0 and _take_hits(state, DEFENDER, on_d, ZERO, ZERO, ZERO, model, d_waits):
+                _count_lines(state, DEFENDER, model)
+            if on_a > 0 and _take_hits(state, ATTACKER, on_a, ZERO, ZERO, ZERO, model, a_waits):
+                _count_lines(state, ATTACKER, model)
+            if on_d + on_a > 0:
+                code = _outcome(state, model)
+                a_waits = _waits(state, ATTACKER, model)
+                d_waits = _waits(state, DEFENDER, model)
+        if code == ONGOING:
+            sub_d, air_d, any_d = _volley(state, ATTACKER, not a_first, True, model)
+            sub_a, air_a, any_a = _volley(state, DEFENDER, not d_first, True, model)
+            any_d += bombard
+            on_d = sub_d + air_d + any_d
+            on_a = sub_a + air_a + any_a
+            if plain:  # (the small helper, which LLVM inlines)
+                if on_d > 0 and _take_any_hits(state, DEFENDER, on_d, model):
+                    _count_lines(state, DEFENDER, model)
+                if on_a > 0 and _take_any_hits(state, ATTACKER, on_a, model):
+                    _count_lines(state, ATTACKER, model)
+            else:
+                if on_d > 0 and _take_hits(state, DEFENDER, sub_d, air_d, ZERO, any_d, model, d_waits):
+                    _count_lines(state, DEFENDER, model)
+                if on_a > 0 and _take_hits(state, ATTACKER, sub_a, air_a, ZERO, any_a, model, a_waits):
+                    _count_lines(state, ATTACKER, model)
             if on_d + on_a > 0 and not _both_fight_on(state, model):
                 code = _outcome(state, model)
-        else:
-            code = _round(state, bombard, rounds, model)
         bombard = 0
-        if (retreat or submerge) and code == ONGOING:
-            code, retreat = _boundary(state, rounds, retreat, model)
-    return code, rounds
-
-
-@hot_jit
-def _losses(state, s, dead, model):
-    """IPCs side ``s`` lost (``dead``: its units in the battle were destroyed; those departed
-    survive), and how many of its land units are left in the battle."""
-    base = _base(model, s)
-    departed = get(state, base + TALLY.gone) > 0
-    if dead and not departed:
-        return _scalar(model, s, SCALARS.total_ipc), 0
-    rem = base + TALLY_WIDTH
-    gone = base + get(model, HEADER.gone_at)
-    lost = land = 0
-    for i in range(_scalar(model, s, SCALARS.steps)):
-        left = 0 if dead else get(state, rem + i)
-        if departed:
-            left += get(state, gone + i)
-        lost += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.cost)
-        if not dead:
-            land += get(state, rem + i) * _step(model, s, i, STEP.land)
-    return lost, land
-
-
-@hot_jit
-def _survivor_key(state, s, dead, model):
-    """Compact code of side ``s``'s end state: its casualties per key category in mixed radix
-    (all slots taken when the side is destroyed), plus SCALARS.departed_key when some of its units
-    departed (they are not casualties: the departed survivors are the side's subs at sea, its
-    units not landed on land)."""
-    base = _base(model, s)
-    departed = get(state, base + TALLY.gone) > 0
-    if dead and not departed:
-        return _scalar(model, s, SCALARS.dead_key)
-    rem = base + TALLY_WIDTH
-    gone = base + get(model, HEADER.gone_at)
-    key = _scalar(model, s, SCALARS.departed_key) if departed else 0
-    for i in range(_scalar(model, s, SCALARS.steps)):
-        left = 0 if dead else get(state, rem + i)
-        if departed:
-            left += get(state, gone + i)
-        key += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.key)
-    return key
-
-
-@hot_jit
-def _record(state, code, rounds, counts, model):
-    """Add a finished battle to the block's tallies; returns each side's survivor key and IPCs
-    lost, for ``_count_end_state``. ``code`` is the outcome of the units in the battle; with
-    units departed it becomes: the attacker's in the battle destroyed but some departed, a
-    retreat; a draw with only the defender's departed, a defender win."""
+    # ``code`` is the outcome of the units in the battle; with units departed it becomes: the
+    # attacker's in the battle destroyed but some departed, a retreat; a draw with only the
+    # defender's departed, a defender win
     a_dead = code == DEFENDER_WINS or code == DRAW
     d_dead = code == ATTACKER_WINS or code == DRAW
     if a_dead and get(state, _base(model, ATTACKER) + TALLY.gone) > 0:
         code = RETREAT
     elif code == DRAW and get(state, _base(model, DEFENDER) + TALLY.gone) > 0:
         code = DEFENDER_WINS
-    lost_a, land = _losses(state, ATTACKER, a_dead, model)
-    lost_d = _losses(state, DEFENDER, d_dead, model)[0]
+    lost_a, land, key_a = _end_state(state, ATTACKER, a_dead, model)
+    lost_d, _, key_d = _end_state(state, DEFENDER, d_dead, model)
     left = get(state, STATE.retreat_round)  # the others retreated then, the landed fought on
-    key_a = _tally(code, rounds, left if left > 0 else rounds, lost_a, lost_d, land,
-                   _survivor_key(state, ATTACKER, a_dead, model), counts, model)
-    return key_a, _survivor_key(state, DEFENDER, d_dead, model), lost_a, lost_d
+    key_a = _tally(code, rounds, left if left > 0 else rounds, lost_a, lost_d, land, key_a, counts, model)
+    return key_a, key_d, lost_a, lost_d
+
+
+@jit
+def _end_state(state, s, dead, model):
+    """Side ``s`` at the end (``dead``: its units in the battle were destroyed; those departed
+    survive): (IPCs lost, its land units left in the battle, its survivor key). The key is a
+    compact code of its casualties per key category in mixed radix (all slots taken when the
+    side is destroyed), plus SCALARS.departed_key when some of its units departed (they are not
+    casualties: the departed survivors are the side's subs at sea, its units not landed on land)."""
+    base = _base(model, s)
+    departed = get(state, base + TALLY.gone) > 0
+    rem = base + TALLY_WIDTH
+    gone = base + get(model, HEADER.gone_at)
+    lost = land = 0
+    key = _scalar(model, s, SCALARS.departed_key) if departed else 0
+    if dead and not departed:
+        lost = _scalar(model, s, SCALARS.total_ipc)
+        key = _scalar(model, s, SCALARS.dead_key)
+    else:
+        for i in range(_scalar(model, s, SCALARS.steps)):
+            left = 0 if dead else get(state, rem + i)
+            if departed:
+                left += get(state, gone + i)
+            lost += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.cost)
+            key += (_step(model, s, i, STEP.size) - left) * _step(model, s, i, STEP.key)
+            if not dead:
+                land += get(state, rem + i) * _step(model, s, i, STEP.land)
+    _held(state, model)
+    return lost, land, key
 
 
 @jit
@@ -870,8 +857,8 @@ def plain_profile(model, s, aa_hits):
     caller places the alias tables)."""
     state = np.zeros(STATE_WIDTH + 2 * model[HEADER.width], dtype=np.int64)
     start_state(state, model)
-    if aa_hits > 0:
-        _take_hits(state, ATTACKER, HIT_AA, aa_hits, model, False)
+    if aa_hits > 0 and _take_hits(state, ATTACKER, ZERO, ZERO, aa_hits, ZERO, model, False):
+        _count_lines(state, ATTACKER, model)
     base = _base(model, s)
     n = state[base + TALLY.slots]
     n_lines = _scalar(model, s, SCALARS.lines)
@@ -882,16 +869,15 @@ def plain_profile(model, s, aa_hits):
     table = model[HEADER.retreat]
     width = model[HEADER.step_side] // STEP_WIDTH
     for c in range(n + 1):
-        if c > 0:
-            _take_any_hits(state, s, ONE, model)
+        if c > 0 and _take_any_hits(state, s, ONE, model):
+            _count_lines(state, s, model)
         for line in range(n_lines):
             dice[c, line] = state[base + model[HEADER.dice_at] + line]
         record = records[c]
         record[PLAIN.row] = _strength(state, s, 0, n_lines, model)
         record[PLAIN.fighting] = state[base + TALLY.fighting]
         record[PLAIN.can_hit] = _dice(state, s, G_OTHER, model) > 0
-        record[PLAIN.cost], record[PLAIN.land] = _losses(state, s, False, model)
-        record[PLAIN.key] = _survivor_key(state, s, False, model)
+        record[PLAIN.cost], record[PLAIN.land], record[PLAIN.key] = _end_state(state, s, False, model)
         for i in range(n_steps):
             left = state[base + TALLY_WIDTH + i]
             record[PLAIN.units] += left * model[steps + i * STEP_WIDTH + STEP.kill]
@@ -953,11 +939,10 @@ def _plain_retreats(a_rec, d_rec, rounds, model):
 
 @jit
 def _fight_plain(seed, index, counts, model):
-    """``_fight`` and ``_record`` for a plain battle, on casualty counts: one draw per side and
-    round, then the tallies from the sides' final records (a destroyed side's is the one with
-    all its slots taken). Returns what ``_record`` returns. (The tally is made here, where the
-    model is read last, so that no path leaves the loop with the model unused: see
-    ``_plain_outcome``.)"""
+    """``_fight`` for a plain battle, on casualty counts: one draw per side and round, then the
+    tallies from the sides' final records (a destroyed side's is the one with all its slots
+    taken). Returns what ``_fight`` returns. (The tally is made here, where the model is read
+    last, so that no path leaves the loop with the model unused: see ``_plain_outcome``.)"""
     s0, s1 = battle_words(seed, index)
     section = get(model, HEADER.plain)
     low_luck = _rule(model, RULES.low_luck) != 0
@@ -1015,7 +1000,7 @@ def _fight_plain(seed, index, counts, model):
 
 @jit
 def _record_plain(code, rounds, a_rec, d_rec, counts, model):
-    """``_record`` for a plain battle from its sides' final records."""
+    """The tally of a plain battle (``_fight``'s last part) from its sides' final records."""
     lost_a = get(model, a_rec + PLAIN.cost)
     lost_d = get(model, d_rec + PLAIN.cost)
     land = get(model, a_rec + PLAIN.land)
@@ -1032,8 +1017,7 @@ def _run_block(seed, first, last, stats, hist_a, hist_d, ipc_a, ipc_d, hist_s, m
     state = start.copy()
     counts = np.zeros(STATS_WIDTH, dtype=np.int64)
     for index in range(first, last):
-        code, rounds = _fight(state, start, seed, index, model)
-        key_a, key_d, lost_a, lost_d = _record(state, code, rounds, counts, model)
+        key_a, key_d, lost_a, lost_d = _fight(state, start, seed, index, counts, model)
         _count_end_state(hist_a, ipc_a, key_a, lost_a, ATTACKER, model)
         _count_end_state(hist_d, ipc_d, key_d, lost_d, DEFENDER, model)
         _count_swing(hist_s, lost_a, lost_d, model)

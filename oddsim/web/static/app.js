@@ -738,6 +738,7 @@ function readUrl() {
 
 async function loadLink(saved) {
   // a link (the page's own URL, a pasted one, a saved battle): its tab with its fields
+  supersede(saved.tab);  // (at once: what was asked before must not land while the fields are written)
   $("#unit-values").value = saved.req.unit_values || "";
   if (saved.tab === "battle") await writeBattle(saved.req);
   else {
@@ -785,8 +786,18 @@ function saveBattle() {
 
 // ---------- computing: debounced, the previous request aborted ----------
 
-function schedule(tab) {
+function supersede(tab) {
+  // the tab's inputs change: a request still out answers what they were, so it is dropped now (not
+  // when the next one starts: its answer would land in between), and the answer in sight is marked
+  // "stale". A later request's answer always wins; "done" is only ever the answer to the form.
   clearTimeout(state.timers[tab]);
+  if (state.controllers[tab]) state.controllers[tab].abort();
+  const out = $(`#panel-${tab} .results`);
+  if (out && out.dataset.state === "done") out.dataset.state = "stale";
+}
+
+function schedule(tab) {
+  supersede(tab);
   state.timers[tab] = setTimeout(() => compute(tab), DEBOUNCE_MS);
 }
 
@@ -1276,6 +1287,7 @@ async function startJob(tab) {
   while (state.job === data.id) {
     await new Promise(r => setTimeout(r, 300));
     const poll = await api(`/api/jobs/${data.id}`);
+    if (state.job !== data.id) break;  // (another job started meanwhile: its answer is the one to show)
     const job = poll.data;
     if (!poll.ok) { out.replaceChildren(errorBox(job.error)); break; }
     bar.max = String(job.total || 1);
@@ -1720,7 +1732,7 @@ function redraw() {
   for (const [tab, [data, req, ms]] of Object.entries(state.drawn)) {
     const panel = $(`#panel-${tab}`);
     const out = $(".results", panel);
-    if (out.dataset.state !== "done") continue;
+    if (!["done", "stale"].includes(out.dataset.state)) continue;
     const drawn = TABS[tab].render(data, req, ms);
     $(".summary", panel).replaceChildren(drawn.summary);
     out.replaceChildren(...rulesReadingsLine(data), drawn.details);
