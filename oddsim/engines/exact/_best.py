@@ -20,12 +20,15 @@ from oddsim.engines.exact._kernel import (
     DEFENDER_WINS,
     DRAW,
     ONGOING,
+    OWN_STRIKES,
     RETREAT_LEFT,
     _buffers,
     _held,
     _joint_outcome,
+    _moves,
     _record_lists,
     _record_moves,
+    _spare_room,
 )
 from oddsim.engines.exact._tables import N_CLASSES
 
@@ -96,6 +99,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
     buf = _buffers(na, nd)
     acc = np.zeros(nd)
     idx, p = store.idx, store.p
+    spare = _spare_room(store, na, nd)
     rows = (row_lo, row_hi, row_at)
     next_start = start_idx.shape[0] - 1
     for n in range(live.shape[0] - 1, -1, -1):  # casualties only grow: later states first
@@ -126,7 +130,7 @@ def best_retreat_kernel(A, D, rules, defender_holds, submerge_to, retreat_to, li
         # or computed here)
         o = store.at[j] - 1
         if o < 0:
-            o = _record_moves(j, ia, idd, A, D, rules, buf, store)
+            o = _record_moves(j, _moves(ia, idd, A, D, rules, buf, OWN_STRIKES), buf, store, spare)
         o1_a, n1_a, o1_d, n1_d, stay1, o2_a, n2_a, o2_d, n2_d, stay2 = _record_lists(idx, p, o)
         # the values of this state are still 0, so the gathers leave out "no change"
         after_second = _gather_lists(v_end, rows, nd, idx, p, o2_a, n2_a, idx, p, o2_d, n2_d, acc)
@@ -234,18 +238,21 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
     When the touched defender states are close together, each attacker state's values along
     the part of the run they span are summed, weighted by P(a), into ``acc`` (scratch, at least
     ``nd`` long; an element-wise loop, which vectorises; four rows at a time where each holds the
-    whole run, as on land: a quarter of the loads and stores), then weighted by P(d)."""
-    if n_a == 0 or n_d == 0:
-        return 0.0
+    whole run, as on land: a quarter of the loads and stores), then weighted by P(d).
+    (Called twice per state: one return, after every branch, with every array used last there,
+    so that Numba's pruning removes its reference counts; see ``_kernel._held``.)"""
     row_lo, row_hi, row_at = rows
     d_min = nd
     d_max = -1
     for t in range(d_at, d_at + n_d):
         d_min = min(d_min, d_idx[t])
         d_max = max(d_max, d_idx[t])
-    width = d_max - d_min + 1
+    width = max(d_max - d_min + 1, 0)
+    run = acc[:width]
     total = 0.0
-    if width > 4 * n_d:  # spread out: entry by entry
+    if n_a == 0 or n_d == 0:
+        total = 0.0
+    elif width > 4 * n_d:  # spread out: entry by entry
         for s in range(a_at, a_at + n_a):
             a = a_idx[s]
             lo = row_lo[a]
@@ -261,39 +268,42 @@ def _gather_lists(values, rows, nd, a_idx, a_p, a_at, n_a, d_idx, d_p, d_at, n_d
                     if lo <= d <= hi:
                         row += d_p[t] * values[base + d]
             total += a_p[s] * row
-        return total
-    run = acc[:width]
-    run[:] = 0.0
-    whole = n_a >= 4  # every attacker row holds the whole run (land: every state is solved)
-    if whole:
-        for s in range(a_at, a_at + n_a):
-            if row_lo[a_idx[s]] > d_min or row_hi[a_idx[s]] < d_max:
-                whole = False
-                break
-    rest = a_at
-    if whole:  # four rows at a time: a quarter of the loads and stores of the run
-        while rest + 3 < a_at + n_a:
-            s = rest
-            r0 = values[_position(row_lo, row_at, a_idx[s], d_min):][:width]
-            r1 = values[_position(row_lo, row_at, a_idx[s + 1], d_min):][:width]
-            r2 = values[_position(row_lo, row_at, a_idx[s + 2], d_min):][:width]
-            r3 = values[_position(row_lo, row_at, a_idx[s + 3], d_min):][:width]
-            c0, c1, c2, c3 = a_p[s], a_p[s + 1], a_p[s + 2], a_p[s + 3]
-            for q in range(width):
-                run[q] += (c0 * r0[q] + c1 * r1[q]) + (c2 * r2[q] + c3 * r3[q])
-            rest += 4
-    for s in range(rest, a_at + n_a):
-        a = a_idx[s]
-        lo = max(d_min, row_lo[a])
-        hi = min(d_max, row_hi[a])
-        if lo > hi:
-            continue
-        first = _position(row_lo, row_at, a, lo)
-        row = values[first: first + hi - lo + 1]
-        part = run[lo - d_min: hi - d_min + 1]
-        c = a_p[s]
-        for q in range(hi - lo + 1):
-            part[q] += c * row[q]
-    for t in range(d_at, d_at + n_d):
-        total += d_p[t] * run[d_idx[t] - d_min]
+    else:
+        for q in range(width):
+            run[q] = 0.0
+        whole = n_a >= 4  # every attacker row holds the whole run (land: every state is solved)
+        if whole:
+            for s in range(a_at, a_at + n_a):
+                if row_lo[a_idx[s]] > d_min or row_hi[a_idx[s]] < d_max:
+                    whole = False
+                    break
+        rest = a_at
+        if whole:  # four rows at a time: a quarter of the loads and stores of the run
+            while rest + 3 < a_at + n_a:
+                s = rest
+                r0 = values[_position(row_lo, row_at, a_idx[s], d_min):][:width]
+                r1 = values[_position(row_lo, row_at, a_idx[s + 1], d_min):][:width]
+                r2 = values[_position(row_lo, row_at, a_idx[s + 2], d_min):][:width]
+                r3 = values[_position(row_lo, row_at, a_idx[s + 3], d_min):][:width]
+                c0, c1, c2, c3 = a_p[s], a_p[s + 1], a_p[s + 2], a_p[s + 3]
+                for q in range(width):
+                    run[q] += (c0 * r0[q] + c1 * r1[q]) + (c2 * r2[q] + c3 * r3[q])
+                rest += 4
+        for s in range(rest, a_at + n_a):
+            a = a_idx[s]
+            lo = max(d_min, row_lo[a])
+            hi = min(d_max, row_hi[a])
+            if lo > hi:
+                continue
+            first = _position(row_lo, row_at, a, lo)
+            row = values[first: first + hi - lo + 1]
+            part = run[lo - d_min: hi - d_min + 1]
+            c = a_p[s]
+            for q in range(hi - lo + 1):
+                part[q] += c * row[q]
+        for t in range(d_at, d_at + n_d):
+            total += d_p[t] * run[d_idx[t] - d_min]
+    _held(values, row_lo, row_hi, row_at)
+    _held(a_idx, a_p, d_idx, d_p)
+    _held(acc, run, acc, run)
     return total

@@ -483,29 +483,36 @@ def record_room(n_attacker: int, n_defender: int) -> int:
 
 
 @jit
-def _record_moves(j, ia, idd, A, D, rules, buf, store):
-    """Compute the round moves of joint state j = (ia, idd) (``_moves``) and copy them into a new
-    record of ``store``, while it records and has room, else into its last ``record_room``
-    entries, kept there until the next state that does not fit. Returns the record's offset."""
+def _record_moves(j, moves, buf, store, spare):
+    """Copy the round moves of joint state j (``moves``: what ``_moves`` returned, whose lists
+    are in ``buf``) into a new record of ``store``, while it records and has room before
+    ``spare`` (``_spare_room``), else into its spare room from ``spare`` on, kept there until
+    the next state that does not fit. Returns the record's offset. (The caller computes the
+    moves: a call that LLVM does not inline, made here, would keep this kernel's reference
+    counts, once per state; see ``_held``.)"""
     at, idx, p, used = store.at, store.idx, store.p, store.used
-    compact_idx, compact_p = buf[4], buf[5]
-    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = _moves(ia, idd, A, D, rules, buf, OWN_STRIKES)
-    spare = idx.shape[0] - record_room(A.flags.shape[0], D.flags.shape[0])
-    o = used[0]
-    if used[1] and o + 4 + n1_a + n1_d + n2_a + n2_d <= spare:
-        at[j] = o + 1
-    else:
-        o = spare
+    compact_idx, compact_p = buf.compact_idx, buf.compact_p
+    n1_a, n1_d, stay1, n2_a, n2_d, stay2 = moves
+    fits = used[1] != 0 and used[0] + 4 + n1_a + n1_d + n2_a + n2_d <= spare
+    o = used[0] if fits else spare
     idx[o], idx[o + 1], idx[o + 2], idx[o + 3] = n1_a, n1_d, n2_a, n2_d
     p[o], p[o + 1], p[o + 2], p[o + 3] = stay1, stay2, 0.0, 0.0
-    end = o + 4
-    end = _save(compact_idx[A_FIRST], compact_p[A_FIRST], idx, p, end, n1_a)
-    end = _save(compact_idx[D_FIRST], compact_p[D_FIRST], idx, p, end, n1_d)
-    end = _save(compact_idx[A_GENERAL], compact_p[A_GENERAL], idx, p, end, n2_a)
-    end = _save(compact_idx[D_GENERAL], compact_p[D_GENERAL], idx, p, end, n2_d)
-    if at[j] == o + 1:
+    end = _save(compact_idx, compact_p, A_FIRST, idx, p, o + 4, n1_a)
+    end = _save(compact_idx, compact_p, D_FIRST, idx, p, end, n1_d)
+    end = _save(compact_idx, compact_p, A_GENERAL, idx, p, end, n2_a)
+    end = _save(compact_idx, compact_p, D_GENERAL, idx, p, end, n2_d)
+    if fits:
+        at[j] = o + 1
         used[0] = end
+    _held(at, idx, p, used)
+    _held(compact_idx, compact_p, compact_idx, compact_p)
     return o
+
+
+@jit
+def _spare_room(store, n_attacker, n_defender):
+    """Where a ``MoveStore``'s spare room starts: its last ``record_room`` entries."""
+    return store.idx.shape[0] - record_room(n_attacker, n_defender)
 
 
 @inline_jit
@@ -520,12 +527,13 @@ def _record_lists(idx, p, o):
     return o1_a, n1_a, o1_d, n1_d, p[o], o2_a, n2_a, o2_a + n2_a, n2_d, p[o + 1]
 
 
-@jit
-def _save(from_idx, from_p, idx, p, o, n):
-    """Copy a compact list of n entries into the store at offset o; returns the offset after it."""
+@inline_jit
+def _save(compact_idx, compact_p, row, idx, p, o, n):
+    """Copy the compact list in row ``row`` of ``_buffers``' lists, n entries, into the store at
+    offset o; returns the offset after it. (Indexed in place, no row views: see ``_held``.)"""
     for t in range(n):
-        idx[o + t] = from_idx[t]
-        p[o + t] = from_p[t]
+        idx[o + t] = compact_idx[row, t]
+        p[o + t] = compact_p[row, t]
     return o + n
 
 
@@ -633,8 +641,10 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
     pruned = 0.0
     buf = _buffers(na, nd)
     lists_idx, lists_p, width = _flat(buf.compact_idx), _flat(buf.compact_p), buf.compact_idx.shape[1]
+    spare = 0  # (with a store: where its spare room starts, ``_record_moves``)
     if store is not None:
         lists_idx, lists_p = store.idx, store.p
+        spare = _spare_room(store, na, nd)
     lists, scratch = Lists(lists_idx, lists_p), Lists(buf.compact_idx, buf.compact_p)
     policy = False
     if retreat is not None:  # (None: no policy, and ``_retreats`` is not even compiled)
@@ -696,7 +706,7 @@ def _dp(A, D, start, work, rules, settings, retreat, air_alive, between, visited
             else:
                 o = store.at[j] - 1
                 if o < 0:
-                    o = _record_moves(j, ia, idd, A, D, rules, buf, store)
+                    o = _record_moves(j, _moves(ia, idd, A, D, rules, buf, OWN_STRIKES), buf, store, spare)
                 o1_a, n1_a, o1_d, n1_d, stay1, o2_a, n2_a, o2_d, n2_d, stay2 = _record_lists(
                     lists_idx, lists_p, o)
             final = 0.0
