@@ -4,16 +4,11 @@ pruning removes every increment/decrement pair from their LLVM IR (the module do
 per battle. Unpruned, these atomic operations made the general path (naval battles) 1.6-1.7x as
 slow, which Numba's private ``_nrt=False`` option used to hide.
 
-The IR is read with ``inspect_llvm`` (public), which needs a fresh compile: the kernels are
-compiled in a child process with an empty cache (a minute or more), so the test is in the slow lane.
+The kernels compile in a child process with an empty cache (a minute or more): the test is in the slow lane.
 """
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
+from reference_counts import reference_counts
 
 PER_ROUND = ["_volley", "_take_hits", "_take_any_hits", "_outcome", "_both_fight_on", "_first_strike",
              "_waits", "_submerges", "_depart", "_retreats", "_landed_left", "_count_lines"]
@@ -25,10 +20,8 @@ FIGHT_MOST = 8
 """``_fight`` may count its own four arrays (state, start, counts, model) once per battle, as it
 calls helpers that LLVM does not inline (the rounds are written out in it for that)."""
 
-CHILD = """
-import json, re, sys
+COMPILE = """
 import oddsim
-from oddsim.engines.montecarlo import _kernel
 from oddsim.model.options import battle_from
 
 for spec in [("1942-2e", "2 sub, 2 dd, 1 cru, 2 ftr", "1 bb, 1 cv, 2 ftr, 2 sub", {"sea": True}),
@@ -38,27 +31,12 @@ for spec in [("1942-2e", "2 sub, 2 dd, 1 cru, 2 ftr", "1 bb, 1 cv, 2 ftr, 2 sub"
               {"landed": "3 inf, 1 art", "retreat_units": 2}),
              ("1942-2e", "6 inf, 2 art, 2 arm, 1 ftr", "7 inf, 1 arm, 1 ftr", {"retreat_after_round": 2})]:
     oddsim.simulate(battle_from(*spec), runs=1000, seed=1)
-counts = {}
-for name in json.loads(sys.argv[1]):
-    for ir in getattr(_kernel, name).inspect_llvm().values():
-        tag = f"{len(name)}{name}B"
-        own = [d for d in ir.split("\\ndefine ")
-               if re.match(r"[^@]*@_ZN(?!7cpython)\\S*" + re.escape(tag), d)]
-        assert own, name
-        ops = sum(d.count("call void @NRT_incref") + d.count("call void @NRT_decref") for d in own)
-        counts[name] = counts.get(name, 0) + ops
-print(json.dumps(counts))
 """
 
 
 @pytest.mark.slow
 def test_the_kernels_run_per_round_count_no_references(tmp_path):
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "ODDSIM_QUICK_START": "0"}
     names = [*PER_ROUND, *PER_BATTLE, "_fight"]
-    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(names)], env=env, capture_output=True,
-                          text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr
-    counts = json.loads(done.stdout.strip().splitlines()[-1])
-    assert set(counts) == set(names)
+    counts = reference_counts(COMPILE, {"oddsim.engines.montecarlo._kernel": names}, tmp_path)
     assert counts.pop("_fight") <= FIGHT_MOST
     assert {name: n for name, n in counts.items() if n} == {}
