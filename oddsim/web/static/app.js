@@ -726,8 +726,18 @@ function writeWaves(waves) {
 const linkOf = (tab, req) => `#${tab}=${encodeURIComponent(toJson(req))}`;
 
 function saveToUrl(tab, req) {
+  // the link is the open tab's: an answer for another (the battle answered after a switch) leaves it
+  if (tab !== state.tab) return;
   const hash = linkOf(tab, req);
   if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+function linkFields(tab) {
+  // a job's tab open (it asks nothing until told): the link is its fields as they stand; the
+  // Game tab's is none (its battles open in the Battle tab with their own)
+  if (tab === "plan") planRefresh();
+  else if (TABS[tab].read) saveToUrl(tab, TABS[tab].read($(`#panel-${tab} form`)));
+  else if (location.hash) history.replaceState(null, "", location.pathname + location.search);
 }
 
 function readUrl() {
@@ -1714,6 +1724,7 @@ function selectTab(tab, focus) {
   // the Edition and Unit values ask nothing of a tab that takes no ruleset (the Longest Trench)
   $("header").classList.toggle("no-rules", Boolean($(`#panel-${tab} form[data-no-rules]`)));
   if (!TABS[tab].job) schedule(tab);
+  else linkFields(tab);
 }
 
 function battleMissing(req) {
@@ -1772,9 +1783,10 @@ function wire() {
   $("#retreat-best").addEventListener("change", () => { $(".when-value").hidden = $("#retreat-best").value !== "value"; });
   for (const form of $$("form.simple")) {
     const tab = form.closest("section").id.slice(6);
-    if (!TABS[tab].job) form.addEventListener("input", () => schedule(tab));
+    const changed = () => (TABS[tab].job ? linkFields(tab) : schedule(tab));
+    form.addEventListener("input", changed);
     const clear = el("button", { type: "button", class: "clear", text: "Clear" });
-    clear.addEventListener("click", () => { form.reset(); formWritten(tab); if (TABS[tab].reset) TABS[tab].reset(); if (!TABS[tab].job) schedule(tab); });
+    clear.addEventListener("click", () => { form.reset(); formWritten(tab); if (TABS[tab].reset) TABS[tab].reset(); changed(); });
     const actions = $(".actions", form) || form.appendChild(el("div", { class: "actions" }));
     actions.append(clear, el("button", { type: "button", class: "copy-link", text: "Copy link",
       onclick: e => copy(location.href, e.target) }));
