@@ -525,7 +525,7 @@ async function buildExtraOptions() {
   };
   add(data.battle_fields, KNOWN_BATTLE_FIELDS, false);
   add(data.retreat_fields, KNOWN_RETREAT_FIELDS, true);
-  buildBestCasualties(data.battle_options);  // (best-casualties.js: the Purchase and Plan tabs)
+  buildBestCasualties(data.battle_options);  // (best-casualties.js: the Amphibious, Purchase and Plan tabs)
 }
 
 function parseArmy(army, side) {
@@ -1756,6 +1756,14 @@ function clearBattle() {
   writeBattle({ rules: state.edition, attacker: "", defender: "none" }).then(() => schedule("battle"));
 }
 
+function rulesChanged() {
+  // the edition or unit values changed: the open tab answers again, or a job's tab (which asks
+  // nothing until told) links its fields with them while the battle answers again
+  if (!TABS[state.tab].job) return schedule(state.tab);
+  linkFields(state.tab);
+  schedule("battle");
+}
+
 function wire() {
   const tabs = $$("[role=tab]");
   tabs.forEach((button, i) => {
@@ -1771,7 +1779,7 @@ function wire() {
     await loadRules(e.target.value);
     for (const side of SIDES) $(`#ool_${side}`).value = "";
     showOolPresets();
-    schedule(TABS[state.tab].job ? "battle" : state.tab);
+    rulesChanged();
   });
   for (const radio of $$("input[name=kind]")) radio.addEventListener("change", () => { buildCounters(); schedule("battle"); });
   for (const input of $$("#battle-form input, #battle-form select").filter(i => i.type !== "radio" && !i.closest("#group-saved")))
@@ -1806,7 +1814,7 @@ function wire() {
   $("#edition").addEventListener("change", () => { state.linkError = null; }, true);
   $("#unit-values").addEventListener("input", () => {  // (a job's tab: its CLI line; the battle answers again)
     planRefresh();
-    schedule(TABS[state.tab].job ? "battle" : state.tab);
+    rulesChanged();
   });
   $("#clear").addEventListener("click", clearBattle);
   $("#decimals").value = String(state.decimals);

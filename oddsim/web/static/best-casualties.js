@@ -1,6 +1,6 @@
-// Best casualties on the Purchase and Plan tabs (issue 33): beside each side's order of loss a
-// choice "best: choose each loss" (the Battle tab's preset, BEST_ORDER), which writes "best" into
-// the order's field (the request's ool_attacker / ool_defender, and the CLI line's
+// Best casualties on the Amphibious (its landing), Purchase and Plan tabs (issue 33): beside
+// each side's order of loss a choice "best: choose each loss" (the Battle tab's preset,
+// BEST_ORDER), which writes "best" into the order's field (the request's ool_attacker / ool_defender, and the CLI line's
 // --ool-attacker best); the casualty goal (casualty_goal, --casualty-goal), its choices and help
 // as the server declares the option (GET /api's battle_options, from oddsim.model.options), shown
 // only while a side chooses; and, with the answer, a line saying which order of loss each side
@@ -8,11 +8,17 @@
 // after it writes a form (a link, Clear), and lossesLine(...) where it draws an answer.
 "use strict";
 
-const BEST_TABS = ["purchase", "plan"];
+// each tab with the choice: its casualty goal when none is picked, and whether it can play for
+// "value" (the Amphibious form has no field for the territory's value, --casualty-value)
+const BEST_TABS = {
+  amphibious: { ownGoal: "taking the territory (the default)", value: false },
+  purchase: { ownGoal: "the sweep's own goal", value: true },
+  plan: { ownGoal: "the plan's own goal", value: true },
+};
 const isBestOrder = text => String(text || "").trim().toLowerCase() === "best";
 
 function buildBestCasualties(declared) {
-  for (const tab of BEST_TABS) {
+  for (const [tab, { ownGoal, value: playsForValue }] of Object.entries(BEST_TABS)) {
     const form = $(`#panel-${tab} form`);
     if (!form || $(".best-choice", form)) continue;
     for (const side of SIDES) {
@@ -29,8 +35,9 @@ function buildBestCasualties(declared) {
     const goal = declared && declared.casualty_goal;
     if (goal && !$("[name=casualty_goal]", form)) {
       const select = el("select", { name: "casualty_goal", title: goal.help },
-        el("option", { value: "", text: `the ${tab === "plan" ? "plan" : "sweep"}'s own goal` }),
-        ...goal.choices.map(value => el("option", { value, text: value })));
+        el("option", { value: "", text: ownGoal }),
+        ...goal.choices.filter(value => value !== "value" || playsForValue)
+          .map(value => el("option", { value, text: value })));
       $(`[name=ool_defender]`, form).closest("label").after(
         el("label", { class: "when-best" }, "A side choosing each loss plays for ", select));
     }
