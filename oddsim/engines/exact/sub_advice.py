@@ -119,13 +119,13 @@ def _attacker_keeps(solved: Solved, phase2: bool, a: int, t: int, dp: int) -> in
     return int(ks.attacker_keeps(g.A, g.typed.AT, M, C, a, t, dp))
 
 
-def phase_grid(solved: Solved, a: int, d: int, phase2: bool, probability: float,
-               min_chance: float) -> PhaseGrid:
-    """The grid of one phase fought from (a, d) (see the module)."""
+def phase_grid(solved: Solved, a: int, d: int, phase2: bool, probability: float, min_chance: float,
+               fire: _Fire) -> PhaseGrid:
+    """The grid of one phase fought from (a, d) (see the module), whose hit lists are ``fire``
+    (``_phase_fire``)."""
     g = solved.game
     assert g.typed is not None
     AT, DT = g.typed.AT, g.typed.DT  # noqa: N806
-    fire = _phase_fire(solved, a, d, phase2)
     rows = [i for i, p in enumerate(fire.ta_p) if p >= min_chance]
     cols = [j for j, (t, p) in enumerate(zip(fire.td, fire.td_p, strict=True))
             if p >= min_chance and not ks._unpaid(AT, a, t)]
@@ -139,10 +139,10 @@ def phase_grid(solved: Solved, a: int, d: int, phase2: bool, probability: float,
                            for i in by_hits))
 
 
-def strike_outcomes(solved: Solved, a: int, d: int) -> dict[tuple[int, int], float]:
+def strike_outcomes(solved: Solved, a: int, fire: _Fire) -> dict[tuple[int, int], float]:
     """The compositions (a', d') the surprise strike from (a, d) leaves, with their chances (every
-    pair of hit triples, as ``forward`` plays them; (a, d) itself where it sinks nothing)."""
-    fire = _phase_fire(solved, a, d, False)
+    pair of hit triples, as ``forward`` plays them; (a, d) itself where it sinks nothing), given
+    its hit lists ``fire`` (``_phase_fire``)."""
     out: dict[tuple[int, int], float] = {}
     for dp, q in zip(fire.kept_d, fire.ta_p, strict=True):
         for t, p in zip(fire.td, fire.td_p, strict=True):
@@ -160,12 +160,13 @@ def phase_grids(solved: Solved, min_chance: float) -> tuple[PhaseGrid, ...]:
     a, d = int(g.A.start), int(g.D.start)
     a_first, d_first = ks._strikes(g.A, g.D, g.typed.AT, g.typed.DT, g.typed.rules, a, d)
     if not (a_first or d_first):
-        return (phase_grid(solved, a, d, True, 1.0, min_chance),)
-    grids = [phase_grid(solved, a, d, False, 1.0, min_chance)]
-    after = sorted(((p, pair) for pair, p in strike_outcomes(solved, a, d).items()
+        return (phase_grid(solved, a, d, True, 1.0, min_chance, _phase_fire(solved, a, d, True)),)
+    strike = _phase_fire(solved, a, d, False)  # (its grid, and the states it leaves)
+    grids = [phase_grid(solved, a, d, False, 1.0, min_chance, strike)]
+    after = sorted(((p, pair) for pair, p in strike_outcomes(solved, a, strike).items()
                     if kc._outcome(g.A, g.D, pair[0], pair[1]) == kc.ONGOING), key=lambda o: -o[0])
     for p, (ap, dp) in after:
         if p < min_chance and len(grids) > 1:
             break
-        grids.append(phase_grid(solved, ap, dp, True, p, min_chance))
+        grids.append(phase_grid(solved, ap, dp, True, p, min_chance, _phase_fire(solved, ap, dp, True)))
     return tuple(grids)
