@@ -371,8 +371,8 @@ class CasualtyPolicy:
                         out.append(f"        {other.words()} ({100 * other.probability:.1f}%): {other.lose}")
         for phase in self.shown_phases:
             when = "This round" if self.in_progress else "Round 1"
-            for side in ("defender", "attacker"):
-                typed = [r for r in self.typed if r.side == side and r.phase == phase.phase]
+            for side, typed in (("defender", phase.defender_rows() if self.defender_best else ()),
+                                ("attacker", phase.attacker_rows())):
                 if not typed:
                     continue
                 out.append(f"  {when}, {phase.title()}, the {side} takes hits and loses:")
