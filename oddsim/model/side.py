@@ -145,6 +145,17 @@ def is_best_order(spec: object) -> bool:
     return isinstance(spec, str) and spec.strip().lower() == BEST_ORDER
 
 
+def choosers_text(attacker_chooses: bool, defender_chooses: bool, goal: str | None) -> str:
+    """Who chooses each loss, and for what: "the attacker chooses each loss for goal take", "the
+    attacker and the defender choose ..."; "" where both follow their orders."""
+    roles = [role for role, chooses in ((ATTACKER, attacker_chooses), (DEFENDER, defender_chooses))
+             if chooses]
+    if not roles:
+        return ""
+    verb = "choose" if len(roles) > 1 else "chooses"
+    return f"the {' and the '.join(roles)} {verb} each loss for goal {goal}"
+
+
 def given_order(side: Side) -> tuple[str, ...] | str | None:
     """A checked side's order of loss as one would give it again (another battle of the same
     player's units: a later wave, a counter-attack, a sweep's battles): ``"best"`` where it

@@ -11,6 +11,7 @@ import numpy as np
 from oddsim._runtime.dask_cluster import check_options, dask_client
 from oddsim.model.forces import Force, parse_force
 from oddsim.model.names import unit_label
+from oddsim.model.side import choosers_text
 from oddsim.plan.goals import Combine, Goal, GoalKind, PlanError
 from oddsim.plan.odds import TargetOdds, target_odds
 from oddsim.plan.optimise import Point, Split, Stop, best_splits, check_stop, shrunk
@@ -207,10 +208,7 @@ def _choosers(spec: PlanSpec) -> str:
     battle = next((t.battle for t in spec.targets if t.battle is not None and t.battle.best_losses), None)
     if battle is None:
         return ""
-    roles = [role for role, side in (("attacker", battle.attacker), ("defender", battle.defender))
-             if side.best_losses]
-    verb = "choose" if len(roles) > 1 else "chooses"
-    return f"the {' and the '.join(roles)} {verb} each loss for goal {battle.casualty_goal}"
+    return choosers_text(battle.attacker.best_losses, battle.defender.best_losses, battle.casualty_goal)
 
 
 def _left(shape: tuple[int, ...], split: Split) -> Point:

@@ -14,7 +14,8 @@ def answer(table: PurchaseTable, spec: SweepSpec, top: int) -> dict:
     """The sweep as one JSON-ready object: what was swept (``describe``, ``goal``, ``units``),
     how many ``purchases``, the text ``report``, the ranked ``rows`` (the ``top`` best; 0: all),
     the ``frontier`` rows, the ``readings`` of the rules (``oddsim.results.readings``), and with
-    best casualties the battles' ``casualty_goal``."""
+    best casualties the battles' ``casualty_goal`` and ``choosers``: who chooses each loss, for
+    what (the words the plan's answer has too)."""
     records = [{**record, "value_error_text": spec.goal.error_text(row.value, row.value_std_error,
                                                                     row.runs)}
                for record, row in zip(table.records(), table.rows, strict=True)]  # as the report shows it
@@ -23,7 +24,8 @@ def answer(table: PurchaseTable, spec: SweepSpec, top: int) -> dict:
                           "report": report(table, spec, top),
                           "rows": records if top == 0 else records[:top],
                           "frontier": [r for r in records if r["frontier"]],
-                          **({"casualty_goal": spec.casualty_goal} if spec.best_casualties else {})},
+                          **({"casualty_goal": spec.casualty_goal, "choosers": spec.choosers()}
+                             if spec.best_casualties else {})},
                          spec.rules)
 
 

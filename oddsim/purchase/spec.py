@@ -19,7 +19,7 @@ from oddsim.model.forces import MAX_UNITS_PER_SIDE, Force, parse_force
 from oddsim.model.names import count_label, unit_label
 from oddsim.model.options import side_options, with_side_options
 from oddsim.model.rules import Domain, Ruleset, editions_with_unit, require_ruleset
-from oddsim.model.side import ATTACKER, DEFENDER, given_order, is_best_order
+from oddsim.model.side import ATTACKER, DEFENDER, choosers_text, given_order, is_best_order
 from oddsim.purchase.enumeration import MAX_PURCHASES, count_purchases, iter_purchases, most_units
 from oddsim.purchase.goals import Goal, PurchaseError
 from oddsim.stages.best_size import MAX_GAMES_SECONDS, armies_size, check_games, with_counter_attacks
@@ -234,21 +234,19 @@ class SweepSpec:
                  else f"{self.existing.describe()} plus the purchase")
         action = (f"defend with {buyer} against {self.against.describe()}" if self.goal.buyer_defends
                   else f"attack {self.against.describe()} with {buyer}")
+        choosers = self.choosers()
         return (f"{self.rules.name} {kind} battle: {action}; buy up to {self.budget} IPCs of "
                 f"{', '.join(self.units)}" + (f" ({', '.join(caps)})" if caps else "")
                 + f"; goal: {self.goal.value} ({self.goal.label})"
                 + (f", territory worth {self.territory_value:g}" if self.goal is Goal.VALUE else "")
                 + (f" against a counter-attack by {self.counter_attack.describe()}"
-                   if self.counter_attack is not None else "") + self._choosers())
+                   if self.counter_attack is not None else "")
+                + (f"; {choosers}" if choosers else ""))
 
-    def _choosers(self) -> str:
+    def choosers(self) -> str:
         """Who chooses each loss, and for what (empty: both follow their orders)."""
-        roles = [role for role, order in ((ATTACKER, self.ool_attacker), (DEFENDER, self.ool_defender))
-                 if is_best_order(order)]
-        if not roles:
-            return ""
-        verb = "choose" if len(roles) > 1 else "chooses"
-        return f"; the {' and the '.join(roles)} {verb} each loss for goal {self.casualty_goal}"
+        return choosers_text(is_best_order(self.ool_attacker), is_best_order(self.ool_defender),
+                             self.casualty_goal)
 
     @cached_property
     def fingerprint(self) -> str:

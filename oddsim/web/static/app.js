@@ -1367,7 +1367,7 @@ function renderPurchase(data, req, ms) {
       text: `best: ${best.purchase} (${best.cost} IPC), ${GOAL_WORDS[data.goal] || data.goal} ${fmt(best)}` })
     : el("span", { text: "no purchase" }));
   const box = el("div", {}, el("div", { class: "status", text: `${num(data.purchases)} purchases · ${(ms / 1000).toFixed(1)} s` }),
-    el("h3", { text: data.describe }), lossesLine("out-purchase-losses", req, sweepChoosers(data, req)));
+    el("h3", { text: data.describe }), lossesLine("out-purchase-losses", req, data.choosers));
   const top = Math.max(...data.rows.map(r => r.value), 1e-12);
   const rows = el("tbody");
   const table = el("table", { id: "out-purchase-rows" }, el("thead", {}, el("tr", {},

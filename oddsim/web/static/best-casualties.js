@@ -74,10 +74,3 @@ function lossesLine(id, req, choosers) {
   const text = [choosers, ...fixed].filter(Boolean).join("; ");
   return el("p", { id, class: "losses", text: `Order of loss: ${text}.` });
 }
-
-function sweepChoosers(data, req) {
-  // a purchase sweep's choosers, in the plan's words (oddsim.plan.planner._choosers)
-  const who = SIDES.filter(side => isBestOrder(req[`ool_${side}`]));
-  if (!who.length || !data.casualty_goal) return "";
-  return `the ${who.join(" and the ")} ${who.length > 1 ? "choose" : "chooses"} each loss for goal ${data.casualty_goal}`;
-}
